@@ -1,0 +1,142 @@
+# SPDX-License-Identifier: GPL-2.0
+#
+# tcp_hpcc top-level build.
+#
+#   make                 modules for every selected kernel + userspace programs
+#   make check           the whole test suite (userspace, fuzz, guests on 6.1
+#                        and 6.12); ends with "N passed, N failed"
+#   make demo            the main job: iperf3 -C hpcc in a guest
+#   make install         modules (updates/) and programs; make uninstall
+#   make dkms            register, build and install through DKMS
+#   make checkpatch      scripts/checkpatch.pl --no-tree over kernel/
+#
+# Kernels: KDIR=/path/to/headers builds for that one.  Otherwise the running
+# kernel's headers when they are installed, else every installed kernel's
+# headers (/lib/modules/*/build).  Artifacts go to build/RELEASE/kernel/.
+
+VERSION := $(shell cat VERSION)
+TOP := $(CURDIR)
+BUILD := $(TOP)/build
+PREFIX ?= /usr/local
+DESTDIR ?=
+
+ifneq ($(KDIR),)
+KDIRS := $(KDIR)
+else ifneq ($(wildcard /lib/modules/$(shell uname -r)/build),)
+KDIRS := /lib/modules/$(shell uname -r)/build
+else
+KDIRS := $(wildcard /lib/modules/*/build)
+endif
+# The release as vermagic has it (Debian's 6.1 headers say 6.1.N in
+# include/config/kernel.release but 6.1.0-N-amd64 in utsrelease.h).
+KREL_OF = sed -n 's/^\#define UTS_RELEASE "\(.*\)"/\1/p' $(1)/include/generated/utsrelease.h
+krel = $(shell $(call KREL_OF,$(1)))
+KRELS := $(foreach k,$(KDIRS),$(call krel,$(k)))
+
+# Kernel sources linked into each per-release build directory.
+KSRC := $(filter-out kernel/hpcc_conftest.h,\
+	$(wildcard kernel/*.c kernel/*.h)) kernel/Kbuild kernel/Makefile
+
+# Userspace.
+CC ?= cc
+CFLAGS ?= -O2 -g
+CFLAGS += -Wall -Wextra -std=gnu11
+USER_CPPFLAGS := -Iinclude -Ikernel
+
+# Members of the kernel source package that the build and tests use: the
+# kselftest harness, checkpatch and the YNL tool.  Extracted once.
+LINUX_SRC_TAR ?= $(firstword $(wildcard /usr/src/linux-source-6.12.tar.xz))
+LINUX_SRC := $(BUILD)/linux-src
+LINUX_SRC_MEMBERS := scripts/checkpatch.pl scripts/spelling.txt \
+	scripts/const_structs.checkpatch \
+	tools/testing/selftests/kselftest.h \
+	tools/testing/selftests/kselftest_harness.h \
+	tools/testing/selftests/kselftest/ktap_helpers.sh \
+	tools/net/ynl Documentation/netlink
+
+all: modules userspace
+
+deps:
+	@sh tools/deps
+
+modules:
+	@test -n "$(KDIRS)" || { echo "no kernel headers; run tools/deps" >&2; exit 1; }
+	@set -e; for kdir in $(KDIRS); do \
+		rel=$$($(call KREL_OF,$$kdir)); \
+		d=$(BUILD)/$$rel/kernel; mkdir -p $$d; \
+		ln -sfn $(TOP)/include $(BUILD)/$$rel/include; \
+		ln -sfn $(TOP)/VERSION $(BUILD)/$$rel/VERSION; \
+		ln -sfn $(TOP)/kernel/conftest $$d/conftest; \
+		for f in $(KSRC); do ln -sf $(TOP)/$$f $$d/; done; \
+		echo "  MODULES $$rel"; \
+		$(MAKE) -s -C $$d KDIR=$$kdir modules; \
+	done
+
+userspace:
+
+$(LINUX_SRC)/.stamp:
+	@test -n "$(LINUX_SRC_TAR)" || { echo "linux-source-6.12 missing; run tools/deps" >&2; exit 1; }
+	@mkdir -p $(LINUX_SRC)
+	tar -xJf $(LINUX_SRC_TAR) -C $(LINUX_SRC) --strip-components=1 \
+		$(addprefix $(notdir $(basename $(basename $(LINUX_SRC_TAR))))/,$(LINUX_SRC_MEMBERS))
+	@touch $@
+linux-src: $(LINUX_SRC)/.stamp
+
+checkpatch: linux-src
+	@perl $(LINUX_SRC)/scripts/checkpatch.pl --no-tree --strict --quiet \
+		--ignore FILE_PATH_CHANGES,SPDX_LICENSE_TAG \
+		-f $(filter-out kernel/hpcc_conftest.h,$(wildcard kernel/*.[ch] kernel/conftest/*.c)) \
+		&& echo "checkpatch: clean"
+
+check: deps all linux-src
+	@bash selftests/run
+
+demo: deps all
+	@bash tools/demo
+
+install: all
+	@set -e; for kdir in $(KDIRS); do \
+		rel=$$($(call KREL_OF,$$kdir)); \
+		$(MAKE) -s -C $$kdir M=$(BUILD)/$$rel/kernel \
+			INSTALL_MOD_DIR=updates modules_install; \
+		depmod -a $$rel; \
+	done
+
+uninstall:
+	@for kdir in $(KDIRS); do \
+		rel=$$($(call KREL_OF,$$kdir)); \
+		rm -fv /lib/modules/$$rel/updates/tcp_hpcc.ko*; \
+		depmod -a $$rel; \
+	done
+
+# DKMS: copy the module sources to /usr/src/tcp-hpcc-VERSION, then add, build
+# and install for every selected kernel.  dkms.conf sets AUTOINSTALL, so
+# kernels installed later get the module too.
+DKMS_SRC := $(DESTDIR)/usr/src/tcp-hpcc-$(VERSION)
+dkms-src:
+	rm -rf $(DKMS_SRC)
+	mkdir -p $(DKMS_SRC)
+	cp -r dkms.conf VERSION include $(DKMS_SRC)/
+	mkdir -p $(DKMS_SRC)/kernel
+	cp -r $(KSRC) kernel/conftest $(DKMS_SRC)/kernel/
+
+dkms: dkms-src
+	dkms add -m tcp-hpcc -v $(VERSION) || true
+	@set -e; for rel in $(KRELS); do \
+		dkms build -m tcp-hpcc -v $(VERSION) -k $$rel; \
+		dkms install -m tcp-hpcc -v $(VERSION) -k $$rel --force; \
+	done
+
+dkms-remove:
+	-dkms remove -m tcp-hpcc -v $(VERSION) --all
+	rm -rf $(DKMS_SRC)
+
+clean:
+	rm -rf $(BUILD)/*/kernel $(BUILD)/bin $(BUILD)/selftests
+	rm -f kernel/hpcc_conftest.h kernel/hpcc_conftest.h.log
+
+distclean:
+	rm -rf $(BUILD)
+
+.PHONY: all deps modules userspace linux-src checkpatch check demo install \
+	uninstall dkms-src dkms dkms-remove clean distclean
