@@ -34,7 +34,7 @@ krel = $(shell $(call KREL_OF,$(1)))
 KRELS := $(foreach k,$(KDIRS),$(call krel,$(k)))
 
 # Kernel sources linked into each per-release build directory.
-KSRC := $(filter-out kernel/hpcc_conftest.h,\
+KSRC := $(filter-out kernel/hpcc_conftest.h kernel/%.mod.c,\
 	$(wildcard kernel/*.c kernel/*.h)) kernel/Kbuild kernel/Makefile
 
 # Userspace.
@@ -64,6 +64,7 @@ modules:
 	@set -e; for kdir in $(KDIRS); do \
 		rel=$$($(call KREL_OF,$$kdir)); \
 		d=$(BUILD)/$$rel/kernel; mkdir -p $$d; \
+		find $$d -maxdepth 1 -type l -delete; \
 		ln -sfn $(TOP)/include $(BUILD)/$$rel/include; \
 		ln -sfn $(TOP)/VERSION $(BUILD)/$$rel/VERSION; \
 		ln -sfn $(TOP)/kernel/conftest $$d/conftest; \
@@ -72,7 +73,16 @@ modules:
 		$(MAKE) -s -C $$d KDIR=$$kdir modules; \
 	done
 
-userspace:
+userspace: selftest-progs
+
+# Test programs (kselftest harness from the kernel source package).
+KSFT_CFLAGS := $(CFLAGS) -Wno-unused-parameter \
+	-I$(LINUX_SRC)/tools/testing/selftests -D_GNU_SOURCE
+SELFTEST_PROGS := $(BUILD)/selftests/tcp_cc_tool $(BUILD)/selftests/cc_sockopt
+selftest-progs: $(SELFTEST_PROGS)
+$(BUILD)/selftests/%: selftests/%.c $(LINUX_SRC)/.stamp
+	@mkdir -p $(dir $@)
+	$(CC) $(KSFT_CFLAGS) -o $@ $<
 
 $(LINUX_SRC)/.stamp:
 	@test -n "$(LINUX_SRC_TAR)" || { echo "linux-source-6.12 missing; run tools/deps" >&2; exit 1; }
@@ -85,7 +95,7 @@ linux-src: $(LINUX_SRC)/.stamp
 checkpatch: linux-src
 	@perl $(LINUX_SRC)/scripts/checkpatch.pl --no-tree --strict --quiet \
 		--ignore FILE_PATH_CHANGES,SPDX_LICENSE_TAG \
-		-f $(filter-out kernel/hpcc_conftest.h,$(wildcard kernel/*.[ch] kernel/conftest/*.c)) \
+		-f $(filter-out kernel/Kbuild kernel/Makefile,$(KSRC)) $(wildcard kernel/conftest/*.c) \
 		&& echo "checkpatch: clean"
 
 check: deps all linux-src
@@ -138,5 +148,5 @@ clean:
 distclean:
 	rm -rf $(BUILD)
 
-.PHONY: all deps modules userspace linux-src checkpatch check demo install \
+.PHONY: all deps modules userspace selftest-progs linux-src checkpatch check demo install \
 	uninstall dkms-src dkms dkms-remove clean distclean

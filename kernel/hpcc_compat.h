@@ -10,7 +10,6 @@
 #ifndef _HPCC_COMPAT_H
 #define _HPCC_COMPAT_H
 
-#include <linux/moduleparam.h>
 #include <net/tcp.h>
 
 #include "hpcc_conftest.h"
@@ -45,26 +44,6 @@ static inline u32 tcp_snd_cwnd(const struct tcp_sock *tp)
 static inline void tcp_snd_cwnd_set(struct tcp_sock *tp, u32 val)
 {
 	tp->snd_cwnd = val;
-}
-#endif
-
-#ifndef HPCC_HAVE_PARAM_SET_UINT_MINMAX
-static inline int param_set_uint_minmax(const char *val,
-					const struct kernel_param *kp,
-					unsigned int min, unsigned int max)
-{
-	unsigned int num;
-	int ret;
-
-	if (!val)
-		return -EINVAL;
-	ret = kstrtouint(val, 0, &num);
-	if (ret)
-		return ret;
-	if (num < min || num > max)
-		return -EINVAL;
-	*((unsigned int *)kp->arg) = num;
-	return 0;
 }
 #endif
 

@@ -21,41 +21,94 @@
 
 #include "hpcc_compat.h"
 
+/**
+ * struct hpcc_param - a module parameter with its valid range
+ * @val: current value; read locklessly with READ_ONCE()
+ * @min: smallest accepted value
+ * @max: largest accepted value
+ */
+struct hpcc_param {
+	unsigned int val;
+	unsigned int min;
+	unsigned int max;
+};
+
+/*
+ * hpcc_param_set() - parse and range-check a write to a parameter, on load
+ * or through /sys/module/tcp_hpcc/parameters/.  Returns 0, or -EINVAL (not
+ * a number, or out of [min, max]) leaving the old value in place.
+ */
+static int hpcc_param_set(const char *buf, const struct kernel_param *kp)
+{
+	struct hpcc_param *p = kp->arg;
+	unsigned int v;
+
+	if (kstrtouint(buf, 0, &v) || v < p->min || v > p->max)
+		return -EINVAL;
+	WRITE_ONCE(p->val, v);
+	return 0;
+}
+
+static int hpcc_param_get(char *buf, const struct kernel_param *kp)
+{
+	const struct hpcc_param *p = kp->arg;
+
+	return sysfs_emit(buf, "%u\n", READ_ONCE(p->val));
+}
+
+static const struct kernel_param_ops hpcc_param_ops = {
+	.set = hpcc_param_set,
+	.get = hpcc_param_get,
+};
+
 /*
  * Module parameters: the defaults of the HPCC++ parameters (draft section 5,
- * Figure 3).  Each is range-checked on load and on every write to
- * /sys/module/tcp_hpcc/parameters/; an out-of-range value is refused with
- * -EINVAL and leaves the old value.
+ * Figure 3) and of the probe DSCPs (section 7.2).  The range in each
+ * description is the one enforced.
  */
-#define HPCC_PARAM(name, def, lo, hi, desc)				\
-	static unsigned int name = def;					\
-	static int name##_set(const char *val, const struct kernel_param *kp) \
-	{								\
-		return param_set_uint_minmax(val, kp, lo, hi);		\
-	}								\
-	static const struct kernel_param_ops name##_ops = {		\
-		.set = name##_set,					\
-		.get = param_get_uint,					\
-	};								\
-	module_param_cb(name, &name##_ops, &name, 0644);		\
-	MODULE_PARM_DESC(name, desc " [" #lo ".." #hi "], default " #def)
+static struct hpcc_param base_rtt_us = { 100, 1, 100000 };
+module_param_cb(base_rtt_us, &hpcc_param_ops, &base_rtt_us, 0644);
+MODULE_PARM_DESC(base_rtt_us,
+		 "T, the known base RTT, in us [1..100000], default 100");
 
-HPCC_PARAM(base_rtt_us, 100, 1, 100000,
-	   "T, the known base RTT, in microseconds");
-HPCC_PARAM(eta_permille, 950, 500, 1000,
-	   "eta, the target link utilization, in 1/1000");
-HPCC_PARAM(max_stage, 5, 0, 64,
-	   "maxStage, additive increase steps before a multiplicative one");
-HPCC_PARAM(w_ai_bytes, 0, 0, 1073741824,
-	   "W_ai, additive increase in bytes; 0: W_init*(1-eta)/16");
-HPCC_PARAM(line_rate_mbps, 10000, 1, 1600000,
-	   "host line rate in Mbit/s; W_init = line rate * T");
-HPCC_PARAM(w_min_bytes, 3000, 1, 1073741824,
-	   "W_min, the smallest window in bytes");
-HPCC_PARAM(stale_rtts, 4, 1, 1000,
-	   "RTTs without telemetry before the fallback law takes over");
-HPCC_PARAM(probe_dscp, 60, 1, 63, "DSCP of probe packets");
-HPCC_PARAM(response_dscp, 61, 1, 63, "DSCP of response packets");
+static struct hpcc_param eta_permille = { 950, 500, 1000 };
+module_param_cb(eta_permille, &hpcc_param_ops, &eta_permille, 0644);
+MODULE_PARM_DESC(eta_permille,
+		 "eta, target link utilization, in 1/1000 [500..1000], default 950");
+
+static struct hpcc_param max_stage = { 5, 0, 64 };
+module_param_cb(max_stage, &hpcc_param_ops, &max_stage, 0644);
+MODULE_PARM_DESC(max_stage,
+		 "maxStage, additive increase steps before a multiplicative one [0..64], default 5");
+
+static struct hpcc_param w_ai_bytes = { 0, 0, 1U << 30 };
+module_param_cb(w_ai_bytes, &hpcc_param_ops, &w_ai_bytes, 0644);
+MODULE_PARM_DESC(w_ai_bytes,
+		 "W_ai, additive increase in bytes, 0 for W_init*(1-eta)/16 [0..1073741824], default 0");
+
+static struct hpcc_param line_rate_mbps = { 10000, 1, 1600000 };
+module_param_cb(line_rate_mbps, &hpcc_param_ops, &line_rate_mbps, 0644);
+MODULE_PARM_DESC(line_rate_mbps,
+		 "host line rate in Mbit/s, W_init = line rate * T [1..1600000], default 10000");
+
+static struct hpcc_param w_min_bytes = { 3000, 1, 1U << 30 };
+module_param_cb(w_min_bytes, &hpcc_param_ops, &w_min_bytes, 0644);
+MODULE_PARM_DESC(w_min_bytes,
+		 "W_min, the smallest window in bytes [1..1073741824], default 3000");
+
+static struct hpcc_param stale_rtts = { 4, 1, 1000 };
+module_param_cb(stale_rtts, &hpcc_param_ops, &stale_rtts, 0644);
+MODULE_PARM_DESC(stale_rtts,
+		 "RTTs without telemetry before the fallback law [1..1000], default 4");
+
+static struct hpcc_param probe_dscp = { 60, 1, 63 };
+module_param_cb(probe_dscp, &hpcc_param_ops, &probe_dscp, 0644);
+MODULE_PARM_DESC(probe_dscp, "DSCP of probe packets [1..63], default 60");
+
+static struct hpcc_param response_dscp = { 61, 1, 63 };
+module_param_cb(response_dscp, &hpcc_param_ops, &response_dscp, 0644);
+MODULE_PARM_DESC(response_dscp,
+		 "DSCP of response packets [1..63], default 61");
 
 /*
  * hpcc_update_pacing_rate() - pacing rate of the fallback law: the kernel's
@@ -135,7 +188,14 @@ static void hpcc_cong_control_rs(struct sock *sk, const struct rate_sample *rs)
 
 HPCC_DEFINE_CONG_CONTROL(hpcc_cong_control, hpcc_cong_control_rs)
 
+/*
+ * TCP_CONG_NON_RESTRICTED: a network namespace other than the initial one
+ * may only default to a non-restricted congestion control, and per-netns
+ * selection is how containers and testbeds use hpcc.  Like cubic and reno,
+ * any socket may then select it with TCP_CONGESTION.
+ */
 static struct tcp_congestion_ops tcp_hpcc_ops __read_mostly = {
+	.flags		= TCP_CONG_NON_RESTRICTED,
 	.name		= "hpcc",
 	.owner		= THIS_MODULE,
 	.cong_control	= hpcc_cong_control,

@@ -1,0 +1,65 @@
+#!/bin/bash
+# SPDX-License-Identifier: GPL-2.0
+#
+# Build artefacts: per-release modules with the right vermagic, version
+# consistency, checkpatch, and a DKMS build in private trees (nothing is
+# installed into the system).
+set -u
+TOP=$(cd "$(dirname "$0")/../.." && pwd)
+. "$TOP/selftests/lib.sh"
+cd "$TOP"
+
+rels=()
+for k in /lib/modules/*/build; do
+	[ -e "$k/include/generated/utsrelease.h" ] || continue
+	rels+=("$(sed -n 's/^#define UTS_RELEASE "\(.*\)"/\1/p' "$k/include/generated/utsrelease.h")")
+done
+
+vermagic_of() {
+	local rel=$1 ko=build/$1/kernel/tcp_hpcc.ko vm
+	[ -f "$ko" ] || { echo "$ko missing"; return 1; }
+	vm=$(modinfo -F vermagic "$ko" | cut -d' ' -f1)
+	echo "$ko: vermagic $vm"
+	[ "$vm" = "$rel" ]
+}
+
+versions_agree() {
+	local v d
+	v=$(cat VERSION)
+	d=$(sed -n 's/^PACKAGE_VERSION="\(.*\)"/\1/p' dkms.conf)
+	echo "VERSION $v, dkms.conf $d, module $(modinfo -F version "build/${rels[0]}/kernel/tcp_hpcc.ko")"
+	[ "$v" = "$d" ] &&
+		[ "$(modinfo -F version "build/${rels[0]}/kernel/tcp_hpcc.ko")" = "$v" ]
+}
+
+dkms_private_build() {
+	local rel=$1 tmp v rc=0
+	command -v dkms >/dev/null || { echo "dkms missing"; return 1; }
+	v=$(cat VERSION)
+	tmp=$(mktemp -d)
+	mkdir -p "$tmp/dkms"
+	make -s dkms-src DESTDIR="$tmp/root" >/dev/null || return 1
+	dkms add -m tcp-hpcc -v "$v" --sourcetree "$tmp/root/usr/src" \
+		--dkmstree "$tmp/dkms" > "$tmp/log" 2>&1 &&
+	dkms build -m tcp-hpcc -v "$v" -k "$rel" --sourcetree "$tmp/root/usr/src" \
+		--dkmstree "$tmp/dkms" > "$tmp/log" 2>&1 || rc=1
+	[ $rc = 0 ] || tail -20 "$tmp/log"
+	local ko
+	ko=$(find "$tmp/dkms" -name 'tcp_hpcc.ko*' | head -1)
+	echo "dkms built: ${ko#"$tmp"/}"
+	[ -n "$ko" ] && [ "$(modinfo -F vermagic "$ko" | cut -d' ' -f1)" = "$rel" ] || rc=1
+	rm -rf "$tmp"
+	return $rc
+}
+
+ktap_print_header
+ktap_set_plan $((2 * ${#rels[@]} + 2))
+for r in "${rels[@]}"; do
+	t "tcp_hpcc.ko for $r has vermagic $r" vermagic_of "$r"
+done
+t "VERSION, dkms.conf and MODULE_VERSION agree" versions_agree
+t "checkpatch.pl --strict is clean on kernel/" make -s checkpatch
+for r in "${rels[@]}"; do
+	t "dkms.conf builds the module for $r (private dkms tree)" dkms_private_build "$r"
+done
+ktap_finished

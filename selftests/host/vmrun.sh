@@ -1,0 +1,42 @@
+#!/bin/bash
+# SPDX-License-Identifier: GPL-2.0
+#
+# tools/vmrun itself: exit status, output streaming, and the failures it
+# must not miss (a kernel warning, a timeout).  One kernel is enough: this
+# is the runner's logic, not the kernel's.
+set -u
+TOP=$(cd "$(dirname "$0")/../.." && pwd)
+. "$TOP/selftests/lib.sh"
+cd "$TOP"
+K=${HPCC_VMRUN_KERNEL:-6.1}
+
+status_and_output() {
+	local out rc
+	out=$(tools/vmrun --kernel "$K" --timeout 120 -- sh -c 'echo hello-from-$(uname -r); pwd; exit 7' 2>/dev/null) && rc=0 || rc=$?
+	echo "$out"
+	[ "$rc" = 7 ] && echo "$out" | grep -q '^hello-from-' &&
+		echo "$out" | grep -qx "$TOP"
+}
+
+warning_fails_the_run() {
+	local rc
+	tools/vmrun --kernel "$K" --timeout 120 -- \
+		sh -c 'echo "WARNING: CPU: 0 PID: 1 at injected by host/vmrun.sh" > /dev/kmsg' \
+		>/dev/null 2>&1 && rc=0 || rc=$?
+	echo "vmrun status $rc"
+	[ "$rc" = 125 ]
+}
+
+timeout_fails_the_run() {
+	local rc
+	tools/vmrun --kernel "$K" --timeout 25 -- sleep 600 >/dev/null 2>&1 && rc=0 || rc=$?
+	echo "vmrun status $rc"
+	[ "$rc" = 124 ]
+}
+
+ktap_print_header
+ktap_set_plan 3
+t "vmrun returns the command's status and streams its output" status_and_output
+t "vmrun fails (125) when the guest kernel logs a WARNING" warning_fails_the_run
+t "vmrun fails (124) when the timeout passes" timeout_fails_the_run
+ktap_finished

@@ -1,0 +1,77 @@
+# SPDX-License-Identifier: GPL-2.0
+# shellcheck shell=bash
+#
+# Helpers for the shell selftests: KTAP output through the kernel's own
+# ktap_helpers.sh (from the kernel source package, extracted by
+# `make linux-src`), and run_tap, which runs one test program and tallies
+# its results.
+
+TOP=${TOP:-$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)}
+LINUX_SRC=${LINUX_SRC:-$TOP/build/linux-src}
+BIN=$TOP/build/selftests
+# shellcheck source=/dev/null
+. "$LINUX_SRC/tools/testing/selftests/kselftest/ktap_helpers.sh"
+
+# t DESC CMD [ARGS...] - run CMD as one test case; its output becomes
+# KTAP diagnostic lines.
+t() {
+	local desc=$1 out rc
+	shift
+	out=$("$@" 2>&1) && rc=0 || rc=$?
+	[ -n "$out" ] && printf '%s\n' "$out" | sed 's/^/# /'
+	if [ "$rc" = 0 ]; then
+		ktap_test_pass "$desc"
+	else
+		ktap_print_msg "exit status $rc"
+		ktap_test_fail "$desc"
+	fi
+}
+
+# retry N CMD... - run CMD up to N times, 0.2 s apart, until it succeeds.
+retry() {
+	local n=$1 i
+	shift
+	for ((i = 0; i < n; i++)); do
+		"$@" && return 0
+		sleep 0.2
+	done
+	return 1
+}
+
+TALLY_PASS=0
+TALLY_FAIL=0
+TALLY_SKIP=0
+
+# run_tap NAME CMD [ARGS...] - run a test program that prints (K)TAP, echo
+# its output, and add its results to the TALLY_* counters.  Results missing
+# from its plan count as failures, and so does a non-zero exit status that
+# no failed result explains.
+run_tap() {
+	local name=$1 log pass fail skip plan rc
+	shift
+	log=$(mktemp)
+	echo "# >>> $name"
+	"$@" 2>&1 | tee "$log" && rc=0 || rc=${PIPESTATUS[0]}
+	pass=$(grep -cE '^ok [0-9]+' "$log" | head -1)
+	skip=$(grep -cE '^ok [0-9]+.*# *SKIP' "$log" | head -1)
+	fail=$(grep -cE '^not ok [0-9]+' "$log" | head -1)
+	pass=$((pass - skip))
+	plan=$(sed -n 's/^1\.\.\([0-9][0-9]*\).*/\1/p' "$log" | head -1)
+	if [ -n "$plan" ] && [ $((pass + fail + skip)) -lt "$plan" ]; then
+		echo "# $name: $((plan - pass - fail - skip)) planned results missing"
+		fail=$((plan - pass - skip))
+	fi
+	if [ "$rc" != 0 ] && [ "$fail" = 0 ]; then
+		echo "# $name: exit status $rc with no failed result"
+		fail=1
+	fi
+	if [ -z "$plan" ] && [ $((pass + fail + skip)) = 0 ]; then
+		echo "# $name: printed no result"
+		fail=1
+	fi
+	echo "# <<< $name: pass $pass fail $fail skip $skip"
+	TALLY_PASS=$((TALLY_PASS + pass))
+	TALLY_FAIL=$((TALLY_FAIL + fail))
+	TALLY_SKIP=$((TALLY_SKIP + skip))
+	rm -f "$log"
+}
