@@ -126,7 +126,7 @@ DKMS_SRC := $(DESTDIR)/usr/src/tcp-hpcc-$(VERSION)
 dkms-src:
 	rm -rf $(DKMS_SRC)
 	mkdir -p $(DKMS_SRC)
-	cp -r dkms.conf VERSION include $(DKMS_SRC)/
+	cp -r dkms.conf VERSION $(wildcard include) $(DKMS_SRC)/
 	mkdir -p $(DKMS_SRC)/kernel
 	cp -r $(KSRC) kernel/conftest $(DKMS_SRC)/kernel/
 
