@@ -41,7 +41,11 @@ KSRC := $(filter-out kernel/hpcc_conftest.h kernel/%.mod.c,\
 CC ?= cc
 CFLAGS ?= -O2 -g
 CFLAGS += -Wall -Wextra -std=gnu11
-USER_CPPFLAGS := -Iinclude -Ikernel
+USER_CPPFLAGS := -Iinclude -Ikernel -Itools/include -Itools/replay
+CORE_SRC := kernel/hpcc_core.c
+CORE_HDR := kernel/hpcc_core.h tools/include/hpcc_user.h
+SAN_FLAGS := -fsanitize=address,undefined -fno-sanitize-recover=all \
+	-fno-omit-frame-pointer
 
 # Members of the kernel source package that the build and tests use: the
 # kselftest harness, checkpatch and the YNL tool.  Extracted once.
@@ -73,13 +77,34 @@ modules:
 		$(MAKE) -s -C $$d KDIR=$$kdir modules; \
 	done
 
-userspace: selftest-progs
+userspace: $(BUILD)/hpcc-replay selftest-progs fuzz-progs
 
-# Test programs (kselftest harness from the kernel source package).
-KSFT_CFLAGS := $(CFLAGS) -Wno-unused-parameter \
+REPLAY_SRC := tools/replay/hpcc_replay.c tools/replay/hpcc_trace.c $(CORE_SRC)
+$(BUILD)/hpcc-replay: $(REPLAY_SRC) tools/replay/hpcc_trace.h $(CORE_HDR)
+	@mkdir -p $(dir $@)
+	$(CC) $(CFLAGS) $(USER_CPPFLAGS) -o $@ $(REPLAY_SRC) -lm
+
+# Test programs (kselftest harness from the kernel source package).  Those
+# that exercise our userspace code run under ASan and UBSan.
+KSFT_CFLAGS := $(CFLAGS) -Wno-unused-parameter -Wno-sign-compare -Wno-clobbered $(USER_CPPFLAGS) \
 	-I$(LINUX_SRC)/tools/testing/selftests -D_GNU_SOURCE
-SELFTEST_PROGS := $(BUILD)/selftests/tcp_cc_tool $(BUILD)/selftests/cc_sockopt
+SELFTEST_PROGS := $(BUILD)/selftests/tcp_cc_tool $(BUILD)/selftests/cc_sockopt \
+	$(BUILD)/selftests/core_test $(BUILD)/selftests/core_equiv
 selftest-progs: $(SELFTEST_PROGS)
+$(BUILD)/selftests/core_%: selftests/core_%.c $(CORE_SRC) $(CORE_HDR) $(LINUX_SRC)/.stamp
+	@mkdir -p $(dir $@)
+	$(CC) $(KSFT_CFLAGS) $(SAN_FLAGS) -o $@ $< $(CORE_SRC) -lm
+# libFuzzer targets (clang), with ASan and UBSan.
+FUZZ_CC ?= clang
+FUZZ_PROGS := $(BUILD)/fuzz/fuzz_replay
+fuzz-progs: $(FUZZ_PROGS)
+$(BUILD)/fuzz/fuzz_replay: selftests/fuzz/fuzz_replay.c tools/replay/hpcc_trace.c \
+		tools/replay/hpcc_trace.h $(CORE_SRC) $(CORE_HDR)
+	@mkdir -p $(dir $@)
+	$(FUZZ_CC) -g -O1 -fsanitize=fuzzer,address,undefined \
+		-fno-sanitize-recover=all $(USER_CPPFLAGS) -o $@ \
+		$< tools/replay/hpcc_trace.c $(CORE_SRC)
+
 $(BUILD)/selftests/%: selftests/%.c $(LINUX_SRC)/.stamp
 	@mkdir -p $(dir $@)
 	$(CC) $(KSFT_CFLAGS) -o $@ $<
@@ -91,6 +116,23 @@ $(LINUX_SRC)/.stamp:
 		$(addprefix $(notdir $(basename $(basename $(LINUX_SRC_TAR))))/,$(LINUX_SRC_MEMBERS))
 	@touch $@
 linux-src: $(LINUX_SRC)/.stamp
+
+# Micro-benchmark of the core (not a test): ns per NewAck, and instructions
+# per call under callgrind (repeatable on a noisy machine).
+bench-core: $(BUILD)/core_bench
+	@$(BUILD)/core_bench
+	@command -v valgrind >/dev/null || exit 0; for n in 1 5; do \
+		valgrind --tool=callgrind --callgrind-out-file=$(BUILD)/callgrind.$$n \
+			$(BUILD)/core_bench $$n >/dev/null 2>&1 || exit 1; \
+		callgrind_annotate --inclusive=yes $(BUILD)/callgrind.$$n 2>/dev/null | \
+		awk -v n=$$n '/=> .*hpcc_new_ack \(/ { gsub(/,/, "", $$1); \
+			c = $$NF; gsub(/[()x]/, "", c); gsub(/,/, "", c); \
+			printf "hpcc_new_ack: %d hops %.0f instructions/call (callgrind)\n", \
+			n, $$1 / c; exit }'; \
+	done
+$(BUILD)/core_bench: tools/bench/core_bench.c $(CORE_SRC) $(CORE_HDR)
+	@mkdir -p $(dir $@)
+	$(CC) -O2 -g $(USER_CPPFLAGS) -o $@ $< $(CORE_SRC)
 
 checkpatch: linux-src
 	@perl $(LINUX_SRC)/scripts/checkpatch.pl --no-tree --strict --quiet \
@@ -148,5 +190,5 @@ clean:
 distclean:
 	rm -rf $(BUILD)
 
-.PHONY: all deps modules userspace selftest-progs linux-src checkpatch check demo install \
-	uninstall dkms-src dkms dkms-remove clean distclean
+.PHONY: all deps modules userspace selftest-progs fuzz-progs linux-src checkpatch check demo install \
+	uninstall dkms-src dkms dkms-remove clean distclean bench-core

@@ -20,6 +20,7 @@
 #include <net/tcp.h>
 
 #include "hpcc_compat.h"
+#include "hpcc_core.h"
 
 /**
  * struct hpcc_param - a module parameter with its valid range
@@ -66,35 +67,45 @@ static const struct kernel_param_ops hpcc_param_ops = {
  * Figure 3) and of the probe DSCPs (section 7.2).  The range in each
  * description is the one enforced.
  */
-static struct hpcc_param base_rtt_us = { 100, 1, 100000 };
+static struct hpcc_param base_rtt_us = {
+	HPCC_DEFAULT_T_NS / 1000, HPCC_T_MIN_NS / 1000, HPCC_T_MAX_NS / 1000
+};
 module_param_cb(base_rtt_us, &hpcc_param_ops, &base_rtt_us, 0644);
 MODULE_PARM_DESC(base_rtt_us,
 		 "T, the known base RTT, in us [1..100000], default 100");
 
-static struct hpcc_param eta_permille = { 950, 500, 1000 };
+static struct hpcc_param eta_permille = {
+	HPCC_DEFAULT_ETA_PERMILLE, 500, 1000
+};
 module_param_cb(eta_permille, &hpcc_param_ops, &eta_permille, 0644);
 MODULE_PARM_DESC(eta_permille,
 		 "eta, target link utilization, in 1/1000 [500..1000], default 950");
 
-static struct hpcc_param max_stage = { 5, 0, 64 };
+static struct hpcc_param max_stage = {
+	HPCC_DEFAULT_MAX_STAGE, 0, HPCC_MAX_STAGE_MAX
+};
 module_param_cb(max_stage, &hpcc_param_ops, &max_stage, 0644);
 MODULE_PARM_DESC(max_stage,
 		 "maxStage, additive increase steps before a multiplicative one [0..64], default 5");
 
-static struct hpcc_param w_ai_bytes = { 0, 0, 1U << 30 };
+static struct hpcc_param w_ai_bytes = { 0, 0, HPCC_W_MAX_MAX };
 module_param_cb(w_ai_bytes, &hpcc_param_ops, &w_ai_bytes, 0644);
 MODULE_PARM_DESC(w_ai_bytes,
 		 "W_ai, additive increase in bytes, 0 for W_init*(1-eta)/16 [0..1073741824], default 0");
 
-static struct hpcc_param line_rate_mbps = { 10000, 1, 1600000 };
+static struct hpcc_param line_rate_mbps = {
+	HPCC_DEFAULT_LINE_RATE_BPS / 1000000, 1, 1600000
+};
 module_param_cb(line_rate_mbps, &hpcc_param_ops, &line_rate_mbps, 0644);
 MODULE_PARM_DESC(line_rate_mbps,
 		 "host line rate in Mbit/s, W_init = line rate * T [1..1600000], default 10000");
 
-static struct hpcc_param w_min_bytes = { 3000, 1, 1U << 30 };
+static struct hpcc_param w_min_bytes = {
+	HPCC_DEFAULT_W_MIN, HPCC_W_MIN_MIN, HPCC_W_MAX_MAX
+};
 module_param_cb(w_min_bytes, &hpcc_param_ops, &w_min_bytes, 0644);
 MODULE_PARM_DESC(w_min_bytes,
-		 "W_min, the smallest window in bytes [1..1073741824], default 3000");
+		 "W_min, the smallest window in bytes [128..1073741824], default 3000");
 
 static struct hpcc_param stale_rtts = { 4, 1, 1000 };
 module_param_cb(stale_rtts, &hpcc_param_ops, &stale_rtts, 0644);

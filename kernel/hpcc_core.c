@@ -1,0 +1,474 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * hpcc_core.c - the HPCC++ control law in integer fixed point
+ * (draft-miao-ccwg-hpcc section 4.2, Figures 4-6 and 8).
+ *
+ * Units, ranges and the exact rules: hpcc_core.h and
+ * Documentation/algorithm.rst.
+ */
+#include "hpcc_core.h"
+
+#ifdef __KERNEL__
+#include <linux/export.h>
+#include <linux/math64.h>
+#define HPCC_DIV64(a, b)	div64_u64(a, b)
+#else
+#define HPCC_DIV64(a, b)	((a) / (b))
+#endif
+
+#define HPCC_U64_MAX		(~0ULL)
+/* 8e9: bits per second -> bytes per nanosecond. */
+#define HPCC_BITS_NS_PER_BYTE_S	8000000000ULL
+
+/* 128-bit arithmetic from 64-bit operations: no libgcc helper needed. */
+struct hpcc_u128 {
+	u64 hi;
+	u64 lo;
+};
+
+static struct hpcc_u128 hpcc_mul64(u64 a, u64 b)
+{
+	u64 a0 = (u32)a, a1 = a >> 32, b0 = (u32)b, b1 = b >> 32;
+	u64 p00 = a0 * b0, p01 = a0 * b1, p10 = a1 * b0, p11 = a1 * b1;
+	u64 mid = (p00 >> 32) + (u32)p01 + (u32)p10;
+	struct hpcc_u128 r;
+
+	r.lo = (mid << 32) | (u32)p00;
+	r.hi = p11 + (p01 >> 32) + (p10 >> 32) + (mid >> 32);
+	return r;
+}
+
+static int hpcc_clz128(struct hpcc_u128 x)
+{
+	if (x.hi)
+		return __builtin_clzll(x.hi);
+	if (x.lo)
+		return 64 + __builtin_clzll(x.lo);
+	return 128;
+}
+
+static struct hpcc_u128 hpcc_shl128(struct hpcc_u128 x, int s)
+{
+	struct hpcc_u128 r;
+
+	if (s == 0)
+		return x;
+	if (s >= 64) {
+		r.hi = x.lo << (s - 64);
+		r.lo = 0;
+	} else {
+		r.hi = (x.hi << s) | (x.lo >> (64 - s));
+		r.lo = x.lo << s;
+	}
+	return r;
+}
+
+static struct hpcc_u128 hpcc_shr128(struct hpcc_u128 x, int s)
+{
+	struct hpcc_u128 r;
+
+	if (s == 0)
+		return x;
+	if (s >= 64) {
+		r.lo = x.hi >> (s - 64);
+		r.hi = 0;
+	} else {
+		r.lo = (x.lo >> s) | (x.hi << (64 - s));
+		r.hi = x.hi >> s;
+	}
+	return r;
+}
+
+/*
+ * hpcc_divlu() - (u1 * 2^64 + u0) / v for u1 < v (so the quotient fits in
+ * 64 bits): Knuth's algorithm D on 32-bit digits (Hacker's Delight, divlu).
+ */
+static u64 hpcc_divlu(u64 u1, u64 u0, u64 v)
+{
+	const u64 b = 1ULL << 32;
+	u64 un1, un0, vn1, vn0, q1, q0, un32, un21, un10, rhat;
+	int s = __builtin_clzll(v);
+
+	v <<= s;
+	vn1 = v >> 32;
+	vn0 = (u32)v;
+	un32 = s ? (u1 << s) | (u0 >> (64 - s)) : u1;
+	un10 = u0 << s;
+	un1 = un10 >> 32;
+	un0 = (u32)un10;
+
+	q1 = HPCC_DIV64(un32, vn1);
+	rhat = un32 - q1 * vn1;
+	while (q1 >= b || q1 * vn0 > b * rhat + un1) {
+		q1--;
+		rhat += vn1;
+		if (rhat >= b)
+			break;
+	}
+	un21 = un32 * b + un1 - q1 * v;
+	q0 = HPCC_DIV64(un21, vn1);
+	rhat = un21 - q0 * vn1;
+	while (q0 >= b || q0 * vn0 > b * rhat + un0) {
+		q0--;
+		rhat += vn1;
+		if (rhat >= b)
+			break;
+	}
+	return q1 * b + q0;
+}
+
+/*
+ * hpcc_div_q() - n * 2^shift / d for 128-bit n and d, saturating at
+ * U64_MAX; d == 0 saturates too.  Exact (floor) when d < 2^64 and n * 2^shift
+ * fits in 128 bits; otherwise d is shifted right until it fits in 64 bits,
+ * a relative error below 2^-63.
+ */
+static u64 hpcc_div_q(struct hpcc_u128 n, struct hpcc_u128 d, int shift)
+{
+	int room = hpcc_clz128(n), ds;
+
+	if (!d.hi && !d.lo)
+		return HPCC_U64_MAX;
+	if (room > shift)
+		room = shift;
+	n = hpcc_shl128(n, room);
+	shift -= room;
+	/* What n could not take of the shift, d gives up. */
+	if (shift) {
+		if (128 - hpcc_clz128(d) <= shift)
+			return HPCC_U64_MAX;
+		d = hpcc_shr128(d, shift);
+	}
+	if (d.hi) {
+		ds = 64 - __builtin_clzll(d.hi);
+		d = hpcc_shr128(d, ds);
+		n = hpcc_shr128(n, ds);
+	}
+	if (n.hi >= d.lo)
+		return HPCC_U64_MAX;
+	return hpcc_divlu(n.hi, n.lo, d.lo);
+}
+
+/**
+ * hpcc_mul_div() - a * b / c with a 128-bit intermediate, rounded down
+ * @a: factor
+ * @b: factor
+ * @c: divisor
+ *
+ * Return: floor(a * b / c), or U64_MAX when that does not fit or c is 0.
+ */
+u64 hpcc_mul_div(u64 a, u64 b, u64 c)
+{
+	struct hpcc_u128 d = { 0, c };
+
+	return hpcc_div_q(hpcc_mul64(a, b), d, 0);
+}
+
+static u64 hpcc_min(u64 a, u64 b)
+{
+	return a < b ? a : b;
+}
+
+static u64 hpcc_add_sat(u64 a, u64 b)
+{
+	return a + b < a ? HPCC_U64_MAX : a + b;
+}
+
+static u64 hpcc_clamp_w(u64 w, const struct hpcc_params *p)
+{
+	if (w < p->w_min)
+		return p->w_min;
+	if (w > p->w_init)
+		return p->w_init;
+	return w;
+}
+
+/**
+ * hpcc_bdp() - bandwidth-delay product B * T
+ * @rate_bps: B, bits per second
+ * @t_ns: T, nanoseconds
+ *
+ * Return: B * T in bytes, Q16 (W units), saturating at U64_MAX.
+ */
+u64 hpcc_bdp(u64 rate_bps, u64 t_ns)
+{
+	struct hpcc_u128 d = { 0, HPCC_BITS_NS_PER_BYTE_S };
+
+	return hpcc_div_q(hpcc_mul64(rate_bps, t_ns), d, HPCC_W_SHIFT);
+}
+
+/**
+ * hpcc_w_ai_rule_of_thumb() - W_ai = W_init * (1 - eta) / N (section 5)
+ * @w_init: W_init, bytes Q16
+ * @eta: eta, Q32, at most 1.0
+ * @n_flows: N, the expected number of concurrent flows on a link; 0 acts
+ *	as 1
+ *
+ * Return: W_ai, bytes Q16.
+ */
+u64 hpcc_w_ai_rule_of_thumb(u64 w_init, u64 eta, u32 n_flows)
+{
+	u64 headroom = eta < HPCC_U_ONE ? HPCC_U_ONE - eta : 0;
+
+	return HPCC_DIV64(hpcc_mul_div(w_init, headroom, HPCC_U_ONE),
+			  n_flows ? n_flows : 1);
+}
+
+/**
+ * hpcc_params_default() - the default parameters
+ * @p: filled with T = 100 us, eta = 0.95 and maxStage = 5 (Figure 3),
+ *	W_init = 10 Gbit/s * T, W_min = 3000 bytes and W_ai by the rule of
+ *	thumb with N = 16.
+ */
+void hpcc_params_default(struct hpcc_params *p)
+{
+	p->t_ns = HPCC_DEFAULT_T_NS;
+	p->eta = hpcc_mul_div(HPCC_DEFAULT_ETA_PERMILLE, HPCC_U_ONE, 1000);
+	p->max_stage = HPCC_DEFAULT_MAX_STAGE;
+	p->w_init = hpcc_bdp(HPCC_DEFAULT_LINE_RATE_BPS, p->t_ns);
+	p->w_min = HPCC_DEFAULT_W_MIN << HPCC_W_SHIFT;
+	p->w_ai = hpcc_w_ai_rule_of_thumb(p->w_init, p->eta,
+					  HPCC_DEFAULT_N_FLOWS);
+}
+
+/**
+ * hpcc_params_valid() - check parameters against the supported ranges
+ * @p: parameters (ranges in struct hpcc_params)
+ *
+ * Return: true when every field is in its range.
+ */
+bool hpcc_params_valid(const struct hpcc_params *p)
+{
+	return p->t_ns >= HPCC_T_MIN_NS && p->t_ns <= HPCC_T_MAX_NS &&
+	       p->eta >= HPCC_ETA_MIN && p->eta <= HPCC_ETA_MAX &&
+	       p->max_stage <= HPCC_MAX_STAGE_MAX &&
+	       p->w_min >= HPCC_W_MIN_MIN << HPCC_W_SHIFT &&
+	       p->w_init >= p->w_min &&
+	       p->w_init <= HPCC_W_MAX_MAX << HPCC_W_SHIFT &&
+	       p->w_ai <= p->w_init;
+}
+
+/**
+ * hpcc_flow_init() - initial per-flow state: U = 1, W = Wc = W_init,
+ * incStage = 0, no previous sample
+ * @f: flow state
+ * @p: parameters
+ */
+void hpcc_flow_init(struct hpcc_flow *f, const struct hpcc_params *p)
+{
+	*f = (struct hpcc_flow){ 0 };
+	f->u = HPCC_U_ONE;
+	f->w = p->w_init;
+	f->wc = p->w_init;
+}
+
+/**
+ * hpcc_measure_inflight() - MeasureInflight (Figure 4, lines 1-10)
+ * @f: flow state; U is updated, L is only read
+ * @p: parameters
+ * @hops: this sample's records, the same path as @f->l
+ * @nhop: number of records, equal to @f->nhop
+ *
+ * Per hop i: dt = ts - L.ts (ns, the 64-bit difference taken as signed),
+ * txRate = (txBytes - L.txBytes) / dt, and
+ * u' = min(qlen, L.qlen) / (B * T) + txRate / B with B in bytes per ns.
+ * A hop with B = 0, dt <= 0 or txBytes < L.txBytes is skipped.  u is the
+ * largest u' (the first hop among equals) and tau that hop's dt;
+ * tau = min(tau, T); U = (1 - tau/T) * U + (tau/T) * u.  Each term of u'
+ * saturates at HPCC_U_MAX.
+ *
+ * Return: false when every hop was skipped (U unchanged), else true.
+ */
+bool hpcc_measure_inflight(struct hpcc_flow *f, const struct hpcc_params *p,
+			   const struct hpcc_hop *hops, u32 nhop)
+{
+	u64 u = 0, tau = 0;
+	bool found = false;
+	u32 i;
+
+	for (i = 0; i < nhop; i++) {
+		const struct hpcc_hop *h = &hops[i], *l = &f->l[i];
+		s64 dt = (s64)(h->ts - l->ts);
+		u64 qmin, term, u1;
+
+		if (!h->rate_bps || dt <= 0 || h->tx_bytes < l->tx_bytes)
+			continue;
+		/* qlen term: qmin * 8e9 / (B_bps * T), Q32 */
+		qmin = hpcc_min(h->qlen, l->qlen);
+		term = hpcc_div_q(hpcc_mul64(qmin, HPCC_BITS_NS_PER_BYTE_S),
+				  hpcc_mul64(h->rate_bps, p->t_ns),
+				  HPCC_U_SHIFT);
+		u1 = hpcc_min(term, HPCC_U_MAX);
+		/* txRate term: (txBytes - L.txBytes) * 8e9 / (dt * B_bps) */
+		term = hpcc_div_q(hpcc_mul64(h->tx_bytes - l->tx_bytes,
+					     HPCC_BITS_NS_PER_BYTE_S),
+				  hpcc_mul64((u64)dt, h->rate_bps),
+				  HPCC_U_SHIFT);
+		u1 += hpcc_min(term, HPCC_U_MAX);
+		u1 = hpcc_min(u1, HPCC_U_MAX);
+		if (!found || u1 > u) {
+			u = u1;
+			tau = (u64)dt;
+			found = true;
+		}
+	}
+	if (!found)
+		return false;
+	tau = hpcc_min(tau, p->t_ns);
+	f->u = hpcc_mul_div(f->u, p->t_ns - tau, p->t_ns) +
+	       hpcc_mul_div(u, tau, p->t_ns);
+	return true;
+}
+
+/**
+ * hpcc_compute_wind() - ComputeWind (Figure 5, lines 11-20)
+ * @f: flow state; W always, Wc and incStage when @update_wc
+ * @p: parameters
+ * @update_wc: also move the reference window Wc
+ *
+ * If U >= eta or incStage >= maxStage: W = Wc * eta / U + W_ai (W_max when
+ * U = 0), and on update incStage = 0.  Otherwise W = Wc + W_ai, and on
+ * update incStage += 1.  W is clamped to [W_min, W_max] before it is
+ * stored; on update Wc = W.
+ *
+ * Return: the new W, bytes Q16.
+ */
+u64 hpcc_compute_wind(struct hpcc_flow *f, const struct hpcc_params *p,
+		      bool update_wc)
+{
+	u64 w;
+
+	if (f->u >= p->eta || f->inc_stage >= p->max_stage) {
+		if (f->u)
+			w = hpcc_add_sat(hpcc_mul_div(f->wc, p->eta, f->u),
+					 p->w_ai);
+		else
+			w = p->w_init;
+		if (update_wc)
+			f->inc_stage = 0;
+	} else {
+		w = hpcc_add_sat(f->wc, p->w_ai);
+		if (update_wc)
+			f->inc_stage++;
+	}
+	w = hpcc_clamp_w(w, p);
+	f->w = w;
+	if (update_wc)
+		f->wc = w;
+	return w;
+}
+
+static void hpcc_store_l(struct hpcc_flow *f, const struct hpcc_hop *hops,
+			 u32 nhop)
+{
+	u32 i;
+
+	for (i = 0; i < nhop; i++)
+		f->l[i] = hops[i];
+	f->nhop = nhop;
+}
+
+/*
+ * hpcc_same_path() - the sample has L's hop count and each hop's
+ * (switch_ID, port_ID).
+ */
+static bool hpcc_same_path(const struct hpcc_flow *f,
+			   const struct hpcc_hop *hops, u32 nhop)
+{
+	u32 i;
+
+	if (nhop != f->nhop)
+		return false;
+	for (i = 0; i < nhop; i++)
+		if (hops[i].switch_id != f->l[i].switch_id ||
+		    hops[i].port_id != f->l[i].port_id)
+			return false;
+	return true;
+}
+
+/**
+ * hpcc_new_ack() - NewAck (Figure 6, lines 21-27) for one telemetry sample
+ * @f: flow state
+ * @p: parameters (valid, see hpcc_params_valid())
+ * @ack_seq: the ACK's sequence number (ack.seq)
+ * @snd_nxt: the sender's snd_nxt when the sample is applied
+ * @hops: the sample's hop records
+ * @nhop: number of records, 1..HPCC_MAX_HOPS
+ *
+ * updateWc is ack_seq after lastUpdateSeq in 32-bit sequence space
+ * (the kernel's after()); then lastUpdateSeq = snd_nxt.  The first sample,
+ * and a sample on a different path, only store L and set lastUpdateSeq =
+ * snd_nxt.  L = the sample's records after every sample.  The pacing rate
+ * R = W / T (line 27) is the caller's.
+ *
+ * Return: what the sample did, see enum hpcc_step.
+ */
+enum hpcc_step hpcc_new_ack(struct hpcc_flow *f, const struct hpcc_params *p,
+			    u32 ack_seq, u32 snd_nxt,
+			    const struct hpcc_hop *hops, u32 nhop)
+{
+	bool update_wc;
+
+	if (!nhop || nhop > HPCC_MAX_HOPS)
+		return HPCC_STEP_BAD;
+	if (!f->nhop || !hpcc_same_path(f, hops, nhop)) {
+		enum hpcc_step s = f->nhop ? HPCC_STEP_PATH_CHANGE :
+					     HPCC_STEP_FIRST;
+
+		hpcc_store_l(f, hops, nhop);
+		f->last_update_seq = snd_nxt;
+		return s;
+	}
+	update_wc = (s32)(ack_seq - f->last_update_seq) > 0;
+	if (!hpcc_measure_inflight(f, p, hops, nhop)) {
+		hpcc_store_l(f, hops, nhop);
+		return HPCC_STEP_SKIPPED;
+	}
+	hpcc_compute_wind(f, p, update_wc);
+	if (update_wc)
+		f->last_update_seq = snd_nxt;
+	hpcc_store_l(f, hops, nhop);
+	return update_wc ? HPCC_STEP_WC : HPCC_STEP_W;
+}
+
+/**
+ * hpcc_new_int() - NewINT (Figure 8, lines 28-34): the receiver-based
+ * variant, section 6.3.2
+ * @f: flow state
+ * @p: parameters (valid)
+ * @now_ns: the receiver's clock, ns
+ * @hops: the sample's hop records (int.L)
+ * @nhop: number of records, 1..HPCC_MAX_HOPS
+ *
+ * updateWc is now > lastUpdateTime + T (64-bit difference taken as
+ * signed); then lastUpdateTime = now, and the caller sends W to the
+ * sender.  First sample and path change: store L, lastUpdateTime = now.
+ *
+ * Return: what the sample did; HPCC_STEP_WC means "send W now".
+ */
+enum hpcc_step hpcc_new_int(struct hpcc_flow *f, const struct hpcc_params *p,
+			    u64 now_ns, const struct hpcc_hop *hops, u32 nhop)
+{
+	bool update_wc;
+
+	if (!nhop || nhop > HPCC_MAX_HOPS)
+		return HPCC_STEP_BAD;
+	if (!f->nhop || !hpcc_same_path(f, hops, nhop)) {
+		enum hpcc_step s = f->nhop ? HPCC_STEP_PATH_CHANGE :
+					     HPCC_STEP_FIRST;
+
+		hpcc_store_l(f, hops, nhop);
+		f->last_update_time = now_ns;
+		return s;
+	}
+	update_wc = (s64)(now_ns - f->last_update_time) > (s64)p->t_ns;
+	if (!hpcc_measure_inflight(f, p, hops, nhop)) {
+		hpcc_store_l(f, hops, nhop);
+		return HPCC_STEP_SKIPPED;
+	}
+	hpcc_compute_wind(f, p, update_wc);
+	if (update_wc)
+		f->last_update_time = now_ns;
+	hpcc_store_l(f, hops, nhop);
+	return update_wc ? HPCC_STEP_WC : HPCC_STEP_W;
+}

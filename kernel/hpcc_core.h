@@ -1,0 +1,157 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/*
+ * hpcc_core.h - the HPCC++ control law in integer fixed point.
+ *
+ * One source compiled into tcp_hpcc.ko and into userspace (hpcc-replay, unit
+ * tests, fuzzers).  No kernel or libc dependency: only fixed-width integer
+ * types, which the kernel's <linux/types.h> or the compiler's <stdint.h>
+ * provide.  No floating point.
+ *
+ * Implements draft-miao-ccwg-hpcc section 4.2: MeasureInflight (Figure 4),
+ * ComputeWind (Figure 5), NewAck (Figure 6), and NewINT (Figure 8, the
+ * receiver-based variant, section 6.3.2).  The exact rules, including the
+ * cases the figures leave open, are in Documentation/algorithm.rst.
+ *
+ * Units and fixed point:
+ *   U, eta      Q32 (1.0 == 1 << 32); U is capped at HPCC_U_MAX
+ *   W, Wc, W_ai bytes in Q16 (1 byte == 1 << 16)
+ *   T, ts       nanoseconds
+ *   B           bits per second
+ *   qlen, txBytes  bytes
+ * Supported ranges (overflow-free, every division guarded): B up to
+ * 1.6 Tbit/s (larger values are computed exactly too), T from 1 us to
+ * 100 ms, W up to 1 GiB, 1..HPCC_MAX_HOPS hops, ts/txBytes/qlen anywhere in
+ * 64 bits.
+ */
+#ifndef _HPCC_CORE_H
+#define _HPCC_CORE_H
+
+#ifdef __KERNEL__
+#include <linux/bits.h>
+#include <linux/types.h>
+#else
+#include "hpcc_user.h"	/* tools/include: the same names from <stdint.h> */
+#endif
+
+#define HPCC_MAX_HOPS		8
+#define HPCC_U_SHIFT		32
+#define HPCC_U_ONE		BIT_ULL(HPCC_U_SHIFT)
+/* U and u' saturate here: 2^17 times the capacity, far beyond any use. */
+#define HPCC_U_MAX		BIT_ULL(HPCC_U_SHIFT + 17)
+#define HPCC_W_SHIFT		16
+
+/* Parameter ranges (inclusive) accepted by hpcc_params_valid(). */
+#define HPCC_T_MIN_NS		1000ULL			/* 1 us */
+#define HPCC_T_MAX_NS		100000000ULL		/* 100 ms */
+#define HPCC_ETA_MIN		(HPCC_U_ONE / 2)	/* 0.5 */
+#define HPCC_ETA_MAX		HPCC_U_ONE		/* 1.0 */
+#define HPCC_MAX_STAGE_MAX	64
+#define HPCC_W_MIN_MIN		128ULL			/* bytes */
+#define HPCC_W_MAX_MAX		BIT_ULL(30)		/* 1 GiB */
+
+/* Defaults: the draft's where it gives them (eta, maxStage: Figure 3). */
+#define HPCC_DEFAULT_T_NS	100000ULL		/* 100 us */
+#define HPCC_DEFAULT_ETA_PERMILLE 950			/* 0.95 */
+#define HPCC_DEFAULT_MAX_STAGE	5
+#define HPCC_DEFAULT_LINE_RATE_BPS 10000000000ULL	/* 10 Gbit/s */
+#define HPCC_DEFAULT_W_MIN	3000ULL			/* bytes */
+/* N in the rule of thumb W_ai = W_init * (1 - eta) / N (section 5). */
+#define HPCC_DEFAULT_N_FLOWS	16
+
+/**
+ * struct hpcc_hop - one hop's telemetry record (an INT hop's stamp)
+ * @ts: timestamp when the record was stamped, ns (any 64-bit origin)
+ * @tx_bytes: txBytes, bytes the egress port had transmitted at @ts
+ * @qlen: egress queue length at @ts, bytes
+ * @rate_bps: B, the egress link capacity, bits per second; 0 = unknown
+ * @switch_id: switch_ID of the hop
+ * @port_id: port_ID, the egress port
+ */
+struct hpcc_hop {
+	u64 ts;
+	u64 tx_bytes;
+	u64 qlen;
+	u64 rate_bps;
+	u32 switch_id;
+	u32 port_id;
+};
+
+/**
+ * struct hpcc_params - HPCC++ parameters (draft section 5, Figure 3)
+ * @t_ns: T, the known base RTT, ns [HPCC_T_MIN_NS, HPCC_T_MAX_NS]
+ * @eta: target utilization, Q32 [HPCC_ETA_MIN, HPCC_ETA_MAX]
+ * @max_stage: maxStage, AI steps before an MI/MD step [0, 64]
+ * @w_ai: W_ai, additive increase, bytes Q16, at most @w_init
+ * @w_init: W_init, the initial window and also W_max, bytes Q16
+ *	[@w_min, HPCC_W_MAX_MAX]
+ * @w_min: W_min, the smallest window, bytes Q16 [HPCC_W_MIN_MIN, @w_init]
+ */
+struct hpcc_params {
+	u64 t_ns;
+	u64 eta;
+	u32 max_stage;
+	u64 w_ai;
+	u64 w_init;
+	u64 w_min;
+};
+
+/**
+ * struct hpcc_flow - per-flow HPCC++ state
+ * @u: U, normalized inflight bytes (EWMA), Q32
+ * @w: W, the window, bytes Q16
+ * @wc: Wc, the reference window, bytes Q16
+ * @inc_stage: incStage, AI steps since the last MI/MD step
+ * @last_update_seq: lastUpdateSeq (NewAck), TCP sequence number
+ * @last_update_time: lastUpdateTime (NewINT), ns
+ * @nhop: number of records in @l; 0 before the first sample
+ * @l: L, the previous sample's hop records
+ */
+struct hpcc_flow {
+	u64 u;
+	u64 w;
+	u64 wc;
+	u32 inc_stage;
+	u32 last_update_seq;
+	u64 last_update_time;
+	u32 nhop;
+	struct hpcc_hop l[HPCC_MAX_HOPS];
+};
+
+/**
+ * enum hpcc_step - what one sample did (returned by hpcc_new_ack/int)
+ * @HPCC_STEP_BAD: bad arguments (hop count 0 or > HPCC_MAX_HOPS): nothing
+ *	changed, not even L
+ * @HPCC_STEP_FIRST: first sample of the flow: only L was stored
+ * @HPCC_STEP_PATH_CHANGE: hop count or a (switch_ID, port_ID) differs
+ *	from L: only L was stored (and lastUpdateSeq/Time reset)
+ * @HPCC_STEP_SKIPPED: every hop was skipped (B = 0, dt <= 0 or txBytes
+ *	went back): U, W, Wc, incStage unchanged; L replaced
+ * @HPCC_STEP_W: W updated, Wc unchanged
+ * @HPCC_STEP_WC: W and Wc updated
+ */
+enum hpcc_step {
+	HPCC_STEP_BAD,
+	HPCC_STEP_FIRST,
+	HPCC_STEP_PATH_CHANGE,
+	HPCC_STEP_SKIPPED,
+	HPCC_STEP_W,
+	HPCC_STEP_WC,
+};
+
+void hpcc_params_default(struct hpcc_params *p);
+bool hpcc_params_valid(const struct hpcc_params *p);
+u64 hpcc_w_ai_rule_of_thumb(u64 w_init, u64 eta, u32 n_flows);
+u64 hpcc_bdp(u64 rate_bps, u64 t_ns);
+void hpcc_flow_init(struct hpcc_flow *f, const struct hpcc_params *p);
+bool hpcc_measure_inflight(struct hpcc_flow *f, const struct hpcc_params *p,
+			   const struct hpcc_hop *hops, u32 nhop);
+u64 hpcc_compute_wind(struct hpcc_flow *f, const struct hpcc_params *p,
+		      bool update_wc);
+enum hpcc_step hpcc_new_ack(struct hpcc_flow *f, const struct hpcc_params *p,
+			    u32 ack_seq, u32 snd_nxt,
+			    const struct hpcc_hop *hops, u32 nhop);
+enum hpcc_step hpcc_new_int(struct hpcc_flow *f, const struct hpcc_params *p,
+			    u64 now_ns, const struct hpcc_hop *hops, u32 nhop);
+u64 hpcc_mul_div(u64 a, u64 b, u64 c);
+
+#endif /* _HPCC_CORE_H */

@@ -1,0 +1,382 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * core_test - hand-computed cases for every branch of the HPCC++ core
+ * (kernel/hpcc_core.c).  Host test, built with ASan and UBSan.
+ *
+ * Setting: T = 10 us, B = 8 Gbit/s (1 byte/ns, so B*T = 10,000 bytes),
+ * eta = 0.75, maxStage = 2, W_init = W_max = 100,000, W_min = 1,000 and
+ * W_ai = 500 bytes: every expected value below is exact.
+ */
+#include "kselftest_harness.h"
+#include "hpcc_core.h"
+
+#define B1	8000000000ULL		/* 1 byte per ns */
+#define WB(x)	((u64)(x) << HPCC_W_SHIFT)
+#define UQ(n, d) ((u64)(((unsigned __int128)(n) << HPCC_U_SHIFT) / (d)))
+
+static struct hpcc_params params(void)
+{
+	struct hpcc_params p = {
+		.t_ns = 10000,
+		.eta = UQ(3, 4),
+		.max_stage = 2,
+		.w_ai = WB(500),
+		.w_init = WB(100000),
+		.w_min = WB(1000),
+	};
+	return p;
+}
+
+static struct hpcc_hop hop(u32 sw, u64 ts, u64 tx, u64 q)
+{
+	struct hpcc_hop h = {
+		.ts = ts, .tx_bytes = tx, .qlen = q, .rate_bps = B1,
+		.switch_id = sw, .port_id = 1,
+	};
+	return h;
+}
+
+/* One-hop sample. */
+static enum hpcc_step ack1(struct hpcc_flow *f, const struct hpcc_params *p,
+			   u32 ack, u32 nxt, u64 ts, u64 tx, u64 q)
+{
+	struct hpcc_hop h = hop(7, ts, tx, q);
+
+	return hpcc_new_ack(f, p, ack, nxt, &h, 1);
+}
+
+FIXTURE(core) {
+	struct hpcc_params p;
+	struct hpcc_flow f;
+};
+
+FIXTURE_SETUP(core)
+{
+	self->p = params();
+	ASSERT_TRUE(hpcc_params_valid(&self->p));
+	hpcc_flow_init(&self->f, &self->p);
+}
+
+FIXTURE_TEARDOWN(core) {}
+
+TEST_F(core, initial_state)
+{
+	EXPECT_EQ(HPCC_U_ONE, self->f.u);
+	EXPECT_EQ(WB(100000), self->f.w);
+	EXPECT_EQ(WB(100000), self->f.wc);
+	EXPECT_EQ(0, self->f.inc_stage);
+	EXPECT_EQ(0, self->f.nhop);
+}
+
+TEST_F(core, first_sample_only_stores_L)
+{
+	EXPECT_EQ(HPCC_STEP_FIRST, ack1(&self->f, &self->p, 5, 1000, 0, 0, 5000));
+	EXPECT_EQ(HPCC_U_ONE, self->f.u);
+	EXPECT_EQ(WB(100000), self->f.w);
+	EXPECT_EQ(WB(100000), self->f.wc);
+	EXPECT_EQ(1000, self->f.last_update_seq);
+	EXPECT_EQ(1, self->f.nhop);
+	EXPECT_EQ(5000, self->f.l[0].qlen);
+}
+
+/* u' = min(5000,5000)/10000 + (10000/10000)/1 = 1.5; tau = T: U = 1.5. */
+TEST_F(core, md_when_u_at_or_above_eta)
+{
+	ack1(&self->f, &self->p, 0, 1000, 0, 0, 5000);
+	EXPECT_EQ(HPCC_STEP_WC,
+		  ack1(&self->f, &self->p, 1001, 2000, 10000, 10000, 5000));
+	EXPECT_EQ(UQ(3, 2), self->f.u);
+	/* W = 100000 * 0.75 / 1.5 + 500 */
+	EXPECT_EQ(WB(50500), self->f.w);
+	EXPECT_EQ(WB(50500), self->f.wc);
+	EXPECT_EQ(0, self->f.inc_stage);
+	EXPECT_EQ(2000, self->f.last_update_seq);
+}
+
+/* After the MD step, u' = 0.5: AI steps until incStage = maxStage, then MI. */
+TEST_F(core, ai_then_mi_at_max_stage)
+{
+	ack1(&self->f, &self->p, 0, 1000, 0, 0, 5000);
+	ack1(&self->f, &self->p, 1001, 2000, 10000, 10000, 5000);
+	EXPECT_EQ(HPCC_STEP_WC,
+		  ack1(&self->f, &self->p, 2001, 3000, 20000, 15000, 0));
+	EXPECT_EQ(UQ(1, 2), self->f.u);
+	EXPECT_EQ(WB(51000), self->f.w);
+	EXPECT_EQ(WB(51000), self->f.wc);
+	EXPECT_EQ(1, self->f.inc_stage);
+	ack1(&self->f, &self->p, 3001, 4000, 30000, 20000, 0);
+	EXPECT_EQ(WB(51500), self->f.wc);
+	EXPECT_EQ(2, self->f.inc_stage);
+	/* incStage >= maxStage: W = 51500 * 0.75 / 0.5 + 500 */
+	ack1(&self->f, &self->p, 4001, 5000, 40000, 25000, 0);
+	EXPECT_EQ(WB(77750), self->f.w);
+	EXPECT_EQ(WB(77750), self->f.wc);
+	EXPECT_EQ(0, self->f.inc_stage);
+}
+
+/* ack.seq not after lastUpdateSeq: W moves, Wc/incStage/lastUpdateSeq not. */
+TEST_F(core, no_wc_update_before_last_update_seq)
+{
+	ack1(&self->f, &self->p, 0, 1000, 0, 0, 5000);
+	ack1(&self->f, &self->p, 1001, 2000, 10000, 10000, 5000);
+	EXPECT_EQ(HPCC_STEP_W,
+		  ack1(&self->f, &self->p, 2000, 2500, 20000, 15000, 0));
+	EXPECT_EQ(WB(51000), self->f.w);
+	EXPECT_EQ(WB(50500), self->f.wc);
+	EXPECT_EQ(0, self->f.inc_stage);
+	EXPECT_EQ(2000, self->f.last_update_seq);
+}
+
+/* dt = T/4, txRate = 2 bytes/ns: u' = 2, U = 0.75 * 1 + 0.25 * 2 = 1.25. */
+TEST_F(core, ewma_with_tau_below_t)
+{
+	ack1(&self->f, &self->p, 0, 1000, 0, 0, 0);
+	ack1(&self->f, &self->p, 1001, 2000, 2500, 5000, 0);
+	EXPECT_EQ(UQ(5, 4), self->f.u);
+	EXPECT_EQ(WB(60500), self->f.w);	/* 100000 * 0.75 / 1.25 + 500 */
+}
+
+/* dt = 4T: tau = min(dt, T) = T, so U = u' = 0.5 (not an extrapolation). */
+TEST_F(core, tau_clamped_to_t)
+{
+	ack1(&self->f, &self->p, 0, 1000, 0, 0, 0);
+	ack1(&self->f, &self->p, 1001, 2000, 40000, 20000, 0);
+	EXPECT_EQ(UQ(1, 2), self->f.u);
+}
+
+/* The hop with the largest u' sets u and tau. */
+TEST_F(core, largest_hop_wins)
+{
+	struct hpcc_hop a[2] = { hop(1, 0, 0, 5000), hop(2, 0, 0, 5000) };
+	struct hpcc_hop b[2] = {
+		hop(1, 10000, 5000, 5000),	/* u' = 0.5 + 0.5 = 1.0 */
+		hop(2, 5000, 5000, 5000),	/* u' = 0.5 + 1.0 = 1.5 */
+	};
+
+	hpcc_new_ack(&self->f, &self->p, 0, 1000, a, 2);
+	EXPECT_EQ(HPCC_STEP_WC, hpcc_new_ack(&self->f, &self->p, 1001, 2000, b, 2));
+	/* tau = 5000 = T/2: U = 0.5 * 1 + 0.5 * 1.5 */
+	EXPECT_EQ(UQ(5, 4), self->f.u);
+}
+
+/* B = 0 skips a hop that would otherwise dominate. */
+TEST_F(core, hop_with_b_zero_is_skipped)
+{
+	struct hpcc_hop a[2] = { hop(1, 0, 0, 1000000), hop(2, 0, 0, 0) };
+	struct hpcc_hop b[2] = {
+		hop(1, 10000, 100000, 1000000),
+		hop(2, 10000, 5000, 0),		/* u' = 0.5 */
+	};
+
+	b[0].rate_bps = 0;
+	hpcc_new_ack(&self->f, &self->p, 0, 1000, a, 2);
+	hpcc_new_ack(&self->f, &self->p, 1001, 2000, b, 2);
+	EXPECT_EQ(UQ(1, 2), self->f.u);
+}
+
+static void expect_all_skipped(struct __test_metadata *_metadata,
+			       struct hpcc_flow *f, const struct hpcc_params *p,
+			       u64 ts, u64 tx)
+{
+	ack1(f, p, 0, 1000, 10000, 10000, 0);
+	EXPECT_EQ(HPCC_STEP_SKIPPED, ack1(f, p, 1001, 2000, ts, tx, 777));
+	EXPECT_EQ(HPCC_U_ONE, f->u);
+	EXPECT_EQ(WB(100000), f->w);
+	EXPECT_EQ(WB(100000), f->wc);
+	EXPECT_EQ(0, f->inc_stage);
+	EXPECT_EQ(1000, f->last_update_seq);
+	/* ... but L is replaced */
+	EXPECT_EQ(ts, f->l[0].ts);
+	EXPECT_EQ(777, f->l[0].qlen);
+}
+
+TEST_F(core, skip_dt_zero)
+{
+	expect_all_skipped(_metadata, &self->f, &self->p, 10000, 20000);
+}
+
+TEST_F(core, skip_dt_negative)
+{
+	expect_all_skipped(_metadata, &self->f, &self->p, 5000, 20000);
+}
+
+TEST_F(core, skip_tx_bytes_going_back)
+{
+	expect_all_skipped(_metadata, &self->f, &self->p, 20000, 9999);
+}
+
+/* After a skipped sample, the next one is measured against the new L. */
+TEST_F(core, skipped_sample_becomes_l)
+{
+	ack1(&self->f, &self->p, 0, 1000, 10000, 10000, 0);
+	ack1(&self->f, &self->p, 1001, 2000, 10000, 50000, 0);	/* dt = 0 */
+	ack1(&self->f, &self->p, 2001, 3000, 20000, 55000, 0);	/* 0.5 */
+	EXPECT_EQ(UQ(1, 2), self->f.u);
+}
+
+TEST_F(core, path_change_switch_id)
+{
+	struct hpcc_hop h = hop(8, 10000, 10000, 5000);
+
+	ack1(&self->f, &self->p, 0, 1000, 0, 0, 5000);
+	EXPECT_EQ(HPCC_STEP_PATH_CHANGE,
+		  hpcc_new_ack(&self->f, &self->p, 1001, 3000, &h, 1));
+	EXPECT_EQ(WB(100000), self->f.w);
+	EXPECT_EQ(HPCC_U_ONE, self->f.u);
+	EXPECT_EQ(3000, self->f.last_update_seq);
+	EXPECT_EQ(8, self->f.l[0].switch_id);
+}
+
+TEST_F(core, path_change_port_id_and_hop_count)
+{
+	struct hpcc_hop h = hop(7, 10000, 10000, 5000);
+	struct hpcc_hop two[2] = { hop(7, 20000, 20000, 0), hop(9, 0, 0, 0) };
+
+	ack1(&self->f, &self->p, 0, 1000, 0, 0, 5000);
+	h.port_id = 2;
+	EXPECT_EQ(HPCC_STEP_PATH_CHANGE,
+		  hpcc_new_ack(&self->f, &self->p, 1001, 2000, &h, 1));
+	EXPECT_EQ(HPCC_STEP_PATH_CHANGE,
+		  hpcc_new_ack(&self->f, &self->p, 2001, 3000, two, 2));
+	EXPECT_EQ(2, self->f.nhop);
+	EXPECT_EQ(WB(100000), self->f.w);
+}
+
+/* qlen of 1e9 bytes: U = 1e5, W = 0.75 + 500 bytes -> W_min. */
+TEST_F(core, clamp_to_w_min)
+{
+	ack1(&self->f, &self->p, 0, 1000, 0, 0, 1000000000);
+	ack1(&self->f, &self->p, 1001, 2000, 10000, 0, 1000000000);
+	EXPECT_EQ(100000 * HPCC_U_ONE, self->f.u);
+	EXPECT_EQ(WB(1000), self->f.w);
+	EXPECT_EQ(WB(1000), self->f.wc);
+}
+
+/* maxStage = 0 and U = 0.5: MI to 150500 bytes -> W_max. */
+TEST_F(core, clamp_to_w_max)
+{
+	self->p.max_stage = 0;
+	ack1(&self->f, &self->p, 0, 1000, 0, 0, 0);
+	ack1(&self->f, &self->p, 1001, 2000, 10000, 5000, 0);
+	EXPECT_EQ(WB(100000), self->f.w);
+	EXPECT_EQ(WB(100000), self->f.wc);
+}
+
+/* U = 0 in the MI/MD branch: W = Wc * eta / 0 is W_max. */
+TEST_F(core, u_zero_gives_w_max)
+{
+	self->p.max_stage = 0;
+	ack1(&self->f, &self->p, 0, 1000, 0, 0, 5000);
+	ack1(&self->f, &self->p, 1001, 2000, 10000, 10000, 5000);
+	EXPECT_EQ(WB(50500), self->f.wc);
+	ack1(&self->f, &self->p, 2001, 3000, 20000, 10000, 0);
+	EXPECT_EQ(0, self->f.u);
+	EXPECT_EQ(WB(100000), self->f.w);
+}
+
+TEST_F(core, sequence_wrap)
+{
+	ack1(&self->f, &self->p, 0, 0xffffff00, 0, 0, 0);
+	/* 0xfffffe00 is before 0xffffff00 */
+	EXPECT_EQ(HPCC_STEP_W,
+		  ack1(&self->f, &self->p, 0xfffffe00, 5, 10000, 5000, 0));
+	EXPECT_EQ(0xffffff00, self->f.last_update_seq);
+	/* 0x10 is after 0xffffff00 across the wrap */
+	EXPECT_EQ(HPCC_STEP_WC,
+		  ack1(&self->f, &self->p, 0x10, 0x2000, 20000, 10000, 0));
+	EXPECT_EQ(0x2000, self->f.last_update_seq);
+}
+
+/* ts and txBytes counters that wrap through 2^64 between samples. */
+TEST_F(core, counters_near_2_64)
+{
+	u64 ts0 = ~0ULL - 4999, tx0 = ~0ULL - 20000;
+
+	ack1(&self->f, &self->p, 0, 1000, ts0, tx0, 0);
+	/* dt = 10000 across the ts wrap; tx advances 5000, no wrap */
+	ack1(&self->f, &self->p, 1001, 2000, 5000, tx0 + 5000, 0);
+	EXPECT_EQ(UQ(1, 2), self->f.u);
+}
+
+TEST_F(core, bad_hop_counts_change_nothing)
+{
+	struct hpcc_hop h[HPCC_MAX_HOPS + 1] = { 0 };
+
+	EXPECT_EQ(HPCC_STEP_BAD, hpcc_new_ack(&self->f, &self->p, 1, 2, h, 0));
+	EXPECT_EQ(HPCC_STEP_BAD,
+		  hpcc_new_ack(&self->f, &self->p, 1, 2, h, HPCC_MAX_HOPS + 1));
+	EXPECT_EQ(0, self->f.nhop);
+	EXPECT_EQ(HPCC_STEP_FIRST,
+		  hpcc_new_ack(&self->f, &self->p, 1, 2, h, HPCC_MAX_HOPS));
+}
+
+/* NewINT: Wc moves only when more than T has passed since lastUpdateTime. */
+TEST_F(core, new_int_updates_wc_after_t)
+{
+	struct hpcc_hop a = hop(7, 0, 0, 5000);
+	struct hpcc_hop b = hop(7, 10000, 10000, 5000);
+	struct hpcc_hop c = hop(7, 20000, 20000, 5000);
+
+	EXPECT_EQ(HPCC_STEP_FIRST,
+		  hpcc_new_int(&self->f, &self->p, 1000000, &a, 1));
+	EXPECT_EQ(1000000, self->f.last_update_time);
+	/* exactly T later: not more than T */
+	EXPECT_EQ(HPCC_STEP_W,
+		  hpcc_new_int(&self->f, &self->p, 1010000, &b, 1));
+	EXPECT_EQ(WB(50500), self->f.w);
+	EXPECT_EQ(WB(100000), self->f.wc);
+	EXPECT_EQ(HPCC_STEP_WC,
+		  hpcc_new_int(&self->f, &self->p, 1010001, &c, 1));
+	EXPECT_EQ(1010001, self->f.last_update_time);
+	EXPECT_EQ(self->f.w, self->f.wc);
+}
+
+TEST(mul_div_exact_and_saturating)
+{
+	EXPECT_EQ(7, hpcc_mul_div(3, 5, 2));
+	EXPECT_EQ(~0ULL, hpcc_mul_div(~0ULL, ~0ULL, ~0ULL));
+	EXPECT_EQ(~0ULL, hpcc_mul_div(1ULL << 63, 4, 2));	/* 2^64 */
+	EXPECT_EQ(~0ULL - 1, hpcc_mul_div(~0ULL - 1, ~0ULL, ~0ULL));
+	EXPECT_EQ(~0ULL, hpcc_mul_div(1, 1, 0));
+	EXPECT_EQ(6148914691236517205ULL, hpcc_mul_div(1ULL << 63, 2, 3));
+}
+
+TEST(bdp_and_rule_of_thumb)
+{
+	/* 10 Gbit/s * 100 us = 125,000 bytes */
+	EXPECT_EQ(WB(125000), hpcc_bdp(10000000000ULL, 100000));
+	/* 1.6 Tbit/s * 100 ms = 20 GB: no overflow */
+	EXPECT_EQ(WB(20000000000ULL), hpcc_bdp(1600000000000ULL, 100000000));
+	/* 125000 * (1 - 0.75) / 16 */
+	EXPECT_EQ(WB(125000) / 4 / 16,
+		  hpcc_w_ai_rule_of_thumb(WB(125000), UQ(3, 4), 16));
+}
+
+TEST(params_ranges)
+{
+	struct hpcc_params p, q;
+
+	hpcc_params_default(&p);
+	ASSERT_TRUE(hpcc_params_valid(&p));
+	EXPECT_EQ(100000, p.t_ns);
+	EXPECT_EQ(WB(125000), p.w_init);
+	EXPECT_EQ(5, p.max_stage);
+	q = p; q.t_ns = 999;
+	EXPECT_FALSE(hpcc_params_valid(&q));
+	q = p; q.t_ns = 100000001;
+	EXPECT_FALSE(hpcc_params_valid(&q));
+	q = p; q.eta = HPCC_U_ONE / 2 - 1;
+	EXPECT_FALSE(hpcc_params_valid(&q));
+	q = p; q.eta = HPCC_U_ONE + 1;
+	EXPECT_FALSE(hpcc_params_valid(&q));
+	q = p; q.w_min = WB(127);
+	EXPECT_FALSE(hpcc_params_valid(&q));
+	q = p; q.w_ai = q.w_init + 1;
+	EXPECT_FALSE(hpcc_params_valid(&q));
+	q = p; q.w_init = WB(1ULL << 30) + 1;
+	EXPECT_FALSE(hpcc_params_valid(&q));
+	q = p; q.max_stage = 65;
+	EXPECT_FALSE(hpcc_params_valid(&q));
+}
+
+TEST_HARNESS_MAIN

@@ -1,0 +1,29 @@
+#!/bin/bash
+# SPDX-License-Identifier: GPL-2.0
+#
+# Bounded libFuzzer runs (clang, ASan + UBSan) over the trace parser and
+# the core.  HPCC_FUZZ_SECONDS (default 45) per target.  A crash, sanitizer
+# report or invariant failure fails the test; the reproducer is kept in
+# build/fuzz/.
+set -u
+TOP=$(cd "$(dirname "$0")/../.." && pwd)
+. "$TOP/selftests/lib.sh"
+SECS=${HPCC_FUZZ_SECONDS:-45}
+
+fuzz() { # fuzz TARGET SEED-CORPUS
+	local bin=$TOP/build/fuzz/$1 work runs rc
+	work=$(mktemp -d)
+	cp "$TOP/selftests/fuzz/$2"/* "$work/"
+	(cd "$TOP/build/fuzz" && "$bin" -max_total_time="$SECS" -print_final_stats=1 \
+		-timeout=10 -rss_limit_mb=2048 "$work") > "$work.log" 2>&1 && rc=0 || rc=$?
+	runs=$(sed -n 's/^stat::number_of_executed_units: *//p' "$work.log")
+	echo "$1: exit $rc, ${runs:-0} inputs in ${SECS}s, corpus $(ls "$work" | wc -l)"
+	[ "$rc" = 0 ] || grep -E 'ERROR|SUMMARY|Test unit written' "$work.log" | head -5
+	rm -rf "$work" "$work.log"
+	[ "$rc" = 0 ] && [ "${runs:-0}" -gt 10000 ]
+}
+
+ktap_print_header
+ktap_set_plan 1
+t "fuzz_replay: parser + NewAck/NewINT, ${SECS}s, no finding" fuzz fuzz_replay corpus-replay
+ktap_finished

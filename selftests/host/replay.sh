@@ -1,0 +1,62 @@
+#!/bin/bash
+# SPDX-License-Identifier: GPL-2.0
+#
+# hpcc-replay as a user runs it: output format and values on a
+# hand-computed trace, defaults, comments, and malformed input (exit 2, the
+# line named on stderr).
+set -u
+TOP=$(cd "$(dirname "$0")/../.." && pwd)
+. "$TOP/selftests/lib.sh"
+R=$TOP/build/hpcc-replay
+OPTS="--base-rtt-ns 10000 --eta 0.75 --w-init 100000 --w-min 1000 --w-ai 500 --max-stage 2"
+
+# T = 10 us, B = 1 byte/ns: first sample, MD to 100000*0.75/1.5+500, AI +500.
+TRACE='# hand-computed (see selftests/core_test.c)
+
+0 1000 1 7 1 8000000000 0 0 5000
+1001 2000 1 7 1 8000000000 10000 10000 5000
+   # indented comment
+2001 3000 1 7 1 8000000000 20000 15000 0'
+EXPECT='1.000000 100000 100000 0
+1.500000 50500 50500 0
+0.500000 51000 51000 1'
+
+hand_computed() {
+	local out
+	# shellcheck disable=SC2086
+	out=$(printf '%s\n' "$TRACE" | "$R" $OPTS) || return 1
+	echo "$out"
+	[ "$out" = "$EXPECT" ]
+}
+
+defaults() {
+	local out
+	out=$(echo "1 2 1 1 1 10000000000 0 0 0" | "$R") || return 1
+	echo "$out"
+	# W_init = 10 Gbit/s * 100 us = 125000 bytes
+	[ "$out" = "1.000000 125000 125000 0" ]
+}
+
+rejects() { # rejects EXPECTED-STDERR-PATTERN INPUT [OPTIONS...]
+	local pat=$1 in=$2 err rc
+	shift 2
+	err=$(printf '%s\n' "$in" | "$R" "$@" 2>&1 >/dev/null) && rc=0 || rc=$?
+	echo "exit $rc: $err"
+	[ "$rc" = 2 ] && echo "$err" | grep -q -- "$pat"
+}
+
+ktap_print_header
+ktap_set_plan 11
+t "hand-computed trace: U W Wc incStage per sample" hand_computed
+t "defaults: W_init = 10 Gbit/s x T (100 us)" defaults
+t "malformed number: exit 2, line named" \
+	rejects 'line 2: ack_seq' $'# ok\nx 2 1 1 1 1 1 1 1'
+t "nhop 9: exit 2" rejects 'line 1: nhop' '1 2 9'
+t "nhop 0: exit 2" rejects 'line 1: nhop' '1 2 0'
+t "missing hop field: exit 2" rejects 'line 1: qlen_bytes: missing' '1 2 1 1 1 1 1 1'
+t "extra field: exit 2" rejects 'line 1: extra' '1 2 1 1 1 1 1 1 1 9'
+t "ack_seq beyond 32 bits: exit 2" rejects 'line 1: ack_seq: out of range' '4294967296 2 1 1 1 1 1 1 1'
+t "64-bit overflow: exit 2" rejects 'line 1: ts_ns: out of range' '1 2 1 1 1 1 18446744073709551616 1 1'
+t "bad option value: exit 2" rejects 'invalid value' '' --eta 1.5
+t "--help prints usage and exits 0" sh -c "'$R' --help | grep -q '^usage: hpcc-replay'"
+ktap_finished
