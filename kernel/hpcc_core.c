@@ -386,6 +386,44 @@ static bool hpcc_same_path(const struct hpcc_flow *f,
 	return true;
 }
 
+/*
+ * hpcc_sample_start() - the checks every sample goes through first: a bad
+ * hop count changes nothing; the first sample and a path change only store
+ * L.  Returns HPCC_STEP_W when the sample is to be measured.
+ */
+static enum hpcc_step hpcc_sample_start(struct hpcc_flow *f,
+					const struct hpcc_hop *hops, u32 nhop)
+{
+	enum hpcc_step s;
+
+	if (!nhop || nhop > HPCC_MAX_HOPS)
+		return HPCC_STEP_BAD;
+	if (f->nhop && hpcc_same_path(f, hops, nhop))
+		return HPCC_STEP_W;
+	s = f->nhop ? HPCC_STEP_PATH_CHANGE : HPCC_STEP_FIRST;
+	hpcc_store_l(f, hops, nhop);
+	return s;
+}
+
+/*
+ * hpcc_sample_apply() - MeasureInflight, then ComputeWind unless every hop
+ * was skipped; L = the sample's records either way.
+ */
+static enum hpcc_step hpcc_sample_apply(struct hpcc_flow *f,
+					const struct hpcc_params *p,
+					const struct hpcc_hop *hops, u32 nhop,
+					bool update_wc)
+{
+	enum hpcc_step s = HPCC_STEP_SKIPPED;
+
+	if (hpcc_measure_inflight(f, p, hops, nhop)) {
+		hpcc_compute_wind(f, p, update_wc);
+		s = update_wc ? HPCC_STEP_WC : HPCC_STEP_W;
+	}
+	hpcc_store_l(f, hops, nhop);
+	return s;
+}
+
 /**
  * hpcc_new_ack() - NewAck (Figure 6, lines 21-27) for one telemetry sample
  * @f: flow state
@@ -407,28 +445,15 @@ enum hpcc_step hpcc_new_ack(struct hpcc_flow *f, const struct hpcc_params *p,
 			    u32 ack_seq, u32 snd_nxt,
 			    const struct hpcc_hop *hops, u32 nhop)
 {
-	bool update_wc;
+	enum hpcc_step s = hpcc_sample_start(f, hops, nhop);
 
-	if (!nhop || nhop > HPCC_MAX_HOPS)
-		return HPCC_STEP_BAD;
-	if (!f->nhop || !hpcc_same_path(f, hops, nhop)) {
-		enum hpcc_step s = f->nhop ? HPCC_STEP_PATH_CHANGE :
-					     HPCC_STEP_FIRST;
-
-		hpcc_store_l(f, hops, nhop);
+	if (s == HPCC_STEP_W)
+		s = hpcc_sample_apply(f, p, hops, nhop,
+				      (s32)(ack_seq - f->last_update_seq) > 0);
+	if (s == HPCC_STEP_FIRST || s == HPCC_STEP_PATH_CHANGE ||
+	    s == HPCC_STEP_WC)
 		f->last_update_seq = snd_nxt;
-		return s;
-	}
-	update_wc = (s32)(ack_seq - f->last_update_seq) > 0;
-	if (!hpcc_measure_inflight(f, p, hops, nhop)) {
-		hpcc_store_l(f, hops, nhop);
-		return HPCC_STEP_SKIPPED;
-	}
-	hpcc_compute_wind(f, p, update_wc);
-	if (update_wc)
-		f->last_update_seq = snd_nxt;
-	hpcc_store_l(f, hops, nhop);
-	return update_wc ? HPCC_STEP_WC : HPCC_STEP_W;
+	return s;
 }
 
 /**
@@ -449,26 +474,14 @@ enum hpcc_step hpcc_new_ack(struct hpcc_flow *f, const struct hpcc_params *p,
 enum hpcc_step hpcc_new_int(struct hpcc_flow *f, const struct hpcc_params *p,
 			    u64 now_ns, const struct hpcc_hop *hops, u32 nhop)
 {
-	bool update_wc;
+	enum hpcc_step s = hpcc_sample_start(f, hops, nhop);
 
-	if (!nhop || nhop > HPCC_MAX_HOPS)
-		return HPCC_STEP_BAD;
-	if (!f->nhop || !hpcc_same_path(f, hops, nhop)) {
-		enum hpcc_step s = f->nhop ? HPCC_STEP_PATH_CHANGE :
-					     HPCC_STEP_FIRST;
-
-		hpcc_store_l(f, hops, nhop);
+	if (s == HPCC_STEP_W)
+		s = hpcc_sample_apply(f, p, hops, nhop,
+				      (s64)(now_ns - f->last_update_time) >
+				      (s64)p->t_ns);
+	if (s == HPCC_STEP_FIRST || s == HPCC_STEP_PATH_CHANGE ||
+	    s == HPCC_STEP_WC)
 		f->last_update_time = now_ns;
-		return s;
-	}
-	update_wc = (s64)(now_ns - f->last_update_time) > (s64)p->t_ns;
-	if (!hpcc_measure_inflight(f, p, hops, nhop)) {
-		hpcc_store_l(f, hops, nhop);
-		return HPCC_STEP_SKIPPED;
-	}
-	hpcc_compute_wind(f, p, update_wc);
-	if (update_wc)
-		f->last_update_time = now_ns;
-	hpcc_store_l(f, hops, nhop);
-	return update_wc ? HPCC_STEP_WC : HPCC_STEP_W;
+	return s;
 }
