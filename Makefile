@@ -9,6 +9,7 @@
 #   make install         modules (updates/) and programs; make uninstall
 #   make dkms            register, build and install through DKMS
 #   make checkpatch      scripts/checkpatch.pl --no-tree over kernel/
+#   make uapi            regenerate include/uapi/linux/hpcc.h from the YNL spec
 #
 # Kernels: KDIR=/path/to/headers builds for that one.  Otherwise the running
 # kernel's headers when they are installed, else every installed kernel's
@@ -41,7 +42,7 @@ KSRC := $(filter-out kernel/hpcc_conftest.h kernel/%.mod.c,\
 CC ?= cc
 CFLAGS ?= -O2 -g
 CFLAGS += -Wall -Wextra -std=gnu11
-USER_CPPFLAGS := -Iinclude -Ikernel -Itools/include -Itools/replay
+USER_CPPFLAGS := -Iinclude/uapi -Iinclude -Ikernel -Itools/include -Itools/replay
 CORE_SRC := kernel/hpcc_core.c
 CORE_HDR := kernel/hpcc_core.h tools/include/hpcc_user.h
 SAN_FLAGS := -fsanitize=address,undefined -fno-sanitize-recover=all \
@@ -56,7 +57,7 @@ LINUX_SRC_MEMBERS := scripts/checkpatch.pl scripts/spelling.txt \
 	tools/testing/selftests/kselftest.h \
 	tools/testing/selftests/kselftest_harness.h \
 	tools/testing/selftests/kselftest/ktap_helpers.sh \
-	tools/net/ynl Documentation/netlink
+	tools/net/ynl Documentation/netlink MAINTAINERS
 
 all: modules userspace
 
@@ -89,6 +90,7 @@ $(BUILD)/hpcc-replay: $(REPLAY_SRC) tools/replay/hpcc_trace.h $(CORE_HDR)
 KSFT_CFLAGS := $(CFLAGS) -Wno-unused-parameter -Wno-sign-compare -Wno-clobbered $(USER_CPPFLAGS) \
 	-I$(LINUX_SRC)/tools/testing/selftests -D_GNU_SOURCE
 SELFTEST_PROGS := $(BUILD)/selftests/tcp_cc_tool $(BUILD)/selftests/cc_sockopt \
+	$(BUILD)/selftests/hpcc_nl \
 	$(BUILD)/selftests/core_test $(BUILD)/selftests/core_equiv
 selftest-progs: $(SELFTEST_PROGS)
 $(BUILD)/selftests/core_%: selftests/core_%.c $(CORE_SRC) $(CORE_HDR) $(LINUX_SRC)/.stamp
@@ -104,6 +106,10 @@ $(BUILD)/fuzz/fuzz_replay: selftests/fuzz/fuzz_replay.c tools/replay/hpcc_trace.
 	$(FUZZ_CC) -g -O1 -fsanitize=fuzzer,address,undefined \
 		-fno-sanitize-recover=all $(USER_CPPFLAGS) -o $@ \
 		$< tools/replay/hpcc_trace.c $(CORE_SRC)
+
+$(BUILD)/selftests/hpcc_nl: selftests/hpcc_nl.c include/uapi/linux/hpcc.h
+	@mkdir -p $(dir $@)
+	$(CC) $(CFLAGS) -Wno-unused-parameter -Iinclude/uapi -o $@ $< -lmnl
 
 $(BUILD)/selftests/%: selftests/%.c $(LINUX_SRC)/.stamp
 	@mkdir -p $(dir $@)
@@ -130,9 +136,27 @@ bench-core: $(BUILD)/core_bench
 			printf "hpcc_new_ack: %d hops %.0f instructions/call (callgrind)\n", \
 			n, $$1 / c; exit }'; \
 	done
+# Per-ACK cost of hpcc against cubic, in a guest on each kernel (ftrace).
+bench-ack: all
+	@for k in $${HPCC_KERNELS:-6.1 6.12}; do \
+		echo "== kernel $$k"; \
+		tools/vmrun --kernel $$k --timeout 600 -- bash tools/bench/ack_cost.sh | grep -v '^\['; \
+	done
+
 $(BUILD)/core_bench: tools/bench/core_bench.c $(CORE_SRC) $(CORE_HDR)
 	@mkdir -p $(dir $@)
 	$(CC) -O2 -g $(USER_CPPFLAGS) -o $@ $< $(CORE_SRC)
+
+# include/uapi/linux/hpcc.h: the netlink part generated from the YNL spec by
+# the kernel's ynl-gen-c, followed by the hand-written wire format (from the
+# line "/*\n * Probe and response wire format" on), which is kept.
+uapi: linux-src
+	@sh tools/ynl-uapi $(BUILD)/hpcc_gen.h
+	@{ head -n -1 $(BUILD)/hpcc_gen.h; \
+	   sed -n '/^ \* Probe and response wire format/,$$p' include/uapi/linux/hpcc.h | \
+	   sed '1i /*'; } > $(BUILD)/hpcc.h.new
+	@mv $(BUILD)/hpcc.h.new include/uapi/linux/hpcc.h
+	@echo "  GEN     include/uapi/linux/hpcc.h"
 
 checkpatch: linux-src
 	@perl $(LINUX_SRC)/scripts/checkpatch.pl --no-tree --strict --quiet \
@@ -191,4 +215,4 @@ distclean:
 	rm -rf $(BUILD)
 
 .PHONY: all deps modules userspace selftest-progs fuzz-progs linux-src checkpatch check demo install \
-	uninstall dkms-src dkms dkms-remove clean distclean bench-core
+	uninstall dkms-src dkms dkms-remove clean distclean bench-core bench-ack uapi

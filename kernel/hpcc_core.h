@@ -32,8 +32,9 @@
 #else
 #include "hpcc_user.h"	/* tools/include: the same names from <stdint.h> */
 #endif
+/* HPCC_MAX_HOPS and enum hpcc_step, shared with the netlink API */
+#include <linux/hpcc.h>
 
-#define HPCC_MAX_HOPS		8
 #define HPCC_U_SHIFT		32
 #define HPCC_U_ONE		BIT_ULL(HPCC_U_SHIFT)
 /* U and u' saturate here: 2^17 times the capacity, far beyond any use. */
@@ -115,27 +116,6 @@ struct hpcc_flow {
 	u64 last_update_time;
 	u32 nhop;
 	struct hpcc_hop l[HPCC_MAX_HOPS];
-};
-
-/**
- * enum hpcc_step - what one sample did (returned by hpcc_new_ack/int)
- * @HPCC_STEP_BAD: bad arguments (hop count 0 or > HPCC_MAX_HOPS): nothing
- *	changed, not even L
- * @HPCC_STEP_FIRST: first sample of the flow: only L was stored
- * @HPCC_STEP_PATH_CHANGE: hop count or a (switch_ID, port_ID) differs
- *	from L: only L was stored (and lastUpdateSeq/Time reset)
- * @HPCC_STEP_SKIPPED: every hop was skipped (B = 0, dt <= 0 or txBytes
- *	went back): U, W, Wc, incStage unchanged; L replaced
- * @HPCC_STEP_W: W updated, Wc unchanged
- * @HPCC_STEP_WC: W and Wc updated
- */
-enum hpcc_step {
-	HPCC_STEP_BAD,
-	HPCC_STEP_FIRST,
-	HPCC_STEP_PATH_CHANGE,
-	HPCC_STEP_SKIPPED,
-	HPCC_STEP_W,
-	HPCC_STEP_WC,
 };
 
 void hpcc_params_default(struct hpcc_params *p);

@@ -6,13 +6,13 @@
  * telemetry (ts, qlen, txBytes, B) stamped by INT hops into probe packets
  * (draft-miao-ccwg-hpcc section 4.2; section 7.2 for TCP).
  *
- * Status: this file registers the "hpcc" congestion control with its lasting
- * structure (compat layer, range-checked parameters, cong_control hook).  The
- * control law is, for now, the conventional one that HPCC++ also uses as its
- * fallback without telemetry: Reno (the kernel's exported
- * tcp_reno_cong_avoid/ssthresh/undo_cwnd) with Proportional Rate Reduction
- * (RFC 6937) in CWR and Recovery.  The HPCC++ law itself is applied once
- * telemetry is supplied (Documentation/design.rst).
+ * This file holds the congestion control hooks: the HPCC++ law applied from
+ * the newest telemetry of the flow (hpcc_cong_control_rs()), the
+ * conventional fallback law (Reno with PRR) used without fresh telemetry and
+ * while TCP recovers from loss, and the module parameters.  Per-flow state
+ * lives out of line (hpcc_table.c), telemetry arrives over generic netlink
+ * (hpcc_nl.c), probes are consumed before TCP (hpcc_probe.c).  The rules
+ * are in Documentation/design.rst, "The control law in the kernel".
  */
 #define pr_fmt(fmt) KBUILD_MODNAME ": " fmt
 
@@ -20,7 +20,7 @@
 #include <net/tcp.h>
 
 #include "hpcc_compat.h"
-#include "hpcc_core.h"
+#include "hpcc_mod.h"
 
 /**
  * struct hpcc_param - a module parameter with its valid range
@@ -121,6 +121,44 @@ module_param_cb(response_dscp, &hpcc_param_ops, &response_dscp, 0644);
 MODULE_PARM_DESC(response_dscp,
 		 "DSCP of response packets [1..63], default 61");
 
+static struct hpcc_param max_flows = { 65536, 1, 1048576 };
+module_param_cb(max_flows, &hpcc_param_ops, &max_flows, 0644);
+MODULE_PARM_DESC(max_flows,
+		 "most flows with HPCC state per network namespace [1..1048576], default 65536");
+
+/**
+ * hpcc_cfg_defaults() - the parameters a new network namespace starts with
+ * @cfg: filled from the module parameters (@cfg->p is left for
+ *	hpcc_cfg_build())
+ *
+ * Module parameters are read when a namespace is created (the initial one
+ * when the module loads); params-set changes a running namespace.
+ */
+void hpcc_cfg_defaults(struct hpcc_cfg *cfg)
+{
+	memset(cfg, 0, sizeof(*cfg));
+	cfg->t_us = READ_ONCE(base_rtt_us.val);
+	cfg->eta_permille = READ_ONCE(eta_permille.val);
+	cfg->max_stage = READ_ONCE(max_stage.val);
+	cfg->w_ai_bytes = READ_ONCE(w_ai_bytes.val);
+	cfg->line_rate_mbps = READ_ONCE(line_rate_mbps.val);
+	cfg->w_min_bytes = READ_ONCE(w_min_bytes.val);
+	cfg->stale_rtts = READ_ONCE(stale_rtts.val);
+	cfg->probe_dscp = READ_ONCE(probe_dscp.val);
+	cfg->response_dscp = READ_ONCE(response_dscp.val);
+	cfg->max_flows = READ_ONCE(max_flows.val);
+}
+
+/* The congestion control private area holds only the entry pointer. */
+struct hpcc_ca {
+	struct hpcc_ent *ent;
+};
+
+static struct hpcc_ent *hpcc_ent_of(const struct sock *sk)
+{
+	return ((const struct hpcc_ca *)inet_csk_ca(sk))->ent;
+}
+
 /*
  * hpcc_update_pacing_rate() - pacing rate of the fallback law: the kernel's
  * own rule (tcp_update_pacing_rate() in net/ipv4/tcp_input.c, which is not
@@ -192,12 +230,302 @@ static void hpcc_fallback_law(struct sock *sk, const struct rate_sample *rs)
 	hpcc_update_pacing_rate(sk);
 }
 
+/* One RTT for the staleness rule: srtt, but at least T. */
+static u64 hpcc_rtt_ns(const struct tcp_sock *tp, const struct hpcc_cfg *cfg)
+{
+	return max_t(u64, (u64)(tp->srtt_us >> 3) * NSEC_PER_USEC,
+		     cfg->p.t_ns);
+}
+
+/*
+ * hpcc_stale() - true when the flow's newest telemetry (or its start, if
+ * none came) is older than stale_rtts RTTs at @now (ns, tcp_clock_ns()).
+ */
+static bool hpcc_stale(const struct tcp_sock *tp, const struct hpcc_ent *e,
+		       const struct hpcc_cfg *cfg, u64 now)
+{
+	u64 last = READ_ONCE(e->tlm_gen) ? READ_ONCE(e->tlm_time) :
+					   e->start_time;
+
+	return (s64)(now - last) > (s64)(cfg->stale_rtts *
+					 hpcc_rtt_ns(tp, cfg));
+}
+
+/*
+ * hpcc_to_fallback() - stale telemetry: hand the window to the fallback
+ * law, in congestion avoidance from the window HPCC last set.
+ */
+static void hpcc_to_fallback(struct sock *sk, struct hpcc_ent *e)
+{
+	struct tcp_sock *tp = tcp_sk(sk);
+
+	e->mode = HPCC_MODE_FALLBACK;
+	tp->snd_ssthresh = max(tcp_snd_cwnd(tp), 2U);
+	WRITE_ONCE(e->fallbacks, e->fallbacks + 1);
+	hpcc_stat_inc(e->hn, HPCC_STAT_FALLBACKS);
+}
+
+/*
+ * hpcc_resume() - fresh telemetry after a fallback: restart the core from
+ * the current window (clamped to [W_min, W_init]) with no previous sample,
+ * so the first sample only records L (Documentation/design.rst).
+ */
+static void hpcc_resume(struct sock *sk, struct hpcc_ent *e,
+			const struct hpcc_cfg *cfg)
+{
+	const struct tcp_sock *tp = tcp_sk(sk);
+	u64 w = ((u64)tcp_snd_cwnd(tp) * tp->mss_cache) << HPCC_W_SHIFT;
+
+	hpcc_flow_init(&e->core, &cfg->p);
+	w = clamp_t(u64, w, cfg->p.w_min, cfg->p.w_init);
+	e->core.w = w;
+	e->core.wc = w;
+	e->mode = HPCC_MODE_HPCC;
+	hpcc_stat_inc(e->hn, HPCC_STAT_RESUMES);
+}
+
+/*
+ * hpcc_take_telemetry() - run NewAck with the newest sample if one arrived
+ * since the last ACK.  The sample is copied under the entry's seqlock
+ * (retrying on a concurrent netlink write), so it is never torn.
+ */
+static void hpcc_take_telemetry(struct sock *sk, struct hpcc_ent *e,
+				const struct hpcc_cfg *cfg)
+{
+	const struct tcp_sock *tp = tcp_sk(sk);
+	struct hpcc_tlm tlm;
+	enum hpcc_step step;
+	unsigned int seq;
+	u64 gen;
+
+	if (READ_ONCE(e->tlm_gen) == e->used_gen)
+		return;
+	do {
+		seq = read_seqbegin(&e->tlm_lock);
+		gen = e->tlm_gen;
+		tlm.nhop = e->tlm.nhop;
+		memcpy(tlm.hops, e->tlm.hops, sizeof(tlm.hops));
+	} while (read_seqretry(&e->tlm_lock, seq));
+	WRITE_ONCE(e->used_gen, gen);
+
+	if (e->mode != HPCC_MODE_HPCC)
+		hpcc_resume(sk, e, cfg);
+	step = hpcc_new_ack(&e->core, &cfg->p, tp->snd_una, tp->snd_nxt,
+			    tlm.hops, tlm.nhop);
+	WRITE_ONCE(e->last_step, step);
+	WRITE_ONCE(e->last_ack_seq, tp->snd_una);
+	WRITE_ONCE(e->last_snd_nxt, tp->snd_nxt);
+	WRITE_ONCE(e->samples, e->samples + 1);
+	hpcc_stat_inc(e->hn, HPCC_STAT_SAMPLES);
+}
+
+/*
+ * hpcc_apply_w() - the HPCC++ output: snd_cwnd = max(W / mss, 2) within
+ * snd_cwnd_clamp, and the pacing rate R = W / T (draft section 4.2)
+ * within sk_max_pacing_rate.
+ */
+static void hpcc_apply_w(struct sock *sk, const struct hpcc_ent *e,
+			 const struct hpcc_cfg *cfg)
+{
+	struct tcp_sock *tp = tcp_sk(sk);
+	u64 w = e->core.w >> HPCC_W_SHIFT;	/* bytes, at most 2^30 */
+	u64 cwnd = div_u64(w, max_t(u32, tp->mss_cache, 1));
+	u64 rate = div64_u64(w * NSEC_PER_SEC, cfg->p.t_ns);
+
+	cwnd = clamp_t(u64, cwnd, 2, max(tp->snd_cwnd_clamp, 2U));
+	tcp_snd_cwnd_set(tp, cwnd);
+	WRITE_ONCE(sk->sk_pacing_rate,
+		   min_t(u64, rate, READ_ONCE(sk->sk_max_pacing_rate)));
+}
+
+/* Copy what netlink readers report; they never touch the socket. */
+static void hpcc_publish(const struct sock *sk, struct hpcc_ent *e, u8 law)
+{
+	const struct tcp_sock *tp = tcp_sk(sk);
+
+	WRITE_ONCE(e->in_flight, tp->packets_out ? 1 : 0);
+	WRITE_ONCE(e->srtt_us, tp->srtt_us >> 3);
+	WRITE_ONCE(e->mss, tp->mss_cache);
+	WRITE_ONCE(e->cwnd, tcp_snd_cwnd(tp));
+	WRITE_ONCE(e->pacing_rate, READ_ONCE(sk->sk_pacing_rate));
+	WRITE_ONCE(e->w, e->core.w);
+	WRITE_ONCE(e->wc, e->core.wc);
+	WRITE_ONCE(e->u, e->core.u);
+	WRITE_ONCE(e->inc_stage, e->core.inc_stage);
+	WRITE_ONCE(e->law, law);
+}
+
+/*
+ * hpcc_cong_control_rs() - called by TCP on every ACK (socket lock held).
+ *
+ * In Open and Disorder, the newest pending telemetry runs through NewAck;
+ * with fresh telemetry the window and pacing rate are HPCC++'s.  Without
+ * telemetry for stale_rtts RTTs, and in CWR, Recovery and Loss, the
+ * fallback law runs (Documentation/design.rst).
+ */
 static void hpcc_cong_control_rs(struct sock *sk, const struct rate_sample *rs)
 {
-	hpcc_fallback_law(sk, rs);
+	struct hpcc_ent *e = hpcc_ent_of(sk);
+	const struct hpcc_cfg *cfg;
+	u8 law = HPCC_MODE_FALLBACK;
+
+	if (!e) {
+		hpcc_fallback_law(sk, rs);
+		return;
+	}
+	rcu_read_lock();
+	cfg = rcu_dereference(e->hn->cfg);
+	if (inet_csk(sk)->icsk_ca_state <= TCP_CA_Disorder) {
+		hpcc_take_telemetry(sk, e, cfg);
+		if (e->mode == HPCC_MODE_HPCC &&
+		    hpcc_stale(tcp_sk(sk), e, cfg, tcp_sk(sk)->tcp_clock_cache))
+			hpcc_to_fallback(sk, e);
+		if (e->mode == HPCC_MODE_HPCC) {
+			hpcc_apply_w(sk, e, cfg);
+			law = HPCC_MODE_HPCC;
+		}
+	}
+	if (law != HPCC_MODE_HPCC)
+		hpcc_fallback_law(sk, rs);
+	rcu_read_unlock();
+	hpcc_publish(sk, e, law);
 }
 
 HPCC_DEFINE_CONG_CONTROL(hpcc_cong_control, hpcc_cong_control_rs)
+
+/*
+ * hpcc_init() - a connection starts with hpcc (process context for active
+ * opens and setsockopt, softirq for passive opens): out-of-line state,
+ * line-rate start W = W_init (draft section 4.2), pacing, and a flow-new
+ * event.  Without state (max-flows reached, no memory, IPv6) the flow runs
+ * the fallback law only.
+ */
+static void hpcc_init(struct sock *sk)
+{
+	struct hpcc_ca *ca = inet_csk_ca(sk);
+	const struct hpcc_cfg *cfg;
+	struct hpcc_key key;
+	struct hpcc_ent *e;
+
+	ca->ent = NULL;
+	cmpxchg(&sk->sk_pacing_status, SK_PACING_NONE, SK_PACING_NEEDED);
+	if (sk->sk_family != AF_INET)
+		return;
+	hpcc_key_of_sk(sk, &key);
+	e = hpcc_ent_create(hpcc_net(sock_net(sk)), &key);
+	if (!e)
+		return;
+	ca->ent = e;
+	e->start_time = tcp_clock_ns();
+	e->mode = HPCC_MODE_HPCC;
+	rcu_read_lock();
+	cfg = rcu_dereference(e->hn->cfg);
+	hpcc_flow_init(&e->core, &cfg->p);
+	hpcc_apply_w(sk, e, cfg);
+	rcu_read_unlock();
+	hpcc_publish(sk, e, HPCC_MODE_HPCC);
+	hpcc_nl_flow_event(e, HPCC_CMD_FLOW_NEW);
+}
+
+/* hpcc_release() - the connection is closing or changes algorithm. */
+static void hpcc_release(struct sock *sk)
+{
+	struct hpcc_ca *ca = inet_csk_ca(sk);
+	struct hpcc_ent *e = ca->ent;
+
+	if (!e)
+		return;
+	ca->ent = NULL;
+	hpcc_nl_flow_event(e, HPCC_CMD_FLOW_DEL);
+	hpcc_ent_destroy(e);
+}
+
+/*
+ * hpcc_ssthresh() - loss, ECN or RTO: Reno's halving.  In HPCC mode W and
+ * Wc are capped at the halved window too (saved for undo), so HPCC resumes
+ * from it once TCP is back in Open.
+ */
+static u32 hpcc_ssthresh(struct sock *sk)
+{
+	const struct tcp_sock *tp = tcp_sk(sk);
+	struct hpcc_ent *e = hpcc_ent_of(sk);
+	u32 ssthresh = tcp_reno_ssthresh(sk);
+	u64 cap;
+
+	if (e && e->mode == HPCC_MODE_HPCC) {
+		cap = ((u64)ssthresh * tp->mss_cache) << HPCC_W_SHIFT;
+		e->w_prior = e->core.w;
+		e->wc_prior = e->core.wc;
+		e->core.w = min(e->core.w, cap);
+		e->core.wc = min(e->core.wc, cap);
+		e->core.inc_stage = 0;
+	}
+	return ssthresh;
+}
+
+/* hpcc_undo_cwnd() - the loss was spurious: restore cwnd, W and Wc. */
+static u32 hpcc_undo_cwnd(struct sock *sk)
+{
+	struct hpcc_ent *e = hpcc_ent_of(sk);
+
+	if (e && e->w_prior) {
+		e->core.w = max(e->core.w, e->w_prior);
+		e->core.wc = max(e->core.wc, e->wc_prior);
+		e->w_prior = 0;
+	}
+	return tcp_reno_undo_cwnd(sk);
+}
+
+/*
+ * hpcc_tx_start() - sending resumes with nothing in flight.  TCP skips its
+ * own restart after idle for a congestion control with cong_control, so
+ * it is done here: if telemetry went stale while idle, the fallback law
+ * takes over; in the fallback law, after an idle period longer than the RTO
+ * and with net.ipv4.tcp_slow_start_after_idle set, the window restarts
+ * from at most the initial window (RFC 2861, RFC 5681 section 4.1).  A
+ * flow-active event asks hpccd to probe.
+ */
+/* The initial window: the route's initcwnd, else TCP_INIT_CWND, as
+ * tcp_init_cwnd() (not exported) computes it.
+ */
+static u32 hpcc_init_cwnd(const struct tcp_sock *tp, const struct dst_entry *dst)
+{
+	u32 cwnd = dst ? dst_metric(dst, RTAX_INITCWND) : 0;
+
+	return min_t(u32, cwnd ?: TCP_INIT_CWND, tp->snd_cwnd_clamp);
+}
+
+static void hpcc_tx_start(struct sock *sk, struct hpcc_ent *e)
+{
+	struct tcp_sock *tp = tcp_sk(sk);
+	const struct hpcc_cfg *cfg;
+	u32 restart;
+
+	rcu_read_lock();
+	cfg = rcu_dereference(e->hn->cfg);
+	if (e->mode == HPCC_MODE_HPCC &&
+	    hpcc_stale(tp, e, cfg, tcp_clock_ns()))
+		hpcc_to_fallback(sk, e);
+	rcu_read_unlock();
+	if (e->mode != HPCC_MODE_HPCC &&
+	    READ_ONCE(sock_net(sk)->ipv4.sysctl_tcp_slow_start_after_idle) &&
+	    (s32)(tcp_jiffies32 - tp->lsndtime) > inet_csk(sk)->icsk_rto) {
+		restart = hpcc_init_cwnd(tp, __sk_dst_get(sk));
+		tp->snd_ssthresh = tcp_current_ssthresh(sk);
+		tcp_snd_cwnd_set(tp, max(min(tcp_snd_cwnd(tp), restart), 2U));
+		WRITE_ONCE(e->cwnd, tcp_snd_cwnd(tp));
+	}
+	WRITE_ONCE(e->in_flight, 1);
+	hpcc_nl_flow_event(e, HPCC_CMD_FLOW_ACTIVE);
+}
+
+static void hpcc_cwnd_event(struct sock *sk, enum tcp_ca_event ev)
+{
+	struct hpcc_ent *e = hpcc_ent_of(sk);
+
+	if (e && ev == CA_EVENT_TX_START)
+		hpcc_tx_start(sk, e);
+}
 
 /*
  * TCP_CONG_NON_RESTRICTED: a network namespace other than the initial one
@@ -209,24 +537,44 @@ static struct tcp_congestion_ops tcp_hpcc_ops __read_mostly = {
 	.flags		= TCP_CONG_NON_RESTRICTED,
 	.name		= "hpcc",
 	.owner		= THIS_MODULE,
+	.init		= hpcc_init,
+	.release	= hpcc_release,
 	.cong_control	= hpcc_cong_control,
-	.ssthresh	= tcp_reno_ssthresh,
-	.undo_cwnd	= tcp_reno_undo_cwnd,
+	.ssthresh	= hpcc_ssthresh,
+	.undo_cwnd	= hpcc_undo_cwnd,
+	.cwnd_event	= hpcc_cwnd_event,
 };
 
 static int __init tcp_hpcc_register(void)
 {
 	int ret;
 
+	BUILD_BUG_ON(sizeof(struct hpcc_ca) > ICSK_CA_PRIV_SIZE);
+	ret = hpcc_table_init();
+	if (ret)
+		goto err;
+	ret = hpcc_nl_init();
+	if (ret)
+		goto err_table;
 	ret = tcp_register_congestion_control(&tcp_hpcc_ops);
 	if (ret)
-		pr_err("cannot register congestion control: %d\n", ret);
+		goto err_nl;
+	return 0;
+
+err_nl:
+	hpcc_nl_exit();
+err_table:
+	hpcc_table_exit();
+err:
+	pr_err("cannot load: %d\n", ret);
 	return ret;
 }
 
 static void __exit tcp_hpcc_unregister(void)
 {
 	tcp_unregister_congestion_control(&tcp_hpcc_ops);
+	hpcc_nl_exit();
+	hpcc_table_exit();
 }
 
 module_init(tcp_hpcc_register);

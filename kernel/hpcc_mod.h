@@ -1,0 +1,233 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/*
+ * hpcc_mod.h - shared declarations of tcp_hpcc.ko: per-netns state, the
+ * flow table, the netlink family and the probe/response hook.
+ *
+ * Locking (Documentation/design.rst, "Per-flow state"):
+ *  - struct hpcc_net.lock (BH) serializes inserts into and removals from
+ *    the flow table; lookups (netlink, probe hook) run under RCU.
+ *  - struct hpcc_ent.tlm_lock is a seqlock: netlink writers store the
+ *    newest telemetry under it, the ACK path reads it locklessly and
+ *    retries on a concurrent write, so it never sees a torn sample.
+ *  - The rest of struct hpcc_ent's control state belongs to the socket
+ *    (socket lock held by TCP around every congestion control hook); the
+ *    ACK path publishes a copy for netlink readers with WRITE_ONCE().
+ *  - struct hpcc_net.cfg is RCU-swapped by params-set (cfg_mutex).
+ */
+#ifndef _HPCC_MOD_H
+#define _HPCC_MOD_H
+
+#include <linux/atomic.h>
+#include <linux/rculist.h>
+#include <linux/refcount.h>
+#include <linux/seqlock.h>
+#include <linux/mutex.h>
+#include <linux/netfilter.h>
+#include <net/genetlink.h>
+
+#include "hpcc_core.h"
+
+#define HPCC_HASH_BITS		10
+
+/**
+ * struct hpcc_cfg - parameters of one network namespace (params-get/set)
+ * @p: the algorithm core's parameters derived from the fields below
+ * @t_us: T, us [1, 100000]
+ * @eta_permille: eta in 1/1000 [500, 1000]
+ * @max_stage: maxStage [0, 64]
+ * @w_ai_bytes: W_ai in bytes; 0 selects the rule of thumb
+ * @line_rate_mbps: line rate, Mbit/s; W_init = line rate * T
+ * @w_min_bytes: W_min, bytes
+ * @stale_rtts: RTTs without telemetry before the fallback law [1, 1000]
+ * @probe_dscp: DSCP of probes [1, 63]
+ * @response_dscp: DSCP of responses [1, 63]
+ * @max_flows: most flows with state in the namespace
+ * @rcu: for kfree_rcu()
+ */
+struct hpcc_cfg {
+	struct hpcc_params p;
+	u32 t_us;
+	u32 eta_permille;
+	u32 max_stage;
+	u32 w_ai_bytes;
+	u32 line_rate_mbps;
+	u32 w_min_bytes;
+	u32 stale_rtts;
+	u8 probe_dscp;
+	u8 response_dscp;
+	u32 max_flows;
+	struct rcu_head rcu;
+};
+
+/* Counters of a namespace; names as in the stats attribute set. */
+enum hpcc_stat {
+	HPCC_STAT_TELEMETRY_ACCEPTED,
+	HPCC_STAT_TELEMETRY_SUPERSEDED,
+	HPCC_STAT_REJECTED_INVALID,
+	HPCC_STAT_REJECTED_HOPS,
+	HPCC_STAT_REJECTED_NO_FLOW,
+	HPCC_STAT_SAMPLES,
+	HPCC_STAT_FALLBACKS,
+	HPCC_STAT_RESUMES,
+	HPCC_STAT_FLOWS_CREATED,
+	HPCC_STAT_TABLE_FULL,
+	HPCC_STAT_ALLOC_FAILED,
+	HPCC_STAT_PROBES_CONSUMED,
+	HPCC_STAT_RESPONSES_CONSUMED,
+	HPCC_STAT_DSCP_NOT_HPCC,
+	HPCC_STAT_PARAMS_REJECTED,
+	HPCC_STAT_NUM
+};
+
+/**
+ * struct hpcc_net - per network namespace state
+ * @net: the namespace (not referenced: the state may outlive it, see @ref)
+ * @ref: one for the namespace, one for every flow entry
+ * @cfg: parameters, RCU
+ * @cfg_mutex: serializes params-set
+ * @lock: serializes flow table writers (BH-safe)
+ * @nflows: entries in the table
+ * @hash_rnd: hash seed
+ * @stats: counters
+ * @nf_ops: the probe/response hook of this namespace
+ * @buckets: the flow table, 1 << HPCC_HASH_BITS RCU hash chains
+ */
+struct hpcc_net {
+	struct net *net;
+	refcount_t ref;
+	struct hpcc_cfg __rcu *cfg;
+	struct mutex cfg_mutex;	/* serializes params-set */
+	spinlock_t lock;	/* flow table writers, BH */
+	atomic_t nflows;
+	u32 hash_rnd;
+	atomic64_t stats[HPCC_STAT_NUM];
+	struct nf_hook_ops nf_ops;
+	struct hlist_head buckets[1 << HPCC_HASH_BITS];
+};
+
+/**
+ * struct hpcc_key - a flow's 4-tuple as the local socket sees it
+ * @saddr: local IPv4 address
+ * @daddr: remote IPv4 address
+ * @sport: local port
+ * @dport: remote port
+ * @family: AF_INET
+ * @pad: zero
+ */
+struct hpcc_key {
+	__be32 saddr;
+	__be32 daddr;
+	__be16 sport;
+	__be16 dport;
+	u16 family;
+	u16 pad;
+};
+
+/**
+ * struct hpcc_tlm - one telemetry sample
+ * @nhop: number of hop records, 1..HPCC_MAX_HOPS
+ * @hops: the records, first hop first
+ */
+struct hpcc_tlm {
+	u32 nhop;
+	struct hpcc_hop hops[HPCC_MAX_HOPS];
+};
+
+/**
+ * struct hpcc_ent - out-of-line per-flow state
+ * @node: flow table chain, RCU
+ * @rcu: deferred free
+ * @key: the 4-tuple
+ * @hn: the namespace's state (referenced)
+ * @tlm_lock: seqlock around @tlm, @tlm_gen and @tlm_time
+ * @tlm: the newest telemetry sample received
+ * @tlm_gen: samples received; the ACK path compares it with @used_gen
+ * @tlm_time: when the newest sample arrived, tcp_clock_ns() time base
+ * @used_gen: @tlm_gen of the last sample the ACK path used (socket lock)
+ * @core: the algorithm core's state (socket lock)
+ * @w_prior: W before the last loss reduction, for undo (socket lock)
+ * @wc_prior: Wc before the last loss reduction (socket lock)
+ * @start_time: when the flow got state, or when it last went idle
+ * @mode: enum hpcc_mode: HPCC while telemetry is fresh, FALLBACK after
+ *	stale_rtts RTTs without (socket lock)
+ * @law: published: the law in force at the last ACK (enum hpcc_mode;
+ *	FALLBACK also while TCP recovers from loss)
+ * @in_flight: published: the flow had data in flight at the last event
+ * @srtt_us: published: srtt, us
+ * @mss: published: mss_cache
+ * @cwnd: published: snd_cwnd
+ * @last_step: published: enum hpcc_step of the last sample
+ * @last_ack_seq: published: snd_una the last sample ran with
+ * @last_snd_nxt: published: snd_nxt the last sample ran with
+ * @inc_stage: published: incStage
+ * @fallbacks: published: stale-telemetry fallbacks
+ * @w: published: W, bytes Q16
+ * @wc: published: Wc, bytes Q16
+ * @u: published: U, Q32
+ * @pacing_rate: published: sk_pacing_rate, bytes/s
+ * @samples: published: samples used
+ * @telemetry_in: samples received (netlink writers, under @tlm_lock)
+ */
+struct hpcc_ent {
+	struct hlist_node node;
+	struct rcu_head rcu;
+	struct hpcc_key key;
+	struct hpcc_net *hn;
+
+	seqlock_t tlm_lock;
+	struct hpcc_tlm tlm;
+	u64 tlm_gen;
+	u64 tlm_time;
+
+	u64 used_gen;
+	struct hpcc_flow core;
+	u64 w_prior;
+	u64 wc_prior;
+	u64 start_time;
+
+	u8 mode;
+	u8 law;
+	u8 in_flight;
+	u8 last_step;
+	u32 srtt_us;
+	u32 mss;
+	u32 cwnd;
+	u32 last_ack_seq;
+	u32 last_snd_nxt;
+	u32 inc_stage;
+	u32 fallbacks;
+	u64 w;
+	u64 wc;
+	u64 u;
+	u64 pacing_rate;
+	u64 samples;
+	u64 telemetry_in;
+};
+
+/* hpcc_table.c */
+extern unsigned int hpcc_net_id;
+struct hpcc_net *hpcc_net(const struct net *net);
+void hpcc_stat_inc(struct hpcc_net *hn, enum hpcc_stat s);
+struct hpcc_cfg *hpcc_cfg_build(const struct hpcc_cfg *base);
+struct hpcc_ent *hpcc_ent_create(struct hpcc_net *hn,
+				 const struct hpcc_key *key);
+void hpcc_ent_destroy(struct hpcc_ent *e);
+struct hpcc_ent *hpcc_ent_lookup(struct hpcc_net *hn,
+				 const struct hpcc_key *key);
+void hpcc_key_of_sk(const struct sock *sk, struct hpcc_key *key);
+int hpcc_table_init(void);
+void hpcc_table_exit(void);
+
+/* hpcc_nl.c */
+int hpcc_nl_init(void);
+void hpcc_nl_exit(void);
+void hpcc_nl_flow_event(struct hpcc_ent *e, u8 cmd);
+
+/* hpcc_probe.c */
+int hpcc_probe_register(struct net *net, struct hpcc_net *hn);
+void hpcc_probe_unregister(struct net *net, struct hpcc_net *hn);
+
+/* tcp_hpcc_main.c: module parameters, the defaults of new namespaces */
+void hpcc_cfg_defaults(struct hpcc_cfg *cfg);
+
+#endif /* _HPCC_MOD_H */

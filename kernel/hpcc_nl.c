@@ -1,0 +1,665 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * hpcc_nl.c - the "hpcc" generic netlink family: telemetry in, flows,
+ * parameters and counters out, flow events.  Described by
+ * Documentation/netlink/specs/hpcc.yaml and include/uapi/linux/hpcc.h.
+ *
+ * Per network namespace (netnsok).  telemetry-set and params-set need
+ * CAP_NET_ADMIN in the user namespace owning the network namespace
+ * (GENL_UNS_ADMIN_PERM), and so does joining the events group.  Those two
+ * operations parse their attributes themselves, strictly and with the
+ * policies below, so that every rejected request is counted
+ * (stats rejected-* and params-rejected), policy failures included.
+ */
+#define pr_fmt(fmt) KBUILD_MODNAME ": " fmt
+
+#include <net/genetlink.h>
+#include <net/netlink.h>
+#include <net/tcp.h>
+
+#include "hpcc_compat.h"
+#include "hpcc_mod.h"
+
+enum hpcc_nl_grp {
+	HPCC_NLGRP_EVENTS,
+};
+
+static struct genl_family hpcc_genl_family;
+
+/* B: 1 bit/s to 1.6 Tbit/s (the core's supported range). */
+static struct netlink_range_validation hpcc_rate_range = {
+	.min = 1,
+	.max = 1600000000000ULL,
+};
+
+static const struct nla_policy hpcc_hop_nl_policy[HPCC_A_HOP_MAX + 1] = {
+	[HPCC_A_HOP_SWITCH_ID]	= { .type = NLA_U32 },
+	[HPCC_A_HOP_PORT_ID]	= { .type = NLA_U32 },
+	[HPCC_A_HOP_RATE]	= NLA_POLICY_FULL_RANGE(NLA_U64, &hpcc_rate_range),
+	[HPCC_A_HOP_TS]		= { .type = NLA_U64 },
+	[HPCC_A_HOP_TX_BYTES]	= { .type = NLA_U64 },
+	[HPCC_A_HOP_QLEN]	= { .type = NLA_U64 },
+};
+
+static const struct nla_policy hpcc_flow_nl_policy[HPCC_A_FLOW_MAX + 1] = {
+	[HPCC_A_FLOW_FAMILY]	= { .type = NLA_U16 },
+	[HPCC_A_FLOW_SADDR4]	= { .type = NLA_BE32 },
+	[HPCC_A_FLOW_DADDR4]	= { .type = NLA_BE32 },
+	[HPCC_A_FLOW_SADDR6]	= NLA_POLICY_EXACT_LEN(16),
+	[HPCC_A_FLOW_DADDR6]	= NLA_POLICY_EXACT_LEN(16),
+	[HPCC_A_FLOW_SPORT]	= { .type = NLA_BE16 },
+	[HPCC_A_FLOW_DPORT]	= { .type = NLA_BE16 },
+	[HPCC_A_FLOW_HOP]	= NLA_POLICY_NESTED(hpcc_hop_nl_policy),
+};
+
+static struct netlink_range_validation hpcc_t_range = {
+	.min = 1, .max = 100000,
+};
+
+static struct netlink_range_validation hpcc_w_range = {
+	.min = 0, .max = HPCC_W_MAX_MAX,
+};
+
+static struct netlink_range_validation hpcc_w_min_range = {
+	.min = HPCC_W_MIN_MIN, .max = HPCC_W_MAX_MAX,
+};
+
+static struct netlink_range_validation hpcc_line_rate_range = {
+	.min = 1, .max = 1600000,
+};
+
+static struct netlink_range_validation hpcc_max_flows_range = {
+	.min = 1, .max = 1048576,
+};
+
+static const struct nla_policy hpcc_params_nl_policy[HPCC_A_PARAMS_MAX + 1] = {
+	[HPCC_A_PARAMS_T]	= NLA_POLICY_FULL_RANGE(NLA_U32, &hpcc_t_range),
+	[HPCC_A_PARAMS_ETA]	= NLA_POLICY_RANGE(NLA_U32, 500, 1000),
+	[HPCC_A_PARAMS_MAX_STAGE] = NLA_POLICY_MAX(NLA_U32, HPCC_MAX_STAGE_MAX),
+	[HPCC_A_PARAMS_W_AI]	= NLA_POLICY_FULL_RANGE(NLA_U32, &hpcc_w_range),
+	[HPCC_A_PARAMS_LINE_RATE] =
+		NLA_POLICY_FULL_RANGE(NLA_U32, &hpcc_line_rate_range),
+	[HPCC_A_PARAMS_W_MIN]	= NLA_POLICY_FULL_RANGE(NLA_U32, &hpcc_w_min_range),
+	[HPCC_A_PARAMS_STALE_RTTS] = NLA_POLICY_RANGE(NLA_U32, 1, 1000),
+	[HPCC_A_PARAMS_PROBE_DSCP] = NLA_POLICY_RANGE(NLA_U8, 1, 63),
+	[HPCC_A_PARAMS_RESPONSE_DSCP] = NLA_POLICY_RANGE(NLA_U8, 1, 63),
+	[HPCC_A_PARAMS_MAX_FLOWS] =
+		NLA_POLICY_FULL_RANGE(NLA_U32, &hpcc_max_flows_range),
+	[HPCC_A_PARAMS_W_INIT]	= { .type = NLA_REJECT,
+				    .reject_message = "w-init is read only" },
+	[HPCC_A_PARAMS_W_AI_EFF] = { .type = NLA_REJECT,
+				     .reject_message = "w-ai-eff is read only" },
+};
+
+static struct hpcc_net *hpcc_nl_net(struct genl_info *info)
+{
+	return hpcc_net(genl_info_net(info));
+}
+
+/*
+ * hpcc_nl_key() - the flow's 4-tuple from family, saddr4, daddr4, sport
+ * and dport.  Return: 0, -EINVAL (missing or wrong family, extack set) or
+ * -EAFNOSUPPORT (IPv6, not supported yet).
+ */
+static int hpcc_nl_key(struct genl_info *info, struct nlattr **tb,
+		       struct hpcc_key *key)
+{
+	static const int need[] = {
+		HPCC_A_FLOW_FAMILY, HPCC_A_FLOW_SADDR4, HPCC_A_FLOW_DADDR4,
+		HPCC_A_FLOW_SPORT, HPCC_A_FLOW_DPORT,
+	};
+	int i;
+
+	if (tb[HPCC_A_FLOW_SADDR6] || tb[HPCC_A_FLOW_DADDR6] ||
+	    (tb[HPCC_A_FLOW_FAMILY] &&
+	     nla_get_u16(tb[HPCC_A_FLOW_FAMILY]) == AF_INET6)) {
+		NL_SET_ERR_MSG_MOD(info->extack, "IPv6 flows are not supported yet");
+		return -EAFNOSUPPORT;
+	}
+	for (i = 0; i < ARRAY_SIZE(need); i++) {
+		if (!tb[need[i]]) {
+			NL_SET_ERR_ATTR_MISS(info->extack, NULL, need[i]);
+			NL_SET_ERR_MSG_MOD(info->extack,
+					   "the flow needs family, saddr4, daddr4, sport and dport");
+			return -EINVAL;
+		}
+	}
+	if (nla_get_u16(tb[HPCC_A_FLOW_FAMILY]) != AF_INET) {
+		NL_SET_ERR_MSG_ATTR(info->extack, tb[HPCC_A_FLOW_FAMILY],
+				    "family must be AF_INET");
+		return -EINVAL;
+	}
+	memset(key, 0, sizeof(*key));
+	key->family = AF_INET;
+	key->saddr = nla_get_be32(tb[HPCC_A_FLOW_SADDR4]);
+	key->daddr = nla_get_be32(tb[HPCC_A_FLOW_DADDR4]);
+	key->sport = nla_get_be16(tb[HPCC_A_FLOW_SPORT]);
+	key->dport = nla_get_be16(tb[HPCC_A_FLOW_DPORT]);
+	return 0;
+}
+
+/*
+ * hpcc_nl_hops() - collect the hop records of a telemetry-set request.
+ * Return: 0; -EINVAL with *@bad_count set for 0 or too many records; or
+ * -EINVAL for a record without all six fields (extack names it).
+ */
+static int hpcc_nl_hops(struct genl_info *info, struct hpcc_tlm *tlm,
+			bool *bad_count)
+{
+	struct nlattr *tb[HPCC_A_HOP_MAX + 1];
+	const struct nlattr *a;
+	int rem, err, i;
+
+	*bad_count = false;
+	tlm->nhop = 0;
+	nlmsg_for_each_attr(a, info->nlhdr, GENL_HDRLEN, rem) {
+		struct hpcc_hop *h;
+
+		if (nla_type(a) != HPCC_A_FLOW_HOP)
+			continue;
+		if (tlm->nhop == HPCC_MAX_HOPS) {
+			*bad_count = true;
+			NL_SET_ERR_MSG_ATTR(info->extack, a,
+					    "more than 8 hop records");
+			return -EINVAL;
+		}
+		err = nla_parse_nested(tb, HPCC_A_HOP_MAX, a,
+				       hpcc_hop_nl_policy, info->extack);
+		if (err)
+			return err;
+		for (i = HPCC_A_HOP_SWITCH_ID; i <= HPCC_A_HOP_QLEN; i++) {
+			if (!tb[i]) {
+				NL_SET_ERR_ATTR_MISS(info->extack, a, i);
+				NL_SET_ERR_MSG_MOD(info->extack,
+						   "a hop record needs switch-id, port-id, rate, ts, tx-bytes and qlen");
+				return -EINVAL;
+			}
+		}
+		h = &tlm->hops[tlm->nhop++];
+		h->switch_id = nla_get_u32(tb[HPCC_A_HOP_SWITCH_ID]);
+		h->port_id = nla_get_u32(tb[HPCC_A_HOP_PORT_ID]);
+		h->rate_bps = nla_get_u64(tb[HPCC_A_HOP_RATE]);
+		h->ts = nla_get_u64(tb[HPCC_A_HOP_TS]);
+		h->tx_bytes = nla_get_u64(tb[HPCC_A_HOP_TX_BYTES]);
+		h->qlen = nla_get_u64(tb[HPCC_A_HOP_QLEN]);
+	}
+	if (!tlm->nhop) {
+		*bad_count = true;
+		NL_SET_ERR_MSG_MOD(info->extack, "no hop record");
+		return -EINVAL;
+	}
+	return 0;
+}
+
+static int hpcc_nl_telemetry_set(struct sk_buff *skb, struct genl_info *info)
+{
+	struct hpcc_net *hn = hpcc_nl_net(info);
+	struct nlattr *tb[HPCC_A_FLOW_MAX + 1];
+	struct sk_buff *msg;
+	struct hpcc_tlm tlm;
+	struct hpcc_key key;
+	struct hpcc_ent *e;
+	u32 srtt_us;
+	u8 in_flight;
+	bool bad_count;
+	void *hdr;
+	int err;
+
+	err = nlmsg_parse(info->nlhdr, GENL_HDRLEN, tb, HPCC_A_FLOW_MAX,
+			  hpcc_flow_nl_policy, info->extack);
+	if (!err)
+		err = hpcc_nl_key(info, tb, &key);
+	if (err) {
+		hpcc_stat_inc(hn, HPCC_STAT_REJECTED_INVALID);
+		return err;
+	}
+	err = hpcc_nl_hops(info, &tlm, &bad_count);
+	if (err) {
+		hpcc_stat_inc(hn, bad_count ? HPCC_STAT_REJECTED_HOPS :
+			      HPCC_STAT_REJECTED_INVALID);
+		return err;
+	}
+	msg = genlmsg_new(nla_total_size(sizeof(u8)) +
+			  nla_total_size(sizeof(u32)), GFP_KERNEL);
+	if (!msg)
+		return -ENOMEM;
+
+	rcu_read_lock();
+	e = hpcc_ent_lookup(hn, &key);
+	if (!e) {
+		rcu_read_unlock();
+		nlmsg_free(msg);
+		hpcc_stat_inc(hn, HPCC_STAT_REJECTED_NO_FLOW);
+		NL_SET_ERR_MSG_MOD(info->extack,
+				   "no hpcc flow with this 4-tuple in this network namespace");
+		return -ENOENT;
+	}
+	write_seqlock_bh(&e->tlm_lock);
+	if (e->tlm_gen != READ_ONCE(e->used_gen))
+		hpcc_stat_inc(hn, HPCC_STAT_TELEMETRY_SUPERSEDED);
+	e->tlm = tlm;
+	WRITE_ONCE(e->tlm_time, ktime_get_ns());
+	WRITE_ONCE(e->tlm_gen, e->tlm_gen + 1);
+	WRITE_ONCE(e->telemetry_in, e->telemetry_in + 1);
+	write_sequnlock_bh(&e->tlm_lock);
+	in_flight = READ_ONCE(e->in_flight);
+	srtt_us = READ_ONCE(e->srtt_us);
+	rcu_read_unlock();
+	hpcc_stat_inc(hn, HPCC_STAT_TELEMETRY_ACCEPTED);
+
+	hdr = genlmsg_put_reply(msg, info, &hpcc_genl_family, 0,
+				HPCC_CMD_TELEMETRY_SET);
+	if (!hdr || nla_put_u8(msg, HPCC_A_FLOW_IN_FLIGHT, in_flight) ||
+	    nla_put_u32(msg, HPCC_A_FLOW_SRTT, srtt_us)) {
+		nlmsg_free(msg);
+		return -EMSGSIZE;
+	}
+	genlmsg_end(msg, hdr);
+	return genlmsg_reply(msg, info);
+}
+
+static int hpcc_nl_put_tuple(struct sk_buff *msg, const struct hpcc_ent *e)
+{
+	if (nla_put_u16(msg, HPCC_A_FLOW_FAMILY, e->key.family) ||
+	    nla_put_be32(msg, HPCC_A_FLOW_SADDR4, e->key.saddr) ||
+	    nla_put_be32(msg, HPCC_A_FLOW_DADDR4, e->key.daddr) ||
+	    nla_put_be16(msg, HPCC_A_FLOW_SPORT, e->key.sport) ||
+	    nla_put_be16(msg, HPCC_A_FLOW_DPORT, e->key.dport))
+		return -EMSGSIZE;
+	return 0;
+}
+
+static int hpcc_nl_put_hops(struct sk_buff *msg, struct hpcc_ent *e, u64 *age)
+{
+	struct hpcc_tlm tlm;
+	struct nlattr *nest;
+	unsigned int seq;
+	u64 gen, t;
+	u32 i;
+
+	do {
+		seq = read_seqbegin(&e->tlm_lock);
+		gen = e->tlm_gen;
+		t = e->tlm_time;
+		tlm = e->tlm;
+	} while (read_seqretry(&e->tlm_lock, seq));
+	if (!gen)
+		return 0;
+	*age = div_u64(ktime_get_ns() - t, NSEC_PER_USEC);
+	for (i = 0; i < tlm.nhop && i < HPCC_MAX_HOPS; i++) {
+		const struct hpcc_hop *h = &tlm.hops[i];
+
+		nest = nla_nest_start(msg, HPCC_A_FLOW_HOP);
+		if (!nest ||
+		    nla_put_u32(msg, HPCC_A_HOP_SWITCH_ID, h->switch_id) ||
+		    nla_put_u32(msg, HPCC_A_HOP_PORT_ID, h->port_id) ||
+		    nla_put_u64_64bit(msg, HPCC_A_HOP_RATE, h->rate_bps,
+				      HPCC_A_HOP_PAD) ||
+		    nla_put_u64_64bit(msg, HPCC_A_HOP_TS, h->ts,
+				      HPCC_A_HOP_PAD) ||
+		    nla_put_u64_64bit(msg, HPCC_A_HOP_TX_BYTES, h->tx_bytes,
+				      HPCC_A_HOP_PAD) ||
+		    nla_put_u64_64bit(msg, HPCC_A_HOP_QLEN, h->qlen,
+				      HPCC_A_HOP_PAD))
+			return -EMSGSIZE;
+		nla_nest_end(msg, nest);
+	}
+	return 0;
+}
+
+#define HPCC_PUT64(msg, attr, v) \
+	nla_put_u64_64bit(msg, attr, v, HPCC_A_FLOW_PAD)
+
+/* hpcc_nl_fill_flow() - one flow-get message (do, dump). */
+static int hpcc_nl_fill_flow(struct sk_buff *msg, struct hpcc_ent *e,
+			     u32 portid, u32 seq, int flags)
+{
+	u64 age = U64_MAX;
+	void *hdr;
+
+	hdr = genlmsg_put(msg, portid, seq, &hpcc_genl_family, flags,
+			  HPCC_CMD_FLOW_GET);
+	if (!hdr)
+		return -EMSGSIZE;
+	if (hpcc_nl_put_tuple(msg, e) || hpcc_nl_put_hops(msg, e, &age) ||
+	    nla_put_u8(msg, HPCC_A_FLOW_IN_FLIGHT, READ_ONCE(e->in_flight)) ||
+	    nla_put_u32(msg, HPCC_A_FLOW_SRTT, READ_ONCE(e->srtt_us)) ||
+	    nla_put_u32(msg, HPCC_A_FLOW_MSS, READ_ONCE(e->mss)) ||
+	    nla_put_u32(msg, HPCC_A_FLOW_CWND, READ_ONCE(e->cwnd)) ||
+	    HPCC_PUT64(msg, HPCC_A_FLOW_PACING_RATE, READ_ONCE(e->pacing_rate)) ||
+	    HPCC_PUT64(msg, HPCC_A_FLOW_W, READ_ONCE(e->w) >> HPCC_W_SHIFT) ||
+	    HPCC_PUT64(msg, HPCC_A_FLOW_WC, READ_ONCE(e->wc) >> HPCC_W_SHIFT) ||
+	    HPCC_PUT64(msg, HPCC_A_FLOW_U, READ_ONCE(e->u)) ||
+	    nla_put_u32(msg, HPCC_A_FLOW_INC_STAGE, READ_ONCE(e->inc_stage)) ||
+	    nla_put_u8(msg, HPCC_A_FLOW_MODE, READ_ONCE(e->law)) ||
+	    (age != U64_MAX &&
+	     HPCC_PUT64(msg, HPCC_A_FLOW_TELEMETRY_AGE, age)) ||
+	    HPCC_PUT64(msg, HPCC_A_FLOW_TELEMETRY_IN, READ_ONCE(e->telemetry_in)) ||
+	    HPCC_PUT64(msg, HPCC_A_FLOW_SAMPLES, READ_ONCE(e->samples)) ||
+	    nla_put_u32(msg, HPCC_A_FLOW_FALLBACKS, READ_ONCE(e->fallbacks)) ||
+	    nla_put_u8(msg, HPCC_A_FLOW_LAST_STEP, READ_ONCE(e->last_step)) ||
+	    nla_put_u32(msg, HPCC_A_FLOW_LAST_ACK_SEQ, READ_ONCE(e->last_ack_seq)) ||
+	    nla_put_u32(msg, HPCC_A_FLOW_LAST_SND_NXT, READ_ONCE(e->last_snd_nxt))) {
+		genlmsg_cancel(msg, hdr);
+		return -EMSGSIZE;
+	}
+	genlmsg_end(msg, hdr);
+	return 0;
+}
+
+static int hpcc_nl_flow_get_doit(struct sk_buff *skb, struct genl_info *info)
+{
+	struct hpcc_net *hn = hpcc_nl_net(info);
+	struct hpcc_key key;
+	struct sk_buff *msg;
+	struct hpcc_ent *e;
+	int err;
+
+	err = hpcc_nl_key(info, info->attrs, &key);
+	if (err)
+		return err;
+	msg = genlmsg_new(NLMSG_GOODSIZE, GFP_KERNEL);
+	if (!msg)
+		return -ENOMEM;
+	rcu_read_lock();
+	e = hpcc_ent_lookup(hn, &key);
+	if (!e) {
+		rcu_read_unlock();
+		nlmsg_free(msg);
+		NL_SET_ERR_MSG_MOD(info->extack,
+				   "no hpcc flow with this 4-tuple in this network namespace");
+		return -ENOENT;
+	}
+	err = hpcc_nl_fill_flow(msg, e, info->snd_portid, info->snd_seq, 0);
+	rcu_read_unlock();
+	if (err) {
+		nlmsg_free(msg);
+		return err;
+	}
+	return genlmsg_reply(msg, info);
+}
+
+/* Dump position: cb->args[0] the bucket, cb->args[1] entries done in it. */
+static int hpcc_nl_flow_get_dumpit(struct sk_buff *skb,
+				   struct netlink_callback *cb)
+{
+	struct hpcc_net *hn = hpcc_net(sock_net(skb->sk));
+	unsigned long b = cb->args[0], skip = cb->args[1], idx;
+	struct hpcc_ent *e;
+
+	rcu_read_lock();
+	for (; b < ARRAY_SIZE(hn->buckets); b++, skip = 0) {
+		idx = 0;
+		hlist_for_each_entry_rcu(e, &hn->buckets[b], node) {
+			if (idx++ < skip)
+				continue;
+			if (hpcc_nl_fill_flow(skb, e, NETLINK_CB(cb->skb).portid,
+					      cb->nlh->nlmsg_seq,
+					      NLM_F_MULTI)) {
+				cb->args[0] = b;
+				cb->args[1] = idx - 1;
+				goto out;
+			}
+		}
+	}
+	cb->args[0] = b;
+	cb->args[1] = 0;
+out:
+	rcu_read_unlock();
+	return skb->len;
+}
+
+static int hpcc_nl_params_get(struct sk_buff *skb, struct genl_info *info)
+{
+	struct hpcc_net *hn = hpcc_nl_net(info);
+	const struct hpcc_cfg *c;
+	struct sk_buff *msg;
+	void *hdr;
+	int err = -EMSGSIZE;
+
+	msg = genlmsg_new(NLMSG_GOODSIZE, GFP_KERNEL);
+	if (!msg)
+		return -ENOMEM;
+	hdr = genlmsg_put_reply(msg, info, &hpcc_genl_family, 0,
+				HPCC_CMD_PARAMS_GET);
+	if (!hdr)
+		goto err;
+	rcu_read_lock();
+	c = rcu_dereference(hn->cfg);
+	if (nla_put_u32(msg, HPCC_A_PARAMS_T, c->t_us) ||
+	    nla_put_u32(msg, HPCC_A_PARAMS_ETA, c->eta_permille) ||
+	    nla_put_u32(msg, HPCC_A_PARAMS_MAX_STAGE, c->max_stage) ||
+	    nla_put_u32(msg, HPCC_A_PARAMS_W_AI, c->w_ai_bytes) ||
+	    nla_put_u32(msg, HPCC_A_PARAMS_LINE_RATE, c->line_rate_mbps) ||
+	    nla_put_u32(msg, HPCC_A_PARAMS_W_MIN, c->w_min_bytes) ||
+	    nla_put_u32(msg, HPCC_A_PARAMS_STALE_RTTS, c->stale_rtts) ||
+	    nla_put_u8(msg, HPCC_A_PARAMS_PROBE_DSCP, c->probe_dscp) ||
+	    nla_put_u8(msg, HPCC_A_PARAMS_RESPONSE_DSCP, c->response_dscp) ||
+	    nla_put_u32(msg, HPCC_A_PARAMS_MAX_FLOWS, c->max_flows) ||
+	    nla_put_u64_64bit(msg, HPCC_A_PARAMS_W_INIT,
+			      c->p.w_init >> HPCC_W_SHIFT, HPCC_A_PARAMS_PAD) ||
+	    nla_put_u64_64bit(msg, HPCC_A_PARAMS_W_AI_EFF,
+			      c->p.w_ai >> HPCC_W_SHIFT, HPCC_A_PARAMS_PAD)) {
+		rcu_read_unlock();
+		goto err;
+	}
+	rcu_read_unlock();
+	genlmsg_end(msg, hdr);
+	return genlmsg_reply(msg, info);
+err:
+	nlmsg_free(msg);
+	return err;
+}
+
+static int hpcc_nl_params_apply(struct hpcc_net *hn, struct genl_info *info)
+{
+	struct nlattr *tb[HPCC_A_PARAMS_MAX + 1];
+	struct hpcc_cfg base, *old, *c;
+	int err;
+
+	err = nlmsg_parse(info->nlhdr, GENL_HDRLEN, tb, HPCC_A_PARAMS_MAX,
+			  hpcc_params_nl_policy, info->extack);
+	if (err)
+		return err;
+
+	mutex_lock(&hn->cfg_mutex);
+	old = rcu_dereference_protected(hn->cfg,
+					lockdep_is_held(&hn->cfg_mutex));
+	base = *old;
+	if (tb[HPCC_A_PARAMS_T])
+		base.t_us = nla_get_u32(tb[HPCC_A_PARAMS_T]);
+	if (tb[HPCC_A_PARAMS_ETA])
+		base.eta_permille = nla_get_u32(tb[HPCC_A_PARAMS_ETA]);
+	if (tb[HPCC_A_PARAMS_MAX_STAGE])
+		base.max_stage = nla_get_u32(tb[HPCC_A_PARAMS_MAX_STAGE]);
+	if (tb[HPCC_A_PARAMS_W_AI])
+		base.w_ai_bytes = nla_get_u32(tb[HPCC_A_PARAMS_W_AI]);
+	if (tb[HPCC_A_PARAMS_LINE_RATE])
+		base.line_rate_mbps = nla_get_u32(tb[HPCC_A_PARAMS_LINE_RATE]);
+	if (tb[HPCC_A_PARAMS_W_MIN])
+		base.w_min_bytes = nla_get_u32(tb[HPCC_A_PARAMS_W_MIN]);
+	if (tb[HPCC_A_PARAMS_STALE_RTTS])
+		base.stale_rtts = nla_get_u32(tb[HPCC_A_PARAMS_STALE_RTTS]);
+	if (tb[HPCC_A_PARAMS_PROBE_DSCP])
+		base.probe_dscp = nla_get_u8(tb[HPCC_A_PARAMS_PROBE_DSCP]);
+	if (tb[HPCC_A_PARAMS_RESPONSE_DSCP])
+		base.response_dscp = nla_get_u8(tb[HPCC_A_PARAMS_RESPONSE_DSCP]);
+	if (tb[HPCC_A_PARAMS_MAX_FLOWS])
+		base.max_flows = nla_get_u32(tb[HPCC_A_PARAMS_MAX_FLOWS]);
+
+	if (base.probe_dscp == base.response_dscp) {
+		NL_SET_ERR_MSG_MOD(info->extack,
+				   "probe-dscp and response-dscp must differ");
+		err = -EINVAL;
+		goto unlock;
+	}
+	c = hpcc_cfg_build(&base);
+	if (IS_ERR(c)) {
+		err = PTR_ERR(c);
+		if (err == -EINVAL)
+			NL_SET_ERR_MSG_MOD(info->extack,
+					   "w-min and w-ai must not exceed W_init = line-rate * T");
+		goto unlock;
+	}
+	rcu_assign_pointer(hn->cfg, c);
+	kfree_rcu(old, rcu);
+unlock:
+	mutex_unlock(&hn->cfg_mutex);
+	return err;
+}
+
+static int hpcc_nl_params_set(struct sk_buff *skb, struct genl_info *info)
+{
+	struct hpcc_net *hn = hpcc_nl_net(info);
+	int err = hpcc_nl_params_apply(hn, info);
+
+	if (err)
+		hpcc_stat_inc(hn, HPCC_STAT_PARAMS_REJECTED);
+	return err;
+}
+
+static int hpcc_nl_stats_get(struct sk_buff *skb, struct genl_info *info)
+{
+	static const u8 attr[HPCC_STAT_NUM] = {
+		[HPCC_STAT_TELEMETRY_ACCEPTED] = HPCC_A_STATS_TELEMETRY_ACCEPTED,
+		[HPCC_STAT_TELEMETRY_SUPERSEDED] = HPCC_A_STATS_TELEMETRY_SUPERSEDED,
+		[HPCC_STAT_REJECTED_INVALID] = HPCC_A_STATS_REJECTED_INVALID,
+		[HPCC_STAT_REJECTED_HOPS] = HPCC_A_STATS_REJECTED_HOPS,
+		[HPCC_STAT_REJECTED_NO_FLOW] = HPCC_A_STATS_REJECTED_NO_FLOW,
+		[HPCC_STAT_SAMPLES] = HPCC_A_STATS_SAMPLES,
+		[HPCC_STAT_FALLBACKS] = HPCC_A_STATS_FALLBACKS,
+		[HPCC_STAT_RESUMES] = HPCC_A_STATS_RESUMES,
+		[HPCC_STAT_FLOWS_CREATED] = HPCC_A_STATS_FLOWS_CREATED,
+		[HPCC_STAT_TABLE_FULL] = HPCC_A_STATS_TABLE_FULL,
+		[HPCC_STAT_ALLOC_FAILED] = HPCC_A_STATS_ALLOC_FAILED,
+		[HPCC_STAT_PROBES_CONSUMED] = HPCC_A_STATS_PROBES_CONSUMED,
+		[HPCC_STAT_RESPONSES_CONSUMED] = HPCC_A_STATS_RESPONSES_CONSUMED,
+		[HPCC_STAT_DSCP_NOT_HPCC] = HPCC_A_STATS_DSCP_NOT_HPCC,
+		[HPCC_STAT_PARAMS_REJECTED] = HPCC_A_STATS_PARAMS_REJECTED,
+	};
+	struct hpcc_net *hn = hpcc_nl_net(info);
+	struct sk_buff *msg;
+	void *hdr;
+	int i;
+
+	msg = genlmsg_new(NLMSG_GOODSIZE, GFP_KERNEL);
+	if (!msg)
+		return -ENOMEM;
+	hdr = genlmsg_put_reply(msg, info, &hpcc_genl_family, 0,
+				HPCC_CMD_STATS_GET);
+	if (!hdr)
+		goto err;
+	for (i = 0; i < HPCC_STAT_NUM; i++)
+		if (nla_put_u64_64bit(msg, attr[i],
+				      atomic64_read(&hn->stats[i]),
+				      HPCC_A_STATS_PAD))
+			goto err;
+	if (nla_put_u32(msg, HPCC_A_STATS_FLOWS, atomic_read(&hn->nflows)))
+		goto err;
+	genlmsg_end(msg, hdr);
+	return genlmsg_reply(msg, info);
+err:
+	nlmsg_free(msg);
+	return -EMSGSIZE;
+}
+
+/**
+ * hpcc_nl_flow_event() - multicast flow-new, flow-del or flow-active
+ * @e: the flow
+ * @cmd: HPCC_CMD_FLOW_NEW, HPCC_CMD_FLOW_DEL or HPCC_CMD_FLOW_ACTIVE
+ *
+ * Context: any, including softirq (GFP_ATOMIC); nothing is built when the
+ * group has no listener in the flow's namespace.  An event that cannot
+ * be built is lost; hpccd rediscovers flows with a flow-get dump.
+ */
+void hpcc_nl_flow_event(struct hpcc_ent *e, u8 cmd)
+{
+	struct net *net = e->hn->net;
+	struct sk_buff *msg;
+	void *hdr;
+
+	if (!genl_has_listeners(&hpcc_genl_family, net, HPCC_NLGRP_EVENTS))
+		return;
+	msg = genlmsg_new(NLMSG_DEFAULT_SIZE, GFP_ATOMIC);
+	if (!msg)
+		return;
+	hdr = genlmsg_put(msg, 0, 0, &hpcc_genl_family, 0, cmd);
+	if (!hdr || hpcc_nl_put_tuple(msg, e) ||
+	    (cmd == HPCC_CMD_FLOW_ACTIVE &&
+	     nla_put_u32(msg, HPCC_A_FLOW_SRTT, READ_ONCE(e->srtt_us)))) {
+		nlmsg_free(msg);
+		return;
+	}
+	genlmsg_end(msg, hdr);
+	genlmsg_multicast_netns(&hpcc_genl_family, net, msg, 0,
+				HPCC_NLGRP_EVENTS, GFP_ATOMIC);
+}
+
+static const struct genl_ops hpcc_nl_ops[] = {
+	{
+		.cmd = HPCC_CMD_TELEMETRY_SET,
+		.flags = GENL_UNS_ADMIN_PERM,
+		.doit = hpcc_nl_telemetry_set,
+		/* no .policy: parsed (and rejections counted) by the handler */
+	},
+	{
+		.cmd = HPCC_CMD_FLOW_GET,
+		.doit = hpcc_nl_flow_get_doit,
+		.dumpit = hpcc_nl_flow_get_dumpit,
+		.policy = hpcc_flow_nl_policy,
+		.maxattr = HPCC_A_FLOW_DPORT,
+	},
+	{
+		.cmd = HPCC_CMD_PARAMS_GET,
+		.doit = hpcc_nl_params_get,
+	},
+	{
+		.cmd = HPCC_CMD_PARAMS_SET,
+		.flags = GENL_UNS_ADMIN_PERM,
+		.doit = hpcc_nl_params_set,
+	},
+	{
+		.cmd = HPCC_CMD_STATS_GET,
+		.doit = hpcc_nl_stats_get,
+	},
+};
+
+static const struct genl_multicast_group hpcc_nl_mcgrps[] = {
+	[HPCC_NLGRP_EVENTS] = {
+		.name = HPCC_MCGRP_EVENTS,
+#ifdef HPCC_HAVE_GENL_MCAST_CAP
+		.flags = GENL_MCAST_CAP_NET_ADMIN,
+#endif
+	},
+};
+
+static struct genl_family hpcc_genl_family __ro_after_init = {
+	.name = HPCC_FAMILY_NAME,
+	.version = HPCC_FAMILY_VERSION,
+	.netnsok = true,
+	.parallel_ops = true,
+	.module = THIS_MODULE,
+	.ops = hpcc_nl_ops,
+	.n_ops = ARRAY_SIZE(hpcc_nl_ops),
+	.resv_start_op = HPCC_CMD_STATS_GET + 1,
+	.mcgrps = hpcc_nl_mcgrps,
+	.n_mcgrps = ARRAY_SIZE(hpcc_nl_mcgrps),
+};
+
+/**
+ * hpcc_nl_init() - register the family
+ *
+ * Return: 0 or a negative errno from genl_register_family().
+ */
+int hpcc_nl_init(void)
+{
+	return genl_register_family(&hpcc_genl_family);
+}
+
+/**
+ * hpcc_nl_exit() - unregister the family
+ */
+void hpcc_nl_exit(void)
+{
+	genl_unregister_family(&hpcc_genl_family);
+}

@@ -1,0 +1,104 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * hpcc_probe.c - remove probe and response packets addressed to this host
+ * before TCP sees them.
+ *
+ * A netfilter hook at NF_INET_LOCAL_IN, first priority, so only packets
+ * routed to this host are considered (a router forwards probes untouched)
+ * and AF_PACKET taps, which run before IP, still see every probe: hpccd
+ * reads them there (draft section 7.2, ARCHITECTURE.md step 4).  A packet
+ * is consumed when it is an unfragmented IPv4 TCP segment with the
+ * namespace's probe or response DSCP whose payload starts with a valid
+ * struct hpcc_wire_hdr (include/uapi/linux/hpcc.h).  Everything else,
+ * including TCP data that merely carries one of those DSCPs, goes on to
+ * TCP and is counted (dscp-not-hpcc).
+ */
+#include <linux/ip.h>
+#include <linux/netfilter_ipv4.h>
+#include <linux/tcp.h>
+#include <net/dsfield.h>
+#include <net/ip.h>
+
+#include "hpcc_mod.h"
+
+static bool hpcc_probe_hdr_valid(struct sk_buff *skb, unsigned int off,
+				 u8 type)
+{
+	struct hpcc_wire_hdr _h;
+	const struct hpcc_wire_hdr *h;
+
+	h = skb_header_pointer(skb, off, sizeof(_h), &_h);
+	if (!h || h->magic != htonl(HPCC_WIRE_MAGIC) ||
+	    h->version != HPCC_WIRE_VERSION || h->type != type ||
+	    !h->hop_cap || h->hop_cap > HPCC_MAX_HOPS || h->nhop > h->hop_cap)
+		return false;
+	return skb->len >= off + sizeof(_h) + h->hop_cap * HPCC_WIRE_HOP_LEN;
+}
+
+static unsigned int hpcc_probe_hook(void *priv, struct sk_buff *skb,
+				    const struct nf_hook_state *state)
+{
+	struct hpcc_net *hn = priv;
+	const struct iphdr *iph = ip_hdr(skb);
+	const struct hpcc_cfg *cfg;
+	struct tcphdr _th;
+	const struct tcphdr *th;
+	u8 dscp, probe, response, type;
+	unsigned int off;
+
+	if (iph->protocol != IPPROTO_TCP || ip_is_fragment(iph))
+		return NF_ACCEPT;
+	dscp = ipv4_get_dsfield(iph) >> 2;
+	rcu_read_lock();
+	cfg = rcu_dereference(hn->cfg);
+	probe = cfg->probe_dscp;
+	response = cfg->response_dscp;
+	rcu_read_unlock();
+	if (dscp == probe)
+		type = HPCC_WIRE_PROBE;
+	else if (dscp == response)
+		type = HPCC_WIRE_RESPONSE;
+	else
+		return NF_ACCEPT;
+
+	off = ip_hdrlen(skb);
+	th = skb_header_pointer(skb, off, sizeof(_th), &_th);
+	if (!th || th->doff < sizeof(_th) / 4 ||
+	    !hpcc_probe_hdr_valid(skb, off + th->doff * 4, type)) {
+		hpcc_stat_inc(hn, HPCC_STAT_DSCP_NOT_HPCC);
+		return NF_ACCEPT;
+	}
+	hpcc_stat_inc(hn, type == HPCC_WIRE_PROBE ?
+		      HPCC_STAT_PROBES_CONSUMED : HPCC_STAT_RESPONSES_CONSUMED);
+	consume_skb(skb);
+	return NF_STOLEN;
+}
+
+/**
+ * hpcc_probe_register() - install the hook in a namespace
+ * @net: the namespace
+ * @hn: its state, the hook's private data
+ *
+ * Return: 0 or a negative errno from nf_register_net_hook().
+ */
+int hpcc_probe_register(struct net *net, struct hpcc_net *hn)
+{
+	hn->nf_ops = (struct nf_hook_ops){
+		.hook = hpcc_probe_hook,
+		.priv = hn,
+		.pf = NFPROTO_IPV4,
+		.hooknum = NF_INET_LOCAL_IN,
+		.priority = NF_IP_PRI_FIRST,
+	};
+	return nf_register_net_hook(net, &hn->nf_ops);
+}
+
+/**
+ * hpcc_probe_unregister() - remove the hook of a namespace
+ * @net: the namespace
+ * @hn: its state
+ */
+void hpcc_probe_unregister(struct net *net, struct hpcc_net *hn)
+{
+	nf_unregister_net_hook(net, &hn->nf_ops);
+}

@@ -1,0 +1,287 @@
+#!/bin/bash
+# SPDX-License-Identifier: GPL-2.0
+#
+# The HPCC++ law from telemetry, through the "hpcc" generic netlink family.
+# Runs as root inside a guest (tools/vmrun): an iperf3 flow with hpcc
+# between two namespaces, telemetry pushed by selftests/hpcc_nl.c, the
+# result compared with build/hpcc-replay on the same samples.
+set -u
+TOP=$(cd "$(dirname "$0")/../.." && pwd)
+. "$TOP/selftests/lib.sh"
+
+SRV=198.18.0.2   # RFC 2544 benchmarking range, inside the guest only
+CLI=198.18.0.1
+CPORT=40000
+NL=$BIN/hpcc_nl
+TUPLE="$CLI $CPORT $SRV 5201"
+TMP=$(mktemp -d)
+YNL=$LINUX_SRC/tools/net/ynl
+
+cleanup() {
+	local ns
+	for ns in hs hr hm; do
+		ip netns pids $ns 2>/dev/null | xargs -r kill 2>/dev/null
+	done
+	sleep 0.2
+	for ns in hs hr hm; do ip netns del $ns 2>/dev/null; done
+	rm -rf "$TMP"
+}
+trap cleanup EXIT
+
+nls() { ip netns exec hs "$NL" "$@"; }
+stat_of() { ip netns exec "$1" "$NL" stats | sed -n "s/^$2=//p"; }
+flow_of() { nls flow-get $TUPLE | sed -n "s/^$1=//p"; }
+
+setup() {
+	modprobe tcp_hpcc || return 1
+	ip netns add hs && ip netns add hr &&
+	ip link add v0 netns hs type veth peer name v1 netns hr &&
+	ip -n hs addr add $CLI/24 dev v0 && ip -n hr addr add $SRV/24 dev v1 &&
+	ip -n hs link set lo up && ip -n hr link set lo up &&
+	ip -n hs link set v0 up && ip -n hr link set v1 up || return 1
+	# T = 10 ms and W_init = 1 Gbit/s * T; stale after 1000 RTTs (10 s)
+	nls params-set t=10000 line_rate=1000 w_ai=1000 w_min=3000 \
+		stale_rtts=1000 || return 1
+	nls params-get
+	{ ip netns exec hr iperf3 -s -p 5201 >/dev/null 2>&1 & } &&
+	{ ip netns exec hr iperf3 -s -p 5202 >/dev/null 2>&1 & } &&
+	retry 50 sh -c "ip netns exec hr ss -Hltn | grep -q ':5202'" &&
+	retry 50 sh -c "ip netns exec hr ss -Hltn | grep -q ':5201'" || return 1
+	{ ip netns exec hs iperf3 -c $SRV -p 5201 -C hpcc --cport $CPORT \
+		-t 600 >/dev/null 2>&1 & } &&
+	retry 50 sh -c "ip netns exec hs '$NL' flow-get $TUPLE >/dev/null"
+}
+
+line_rate_start() {
+	local w cwnd mss
+	w=$(flow_of w); cwnd=$(flow_of cwnd); mss=$(flow_of mss)
+	echo "W=$w cwnd=$cwnd mss=$mss mode=$(flow_of mode)"
+	# W_init = 1e9 / 8 * 0.01
+	[ "$w" = 1250000 ] && [ "$(flow_of mode)" = 1 ]
+}
+
+# The kernel's W, Wc, U and incStage after each sample equal hpcc-replay's
+# on the same samples, and cwnd and the pacing rate follow W.
+follows_core() {
+	nls predict $TUPLE 40 "$TMP/trace" > "$TMP/kernel" || {
+		tail -3 "$TMP/kernel"; return 1; }
+	"$TOP/build/hpcc-replay" --base-rtt-ns 10000000 --eta 0.95 \
+		--max-stage 5 --w-init 1250000 --w-min 3000 --w-ai 1000 \
+		< "$TMP/trace" > "$TMP/replay" || return 1
+	python3 - "$TMP/kernel" "$TMP/replay" <<'EOF'
+import sys
+k = [l.split() for l in open(sys.argv[1])]
+r = [l.split() for l in open(sys.argv[2])]
+assert len(k) == len(r) == 40, (len(k), len(r))
+bad, steps = 0, set()
+for i, (kl, rl) in enumerate(zip(k, r)):
+    u, w, wc, inc, cwnd, mss, pacing, mode = map(int, kl)
+    frac = ((u & 0xFFFFFFFF) * 1000000 + (1 << 31)) >> 32
+    ip = (u >> 32) + frac // 1000000
+    ustr = "%d.%06d" % (ip, frac % 1000000)
+    if [ustr, str(w), str(wc), str(inc)] != rl:
+        print("sample %d: kernel %s %d %d %d, replay %s" % (i, ustr, w, wc, inc, rl))
+        bad += 1
+    if cwnd != max(w // mss, 2) or pacing != w * 10**9 // 10**7 or mode != 1:
+        print("sample %d: W %d mss %d cwnd %d pacing %d mode %d" %
+              (i, w, mss, cwnd, pacing, mode))
+        bad += 1
+    steps.add(inc)
+ws = [int(x[1]) for x in k]
+print("40 samples, W from %d to %d bytes, incStage values %s" %
+      (min(ws), max(ws), sorted(steps)))
+sys.exit(1 if bad or max(ws) == min(ws) else 0)
+EOF
+}
+
+falls_back_and_resumes() {
+	local f0 r0
+	f0=$(stat_of hs fallbacks); r0=$(stat_of hs resumes)
+	nls params-set stale_rtts=1 || return 1	# stale after T = 10 ms
+	retry 50 sh -c "[ \"\$(ip netns exec hs '$NL' flow-get $TUPLE | sed -n 's/^mode=//p')\" = 2 ]" || {
+		echo "mode stayed $(flow_of mode)"; return 1; }
+	echo "fallback: mode=2 cwnd=$(flow_of cwnd) fallbacks $f0 -> $(stat_of hs fallbacks)"
+	[ "$(stat_of hs fallbacks)" -gt "$f0" ] || return 1
+	nls params-set stale_rtts=1000 || return 1
+	sleep 0.5
+	[ "$(flow_of mode)" = 2 ] || { echo "left fallback without telemetry"; return 1; }
+	nls telemetry $TUPLE 7,3,1000000000,900000000000,0,0 || return 1
+	retry 50 sh -c "[ \"\$(ip netns exec hs '$NL' flow-get $TUPLE | sed -n 's/^mode=//p')\" = 1 ]" || return 1
+	echo "resumed: mode=1 resumes $r0 -> $(stat_of hs resumes) step=$(flow_of last_step)"
+	[ "$(stat_of hs resumes)" -gt "$r0" ]
+}
+
+bad_input() {
+	local c inv0 hops0 nof0 out rc=0
+	inv0=$(stat_of hs rejected_invalid); hops0=$(stat_of hs rejected_hops)
+	nof0=$(stat_of hs rejected_no_flow)
+	for c in short-addr long-port rate-zero rate-too-high missing-dport \
+		 missing-qlen bad-family ipv6 unknown-attr hop-not-nested \
+		 zero-hops nine-hops; do
+		out=$(nls bad $c $TUPLE) || { echo "$c: $out"; rc=1; continue; }
+		echo "$c: $out"
+		case "$out" in *": "?*) ;; *) echo "$c: no extack message"; rc=1 ;; esac
+	done
+	out=$(nls telemetry $CLI 1 $SRV 1 1,1,1000,1,1,1) &&
+		{ echo "unknown flow accepted"; rc=1; }
+	echo "unknown flow: $out"
+	for c in eta=400 t=0 max_stage=65 probe_dscp=64 w_min=100 \
+		 "w_min=2000000" "probe_dscp=61" w_init=5; do
+		out=$(nls params-set $c) && { echo "params-set $c accepted"; rc=1; }
+		echo "params-set $c: $out"
+	done
+	echo "rejected_invalid $inv0 -> $(stat_of hs rejected_invalid)," \
+	     "rejected_hops $hops0 -> $(stat_of hs rejected_hops)," \
+	     "rejected_no_flow $nof0 -> $(stat_of hs rejected_no_flow)," \
+	     "params_rejected $(stat_of hs params_rejected)"
+	[ "$(stat_of hs rejected_invalid)" = $((inv0 + 10)) ] &&
+	[ "$(stat_of hs rejected_hops)" = $((hops0 + 2)) ] &&
+	[ "$(stat_of hs rejected_no_flow)" = $((nof0 + 1)) ] &&
+	[ "$(stat_of hs params_rejected)" -ge 8 ] &&
+	[ "$(nls params-get | sed -n 's/^eta=//p')" = 950 ] && return $rc
+	return 1
+}
+
+unprivileged() {
+	local np="setpriv --reuid=65534 --regid=65534 --clear-groups --inh-caps=-all"
+	local out rc=0
+	out=$(ip netns exec hs $np "$NL" telemetry $TUPLE 7,3,1000000000,1,1,1) &&
+		{ echo "telemetry-set allowed"; rc=1; }
+	echo "telemetry-set: $out"
+	out=$(ip netns exec hs $np "$NL" params-set eta=900) &&
+		{ echo "params-set allowed"; rc=1; }
+	echo "params-set: $out"
+	out=$(ip netns exec hs $np "$NL" listen 1) &&
+		{ echo "events joined"; rc=1; }
+	echo "events: $out"
+	ip netns exec hs $np "$NL" stats >/dev/null || { echo "stats refused"; rc=1; }
+	return $rc
+}
+
+namespaces_apart() {
+	local out
+	ip netns exec hr "$NL" dump || return 1
+	[ "$(ip netns exec hr "$NL" dump | tail -1)" = flows=0 ] || return 1
+	out=$(ip netns exec hr "$NL" flow-get $TUPLE) &&
+		{ echo "hr sees the flow of hs"; return 1; }
+	echo "hr flow-get: $out"
+	nls dump | tail -1 | grep -q '^flows=[1-9]' &&
+	[ "$(ip netns exec hr "$NL" params-get | sed -n 's/^t=//p')" = 100 ]
+}
+
+events() {
+	local pid
+	ip netns exec hs "$NL" listen 1000 > "$TMP/events" 2>&1 &
+	pid=$!
+	retry 50 grep -q listening "$TMP/events" || return 1
+	ip netns exec hs iperf3 -c $SRV -p 5202 -C hpcc -n 64K --cport 40100 \
+		>/dev/null || return 1
+	sleep 1
+	kill "$pid"
+	wait "$pid" 2>/dev/null
+	grep -v listening "$TMP/events"
+	grep -q "event flow-new sport=40100 dport=5202" "$TMP/events" &&
+	grep -q "event flow-active sport=40100 dport=5202" "$TMP/events" &&
+	grep -q "event flow-del sport=40100 dport=5202" "$TMP/events"
+}
+
+slab_objects() {
+	echo 1 > /sys/kernel/slab/hpcc_ent/shrink
+	cat /sys/kernel/slab/hpcc_ent/objects | cut -d' ' -f1
+}
+
+thousand_sockets() {
+	local base flows line n=1000
+	ip netns add hm && ip -n hm link set lo up || return 1
+	base=$(slab_objects)
+	coproc MANY { ip netns exec hm "$BIN/tcp_cc_tool" many $n hpcc; }
+	read -r -t 120 line <&"${MANY[0]}"
+	[ "$line" = ready ] || { echo "tool: $line"; return 1; }
+	flows=$(stat_of hm flows)
+	echo "slab hpcc_ent objects $base, with $((2 * n)) connections: $(slab_objects), table: $flows"
+	eval "exec ${MANY[1]}>&-"
+	wait "$MANY_PID"
+	[ "$flows" = $((2 * n)) ] || return 1
+	retry 50 sh -c "[ \"\$(ip netns exec hm '$NL' stats | sed -n 's/^flows=//p')\" = 0 ]" ||
+		return 1
+	retry 50 sh -c "[ \"\$(echo 1 > /sys/kernel/slab/hpcc_ent/shrink; cut -d' ' -f1 /sys/kernel/slab/hpcc_ent/objects)\" = $base ]" || {
+		echo "slab objects $(slab_objects), baseline $base"; return 1; }
+	echo "after close: table 0, slab objects $(slab_objects)"
+}
+
+table_full() {
+	local line
+	ip netns exec hm "$NL" params-set max_flows=100 || return 1
+	coproc FULL { ip netns exec hm "$BIN/tcp_cc_tool" many 100 hpcc; }
+	read -r -t 60 line <&"${FULL[0]}"
+	echo "200 connections with max_flows=100: flows $(stat_of hm flows)," \
+	     "table_full $(stat_of hm table_full)"
+	[ "$line" = ready ] && [ "$(stat_of hm flows)" = 100 ] &&
+	[ "$(stat_of hm table_full)" = 100 ] || return 1
+	eval "exec ${FULL[1]}>&-"
+	wait "$FULL_PID"
+}
+
+ynl_dump() {
+	local out
+	out=$(ip netns exec hs python3 "$YNL/cli.py" \
+		--spec "$TOP/Documentation/netlink/specs/hpcc.yaml" \
+		--schema "$LINUX_SRC/Documentation/netlink/genetlink.yaml" \
+		--dump flow-get) || { echo "$out"; return 1; }
+	echo "$out" | head -20
+	echo "$out" | grep -q "'sport': $CPORT" && echo "$out" | grep -q "'cwnd'"
+}
+
+snmp() { ip netns exec hs awk '/^Tcp:/ { if (h) { print $11; exit } h = 1 }' /proc/net/snmp; }
+
+probes_consumed() {
+	local in0 in1 p0 r0 d0 seen
+	ip netns pids hs | xargs -r kill 2>/dev/null	# quiet: stop iperf3
+	sleep 1
+	coproc SNIFF { ip netns exec hs python3 "$TOP/selftests/guest/probe.py" sniff v0 60 4; }
+	read -r -t 10 seen <&"${SNIFF[0]}"
+	in0=$(snmp); p0=$(stat_of hs probes_consumed)
+	r0=$(stat_of hs responses_consumed); d0=$(stat_of hs dscp_not_hpcc)
+	ip netns exec hr python3 "$TOP/selftests/guest/probe.py" send \
+		$SRV 5201 $CLI 40999 60 probe 20 &&
+	ip netns exec hr python3 "$TOP/selftests/guest/probe.py" send \
+		$SRV 5201 $CLI 40999 61 response 5 || return 1
+	sleep 0.5
+	in1=$(snmp)
+	read -r -t 10 seen <&"${SNIFF[0]}"
+	echo "TcpInSegs $in0 -> $in1, probes_consumed $p0 -> $(stat_of hs probes_consumed)," \
+	     "responses_consumed $r0 -> $(stat_of hs responses_consumed), packet socket saw $seen"
+	[ "$in1" = "$in0" ] && [ "$(stat_of hs probes_consumed)" = $((p0 + 20)) ] &&
+	[ "$(stat_of hs responses_consumed)" = $((r0 + 5)) ] && [ "$seen" = 20 ] ||
+		return 1
+	# the same DSCP without the HPCC header goes on to TCP
+	ip netns exec hr python3 "$TOP/selftests/guest/probe.py" send \
+		$SRV 5201 $CLI 40999 60 nomagic 1 || return 1
+	sleep 0.5
+	echo "without the header: TcpInSegs $in1 -> $(snmp)," \
+	     "dscp_not_hpcc $d0 -> $(stat_of hs dscp_not_hpcc)"
+	[ "$(snmp)" = $((in1 + 1)) ] && [ "$(stat_of hs dscp_not_hpcc)" = $((d0 + 1)) ]
+}
+
+unload() {
+	cleanup
+	retry 100 sh -c '[ "$(cat /sys/module/tcp_hpcc/refcnt)" = 0 ]' &&
+	rmmod tcp_hpcc
+}
+
+ktap_print_header
+ktap_set_plan 13
+t "an iperf3 flow with hpcc gets HPCC state (flow-get)" setup
+t "line-rate start: W = W_init = line rate x T" line_rate_start
+t "W, Wc, U, incStage follow hpcc-replay; cwnd = W/mss, pacing = W/T" follows_core
+t "stale telemetry: fallback; fresh telemetry: back to hpcc" falls_back_and_resumes
+t "bad netlink input is rejected with extack messages and counted" bad_input
+t "an unprivileged user cannot write or join events" unprivileged
+t "two namespaces do not see each other's flows or parameters" namespaces_apart
+t "flow-new and flow-del events reach a listener" events
+t "1000 connections (2000 hpcc sockets): no table or slab leak" thousand_sockets
+t "max-flows bounds the table and table-full is counted" table_full
+t "the kernel's YNL CLI dumps flows with the project's spec" ynl_dump
+t "probes and responses are consumed before TCP; a packet socket sees them" probes_consumed
+t "the module unloads afterwards" unload
+ktap_finished

@@ -1,0 +1,77 @@
+#!/usr/bin/env python3
+# SPDX-License-Identifier: GPL-2.0
+"""Craft HPCC probe/response packets (include/uapi/linux/hpcc.h) for tests.
+
+  probe.py send SRC SPORT DST DPORT DSCP KIND COUNT
+      KIND: probe | response | nomagic (the DSCP, a TCP header, no HPCC header)
+  probe.py sniff DEV DSCP SECONDS
+      count IPv4 packets with DSCP seen by a packet socket on DEV; prints N
+"""
+import socket
+import struct
+import sys
+import time
+
+MAGIC, VERSION, HOPS = 0x48504343, 1, 4
+
+
+def csum(data):
+    if len(data) % 2:
+        data += b"\0"
+    s = sum(struct.unpack("!%dH" % (len(data) // 2), data))
+    while s >> 16:
+        s = (s & 0xFFFF) + (s >> 16)
+    return ~s & 0xFFFF
+
+
+def packet(src, sport, dst, dport, dscp, kind, pid):
+    if kind == "nomagic":
+        payload = b"x" * 64
+    else:
+        typ = 1 if kind == "probe" else 2
+        payload = struct.pack("!IBBBBQQ", MAGIC, VERSION, typ, 0, HOPS, pid,
+                              time.monotonic_ns()) + b"\0" * (40 * HOPS)
+    s, d = socket.inet_aton(src), socket.inet_aton(dst)
+    tcp = struct.pack("!HHIIBBHHH", sport, dport, 0, 0, 5 << 4, 0, 0, 0, 0)
+    pseudo = s + d + struct.pack("!BBH", 0, socket.IPPROTO_TCP,
+                                 len(tcp) + len(payload))
+    c = csum(pseudo + tcp + payload)
+    tcp = tcp[:16] + struct.pack("!H", c) + tcp[18:]
+    total = 20 + len(tcp) + len(payload)
+    ip = struct.pack("!BBHHHBBH4s4s", 0x45, dscp << 2, total, pid & 0xFFFF,
+                     0x4000, 64, socket.IPPROTO_TCP, 0, s, d)
+    ip = ip[:10] + struct.pack("!H", csum(ip)) + ip[12:]
+    return ip + tcp + payload
+
+
+def main(av):
+    if av[1] == "send":
+        src, sport, dst, dport, dscp, kind, n = av[2:9]
+        sk = socket.socket(socket.AF_INET, socket.SOCK_RAW, socket.IPPROTO_RAW)
+        for i in range(int(n)):
+            sk.sendto(packet(src, int(sport), dst, int(dport), int(dscp), kind,
+                             i + 1), (dst, 0))
+        return 0
+    if av[1] == "sniff":
+        dev, dscp, secs = av[2], int(av[3]), float(av[4])
+        sk = socket.socket(socket.AF_PACKET, socket.SOCK_DGRAM,
+                           socket.htons(0x0800))
+        sk.bind((dev, 0))
+        sk.settimeout(0.2)
+        print("sniffing", flush=True)
+        n, end = 0, time.monotonic() + secs
+        while time.monotonic() < end:
+            try:
+                pkt = sk.recv(4096)
+            except socket.timeout:
+                continue
+            if len(pkt) >= 20 and pkt[1] >> 2 == dscp:
+                n += 1
+        print(n)
+        return 0
+    print(__doc__, file=sys.stderr)
+    return 2
+
+
+if __name__ == "__main__":
+    sys.exit(main(sys.argv))

@@ -1,0 +1,635 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * hpcc_nl - test client of the "hpcc" generic netlink family (libmnl).
+ *
+ *   hpcc_nl flow-get SADDR SPORT DADDR DPORT     key=value lines
+ *   hpcc_nl dump                                 one line per flow, then flows=N
+ *   hpcc_nl telemetry SADDR SPORT DADDR DPORT HOP...
+ *           HOP = switch_id,port_id,rate_bps,ts_ns,tx_bytes,qlen
+ *   hpcc_nl params-get | params-set NAME=VALUE... | stats
+ *   hpcc_nl bad CASE SADDR SPORT DADDR DPORT     a malformed telemetry-set;
+ *           exit 0 when the kernel rejects it (prints errno and extack)
+ *   hpcc_nl predict SADDR SPORT DADDR DPORT N TRACE
+ *           push N synthetic samples one at a time, each after the previous
+ *           one was used by an ACK; write them as an hpcc-replay trace to
+ *           TRACE and print "U W Wc incStage cwnd mss pacing_rate" per sample
+ *   hpcc_nl listen N                             print N flow events
+ *
+ * Errors print "error: ERRNO (strerror): extack message" and exit 1.
+ */
+#include <arpa/inet.h>
+#include <errno.h>
+#include <inttypes.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+#include <unistd.h>
+#include <libmnl/libmnl.h>
+#include <linux/genetlink.h>
+#include <linux/hpcc.h>
+
+static struct mnl_socket *nl;
+static uint16_t family_id;
+static uint32_t events_grp;
+static unsigned int seq_no;
+static char extack_msg[256];
+static int last_err;
+
+static void die(const char *what)
+{
+	perror(what);
+	exit(1);
+}
+
+static int ctrl_grp_cb(const struct nlattr *grp)
+{
+	const struct nlattr *a;
+	const char *name = NULL;
+	uint32_t id = 0;
+
+	mnl_attr_for_each_nested(a, grp) {
+		if (mnl_attr_get_type(a) == CTRL_ATTR_MCAST_GRP_NAME)
+			name = mnl_attr_get_str(a);
+		if (mnl_attr_get_type(a) == CTRL_ATTR_MCAST_GRP_ID)
+			id = mnl_attr_get_u32(a);
+	}
+	if (name && !strcmp(name, HPCC_MCGRP_EVENTS))
+		events_grp = id;
+	return MNL_CB_OK;
+}
+
+static int ctrl_cb(const struct nlmsghdr *nlh, void *data)
+{
+	const struct nlattr *a, *g;
+
+	mnl_attr_for_each(a, nlh, GENL_HDRLEN) {
+		if (mnl_attr_get_type(a) == CTRL_ATTR_FAMILY_ID)
+			family_id = mnl_attr_get_u16(a);
+		if (mnl_attr_get_type(a) == CTRL_ATTR_MCAST_GROUPS)
+			mnl_attr_for_each_nested(g, a)
+				ctrl_grp_cb(g);
+	}
+	return MNL_CB_OK;
+}
+
+static struct nlmsghdr *msg_start(char *buf, uint16_t type, uint8_t cmd,
+				  uint16_t flags)
+{
+	struct nlmsghdr *nlh = mnl_nlmsg_put_header(buf);
+	struct genlmsghdr *g;
+
+	nlh->nlmsg_type = type;
+	nlh->nlmsg_flags = NLM_F_REQUEST | flags;
+	nlh->nlmsg_seq = ++seq_no;
+	g = mnl_nlmsg_put_extra_header(nlh, sizeof(*g));
+	g->cmd = cmd;
+	g->version = HPCC_FAMILY_VERSION;
+	return nlh;
+}
+
+/* Keep the extack message of an error reply (NLM_F_ACK_TLVS). */
+static int err_cb(const struct nlmsghdr *nlh, void *data)
+{
+	const struct nlmsgerr *e = mnl_nlmsg_get_payload(nlh);
+	const struct nlattr *attr;
+	size_t off = sizeof(*e);
+
+	last_err = e->error;
+	if (!e->error)
+		return MNL_CB_STOP;
+	if (!(nlh->nlmsg_flags & NLM_F_CAPPED))
+		off += mnl_nlmsg_get_payload_len(&e->msg);
+	mnl_attr_for_each_payload((void *)((const char *)e + off),
+				  nlh->nlmsg_len - MNL_NLMSG_HDRLEN - off) {
+		if (mnl_attr_get_type(attr) == NLMSGERR_ATTR_MSG)
+			snprintf(extack_msg, sizeof(extack_msg), "%s",
+				 mnl_attr_get_str(attr));
+	}
+	errno = -e->error;
+	return MNL_CB_ERROR;
+}
+
+static int done_cb(const struct nlmsghdr *nlh, void *data)
+{
+	return MNL_CB_STOP;
+}
+
+/* Send @nlh and run @cb on each reply; returns 0 or -errno. */
+static int talk(struct nlmsghdr *nlh, mnl_cb_t cb, void *data)
+{
+	static mnl_cb_t ctl[NLMSG_MIN_TYPE] = {
+		[NLMSG_ERROR] = err_cb, [NLMSG_DONE] = done_cb,
+	};
+	char buf[1 << 16];
+	unsigned int seq = nlh->nlmsg_seq;
+	int n, ret;
+
+	nlh->nlmsg_flags |= NLM_F_ACK;
+	extack_msg[0] = 0;
+	last_err = 0;
+	if (mnl_socket_sendto(nl, nlh, nlh->nlmsg_len) < 0)
+		die("sendto");
+	do {
+		n = mnl_socket_recvfrom(nl, buf, sizeof(buf));
+		if (n < 0)
+			die("recvfrom");
+		ret = mnl_cb_run2(buf, n, seq, mnl_socket_get_portid(nl), cb,
+				  data, ctl, NLMSG_MIN_TYPE);
+	} while (ret > 0);
+	return ret < 0 ? (last_err ? last_err : -errno) : 0;
+}
+
+static void open_family(void)
+{
+	char buf[MNL_SOCKET_BUFFER_SIZE];
+	struct nlmsghdr *nlh;
+	int one = 1;
+
+	nl = mnl_socket_open(NETLINK_GENERIC);
+	if (!nl || mnl_socket_bind(nl, 0, MNL_SOCKET_AUTOPID) < 0)
+		die("netlink");
+	mnl_socket_setsockopt(nl, NETLINK_EXT_ACK, &one, sizeof(one));
+	mnl_socket_setsockopt(nl, NETLINK_CAP_ACK, &one, sizeof(one));
+	nlh = msg_start(buf, GENL_ID_CTRL, CTRL_CMD_GETFAMILY, 0);
+	mnl_attr_put_strz(nlh, CTRL_ATTR_FAMILY_NAME, HPCC_FAMILY_NAME);
+	if (talk(nlh, ctrl_cb, NULL) || !family_id) {
+		fprintf(stderr, "error: family %s not found (module loaded?)\n",
+			HPCC_FAMILY_NAME);
+		exit(1);
+	}
+}
+
+static int report(int err)
+{
+	if (!err)
+		return 0;
+	printf("error: %d (%s): %s\n", -err, strerror(-err), extack_msg);
+	return 1;
+}
+
+static void put_tuple(struct nlmsghdr *nlh, char **av)
+{
+	struct in_addr s, d;
+
+	if (!inet_aton(av[0], &s) || !inet_aton(av[2], &d)) {
+		fprintf(stderr, "bad address\n");
+		exit(2);
+	}
+	mnl_attr_put_u16(nlh, HPCC_A_FLOW_FAMILY, AF_INET);
+	mnl_attr_put_u32(nlh, HPCC_A_FLOW_SADDR4, s.s_addr);
+	mnl_attr_put_u32(nlh, HPCC_A_FLOW_DADDR4, d.s_addr);
+	mnl_attr_put_u16(nlh, HPCC_A_FLOW_SPORT, htons(atoi(av[1])));
+	mnl_attr_put_u16(nlh, HPCC_A_FLOW_DPORT, htons(atoi(av[3])));
+}
+
+struct hop {
+	uint32_t sw, port;
+	uint64_t rate, ts, tx, qlen;
+};
+
+static void put_hop(struct nlmsghdr *nlh, const struct hop *h, int omit)
+{
+	struct nlattr *n = mnl_attr_nest_start(nlh, HPCC_A_FLOW_HOP);
+
+	if (omit != HPCC_A_HOP_SWITCH_ID)
+		mnl_attr_put_u32(nlh, HPCC_A_HOP_SWITCH_ID, h->sw);
+	if (omit != HPCC_A_HOP_PORT_ID)
+		mnl_attr_put_u32(nlh, HPCC_A_HOP_PORT_ID, h->port);
+	mnl_attr_put_u64(nlh, HPCC_A_HOP_RATE, h->rate);
+	mnl_attr_put_u64(nlh, HPCC_A_HOP_TS, h->ts);
+	mnl_attr_put_u64(nlh, HPCC_A_HOP_TX_BYTES, h->tx);
+	if (omit != HPCC_A_HOP_QLEN)
+		mnl_attr_put_u64(nlh, HPCC_A_HOP_QLEN, h->qlen);
+	mnl_attr_nest_end(nlh, n);
+}
+
+/*
+ * Attributes of one reply, by type, for the flow, params and stats sets,
+ * copied out of the receive buffer: has[] and the value as an integer.
+ */
+struct attrs {
+	uint8_t has[64];
+	uint64_t v[64];
+	int nhop;
+	uint8_t cmd;
+};
+
+static uint64_t num(const struct nlattr *a)
+{
+	switch (mnl_attr_get_payload_len(a)) {
+	case 1: return mnl_attr_get_u8(a);
+	case 2: return mnl_attr_get_u16(a);
+	case 4: return mnl_attr_get_u32(a);
+	case 8: return mnl_attr_get_u64(a);
+	default: return 0;
+	}
+}
+
+static int attrs_cb(const struct nlmsghdr *nlh, void *data)
+{
+	struct attrs *r = data;
+	const struct genlmsghdr *g = mnl_nlmsg_get_payload(nlh);
+	const struct nlattr *a;
+
+	memset(r, 0, sizeof(*r));
+	r->cmd = g->cmd;
+	mnl_attr_for_each(a, nlh, GENL_HDRLEN) {
+		uint16_t t = mnl_attr_get_type(a);
+
+		if (t < 64) {
+			r->has[t] = 1;
+			r->v[t] = num(a);
+		}
+		if (t == HPCC_A_FLOW_HOP)
+			r->nhop++;
+	}
+	return MNL_CB_OK;
+}
+
+static const char *const flow_names[HPCC_A_FLOW_MAX + 1] = {
+	[HPCC_A_FLOW_IN_FLIGHT] = "in_flight", [HPCC_A_FLOW_SRTT] = "srtt",
+	[HPCC_A_FLOW_MSS] = "mss", [HPCC_A_FLOW_CWND] = "cwnd",
+	[HPCC_A_FLOW_PACING_RATE] = "pacing_rate", [HPCC_A_FLOW_W] = "w",
+	[HPCC_A_FLOW_WC] = "wc", [HPCC_A_FLOW_U] = "u",
+	[HPCC_A_FLOW_INC_STAGE] = "inc_stage", [HPCC_A_FLOW_MODE] = "mode",
+	[HPCC_A_FLOW_TELEMETRY_AGE] = "telemetry_age",
+	[HPCC_A_FLOW_TELEMETRY_IN] = "telemetry_in",
+	[HPCC_A_FLOW_SAMPLES] = "samples",
+	[HPCC_A_FLOW_FALLBACKS] = "fallbacks",
+	[HPCC_A_FLOW_LAST_STEP] = "last_step",
+	[HPCC_A_FLOW_LAST_ACK_SEQ] = "last_ack_seq",
+	[HPCC_A_FLOW_LAST_SND_NXT] = "last_snd_nxt",
+};
+
+static const char *const params_names[HPCC_A_PARAMS_MAX + 1] = {
+	[HPCC_A_PARAMS_T] = "t", [HPCC_A_PARAMS_ETA] = "eta",
+	[HPCC_A_PARAMS_MAX_STAGE] = "max_stage", [HPCC_A_PARAMS_W_AI] = "w_ai",
+	[HPCC_A_PARAMS_LINE_RATE] = "line_rate",
+	[HPCC_A_PARAMS_W_MIN] = "w_min",
+	[HPCC_A_PARAMS_STALE_RTTS] = "stale_rtts",
+	[HPCC_A_PARAMS_PROBE_DSCP] = "probe_dscp",
+	[HPCC_A_PARAMS_RESPONSE_DSCP] = "response_dscp",
+	[HPCC_A_PARAMS_MAX_FLOWS] = "max_flows",
+	[HPCC_A_PARAMS_W_INIT] = "w_init",
+	[HPCC_A_PARAMS_W_AI_EFF] = "w_ai_eff",
+};
+
+static const char *const stats_names[HPCC_A_STATS_MAX + 1] = {
+	[HPCC_A_STATS_TELEMETRY_ACCEPTED] = "telemetry_accepted",
+	[HPCC_A_STATS_TELEMETRY_SUPERSEDED] = "telemetry_superseded",
+	[HPCC_A_STATS_REJECTED_INVALID] = "rejected_invalid",
+	[HPCC_A_STATS_REJECTED_HOPS] = "rejected_hops",
+	[HPCC_A_STATS_REJECTED_NO_FLOW] = "rejected_no_flow",
+	[HPCC_A_STATS_SAMPLES] = "samples",
+	[HPCC_A_STATS_FALLBACKS] = "fallbacks",
+	[HPCC_A_STATS_RESUMES] = "resumes", [HPCC_A_STATS_FLOWS] = "flows",
+	[HPCC_A_STATS_FLOWS_CREATED] = "flows_created",
+	[HPCC_A_STATS_TABLE_FULL] = "table_full",
+	[HPCC_A_STATS_ALLOC_FAILED] = "alloc_failed",
+	[HPCC_A_STATS_PROBES_CONSUMED] = "probes_consumed",
+	[HPCC_A_STATS_RESPONSES_CONSUMED] = "responses_consumed",
+	[HPCC_A_STATS_DSCP_NOT_HPCC] = "dscp_not_hpcc",
+	[HPCC_A_STATS_PARAMS_REJECTED] = "params_rejected",
+};
+
+static void print_kv(const struct attrs *r, const char *const *names, int max)
+{
+	int i;
+
+	for (i = 1; i <= max; i++)
+		if (names[i] && r->has[i])
+			printf("%s=%" PRIu64 "\n", names[i], r->v[i]);
+}
+
+static int get_flow(char **av, struct attrs *r)
+{
+	char buf[MNL_SOCKET_BUFFER_SIZE];
+	struct nlmsghdr *nlh = msg_start(buf, family_id, HPCC_CMD_FLOW_GET, 0);
+
+	put_tuple(nlh, av);
+	return talk(nlh, attrs_cb, r);
+}
+
+static int dump_cb(const struct nlmsghdr *nlh, void *data)
+{
+	char s[INET_ADDRSTRLEN], d[INET_ADDRSTRLEN];
+	struct attrs r;
+	uint32_t a;
+
+	attrs_cb(nlh, &r);
+	a = r.v[HPCC_A_FLOW_SADDR4];
+	inet_ntop(AF_INET, &a, s, sizeof(s));
+	a = r.v[HPCC_A_FLOW_DADDR4];
+	inet_ntop(AF_INET, &a, d, sizeof(d));
+	printf("%s:%u %s:%u cwnd=%" PRIu64 " w=%" PRIu64 " mode=%" PRIu64 "\n",
+	       s, ntohs(r.v[HPCC_A_FLOW_SPORT]),
+	       d, ntohs(r.v[HPCC_A_FLOW_DPORT]),
+	       r.v[HPCC_A_FLOW_CWND], r.v[HPCC_A_FLOW_W],
+	       r.v[HPCC_A_FLOW_MODE]);
+	(*(int *)data)++;
+	return MNL_CB_OK;
+}
+
+static int parse_hop(const char *s, struct hop *h)
+{
+	return sscanf(s, "%" SCNu32 ",%" SCNu32 ",%" SCNu64 ",%" SCNu64
+		      ",%" SCNu64 ",%" SCNu64, &h->sw, &h->port, &h->rate,
+		      &h->ts, &h->tx, &h->qlen) == 6 ? 0 : -1;
+}
+
+static int telemetry(char **av, const struct hop *hops, int nhop,
+		     struct attrs *r)
+{
+	char buf[MNL_SOCKET_BUFFER_SIZE];
+	struct nlmsghdr *nlh = msg_start(buf, family_id,
+					 HPCC_CMD_TELEMETRY_SET, 0);
+	int i;
+
+	put_tuple(nlh, av);
+	for (i = 0; i < nhop; i++)
+		put_hop(nlh, &hops[i], 0);
+	return talk(nlh, attrs_cb, r);
+}
+
+/* The malformed requests of the "bad" command. */
+static int bad(const char *c, char **av)
+{
+	char buf[MNL_SOCKET_BUFFER_SIZE];
+	struct nlmsghdr *nlh = msg_start(buf, family_id,
+					 HPCC_CMD_TELEMETRY_SET, 0);
+	struct hop h = { 1, 1, 1000000000, 1000, 0, 0 };
+	uint8_t v6[16] = { 0 };
+	int i, err;
+
+	if (!strcmp(c, "short-addr")) {
+		mnl_attr_put_u16(nlh, HPCC_A_FLOW_FAMILY, AF_INET);
+		mnl_attr_put(nlh, HPCC_A_FLOW_SADDR4, 2, "ab");
+		put_hop(nlh, &h, 0);
+	} else if (!strcmp(c, "long-port")) {
+		put_tuple(nlh, av);
+		mnl_attr_put_u32(nlh, HPCC_A_FLOW_SPORT, 1);
+		put_hop(nlh, &h, 0);
+	} else if (!strcmp(c, "rate-zero")) {
+		put_tuple(nlh, av);
+		h.rate = 0;
+		put_hop(nlh, &h, 0);
+	} else if (!strcmp(c, "rate-too-high")) {
+		put_tuple(nlh, av);
+		h.rate = 1600000000001ULL;
+		put_hop(nlh, &h, 0);
+	} else if (!strcmp(c, "zero-hops")) {
+		put_tuple(nlh, av);
+	} else if (!strcmp(c, "nine-hops")) {
+		put_tuple(nlh, av);
+		for (i = 0; i < 9; i++)
+			put_hop(nlh, &h, 0);
+	} else if (!strcmp(c, "missing-dport")) {
+		mnl_attr_put_u16(nlh, HPCC_A_FLOW_FAMILY, AF_INET);
+		mnl_attr_put_u32(nlh, HPCC_A_FLOW_SADDR4, inet_addr(av[0]));
+		mnl_attr_put_u32(nlh, HPCC_A_FLOW_DADDR4, inet_addr(av[2]));
+		mnl_attr_put_u16(nlh, HPCC_A_FLOW_SPORT, htons(atoi(av[1])));
+		put_hop(nlh, &h, 0);
+	} else if (!strcmp(c, "missing-qlen")) {
+		put_tuple(nlh, av);
+		put_hop(nlh, &h, HPCC_A_HOP_QLEN);
+	} else if (!strcmp(c, "bad-family")) {
+		mnl_attr_put_u16(nlh, HPCC_A_FLOW_FAMILY, 99);
+		mnl_attr_put_u32(nlh, HPCC_A_FLOW_SADDR4, inet_addr(av[0]));
+		mnl_attr_put_u32(nlh, HPCC_A_FLOW_DADDR4, inet_addr(av[2]));
+		mnl_attr_put_u16(nlh, HPCC_A_FLOW_SPORT, htons(atoi(av[1])));
+		mnl_attr_put_u16(nlh, HPCC_A_FLOW_DPORT, htons(atoi(av[3])));
+		put_hop(nlh, &h, 0);
+	} else if (!strcmp(c, "ipv6")) {
+		mnl_attr_put_u16(nlh, HPCC_A_FLOW_FAMILY, AF_INET6);
+		mnl_attr_put(nlh, HPCC_A_FLOW_SADDR6, 16, v6);
+		mnl_attr_put(nlh, HPCC_A_FLOW_DADDR6, 16, v6);
+		put_hop(nlh, &h, 0);
+	} else if (!strcmp(c, "unknown-attr")) {
+		put_tuple(nlh, av);
+		put_hop(nlh, &h, 0);
+		mnl_attr_put_u32(nlh, 200, 1);
+	} else if (!strcmp(c, "hop-not-nested")) {
+		put_tuple(nlh, av);
+		mnl_attr_put_u32(nlh, HPCC_A_FLOW_HOP, 1);
+	} else {
+		fprintf(stderr, "unknown case %s\n", c);
+		return 2;
+	}
+	err = talk(nlh, NULL, NULL);
+	if (!err) {
+		printf("accepted\n");
+		return 1;
+	}
+	printf("error: %d (%s): %s\n", -err, strerror(-err), extack_msg);
+	return 0;
+}
+
+static int params_set(int ac, char **av)
+{
+	char buf[MNL_SOCKET_BUFFER_SIZE];
+	struct nlmsghdr *nlh = msg_start(buf, family_id,
+					 HPCC_CMD_PARAMS_SET, 0);
+	int i, k;
+
+	for (i = 0; i < ac; i++) {
+		char *eq = strchr(av[i], '=');
+
+		if (!eq)
+			return 2;
+		*eq = 0;
+		for (k = 1; k <= HPCC_A_PARAMS_MAX; k++)
+			if (params_names[k] && !strcmp(params_names[k], av[i]))
+				break;
+		if (k > HPCC_A_PARAMS_MAX) {
+			fprintf(stderr, "unknown parameter %s\n", av[i]);
+			return 2;
+		}
+		if (k == HPCC_A_PARAMS_PROBE_DSCP ||
+		    k == HPCC_A_PARAMS_RESPONSE_DSCP)
+			mnl_attr_put_u8(nlh, k, strtoul(eq + 1, NULL, 0));
+		else if (k >= HPCC_A_PARAMS_W_INIT)
+			mnl_attr_put_u64(nlh, k, strtoull(eq + 1, NULL, 0));
+		else
+			mnl_attr_put_u32(nlh, k, strtoul(eq + 1, NULL, 0));
+	}
+	return report(talk(nlh, NULL, NULL));
+}
+
+static int simple_get(uint8_t cmd, const char *const *names, int max)
+{
+	char buf[MNL_SOCKET_BUFFER_SIZE];
+	struct attrs r;
+	int err = talk(msg_start(buf, family_id, cmd, 0), attrs_cb, &r);
+
+	if (err)
+		return report(err);
+	print_kv(&r, names, max);
+	return 0;
+}
+
+static uint64_t param(const char *name)
+{
+	char buf[MNL_SOCKET_BUFFER_SIZE];
+	struct attrs r;
+	int k;
+
+	if (talk(msg_start(buf, family_id, HPCC_CMD_PARAMS_GET, 0),
+		 attrs_cb, &r))
+		die("params-get");
+	for (k = 1; k <= HPCC_A_PARAMS_MAX; k++)
+		if (params_names[k] && !strcmp(params_names[k], name))
+			return r.v[k];
+	return 0;
+}
+
+/*
+ * predict: one hop of B = line rate; each sample advances ts by T and
+ * txBytes by a pseudo-random share of B * T (40% to 130%), with a queue
+ * now and then, so MD, AI and MI steps all happen.
+ */
+static int predict(char **av, int n, const char *trace)
+{
+	uint64_t t_ns = param("t") * 1000, rate = param("line_rate") * 1000000;
+	uint64_t bdp = rate / 8 * t_ns / 1000000000;
+	struct hop h = { 7, 3, rate, 1000000, 0, 0 };
+	FILE *f = fopen(trace, "w");
+	struct attrs r;
+	uint64_t used;
+	unsigned int x = 12345;
+	int i, tries, err;
+
+	if (!f)
+		die(trace);
+	if (get_flow(av, &r))
+		return report(last_err);
+	used = r.v[HPCC_A_FLOW_SAMPLES];
+	for (i = 0; i < n; i++) {
+		x = x * 1103515245 + 12345;
+		h.ts += t_ns;
+		h.tx += bdp * (40 + (x >> 16) % 91) / 100;
+		h.qlen = (x >> 8) % 4 == 0 ? bdp * ((x >> 4) % 50) / 100 : 0;
+		err = telemetry(av, &h, 1, &r);
+		if (err)
+			return report(err);
+		for (tries = 0; tries < 2000; tries++) {
+			if (get_flow(av, &r))
+				return report(last_err);
+			if (r.v[HPCC_A_FLOW_SAMPLES] > used)
+				break;
+			usleep(1000);
+		}
+		if (r.v[HPCC_A_FLOW_SAMPLES] != used + 1) {
+			printf("error: sample %d used %" PRIu64 " times\n", i,
+			       r.v[HPCC_A_FLOW_SAMPLES] - used);
+			return 1;
+		}
+		used++;
+		fprintf(f, "%" PRIu64 " %" PRIu64 " 1 %u %u %" PRIu64 " %" PRIu64
+			" %" PRIu64 " %" PRIu64 "\n",
+			r.v[HPCC_A_FLOW_LAST_ACK_SEQ],
+			r.v[HPCC_A_FLOW_LAST_SND_NXT], h.sw, h.port,
+			h.rate, h.ts, h.tx, h.qlen);
+		printf("%" PRIu64 " %" PRIu64 " %" PRIu64 " %" PRIu64 " %" PRIu64
+		       " %" PRIu64 " %" PRIu64 " %" PRIu64 "\n",
+		       r.v[HPCC_A_FLOW_U], r.v[HPCC_A_FLOW_W],
+		       r.v[HPCC_A_FLOW_WC], r.v[HPCC_A_FLOW_INC_STAGE],
+		       r.v[HPCC_A_FLOW_CWND], r.v[HPCC_A_FLOW_MSS],
+		       r.v[HPCC_A_FLOW_PACING_RATE],
+		       r.v[HPCC_A_FLOW_MODE]);
+	}
+	fclose(f);
+	return 0;
+}
+
+static int listen_events(int n)
+{
+	char buf[1 << 16];
+	int len, got = 0;
+
+	if (mnl_socket_setsockopt(nl, NETLINK_ADD_MEMBERSHIP, &events_grp,
+				  sizeof(events_grp)) < 0) {
+		printf("error: %d (%s): join events\n", errno, strerror(errno));
+		return 1;
+	}
+	printf("listening\n");
+	fflush(stdout);
+	while (got < n) {
+		const struct nlmsghdr *nlh = (const void *)buf;
+
+		len = mnl_socket_recvfrom(nl, buf, sizeof(buf));
+		if (len < 0)
+			die("recvfrom");
+		for (; mnl_nlmsg_ok(nlh, len); nlh = mnl_nlmsg_next(nlh, &len)) {
+			struct attrs r;
+
+			attrs_cb(nlh, &r);
+			printf("event %s sport=%u dport=%u\n",
+			       r.cmd == HPCC_CMD_FLOW_NEW ? "flow-new" :
+			       r.cmd == HPCC_CMD_FLOW_DEL ? "flow-del" :
+			       r.cmd == HPCC_CMD_FLOW_ACTIVE ? "flow-active" : "?",
+			       ntohs(r.v[HPCC_A_FLOW_SPORT]),
+			       ntohs(r.v[HPCC_A_FLOW_DPORT]));
+			fflush(stdout);
+			got++;
+		}
+	}
+	return 0;
+}
+
+int main(int ac, char **av)
+{
+	struct hop hops[16];
+	struct attrs r;
+	int i, err;
+
+	if (ac < 2)
+		goto usage;
+	open_family();
+	if (!strcmp(av[1], "flow-get") && ac == 6) {
+		err = get_flow(av + 2, &r);
+		if (err)
+			return report(err);
+		printf("nhop=%d\n", r.nhop);
+		print_kv(&r, flow_names, HPCC_A_FLOW_MAX);
+		return 0;
+	}
+	if (!strcmp(av[1], "dump")) {
+		char buf[MNL_SOCKET_BUFFER_SIZE];
+		int n = 0;
+
+		err = talk(msg_start(buf, family_id, HPCC_CMD_FLOW_GET,
+				     NLM_F_DUMP), dump_cb, &n);
+		printf("flows=%d\n", n);
+		return report(err);
+	}
+	if (!strcmp(av[1], "telemetry") && ac >= 6 && ac - 6 <= 16) {
+		for (i = 6; i < ac; i++)
+			if (parse_hop(av[i], &hops[i - 6]))
+				goto usage;
+		err = telemetry(av + 2, hops, ac - 6, &r);
+		if (err)
+			return report(err);
+		printf("in_flight=%" PRIu64 " srtt=%" PRIu64 "\n",
+		       r.v[HPCC_A_FLOW_IN_FLIGHT],
+		       r.v[HPCC_A_FLOW_SRTT]);
+		return 0;
+	}
+	if (!strcmp(av[1], "params-get"))
+		return simple_get(HPCC_CMD_PARAMS_GET, params_names,
+				  HPCC_A_PARAMS_MAX);
+	if (!strcmp(av[1], "params-set"))
+		return params_set(ac - 2, av + 2);
+	if (!strcmp(av[1], "stats"))
+		return simple_get(HPCC_CMD_STATS_GET, stats_names,
+				  HPCC_A_STATS_MAX);
+	if (!strcmp(av[1], "bad") && ac == 7)
+		return bad(av[2], av + 3);
+	if (!strcmp(av[1], "predict") && ac == 8)
+		return predict(av + 2, atoi(av[6]), av[7]);
+	if (!strcmp(av[1], "listen") && ac == 3)
+		return listen_events(atoi(av[2]));
+usage:
+	fprintf(stderr, "usage: see the comment at the top of hpcc_nl.c\n");
+	return 2;
+}
