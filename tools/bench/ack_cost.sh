@@ -65,18 +65,17 @@ port=41000
 for ((r = 0; r < REPS; r++)); do
 	for cc in cubic hpcc; do
 		port=$((port + 1))
-		read -r n s < <(run $cc $port)
+		out=$(run $cc $port | tail -1)
+		n=${out% *}; s=${out#* }
 		echo "$cc rep $r: $n ACKs, $(awk -v n="$n" -v s="$s" 'BEGIN { printf "%.3f", n ? s / n : 0 }') us per ACK in the hooks"
 	done
 done | tee /tmp/ack_cost.txt
-awk '{ split($0, a, " "); c = a[1]; v = $(NF-5); x[c] = x[c] " " v }
-	END { print "per-ACK hook cost, us (" x["cubic"] " ) cubic, (" x["hpcc"] " ) hpcc" }' /tmp/ack_cost.txt
 python3 - /tmp/ack_cost.txt <<'PY'
 import statistics, sys
 v = {"cubic": [], "hpcc": []}
 for l in open(sys.argv[1]):
     f = l.split()
-    v[f[0]].append(float(f[5]))
+    v[f[0]].append(float(f[5]))  # "CC rep R: N ACKs, X us per ACK ..."
 c, h = statistics.median(v["cubic"]), statistics.median(v["hpcc"])
 print("median per-ACK cost: cubic %.3f us, hpcc %.3f us, hpcc/cubic %.2f" % (c, h, h / c if c else 0))
 PY
