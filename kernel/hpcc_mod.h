@@ -134,6 +134,47 @@ struct hpcc_tlm {
 };
 
 /**
+ * struct hpcc_pub - a flow's state as netlink reports it (flow-get), copied
+ * by the ACK path after every event under &hpcc_ent.pub_seq, so that a
+ * reader sees the values of one ACK together (Documentation/design.rst)
+ * @w: W, bytes Q16
+ * @wc: Wc, bytes Q16
+ * @u: U, Q32
+ * @pacing_rate: sk_pacing_rate, bytes/s
+ * @samples: samples run through NewAck
+ * @srtt_us: smoothed RTT, us
+ * @mss: mss_cache, bytes
+ * @cwnd: snd_cwnd, segments
+ * @inc_stage: incStage, 0..maxStage
+ * @fallbacks: changes to the fallback law for stale telemetry
+ * @reductions: ssthresh calls (loss, ECN, RTO)
+ * @last_ack_seq: snd_una the last sample ran with
+ * @last_snd_nxt: snd_nxt the last sample ran with
+ * @law: the law in force at the last ACK (enum hpcc_mode; FALLBACK also
+ *	while TCP recovers from loss)
+ * @in_flight: 1 if the flow had data in flight at the last event
+ * @last_step: enum hpcc_step of the last sample
+ */
+struct hpcc_pub {
+	u64 w;
+	u64 wc;
+	u64 u;
+	u64 pacing_rate;
+	u64 samples;
+	u32 srtt_us;
+	u32 mss;
+	u32 cwnd;
+	u32 inc_stage;
+	u32 fallbacks;
+	u32 reductions;
+	u32 last_ack_seq;
+	u32 last_snd_nxt;
+	u8 law;
+	u8 in_flight;
+	u8 last_step;
+};
+
+/**
  * struct hpcc_ent - out-of-line per-flow state
  * @node: flow table chain, RCU
  * @rcu: deferred free
@@ -150,22 +191,15 @@ struct hpcc_tlm {
  * @start_time: when the flow got state, or when it last went idle
  * @mode: enum hpcc_mode: HPCC while telemetry is fresh, FALLBACK after
  *	stale_rtts RTTs without (socket lock)
- * @law: published: the law in force at the last ACK (enum hpcc_mode;
- *	FALLBACK also while TCP recovers from loss)
- * @in_flight: published: the flow had data in flight at the last event
- * @srtt_us: published: srtt, us
- * @mss: published: mss_cache
- * @cwnd: published: snd_cwnd
- * @last_step: published: enum hpcc_step of the last sample
- * @last_ack_seq: published: snd_una the last sample ran with
- * @last_snd_nxt: published: snd_nxt the last sample ran with
- * @inc_stage: published: incStage
- * @fallbacks: published: stale-telemetry fallbacks
- * @w: published: W, bytes Q16
- * @wc: published: Wc, bytes Q16
- * @u: published: U, Q32
- * @pacing_rate: published: sk_pacing_rate, bytes/s
- * @samples: published: samples used
+ * @samples: samples used (socket lock)
+ * @fallbacks: stale-telemetry fallbacks (socket lock)
+ * @reductions: ssthresh calls: loss, ECN or RTO (socket lock)
+ * @last_step: enum hpcc_step of the last sample (socket lock)
+ * @last_ack_seq: snd_una the last sample ran with (socket lock)
+ * @last_snd_nxt: snd_nxt the last sample ran with (socket lock)
+ * @pub_seq: seqcount around @pub; written under the socket lock with
+ *	preemption off, read by netlink in process context
+ * @pub: what netlink reports, one event's values together
  * @telemetry_in: samples received (netlink writers, under @tlm_lock)
  */
 struct hpcc_ent {
@@ -186,21 +220,15 @@ struct hpcc_ent {
 	u64 start_time;
 
 	u8 mode;
-	u8 law;
-	u8 in_flight;
 	u8 last_step;
-	u32 srtt_us;
-	u32 mss;
-	u32 cwnd;
+	u32 fallbacks;
+	u32 reductions;
 	u32 last_ack_seq;
 	u32 last_snd_nxt;
-	u32 inc_stage;
-	u32 fallbacks;
-	u64 w;
-	u64 wc;
-	u64 u;
-	u64 pacing_rate;
 	u64 samples;
+
+	seqcount_t pub_seq;
+	struct hpcc_pub pub;
 	u64 telemetry_in;
 };
 
@@ -215,6 +243,7 @@ void hpcc_ent_destroy(struct hpcc_ent *e);
 struct hpcc_ent *hpcc_ent_lookup(struct hpcc_net *hn,
 				 const struct hpcc_key *key);
 void hpcc_key_of_sk(const struct sock *sk, struct hpcc_key *key);
+void hpcc_pub_read(const struct hpcc_ent *e, struct hpcc_pub *pub);
 int hpcc_table_init(void);
 void hpcc_table_exit(void);
 

@@ -198,9 +198,8 @@ static int hpcc_nl_telemetry_set(struct sk_buff *skb, struct genl_info *info)
 	struct sk_buff *msg;
 	struct hpcc_tlm tlm;
 	struct hpcc_key key;
+	struct hpcc_pub pub;
 	struct hpcc_ent *e;
-	u32 srtt_us;
-	u8 in_flight;
 	bool bad_count;
 	void *hdr;
 	int err;
@@ -242,15 +241,14 @@ static int hpcc_nl_telemetry_set(struct sk_buff *skb, struct genl_info *info)
 	WRITE_ONCE(e->tlm_gen, e->tlm_gen + 1);
 	WRITE_ONCE(e->telemetry_in, e->telemetry_in + 1);
 	write_sequnlock_bh(&e->tlm_lock);
-	in_flight = READ_ONCE(e->in_flight);
-	srtt_us = READ_ONCE(e->srtt_us);
+	hpcc_pub_read(e, &pub);
 	rcu_read_unlock();
 	hpcc_stat_inc(hn, HPCC_STAT_TELEMETRY_ACCEPTED);
 
 	hdr = genlmsg_put_reply(msg, info, &hpcc_genl_family, 0,
 				HPCC_CMD_TELEMETRY_SET);
-	if (!hdr || nla_put_u8(msg, HPCC_A_FLOW_IN_FLIGHT, in_flight) ||
-	    nla_put_u32(msg, HPCC_A_FLOW_SRTT, srtt_us)) {
+	if (!hdr || nla_put_u8(msg, HPCC_A_FLOW_IN_FLIGHT, pub.in_flight) ||
+	    nla_put_u32(msg, HPCC_A_FLOW_SRTT, pub.srtt_us)) {
 		nlmsg_free(msg);
 		return -EMSGSIZE;
 	}
@@ -315,31 +313,34 @@ static int hpcc_nl_fill_flow(struct sk_buff *msg, struct hpcc_ent *e,
 			     u32 portid, u32 seq, int flags)
 {
 	u64 age = U64_MAX;
+	struct hpcc_pub p;
 	void *hdr;
 
+	hpcc_pub_read(e, &p);
 	hdr = genlmsg_put(msg, portid, seq, &hpcc_genl_family, flags,
 			  HPCC_CMD_FLOW_GET);
 	if (!hdr)
 		return -EMSGSIZE;
 	if (hpcc_nl_put_tuple(msg, e) || hpcc_nl_put_hops(msg, e, &age) ||
-	    nla_put_u8(msg, HPCC_A_FLOW_IN_FLIGHT, READ_ONCE(e->in_flight)) ||
-	    nla_put_u32(msg, HPCC_A_FLOW_SRTT, READ_ONCE(e->srtt_us)) ||
-	    nla_put_u32(msg, HPCC_A_FLOW_MSS, READ_ONCE(e->mss)) ||
-	    nla_put_u32(msg, HPCC_A_FLOW_CWND, READ_ONCE(e->cwnd)) ||
-	    HPCC_PUT64(msg, HPCC_A_FLOW_PACING_RATE, READ_ONCE(e->pacing_rate)) ||
-	    HPCC_PUT64(msg, HPCC_A_FLOW_W, READ_ONCE(e->w) >> HPCC_W_SHIFT) ||
-	    HPCC_PUT64(msg, HPCC_A_FLOW_WC, READ_ONCE(e->wc) >> HPCC_W_SHIFT) ||
-	    HPCC_PUT64(msg, HPCC_A_FLOW_U, READ_ONCE(e->u)) ||
-	    nla_put_u32(msg, HPCC_A_FLOW_INC_STAGE, READ_ONCE(e->inc_stage)) ||
-	    nla_put_u8(msg, HPCC_A_FLOW_MODE, READ_ONCE(e->law)) ||
+	    nla_put_u8(msg, HPCC_A_FLOW_IN_FLIGHT, p.in_flight) ||
+	    nla_put_u32(msg, HPCC_A_FLOW_SRTT, p.srtt_us) ||
+	    nla_put_u32(msg, HPCC_A_FLOW_MSS, p.mss) ||
+	    nla_put_u32(msg, HPCC_A_FLOW_CWND, p.cwnd) ||
+	    HPCC_PUT64(msg, HPCC_A_FLOW_PACING_RATE, p.pacing_rate) ||
+	    HPCC_PUT64(msg, HPCC_A_FLOW_W, p.w >> HPCC_W_SHIFT) ||
+	    HPCC_PUT64(msg, HPCC_A_FLOW_WC, p.wc >> HPCC_W_SHIFT) ||
+	    HPCC_PUT64(msg, HPCC_A_FLOW_U, p.u) ||
+	    nla_put_u32(msg, HPCC_A_FLOW_INC_STAGE, p.inc_stage) ||
+	    nla_put_u8(msg, HPCC_A_FLOW_MODE, p.law) ||
 	    (age != U64_MAX &&
 	     HPCC_PUT64(msg, HPCC_A_FLOW_TELEMETRY_AGE, age)) ||
 	    HPCC_PUT64(msg, HPCC_A_FLOW_TELEMETRY_IN, READ_ONCE(e->telemetry_in)) ||
-	    HPCC_PUT64(msg, HPCC_A_FLOW_SAMPLES, READ_ONCE(e->samples)) ||
-	    nla_put_u32(msg, HPCC_A_FLOW_FALLBACKS, READ_ONCE(e->fallbacks)) ||
-	    nla_put_u8(msg, HPCC_A_FLOW_LAST_STEP, READ_ONCE(e->last_step)) ||
-	    nla_put_u32(msg, HPCC_A_FLOW_LAST_ACK_SEQ, READ_ONCE(e->last_ack_seq)) ||
-	    nla_put_u32(msg, HPCC_A_FLOW_LAST_SND_NXT, READ_ONCE(e->last_snd_nxt))) {
+	    HPCC_PUT64(msg, HPCC_A_FLOW_SAMPLES, p.samples) ||
+	    nla_put_u32(msg, HPCC_A_FLOW_FALLBACKS, p.fallbacks) ||
+	    nla_put_u32(msg, HPCC_A_FLOW_REDUCTIONS, p.reductions) ||
+	    nla_put_u8(msg, HPCC_A_FLOW_LAST_STEP, p.last_step) ||
+	    nla_put_u32(msg, HPCC_A_FLOW_LAST_ACK_SEQ, p.last_ack_seq) ||
+	    nla_put_u32(msg, HPCC_A_FLOW_LAST_SND_NXT, p.last_snd_nxt)) {
 		genlmsg_cancel(msg, hdr);
 		return -EMSGSIZE;
 	}
@@ -568,8 +569,8 @@ err:
  * @e: the flow
  * @cmd: HPCC_CMD_FLOW_NEW, HPCC_CMD_FLOW_DEL or HPCC_CMD_FLOW_ACTIVE
  *
- * Context: any, including softirq (GFP_ATOMIC); nothing is built when the
- * group has no listener in the flow's namespace.  An event that cannot
+ * Context: the flow's writer (socket lock), including softirq (GFP_ATOMIC);
+ * nothing is built when the group has no listener in the flow's namespace.  An event that cannot
  * be built is lost; hpccd rediscovers flows with a flow-get dump.
  */
 void hpcc_nl_flow_event(struct hpcc_ent *e, u8 cmd)
@@ -586,7 +587,7 @@ void hpcc_nl_flow_event(struct hpcc_ent *e, u8 cmd)
 	hdr = genlmsg_put(msg, 0, 0, &hpcc_genl_family, 0, cmd);
 	if (!hdr || hpcc_nl_put_tuple(msg, e) ||
 	    (cmd == HPCC_CMD_FLOW_ACTIVE &&
-	     nla_put_u32(msg, HPCC_A_FLOW_SRTT, READ_ONCE(e->srtt_us)))) {
+	     nla_put_u32(msg, HPCC_A_FLOW_SRTT, e->pub.srtt_us))) {
 		nlmsg_free(msg);
 		return;
 	}

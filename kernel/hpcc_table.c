@@ -82,6 +82,25 @@ static u32 hpcc_hash(const struct hpcc_net *hn, const struct hpcc_key *key)
 }
 
 /**
+ * hpcc_pub_read() - a consistent copy of what the ACK path last published
+ * @e: the flow (RCU or otherwise pinned)
+ * @pub: filled
+ *
+ * Context: process context (the writer runs in softirq or with the socket
+ * owned and preemption off; a reader in softirq could spin on a writer it
+ * interrupted).
+ */
+void hpcc_pub_read(const struct hpcc_ent *e, struct hpcc_pub *pub)
+{
+	unsigned int seq;
+
+	do {
+		seq = read_seqcount_begin(&e->pub_seq);
+		*pub = e->pub;
+	} while (read_seqcount_retry(&e->pub_seq, seq));
+}
+
+/**
  * hpcc_key_of_sk() - the flow table key of a connected TCP socket
  * @sk: the socket (IPv4, or IPv4-mapped IPv6 through inet_sk fields)
  * @key: filled
@@ -137,6 +156,7 @@ struct hpcc_ent *hpcc_ent_create(struct hpcc_net *hn,
 	e->hn = hn;
 	refcount_inc(&hn->ref);
 	seqlock_init(&e->tlm_lock);
+	seqcount_init(&e->pub_seq);
 
 	spin_lock_bh(&hn->lock);
 	hlist_add_head_rcu(&e->node, &hn->buckets[hpcc_hash(hn, key)]);

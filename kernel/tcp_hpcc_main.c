@@ -261,7 +261,7 @@ static void hpcc_to_fallback(struct sock *sk, struct hpcc_ent *e)
 
 	e->mode = HPCC_MODE_FALLBACK;
 	tp->snd_ssthresh = max(tcp_snd_cwnd(tp), 2U);
-	WRITE_ONCE(e->fallbacks, e->fallbacks + 1);
+	e->fallbacks++;
 	hpcc_stat_inc(e->hn, HPCC_STAT_FALLBACKS);
 }
 
@@ -312,10 +312,10 @@ static void hpcc_take_telemetry(struct sock *sk, struct hpcc_ent *e,
 		hpcc_resume(sk, e, cfg);
 	step = hpcc_new_ack(&e->core, &cfg->p, tp->snd_una, tp->snd_nxt,
 			    tlm.hops, tlm.nhop);
-	WRITE_ONCE(e->last_step, step);
-	WRITE_ONCE(e->last_ack_seq, tp->snd_una);
-	WRITE_ONCE(e->last_snd_nxt, tp->snd_nxt);
-	WRITE_ONCE(e->samples, e->samples + 1);
+	e->last_step = step;
+	e->last_ack_seq = tp->snd_una;
+	e->last_snd_nxt = tp->snd_nxt;
+	e->samples++;
 	hpcc_stat_inc(e->hn, HPCC_STAT_SAMPLES);
 }
 
@@ -338,21 +338,40 @@ static void hpcc_apply_w(struct sock *sk, const struct hpcc_ent *e,
 		   min_t(u64, rate, READ_ONCE(sk->sk_max_pacing_rate)));
 }
 
-/* Copy what netlink readers report; they never touch the socket. */
-static void hpcc_publish(const struct sock *sk, struct hpcc_ent *e, u8 law)
+/*
+ * hpcc_publish() - copy what netlink reports (struct hpcc_pub) after an
+ * event, under the entry's seqcount so that a reader sees one event's
+ * values together; netlink never touches the socket.  Socket lock held:
+ * writers are serialized, and preemption is off inside the write section.
+ */
+static void hpcc_publish(const struct sock *sk, struct hpcc_ent *e, u8 law,
+			 u8 in_flight)
 {
 	const struct tcp_sock *tp = tcp_sk(sk);
+	struct hpcc_pub p = {
+		.w = e->core.w,
+		.wc = e->core.wc,
+		.u = e->core.u,
+		.pacing_rate = READ_ONCE(sk->sk_pacing_rate),
+		.samples = e->samples,
+		.srtt_us = tp->srtt_us >> 3,
+		.mss = tp->mss_cache,
+		.cwnd = tcp_snd_cwnd(tp),
+		.inc_stage = e->core.inc_stage,
+		.fallbacks = e->fallbacks,
+		.reductions = e->reductions,
+		.last_ack_seq = e->last_ack_seq,
+		.last_snd_nxt = e->last_snd_nxt,
+		.law = law,
+		.in_flight = in_flight,
+		.last_step = e->last_step,
+	};
 
-	WRITE_ONCE(e->in_flight, tp->packets_out ? 1 : 0);
-	WRITE_ONCE(e->srtt_us, tp->srtt_us >> 3);
-	WRITE_ONCE(e->mss, tp->mss_cache);
-	WRITE_ONCE(e->cwnd, tcp_snd_cwnd(tp));
-	WRITE_ONCE(e->pacing_rate, READ_ONCE(sk->sk_pacing_rate));
-	WRITE_ONCE(e->w, e->core.w);
-	WRITE_ONCE(e->wc, e->core.wc);
-	WRITE_ONCE(e->u, e->core.u);
-	WRITE_ONCE(e->inc_stage, e->core.inc_stage);
-	WRITE_ONCE(e->law, law);
+	preempt_disable();
+	write_seqcount_begin(&e->pub_seq);
+	e->pub = p;
+	write_seqcount_end(&e->pub_seq);
+	preempt_enable();
 }
 
 /*
@@ -388,7 +407,7 @@ static void hpcc_cong_control_rs(struct sock *sk, const struct rate_sample *rs)
 	if (law != HPCC_MODE_HPCC)
 		hpcc_fallback_law(sk, rs);
 	rcu_read_unlock();
-	hpcc_publish(sk, e, law);
+	hpcc_publish(sk, e, law, tcp_sk(sk)->packets_out ? 1 : 0);
 }
 
 HPCC_DEFINE_CONG_CONTROL(hpcc_cong_control, hpcc_cong_control_rs)
@@ -423,7 +442,7 @@ static void hpcc_init(struct sock *sk)
 	hpcc_flow_init(&e->core, &cfg->p);
 	hpcc_apply_w(sk, e, cfg);
 	rcu_read_unlock();
-	hpcc_publish(sk, e, HPCC_MODE_HPCC);
+	hpcc_publish(sk, e, HPCC_MODE_HPCC, 0);
 	hpcc_nl_flow_event(e, HPCC_CMD_FLOW_NEW);
 }
 
@@ -452,6 +471,8 @@ static u32 hpcc_ssthresh(struct sock *sk)
 	u32 ssthresh = tcp_reno_ssthresh(sk);
 	u64 cap;
 
+	if (e)
+		e->reductions++;
 	if (e && e->mode == HPCC_MODE_HPCC) {
 		cap = ((u64)ssthresh * tp->mss_cache) << HPCC_W_SHIFT;
 		e->w_prior = e->core.w;
@@ -513,9 +534,8 @@ static void hpcc_tx_start(struct sock *sk, struct hpcc_ent *e)
 		restart = hpcc_init_cwnd(tp, __sk_dst_get(sk));
 		tp->snd_ssthresh = tcp_current_ssthresh(sk);
 		tcp_snd_cwnd_set(tp, max(min(tcp_snd_cwnd(tp), restart), 2U));
-		WRITE_ONCE(e->cwnd, tcp_snd_cwnd(tp));
 	}
-	WRITE_ONCE(e->in_flight, 1);
+	hpcc_publish(sk, e, e->pub.law, 1);
 	hpcc_nl_flow_event(e, HPCC_CMD_FLOW_ACTIVE);
 }
 

@@ -12,7 +12,9 @@
  *   hpcc_nl predict SADDR SPORT DADDR DPORT N TRACE
  *           push N synthetic samples one at a time, each after the previous
  *           one was used by an ACK; write them as an hpcc-replay trace to
- *           TRACE and print "U W Wc incStage cwnd mss pacing_rate" per sample
+ *           TRACE and print "U W Wc incStage cwnd mss pacing_rate mode" per
+ *           sample; exit 3 if TCP reduced the window for loss before or
+ *           during the run (then W does not follow the samples alone)
  *   hpcc_nl listen N                             print N flow events
  *
  * Errors print "error: ERRNO (strerror): extack message" and exit 1.
@@ -260,6 +262,7 @@ static const char *const flow_names[HPCC_A_FLOW_MAX + 1] = {
 	[HPCC_A_FLOW_LAST_STEP] = "last_step",
 	[HPCC_A_FLOW_LAST_ACK_SEQ] = "last_ack_seq",
 	[HPCC_A_FLOW_LAST_SND_NXT] = "last_snd_nxt",
+	[HPCC_A_FLOW_REDUCTIONS] = "reductions",
 };
 
 static const char *const params_names[HPCC_A_PARAMS_MAX + 1] = {
@@ -486,7 +489,9 @@ static uint64_t param(const char *name)
 /*
  * predict: one hop of B = line rate; each sample advances ts by T and
  * txBytes by a pseudo-random share of B * T (40% to 130%), with a queue
- * now and then, so MD, AI and MI steps all happen.
+ * now and then, so MD, AI and MI steps all happen.  Exits with 3 if TCP
+ * reduced the window for loss meanwhile (W no longer follows the samples
+ * alone), with 1 on other errors.
  */
 static int predict(char **av, int n, const char *trace)
 {
@@ -495,7 +500,7 @@ static int predict(char **av, int n, const char *trace)
 	struct hop h = { 7, 3, rate, 1000000, 0, 0 };
 	FILE *f = fopen(trace, "w");
 	struct attrs r;
-	uint64_t used;
+	uint64_t used, reductions;
 	unsigned int x = 12345;
 	int i, tries, err;
 
@@ -504,6 +509,12 @@ static int predict(char **av, int n, const char *trace)
 	if (get_flow(av, &r))
 		return report(last_err);
 	used = r.v[HPCC_A_FLOW_SAMPLES];
+	reductions = r.v[HPCC_A_FLOW_REDUCTIONS];
+	if (reductions) {	/* W is no longer W_init */
+		printf("loss: reductions %" PRIu64 " before the first sample\n",
+		       reductions);
+		return 3;
+	}
 	for (i = 0; i < n; i++) {
 		x = x * 1103515245 + 12345;
 		h.ts += t_ns;
@@ -523,6 +534,12 @@ static int predict(char **av, int n, const char *trace)
 			printf("error: sample %d used %" PRIu64 " times\n", i,
 			       r.v[HPCC_A_FLOW_SAMPLES] - used);
 			return 1;
+		}
+		if (r.v[HPCC_A_FLOW_REDUCTIONS] != reductions) {
+			printf("loss: reductions %" PRIu64 " -> %" PRIu64
+			       " at sample %d\n", reductions,
+			       r.v[HPCC_A_FLOW_REDUCTIONS], i);
+			return 3;
 		}
 		used++;
 		fprintf(f, "%" PRIu64 " %" PRIu64 " 1 %u %u %" PRIu64 " %" PRIu64

@@ -38,6 +38,19 @@ retry() {
 	return 1
 }
 
+# brief LOG - the summary lines of a run_tap log, and each failed result
+# with the last 12 diagnostic lines before it (the CI console shows why).
+brief() {
+	awk '
+	/^# (<<<|>>>)/ { if ($2 == "<<<") print; n = 0; next }
+	/^#/ { buf[n++ % 12] = $0; next }
+	/^not ok/ {
+		for (i = (n > 12 ? n - 12 : 0); i < n; i++) print "  " buf[i % 12]
+		print; n = 0; next
+	}
+	/^ok/ { n = 0 }' "$1"
+}
+
 TALLY_PASS=0
 TALLY_FAIL=0
 TALLY_SKIP=0

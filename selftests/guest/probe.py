@@ -4,8 +4,9 @@
 
   probe.py send SRC SPORT DST DPORT DSCP KIND COUNT
       KIND: probe | response | nomagic (the DSCP, a TCP header, no HPCC header)
-  probe.py sniff DEV DSCP SECONDS
-      count IPv4 packets with DSCP seen by a packet socket on DEV; prints N
+  probe.py sniff DEV DSCP SECONDS [EXPECT]
+      count IPv4 packets with DSCP seen by a packet socket on DEV, for
+      SECONDS or until 0.5 s after the EXPECT-th; prints "sniffing", then N
 """
 import socket
 import struct
@@ -54,6 +55,7 @@ def main(av):
         return 0
     if av[1] == "sniff":
         dev, dscp, secs = av[2], int(av[3]), float(av[4])
+        expect = int(av[5]) if len(av) > 5 else 0
         sk = socket.socket(socket.AF_PACKET, socket.SOCK_DGRAM,
                            socket.htons(0x0800))
         sk.bind((dev, 0))
@@ -67,6 +69,8 @@ def main(av):
                 continue
             if len(pkt) >= 20 and pkt[1] >> 2 == dscp:
                 n += 1
+                if n == expect:  # a little longer, to see any extra
+                    end = min(end, time.monotonic() + 0.5)
         print(n)
         return 0
     print(__doc__, file=sys.stderr)
