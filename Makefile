@@ -91,15 +91,26 @@ KSFT_CFLAGS := $(CFLAGS) -Wno-unused-parameter -Wno-sign-compare -Wno-clobbered 
 	-I$(LINUX_SRC)/tools/testing/selftests -D_GNU_SOURCE
 SELFTEST_PROGS := $(BUILD)/selftests/tcp_cc_tool $(BUILD)/selftests/cc_sockopt \
 	$(BUILD)/selftests/hpcc_nl \
-	$(BUILD)/selftests/core_test $(BUILD)/selftests/core_equiv
+	$(BUILD)/selftests/core_test $(BUILD)/selftests/core_equiv \
+	$(BUILD)/selftests/wire_test
 selftest-progs: $(SELFTEST_PROGS)
 $(BUILD)/selftests/core_%: selftests/core_%.c $(CORE_SRC) $(CORE_HDR) $(LINUX_SRC)/.stamp
 	@mkdir -p $(dir $@)
 	$(CC) $(KSFT_CFLAGS) $(SAN_FLAGS) -o $@ $< $(CORE_SRC) -lm
+WIRE_SRC := daemon/hpcc_wire.c
+WIRE_HDR := daemon/hpcc_wire.h include/uapi/linux/hpcc.h
+$(BUILD)/selftests/wire_test: selftests/wire_test.c $(WIRE_SRC) $(WIRE_HDR) $(LINUX_SRC)/.stamp
+	@mkdir -p $(dir $@)
+	$(CC) $(KSFT_CFLAGS) -Idaemon $(SAN_FLAGS) -o $@ $< $(WIRE_SRC)
 # libFuzzer targets (clang), with ASan and UBSan.
 FUZZ_CC ?= clang
-FUZZ_PROGS := $(BUILD)/fuzz/fuzz_replay
+FUZZ_PROGS := $(BUILD)/fuzz/fuzz_replay $(BUILD)/fuzz/fuzz_wire
 fuzz-progs: $(FUZZ_PROGS)
+$(BUILD)/fuzz/fuzz_wire: selftests/fuzz/fuzz_wire.c $(WIRE_SRC) $(WIRE_HDR)
+	@mkdir -p $(dir $@)
+	$(FUZZ_CC) -g -O1 -fsanitize=fuzzer,address,undefined \
+		-fno-sanitize-recover=all -Iinclude/uapi -Idaemon -o $@ \
+		$< $(WIRE_SRC)
 $(BUILD)/fuzz/fuzz_replay: selftests/fuzz/fuzz_replay.c tools/replay/hpcc_trace.c \
 		tools/replay/hpcc_trace.h $(CORE_SRC) $(CORE_HDR)
 	@mkdir -p $(dir $@)

@@ -1,0 +1,260 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * hpcc_wire.c - build and parse HPCC probe and response packets
+ * (hpcc_wire.h).  Every read is bounds-checked against the packet length
+ * and done byte-wise (unaligned-safe), as packets come from the network.
+ */
+#include <endian.h>
+#include <string.h>
+
+#include "hpcc_wire.h"
+
+static uint16_t get16(const uint8_t *p)
+{
+	return (uint16_t)(p[0] << 8 | p[1]);
+}
+
+static uint32_t get32(const uint8_t *p)
+{
+	uint32_t v;
+
+	memcpy(&v, p, 4);
+	return be32toh(v);
+}
+
+static uint64_t get64(const uint8_t *p)
+{
+	uint64_t v;
+
+	memcpy(&v, p, 8);
+	return be64toh(v);
+}
+
+static void put16(uint8_t *p, uint16_t v)
+{
+	p[0] = v >> 8;
+	p[1] = v;
+}
+
+static void put32(uint8_t *p, uint32_t v)
+{
+	v = htobe32(v);
+	memcpy(p, &v, 4);
+}
+
+static void put64(uint8_t *p, uint64_t v)
+{
+	v = htobe64(v);
+	memcpy(p, &v, 8);
+}
+
+/* RFC 1071 sum over @len bytes, folded to 16 bits, starting from @sum. */
+static uint32_t csum_add(uint32_t sum, const uint8_t *p, size_t len)
+{
+	size_t i;
+
+	for (i = 0; i + 1 < len; i += 2)
+		sum += get16(p + i);
+	if (len & 1)
+		sum += p[len - 1] << 8;
+	while (sum >> 16)
+		sum = (sum & 0xffff) + (sum >> 16);
+	return sum;
+}
+
+static void put_ip(uint8_t *ip, const struct hpcc_tuple *t, uint8_t dscp,
+		   size_t total, uint16_t ip_id)
+{
+	memset(ip, 0, HPCC_IP_LEN);
+	ip[0] = 0x45;
+	ip[1] = dscp << 2;
+	put16(ip + 2, total);
+	put16(ip + 4, ip_id);
+	put16(ip + 6, 0x4000);			/* DF */
+	ip[8] = 64;				/* TTL */
+	ip[9] = 6;				/* TCP */
+	memcpy(ip + 12, &t->saddr, 4);
+	memcpy(ip + 16, &t->daddr, 4);
+	put16(ip + 10, ~csum_add(0, ip, HPCC_IP_LEN) & 0xffff);
+}
+
+/* TCP header with no flags, seq, ack and window 0, and its checksum over
+ * the pseudo-header and the whole segment (the payload must be in place).
+ */
+static void put_tcp(uint8_t *ip, size_t total)
+{
+	uint8_t *th = ip + HPCC_IP_LEN;
+	size_t seg = total - HPCC_IP_LEN;
+	uint32_t sum;
+
+	memset(th + 4, 0, HPCC_TCP_LEN - 4);	/* ports already set */
+	th[12] = (HPCC_TCP_LEN / 4) << 4;
+	sum = csum_add(0, ip + 12, 8);		/* addresses */
+	sum += 6 + seg;
+	sum = csum_add(sum, th, seg);
+	put16(th + 16, ~sum & 0xffff);
+}
+
+static void put_hdr(uint8_t *h, uint8_t type, uint8_t nhop, uint8_t hop_cap,
+		    uint64_t probe_id, uint64_t ts)
+{
+	put32(h, HPCC_WIRE_MAGIC);
+	h[4] = HPCC_WIRE_VERSION;
+	h[5] = type;
+	h[6] = nhop;
+	h[7] = hop_cap;
+	put64(h + 8, probe_id);
+	put64(h + 16, ts);
+}
+
+static void put_hop(uint8_t *p, const struct hpcc_hop_rec *r)
+{
+	put32(p, r->switch_id);
+	put32(p + 4, r->port_id);
+	put64(p + 8, r->rate);
+	put64(p + 16, r->ts);
+	put64(p + 24, r->tx_bytes);
+	put32(p + 32, r->qlen);
+	put32(p + 36, 0);
+}
+
+static void get_hop(const uint8_t *p, struct hpcc_hop_rec *r)
+{
+	r->switch_id = get32(p);
+	r->port_id = get32(p + 4);
+	r->rate = get64(p + 8);
+	r->ts = get64(p + 16);
+	r->tx_bytes = get64(p + 24);
+	r->qlen = get32(p + 32);
+}
+
+static size_t pkt_len(uint8_t hop_cap)
+{
+	return HPCC_IP_LEN + HPCC_TCP_LEN + HPCC_WIRE_HDR_LEN +
+	       (size_t)hop_cap * HPCC_WIRE_HOP_LEN;
+}
+
+size_t hpcc_build_probe(void *buf, const struct hpcc_tuple *t, uint8_t dscp,
+			uint8_t hop_cap, uint64_t probe_id, uint64_t ts,
+			uint16_t ip_id)
+{
+	uint8_t *ip = buf, *th = ip + HPCC_IP_LEN, *h = th + HPCC_TCP_LEN;
+	size_t total = pkt_len(hop_cap);
+
+	if (!dscp || dscp > 63 || !hop_cap || hop_cap > HPCC_MAX_HOPS)
+		return 0;
+	put_ip(ip, t, dscp, total, ip_id);
+	memcpy(th, &t->sport, 2);
+	memcpy(th + 2, &t->dport, 2);
+	put_hdr(h, HPCC_WIRE_PROBE, 0, hop_cap, probe_id, ts);
+	memset(h + HPCC_WIRE_HDR_LEN, 0, (size_t)hop_cap * HPCC_WIRE_HOP_LEN);
+	put_tcp(ip, total);
+	return total;
+}
+
+size_t hpcc_build_response(void *buf, const struct hpcc_pkt *probe,
+			   uint8_t dscp, uint16_t ip_id)
+{
+	uint8_t *ip = buf, *th = ip + HPCC_IP_LEN, *h = th + HPCC_TCP_LEN;
+	uint8_t nhop = probe->nhop, hop_cap = nhop ? nhop : 1;
+	struct hpcc_tuple back = {
+		.saddr = probe->tuple.daddr, .daddr = probe->tuple.saddr,
+		.sport = probe->tuple.dport, .dport = probe->tuple.sport,
+	};
+	size_t total = pkt_len(hop_cap);
+	uint8_t i;
+
+	if (probe->type != HPCC_WIRE_PROBE || !dscp || dscp > 63 ||
+	    nhop > HPCC_MAX_HOPS)
+		return 0;
+	put_ip(ip, &back, dscp, total, ip_id);
+	memcpy(th, &back.sport, 2);
+	memcpy(th + 2, &back.dport, 2);
+	put_hdr(h, HPCC_WIRE_RESPONSE, nhop, hop_cap, probe->probe_id,
+		probe->ts);
+	memset(h + HPCC_WIRE_HDR_LEN, 0, (size_t)hop_cap * HPCC_WIRE_HOP_LEN);
+	for (i = 0; i < nhop; i++)
+		put_hop(h + HPCC_WIRE_HDR_LEN + (size_t)i * HPCC_WIRE_HOP_LEN,
+			&probe->hops[i]);
+	put_tcp(ip, total);
+	return total;
+}
+
+enum hpcc_parse_err hpcc_parse(const void *buf, size_t len,
+			       struct hpcc_pkt *pkt)
+{
+	const uint8_t *ip = buf, *th, *h;
+	size_t ihl, total, doff, rest;
+	uint8_t i;
+
+	if (len < HPCC_IP_LEN + HPCC_TCP_LEN + HPCC_WIRE_HDR_LEN)
+		return HPCC_PARSE_SHORT;
+	ihl = (size_t)(ip[0] & 0xf) * 4;
+	if (ip[0] >> 4 != 4 || ihl < HPCC_IP_LEN)
+		return HPCC_PARSE_NOT_IPV4;
+	total = get16(ip + 2);
+	if (total > len || total < ihl + HPCC_TCP_LEN + HPCC_WIRE_HDR_LEN)
+		return HPCC_PARSE_IP_LEN;
+	if (csum_add(0, ip, ihl) != 0xffff)
+		return HPCC_PARSE_IP_CSUM;
+	if (get16(ip + 6) & 0x3fff)
+		return HPCC_PARSE_FRAGMENT;
+	if (ip[9] != 6)
+		return HPCC_PARSE_NOT_TCP;
+	th = ip + ihl;
+	doff = (size_t)(th[12] >> 4) * 4;
+	if (doff < HPCC_TCP_LEN || ihl + doff + HPCC_WIRE_HDR_LEN > total)
+		return HPCC_PARSE_TCP_DOFF;
+	h = th + doff;
+	rest = total - ihl - doff - HPCC_WIRE_HDR_LEN;
+	if (get32(h) != HPCC_WIRE_MAGIC)
+		return HPCC_PARSE_MAGIC;
+	if (h[4] != HPCC_WIRE_VERSION)
+		return HPCC_PARSE_VERSION;
+	if (h[5] != HPCC_WIRE_PROBE && h[5] != HPCC_WIRE_RESPONSE)
+		return HPCC_PARSE_TYPE;
+	if (!h[7] || h[7] > HPCC_MAX_HOPS)
+		return HPCC_PARSE_HOP_CAP;
+	if (h[6] > h[7])
+		return HPCC_PARSE_NHOP;
+	if (rest < (size_t)h[7] * HPCC_WIRE_HOP_LEN)
+		return HPCC_PARSE_TRUNCATED;
+
+	memset(pkt, 0, sizeof(*pkt));
+	memcpy(&pkt->tuple.saddr, ip + 12, 4);
+	memcpy(&pkt->tuple.daddr, ip + 16, 4);
+	memcpy(&pkt->tuple.sport, th, 2);
+	memcpy(&pkt->tuple.dport, th + 2, 2);
+	pkt->dscp = ip[1] >> 2;
+	pkt->type = h[5];
+	pkt->nhop = h[6];
+	pkt->hop_cap = h[7];
+	pkt->probe_id = get64(h + 8);
+	pkt->ts = get64(h + 16);
+	for (i = 0; i < pkt->nhop; i++)
+		get_hop(h + HPCC_WIRE_HDR_LEN + (size_t)i * HPCC_WIRE_HOP_LEN,
+			&pkt->hops[i]);
+	return HPCC_PARSE_OK;
+}
+
+const char *hpcc_parse_err_name(enum hpcc_parse_err e)
+{
+	static const char *const names[HPCC_PARSE_NUM] = {
+		[HPCC_PARSE_OK] = "ok",
+		[HPCC_PARSE_SHORT] = "short",
+		[HPCC_PARSE_NOT_IPV4] = "not-ipv4",
+		[HPCC_PARSE_IP_LEN] = "ip-len",
+		[HPCC_PARSE_IP_CSUM] = "ip-csum",
+		[HPCC_PARSE_FRAGMENT] = "fragment",
+		[HPCC_PARSE_NOT_TCP] = "not-tcp",
+		[HPCC_PARSE_TCP_DOFF] = "tcp-doff",
+		[HPCC_PARSE_MAGIC] = "magic",
+		[HPCC_PARSE_VERSION] = "version",
+		[HPCC_PARSE_TYPE] = "type",
+		[HPCC_PARSE_HOP_CAP] = "hop-cap",
+		[HPCC_PARSE_NHOP] = "nhop",
+		[HPCC_PARSE_TRUNCATED] = "truncated",
+	};
+
+	return (unsigned int)e < HPCC_PARSE_NUM ? names[e] : "?";
+}

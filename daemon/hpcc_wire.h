@@ -1,0 +1,159 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/*
+ * hpcc_wire.h - build and parse HPCC probe and response packets (IPv4 +
+ * TCP + the telemetry header of include/uapi/linux/hpcc.h), for hpccd and
+ * its tests.  Pure functions: no I/O, no allocation, no global state.
+ *
+ * A probe has the flow's 5-tuple and the probe DSCP; its hop records are
+ * pre-allocated (hop_cap) and filled in order by INT hops.  A response
+ * reverses the tuple, carries the response DSCP, the probe's id and
+ * sender timestamp, and its nhop filled records (draft-pan-tsvwg-hpccplus
+ * section 7.2; Documentation/design.rst, "Probe and response wire format").
+ */
+#ifndef _HPCC_WIRE_H
+#define _HPCC_WIRE_H
+
+#include <stddef.h>
+#include <stdint.h>
+#include <linux/hpcc.h>
+
+/* Fixed sizes on the wire: IPv4 header without options, TCP header
+ * without options, HPCC header.
+ */
+#define HPCC_IP_LEN	20
+#define HPCC_TCP_LEN	20
+/* The largest packet hpccd builds: HPCC_MAX_HOPS records. */
+#define HPCC_PKT_MAX	(HPCC_IP_LEN + HPCC_TCP_LEN + HPCC_WIRE_HDR_LEN + \
+			 HPCC_MAX_HOPS * HPCC_WIRE_HOP_LEN)
+
+/**
+ * struct hpcc_tuple - a flow's addresses and ports, network byte order,
+ * as its sender sees them (saddr/sport local)
+ */
+struct hpcc_tuple {
+	uint32_t saddr;
+	uint32_t daddr;
+	uint16_t sport;
+	uint16_t dport;
+};
+
+/**
+ * struct hpcc_hop_rec - one hop record in host byte order (draft section
+ * 4.1; wire: struct hpcc_wire_hop)
+ * @switch_id: switch_ID
+ * @port_id: egress port_ID
+ * @rate: B, bits per second
+ * @ts: ts, ns, the hop's clock
+ * @tx_bytes: txBytes of the egress port at @ts
+ * @qlen: qlen, bytes, at @ts
+ */
+struct hpcc_hop_rec {
+	uint32_t switch_id;
+	uint32_t port_id;
+	uint64_t rate;
+	uint64_t ts;
+	uint64_t tx_bytes;
+	uint32_t qlen;
+};
+
+/**
+ * struct hpcc_pkt - a parsed probe or response
+ * @tuple: the packet's own addresses and ports (source first)
+ * @dscp: DSCP, 0..63
+ * @type: enum hpcc_wire_type
+ * @nhop: filled records, 0..@hop_cap
+ * @hop_cap: records present, 1..HPCC_MAX_HOPS
+ * @probe_id: the sender's random id
+ * @ts: the sender's clock at sending, ns
+ * @hops: the @nhop filled records, first hop first
+ */
+struct hpcc_pkt {
+	struct hpcc_tuple tuple;
+	uint8_t dscp;
+	uint8_t type;
+	uint8_t nhop;
+	uint8_t hop_cap;
+	uint64_t probe_id;
+	uint64_t ts;
+	struct hpcc_hop_rec hops[HPCC_MAX_HOPS];
+};
+
+/**
+ * enum hpcc_parse_err - why hpcc_parse() refused a packet; each is a
+ * counter in hpccd's statistics
+ */
+enum hpcc_parse_err {
+	HPCC_PARSE_OK,
+	HPCC_PARSE_SHORT,	/* shorter than IPv4 + TCP + HPCC header */
+	HPCC_PARSE_NOT_IPV4,	/* version not 4, or IHL < 5 */
+	HPCC_PARSE_IP_LEN,	/* total length beyond the buffer or too short */
+	HPCC_PARSE_IP_CSUM,	/* IPv4 header checksum wrong */
+	HPCC_PARSE_FRAGMENT,	/* MF set or a fragment offset */
+	HPCC_PARSE_NOT_TCP,	/* protocol not TCP */
+	HPCC_PARSE_TCP_DOFF,	/* TCP data offset < 5 or beyond the packet */
+	HPCC_PARSE_MAGIC,	/* no HPCC header magic */
+	HPCC_PARSE_VERSION,	/* unknown HPCC header version */
+	HPCC_PARSE_TYPE,	/* type neither probe nor response */
+	HPCC_PARSE_HOP_CAP,	/* hop_cap 0 or above HPCC_MAX_HOPS */
+	HPCC_PARSE_NHOP,	/* nhop above hop_cap */
+	HPCC_PARSE_TRUNCATED,	/* fewer than hop_cap records present */
+	HPCC_PARSE_NUM
+};
+
+/**
+ * hpcc_parse() - parse and check an IPv4 packet as a probe or response
+ * @buf: the packet from its IPv4 header on
+ * @len: bytes in @buf
+ * @pkt: filled on success (all fields in host order but the tuple)
+ *
+ * Checks structure only (IPv4 header and checksum, unfragmented TCP, the
+ * HPCC header, hop counts, length); the TCP checksum is not checked, as
+ * INT hops rewrite the payload.  The caller checks the DSCP and what the
+ * hop values mean.
+ *
+ * Return: HPCC_PARSE_OK or the first problem found.
+ */
+enum hpcc_parse_err hpcc_parse(const void *buf, size_t len,
+			       struct hpcc_pkt *pkt);
+
+/**
+ * hpcc_build_probe() - a probe for a flow
+ * @buf: at least HPCC_PKT_MAX bytes
+ * @t: the flow, as its sender sees it
+ * @dscp: the probe DSCP, 1..63
+ * @hop_cap: records to pre-allocate, 1..HPCC_MAX_HOPS
+ * @probe_id: random 64-bit id
+ * @ts: sender clock, ns
+ * @ip_id: IPv4 identification
+ *
+ * Return: the packet's length, or 0 for an out-of-range @dscp or @hop_cap.
+ */
+size_t hpcc_build_probe(void *buf, const struct hpcc_tuple *t, uint8_t dscp,
+			uint8_t hop_cap, uint64_t probe_id, uint64_t ts,
+			uint16_t ip_id);
+
+/**
+ * hpcc_build_response() - the response to a parsed probe
+ * @buf: at least HPCC_PKT_MAX bytes
+ * @probe: the probe (type HPCC_WIRE_PROBE)
+ * @dscp: the response DSCP, 1..63
+ * @ip_id: IPv4 identification
+ *
+ * The response reverses the probe's tuple and carries its id, ts and
+ * filled records; hop_cap is max(nhop, 1), so it is no longer than needed.
+ *
+ * Return: the packet's length, or 0 if @probe is not a probe or @dscp is
+ * out of range.
+ */
+size_t hpcc_build_response(void *buf, const struct hpcc_pkt *probe,
+			   uint8_t dscp, uint16_t ip_id);
+
+/**
+ * hpcc_parse_err_name() - a short name for a parse result, for counters
+ * @e: the result
+ *
+ * Return: a static string ("ok", "short", ...).
+ */
+const char *hpcc_parse_err_name(enum hpcc_parse_err e);
+
+#endif /* _HPCC_WIRE_H */

@@ -1,0 +1,261 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * wire_test - the probe/response builder and parser (daemon/hpcc_wire.c).
+ * Host test, built with ASan and UBSan.
+ */
+#include <arpa/inet.h>
+#include <string.h>
+
+#include "kselftest_harness.h"
+#include "hpcc_wire.h"
+
+#define OFF_HDR		(HPCC_IP_LEN + HPCC_TCP_LEN)
+#define OFF_HOP(i)	(OFF_HDR + HPCC_WIRE_HDR_LEN + (i) * HPCC_WIRE_HOP_LEN)
+
+static const struct hpcc_tuple flow = {
+	.saddr = 0x010012c6,	/* 198.18.0.1 in network order */
+	.daddr = 0x020012c6,
+	.sport = 0x409c,	/* 40000 */
+	.dport = 0x5114,	/* 5201 */
+};
+
+/* Independent one's-complement sum, 16-bit big-endian words. */
+static uint16_t fold(const uint8_t *p, size_t len, uint32_t sum)
+{
+	size_t i;
+
+	for (i = 0; i < len; i += 2)
+		sum += (p[i] << 8) + (i + 1 < len ? p[i + 1] : 0);
+	while (sum >> 16)
+		sum = (sum & 0xffff) + (sum >> 16);
+	return sum;
+}
+
+static int tcp_csum_ok(const uint8_t *ip, size_t total)
+{
+	uint32_t sum = 6 + total - HPCC_IP_LEN;
+
+	sum = fold(ip + 12, 8, sum);
+	return fold(ip + HPCC_IP_LEN, total - HPCC_IP_LEN, sum) == 0xffff;
+}
+
+/* What an INT hop does: fill record nhop and count it (no checksums). */
+static void stamp(uint8_t *pkt, uint32_t sw, uint64_t tx)
+{
+	uint8_t *h = pkt + OFF_HDR, *r = pkt + OFF_HOP(h[6]);
+	uint64_t v;
+	uint32_t w;
+
+	w = htonl(sw);
+	memcpy(r, &w, 4);
+	w = htonl(3);
+	memcpy(r + 4, &w, 4);
+	v = htobe64(25000000000ULL);
+	memcpy(r + 8, &v, 8);
+	v = htobe64(1000000 + sw);
+	memcpy(r + 16, &v, 8);
+	v = htobe64(tx);
+	memcpy(r + 24, &v, 8);
+	w = htonl(1500 * sw);
+	memcpy(r + 32, &w, 4);
+	h[6]++;
+}
+
+static void fix_ip_csum(uint8_t *ip)
+{
+	size_t ihl = (ip[0] & 0xf) * 4;
+
+	ip[10] = ip[11] = 0;
+	uint16_t c = ~fold(ip, ihl, 0);
+
+	ip[10] = c >> 8;
+	ip[11] = c;
+}
+
+TEST(probe_round_trip)
+{
+	uint8_t buf[HPCC_PKT_MAX];
+	struct hpcc_pkt p;
+	size_t n;
+
+	n = hpcc_build_probe(buf, &flow, 60, 4, 0x1122334455667788ULL,
+			     987654321ULL, 7);
+	ASSERT_EQ(n, 20 + 20 + 24 + 4 * 40);
+	EXPECT_EQ(buf[0], 0x45);
+	EXPECT_EQ(buf[1], 60 << 2);
+	EXPECT_EQ((buf[2] << 8) | buf[3], n);
+	EXPECT_EQ(buf[6], 0x40);		/* DF */
+	EXPECT_EQ(fold(buf, 20, 0), 0xffff);	/* IPv4 checksum */
+	EXPECT_EQ(buf[20 + 13], 0);		/* no TCP flags */
+	EXPECT_EQ(buf[20 + 12], 5 << 4);
+	EXPECT_TRUE(tcp_csum_ok(buf, n));
+	ASSERT_EQ(hpcc_parse(buf, n, &p), HPCC_PARSE_OK);
+	EXPECT_EQ(p.tuple.saddr, flow.saddr);
+	EXPECT_EQ(p.tuple.daddr, flow.daddr);
+	EXPECT_EQ(p.tuple.sport, flow.sport);
+	EXPECT_EQ(p.tuple.dport, flow.dport);
+	EXPECT_EQ(p.dscp, 60);
+	EXPECT_EQ(p.type, HPCC_WIRE_PROBE);
+	EXPECT_EQ(p.nhop, 0);
+	EXPECT_EQ(p.hop_cap, 4);
+	EXPECT_EQ(p.probe_id, 0x1122334455667788ULL);
+	EXPECT_EQ(p.ts, 987654321ULL);
+}
+
+TEST(response_carries_hops_back)
+{
+	uint8_t buf[HPCC_PKT_MAX], out[HPCC_PKT_MAX];
+	struct hpcc_pkt p, r;
+	size_t n, m;
+	int i;
+
+	n = hpcc_build_probe(buf, &flow, 60, 8, 42, 1000, 1);
+	stamp(buf, 1, 111);
+	stamp(buf, 2, 222);
+	stamp(buf, 3, 333);
+	ASSERT_EQ(hpcc_parse(buf, n, &p), HPCC_PARSE_OK);
+	ASSERT_EQ(p.nhop, 3);
+	m = hpcc_build_response(out, &p, 61, 9);
+	ASSERT_EQ(m, 20 + 20 + 24 + 3 * 40);	/* hop_cap shrinks to nhop */
+	EXPECT_TRUE(tcp_csum_ok(out, m));
+	ASSERT_EQ(hpcc_parse(out, m, &r), HPCC_PARSE_OK);
+	EXPECT_EQ(r.type, HPCC_WIRE_RESPONSE);
+	EXPECT_EQ(r.dscp, 61);
+	EXPECT_EQ(r.tuple.saddr, flow.daddr);
+	EXPECT_EQ(r.tuple.daddr, flow.saddr);
+	EXPECT_EQ(r.tuple.sport, flow.dport);
+	EXPECT_EQ(r.tuple.dport, flow.sport);
+	EXPECT_EQ(r.probe_id, 42);
+	EXPECT_EQ(r.ts, 1000);
+	ASSERT_EQ(r.nhop, 3);
+	for (i = 0; i < 3; i++) {
+		EXPECT_EQ(r.hops[i].switch_id, i + 1);
+		EXPECT_EQ(r.hops[i].port_id, 3);
+		EXPECT_EQ(r.hops[i].rate, 25000000000ULL);
+		EXPECT_EQ(r.hops[i].ts, 1000000 + i + 1);
+		EXPECT_EQ(r.hops[i].tx_bytes, 111 * (i + 1));
+		EXPECT_EQ(r.hops[i].qlen, 1500 * (i + 1));
+	}
+}
+
+TEST(response_without_hops)
+{
+	uint8_t buf[HPCC_PKT_MAX], out[HPCC_PKT_MAX];
+	struct hpcc_pkt p, r;
+	size_t n;
+
+	n = hpcc_build_probe(buf, &flow, 60, 2, 5, 6, 1);
+	ASSERT_EQ(hpcc_parse(buf, n, &p), HPCC_PARSE_OK);
+	n = hpcc_build_response(out, &p, 61, 1);
+	ASSERT_EQ(n, 20 + 20 + 24 + 40);
+	ASSERT_EQ(hpcc_parse(out, n, &r), HPCC_PARSE_OK);
+	EXPECT_EQ(r.nhop, 0);
+	EXPECT_EQ(r.hop_cap, 1);
+	/* a response is not answered */
+	EXPECT_EQ(hpcc_build_response(buf, &r, 61, 1), 0);
+}
+
+TEST(builder_ranges)
+{
+	uint8_t buf[HPCC_PKT_MAX];
+	struct hpcc_pkt p;
+	size_t n;
+
+	EXPECT_EQ(hpcc_build_probe(buf, &flow, 0, 4, 1, 1, 1), 0);
+	EXPECT_EQ(hpcc_build_probe(buf, &flow, 64, 4, 1, 1, 1), 0);
+	EXPECT_EQ(hpcc_build_probe(buf, &flow, 60, 0, 1, 1, 1), 0);
+	EXPECT_EQ(hpcc_build_probe(buf, &flow, 60, 9, 1, 1, 1), 0);
+	n = hpcc_build_probe(buf, &flow, 63, 8, 1, 1, 1);
+	EXPECT_EQ(n, HPCC_PKT_MAX);
+	ASSERT_EQ(hpcc_parse(buf, n, &p), HPCC_PARSE_OK);
+	EXPECT_EQ(hpcc_build_response(buf, &p, 0, 1), 0);
+	EXPECT_EQ(hpcc_build_response(buf, &p, 64, 1), 0);
+}
+
+/* IPv4 options and TCP options move the HPCC header; both are accepted. */
+TEST(options_accepted)
+{
+	uint8_t buf[HPCC_PKT_MAX + 8], src[HPCC_PKT_MAX];
+	struct hpcc_pkt p;
+	size_t n = hpcc_build_probe(src, &flow, 60, 1, 77, 1, 1);
+
+	/* 4 bytes of IPv4 options (NOPs), 4 of TCP options (NOPs) */
+	memcpy(buf, src, 20);
+	memset(buf + 20, 1, 4);
+	memcpy(buf + 24, src + 20, 20);
+	memset(buf + 44, 1, 4);
+	memcpy(buf + 48, src + 40, n - 40);
+	buf[0] = 0x46;
+	buf[24 + 12] = 6 << 4;
+	buf[2] = (n + 8) >> 8;
+	buf[3] = n + 8;
+	fix_ip_csum(buf);
+	ASSERT_EQ(hpcc_parse(buf, n + 8, &p), HPCC_PARSE_OK);
+	EXPECT_EQ(p.probe_id, 77);
+	EXPECT_EQ(p.tuple.sport, flow.sport);
+}
+
+/* Each malformation: change one thing in a valid probe. */
+struct bad_case {
+	const char *what;
+	size_t off;		/* byte to set, or (size_t)-1 */
+	uint8_t val;
+	size_t cut;		/* bytes to remove from the end */
+	int fix_csum;
+	enum hpcc_parse_err want;
+};
+
+static const struct bad_case bad_cases[] = {
+	{ "ipv6 version", 0, 0x65, 0, 1, HPCC_PARSE_NOT_IPV4 },
+	{ "ihl 4", 0, 0x44, 0, 1, HPCC_PARSE_NOT_IPV4 },
+	{ "total length past the buffer", 2, 0x10, 0, 1, HPCC_PARSE_IP_LEN },
+	{ "bad ip checksum", 10, 0x00, 0, 0, HPCC_PARSE_IP_CSUM },
+	{ "more fragments", 6, 0x20, 0, 1, HPCC_PARSE_FRAGMENT },
+	{ "udp", 9, 17, 0, 1, HPCC_PARSE_NOT_TCP },
+	{ "doff 4", 32, 4 << 4, 0, 1, HPCC_PARSE_TCP_DOFF },
+	{ "doff 15 past the end", 32, 15 << 4, 80, 1, HPCC_PARSE_TCP_DOFF },
+	{ "magic", OFF_HDR, 0x49, 0, 1, HPCC_PARSE_MAGIC },
+	{ "version 2", OFF_HDR + 4, 2, 0, 1, HPCC_PARSE_VERSION },
+	{ "type 3", OFF_HDR + 5, 3, 0, 1, HPCC_PARSE_TYPE },
+	{ "type 0", OFF_HDR + 5, 0, 0, 1, HPCC_PARSE_TYPE },
+	{ "hop_cap 0", OFF_HDR + 7, 0, 0, 1, HPCC_PARSE_HOP_CAP },
+	{ "hop_cap 9", OFF_HDR + 7, 9, 0, 1, HPCC_PARSE_HOP_CAP },
+	{ "nhop above hop_cap", OFF_HDR + 6, 3, 0, 1, HPCC_PARSE_NHOP },
+	{ "hop_cap above the records", OFF_HDR + 7, 3, 0, 1,
+	  HPCC_PARSE_TRUNCATED },
+	{ "truncated records", (size_t)-1, 0, 1, 1, HPCC_PARSE_TRUNCATED },
+	{ "short", (size_t)-1, 0, 2 * 40 + 20, 1, HPCC_PARSE_SHORT },
+};
+
+TEST(malformed_rejected)
+{
+	uint8_t buf[HPCC_PKT_MAX];
+	struct hpcc_pkt p;
+	size_t i, n;
+
+	for (i = 0; i < sizeof(bad_cases) / sizeof(bad_cases[0]); i++) {
+		const struct bad_case *c = &bad_cases[i];
+
+		n = hpcc_build_probe(buf, &flow, 60, 2, 1, 1, 1);
+		if (c->off != (size_t)-1)
+			buf[c->off] = c->val;
+		if (c->cut) {
+			n -= c->cut;
+			buf[2] = n >> 8;
+			buf[3] = n;
+		}
+		if (c->fix_csum)
+			fix_ip_csum(buf);
+		EXPECT_EQ(hpcc_parse(buf, n, &p), c->want)
+			TH_LOG("%s: got %s", c->what,
+			       hpcc_parse_err_name(hpcc_parse(buf, n, &p)));
+	}
+	/* the buffer is shorter than the IPv4 total length */
+	n = hpcc_build_probe(buf, &flow, 60, 2, 1, 1, 1);
+	EXPECT_EQ(hpcc_parse(buf, n - 1, &p), HPCC_PARSE_IP_LEN);
+	EXPECT_EQ(hpcc_parse(buf, 0, &p), HPCC_PARSE_SHORT);
+	EXPECT_STREQ(hpcc_parse_err_name(HPCC_PARSE_TRUNCATED), "truncated");
+	EXPECT_STREQ(hpcc_parse_err_name(HPCC_PARSE_NUM), "?");
+}
+
+TEST_HARNESS_MAIN
