@@ -78,7 +78,16 @@ modules:
 		$(MAKE) -s -C $$d KDIR=$$kdir modules; \
 	done
 
-userspace: $(BUILD)/hpcc-replay selftest-progs fuzz-progs
+WIRE_SRC := daemon/hpcc_wire.c
+WIRE_HDR := daemon/hpcc_wire.h include/uapi/linux/hpcc.h
+userspace: $(BUILD)/hpcc-replay $(BUILD)/hpccd selftest-progs fuzz-progs
+
+# The probe daemon (libmnl).
+HPCCD_SRC := daemon/hpccd.c daemon/hpcc_genl.c $(WIRE_SRC)
+$(BUILD)/hpccd: $(HPCCD_SRC) daemon/hpcc_genl.h $(WIRE_HDR)
+	@mkdir -p $(dir $@)
+	$(CC) $(CFLAGS) -Wno-unused-parameter -D_GNU_SOURCE -Iinclude/uapi -Idaemon \
+		-o $@ $(HPCCD_SRC) -lmnl
 
 REPLAY_SRC := tools/replay/hpcc_replay.c tools/replay/hpcc_trace.c $(CORE_SRC)
 $(BUILD)/hpcc-replay: $(REPLAY_SRC) tools/replay/hpcc_trace.h $(CORE_HDR)
@@ -97,8 +106,6 @@ selftest-progs: $(SELFTEST_PROGS)
 $(BUILD)/selftests/core_%: selftests/core_%.c $(CORE_SRC) $(CORE_HDR) $(LINUX_SRC)/.stamp
 	@mkdir -p $(dir $@)
 	$(CC) $(KSFT_CFLAGS) $(SAN_FLAGS) -o $@ $< $(CORE_SRC) -lm
-WIRE_SRC := daemon/hpcc_wire.c
-WIRE_HDR := daemon/hpcc_wire.h include/uapi/linux/hpcc.h
 $(BUILD)/selftests/wire_test: selftests/wire_test.c $(WIRE_SRC) $(WIRE_HDR) $(LINUX_SRC)/.stamp
 	@mkdir -p $(dir $@)
 	$(CC) $(KSFT_CFLAGS) -Idaemon $(SAN_FLAGS) -o $@ $< $(WIRE_SRC)

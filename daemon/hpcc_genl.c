@@ -1,0 +1,332 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * hpcc_genl.c - client of the "hpcc" generic netlink family on libmnl
+ * (hpcc_genl.h).
+ */
+#include <errno.h>
+#include <stdio.h>
+#include <string.h>
+#include <sys/socket.h>
+#include <sys/time.h>
+#include <linux/genetlink.h>
+
+#include "hpcc_genl.h"
+
+struct hpcc_ctrl_reply {
+	const char *group;	/* the group to find */
+	uint32_t grp;
+	uint16_t id;
+};
+
+static void ctrl_groups(const struct nlattr *groups, struct hpcc_ctrl_reply *r)
+{
+	const struct nlattr *grp, *a;
+
+	mnl_attr_for_each_nested(grp, groups) {
+		const char *name = NULL;
+		uint32_t id = 0;
+
+		mnl_attr_for_each_nested(a, grp) {
+			if (mnl_attr_get_type(a) == CTRL_ATTR_MCAST_GRP_NAME &&
+			    mnl_attr_validate(a, MNL_TYPE_NUL_STRING) >= 0)
+				name = mnl_attr_get_str(a);
+			if (mnl_attr_get_type(a) == CTRL_ATTR_MCAST_GRP_ID &&
+			    mnl_attr_validate(a, MNL_TYPE_U32) >= 0)
+				id = mnl_attr_get_u32(a);
+		}
+		if (name && !strcmp(name, r->group))
+			r->grp = id;
+	}
+}
+
+static int ctrl_cb(const struct nlmsghdr *nlh, void *data)
+{
+	struct hpcc_ctrl_reply *r = data;
+	const struct nlattr *a;
+
+	mnl_attr_for_each(a, nlh, GENL_HDRLEN) {
+		if (mnl_attr_get_type(a) == CTRL_ATTR_FAMILY_ID &&
+		    mnl_attr_validate(a, MNL_TYPE_U16) >= 0)
+			r->id = mnl_attr_get_u16(a);
+		if (mnl_attr_get_type(a) == CTRL_ATTR_MCAST_GROUPS)
+			ctrl_groups(a, r);
+	}
+	return MNL_CB_OK;
+}
+
+static int ctrl_lookup(struct hpcc_genl *g, const char *family,
+		       const char *group, uint16_t *id, uint32_t *grp)
+{
+	char buf[MNL_SOCKET_BUFFER_SIZE];
+	struct hpcc_ctrl_reply r = { .group = group };
+	struct nlmsghdr *nlh;
+	struct genlmsghdr *gh;
+	int err;
+
+	nlh = mnl_nlmsg_put_header(buf);
+	nlh->nlmsg_type = GENL_ID_CTRL;
+	nlh->nlmsg_flags = NLM_F_REQUEST;
+	nlh->nlmsg_seq = ++g->seq;
+	gh = mnl_nlmsg_put_extra_header(nlh, sizeof(*gh));
+	gh->cmd = CTRL_CMD_GETFAMILY;
+	gh->version = 1;
+	mnl_attr_put_strz(nlh, CTRL_ATTR_FAMILY_NAME, family);
+	err = hpcc_genl_talk(g, nlh, ctrl_cb, &r);
+	if (err)
+		return err;
+	if (!r.id)
+		return -ENOENT;
+	*id = r.id;
+	*grp = r.grp;
+	return 0;
+}
+
+int hpcc_genl_resolve(struct hpcc_genl *g)
+{
+	uint16_t ctrl_id;
+	int err;
+
+	g->family_id = 0;
+	if (!g->notify_grp)
+		ctrl_lookup(g, "nlctrl", "notify", &ctrl_id, &g->notify_grp);
+	err = ctrl_lookup(g, HPCC_FAMILY_NAME, HPCC_MCGRP_EVENTS,
+			  &g->family_id, &g->events_grp);
+	if (err)
+		g->family_id = 0;
+	return err;
+}
+
+int hpcc_genl_open(struct hpcc_genl *g, unsigned int timeout_ms)
+{
+	struct timeval tv = {
+		.tv_sec = timeout_ms / 1000,
+		.tv_usec = (timeout_ms % 1000) * 1000,
+	};
+	int one = 1;
+
+	memset(g, 0, sizeof(*g));
+	g->nl = mnl_socket_open2(NETLINK_GENERIC, SOCK_CLOEXEC);
+	if (!g->nl)
+		return -errno;
+	if (mnl_socket_bind(g->nl, 0, MNL_SOCKET_AUTOPID) < 0) {
+		int err = -errno;
+
+		hpcc_genl_close(g);
+		return err;
+	}
+	mnl_socket_setsockopt(g->nl, NETLINK_EXT_ACK, &one, sizeof(one));
+	mnl_socket_setsockopt(g->nl, NETLINK_CAP_ACK, &one, sizeof(one));
+	if (timeout_ms)
+		setsockopt(mnl_socket_get_fd(g->nl), SOL_SOCKET, SO_RCVTIMEO,
+			   &tv, sizeof(tv));
+	return hpcc_genl_resolve(g);
+}
+
+void hpcc_genl_close(struct hpcc_genl *g)
+{
+	if (g->nl)
+		mnl_socket_close(g->nl);
+	g->nl = NULL;
+	g->family_id = 0;
+}
+
+struct nlmsghdr *hpcc_genl_msg(struct hpcc_genl *g, void *buf, uint8_t cmd,
+			       uint16_t flags)
+{
+	struct nlmsghdr *nlh = mnl_nlmsg_put_header(buf);
+	struct genlmsghdr *gh;
+
+	nlh->nlmsg_type = g->family_id;
+	nlh->nlmsg_flags = NLM_F_REQUEST | flags;
+	nlh->nlmsg_seq = ++g->seq;
+	gh = mnl_nlmsg_put_extra_header(nlh, sizeof(*gh));
+	gh->cmd = cmd;
+	gh->version = HPCC_FAMILY_VERSION;
+	return nlh;
+}
+
+/* What the callbacks of one request see. */
+struct hpcc_talk {
+	struct hpcc_genl *g;
+	mnl_cb_t cb;
+	void *data;
+};
+
+static int data_cb(const struct nlmsghdr *nlh, void *data)
+{
+	struct hpcc_talk *t = data;
+
+	return t->cb ? t->cb(nlh, t->data) : MNL_CB_OK;
+}
+
+/* The error reply: its errno and extack message (NLM_F_ACK_TLVS). */
+static int err_cb(const struct nlmsghdr *nlh, void *data)
+{
+	struct hpcc_talk *t = data;
+	const struct nlmsgerr *e = mnl_nlmsg_get_payload(nlh);
+	const struct nlattr *attr;
+	size_t off = sizeof(*e);
+
+	if (mnl_nlmsg_get_payload_len(nlh) < sizeof(*e)) {
+		errno = EBADMSG;
+		return MNL_CB_ERROR;
+	}
+	if (!e->error)
+		return MNL_CB_STOP;
+	if (!(nlh->nlmsg_flags & NLM_F_CAPPED))
+		off += mnl_nlmsg_get_payload_len(&e->msg);
+	if (nlh->nlmsg_flags & NLM_F_ACK_TLVS &&
+	    off <= mnl_nlmsg_get_payload_len(nlh))
+		mnl_attr_for_each_payload((const void *)((const char *)e + off),
+					  mnl_nlmsg_get_payload_len(nlh) - off) {
+			if (mnl_attr_get_type(attr) == NLMSGERR_ATTR_MSG &&
+			    mnl_attr_validate(attr, MNL_TYPE_NUL_STRING) >= 0)
+				snprintf(t->g->extack, sizeof(t->g->extack),
+					 "%s", mnl_attr_get_str(attr));
+		}
+	errno = -e->error;
+	return MNL_CB_ERROR;
+}
+
+static int done_cb(const struct nlmsghdr *nlh, void *data)
+{
+	return MNL_CB_STOP;
+}
+
+int hpcc_genl_talk(struct hpcc_genl *g, struct nlmsghdr *nlh, mnl_cb_t cb,
+		   void *data)
+{
+	static mnl_cb_t ctl[NLMSG_MIN_TYPE] = {
+		[NLMSG_ERROR] = err_cb, [NLMSG_DONE] = done_cb,
+	};
+	struct hpcc_talk t = { .g = g, .cb = cb, .data = data };
+	unsigned int seq = nlh->nlmsg_seq, portid = mnl_socket_get_portid(g->nl);
+	char buf[1 << 16];
+	ssize_t n;
+	int ret;
+
+	nlh->nlmsg_flags |= NLM_F_ACK;
+	g->extack[0] = 0;
+	if (mnl_socket_sendto(g->nl, nlh, nlh->nlmsg_len) < 0)
+		return -errno;
+	do {
+		n = mnl_socket_recvfrom(g->nl, buf, sizeof(buf));
+		if (n < 0)
+			return errno == EAGAIN ? -ETIMEDOUT : -errno;
+		ret = mnl_cb_run2(buf, n, seq, portid, data_cb, &t, ctl,
+				  NLMSG_MIN_TYPE);
+	} while (ret > 0);
+	return ret < 0 ? -errno : 0;
+}
+
+void hpcc_genl_put_tuple(struct nlmsghdr *nlh, const struct hpcc_tuple *t)
+{
+	mnl_attr_put_u16(nlh, HPCC_A_FLOW_FAMILY, 2 /* AF_INET */);
+	mnl_attr_put_u32(nlh, HPCC_A_FLOW_SADDR4, t->saddr);
+	mnl_attr_put_u32(nlh, HPCC_A_FLOW_DADDR4, t->daddr);
+	mnl_attr_put_u16(nlh, HPCC_A_FLOW_SPORT, t->sport);
+	mnl_attr_put_u16(nlh, HPCC_A_FLOW_DPORT, t->dport);
+}
+
+static uint64_t attr_num(const struct nlattr *a)
+{
+	switch (mnl_attr_get_payload_len(a)) {
+	case 1: return mnl_attr_get_u8(a);
+	case 2: return mnl_attr_get_u16(a);
+	case 4: return mnl_attr_get_u32(a);
+	case 8: return mnl_attr_get_u64(a);
+	default: return 0;
+	}
+}
+
+static void attrs_hop(const struct nlattr *nest, struct hpcc_hop_rec *h)
+{
+	const struct nlattr *a;
+
+	memset(h, 0, sizeof(*h));
+	mnl_attr_for_each_nested(a, nest) {
+		uint64_t v = attr_num(a);
+
+		switch (mnl_attr_get_type(a)) {
+		case HPCC_A_HOP_SWITCH_ID: h->switch_id = v; break;
+		case HPCC_A_HOP_PORT_ID: h->port_id = v; break;
+		case HPCC_A_HOP_RATE: h->rate = v; break;
+		case HPCC_A_HOP_TS: h->ts = v; break;
+		case HPCC_A_HOP_TX_BYTES: h->tx_bytes = v; break;
+		case HPCC_A_HOP_QLEN: h->qlen = v; break;
+		}
+	}
+}
+
+int hpcc_genl_attrs_cb(const struct nlmsghdr *nlh, void *data)
+{
+	struct hpcc_attrs *r = data;
+	const struct genlmsghdr *gh = mnl_nlmsg_get_payload(nlh);
+	const struct nlattr *a;
+
+	memset(r, 0, sizeof(*r));
+	if (mnl_nlmsg_get_payload_len(nlh) < GENL_HDRLEN)
+		return MNL_CB_ERROR;
+	r->cmd = gh->cmd;
+	mnl_attr_for_each(a, nlh, GENL_HDRLEN) {
+		uint16_t t = mnl_attr_get_type(a);
+
+		if (t == HPCC_A_FLOW_HOP && r->cmd != HPCC_CMD_PARAMS_GET &&
+		    r->cmd != HPCC_CMD_STATS_GET) {
+			if (r->nhop < HPCC_MAX_HOPS)
+				attrs_hop(a, &r->hops[r->nhop++]);
+			continue;
+		}
+		if (t < HPCC_ATTRS_MAX) {
+			r->has[t] = 1;
+			r->v[t] = attr_num(a);
+		}
+	}
+	return MNL_CB_OK;
+}
+
+void hpcc_attrs_tuple(const struct hpcc_attrs *a, struct hpcc_tuple *t)
+{
+	t->saddr = a->v[HPCC_A_FLOW_SADDR4];
+	t->daddr = a->v[HPCC_A_FLOW_DADDR4];
+	t->sport = a->v[HPCC_A_FLOW_SPORT];
+	t->dport = a->v[HPCC_A_FLOW_DPORT];
+}
+
+int hpcc_genl_telemetry_set(struct hpcc_genl *g, const struct hpcc_tuple *t,
+			    const struct hpcc_hop_rec *hops, int nhop,
+			    struct hpcc_attrs *reply)
+{
+	char buf[MNL_SOCKET_BUFFER_SIZE];
+	struct hpcc_attrs dummy;
+	struct nlmsghdr *nlh;
+	int i;
+
+	if (!g->family_id)
+		return -ENOENT;
+	nlh = hpcc_genl_msg(g, buf, HPCC_CMD_TELEMETRY_SET, 0);
+	hpcc_genl_put_tuple(nlh, t);
+	for (i = 0; i < nhop; i++) {
+		struct nlattr *n = mnl_attr_nest_start(nlh, HPCC_A_FLOW_HOP);
+
+		mnl_attr_put_u32(nlh, HPCC_A_HOP_SWITCH_ID, hops[i].switch_id);
+		mnl_attr_put_u32(nlh, HPCC_A_HOP_PORT_ID, hops[i].port_id);
+		mnl_attr_put_u64(nlh, HPCC_A_HOP_RATE, hops[i].rate);
+		mnl_attr_put_u64(nlh, HPCC_A_HOP_TS, hops[i].ts);
+		mnl_attr_put_u64(nlh, HPCC_A_HOP_TX_BYTES, hops[i].tx_bytes);
+		mnl_attr_put_u64(nlh, HPCC_A_HOP_QLEN, hops[i].qlen);
+		mnl_attr_nest_end(nlh, n);
+	}
+	return hpcc_genl_talk(g, nlh, hpcc_genl_attrs_cb,
+			      reply ? reply : &dummy);
+}
+
+int hpcc_genl_params(struct hpcc_genl *g, struct hpcc_attrs *a)
+{
+	char buf[MNL_SOCKET_BUFFER_SIZE];
+
+	if (!g->family_id)
+		return -ENOENT;
+	return hpcc_genl_talk(g, hpcc_genl_msg(g, buf, HPCC_CMD_PARAMS_GET, 0),
+			      hpcc_genl_attrs_cb, a);
+}

@@ -1,0 +1,111 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/*
+ * hpcc_genl.h - a small client of the "hpcc" generic netlink family
+ * (Documentation/netlink/specs/hpcc.yaml) on libmnl, for hpccd and
+ * hpccctl.  Errors are returned, never fatal: a daemon must outlive the
+ * module being unloaded.
+ */
+#ifndef _HPCC_GENL_H
+#define _HPCC_GENL_H
+
+#include <stdint.h>
+#include <libmnl/libmnl.h>
+#include <linux/hpcc.h>
+
+#include "hpcc_wire.h"
+
+/**
+ * struct hpcc_genl - one netlink socket talking to the family
+ * @nl: the socket
+ * @family_id: the family's id, 0 while the module is not loaded
+ * @events_grp: id of the "events" multicast group
+ * @notify_grp: id of nlctrl's "notify" group (family added or removed)
+ * @seq: last request sequence number
+ * @extack: the extack message of the last error reply, or ""
+ */
+struct hpcc_genl {
+	struct mnl_socket *nl;
+	uint16_t family_id;
+	uint32_t events_grp;
+	uint32_t notify_grp;
+	uint32_t seq;
+	char extack[256];
+};
+
+/*
+ * Attributes of one message, by type (flow, params and stats sets have
+ * fewer than 64), copied out of the receive buffer.
+ */
+#define HPCC_ATTRS_MAX 64
+struct hpcc_attrs {
+	uint8_t cmd;
+	uint8_t has[HPCC_ATTRS_MAX];
+	uint64_t v[HPCC_ATTRS_MAX];
+	int nhop;
+	struct hpcc_hop_rec hops[HPCC_MAX_HOPS];
+};
+
+/**
+ * hpcc_genl_open() - open a socket and look the family up
+ * @g: zeroed or closed
+ * @timeout_ms: receive timeout for requests, 0 for none
+ *
+ * Return: 0; -ENOENT when the family is not registered (the socket stays
+ * open, @g->family_id is 0: call hpcc_genl_resolve() later); -errno.
+ */
+int hpcc_genl_open(struct hpcc_genl *g, unsigned int timeout_ms);
+
+/** hpcc_genl_close() - close the socket */
+void hpcc_genl_close(struct hpcc_genl *g);
+
+/**
+ * hpcc_genl_resolve() - (re)read the family's id and group ids
+ * Return: 0, -ENOENT if the module is not loaded, or -errno.
+ */
+int hpcc_genl_resolve(struct hpcc_genl *g);
+
+/**
+ * hpcc_genl_msg() - start a request in @buf (MNL_SOCKET_BUFFER_SIZE bytes)
+ * Return: the message, to add attributes to.
+ */
+struct nlmsghdr *hpcc_genl_msg(struct hpcc_genl *g, void *buf, uint8_t cmd,
+			       uint16_t flags);
+
+/**
+ * hpcc_genl_talk() - send @nlh and run @cb on each reply until the ACK or
+ * NLMSG_DONE
+ * Return: 0, or the negative errno of the error reply (extack message in
+ * @g->extack) or of the socket.
+ */
+int hpcc_genl_talk(struct hpcc_genl *g, struct nlmsghdr *nlh, mnl_cb_t cb,
+		   void *data);
+
+/** hpcc_genl_put_tuple() - the flow 4-tuple attributes (IPv4) */
+void hpcc_genl_put_tuple(struct nlmsghdr *nlh, const struct hpcc_tuple *t);
+
+/**
+ * hpcc_genl_attrs_cb() - mnl callback: fill the struct hpcc_attrs @data
+ * from one message (hop records of a flow message too)
+ */
+int hpcc_genl_attrs_cb(const struct nlmsghdr *nlh, void *data);
+
+/** hpcc_attrs_tuple() - the 4-tuple of a flow message */
+void hpcc_attrs_tuple(const struct hpcc_attrs *a, struct hpcc_tuple *t);
+
+/**
+ * hpcc_genl_telemetry_set() - push one sample for a flow
+ * @g: the socket
+ * @t: the flow
+ * @hops: @nhop records, 1..HPCC_MAX_HOPS
+ * @nhop: number of records
+ * @reply: in-flight and srtt of the flow, if not NULL
+ * Return: 0 or -errno (-ENOENT: no such flow; -EINVAL/-ERANGE: rejected).
+ */
+int hpcc_genl_telemetry_set(struct hpcc_genl *g, const struct hpcc_tuple *t,
+			    const struct hpcc_hop_rec *hops, int nhop,
+			    struct hpcc_attrs *reply);
+
+/** hpcc_genl_params() - params-get into @a; 0 or -errno */
+int hpcc_genl_params(struct hpcc_genl *g, struct hpcc_attrs *a);
+
+#endif /* _HPCC_GENL_H */

@@ -1,0 +1,67 @@
+#!/bin/bash
+# SPDX-License-Identifier: GPL-2.0
+#
+# hpccd on the host, where no module is loaded: options and configuration
+# are checked, it waits for the module, and it handles SIGUSR1, SIGHUP and
+# SIGTERM.  (The probe path runs in guests.)  Needs root for its raw
+# sockets.
+set -u
+TOP=$(cd "$(dirname "$0")/../.." && pwd)
+. "$TOP/selftests/lib.sh"
+D=$TOP/build/hpccd
+TMP=$(mktemp -d)
+trap 'rm -rf "$TMP"' EXIT
+
+rejects() { # rejects WHAT ARGS... - exit status 2 and a message
+	local out rc
+	out=$("$D" "$@" 2>&1) && rc=0 || rc=$?
+	echo "$*: exit $rc: $(echo "$out" | head -1)"
+	[ "$rc" = 2 ] && [ -n "$out" ]
+}
+
+bad_config() {
+	printf 'probe-budget = 0\n' > "$TMP/zero.conf"
+	printf 'colour = blue\n' > "$TMP/unknown.conf"
+	printf 'max-hops 3\n' > "$TMP/syntax.conf"
+	printf 'timeout-min-us = 5000\ntimeout-max-us = 1000\n' > "$TMP/order.conf"
+	rejects -c "$TMP/zero.conf" && rejects -c "$TMP/unknown.conf" &&
+	rejects -c "$TMP/syntax.conf" && rejects -c "$TMP/order.conf" &&
+	rejects -c "$TMP/missing.conf" && rejects -c /dev/null -H 9 &&
+	rejects -c /dev/null -b x && rejects -c /dev/null extra
+}
+
+signals() {
+	local pid i
+	printf '# comment\nprobe-budget = 500   # per second\nmax-hops=3\n' \
+		> "$TMP/ok.conf"
+	"$D" -c "$TMP/ok.conf" -S "$TMP/stats" > "$TMP/log" 2>&1 &
+	pid=$!
+	retry 50 grep -q "module not loaded" "$TMP/log" || { cat "$TMP/log"; return 1; }
+	grep -q "budget 500 probes/s, 3 hops" "$TMP/log" || { cat "$TMP/log"; return 1; }
+	kill -USR1 $pid
+	retry 50 test -s "$TMP/stats" || return 1
+	grep -qx connected=0 "$TMP/stats" && grep -qx flows=0 "$TMP/stats" || return 1
+	printf 'max-hops = 99\n' > "$TMP/ok.conf"
+	kill -HUP $pid
+	retry 50 grep -q "reload failed" "$TMP/log" || return 1
+	kill -0 $pid || { echo "died on SIGHUP"; return 1; }
+	kill -TERM $pid
+	for ((i = 0; i < 20; i++)); do
+		kill -0 $pid 2>/dev/null || break
+		sleep 0.1
+	done
+	wait $pid; i=$?
+	sed 's/^/log: /' "$TMP/log"
+	[ "$i" = 0 ] && grep -q "hpccd exiting" "$TMP/log"
+}
+
+ktap_print_header
+ktap_set_plan 3
+t "hpccd -h prints usage" sh -c "'$D' -h | grep -q usage"
+t "bad options and configuration files are refused with exit 2" bad_config
+if [ "$(id -u)" = 0 ]; then
+	t "no module: waits; SIGUSR1 stats, SIGHUP reload (bad file kept out), SIGTERM exit 0" signals
+else
+	ktap_test_skip "signals: hpccd needs root for its raw sockets"
+fi
+ktap_finished
