@@ -125,9 +125,10 @@ $(BUILD)/fuzz/fuzz_replay: selftests/fuzz/fuzz_replay.c tools/replay/hpcc_trace.
 		-fno-sanitize-recover=all $(USER_CPPFLAGS) -o $@ \
 		$< tools/replay/hpcc_trace.c $(CORE_SRC)
 
-$(BUILD)/selftests/hpcc_nl: selftests/hpcc_nl.c include/uapi/linux/hpcc.h
+$(BUILD)/selftests/hpcc_nl: selftests/hpcc_nl.c daemon/hpcc_genl.c daemon/hpcc_genl.h $(WIRE_HDR)
 	@mkdir -p $(dir $@)
-	$(CC) $(CFLAGS) -Wno-unused-parameter -Iinclude/uapi -o $@ $< -lmnl
+	$(CC) $(CFLAGS) -Wno-unused-parameter -Iinclude/uapi -Idaemon -o $@ $< \
+		daemon/hpcc_genl.c -lmnl
 
 $(BUILD)/selftests/%: selftests/%.c $(LINUX_SRC)/.stamp
 	@mkdir -p $(dir $@)

@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * hpcc_nl - test client of the "hpcc" generic netlink family (libmnl).
+ * hpcc_nl - test client of the "hpcc" generic netlink family, on hpccd's
+ * client library (daemon/hpcc_genl.c, libmnl).
  *
  *   hpcc_nl flow-get SADDR SPORT DADDR DPORT     key=value lines
  *   hpcc_nl dump                                 one line per flow, then flows=N
@@ -31,12 +32,10 @@
 #include <linux/genetlink.h>
 #include <linux/hpcc.h>
 
-static struct mnl_socket *nl;
-static uint16_t family_id;
-static uint32_t events_grp;
-static unsigned int seq_no;
-static char extack_msg[256];
-static int last_err;
+#include "hpcc_genl.h"
+
+/* The family through the daemon's client library (daemon/hpcc_genl.c). */
+static struct hpcc_genl g;
 
 static void die(const char *what)
 {
@@ -44,120 +43,23 @@ static void die(const char *what)
 	exit(1);
 }
 
-static int ctrl_grp_cb(const struct nlattr *grp)
+static struct nlmsghdr *msg_start(char *buf, uint8_t cmd, uint16_t flags)
 {
-	const struct nlattr *a;
-	const char *name = NULL;
-	uint32_t id = 0;
-
-	mnl_attr_for_each_nested(a, grp) {
-		if (mnl_attr_get_type(a) == CTRL_ATTR_MCAST_GRP_NAME)
-			name = mnl_attr_get_str(a);
-		if (mnl_attr_get_type(a) == CTRL_ATTR_MCAST_GRP_ID)
-			id = mnl_attr_get_u32(a);
-	}
-	if (name && !strcmp(name, HPCC_MCGRP_EVENTS))
-		events_grp = id;
-	return MNL_CB_OK;
+	return hpcc_genl_msg(&g, buf, cmd, flags);
 }
 
-static int ctrl_cb(const struct nlmsghdr *nlh, void *data)
-{
-	const struct nlattr *a, *g;
-
-	mnl_attr_for_each(a, nlh, GENL_HDRLEN) {
-		if (mnl_attr_get_type(a) == CTRL_ATTR_FAMILY_ID)
-			family_id = mnl_attr_get_u16(a);
-		if (mnl_attr_get_type(a) == CTRL_ATTR_MCAST_GROUPS)
-			mnl_attr_for_each_nested(g, a)
-				ctrl_grp_cb(g);
-	}
-	return MNL_CB_OK;
-}
-
-static struct nlmsghdr *msg_start(char *buf, uint16_t type, uint8_t cmd,
-				  uint16_t flags)
-{
-	struct nlmsghdr *nlh = mnl_nlmsg_put_header(buf);
-	struct genlmsghdr *g;
-
-	nlh->nlmsg_type = type;
-	nlh->nlmsg_flags = NLM_F_REQUEST | flags;
-	nlh->nlmsg_seq = ++seq_no;
-	g = mnl_nlmsg_put_extra_header(nlh, sizeof(*g));
-	g->cmd = cmd;
-	g->version = HPCC_FAMILY_VERSION;
-	return nlh;
-}
-
-/* Keep the extack message of an error reply (NLM_F_ACK_TLVS). */
-static int err_cb(const struct nlmsghdr *nlh, void *data)
-{
-	const struct nlmsgerr *e = mnl_nlmsg_get_payload(nlh);
-	const struct nlattr *attr;
-	size_t off = sizeof(*e);
-
-	last_err = e->error;
-	if (!e->error)
-		return MNL_CB_STOP;
-	if (!(nlh->nlmsg_flags & NLM_F_CAPPED))
-		off += mnl_nlmsg_get_payload_len(&e->msg);
-	mnl_attr_for_each_payload((void *)((const char *)e + off),
-				  nlh->nlmsg_len - MNL_NLMSG_HDRLEN - off) {
-		if (mnl_attr_get_type(attr) == NLMSGERR_ATTR_MSG)
-			snprintf(extack_msg, sizeof(extack_msg), "%s",
-				 mnl_attr_get_str(attr));
-	}
-	errno = -e->error;
-	return MNL_CB_ERROR;
-}
-
-static int done_cb(const struct nlmsghdr *nlh, void *data)
-{
-	return MNL_CB_STOP;
-}
-
-/* Send @nlh and run @cb on each reply; returns 0 or -errno. */
 static int talk(struct nlmsghdr *nlh, mnl_cb_t cb, void *data)
 {
-	static mnl_cb_t ctl[NLMSG_MIN_TYPE] = {
-		[NLMSG_ERROR] = err_cb, [NLMSG_DONE] = done_cb,
-	};
-	char buf[1 << 16];
-	unsigned int seq = nlh->nlmsg_seq;
-	int n, ret;
-
-	nlh->nlmsg_flags |= NLM_F_ACK;
-	extack_msg[0] = 0;
-	last_err = 0;
-	if (mnl_socket_sendto(nl, nlh, nlh->nlmsg_len) < 0)
-		die("sendto");
-	do {
-		n = mnl_socket_recvfrom(nl, buf, sizeof(buf));
-		if (n < 0)
-			die("recvfrom");
-		ret = mnl_cb_run2(buf, n, seq, mnl_socket_get_portid(nl), cb,
-				  data, ctl, NLMSG_MIN_TYPE);
-	} while (ret > 0);
-	return ret < 0 ? (last_err ? last_err : -errno) : 0;
+	return hpcc_genl_talk(&g, nlh, cb, data);
 }
 
 static void open_family(void)
 {
-	char buf[MNL_SOCKET_BUFFER_SIZE];
-	struct nlmsghdr *nlh;
-	int one = 1;
+	int err = hpcc_genl_open(&g, 0);
 
-	nl = mnl_socket_open(NETLINK_GENERIC);
-	if (!nl || mnl_socket_bind(nl, 0, MNL_SOCKET_AUTOPID) < 0)
-		die("netlink");
-	mnl_socket_setsockopt(nl, NETLINK_EXT_ACK, &one, sizeof(one));
-	mnl_socket_setsockopt(nl, NETLINK_CAP_ACK, &one, sizeof(one));
-	nlh = msg_start(buf, GENL_ID_CTRL, CTRL_CMD_GETFAMILY, 0);
-	mnl_attr_put_strz(nlh, CTRL_ATTR_FAMILY_NAME, HPCC_FAMILY_NAME);
-	if (talk(nlh, ctrl_cb, NULL) || !family_id) {
-		fprintf(stderr, "error: family %s not found (module loaded?)\n",
-			HPCC_FAMILY_NAME);
+	if (err) {
+		fprintf(stderr, "error: family %s: %s (module loaded?)\n",
+			HPCC_FAMILY_NAME, strerror(-err));
 		exit(1);
 	}
 }
@@ -166,11 +68,17 @@ static int report(int err)
 {
 	if (!err)
 		return 0;
-	printf("error: %d (%s): %s\n", -err, strerror(-err), extack_msg);
+	printf("error: %d (%s): %s\n", -err, strerror(-err), g.extack);
 	return 1;
 }
 
-static void put_tuple(struct nlmsghdr *nlh, char **av)
+/*
+ * put_tuple_as() - the 4-tuple of @av (SADDR SPORT DADDR DPORT) with
+ * @family, leaving out attribute @omit (0: none); the "bad" cases use it
+ * for malformed tuples.
+ */
+static void put_tuple_as(struct nlmsghdr *nlh, char **av, uint16_t family,
+			 int omit)
 {
 	struct in_addr s, d;
 
@@ -178,75 +86,35 @@ static void put_tuple(struct nlmsghdr *nlh, char **av)
 		fprintf(stderr, "bad address\n");
 		exit(2);
 	}
-	mnl_attr_put_u16(nlh, HPCC_A_FLOW_FAMILY, AF_INET);
+	mnl_attr_put_u16(nlh, HPCC_A_FLOW_FAMILY, family);
 	mnl_attr_put_u32(nlh, HPCC_A_FLOW_SADDR4, s.s_addr);
 	mnl_attr_put_u32(nlh, HPCC_A_FLOW_DADDR4, d.s_addr);
 	mnl_attr_put_u16(nlh, HPCC_A_FLOW_SPORT, htons(atoi(av[1])));
-	mnl_attr_put_u16(nlh, HPCC_A_FLOW_DPORT, htons(atoi(av[3])));
+	if (omit != HPCC_A_FLOW_DPORT)
+		mnl_attr_put_u16(nlh, HPCC_A_FLOW_DPORT, htons(atoi(av[3])));
 }
 
-struct hop {
-	uint32_t sw, port;
-	uint64_t rate, ts, tx, qlen;
-};
+static void put_tuple(struct nlmsghdr *nlh, char **av)
+{
+	put_tuple_as(nlh, av, AF_INET, 0);
+}
 
-static void put_hop(struct nlmsghdr *nlh, const struct hop *h, int omit)
+/* A hop record, leaving out attribute @omit (0: none), for "bad". */
+static void put_hop(struct nlmsghdr *nlh, const struct hpcc_hop_rec *h,
+		    int omit)
 {
 	struct nlattr *n = mnl_attr_nest_start(nlh, HPCC_A_FLOW_HOP);
 
 	if (omit != HPCC_A_HOP_SWITCH_ID)
-		mnl_attr_put_u32(nlh, HPCC_A_HOP_SWITCH_ID, h->sw);
+		mnl_attr_put_u32(nlh, HPCC_A_HOP_SWITCH_ID, h->switch_id);
 	if (omit != HPCC_A_HOP_PORT_ID)
-		mnl_attr_put_u32(nlh, HPCC_A_HOP_PORT_ID, h->port);
+		mnl_attr_put_u32(nlh, HPCC_A_HOP_PORT_ID, h->port_id);
 	mnl_attr_put_u64(nlh, HPCC_A_HOP_RATE, h->rate);
 	mnl_attr_put_u64(nlh, HPCC_A_HOP_TS, h->ts);
-	mnl_attr_put_u64(nlh, HPCC_A_HOP_TX_BYTES, h->tx);
+	mnl_attr_put_u64(nlh, HPCC_A_HOP_TX_BYTES, h->tx_bytes);
 	if (omit != HPCC_A_HOP_QLEN)
 		mnl_attr_put_u64(nlh, HPCC_A_HOP_QLEN, h->qlen);
 	mnl_attr_nest_end(nlh, n);
-}
-
-/*
- * Attributes of one reply, by type, for the flow, params and stats sets,
- * copied out of the receive buffer: has[] and the value as an integer.
- */
-struct attrs {
-	uint8_t has[64];
-	uint64_t v[64];
-	int nhop;
-	uint8_t cmd;
-};
-
-static uint64_t num(const struct nlattr *a)
-{
-	switch (mnl_attr_get_payload_len(a)) {
-	case 1: return mnl_attr_get_u8(a);
-	case 2: return mnl_attr_get_u16(a);
-	case 4: return mnl_attr_get_u32(a);
-	case 8: return mnl_attr_get_u64(a);
-	default: return 0;
-	}
-}
-
-static int attrs_cb(const struct nlmsghdr *nlh, void *data)
-{
-	struct attrs *r = data;
-	const struct genlmsghdr *g = mnl_nlmsg_get_payload(nlh);
-	const struct nlattr *a;
-
-	memset(r, 0, sizeof(*r));
-	r->cmd = g->cmd;
-	mnl_attr_for_each(a, nlh, GENL_HDRLEN) {
-		uint16_t t = mnl_attr_get_type(a);
-
-		if (t < 64) {
-			r->has[t] = 1;
-			r->v[t] = num(a);
-		}
-		if (t == HPCC_A_FLOW_HOP)
-			r->nhop++;
-	}
-	return MNL_CB_OK;
 }
 
 static const char *const flow_names[HPCC_A_FLOW_MAX + 1] = {
@@ -296,7 +164,7 @@ static const char *const stats_names[HPCC_A_STATS_MAX + 1] = {
 	[HPCC_A_STATS_PARAMS_REJECTED] = "params_rejected",
 };
 
-static void print_kv(const struct attrs *r, const char *const *names, int max)
+static void print_kv(const struct hpcc_attrs *r, const char *const *names, int max)
 {
 	int i;
 
@@ -305,22 +173,22 @@ static void print_kv(const struct attrs *r, const char *const *names, int max)
 			printf("%s=%" PRIu64 "\n", names[i], r->v[i]);
 }
 
-static int get_flow(char **av, struct attrs *r)
+static int get_flow(char **av, struct hpcc_attrs *r)
 {
 	char buf[MNL_SOCKET_BUFFER_SIZE];
-	struct nlmsghdr *nlh = msg_start(buf, family_id, HPCC_CMD_FLOW_GET, 0);
+	struct nlmsghdr *nlh = msg_start(buf, HPCC_CMD_FLOW_GET, 0);
 
 	put_tuple(nlh, av);
-	return talk(nlh, attrs_cb, r);
+	return talk(nlh, hpcc_genl_attrs_cb, r);
 }
 
 static int dump_cb(const struct nlmsghdr *nlh, void *data)
 {
 	char s[INET_ADDRSTRLEN], d[INET_ADDRSTRLEN];
-	struct attrs r;
+	struct hpcc_attrs r;
 	uint32_t a;
 
-	attrs_cb(nlh, &r);
+	hpcc_genl_attrs_cb(nlh, &r);
 	a = r.v[HPCC_A_FLOW_SADDR4];
 	inet_ntop(AF_INET, &a, s, sizeof(s));
 	a = r.v[HPCC_A_FLOW_DADDR4];
@@ -334,34 +202,36 @@ static int dump_cb(const struct nlmsghdr *nlh, void *data)
 	return MNL_CB_OK;
 }
 
-static int parse_hop(const char *s, struct hop *h)
+static int parse_hop(const char *s, struct hpcc_hop_rec *h)
 {
 	return sscanf(s, "%" SCNu32 ",%" SCNu32 ",%" SCNu64 ",%" SCNu64
-		      ",%" SCNu64 ",%" SCNu64, &h->sw, &h->port, &h->rate,
-		      &h->ts, &h->tx, &h->qlen) == 6 ? 0 : -1;
+		      ",%" SCNu64 ",%" SCNu32, &h->switch_id, &h->port_id,
+		      &h->rate, &h->ts, &h->tx_bytes, &h->qlen) == 6 ? 0 : -1;
 }
 
-static int telemetry(char **av, const struct hop *hops, int nhop,
-		     struct attrs *r)
+static int telemetry(char **av, const struct hpcc_hop_rec *hops, int nhop,
+		     struct hpcc_attrs *r)
 {
-	char buf[MNL_SOCKET_BUFFER_SIZE];
-	struct nlmsghdr *nlh = msg_start(buf, family_id,
-					 HPCC_CMD_TELEMETRY_SET, 0);
-	int i;
+	struct hpcc_tuple t;
+	struct in_addr a;
 
-	put_tuple(nlh, av);
-	for (i = 0; i < nhop; i++)
-		put_hop(nlh, &hops[i], 0);
-	return talk(nlh, attrs_cb, r);
+	if (!inet_aton(av[0], &a))
+		return -EINVAL;
+	t.saddr = a.s_addr;
+	if (!inet_aton(av[2], &a))
+		return -EINVAL;
+	t.daddr = a.s_addr;
+	t.sport = htons(atoi(av[1]));
+	t.dport = htons(atoi(av[3]));
+	return hpcc_genl_telemetry_set(&g, &t, hops, nhop, r);
 }
 
 /* The malformed requests of the "bad" command. */
 static int bad(const char *c, char **av)
 {
 	char buf[MNL_SOCKET_BUFFER_SIZE];
-	struct nlmsghdr *nlh = msg_start(buf, family_id,
-					 HPCC_CMD_TELEMETRY_SET, 0);
-	struct hop h = { 1, 1, 1000000000, 1000, 0, 0 };
+	struct nlmsghdr *nlh = msg_start(buf, HPCC_CMD_TELEMETRY_SET, 0);
+	struct hpcc_hop_rec h = { 1, 1, 1000000000, 1000, 0, 0 };
 	uint8_t v6[16] = { 0 };
 	int i, err;
 
@@ -388,20 +258,13 @@ static int bad(const char *c, char **av)
 		for (i = 0; i < 9; i++)
 			put_hop(nlh, &h, 0);
 	} else if (!strcmp(c, "missing-dport")) {
-		mnl_attr_put_u16(nlh, HPCC_A_FLOW_FAMILY, AF_INET);
-		mnl_attr_put_u32(nlh, HPCC_A_FLOW_SADDR4, inet_addr(av[0]));
-		mnl_attr_put_u32(nlh, HPCC_A_FLOW_DADDR4, inet_addr(av[2]));
-		mnl_attr_put_u16(nlh, HPCC_A_FLOW_SPORT, htons(atoi(av[1])));
+		put_tuple_as(nlh, av, AF_INET, HPCC_A_FLOW_DPORT);
 		put_hop(nlh, &h, 0);
 	} else if (!strcmp(c, "missing-qlen")) {
 		put_tuple(nlh, av);
 		put_hop(nlh, &h, HPCC_A_HOP_QLEN);
 	} else if (!strcmp(c, "bad-family")) {
-		mnl_attr_put_u16(nlh, HPCC_A_FLOW_FAMILY, 99);
-		mnl_attr_put_u32(nlh, HPCC_A_FLOW_SADDR4, inet_addr(av[0]));
-		mnl_attr_put_u32(nlh, HPCC_A_FLOW_DADDR4, inet_addr(av[2]));
-		mnl_attr_put_u16(nlh, HPCC_A_FLOW_SPORT, htons(atoi(av[1])));
-		mnl_attr_put_u16(nlh, HPCC_A_FLOW_DPORT, htons(atoi(av[3])));
+		put_tuple_as(nlh, av, 99, 0);
 		put_hop(nlh, &h, 0);
 	} else if (!strcmp(c, "ipv6")) {
 		mnl_attr_put_u16(nlh, HPCC_A_FLOW_FAMILY, AF_INET6);
@@ -424,15 +287,14 @@ static int bad(const char *c, char **av)
 		printf("accepted\n");
 		return 1;
 	}
-	printf("error: %d (%s): %s\n", -err, strerror(-err), extack_msg);
+	printf("error: %d (%s): %s\n", -err, strerror(-err), g.extack);
 	return 0;
 }
 
 static int params_set(int ac, char **av)
 {
 	char buf[MNL_SOCKET_BUFFER_SIZE];
-	struct nlmsghdr *nlh = msg_start(buf, family_id,
-					 HPCC_CMD_PARAMS_SET, 0);
+	struct nlmsghdr *nlh = msg_start(buf, HPCC_CMD_PARAMS_SET, 0);
 	int i, k;
 
 	for (i = 0; i < ac; i++) {
@@ -462,8 +324,8 @@ static int params_set(int ac, char **av)
 static int simple_get(uint8_t cmd, const char *const *names, int max)
 {
 	char buf[MNL_SOCKET_BUFFER_SIZE];
-	struct attrs r;
-	int err = talk(msg_start(buf, family_id, cmd, 0), attrs_cb, &r);
+	struct hpcc_attrs r;
+	int err = talk(msg_start(buf, cmd, 0), hpcc_genl_attrs_cb, &r);
 
 	if (err)
 		return report(err);
@@ -474,11 +336,11 @@ static int simple_get(uint8_t cmd, const char *const *names, int max)
 static uint64_t param(const char *name)
 {
 	char buf[MNL_SOCKET_BUFFER_SIZE];
-	struct attrs r;
+	struct hpcc_attrs r;
 	int k;
 
-	if (talk(msg_start(buf, family_id, HPCC_CMD_PARAMS_GET, 0),
-		 attrs_cb, &r))
+	if (talk(msg_start(buf, HPCC_CMD_PARAMS_GET, 0),
+		 hpcc_genl_attrs_cb, &r))
 		die("params-get");
 	for (k = 1; k <= HPCC_A_PARAMS_MAX; k++)
 		if (params_names[k] && !strcmp(params_names[k], name))
@@ -497,17 +359,18 @@ static int predict(char **av, int n, const char *trace)
 {
 	uint64_t t_ns = param("t") * 1000, rate = param("line_rate") * 1000000;
 	uint64_t bdp = rate / 8 * t_ns / 1000000000;
-	struct hop h = { 7, 3, rate, 1000000, 0, 0 };
+	struct hpcc_hop_rec h = { 7, 3, rate, 1000000, 0, 0 };
 	FILE *f = fopen(trace, "w");
-	struct attrs r;
+	struct hpcc_attrs r;
 	uint64_t used, reductions;
 	unsigned int x = 12345;
 	int i, tries, err;
 
 	if (!f)
 		die(trace);
-	if (get_flow(av, &r))
-		return report(last_err);
+	err = get_flow(av, &r);
+	if (err)
+		return report(err);
 	used = r.v[HPCC_A_FLOW_SAMPLES];
 	reductions = r.v[HPCC_A_FLOW_REDUCTIONS];
 	if (reductions) {	/* W is no longer W_init */
@@ -518,14 +381,15 @@ static int predict(char **av, int n, const char *trace)
 	for (i = 0; i < n; i++) {
 		x = x * 1103515245 + 12345;
 		h.ts += t_ns;
-		h.tx += bdp * (40 + (x >> 16) % 91) / 100;
+		h.tx_bytes += bdp * (40 + (x >> 16) % 91) / 100;
 		h.qlen = (x >> 8) % 4 == 0 ? bdp * ((x >> 4) % 50) / 100 : 0;
 		err = telemetry(av, &h, 1, &r);
 		if (err)
 			return report(err);
 		for (tries = 0; tries < 2000; tries++) {
-			if (get_flow(av, &r))
-				return report(last_err);
+			err = get_flow(av, &r);
+			if (err)
+				return report(err);
 			if (r.v[HPCC_A_FLOW_SAMPLES] > used)
 				break;
 			usleep(1000);
@@ -545,8 +409,8 @@ static int predict(char **av, int n, const char *trace)
 		fprintf(f, "%" PRIu64 " %" PRIu64 " 1 %u %u %" PRIu64 " %" PRIu64
 			" %" PRIu64 " %" PRIu64 "\n",
 			r.v[HPCC_A_FLOW_LAST_ACK_SEQ],
-			r.v[HPCC_A_FLOW_LAST_SND_NXT], h.sw, h.port,
-			h.rate, h.ts, h.tx, h.qlen);
+			r.v[HPCC_A_FLOW_LAST_SND_NXT], h.switch_id, h.port_id,
+			h.rate, h.ts, h.tx_bytes, (uint64_t)h.qlen);
 		printf("%" PRIu64 " %" PRIu64 " %" PRIu64 " %" PRIu64 " %" PRIu64
 		       " %" PRIu64 " %" PRIu64 " %" PRIu64 "\n",
 		       r.v[HPCC_A_FLOW_U], r.v[HPCC_A_FLOW_W],
@@ -564,8 +428,8 @@ static int listen_events(int n)
 	char buf[1 << 16];
 	int len, got = 0;
 
-	if (mnl_socket_setsockopt(nl, NETLINK_ADD_MEMBERSHIP, &events_grp,
-				  sizeof(events_grp)) < 0) {
+	if (mnl_socket_setsockopt(g.nl, NETLINK_ADD_MEMBERSHIP, &g.events_grp,
+				  sizeof(g.events_grp)) < 0) {
 		printf("error: %d (%s): join events\n", errno, strerror(errno));
 		return 1;
 	}
@@ -574,13 +438,13 @@ static int listen_events(int n)
 	while (got < n) {
 		const struct nlmsghdr *nlh = (const void *)buf;
 
-		len = mnl_socket_recvfrom(nl, buf, sizeof(buf));
+		len = mnl_socket_recvfrom(g.nl, buf, sizeof(buf));
 		if (len < 0)
 			die("recvfrom");
 		for (; mnl_nlmsg_ok(nlh, len); nlh = mnl_nlmsg_next(nlh, &len)) {
-			struct attrs r;
+			struct hpcc_attrs r;
 
-			attrs_cb(nlh, &r);
+			hpcc_genl_attrs_cb(nlh, &r);
 			printf("event %s sport=%u dport=%u\n",
 			       r.cmd == HPCC_CMD_FLOW_NEW ? "flow-new" :
 			       r.cmd == HPCC_CMD_FLOW_DEL ? "flow-del" :
@@ -596,8 +460,8 @@ static int listen_events(int n)
 
 int main(int ac, char **av)
 {
-	struct hop hops[16];
-	struct attrs r;
+	struct hpcc_hop_rec hops[16];
+	struct hpcc_attrs r;
 	int i, err;
 
 	if (ac < 2)
@@ -615,7 +479,7 @@ int main(int ac, char **av)
 		char buf[MNL_SOCKET_BUFFER_SIZE];
 		int n = 0;
 
-		err = talk(msg_start(buf, family_id, HPCC_CMD_FLOW_GET,
+		err = talk(msg_start(buf, HPCC_CMD_FLOW_GET,
 				     NLM_F_DUMP), dump_cb, &n);
 		printf("flows=%d\n", n);
 		return report(err);
