@@ -59,16 +59,11 @@ static int ctrl_lookup(struct hpcc_genl *g, const char *family,
 {
 	char buf[MNL_SOCKET_BUFFER_SIZE];
 	struct hpcc_ctrl_reply r = { .group = group };
-	struct nlmsghdr *nlh;
-	struct genlmsghdr *gh;
+	struct nlmsghdr *nlh = hpcc_genl_msg(g, buf, CTRL_CMD_GETFAMILY, 0);
+	struct genlmsghdr *gh = mnl_nlmsg_get_payload(nlh);
 	int err;
 
-	nlh = mnl_nlmsg_put_header(buf);
 	nlh->nlmsg_type = GENL_ID_CTRL;
-	nlh->nlmsg_flags = NLM_F_REQUEST;
-	nlh->nlmsg_seq = ++g->seq;
-	gh = mnl_nlmsg_put_extra_header(nlh, sizeof(*gh));
-	gh->cmd = CTRL_CMD_GETFAMILY;
 	gh->version = 1;
 	mnl_attr_put_strz(nlh, CTRL_ATTR_FAMILY_NAME, family);
 	err = hpcc_genl_talk(g, nlh, ctrl_cb, &r);

@@ -48,6 +48,7 @@
 #include <net/ethernet.h>
 #include <netinet/in.h>
 #include <sys/epoll.h>
+#include <sys/queue.h>
 #include <sys/random.h>
 #include <sys/signalfd.h>
 #include <sys/socket.h>
@@ -114,12 +115,12 @@ struct flow {
 	uint32_t losses_in_row;
 	uint64_t rtt_ns;	/* smoothed probe RTT (1/8 EWMA) */
 	uint64_t probes, responses, lost;
-	struct flow *next_q;	/* budget queue */
+	TAILQ_ENTRY(flow) q;	/* budget queue, while @queued */
 };
 
 static void *flows;		/* tsearch() tree of struct flow, by tuple */
 static unsigned int nflows;
-static struct flow *q_head, *q_tail;
+static TAILQ_HEAD(, flow) queue = TAILQ_HEAD_INITIALIZER(queue);
 static double tokens;
 static uint64_t tokens_at;
 
@@ -193,22 +194,10 @@ static struct flow *flow_add(const struct hpcc_tuple *t)
 
 static void queue_remove(struct flow *f)
 {
-	struct flow **p;
-
 	if (!f->queued)
 		return;
-	for (p = &q_head; *p; p = &(*p)->next_q)
-		if (*p == f) {
-			*p = f->next_q;
-			break;
-		}
-	if (q_tail == f) {
-		q_tail = NULL;
-		for (p = &q_head; *p; p = &(*p)->next_q)
-			q_tail = *p;
-	}
+	TAILQ_REMOVE(&queue, f, q);
 	f->queued = false;
-	f->next_q = NULL;
 }
 
 static void flow_remove(struct flow *f)
@@ -230,7 +219,7 @@ static void flows_clear(void)
 	tdestroy(flows, flow_free_node);
 	flows = NULL;
 	nflows = 0;
-	q_head = q_tail = NULL;
+	TAILQ_INIT(&queue);
 }
 
 static void timer_arm(void)
@@ -317,19 +306,14 @@ static void probe_want(struct flow *f)
 	if (f->outstanding || f->queued)
 		return;
 	tokens_refill(now);
-	if (tokens >= 1 && !q_head) {
+	if (tokens >= 1 && TAILQ_EMPTY(&queue)) {
 		tokens -= 1;
 		probe_send(f, now);
 		return;
 	}
 	counters[C_PROBES_DEFERRED]++;
 	f->queued = true;
-	f->next_q = NULL;
-	if (q_tail)
-		q_tail->next_q = f;
-	else
-		q_head = f;
-	q_tail = f;
+	TAILQ_INSERT_TAIL(&queue, f, q);
 	timer_arm();
 }
 
@@ -681,28 +665,23 @@ static void check_marked(const void *nodep, VISIT which, int depth)
 
 static void on_timer(void)
 {
-	uint64_t exp;
 	struct itimerspec off = { 0 };
+	struct flow *f;
+	uint64_t exp;
 
 	if (read(timer_fd, &exp, sizeof(exp)) < 0)
 		return;
 	tick_now = now_ns();
 	tokens_refill(tick_now);
-	while (q_head && tokens >= 1) {
-		struct flow *f = q_head;
-
-		q_head = f->next_q;
-		if (!q_head)
-			q_tail = NULL;
-		f->queued = false;
-		f->next_q = NULL;
+	while ((f = TAILQ_FIRST(&queue)) && tokens >= 1) {
+		queue_remove(f);
 		tokens -= 1;
 		probe_send(f, tick_now);
 	}
-	busy = q_head != NULL;
+	busy = !TAILQ_EMPTY(&queue);
 	twalk(flows, tick_flow);
 	twalk(flows, check_marked);
-	if (!busy && !q_head) {
+	if (!busy) {
 		timerfd_settime(timer_fd, 0, &off, NULL);
 		timer_armed = false;
 	}
