@@ -80,7 +80,7 @@ modules:
 
 WIRE_SRC := daemon/hpcc_wire.c
 WIRE_HDR := daemon/hpcc_wire.h include/uapi/linux/hpcc.h
-userspace: $(BUILD)/hpcc-replay $(BUILD)/hpccd selftest-progs fuzz-progs
+userspace: $(BUILD)/hpcc-replay $(BUILD)/hpccd $(BUILD)/hpccctl selftest-progs fuzz-progs
 
 # The probe daemon (libmnl).
 HPCCD_SRC := daemon/hpccd.c daemon/hpcc_genl.c $(WIRE_SRC)
@@ -88,6 +88,13 @@ $(BUILD)/hpccd: $(HPCCD_SRC) daemon/hpcc_genl.h $(WIRE_HDR)
 	@mkdir -p $(dir $@)
 	$(CC) $(CFLAGS) -Wno-unused-parameter -D_GNU_SOURCE -Iinclude/uapi -Idaemon \
 		-o $@ $(HPCCD_SRC) -lmnl
+
+# Its control tool (libmnl, json-c).
+HPCCCTL_SRC := daemon/hpccctl.c daemon/hpcc_genl.c
+$(BUILD)/hpccctl: $(HPCCCTL_SRC) daemon/hpcc_genl.h $(WIRE_HDR)
+	@mkdir -p $(dir $@)
+	$(CC) $(CFLAGS) -Wno-unused-parameter -D_GNU_SOURCE -Iinclude/uapi -Idaemon \
+		-o $@ $(HPCCCTL_SRC) -lmnl -ljson-c
 
 REPLAY_SRC := tools/replay/hpcc_replay.c tools/replay/hpcc_trace.c $(CORE_SRC)
 $(BUILD)/hpcc-replay: $(REPLAY_SRC) tools/replay/hpcc_trace.h $(CORE_HDR)
@@ -189,7 +196,25 @@ check: deps all linux-src
 demo: deps all
 	@bash tools/demo
 
-install: all
+install: install-modules install-programs
+
+# Programs, man pages, the systemd unit and an example configuration (kept
+# if one exists).  DESTDIR and PREFIX as usual.
+SBINDIR := $(PREFIX)/sbin
+MANDIR := $(PREFIX)/share/man
+UNITDIR ?= $(PREFIX)/lib/systemd/system
+install-programs: $(BUILD)/hpccd $(BUILD)/hpccctl
+	install -D -m 755 $(BUILD)/hpccd $(DESTDIR)$(SBINDIR)/hpccd
+	install -D -m 755 $(BUILD)/hpccctl $(DESTDIR)$(SBINDIR)/hpccctl
+	install -D -m 644 daemon/hpccd.8 $(DESTDIR)$(MANDIR)/man8/hpccd.8
+	install -D -m 644 daemon/hpccctl.8 $(DESTDIR)$(MANDIR)/man8/hpccctl.8
+	mkdir -p $(DESTDIR)$(UNITDIR)
+	sed 's|@SBINDIR@|$(SBINDIR)|g' daemon/hpccd.service.in \
+		> $(DESTDIR)$(UNITDIR)/hpccd.service
+	test -e $(DESTDIR)/etc/hpcc/hpccd.conf || \
+		install -D -m 644 daemon/hpccd.conf $(DESTDIR)/etc/hpcc/hpccd.conf
+
+install-modules: modules
 	@set -e; for kdir in $(KDIRS); do \
 		rel=$$($(call KREL_OF,$$kdir)); \
 		$(MAKE) -s -C $$kdir M=$(BUILD)/$$rel/kernel \
@@ -198,6 +223,9 @@ install: all
 	done
 
 uninstall:
+	rm -f $(DESTDIR)$(SBINDIR)/hpccd $(DESTDIR)$(SBINDIR)/hpccctl \
+		$(DESTDIR)$(MANDIR)/man8/hpccd.8 $(DESTDIR)$(MANDIR)/man8/hpccctl.8 \
+		$(DESTDIR)$(UNITDIR)/hpccd.service
 	@for kdir in $(KDIRS); do \
 		rel=$$($(call KREL_OF,$$kdir)); \
 		rm -fv /lib/modules/$$rel/updates/tcp_hpcc.ko*; \
@@ -233,5 +261,5 @@ clean:
 distclean:
 	rm -rf $(BUILD)
 
-.PHONY: all deps modules userspace selftest-progs fuzz-progs linux-src checkpatch check demo install \
+.PHONY: all deps modules userspace install-programs install-modules selftest-progs fuzz-progs linux-src checkpatch check demo install \
 	uninstall dkms-src dkms dkms-remove clean distclean bench-core bench-ack uapi

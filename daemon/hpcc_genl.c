@@ -325,3 +325,103 @@ int hpcc_genl_params(struct hpcc_genl *g, struct hpcc_attrs *a)
 	return hpcc_genl_talk(g, hpcc_genl_msg(g, buf, HPCC_CMD_PARAMS_GET, 0),
 			      hpcc_genl_attrs_cb, a);
 }
+
+int hpcc_genl_flow_get(struct hpcc_genl *g, const struct hpcc_tuple *t,
+		       struct hpcc_attrs *a)
+{
+	char buf[MNL_SOCKET_BUFFER_SIZE];
+	struct nlmsghdr *nlh;
+
+	if (!g->family_id)
+		return -ENOENT;
+	nlh = hpcc_genl_msg(g, buf, HPCC_CMD_FLOW_GET, 0);
+	hpcc_genl_put_tuple(nlh, t);
+	return hpcc_genl_talk(g, nlh, hpcc_genl_attrs_cb, a);
+}
+
+const char *const hpcc_flow_names[HPCC_A_FLOW_MAX + 1] = {
+	[HPCC_A_FLOW_IN_FLIGHT] = "in-flight", [HPCC_A_FLOW_SRTT] = "srtt",
+	[HPCC_A_FLOW_MSS] = "mss", [HPCC_A_FLOW_CWND] = "cwnd",
+	[HPCC_A_FLOW_PACING_RATE] = "pacing-rate", [HPCC_A_FLOW_W] = "w",
+	[HPCC_A_FLOW_WC] = "wc", [HPCC_A_FLOW_U] = "u",
+	[HPCC_A_FLOW_INC_STAGE] = "inc-stage", [HPCC_A_FLOW_MODE] = "mode",
+	[HPCC_A_FLOW_TELEMETRY_AGE] = "telemetry-age",
+	[HPCC_A_FLOW_TELEMETRY_IN] = "telemetry-in",
+	[HPCC_A_FLOW_SAMPLES] = "samples",
+	[HPCC_A_FLOW_FALLBACKS] = "fallbacks",
+	[HPCC_A_FLOW_LAST_STEP] = "last-step",
+	[HPCC_A_FLOW_LAST_ACK_SEQ] = "last-ack-seq",
+	[HPCC_A_FLOW_LAST_SND_NXT] = "last-snd-nxt",
+	[HPCC_A_FLOW_REDUCTIONS] = "reductions",
+};
+
+const char *const hpcc_params_names[HPCC_A_PARAMS_MAX + 1] = {
+	[HPCC_A_PARAMS_T] = "t", [HPCC_A_PARAMS_ETA] = "eta",
+	[HPCC_A_PARAMS_MAX_STAGE] = "max-stage", [HPCC_A_PARAMS_W_AI] = "w-ai",
+	[HPCC_A_PARAMS_LINE_RATE] = "line-rate",
+	[HPCC_A_PARAMS_W_MIN] = "w-min",
+	[HPCC_A_PARAMS_STALE_RTTS] = "stale-rtts",
+	[HPCC_A_PARAMS_PROBE_DSCP] = "probe-dscp",
+	[HPCC_A_PARAMS_RESPONSE_DSCP] = "response-dscp",
+	[HPCC_A_PARAMS_MAX_FLOWS] = "max-flows",
+	[HPCC_A_PARAMS_W_INIT] = "w-init",
+	[HPCC_A_PARAMS_W_AI_EFF] = "w-ai-eff",
+};
+
+const char *const hpcc_stats_names[HPCC_A_STATS_MAX + 1] = {
+	[HPCC_A_STATS_TELEMETRY_ACCEPTED] = "telemetry-accepted",
+	[HPCC_A_STATS_TELEMETRY_SUPERSEDED] = "telemetry-superseded",
+	[HPCC_A_STATS_REJECTED_INVALID] = "rejected-invalid",
+	[HPCC_A_STATS_REJECTED_HOPS] = "rejected-hops",
+	[HPCC_A_STATS_REJECTED_NO_FLOW] = "rejected-no-flow",
+	[HPCC_A_STATS_SAMPLES] = "samples",
+	[HPCC_A_STATS_FALLBACKS] = "fallbacks",
+	[HPCC_A_STATS_RESUMES] = "resumes", [HPCC_A_STATS_FLOWS] = "flows",
+	[HPCC_A_STATS_FLOWS_CREATED] = "flows-created",
+	[HPCC_A_STATS_TABLE_FULL] = "table-full",
+	[HPCC_A_STATS_ALLOC_FAILED] = "alloc-failed",
+	[HPCC_A_STATS_PROBES_CONSUMED] = "probes-consumed",
+	[HPCC_A_STATS_RESPONSES_CONSUMED] = "responses-consumed",
+	[HPCC_A_STATS_DSCP_NOT_HPCC] = "dscp-not-hpcc",
+	[HPCC_A_STATS_PARAMS_REJECTED] = "params-rejected",
+};
+
+int hpcc_name_lookup(const char *const *names, int max, const char *s)
+{
+	int k;
+	size_t i;
+
+	for (k = 1; k <= max; k++) {
+		const char *n = names[k];
+
+		if (!n)
+			continue;
+		for (i = 0; n[i] && s[i]; i++)
+			if (n[i] != s[i] && !(n[i] == '-' && s[i] == '_'))
+				break;
+		if (!n[i] && !s[i])
+			return k;
+	}
+	return 0;
+}
+
+int hpcc_genl_put_param(struct nlmsghdr *nlh, int type, uint64_t value)
+{
+	switch (type) {
+	case HPCC_A_PARAMS_PROBE_DSCP:
+	case HPCC_A_PARAMS_RESPONSE_DSCP:
+		if (value > UINT8_MAX)
+			return -ERANGE;
+		mnl_attr_put_u8(nlh, type, value);
+		return 0;
+	case HPCC_A_PARAMS_W_INIT:
+	case HPCC_A_PARAMS_W_AI_EFF:
+		mnl_attr_put_u64(nlh, type, value);
+		return 0;
+	default:
+		if (value > UINT32_MAX)
+			return -ERANGE;
+		mnl_attr_put_u32(nlh, type, value);
+		return 0;
+	}
+}

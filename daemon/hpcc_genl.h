@@ -108,4 +108,35 @@ int hpcc_genl_telemetry_set(struct hpcc_genl *g, const struct hpcc_tuple *t,
 /** hpcc_genl_params() - params-get into @a; 0 or -errno */
 int hpcc_genl_params(struct hpcc_genl *g, struct hpcc_attrs *a);
 
+/**
+ * hpcc_genl_flow_get() - flow-get of one flow into @a
+ * Return: 0; -ENOENT when the flow (or the family) does not exist; -errno.
+ */
+int hpcc_genl_flow_get(struct hpcc_genl *g, const struct hpcc_tuple *t,
+		       struct hpcc_attrs *a);
+
+/*
+ * Names of the flow, params and stats attributes as the YNL spec spells
+ * them ("inc-stage", "max-stage", "probes-consumed"), indexed by attribute
+ * type; NULL for the tuple, hop and pad attributes.
+ */
+extern const char *const hpcc_flow_names[HPCC_A_FLOW_MAX + 1];
+extern const char *const hpcc_params_names[HPCC_A_PARAMS_MAX + 1];
+extern const char *const hpcc_stats_names[HPCC_A_STATS_MAX + 1];
+
+/**
+ * hpcc_name_lookup() - the attribute type named @s in @names[1..@max]
+ * ('-' and '_' match each other)
+ * Return: the type, or 0 when there is none.
+ */
+int hpcc_name_lookup(const char *const *names, int max, const char *s);
+
+/**
+ * hpcc_genl_put_param() - add parameter @type with @value to a params-set
+ * request, in the attribute's width (u8 DSCPs, u64 read-only values, u32
+ * the rest)
+ * Return: 0, or -ERANGE when @value does not fit that width.
+ */
+int hpcc_genl_put_param(struct nlmsghdr *nlh, int type, uint64_t value);
+
 #endif /* _HPCC_GENL_H */

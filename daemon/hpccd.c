@@ -617,12 +617,9 @@ static void read_packets(void)
 /* Ask the module whether the flow still has data in flight. */
 static bool flow_in_flight(struct flow *f)
 {
-	char buf[MNL_SOCKET_BUFFER_SIZE];
-	struct nlmsghdr *nlh = hpcc_genl_msg(&req, buf, HPCC_CMD_FLOW_GET, 0);
 	struct hpcc_attrs a;
 
-	hpcc_genl_put_tuple(nlh, &f->t);
-	if (hpcc_genl_talk(&req, nlh, hpcc_genl_attrs_cb, &a))
+	if (hpcc_genl_flow_get(&req, &f->t, &a))
 		return false;
 	f->srtt_us = a.v[HPCC_A_FLOW_SRTT];
 	return a.v[HPCC_A_FLOW_IN_FLIGHT];

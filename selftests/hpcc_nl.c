@@ -117,60 +117,22 @@ static void put_hop(struct nlmsghdr *nlh, const struct hpcc_hop_rec *h,
 	mnl_attr_nest_end(nlh, n);
 }
 
-static const char *const flow_names[HPCC_A_FLOW_MAX + 1] = {
-	[HPCC_A_FLOW_IN_FLIGHT] = "in_flight", [HPCC_A_FLOW_SRTT] = "srtt",
-	[HPCC_A_FLOW_MSS] = "mss", [HPCC_A_FLOW_CWND] = "cwnd",
-	[HPCC_A_FLOW_PACING_RATE] = "pacing_rate", [HPCC_A_FLOW_W] = "w",
-	[HPCC_A_FLOW_WC] = "wc", [HPCC_A_FLOW_U] = "u",
-	[HPCC_A_FLOW_INC_STAGE] = "inc_stage", [HPCC_A_FLOW_MODE] = "mode",
-	[HPCC_A_FLOW_TELEMETRY_AGE] = "telemetry_age",
-	[HPCC_A_FLOW_TELEMETRY_IN] = "telemetry_in",
-	[HPCC_A_FLOW_SAMPLES] = "samples",
-	[HPCC_A_FLOW_FALLBACKS] = "fallbacks",
-	[HPCC_A_FLOW_LAST_STEP] = "last_step",
-	[HPCC_A_FLOW_LAST_ACK_SEQ] = "last_ack_seq",
-	[HPCC_A_FLOW_LAST_SND_NXT] = "last_snd_nxt",
-	[HPCC_A_FLOW_REDUCTIONS] = "reductions",
-};
-
-static const char *const params_names[HPCC_A_PARAMS_MAX + 1] = {
-	[HPCC_A_PARAMS_T] = "t", [HPCC_A_PARAMS_ETA] = "eta",
-	[HPCC_A_PARAMS_MAX_STAGE] = "max_stage", [HPCC_A_PARAMS_W_AI] = "w_ai",
-	[HPCC_A_PARAMS_LINE_RATE] = "line_rate",
-	[HPCC_A_PARAMS_W_MIN] = "w_min",
-	[HPCC_A_PARAMS_STALE_RTTS] = "stale_rtts",
-	[HPCC_A_PARAMS_PROBE_DSCP] = "probe_dscp",
-	[HPCC_A_PARAMS_RESPONSE_DSCP] = "response_dscp",
-	[HPCC_A_PARAMS_MAX_FLOWS] = "max_flows",
-	[HPCC_A_PARAMS_W_INIT] = "w_init",
-	[HPCC_A_PARAMS_W_AI_EFF] = "w_ai_eff",
-};
-
-static const char *const stats_names[HPCC_A_STATS_MAX + 1] = {
-	[HPCC_A_STATS_TELEMETRY_ACCEPTED] = "telemetry_accepted",
-	[HPCC_A_STATS_TELEMETRY_SUPERSEDED] = "telemetry_superseded",
-	[HPCC_A_STATS_REJECTED_INVALID] = "rejected_invalid",
-	[HPCC_A_STATS_REJECTED_HOPS] = "rejected_hops",
-	[HPCC_A_STATS_REJECTED_NO_FLOW] = "rejected_no_flow",
-	[HPCC_A_STATS_SAMPLES] = "samples",
-	[HPCC_A_STATS_FALLBACKS] = "fallbacks",
-	[HPCC_A_STATS_RESUMES] = "resumes", [HPCC_A_STATS_FLOWS] = "flows",
-	[HPCC_A_STATS_FLOWS_CREATED] = "flows_created",
-	[HPCC_A_STATS_TABLE_FULL] = "table_full",
-	[HPCC_A_STATS_ALLOC_FAILED] = "alloc_failed",
-	[HPCC_A_STATS_PROBES_CONSUMED] = "probes_consumed",
-	[HPCC_A_STATS_RESPONSES_CONSUMED] = "responses_consumed",
-	[HPCC_A_STATS_DSCP_NOT_HPCC] = "dscp_not_hpcc",
-	[HPCC_A_STATS_PARAMS_REJECTED] = "params_rejected",
-};
-
 static void print_kv(const struct hpcc_attrs *r, const char *const *names, int max)
 {
 	int i;
 
-	for (i = 1; i <= max; i++)
-		if (names[i] && r->has[i])
-			printf("%s=%" PRIu64 "\n", names[i], r->v[i]);
+	/* the spec's names with '_' for '-': shell-friendly keys */
+	for (i = 1; i <= max; i++) {
+		char key[64], *c;
+
+		if (!names[i] || !r->has[i])
+			continue;
+		snprintf(key, sizeof(key), "%s", names[i]);
+		for (c = key; *c; c++)
+			if (*c == '-')
+				*c = '_';
+		printf("%s=%" PRIu64 "\n", key, r->v[i]);
+	}
 }
 
 static int get_flow(char **av, struct hpcc_attrs *r)
@@ -303,20 +265,14 @@ static int params_set(int ac, char **av)
 		if (!eq)
 			return 2;
 		*eq = 0;
-		for (k = 1; k <= HPCC_A_PARAMS_MAX; k++)
-			if (params_names[k] && !strcmp(params_names[k], av[i]))
-				break;
-		if (k > HPCC_A_PARAMS_MAX) {
+		k = hpcc_name_lookup(hpcc_params_names, HPCC_A_PARAMS_MAX,
+				     av[i]);
+		if (!k) {
 			fprintf(stderr, "unknown parameter %s\n", av[i]);
 			return 2;
 		}
-		if (k == HPCC_A_PARAMS_PROBE_DSCP ||
-		    k == HPCC_A_PARAMS_RESPONSE_DSCP)
-			mnl_attr_put_u8(nlh, k, strtoul(eq + 1, NULL, 0));
-		else if (k >= HPCC_A_PARAMS_W_INIT)
-			mnl_attr_put_u64(nlh, k, strtoull(eq + 1, NULL, 0));
-		else
-			mnl_attr_put_u32(nlh, k, strtoul(eq + 1, NULL, 0));
+		/* out-of-range values are the kernel's to reject */
+		hpcc_genl_put_param(nlh, k, strtoull(eq + 1, NULL, 0));
 	}
 	return report(talk(nlh, NULL, NULL));
 }
@@ -342,10 +298,8 @@ static uint64_t param(const char *name)
 	if (talk(msg_start(buf, HPCC_CMD_PARAMS_GET, 0),
 		 hpcc_genl_attrs_cb, &r))
 		die("params-get");
-	for (k = 1; k <= HPCC_A_PARAMS_MAX; k++)
-		if (params_names[k] && !strcmp(params_names[k], name))
-			return r.v[k];
-	return 0;
+	k = hpcc_name_lookup(hpcc_params_names, HPCC_A_PARAMS_MAX, name);
+	return k ? r.v[k] : 0;
 }
 
 /*
@@ -472,7 +426,7 @@ int main(int ac, char **av)
 		if (err)
 			return report(err);
 		printf("nhop=%d\n", r.nhop);
-		print_kv(&r, flow_names, HPCC_A_FLOW_MAX);
+		print_kv(&r, hpcc_flow_names, HPCC_A_FLOW_MAX);
 		return 0;
 	}
 	if (!strcmp(av[1], "dump")) {
@@ -497,12 +451,12 @@ int main(int ac, char **av)
 		return 0;
 	}
 	if (!strcmp(av[1], "params-get"))
-		return simple_get(HPCC_CMD_PARAMS_GET, params_names,
+		return simple_get(HPCC_CMD_PARAMS_GET, hpcc_params_names,
 				  HPCC_A_PARAMS_MAX);
 	if (!strcmp(av[1], "params-set"))
 		return params_set(ac - 2, av + 2);
 	if (!strcmp(av[1], "stats"))
-		return simple_get(HPCC_CMD_STATS_GET, stats_names,
+		return simple_get(HPCC_CMD_STATS_GET, hpcc_stats_names,
 				  HPCC_A_STATS_MAX);
 	if (!strcmp(av[1], "bad") && ac == 7)
 		return bad(av[2], av + 3);

@@ -4,10 +4,16 @@
 
   probe.py send SRC SPORT DST DPORT DSCP KIND COUNT
       KIND: probe | response | nomagic (the DSCP, a TCP header, no HPCC header)
+  probe.py garbage DEV SRC DST DSCP COUNT
+      send COUNT malformed IPv4 packets with DSCP from a packet socket on
+      DEV to the broadcast address: valid probes and responses with random
+      bytes changed and random truncation, the IP checksum recomputed for
+      half of them (seeded, so a run repeats)
   probe.py sniff DEV DSCP SECONDS [EXPECT]
       count IPv4 packets with DSCP seen by a packet socket on DEV, for
       SECONDS or until 0.5 s after the EXPECT-th; prints "sniffing", then N
 """
+import random
 import socket
 import struct
 import sys
@@ -52,6 +58,25 @@ def main(av):
         for i in range(int(n)):
             sk.sendto(packet(src, int(sport), dst, int(dport), int(dscp), kind,
                              i + 1), (dst, 0))
+        return 0
+    if av[1] == "garbage":
+        dev, src, dst, dscp, n = av[2], av[3], av[4], int(av[5]), int(av[6])
+        rnd = random.Random(dscp * 1000 + n)
+        sk = socket.socket(socket.AF_PACKET, socket.SOCK_DGRAM,
+                           socket.htons(0x0800))
+        for i in range(n):
+            kind = "probe" if i % 2 else "response"
+            b = bytearray(packet(src, 40000 + i, dst, 5201, dscp, kind, i))
+            for _ in range(rnd.randint(1, 6)):
+                b[rnd.randrange(len(b))] = rnd.randrange(256)
+            b[1] = dscp << 2 | (b[1] & 3)
+            if rnd.random() < 0.3:
+                del b[rnd.randrange(1, len(b)):]
+            if rnd.random() < 0.5 and len(b) >= 20:
+                ihl = max(5, min(b[0] & 15, len(b) // 4))
+                b[10:12] = b"\0\0"
+                b[10:12] = struct.pack("!H", csum(bytes(b[:ihl * 4])))
+            sk.sendto(bytes(b), (dev, 0x0800, 0, 0, b"\xff" * 6))
         return 0
     if av[1] == "sniff":
         dev, dscp, secs = av[2], int(av[3]), float(av[4])

@@ -55,13 +55,27 @@ signals() {
 	[ "$i" = 0 ] && grep -q "hpccd exiting" "$TMP/log"
 }
 
+# The shipped example (every setting commented out) gives the defaults.
+example_config() {
+	local pid
+	"$D" -c "$TOP/daemon/hpccd.conf" > "$TMP/ex.log" 2>&1 &
+	pid=$!
+	retry 50 grep -q "hpccd running" "$TMP/ex.log" || { cat "$TMP/ex.log"; return 1; }
+	kill -TERM $pid
+	wait $pid
+	grep "hpccd running" "$TMP/ex.log"
+	grep -q "budget 20000 probes/s, 5 hops" "$TMP/ex.log"
+}
+
 ktap_print_header
-ktap_set_plan 3
+ktap_set_plan 4
 t "hpccd -h prints usage" sh -c "'$D' -h | grep -q usage"
 t "bad options and configuration files are refused with exit 2" bad_config
 if [ "$(id -u)" = 0 ]; then
 	t "no module: waits; SIGUSR1 stats, SIGHUP reload (bad file kept out), SIGTERM exit 0" signals
+	t "daemon/hpccd.conf, the shipped example, gives the defaults" example_config
 else
 	ktap_test_skip "signals: hpccd needs root for its raw sockets"
+	ktap_test_skip "example config: hpccd needs root for its raw sockets"
 fi
 ktap_finished

@@ -1,0 +1,401 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * hpccctl - show and set the state of tcp_hpcc in the current network
+ * namespace, over the "hpcc" generic netlink family
+ * (Documentation/netlink/specs/hpcc.yaml) through daemon/hpcc_genl.c.
+ *
+ *   hpccctl [-j] flow show [src ADDR] [dst ADDR] [sport PORT] [dport PORT]
+ *   hpccctl [-j] stats
+ *   hpccctl [-j] param show
+ *   hpccctl param set NAME VALUE [NAME VALUE]...
+ *
+ * -j prints JSON (json-c) with the spec's attribute names and units.
+ * Exit status: 0 success, 1 the kernel refused or the module is not
+ * loaded (the message and the kernel's extack on stderr), 2 usage.
+ * The man page is daemon/hpccctl.8.
+ */
+#include <arpa/inet.h>
+#include <errno.h>
+#include <getopt.h>
+#include <inttypes.h>
+#include <stdbool.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <json-c/json.h>
+#include <libmnl/libmnl.h>
+#include <linux/hpcc.h>
+
+#include "hpcc_genl.h"
+
+static struct hpcc_genl g;
+static bool json;
+
+static int usage(FILE *out)
+{
+	fprintf(out,
+		"usage: hpccctl [-j] flow show [src ADDR] [dst ADDR] [sport PORT] [dport PORT]\n"
+		"       hpccctl [-j] stats\n"
+		"       hpccctl [-j] param show\n"
+		"       hpccctl param set NAME VALUE [NAME VALUE]...\n"
+		"       hpccctl -h\n"
+		"  -j  JSON output\n");
+	return out == stdout ? 0 : 2;
+}
+
+static int fail(const char *what, int err)
+{
+	fprintf(stderr, "hpccctl: %s: %s%s%s\n", what, strerror(-err),
+		g.extack[0] ? ": " : "", g.extack);
+	return 1;
+}
+
+static int open_family(void)
+{
+	int err = hpcc_genl_open(&g, 5000);
+
+	if (err == -ENOENT) {
+		fprintf(stderr,
+			"hpccctl: the hpcc generic netlink family is not registered (modprobe tcp_hpcc)\n");
+		return 1;
+	}
+	if (err)
+		return fail("netlink", err);
+	return 0;
+}
+
+static void json_print(struct json_object *o)
+{
+	puts(json_object_to_json_string_ext(o, JSON_C_TO_STRING_PRETTY |
+						JSON_C_TO_STRING_NOSLASHESCAPE));
+	json_object_put(o);
+}
+
+/* key value lines or a JSON object of the attributes @names names */
+static void print_set(const struct hpcc_attrs *a, const char *const *names,
+		      int max)
+{
+	struct json_object *o = json ? json_object_new_object() : NULL;
+	int i;
+
+	for (i = 1; i <= max; i++) {
+		if (!names[i] || !a->has[i])
+			continue;
+		if (o)
+			json_object_object_add(o, names[i],
+					       json_object_new_uint64(a->v[i]));
+		else
+			printf("%-22s %" PRIu64 "\n", names[i], a->v[i]);
+	}
+	if (o)
+		json_print(o);
+}
+
+static int simple_get(uint8_t cmd, const char *what, const char *const *names,
+		      int max)
+{
+	char buf[MNL_SOCKET_BUFFER_SIZE];
+	struct hpcc_attrs a;
+	int err;
+
+	err = hpcc_genl_talk(&g, hpcc_genl_msg(&g, buf, cmd, 0),
+			     hpcc_genl_attrs_cb, &a);
+	if (err)
+		return fail(what, err);
+	print_set(&a, names, max);
+	return 0;
+}
+
+/* Arguments are checked before the module is needed: usage errors exit 2. */
+static int param_set(int ac, char **av)
+{
+	char buf[MNL_SOCKET_BUFFER_SIZE];
+	int type[HPCC_A_PARAMS_MAX];
+	uint64_t val[HPCC_A_PARAMS_MAX];
+	struct nlmsghdr *nlh;
+	int i, n = 0, err;
+
+	if (!ac || ac % 2 || ac / 2 > HPCC_A_PARAMS_MAX) {
+		fprintf(stderr, "hpccctl: param set takes NAME VALUE pairs\n");
+		return 2;
+	}
+	for (i = 0; i < ac; i += 2, n++) {
+		const char *v = av[i + 1];
+		char *end;
+		int k;
+
+		k = hpcc_name_lookup(hpcc_params_names, HPCC_A_PARAMS_MAX,
+				     av[i]);
+		if (!k) {
+			fprintf(stderr, "hpccctl: unknown parameter \"%s\" (hpccctl param show lists them)\n",
+				av[i]);
+			return 2;
+		}
+		if (k == HPCC_A_PARAMS_W_INIT || k == HPCC_A_PARAMS_W_AI_EFF) {
+			fprintf(stderr, "hpccctl: %s is read only\n",
+				hpcc_params_names[k]);
+			return 2;
+		}
+		errno = 0;
+		val[n] = strtoull(v, &end, 0);
+		type[n] = k;
+		if (errno || end == v || *end || v[0] == '-' ||
+		    val[n] > (k == HPCC_A_PARAMS_PROBE_DSCP ||
+			      k == HPCC_A_PARAMS_RESPONSE_DSCP ?
+			      UINT8_MAX : UINT32_MAX)) {
+			fprintf(stderr, "hpccctl: %s: \"%s\" is not a valid value\n",
+				hpcc_params_names[k], v);
+			return 2;
+		}
+	}
+	if (open_family())
+		return 1;
+	nlh = hpcc_genl_msg(&g, buf, HPCC_CMD_PARAMS_SET, 0);
+	for (i = 0; i < n; i++)
+		hpcc_genl_put_param(nlh, type[i], val[i]);
+	err = hpcc_genl_talk(&g, nlh, NULL, NULL);
+	return err ? fail("params-set", err) : 0;
+}
+
+/* flow show */
+
+struct flow_filter {
+	bool src, dst, sport, dport;
+	uint32_t saddr, daddr;	/* network order */
+	uint16_t sp, dp;	/* host order */
+};
+
+struct flow_list {
+	struct hpcc_attrs *v;
+	size_t n, cap;
+	const struct flow_filter *f;
+};
+
+static bool flow_matches(const struct hpcc_attrs *a,
+			 const struct flow_filter *f)
+{
+	if (a->v[HPCC_A_FLOW_FAMILY] != 2 /* AF_INET */)
+		return false;
+	return (!f->src || a->v[HPCC_A_FLOW_SADDR4] == f->saddr) &&
+	       (!f->dst || a->v[HPCC_A_FLOW_DADDR4] == f->daddr) &&
+	       (!f->sport || ntohs(a->v[HPCC_A_FLOW_SPORT]) == f->sp) &&
+	       (!f->dport || ntohs(a->v[HPCC_A_FLOW_DPORT]) == f->dp);
+}
+
+static int dump_cb(const struct nlmsghdr *nlh, void *data)
+{
+	struct flow_list *l = data;
+	struct hpcc_attrs a;
+
+	if (hpcc_genl_attrs_cb(nlh, &a) != MNL_CB_OK)
+		return MNL_CB_ERROR;
+	if (!flow_matches(&a, l->f))
+		return MNL_CB_OK;
+	if (l->n == l->cap) {
+		size_t cap = l->cap ? 2 * l->cap : 64;
+		struct hpcc_attrs *v = realloc(l->v, cap * sizeof(*v));
+
+		if (!v) {
+			errno = ENOMEM;
+			return MNL_CB_ERROR;
+		}
+		l->v = v;
+		l->cap = cap;
+	}
+	l->v[l->n++] = a;
+	return MNL_CB_OK;
+}
+
+static void addr_port(const struct hpcc_attrs *a, int addr, int port,
+		      char *out, size_t len)
+{
+	char s[INET_ADDRSTRLEN];
+	uint32_t ip = a->v[addr];
+
+	inet_ntop(AF_INET, &ip, s, sizeof(s));
+	snprintf(out, len, "%s:%u", s, ntohs(a->v[port]));
+}
+
+static const char *mode_name(uint64_t m)
+{
+	return m == HPCC_MODE_HPCC ? "hpcc" :
+	       m == HPCC_MODE_FALLBACK ? "fallback" : "?";
+}
+
+static struct json_object *flow_json(const struct hpcc_attrs *a)
+{
+	struct json_object *o = json_object_new_object(), *hops;
+	char s[INET_ADDRSTRLEN];
+	uint32_t ip;
+	int i;
+
+	ip = a->v[HPCC_A_FLOW_SADDR4];
+	inet_ntop(AF_INET, &ip, s, sizeof(s));
+	json_object_object_add(o, "saddr", json_object_new_string(s));
+	json_object_object_add(o, "sport",
+			       json_object_new_int(ntohs(a->v[HPCC_A_FLOW_SPORT])));
+	ip = a->v[HPCC_A_FLOW_DADDR4];
+	inet_ntop(AF_INET, &ip, s, sizeof(s));
+	json_object_object_add(o, "daddr", json_object_new_string(s));
+	json_object_object_add(o, "dport",
+			       json_object_new_int(ntohs(a->v[HPCC_A_FLOW_DPORT])));
+	for (i = 1; i <= HPCC_A_FLOW_MAX; i++)
+		if (hpcc_flow_names[i] && a->has[i])
+			json_object_object_add(o, hpcc_flow_names[i],
+					       json_object_new_uint64(a->v[i]));
+	json_object_object_add(o, "mode-name",
+			       json_object_new_string(mode_name(a->v[HPCC_A_FLOW_MODE])));
+	hops = json_object_new_array();
+	for (i = 0; i < a->nhop; i++) {
+		const struct hpcc_hop_rec *h = &a->hops[i];
+		struct json_object *r = json_object_new_object();
+
+		json_object_object_add(r, "switch-id",
+				       json_object_new_uint64(h->switch_id));
+		json_object_object_add(r, "port-id",
+				       json_object_new_uint64(h->port_id));
+		json_object_object_add(r, "rate", json_object_new_uint64(h->rate));
+		json_object_object_add(r, "ts", json_object_new_uint64(h->ts));
+		json_object_object_add(r, "tx-bytes",
+				       json_object_new_uint64(h->tx_bytes));
+		json_object_object_add(r, "qlen", json_object_new_uint64(h->qlen));
+		json_object_array_add(hops, r);
+	}
+	json_object_object_add(o, "hops", hops);
+	return o;
+}
+
+/* One line per flow, in the manner of ss(8). */
+static void flow_line(const struct hpcc_attrs *a)
+{
+	char l[32], p[32], age[16];
+
+	addr_port(a, HPCC_A_FLOW_SADDR4, HPCC_A_FLOW_SPORT, l, sizeof(l));
+	addr_port(a, HPCC_A_FLOW_DADDR4, HPCC_A_FLOW_DPORT, p, sizeof(p));
+	if (a->has[HPCC_A_FLOW_TELEMETRY_AGE])
+		snprintf(age, sizeof(age), "%.1f",
+			 a->v[HPCC_A_FLOW_TELEMETRY_AGE] / 1000.0);
+	else
+		snprintf(age, sizeof(age), "-");
+	printf("%-21s %-21s %-8s %6" PRIu64 " %10" PRIu64 " %10" PRIu64
+	       " %6.3f %5" PRIu64 " %8" PRIu64 " %9.1f %8s %8" PRIu64
+	       " %5" PRIu64 " %4d\n",
+	       l, p, mode_name(a->v[HPCC_A_FLOW_MODE]), a->v[HPCC_A_FLOW_CWND],
+	       a->v[HPCC_A_FLOW_W], a->v[HPCC_A_FLOW_WC],
+	       a->v[HPCC_A_FLOW_U] / 4294967296.0,
+	       a->v[HPCC_A_FLOW_INC_STAGE], a->v[HPCC_A_FLOW_SRTT],
+	       a->v[HPCC_A_FLOW_PACING_RATE] * 8 / 1e6, age,
+	       a->v[HPCC_A_FLOW_SAMPLES], a->v[HPCC_A_FLOW_FALLBACKS], a->nhop);
+}
+
+static int parse_filter(int ac, char **av, struct flow_filter *f)
+{
+	int i;
+
+	for (i = 0; i < ac; i += 2) {
+		char *end;
+		unsigned long v;
+
+		if (i + 1 >= ac)
+			goto bad;
+		if (!strcmp(av[i], "src") || !strcmp(av[i], "dst")) {
+			uint32_t *ip = av[i][0] == 's' ? &f->saddr : &f->daddr;
+
+			if (inet_pton(AF_INET, av[i + 1], ip) != 1)
+				goto bad;
+			*(av[i][0] == 's' ? &f->src : &f->dst) = true;
+		} else if (!strcmp(av[i], "sport") || !strcmp(av[i], "dport")) {
+			errno = 0;
+			v = strtoul(av[i + 1], &end, 10);
+			if (errno || *end || end == av[i + 1] || v > 65535)
+				goto bad;
+			if (av[i][0] == 's') {
+				f->sport = true;
+				f->sp = v;
+			} else {
+				f->dport = true;
+				f->dp = v;
+			}
+		} else {
+			goto bad;
+		}
+	}
+	return 0;
+bad:
+	fprintf(stderr, "hpccctl: flow show: bad filter near \"%s\"\n", av[i]);
+	return 2;
+}
+
+static int flow_show(int ac, char **av)
+{
+	char buf[MNL_SOCKET_BUFFER_SIZE];
+	struct flow_filter f = { 0 };
+	struct flow_list l = { .f = &f };
+	struct json_object *arr;
+	size_t i;
+	int err;
+
+	err = parse_filter(ac, av, &f);
+	if (err)
+		return err;
+	if (open_family())
+		return 1;
+	err = hpcc_genl_talk(&g, hpcc_genl_msg(&g, buf, HPCC_CMD_FLOW_GET,
+					       NLM_F_DUMP), dump_cb, &l);
+	if (err) {
+		free(l.v);
+		return fail("flow-get", err);
+	}
+	if (json) {
+		arr = json_object_new_array();
+		for (i = 0; i < l.n; i++)
+			json_object_array_add(arr, flow_json(&l.v[i]));
+		json_print(arr);
+	} else {
+		printf("%-21s %-21s %-8s %6s %10s %10s %6s %5s %8s %9s %8s %8s %5s %4s\n",
+		       "Local Address:Port", "Peer Address:Port", "Mode",
+		       "Cwnd", "W", "Wc", "U", "Stage", "SRTT(us)",
+		       "Pace(Mb)", "Age(ms)", "Samples", "Fallb", "Hops");
+		for (i = 0; i < l.n; i++)
+			flow_line(&l.v[i]);
+	}
+	free(l.v);
+	return 0;
+}
+
+int main(int ac, char **av)
+{
+	int c;
+
+	while ((c = getopt(ac, av, "+jh")) != -1) {
+		switch (c) {
+		case 'j':
+			json = true;
+			break;
+		case 'h':
+			return usage(stdout);
+		default:
+			return usage(stderr);
+		}
+	}
+	ac -= optind;
+	av += optind;
+	if (ac < 1)
+		return usage(stderr);
+	if (!strcmp(av[0], "flow") && ac >= 2 && !strcmp(av[1], "show"))
+		return flow_show(ac - 2, av + 2);
+	if (!strcmp(av[0], "flow") && ac == 1)
+		return flow_show(0, NULL);
+	if (!strcmp(av[0], "stats") && ac == 1)
+		return open_family() ? 1 :
+		       simple_get(HPCC_CMD_STATS_GET, "stats-get",
+				  hpcc_stats_names, HPCC_A_STATS_MAX);
+	if (!strcmp(av[0], "param") && (ac == 1 || !strcmp(av[1], "show")) &&
+	    ac <= 2)
+		return open_family() ? 1 :
+		       simple_get(HPCC_CMD_PARAMS_GET, "params-get",
+				  hpcc_params_names, HPCC_A_PARAMS_MAX);
+	if (!strcmp(av[0], "param") && ac >= 2 && !strcmp(av[1], "set"))
+		return param_set(ac - 2, av + 2);
+	return usage(stderr);
+}

@@ -1,0 +1,269 @@
+#!/bin/bash
+# SPDX-License-Identifier: GPL-2.0
+#
+# hpccd end to end: two namespaces joined by veth, hpccd in each (the
+# receiver's with only CAP_NET_ADMIN and CAP_NET_RAW), iperf3 -C hpcc flows
+# between them.  No INT hop exists yet (hpcc_int.ko comes later), so a tc
+# pedit action on the sender's egress fills the first hop record of every
+# probe with known values: switch 7, port 3, B = 100 Mbit/s, qlen 1500.
+# Runs as root inside a guest (tools/vmrun).
+set -u
+TOP=$(cd "$(dirname "$0")/../.." && pwd)
+. "$TOP/selftests/lib.sh"
+
+SRV=198.18.0.2   # RFC 2544 benchmarking range, inside the guest only
+CLI=198.18.0.1
+D=$TOP/build/hpccd
+CTL=$TOP/build/hpccctl
+PROBE=$TOP/selftests/guest/probe.py
+TMP=$(mktemp -d)
+chmod 755 "$TMP"
+mkdir -m 1777 "$TMP/run"
+
+cleanup() {
+	local ns
+	for ns in hs hr; do
+		ip netns pids $ns 2>/dev/null | xargs -r kill 2>/dev/null
+	done
+	sleep 0.3
+	ip netns del hs 2>/dev/null
+	ip netns del hr 2>/dev/null
+	rm -rf "$TMP"
+}
+trap cleanup EXIT
+
+# start_hpccd NS [CAPS-ONLY] - hpccd in NS, pid in $TMP/NS.pid; with
+# CAPS-ONLY as nobody with CAP_NET_ADMIN and CAP_NET_RAW and nothing else
+start_hpccd() {
+	local ns=$1 pre=()
+	[ -n "${2:-}" ] && pre=(setpriv --reuid=65534 --regid=65534
+		--clear-groups --inh-caps=-all,+net_admin,+net_raw
+		--ambient-caps=-all,+net_admin,+net_raw
+		--bounding-set=-all,+net_admin,+net_raw)
+	ip netns exec "$ns" "${pre[@]}" "$D" -c /dev/null -v \
+		-S "$TMP/run/$ns.stats" >> "$TMP/$ns.log" 2>&1 &
+	echo $! > "$TMP/$ns.pid"
+	retry 50 grep -q "connected:" "$TMP/$ns.log" || {
+		cat "$TMP/$ns.log"; return 1; }
+}
+
+pid_of() { cat "$TMP/$1.pid"; }
+
+# dstat NS KEY - a counter of the hpccd in NS (SIGUSR1 writes its stats)
+dstat() {
+	local f=$TMP/run/$1.stats
+	rm -f "$f"
+	kill -USR1 "$(pid_of "$1")" 2>/dev/null || return 1
+	retry 25 test -s "$f" || return 1
+	sed -n "s/^$2=//p" "$f"
+}
+
+# dropped NS - the sum of the dropped-* counters of the hpccd in NS
+dropped() {
+	dstat "$1" x >/dev/null
+	awk -F= '/^dropped-/ { n += $2 } END { print n + 0 }' "$TMP/run/$1.stats"
+}
+
+# mstat NS KEY - a module counter of NS
+mstat() {
+	ip netns exec "$1" "$CTL" stats | awk -v k="$2" '$1 == k { print $2 }'
+}
+
+# flowj CPORT EXPR - evaluate the Python EXPR on the JSON flow f (from
+# hpccctl -j) of the sender's iperf3 data connection from port CPORT; exit
+# 1 when it is false or there is no such flow.  age(f) is telemetry-age,
+# microseconds, or a huge number before any telemetry.
+flowj() {
+	ip netns exec hs "$CTL" -j flow show dst $SRV sport "$1" |
+	python3 -c '
+import json, sys
+def age(f):
+    return f.get("telemetry-age", 1 << 62)
+fl = json.load(sys.stdin)
+sys.exit(0 if [f for f in fl if '"$2"'] else 1)'
+}
+
+topology() {
+	ip netns add hs && ip netns add hr &&
+	ip link add v0 netns hs type veth peer name v1 netns hr &&
+	ip -n hs addr add $CLI/24 dev v0 && ip -n hr addr add $SRV/24 dev v1 &&
+	ip -n hs link set lo up && ip -n hr link set lo up &&
+	ip -n hs link set v0 up && ip -n hr link set v1 up &&
+	ip netns exec hr sysctl -qw net.ipv4.tcp_congestion_control=cubic &&
+	# the stand-in INT hop: pedit fills hop record 0 (IP offset 64) and
+	# sets nhop (offset 46) on probes (DSCP 60, TOS 0xf0) leaving hs
+	tc -n hs qdisc add dev v0 clsact &&
+	tc -n hs filter add dev v0 egress prio 1 protocol ip u32 \
+		match ip dsfield 0xf0 0xfc match ip protocol 6 0xff \
+		action pedit munge offset 46 u8 set 1 \
+			munge offset 64 u32 set 7 munge offset 68 u32 set 3 \
+			munge offset 72 u32 set 0 munge offset 76 u32 set 100000000 \
+			munge offset 80 u32 set 0 munge offset 84 u32 set 1000000 \
+			munge offset 88 u32 set 0 munge offset 92 u32 set 5000 \
+			munge offset 96 u32 set 1500 pipe \
+		action csum tcp &&
+	{ ip netns exec hr iperf3 -s -p 5201 >/dev/null 2>&1 & } &&
+	{ ip netns exec hr iperf3 -s -p 5202 >/dev/null 2>&1 & } &&
+	retry 50 sh -c "ip netns exec hr ss -Hltn | grep -q ':5202'"
+}
+
+daemons_start() {
+	modprobe tcp_hpcc || return 1
+	start_hpccd hs && start_hpccd hr caps-only || return 1
+	local caps
+	caps=$(awk '/^CapEff/ { print $2 }' "/proc/$(pid_of hr)/status")
+	echo "receiver hpccd: uid $(awk '/^Uid/ { print $2 }' "/proc/$(pid_of hr)/status"), CapEff $caps"
+	[ "$caps" = 0000000000003000 ]
+}
+
+# iperf_bg CPORT PORT SECS RATE - an iperf3 -C hpcc flow from port CPORT
+# in the background, JSON result in $TMP/iperf.CPORT
+iperf_bg() {
+	ip netns exec hs iperf3 -c $SRV -p "$2" --cport "$1" -C hpcc -t "$3" \
+		-b "$4" -J > "$TMP/iperf.$1" 2>&1 &
+	echo $! > "$TMP/iperf.$1.pid"
+}
+
+iperf_ok() { # iperf_ok CPORT - it exited 0 and moved data
+	wait "$(cat "$TMP/iperf.$1.pid")" 2>/dev/null
+	python3 -c '
+import json, sys
+e = json.load(open(sys.argv[1]))["end"]
+print("iperf3: %.1f Mbit/s, %d retransmits" %
+      (e["sum_received"]["bits_per_second"] / 1e6, e["sum_sent"]["retransmits"]))
+sys.exit(0 if e["sum_received"]["bytes"] > 0 else 1)' "$TMP/iperf.$1" ||
+		{ tail -5 "$TMP/iperf.$1"; return 1; }
+}
+
+telemetry_reaches_module() {
+	local s0 p0
+	s0=$(mstat hs samples)
+	p0=$(dstat hs telemetry-pushed)
+	iperf_bg 6001 5201 4 50M
+	# fresh (under 100 ms old) telemetry with the stamped hop record
+	retry 50 flowj 6001 'age(f) < 100000 and len(f["hops"]) == 1 and f["hops"][0]["switch-id"] == 7 and f["hops"][0]["port-id"] == 3 and f["hops"][0]["rate"] == 100000000 and f["hops"][0]["qlen"] == 1500' || {
+		ip netns exec hs "$CTL" -j flow show; return 1; }
+	ip netns exec hs "$CTL" flow show sport 6001
+	iperf_ok 6001 || return 1
+	echo "sender: probes-sent $(dstat hs probes-sent) responses-received $(dstat hs responses-received) telemetry-pushed $p0 -> $(dstat hs telemetry-pushed) timed-out $(dstat hs probes-timed-out)"
+	echo "receiver: probes-received $(dstat hr probes-received) responses-sent $(dstat hr responses-sent)"
+	echo "module (sender): samples $s0 -> $(mstat hs samples), responses-consumed $(mstat hs responses-consumed)"
+	[ "$(dstat hs telemetry-pushed)" -ge $((p0 + 10)) ] &&
+		[ "$(dstat hr responses-sent)" -ge 10 ] &&
+		[ "$(mstat hs samples)" -gt "$s0" ] &&
+		[ "$(dstat hs telemetry-rejected)" = 0 ]
+}
+
+# With the receiver dropping every TCP segment but probes (tc, before IP),
+# the flow keeps data in flight and hpccd keeps probing; TcpInSegs of the
+# receiver must not move while its module consumes the probes.
+probes_never_reach_tcp() {
+	local c0 c1 i0 i1 rc=0
+	iperf_bg 6002 5202 30 20M
+	retry 50 flowj 6002 'age(f) < 100000' || return 1
+	tc -n hr qdisc add dev v1 clsact &&
+	tc -n hr filter add dev v1 ingress prio 1 protocol ip u32 \
+		match ip dsfield 0xf0 0xfc action ok &&
+	tc -n hr filter add dev v1 ingress prio 2 protocol ip u32 \
+		match ip protocol 6 0xff action drop || return 1
+	sleep 0.5
+	c0=$(mstat hr probes-consumed)
+	i0=$(ip netns exec hr nstat -asz TcpInSegs | awk '/TcpInSegs/ { print $2 }')
+	sleep 3
+	c1=$(mstat hr probes-consumed)
+	i1=$(ip netns exec hr nstat -asz TcpInSegs | awk '/TcpInSegs/ { print $2 }')
+	echo "receiver over 3 s: probes-consumed $c0 -> $c1, TcpInSegs $i0 -> $i1, dscp-not-hpcc $(mstat hr dscp-not-hpcc)"
+	[ "$c1" -ge $((c0 + 3)) ] && [ "$i1" = "$i0" ] &&
+		[ "$(mstat hr dscp-not-hpcc)" = 0 ] || rc=1
+	tc -n hr qdisc del dev v1 clsact
+	kill "$(cat "$TMP/iperf.6002.pid")" 2>/dev/null
+	wait "$(cat "$TMP/iperf.6002.pid")" 2>/dev/null
+	return $rc
+}
+
+kill_restart_mid_flow() {
+	local f0 r0
+	f0=$(mstat hs fallbacks)
+	r0=$(mstat hs resumes)
+	iperf_bg 6003 5201 12 50M
+	retry 50 flowj 6003 'age(f) < 100000' || return 1
+	kill -9 "$(pid_of hs)" "$(pid_of hr)"
+	# without telemetry the flow falls back to Reno and keeps going
+	retry 50 flowj 6003 'f["mode-name"] == "fallback"' || {
+		ip netns exec hs "$CTL" flow show; return 1; }
+	start_hpccd hs && start_hpccd hr caps-only || return 1
+	echo "restarted: $(grep connected: "$TMP/hs.log" | tail -1)"
+	retry 50 flowj 6003 'f["mode-name"] == "hpcc" and age(f) < 100000' || {
+		ip netns exec hs "$CTL" flow show; return 1; }
+	echo "fallbacks $f0 -> $(mstat hs fallbacks), resumes $r0 -> $(mstat hs resumes)"
+	iperf_ok 6003 &&
+		[ "$(mstat hs fallbacks)" -gt "$f0" ] &&
+		[ "$(mstat hs resumes)" -gt "$r0" ]
+}
+
+# Malformed packets with both DSCPs at the sender's hpccd, then a forged
+# but well-formed response (unknown probe id), then real probes.
+garbage_survived() {
+	local d0 u0 r0 p0
+	d0=$(dropped hs)
+	u0=$(dstat hs responses-unexpected)
+	p0=$(dstat hs telemetry-pushed)
+	ip netns exec hr python3 "$PROBE" garbage v1 $SRV $CLI 60 500 &&
+	ip netns exec hr python3 "$PROBE" garbage v1 $SRV $CLI 61 500 &&
+	ip netns exec hr python3 "$PROBE" send $SRV 5201 $CLI 40000 61 response 20 ||
+		return 1
+	r0=$(dstat hs responses-sent)
+	ip netns exec hr python3 "$PROBE" send $SRV 5201 $CLI 40001 60 probe 20 ||
+		return 1
+	retry 25 sh -c "[ \$(kill -USR1 $(pid_of hs); sleep 0.2; sed -n 's/^responses-sent=//p' $TMP/run/hs.stats) -ge $((r0 + 20)) ]" || {
+		cat "$TMP/run/hs.stats"; return 1; }
+	kill -0 "$(pid_of hs)" || { echo "hpccd died"; tail "$TMP/hs.log"; return 1; }
+	echo "dropped $d0 -> $(dropped hs), responses-unexpected $u0 -> $(dstat hs responses-unexpected), telemetry-pushed $p0 -> $(dstat hs telemetry-pushed), responses-sent $r0 -> $(dstat hs responses-sent)"
+	grep '^dropped-' "$TMP/run/hs.stats" | grep -v '=0$' | tr '\n' ' '; echo
+	[ "$(dropped hs)" -ge $((d0 + 250)) ] &&
+		[ "$(dstat hs responses-unexpected)" -ge $((u0 + 20)) ] &&
+		[ "$(dstat hs telemetry-pushed)" = "$p0" ]
+}
+
+survives_module_reload() {
+	local rc0
+	rc0=$(dstat hs reconnects)
+	retry 100 sh -c '[ "$(cat /sys/module/tcp_hpcc/refcnt)" = 0 ]' ||
+		{ echo "refcnt $(cat /sys/module/tcp_hpcc/refcnt)"; return 1; }
+	modprobe -r tcp_hpcc || return 1
+	retry 50 grep -q "module unloaded" "$TMP/hs.log" || return 1
+	[ "$(dstat hs connected)" = 0 ] || return 1
+	modprobe tcp_hpcc || return 1
+	retry 50 sh -c "[ \"\$(kill -USR1 $(pid_of hs); sleep 0.2; sed -n 's/^connected=//p' $TMP/run/hs.stats)\" = 1 ]" ||
+		return 1
+	retry 50 sh -c "[ \"\$(kill -USR1 $(pid_of hr); sleep 0.2; sed -n 's/^connected=//p' $TMP/run/hr.stats)\" = 1 ]" ||
+		return 1
+	echo "reconnects $rc0 -> $(dstat hs reconnects)"
+	iperf_bg 6004 5201 3 50M
+	retry 50 flowj 6004 'age(f) < 100000 and len(f["hops"]) == 1' || return 1
+	iperf_ok 6004
+}
+
+clean_exit() {
+	local p rc=0
+	for p in "$(pid_of hs)" "$(pid_of hr)"; do
+		kill -TERM "$p"
+		retry 25 sh -c "! kill -0 $p 2>/dev/null" || rc=1
+	done
+	grep -q "hpccd exiting" "$TMP/hs.log" && grep -q "hpccd exiting" "$TMP/hr.log" &&
+		return $rc
+	tail -3 "$TMP/hs.log" "$TMP/hr.log"
+	return 1
+}
+
+ktap_print_header
+ktap_set_plan 8
+t "two namespaces, veth, a stand-in hop record stamped by tc pedit" topology
+t "hpccd runs in both; the receiver's only with CAP_NET_ADMIN and CAP_NET_RAW" daemons_start
+t "probes and responses flow and fresh telemetry reaches the module" telemetry_reaches_module
+t "probes are consumed before TCP (TcpInSegs unchanged)" probes_never_reach_tcp
+t "killing and restarting hpccd mid-flow: fallback, then HPCC again" kill_restart_mid_flow
+t "malformed and forged packets with both DSCPs are counted and dropped" garbage_survived
+t "hpccd reconnects when the module is unloaded and loaded again" survives_module_reload
+t "SIGTERM: both daemons exit cleanly" clean_exit
+ktap_finished

@@ -1,0 +1,88 @@
+#!/bin/bash
+# SPDX-License-Identifier: GPL-2.0
+#
+# hpccctl's command line (the host has no module: the kernel side runs in
+# guests, selftests/guest/daemon.sh), and what `make install-programs`
+# installs: programs, man pages that groff formats without warnings, and a
+# systemd unit that systemd-analyze accepts.
+set -u
+TOP=$(cd "$(dirname "$0")/../.." && pwd)
+. "$TOP/selftests/lib.sh"
+C=$TOP/build/hpccctl
+TMP=$(mktemp -d)
+trap 'rm -rf "$TMP"' EXIT
+
+exits() { # exits STATUS ARGS... - hpccctl ARGS exits STATUS with a message
+	local want=$1 out rc
+	shift
+	out=$("$C" "$@" 2>&1) && rc=0 || rc=$?
+	echo "hpccctl $*: exit $rc: $(echo "$out" | head -1)"
+	[ "$rc" = "$want" ] && [ -n "$out" ]
+}
+
+usage_errors() {
+	exits 2 && exits 2 bogus && exits 2 -x stats &&
+	exits 2 param set && exits 2 param set t &&
+	exits 2 param set colour 3 && exits 2 param set w-init 100 &&
+	exits 2 param set t 12x && exits 2 param set t -1 &&
+	exits 2 param set probe_dscp 256 && exits 2 param set t 4294967296 &&
+	exits 2 flow show src 1.2.3 && exits 2 flow show dport 65536 &&
+	exits 2 flow show sport && exits 2 flow show colour blue
+}
+
+no_module() {
+	if [ -d /sys/module/tcp_hpcc ]; then
+		echo "tcp_hpcc is loaded here"; return 0
+	fi
+	exits 1 stats && exits 1 -j flow show && exits 1 param set t 20 &&
+	"$C" stats 2>&1 | grep -q "modprobe tcp_hpcc"
+}
+
+installed() {
+	make -s -C "$TOP" install-programs DESTDIR="$TMP/root" PREFIX=/usr \
+		>/dev/null || return 1
+	(cd "$TMP/root" && find . -type f | sort)
+	for f in usr/sbin/hpccd usr/sbin/hpccctl usr/share/man/man8/hpccd.8 \
+		 usr/share/man/man8/hpccctl.8 usr/lib/systemd/system/hpccd.service \
+		 etc/hpcc/hpccd.conf; do
+		[ -s "$TMP/root/$f" ] || { echo "missing $f"; return 1; }
+	done
+	grep -qx 'ExecStart=/usr/sbin/hpccd -S /run/hpccd/stats' \
+		"$TMP/root/usr/lib/systemd/system/hpccd.service"
+}
+
+man_pages() {
+	local f w
+	for f in "$TOP"/daemon/*.8; do
+		w=$(LC_ALL=C groff -man -ww -z "$f" 2>&1)
+		[ -z "$w" ] || { echo "$f: $w"; return 1; }
+		LC_ALL=C MANWIDTH=80 man -l "$f" 2>/dev/null | grep -q '^SYNOPSIS' ||
+			{ echo "$f: no SYNOPSIS"; return 1; }
+	done
+}
+
+unit_file() {
+	local u=$TMP/hpccd.service out score
+	command -v systemd-analyze >/dev/null || { echo "no systemd-analyze"; return 1; }
+	mkdir -p "$TMP/man/man8" && cp "$TOP"/daemon/*.8 "$TMP/man/man8/" &&
+	sed "s|@SBINDIR@|$TOP/build|" "$TOP/daemon/hpccd.service.in" > "$u" ||
+		return 1
+	out=$(MANPATH=$TMP/man systemd-analyze verify "$u" 2>&1) ||
+		{ echo "$out"; return 1; }
+	# exactly the two capabilities, and a low exposure score
+	grep -qx 'CapabilityBoundingSet=CAP_NET_ADMIN CAP_NET_RAW' "$u" &&
+	grep -qx 'AmbientCapabilities=CAP_NET_ADMIN CAP_NET_RAW' "$u" || return 1
+	score=$(systemd-analyze security --offline=yes "$u" 2>&1 |
+		sed -n 's/.*Overall exposure level for [^:]*: \([0-9.]*\).*/\1/p')
+	echo "systemd-analyze security: exposure $score"
+	[ -n "$score" ] && awk -v s="$score" 'BEGIN { exit !(s <= 2.5) }'
+}
+
+ktap_print_header
+ktap_set_plan 5
+t "hpccctl: usage errors exit 2 with a message" usage_errors
+t "hpccctl: without the module, exit 1 and say so" no_module
+t "make install-programs installs programs, man pages, unit, config" installed
+t "man pages hpccd(8) and hpccctl(8) format without warnings" man_pages
+t "systemd unit verifies, with only CAP_NET_ADMIN and CAP_NET_RAW" unit_file
+ktap_finished
