@@ -169,6 +169,13 @@ bench-ack: all
 		tools/vmrun --kernel $$k --timeout 600 -- bash tools/bench/ack_cost.sh | grep -v '^\['; \
 	done
 
+# hpccd's cost: responses per CPU second, CPU per 100 flows (guest, 6.12).
+bench-daemon: all
+	@for k in $${HPCC_KERNELS:-6.12}; do \
+		echo "== kernel $$k"; \
+		tools/vmrun --kernel $$k --timeout 900 -- bash tools/bench/daemon_cost.sh | grep -v '^\['; \
+	done
+
 $(BUILD)/core_bench: tools/bench/core_bench.c $(CORE_SRC) $(CORE_HDR)
 	@mkdir -p $(dir $@)
 	$(CC) -O2 -g $(USER_CPPFLAGS) -o $@ $< $(CORE_SRC)
@@ -262,4 +269,4 @@ distclean:
 	rm -rf $(BUILD)
 
 .PHONY: all deps modules userspace install-programs install-modules selftest-progs fuzz-progs linux-src checkpatch check demo install \
-	uninstall dkms-src dkms dkms-remove clean distclean bench-core bench-ack uapi
+	uninstall dkms-src dkms dkms-remove clean distclean bench-core bench-ack bench-daemon uapi

@@ -51,6 +51,18 @@ brief() {
 	/^ok/ { n = 0 }' "$1"
 }
 
+# ns_pair NS1 ADDR1 NS2 ADDR2 - network namespaces NS1 (created unless it
+# exists) and NS2 joined by veth, v0 in NS1 and v1 in NS2, with ADDR/24,
+# the links and lo up.
+ns_pair() {
+	{ [ -e "/run/netns/$1" ] || ip netns add "$1"; } &&
+	ip netns add "$3" &&
+	ip link add v0 netns "$1" type veth peer name v1 netns "$3" &&
+	ip -n "$1" addr add "$2/24" dev v0 && ip -n "$3" addr add "$4/24" dev v1 &&
+	ip -n "$1" link set lo up && ip -n "$3" link set lo up &&
+	ip -n "$1" link set v0 up && ip -n "$3" link set v1 up
+}
+
 TALLY_PASS=0
 TALLY_FAIL=0
 TALLY_SKIP=0
@@ -71,7 +83,7 @@ run_tap() {
 	pass=$((pass - skip))
 	plan=$(sed -n 's/^1\.\.\([0-9][0-9]*\).*/\1/p' "$log" | head -1)
 	if [ -n "$plan" ] && [ $((pass + fail + skip)) -lt "$plan" ]; then
-		echo "# $name: $((plan - pass - fail - skip)) planned results missing"
+		echo "# $name: $((plan - pass - fail - skip)) planned results missing (exit status $rc)"
 		fail=$((plan - pass - skip))
 	fi
 	if [ "$rc" != 0 ] && [ "$fail" = 0 ]; then

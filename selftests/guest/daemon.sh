@@ -47,7 +47,13 @@ start_hpccd() {
 		cat "$TMP/$ns.log"; return 1; }
 }
 
-pid_of() { cat "$TMP/$1.pid"; }
+# pid_of NS - the pid of the hpccd in NS; fails (and prints nothing) when
+# that process is no longer hpccd, so a signal never hits another process
+pid_of() {
+	local p
+	p=$(cat "$TMP/$1.pid") && [ "$(cat "/proc/$p/comm" 2>/dev/null)" = hpccd ] &&
+		echo "$p"
+}
 
 # dstat NS KEY - a counter of the hpccd in NS (SIGUSR1 writes its stats)
 dstat() {
@@ -56,6 +62,12 @@ dstat() {
 	kill -USR1 "$(pid_of "$1")" 2>/dev/null || return 1
 	retry 25 test -s "$f" || return 1
 	sed -n "s/^$2=//p" "$f"
+}
+
+# dstat_is NS KEY OP VALUE - the counter passes [ counter OP VALUE ]
+dstat_is() {
+	local v
+	v=$(dstat "$1" "$2") && [ -n "$v" ] && [ "$v" "$3" "$4" ]
 }
 
 # dropped NS - the sum of the dropped-* counters of the hpccd in NS
@@ -84,11 +96,7 @@ sys.exit(0 if [f for f in fl if '"$2"'] else 1)'
 }
 
 topology() {
-	ip netns add hs && ip netns add hr &&
-	ip link add v0 netns hs type veth peer name v1 netns hr &&
-	ip -n hs addr add $CLI/24 dev v0 && ip -n hr addr add $SRV/24 dev v1 &&
-	ip -n hs link set lo up && ip -n hr link set lo up &&
-	ip -n hs link set v0 up && ip -n hr link set v1 up &&
+	ns_pair hs $CLI hr $SRV &&
 	ip netns exec hr sysctl -qw net.ipv4.tcp_congestion_control=cubic &&
 	# the stand-in INT hop: pedit fills hop record 0 (IP offset 64) and
 	# sets nhop (offset 46) on probes (DSCP 60, TOS 0xf0) leaving hs
@@ -215,7 +223,7 @@ garbage_survived() {
 	r0=$(dstat hs responses-sent)
 	ip netns exec hr python3 "$PROBE" send $SRV 5201 $CLI 40001 60 probe 20 ||
 		return 1
-	retry 25 sh -c "[ \$(kill -USR1 $(pid_of hs); sleep 0.2; sed -n 's/^responses-sent=//p' $TMP/run/hs.stats) -ge $((r0 + 20)) ]" || {
+	retry 25 dstat_is hs responses-sent -ge $((r0 + 20)) || {
 		cat "$TMP/run/hs.stats"; return 1; }
 	kill -0 "$(pid_of hs)" || { echo "hpccd died"; tail "$TMP/hs.log"; return 1; }
 	echo "dropped $d0 -> $(dropped hs), responses-unexpected $u0 -> $(dstat hs responses-unexpected), telemetry-pushed $p0 -> $(dstat hs telemetry-pushed), responses-sent $r0 -> $(dstat hs responses-sent)"
@@ -234,9 +242,7 @@ survives_module_reload() {
 	retry 50 grep -q "module unloaded" "$TMP/hs.log" || return 1
 	[ "$(dstat hs connected)" = 0 ] || return 1
 	modprobe tcp_hpcc || return 1
-	retry 50 sh -c "[ \"\$(kill -USR1 $(pid_of hs); sleep 0.2; sed -n 's/^connected=//p' $TMP/run/hs.stats)\" = 1 ]" ||
-		return 1
-	retry 50 sh -c "[ \"\$(kill -USR1 $(pid_of hr); sleep 0.2; sed -n 's/^connected=//p' $TMP/run/hr.stats)\" = 1 ]" ||
+	retry 50 dstat_is hs connected = 1 && retry 50 dstat_is hr connected = 1 ||
 		return 1
 	echo "reconnects $rc0 -> $(dstat hs reconnects)"
 	iperf_bg 6004 5201 3 50M

@@ -51,11 +51,7 @@ param_ranges() {
 }
 
 topology() {
-	ip netns add hr &&
-	ip link add v0 netns hs type veth peer name v1 netns hr &&
-	ip -n hs addr add $CLI/24 dev v0 && ip -n hr addr add $SRV/24 dev v1 &&
-	ip -n hs link set lo up && ip -n hr link set lo up &&
-	ip -n hs link set v0 up && ip -n hr link set v1 up &&
+	ns_pair hs $CLI hr $SRV &&
 	ip netns exec hr sysctl -qw net.ipv4.tcp_congestion_control=cubic &&
 	{ ip netns exec hr iperf3 -s -p 5201 >/dev/null 2>&1 & } &&
 	retry 50 sh -c "ip netns exec hr ss -Hltn | grep -q ':5201'"

@@ -34,11 +34,7 @@ flow_of() { nls flow-get $TUPLE | sed -n "s/^$1=//p"; }
 
 setup() {
 	modprobe tcp_hpcc || return 1
-	ip netns add hs && ip netns add hr &&
-	ip link add v0 netns hs type veth peer name v1 netns hr &&
-	ip -n hs addr add $CLI/24 dev v0 && ip -n hr addr add $SRV/24 dev v1 &&
-	ip -n hs link set lo up && ip -n hr link set lo up &&
-	ip -n hs link set v0 up && ip -n hr link set v1 up || return 1
+	ns_pair hs $CLI hr $SRV || return 1
 	# T = 10 ms and W_init = 1 Gbit/s * T; stale after 1000 RTTs (10 s)
 	nls params-set t=10000 line_rate=1000 w_ai=1000 w_min=3000 \
 		stale_rtts=1000 || return 1

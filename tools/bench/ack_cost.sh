@@ -14,6 +14,7 @@
 # the note reports.
 set -u
 TOP=$(cd "$(dirname "$0")/../.." && pwd)
+. "$TOP/selftests/lib.sh"
 NL=$TOP/build/selftests/hpcc_nl
 T=/sys/kernel/tracing
 REPS=${REPS:-3}
@@ -22,11 +23,7 @@ CLI=198.18.0.1
 
 mountpoint -q $T || mount -t tracefs nodev $T
 modprobe tcp_hpcc; modprobe tcp_cubic 2>/dev/null
-ip netns add bs; ip netns add br
-ip link add v0 netns bs type veth peer name v1 netns br
-ip -n bs addr add $CLI/24 dev v0; ip -n br addr add $SRV/24 dev v1
-for n in bs br; do ip -n $n link set lo up; done
-ip -n bs link set v0 up; ip -n br link set v1 up
+ns_pair bs $CLI br $SRV
 ip netns exec bs "$NL" params-set t=10000 line_rate=1000 stale_rtts=1000 >/dev/null
 ip netns exec br iperf3 -s -p 5201 >/dev/null 2>&1 &
 sleep 1
