@@ -86,7 +86,7 @@ enum {
 	C_RESPONSES_SENT, C_RESPONSES_RECEIVED, C_RESPONSES_UNEXPECTED,
 	C_RESPONSES_NO_HOPS, C_RESPONSES_BAD_HOP, C_TELEMETRY_PUSHED,
 	C_TELEMETRY_REJECTED, C_SEND_ERRORS, C_BAD_DSCP, C_EVENTS,
-	C_RECONNECTS, C_PARSE_BASE,
+	C_RECONNECTS, C_SOCKET_DROPS, C_PARSE_BASE,
 	C_NUM = C_PARSE_BASE + HPCC_PARSE_NUM
 };
 
@@ -96,7 +96,7 @@ static const char *const counter_names[C_PARSE_BASE] = {
 	"responses-sent", "responses-received", "responses-unexpected",
 	"responses-no-hops", "responses-bad-hop", "telemetry-pushed",
 	"telemetry-rejected", "send-errors", "bad-dscp", "events",
-	"reconnects",
+	"reconnects", "socket-drops",
 };
 
 static uint64_t counters[C_NUM];
@@ -702,6 +702,17 @@ static void stats_flow(const void *nodep, VISIT which, int depth)
 		f->probing);
 }
 
+/* Packets the packet socket dropped for a full receive buffer. */
+static void packet_drops(void)
+{
+	struct tpacket_stats st;
+	socklen_t len = sizeof(st);
+
+	/* the kernel resets the counts on each read */
+	if (!getsockopt(pkt_fd, SOL_PACKET, PACKET_STATISTICS, &st, &len))
+		counters[C_SOCKET_DROPS] += st.tp_drops;
+}
+
 /* Counters as key=value lines, then one line per flow. */
 static void write_stats(void)
 {
@@ -718,6 +729,7 @@ static void write_stats(void)
 			return;
 		}
 	}
+	packet_drops();
 	fprintf(stats_out, "connected=%d\nflows=%u\n", req.family_id != 0,
 		nflows);
 	for (i = 0; i < C_NUM; i++)
@@ -856,7 +868,7 @@ static int epoll_add(int fd)
 static int setup(void)
 {
 	sigset_t mask;
-	int one = 1;
+	int one = 1, rcvbuf = 4 << 20;
 
 	raw_fd = socket(AF_INET, SOCK_RAW | SOCK_CLOEXEC, IPPROTO_RAW);
 	pkt_fd = socket(AF_PACKET, SOCK_DGRAM | SOCK_CLOEXEC | SOCK_NONBLOCK,
@@ -867,6 +879,11 @@ static int setup(void)
 		return -1;
 	}
 	setsockopt(raw_fd, IPPROTO_IP, IP_HDRINCL, &one, sizeof(one));
+	/* room for bursts of probes; what overflows is counted (socket-drops) */
+	if (setsockopt(pkt_fd, SOL_SOCKET, SO_RCVBUFFORCE, &rcvbuf,
+		       sizeof(rcvbuf)))
+		setsockopt(pkt_fd, SOL_SOCKET, SO_RCVBUF, &rcvbuf,
+			   sizeof(rcvbuf));
 	/* until the module says which DSCPs: drop everything */
 	probe_dscp = response_dscp = 64;
 	attach_filter();

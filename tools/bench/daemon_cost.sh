@@ -10,7 +10,8 @@
 #     receiver's hpccd for FLOOD_S seconds; responses sent per second of
 #     hpccd CPU time (user + system, /proc/PID/stat) is the rate one core
 #     sustains.
-#  2. Sender role: FLOWS iperf3 flows of RATE each for RUN_S seconds, first
+#  2. Sender role: FLOWS iperf3 flows of RATE each (unlimited by default,
+#     so every flow always has data in flight and is probed) for RUN_S seconds, first
 #     with cubic, then with hpcc in the same boot; the sender's hpccd CPU
 #     time per second (percent of one core) per 100 flows, probes and
 #     pushes per CPU second, and the whole guest's busy CPU (/proc/stat)
@@ -23,7 +24,7 @@ D=$TOP/build/hpccd
 SRV=198.18.0.2
 CLI=198.18.0.1
 FLOWS=${FLOWS:-100}
-RATE=${RATE:-400K}
+RATE=${RATE:-0}     # iperf3 -b per flow; 0: unlimited (always in flight)
 RUN_S=${RUN_S:-10}
 FLOOD_S=${FLOOD_S:-5}
 TMP=$(mktemp -d)
@@ -77,6 +78,7 @@ print("flood: %d probes sent, %.0f per second" % (n, n / float(sys.argv[1])))
 PY
 sleep 0.5
 c1=$(cpu_ticks "$pid"); r1=$(dstat br responses-sent)
+echo "receiver hpccd: probes-received $(dstat br probes-received), socket-drops $(dstat br socket-drops)"
 awk -v r=$((r1 - r0)) -v c=$((c1 - c0)) -v hz="$HZ" -v s="$FLOOD_S" 'BEGIN {
 	printf "receiver hpccd: %d responses in %.2f CPU s (%.0f%% of one core): %.0f responses per CPU second\n",
 		r, c / hz, 100 * c / hz / s, c ? r / (c / hz) : 0 }'
