@@ -147,7 +147,7 @@ telemetry_reaches_module() {
 	local s0 p0
 	s0=$(mstat hs samples)
 	p0=$(dstat hs telemetry-pushed)
-	iperf_bg 6001 5201 4 50M
+	iperf_bg 6001 5201 10 50M
 	# fresh (under 100 ms old) telemetry with the stamped hop record
 	retry 50 flowj 6001 'age(f) < 100000 and len(f["hops"]) == 1 and f["hops"][0]["switch-id"] == 7 and f["hops"][0]["port-id"] == 3 and f["hops"][0]["rate"] == 100000000 and f["hops"][0]["qlen"] == 1500' || {
 		ip netns exec hs "$CTL" -j flow show; return 1; }
@@ -193,7 +193,9 @@ kill_restart_mid_flow() {
 	local f0 r0
 	f0=$(mstat hs fallbacks)
 	r0=$(mstat hs resumes)
-	iperf_bg 6003 5201 12 50M
+	# long enough for fallback and restart on a loaded machine; it ends
+	# by itself so iperf_ok can read its result
+	iperf_bg 6003 5201 30 50M
 	retry 50 flowj 6003 'age(f) < 100000' || return 1
 	kill -9 "$(pid_of hs)" "$(pid_of hr)"
 	# without telemetry the flow falls back to Reno and keeps going
@@ -245,7 +247,7 @@ survives_module_reload() {
 	retry 50 dstat_is hs connected = 1 && retry 50 dstat_is hr connected = 1 ||
 		return 1
 	echo "reconnects $rc0 -> $(dstat hs reconnects)"
-	iperf_bg 6004 5201 3 50M
+	iperf_bg 6004 5201 10 50M
 	retry 50 flowj 6004 'age(f) < 100000 and len(f["hops"]) == 1' || return 1
 	iperf_ok 6004
 }
