@@ -80,7 +80,13 @@ modules:
 
 WIRE_SRC := daemon/hpcc_wire.c
 WIRE_HDR := daemon/hpcc_wire.h include/uapi/linux/hpcc.h
-userspace: $(BUILD)/hpcc-replay $(BUILD)/hpccd $(BUILD)/hpccctl selftest-progs fuzz-progs
+userspace: $(BUILD)/hpcc-replay $(BUILD)/hpccd $(BUILD)/hpccctl $(BUILD)/qsample selftest-progs fuzz-progs
+
+# The testbed's bottleneck queue sampler (libnl-3 route, in-process).
+$(BUILD)/qsample: tools/testbed/qsample.c
+	@mkdir -p $(dir $@)
+	$(CC) $(CFLAGS) $$(pkg-config --cflags libnl-route-3.0) -o $@ $< \
+		$$(pkg-config --libs libnl-route-3.0)
 
 # The probe daemon (libmnl).
 HPCCD_SRC := daemon/hpccd.c daemon/hpcc_genl.c $(WIRE_SRC)
@@ -184,16 +190,19 @@ $(BUILD)/core_bench: tools/bench/core_bench.c $(CORE_SRC) $(CORE_HDR)
 # the kernel's ynl-gen-c, followed by the hand-written wire format (from the
 # line "/*\n * Probe and response wire format" on), which is kept.
 uapi: linux-src
-	@sh tools/ynl-uapi $(BUILD)/hpcc_gen.h
+	@sh tools/ynl-uapi hpcc $(BUILD)/hpcc_gen.h
 	@{ head -n -1 $(BUILD)/hpcc_gen.h; \
 	   sed -n '/^ \* Probe and response wire format/,$$p' include/uapi/linux/hpcc.h | \
 	   sed '1i /*'; } > $(BUILD)/hpcc.h.new
 	@mv $(BUILD)/hpcc.h.new include/uapi/linux/hpcc.h
 	@echo "  GEN     include/uapi/linux/hpcc.h"
+	@sh tools/ynl-uapi hpcc-int include/uapi/linux/hpcc_int.h
+	@echo "  GEN     include/uapi/linux/hpcc_int.h"
 
+# CAMELCASE: the only hit is the kernel's own struct Qdisc.
 checkpatch: linux-src
 	@perl $(LINUX_SRC)/scripts/checkpatch.pl --no-tree --strict --quiet \
-		--ignore FILE_PATH_CHANGES,SPDX_LICENSE_TAG \
+		--ignore FILE_PATH_CHANGES,SPDX_LICENSE_TAG,CAMELCASE \
 		-f $(filter-out kernel/Kbuild kernel/Makefile,$(KSRC)) $(wildcard kernel/conftest/*.c) \
 		&& echo "checkpatch: clean"
 
@@ -235,7 +244,7 @@ uninstall:
 		$(DESTDIR)$(UNITDIR)/hpccd.service
 	@for kdir in $(KDIRS); do \
 		rel=$$($(call KREL_OF,$$kdir)); \
-		rm -fv /lib/modules/$$rel/updates/tcp_hpcc.ko*; \
+		rm -fv /lib/modules/$$rel/updates/tcp_hpcc.ko* /lib/modules/$$rel/updates/hpcc_int.ko*; \
 		depmod -a $$rel; \
 	done
 

@@ -76,6 +76,17 @@ static int ctrl_lookup(struct hpcc_genl *g, const char *family,
 	return 0;
 }
 
+int hpcc_genl_use_family(struct hpcc_genl *g, const char *family)
+{
+	uint32_t grp;
+	int err;
+
+	err = ctrl_lookup(g, family, "", &g->family_id, &grp);
+	if (err)
+		g->family_id = 0;
+	return err;
+}
+
 int hpcc_genl_resolve(struct hpcc_genl *g)
 {
 	uint16_t ctrl_id;
@@ -384,6 +395,19 @@ const char *const hpcc_stats_names[HPCC_A_STATS_MAX + 1] = {
 	[HPCC_A_STATS_RESPONSES_CONSUMED] = "responses-consumed",
 	[HPCC_A_STATS_DSCP_NOT_HPCC] = "dscp-not-hpcc",
 	[HPCC_A_STATS_PARAMS_REJECTED] = "params-rejected",
+};
+
+const char *const hpcc_int_dev_names[HPCC_INT_A_DEV_MAX + 1] = {
+	[HPCC_INT_A_DEV_IFINDEX] = "ifindex", [HPCC_INT_A_DEV_RATE] = "rate",
+	[HPCC_INT_A_DEV_STAMPED] = "stamped", [HPCC_INT_A_DEV_FULL] = "full",
+	[HPCC_INT_A_DEV_MALFORMED] = "malformed",
+	[HPCC_INT_A_DEV_UNWRITABLE] = "unwritable",
+};
+
+const char *const hpcc_int_config_names[HPCC_INT_A_CONFIG_MAX + 1] = {
+	[HPCC_INT_A_CONFIG_SWITCH_ID] = "switch-id",
+	[HPCC_INT_A_CONFIG_PROBE_DSCP] = "probe-dscp",
+	[HPCC_INT_A_CONFIG_DEVS] = "devs",
 };
 
 int hpcc_name_lookup(const char *const *names, int max, const char *s)

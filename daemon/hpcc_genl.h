@@ -11,6 +11,7 @@
 #include <stdint.h>
 #include <libmnl/libmnl.h>
 #include <linux/hpcc.h>
+#include <linux/hpcc_int.h>
 
 #include "hpcc_wire.h"
 
@@ -63,6 +64,15 @@ void hpcc_genl_close(struct hpcc_genl *g);
  * Return: 0, -ENOENT if the module is not loaded, or -errno.
  */
 int hpcc_genl_resolve(struct hpcc_genl *g);
+
+/**
+ * hpcc_genl_use_family() - talk to another family on the same socket
+ * @g: open
+ * @family: its name, such as HPCC_INT_FAMILY_NAME (same version, 1)
+ *
+ * Return: 0, -ENOENT when that family is not registered, or -errno.
+ */
+int hpcc_genl_use_family(struct hpcc_genl *g, const char *family);
 
 /**
  * hpcc_genl_msg() - start a request in @buf (MNL_SOCKET_BUFFER_SIZE bytes)
@@ -123,6 +133,9 @@ int hpcc_genl_flow_get(struct hpcc_genl *g, const struct hpcc_tuple *t,
 extern const char *const hpcc_flow_names[HPCC_A_FLOW_MAX + 1];
 extern const char *const hpcc_params_names[HPCC_A_PARAMS_MAX + 1];
 extern const char *const hpcc_stats_names[HPCC_A_STATS_MAX + 1];
+/* The same for the "hpcc-int" family's dev and config sets. */
+extern const char *const hpcc_int_dev_names[HPCC_INT_A_DEV_MAX + 1];
+extern const char *const hpcc_int_config_names[HPCC_INT_A_CONFIG_MAX + 1];
 
 /**
  * hpcc_name_lookup() - the attribute type named @s in @names[1..@max]

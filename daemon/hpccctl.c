@@ -8,7 +8,13 @@
  *   hpccctl [-j] stats
  *   hpccctl [-j] param show
  *   hpccctl param set NAME VALUE [NAME VALUE]...
+ *   hpccctl [-j] int show
+ *   hpccctl int add dev DEV [rate RATE]
+ *   hpccctl int del dev DEV
+ *   hpccctl int set [switch-id N] [probe-dscp N]
  *
+ * The int commands talk to hpcc_int.ko's "hpcc-int" family
+ * (Documentation/netlink/specs/hpcc-int.yaml).
  * -j prints JSON (json-c) with the spec's attribute names and units.
  * Exit status: 0 success, 1 the kernel refused or the module is not
  * loaded (the message and the kernel's extack on stderr), 2 usage.
@@ -22,6 +28,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <net/if.h>
 #include <json-c/json.h>
 #include <libmnl/libmnl.h>
 #include <linux/hpcc.h>
@@ -38,6 +45,10 @@ static int usage(FILE *out)
 		"       hpccctl [-j] stats\n"
 		"       hpccctl [-j] param show\n"
 		"       hpccctl param set NAME VALUE [NAME VALUE]...\n"
+		"       hpccctl [-j] int show\n"
+		"       hpccctl int add dev DEV [rate RATE]\n"
+		"       hpccctl int del dev DEV\n"
+		"       hpccctl int set [switch-id N] [probe-dscp N]\n"
 		"       hpccctl -h\n"
 		"  -j  JSON output\n");
 	return out == stdout ? 0 : 2;
@@ -363,6 +374,229 @@ static int flow_show(int ac, char **av)
 	return 0;
 }
 
+/* int: the software INT hop (hpcc_int.ko) */
+
+static int open_int_family(void)
+{
+	int err = hpcc_genl_open(&g, 5000);
+
+	if (err && err != -ENOENT)
+		return fail("netlink", err);
+	err = hpcc_genl_use_family(&g, HPCC_INT_FAMILY_NAME);
+	if (err == -ENOENT) {
+		fprintf(stderr,
+			"hpccctl: the hpcc-int generic netlink family is not registered (modprobe hpcc_int)\n");
+		return 1;
+	}
+	return err ? fail("netlink", err) : 0;
+}
+
+/*
+ * parse_rate() - RATE as tc(8) writes it: a number with an optional unit
+ * bit, kbit, mbit, gbit or tbit (decimal multiples), bits per second.
+ * Return: 0, or -1 when @s is not a rate in 1..2^64-1.
+ */
+static int parse_rate(const char *s, uint64_t *rate)
+{
+	static const struct { const char *unit; double mul; } units[] = {
+		{ "", 1 }, { "bit", 1 }, { "kbit", 1e3 }, { "mbit", 1e6 },
+		{ "gbit", 1e9 }, { "tbit", 1e12 },
+	};
+	char *end;
+	double v;
+	size_t i;
+
+	errno = 0;
+	v = strtod(s, &end);
+	if (errno || end == s || s[0] == '-' || !(v > 0))
+		return -1;
+	for (i = 0; i < sizeof(units) / sizeof(units[0]); i++) {
+		if (strcasecmp(end, units[i].unit))
+			continue;
+		v *= units[i].mul;
+		if (v < 1 || v >= 18446744073709551616.0)
+			return -1;
+		*rate = (uint64_t)v;
+		return 0;
+	}
+	return -1;
+}
+
+struct dev_list {
+	struct hpcc_attrs v[256];
+	size_t n;
+};
+
+static int dev_cb(const struct nlmsghdr *nlh, void *data)
+{
+	struct dev_list *l = data;
+
+	if (l->n == sizeof(l->v) / sizeof(l->v[0]))
+		return MNL_CB_OK;
+	return hpcc_genl_attrs_cb(nlh, &l->v[l->n++]);
+}
+
+static int int_show(void)
+{
+	char buf[MNL_SOCKET_BUFFER_SIZE], name[IF_NAMESIZE];
+	struct json_object *o = NULL, *devs = NULL;
+	static struct dev_list l;
+	struct hpcc_attrs c;
+	size_t i;
+	int err, k;
+
+	if (open_int_family())
+		return 1;
+	err = hpcc_genl_talk(&g, hpcc_genl_msg(&g, buf, HPCC_INT_CMD_CONFIG_GET, 0),
+			     hpcc_genl_attrs_cb, &c);
+	if (err)
+		return fail("config-get", err);
+	err = hpcc_genl_talk(&g, hpcc_genl_msg(&g, buf, HPCC_INT_CMD_DEV_GET,
+					       NLM_F_DUMP), dev_cb, &l);
+	if (err)
+		return fail("dev-get", err);
+	if (json) {
+		o = json_object_new_object();
+		for (k = 1; k <= HPCC_INT_A_CONFIG_MAX; k++)
+			json_object_object_add(o, hpcc_int_config_names[k],
+					       json_object_new_uint64(c.v[k]));
+		devs = json_object_new_array();
+	} else {
+		printf("switch-id %" PRIu64 " probe-dscp %" PRIu64 "\n",
+		       c.v[HPCC_INT_A_CONFIG_SWITCH_ID],
+		       c.v[HPCC_INT_A_CONFIG_PROBE_DSCP]);
+		printf("%-16s %7s %14s %12s %10s %10s %10s\n", "dev", "ifindex",
+		       "rate(bit/s)", "stamped", "full", "malformed",
+		       "unwritable");
+	}
+	for (i = 0; i < l.n; i++) {
+		const struct hpcc_attrs *a = &l.v[i];
+
+		if (!if_indextoname(a->v[HPCC_INT_A_DEV_IFINDEX], name))
+			snprintf(name, sizeof(name), "?");
+		if (json) {
+			struct json_object *d = json_object_new_object();
+
+			json_object_object_add(d, "dev", json_object_new_string(name));
+			for (k = 1; k <= HPCC_INT_A_DEV_MAX; k++)
+				if (hpcc_int_dev_names[k] && a->has[k])
+					json_object_object_add(d, hpcc_int_dev_names[k],
+							       json_object_new_uint64(a->v[k]));
+			json_object_array_add(devs, d);
+			continue;
+		}
+		printf("%-16s %7" PRIu64 " %14" PRIu64 " %12" PRIu64 " %10" PRIu64
+		       " %10" PRIu64 " %10" PRIu64 "\n", name,
+		       a->v[HPCC_INT_A_DEV_IFINDEX], a->v[HPCC_INT_A_DEV_RATE],
+		       a->v[HPCC_INT_A_DEV_STAMPED], a->v[HPCC_INT_A_DEV_FULL],
+		       a->v[HPCC_INT_A_DEV_MALFORMED],
+		       a->v[HPCC_INT_A_DEV_UNWRITABLE]);
+	}
+	if (json) {
+		json_object_object_add(o, "dev", devs);
+		json_print(o);
+	}
+	return 0;
+}
+
+/* int add dev DEV [rate RATE] and int del dev DEV; usage errors exit 2. */
+static int int_dev(bool add, int ac, char **av)
+{
+	char buf[MNL_SOCKET_BUFFER_SIZE];
+	struct nlmsghdr *nlh;
+	const char *dev = NULL;
+	uint64_t rate = 0;
+	unsigned int ifindex;
+	int i, err;
+
+	for (i = 0; i + 1 < ac; i += 2) {
+		if (!strcmp(av[i], "dev") && !dev) {
+			dev = av[i + 1];
+		} else if (add && !strcmp(av[i], "rate") && !rate) {
+			if (parse_rate(av[i + 1], &rate)) {
+				fprintf(stderr, "hpccctl: rate: \"%s\" is not a rate (such as 100mbit)\n",
+					av[i + 1]);
+				return 2;
+			}
+		} else {
+			break;
+		}
+	}
+	if (i != ac || !dev) {
+		fprintf(stderr, "hpccctl: usage: int %s\n",
+			add ? "add dev DEV [rate RATE]" : "del dev DEV");
+		return 2;
+	}
+	ifindex = if_nametoindex(dev);
+	if (!ifindex) {
+		fprintf(stderr, "hpccctl: no device \"%s\"\n", dev);
+		return 1;
+	}
+	if (open_int_family())
+		return 1;
+	nlh = hpcc_genl_msg(&g, buf, add ? HPCC_INT_CMD_DEV_ADD :
+				      HPCC_INT_CMD_DEV_DEL, 0);
+	mnl_attr_put_u32(nlh, HPCC_INT_A_DEV_IFINDEX, ifindex);
+	if (rate)
+		mnl_attr_put_u64(nlh, HPCC_INT_A_DEV_RATE, rate);
+	err = hpcc_genl_talk(&g, nlh, NULL, NULL);
+	return err ? fail(add ? "dev-add" : "dev-del", err) : 0;
+}
+
+/* int set [switch-id N] [probe-dscp N] */
+static int int_set(int ac, char **av)
+{
+	char buf[MNL_SOCKET_BUFFER_SIZE];
+	struct nlmsghdr *nlh;
+	uint64_t val[2];
+	int type[2], i, n = 0, err;
+
+	if (!ac || ac % 2 || ac > 4)
+		goto usage;
+	for (i = 0; i < ac; i += 2, n++) {
+		char *end;
+
+		type[n] = hpcc_name_lookup(hpcc_int_config_names,
+					   HPCC_INT_A_CONFIG_PROBE_DSCP, av[i]);
+		if (!type[n] || (n && type[0] == type[1]))
+			goto usage;
+		errno = 0;
+		val[n] = strtoull(av[i + 1], &end, 0);
+		if (errno || end == av[i + 1] || *end || av[i + 1][0] == '-' ||
+		    val[n] > (type[n] == HPCC_INT_A_CONFIG_PROBE_DSCP ?
+			      UINT8_MAX : UINT32_MAX)) {
+			fprintf(stderr, "hpccctl: %s: \"%s\" is not a valid value\n",
+				av[i], av[i + 1]);
+			return 2;
+		}
+	}
+	if (open_int_family())
+		return 1;
+	nlh = hpcc_genl_msg(&g, buf, HPCC_INT_CMD_CONFIG_SET, 0);
+	for (i = 0; i < n; i++) {
+		if (type[i] == HPCC_INT_A_CONFIG_PROBE_DSCP)
+			mnl_attr_put_u8(nlh, type[i], val[i]);
+		else
+			mnl_attr_put_u32(nlh, type[i], val[i]);
+	}
+	err = hpcc_genl_talk(&g, nlh, NULL, NULL);
+	return err ? fail("config-set", err) : 0;
+usage:
+	fprintf(stderr, "hpccctl: usage: int set [switch-id N] [probe-dscp N]\n");
+	return 2;
+}
+
+static int int_cmd(int ac, char **av)
+{
+	if (!ac || (!strcmp(av[0], "show") && ac == 1))
+		return int_show();
+	if (!strcmp(av[0], "add") || !strcmp(av[0], "del"))
+		return int_dev(av[0][0] == 'a', ac - 1, av + 1);
+	if (!strcmp(av[0], "set"))
+		return int_set(ac - 1, av + 1);
+	return usage(stderr);
+}
+
 int main(int ac, char **av)
 {
 	int c;
@@ -397,5 +631,7 @@ int main(int ac, char **av)
 				  hpcc_params_names, HPCC_A_PARAMS_MAX);
 	if (!strcmp(av[0], "param") && ac >= 2 && !strcmp(av[1], "set"))
 		return param_set(ac - 2, av + 2);
+	if (!strcmp(av[0], "int"))
+		return int_cmd(ac - 1, av + 1);
 	return usage(stderr);
 }

@@ -4,6 +4,7 @@
 
   probe.py send SRC SPORT DST DPORT DSCP KIND COUNT
       KIND: probe | response | nomagic (the DSCP, a TCP header, no HPCC header)
+            | full (a probe whose HOPS records are all filled already)
   probe.py garbage DEV SRC DST DSCP COUNT
       send COUNT malformed IPv4 packets with DSCP from a packet socket on
       DEV to the broadcast address: valid probes and responses with random
@@ -12,6 +13,10 @@
   probe.py sniff DEV DSCP SECONDS [EXPECT]
       count IPv4 packets with DSCP seen by a packet socket on DEV, for
       SECONDS or until 0.5 s after the EXPECT-th; prints "sniffing", then N
+  probe.py stamps DEV DSCP SECONDS EXPECT
+      like sniff, but prints one line per probe seen: "len L csum ok|bad
+      nhop N cap C" and, for each filled record, " hop SWITCH PORT RATE TS
+      TXBYTES QLEN"
 """
 import random
 import socket
@@ -35,8 +40,9 @@ def packet(src, sport, dst, dport, dscp, kind, pid):
     if kind == "nomagic":
         payload = b"x" * 64
     else:
-        typ = 1 if kind == "probe" else 2
-        payload = struct.pack("!IBBBBQQ", MAGIC, VERSION, typ, 0, HOPS, pid,
+        typ = 2 if kind == "response" else 1
+        nhop = HOPS if kind == "full" else 0
+        payload = struct.pack("!IBBBBQQ", MAGIC, VERSION, typ, nhop, HOPS, pid,
                               time.monotonic_ns()) + b"\0" * (40 * HOPS)
     s, d = socket.inet_aton(src), socket.inet_aton(dst)
     tcp = struct.pack("!HHIIBBHHH", sport, dport, 0, 0, 5 << 4, 0, 0, 0, 0)
@@ -49,6 +55,43 @@ def packet(src, sport, dst, dport, dscp, kind, pid):
                      0x4000, 64, socket.IPPROTO_TCP, 0, s, d)
     ip = ip[:10] + struct.pack("!H", csum(ip)) + ip[12:]
     return ip + tcp + payload
+
+
+def stamps(dev, dscp, secs, expect):
+    sk = socket.socket(socket.AF_PACKET, socket.SOCK_DGRAM,
+                       socket.htons(0x0800))
+    sk.bind((dev, 0))
+    sk.settimeout(0.2)
+    print("sniffing", flush=True)
+    n, end = 0, time.monotonic() + secs
+    while time.monotonic() < end and n < expect:
+        try:
+            pkt = sk.recv(4096)
+        except socket.timeout:
+            continue
+        if len(pkt) < 40 or pkt[1] >> 2 != dscp or pkt[9] != socket.IPPROTO_TCP:
+            continue
+        ihl = (pkt[0] & 15) * 4
+        total = struct.unpack("!H", pkt[2:4])[0]
+        seg = pkt[ihl:total]
+        pseudo = pkt[12:20] + struct.pack("!BBH", 0, socket.IPPROTO_TCP, len(seg))
+        ok = csum(pseudo + seg) == 0
+        off = (seg[12] >> 4) * 4
+        h = seg[off:off + 24]
+        if len(h) < 24:
+            continue
+        magic, _ver, _typ, nhop, cap = struct.unpack("!IBBBB", h[:8])
+        if magic != MAGIC:
+            continue
+        line = "len %d csum %s nhop %d cap %d" % (total, "ok" if ok else "bad",
+                                                 nhop, cap)
+        for i in range(min(nhop, cap)):
+            r = seg[off + 24 + 40 * i:off + 64 + 40 * i]
+            if len(r) == 40:
+                line += " hop %d %d %d %d %d %d" % struct.unpack("!IIQQQI", r[:36])
+        print(line, flush=True)
+        n += 1
+    return 0
 
 
 def main(av):
@@ -98,6 +141,8 @@ def main(av):
                     end = min(end, time.monotonic() + 0.5)
         print(n)
         return 0
+    if av[1] == "stamps":
+        return stamps(av[2], int(av[3]), float(av[4]), int(av[5]))
     print(__doc__, file=sys.stderr)
     return 2
 

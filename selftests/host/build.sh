@@ -16,11 +16,14 @@ for k in /lib/modules/*/build; do
 done
 
 vermagic_of() {
-	local rel=$1 ko=build/$1/kernel/tcp_hpcc.ko vm
-	[ -f "$ko" ] || { echo "$ko missing"; return 1; }
-	vm=$(modinfo -F vermagic "$ko" | cut -d' ' -f1)
-	echo "$ko: vermagic $vm"
-	[ "$vm" = "$rel" ]
+	local rel=$1 m ko vm
+	for m in tcp_hpcc hpcc_int; do
+		ko=build/$rel/kernel/$m.ko
+		[ -f "$ko" ] || { echo "$ko missing"; return 1; }
+		vm=$(modinfo -F vermagic "$ko" | cut -d' ' -f1)
+		echo "$ko: vermagic $vm"
+		[ "$vm" = "$rel" ] || return 1
+	done
 }
 
 versions_agree() {
@@ -44,10 +47,12 @@ dkms_private_build() {
 	dkms build -m tcp-hpcc -v "$v" -k "$rel" --sourcetree "$tmp/root/usr/src" \
 		--dkmstree "$tmp/dkms" > "$tmp/log" 2>&1 || rc=1
 	[ $rc = 0 ] || tail -20 "$tmp/log"
-	local ko
-	ko=$(find "$tmp/dkms" -name 'tcp_hpcc.ko*' | head -1)
-	echo "dkms built: ${ko#"$tmp"/}"
-	[ -n "$ko" ] && [ "$(modinfo -F vermagic "$ko" | cut -d' ' -f1)" = "$rel" ] || rc=1
+	local ko m
+	for m in tcp_hpcc hpcc_int; do
+		ko=$(find "$tmp/dkms" -name "$m.ko*" | head -1)
+		echo "dkms built: ${ko#"$tmp"/}"
+		[ -n "$ko" ] && [ "$(modinfo -F vermagic "$ko" | cut -d' ' -f1)" = "$rel" ] || rc=1
+	done
 	rm -rf "$tmp"
 	return $rc
 }
@@ -55,11 +60,11 @@ dkms_private_build() {
 ktap_print_header
 ktap_set_plan $((2 * ${#rels[@]} + 2))
 for r in "${rels[@]}"; do
-	t "tcp_hpcc.ko for $r has vermagic $r" vermagic_of "$r"
+	t "tcp_hpcc.ko and hpcc_int.ko for $r have vermagic $r" vermagic_of "$r"
 done
 t "VERSION, dkms.conf and MODULE_VERSION agree" versions_agree
 t "checkpatch.pl --strict is clean on kernel/" make -s checkpatch
 for r in "${rels[@]}"; do
-	t "dkms.conf builds the module for $r (private dkms tree)" dkms_private_build "$r"
+	t "dkms.conf builds both modules for $r (private dkms tree)" dkms_private_build "$r"
 done
 ktap_finished

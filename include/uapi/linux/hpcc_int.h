@@ -1,0 +1,45 @@
+/* SPDX-License-Identifier: ((GPL-2.0 WITH Linux-syscall-note) OR BSD-3-Clause) */
+/* Do not edit directly, auto-generated from: */
+/*	Documentation/netlink/specs/hpcc-int.yaml */
+/* YNL-GEN uapi header */
+
+#ifndef _UAPI_LINUX_HPCC_INT_H
+#define _UAPI_LINUX_HPCC_INT_H
+
+#define HPCC_INT_FAMILY_NAME	"hpcc-int"
+#define HPCC_INT_FAMILY_VERSION	1
+
+enum {
+	HPCC_INT_A_DEV_IFINDEX = 1,
+	HPCC_INT_A_DEV_RATE,
+	HPCC_INT_A_DEV_STAMPED,
+	HPCC_INT_A_DEV_FULL,
+	HPCC_INT_A_DEV_MALFORMED,
+	HPCC_INT_A_DEV_UNWRITABLE,
+	HPCC_INT_A_DEV_PAD,
+
+	__HPCC_INT_A_DEV_MAX,
+	HPCC_INT_A_DEV_MAX = (__HPCC_INT_A_DEV_MAX - 1)
+};
+
+enum {
+	HPCC_INT_A_CONFIG_SWITCH_ID = 1,
+	HPCC_INT_A_CONFIG_PROBE_DSCP,
+	HPCC_INT_A_CONFIG_DEVS,
+
+	__HPCC_INT_A_CONFIG_MAX,
+	HPCC_INT_A_CONFIG_MAX = (__HPCC_INT_A_CONFIG_MAX - 1)
+};
+
+enum {
+	HPCC_INT_CMD_DEV_ADD = 1,
+	HPCC_INT_CMD_DEV_DEL,
+	HPCC_INT_CMD_DEV_GET,
+	HPCC_INT_CMD_CONFIG_GET,
+	HPCC_INT_CMD_CONFIG_SET,
+
+	__HPCC_INT_CMD_MAX,
+	HPCC_INT_CMD_MAX = (__HPCC_INT_CMD_MAX - 1)
+};
+
+#endif /* _UAPI_LINUX_HPCC_INT_H */

@@ -1,0 +1,595 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * hpcc_int.c - hpcc_int.ko, a software INT transit hop for Linux forwarding
+ * paths (software routers, testbeds).
+ *
+ * On every forwarded IPv4 packet that carries the namespace's probe DSCP
+ * and leaves through a configured egress device, a netfilter hook at
+ * NF_INET_FORWARD (last priority: after the routing decision, before the
+ * packet reaches the device's qdisc) fills the next pre-allocated hop record
+ * of the HPCC probe (include/uapi/linux/hpcc.h, draft-miao-ccwg-hpcc section
+ * 4.1) with:
+ *
+ *   switch_ID  the namespace's switch-id (config-set; default: its inode)
+ *   port_ID    the egress ifindex
+ *   B          the device's configured rate (dev-add; default: link speed)
+ *   ts         ktime_get_ns() when stamped
+ *   txBytes    the egress device's tx_bytes counter (dev_get_stats())
+ *   qlen       the egress qdisc backlog in bytes, before this probe is
+ *              queued (the root qdisc; the sum of the per-queue qdiscs under
+ *              mq), saturated at 2^32 - 1
+ *
+ * and increments nhop.  The packet never changes length (records are
+ * pre-allocated by the sender), so it never grows beyond the MTU, and the
+ * TCP checksum is updated incrementally.  Probes that cannot be stamped go
+ * on unchanged and are counted per device: full, malformed, unwritable.
+ *
+ * Configured over the "hpcc-int" generic netlink family
+ * (Documentation/netlink/specs/hpcc-int.yaml, `hpccctl int ...`).  State is
+ * per network namespace; writers hold RTNL (which also orders them against
+ * device unregistration), the hook reads the device table under RCU.
+ */
+#define pr_fmt(fmt) KBUILD_MODNAME ": " fmt
+
+#include <linux/ethtool.h>
+#include <linux/ip.h>
+#include <linux/module.h>
+#include <linux/netdevice.h>
+#include <linux/netfilter_ipv4.h>
+#include <linux/rtnetlink.h>
+#include <linux/tcp.h>
+#include <linux/xarray.h>
+#include <net/checksum.h>
+#include <net/dsfield.h>
+#include <net/genetlink.h>
+#include <net/ip.h>
+#include <net/netns/generic.h>
+#include <net/sch_generic.h>
+
+#include <linux/hpcc.h>
+#include <linux/hpcc_int.h>
+
+#define HPCC_INT_PROBE_DSCP_DEFAULT	60
+#define HPCC_INT_RATE_MAX		1600000000000ULL	/* 1.6 Tbit/s */
+
+enum hpcc_int_cnt {
+	HPCC_INT_CNT_STAMPED,
+	HPCC_INT_CNT_FULL,
+	HPCC_INT_CNT_MALFORMED,
+	HPCC_INT_CNT_UNWRITABLE,
+	HPCC_INT_CNT_NUM,
+};
+
+/**
+ * struct hpcc_int_dev - one egress device that stamps probes
+ * @ifindex: the device, also the stamped port_ID
+ * @rate: B, bits per second
+ * @cnt: counters, enum hpcc_int_cnt
+ * @rcu: freed after a grace period (the hook reads under RCU)
+ */
+struct hpcc_int_dev {
+	int ifindex;
+	u64 rate;
+	atomic64_t cnt[HPCC_INT_CNT_NUM];
+	struct rcu_head rcu;
+};
+
+/**
+ * struct hpcc_int_net - per network namespace state
+ * @devs: ifindex -> struct hpcc_int_dev; writers hold RTNL, readers RCU
+ * @ndevs: entries in @devs (RTNL)
+ * @switch_id: switch_ID stamped (READ_ONCE/WRITE_ONCE)
+ * @probe_dscp: DSCP of probes, 1..63 (READ_ONCE/WRITE_ONCE)
+ * @ops: the forward hook
+ */
+struct hpcc_int_net {
+	struct xarray devs;
+	u32 ndevs;
+	u32 switch_id;
+	u8 probe_dscp;
+	struct nf_hook_ops ops;
+};
+
+static unsigned int hpcc_int_net_id __read_mostly;
+
+static struct hpcc_int_net *hpcc_int_net(const struct net *net)
+{
+	return net_generic(net, hpcc_int_net_id);
+}
+
+static u64 hpcc_int_qdisc_backlog(const struct Qdisc *q)
+{
+	u64 b = 0;
+	int cpu;
+
+	if (!qdisc_is_percpu_stats(q))
+		return READ_ONCE(q->qstats.backlog);
+	for_each_possible_cpu(cpu)
+		b += READ_ONCE(per_cpu_ptr(q->cpu_qstats, cpu)->backlog);
+	return b;
+}
+
+/*
+ * hpcc_int_qlen() - bytes queued in @dev's qdiscs.  Context: RCU.  Under a
+ * multiqueue root (mq, mqprio) the root's own counters are only summed at
+ * dump time, so the per-queue qdiscs are added here; otherwise every queue
+ * points at the root.
+ */
+static u64 hpcc_int_qlen(struct net_device *dev)
+{
+	const struct Qdisc *root = rcu_dereference(dev->qdisc);
+	const struct Qdisc *q, *last = NULL;
+	u64 b = 0;
+	unsigned int i;
+
+	if (!root)
+		return 0;
+	if (!(root->flags & TCQ_F_MQROOT))
+		return hpcc_int_qdisc_backlog(root);
+	for (i = 0; i < dev->real_num_tx_queues; i++) {
+		q = rcu_dereference(netdev_get_tx_queue(dev, i)->qdisc);
+		if (q && q != last)
+			b += hpcc_int_qdisc_backlog(q);
+		last = q;
+	}
+	return b;
+}
+
+/*
+ * hpcc_int_stamp() - fill the next hop record of the probe in @skb, which
+ * leaves through @dev.  Return: the counter to increment.
+ */
+static enum hpcc_int_cnt hpcc_int_stamp(struct hpcc_int_net *hn,
+					struct hpcc_int_dev *d,
+					struct sk_buff *skb,
+					struct net_device *dev)
+{
+	struct rtnl_link_stats64 st;
+	struct hpcc_wire_hdr _h, *h;
+	struct hpcc_wire_hop rec, *hop;
+	struct tcphdr _th, *th;
+	const struct iphdr *iph = ip_hdr(skb);
+	unsigned int off, hoff, roff;
+	__be16 oldw, neww;
+	__wsum diff;
+
+	if (iph->protocol != IPPROTO_TCP || ip_is_fragment(iph))
+		return HPCC_INT_CNT_MALFORMED;
+	off = skb_network_offset(skb) + ip_hdrlen(skb);
+	th = skb_header_pointer(skb, off, sizeof(_th), &_th);
+	if (!th || th->doff < sizeof(_th) / 4)
+		return HPCC_INT_CNT_MALFORMED;
+	hoff = off + th->doff * 4;
+	h = skb_header_pointer(skb, hoff, sizeof(_h), &_h);
+	if (!h || h->magic != htonl(HPCC_WIRE_MAGIC) ||
+	    h->version != HPCC_WIRE_VERSION || h->type != HPCC_WIRE_PROBE ||
+	    !h->hop_cap || h->hop_cap > HPCC_MAX_HOPS || h->nhop > h->hop_cap ||
+	    skb->len < hoff + sizeof(_h) + h->hop_cap * sizeof(rec))
+		return HPCC_INT_CNT_MALFORMED;
+	if (h->nhop == h->hop_cap)
+		return HPCC_INT_CNT_FULL;
+	roff = hoff + sizeof(_h) + h->nhop * sizeof(rec);
+	if (skb_ensure_writable(skb, roff + sizeof(rec)))
+		return HPCC_INT_CNT_UNWRITABLE;
+
+	/* Linear and private from here on; the offsets still hold. */
+	th = (struct tcphdr *)(skb->data + off);
+	h = (struct hpcc_wire_hdr *)(skb->data + hoff);
+	hop = (struct hpcc_wire_hop *)(skb->data + roff);
+
+	rec.switch_id = htonl(READ_ONCE(hn->switch_id));
+	rec.port_id = htonl(dev->ifindex);
+	rec.rate = cpu_to_be64(d->rate);
+	rec.ts = cpu_to_be64(ktime_get_ns());
+	rec.tx_bytes = cpu_to_be64(dev_get_stats(dev, &st)->tx_bytes);
+	rec.qlen = htonl(min_t(u64, hpcc_int_qlen(dev), U32_MAX));
+	rec.reserved = 0;
+
+	/* Both regions start at an even offset from the TCP header. */
+	diff = csum_sub(csum_partial(&rec, sizeof(rec), 0),
+			csum_partial(hop, sizeof(rec), 0));
+	memcpy(hop, &rec, sizeof(rec));
+	inet_proto_csum_replace_by_diff(&th->check, skb, diff, false, false);
+
+	/* nhop and hop_cap share the 16-bit word at offset 6 of the header. */
+	oldw = *(__be16 *)&h->nhop;
+	h->nhop++;
+	neww = *(__be16 *)&h->nhop;
+	inet_proto_csum_replace2(&th->check, skb, oldw, neww, false);
+	return HPCC_INT_CNT_STAMPED;
+}
+
+static unsigned int hpcc_int_hook(void *priv, struct sk_buff *skb,
+				  const struct nf_hook_state *state)
+{
+	struct hpcc_int_net *hn = priv;
+	struct hpcc_int_dev *d;
+
+	if (ipv4_get_dsfield(ip_hdr(skb)) >> 2 != READ_ONCE(hn->probe_dscp) ||
+	    !state->out)
+		return NF_ACCEPT;
+	/* netfilter hooks run under rcu_read_lock() */
+	d = xa_load(&hn->devs, state->out->ifindex);
+	if (d)
+		atomic64_inc(&d->cnt[hpcc_int_stamp(hn, d, skb, state->out)]);
+	return NF_ACCEPT;
+}
+
+/* --- configuration, netlink -------------------------------------------- */
+
+static struct genl_family hpcc_int_genl_family;
+
+static struct netlink_range_validation hpcc_int_rate_range = {
+	.min = 1,
+	.max = HPCC_INT_RATE_MAX,
+};
+
+static const struct nla_policy hpcc_int_dev_policy[HPCC_INT_A_DEV_RATE + 1] = {
+	[HPCC_INT_A_DEV_IFINDEX] = NLA_POLICY_MIN(NLA_U32, 1),
+	[HPCC_INT_A_DEV_RATE] = NLA_POLICY_FULL_RANGE(NLA_U64, &hpcc_int_rate_range),
+};
+
+static const struct nla_policy hpcc_int_config_policy[HPCC_INT_A_CONFIG_DEVS + 1] = {
+	[HPCC_INT_A_CONFIG_SWITCH_ID] = { .type = NLA_U32 },
+	[HPCC_INT_A_CONFIG_PROBE_DSCP] = NLA_POLICY_RANGE(NLA_U8, 1, 63),
+	[HPCC_INT_A_CONFIG_DEVS] = { .type = NLA_REJECT,
+				     .reject_message = "devs is read only" },
+};
+
+static int hpcc_int_ifindex(struct genl_info *info)
+{
+	if (!info->attrs[HPCC_INT_A_DEV_IFINDEX]) {
+		NL_SET_ERR_ATTR_MISS(info->extack, NULL, HPCC_INT_A_DEV_IFINDEX);
+		NL_SET_ERR_MSG_MOD(info->extack, "ifindex is required");
+		return -EINVAL;
+	}
+	return nla_get_u32(info->attrs[HPCC_INT_A_DEV_IFINDEX]);
+}
+
+/*
+ * hpcc_int_link_rate() - the link speed of @dev in bits/s, 0 when the
+ * driver does not know it.  Context: RTNL.
+ */
+static u64 hpcc_int_link_rate(struct net_device *dev)
+{
+	struct ethtool_link_ksettings ks;
+
+	if (__ethtool_get_link_ksettings(dev, &ks) ||
+	    ks.base.speed == SPEED_UNKNOWN || !ks.base.speed)
+		return 0;
+	return (u64)ks.base.speed * 1000000;
+}
+
+static int hpcc_int_dev_add(struct sk_buff *skb, struct genl_info *info)
+{
+	struct hpcc_int_net *hn = hpcc_int_net(genl_info_net(info));
+	struct net_device *dev;
+	struct hpcc_int_dev *d;
+	int ifindex, err;
+
+	ifindex = hpcc_int_ifindex(info);
+	if (ifindex < 0)
+		return ifindex;
+	d = kzalloc(sizeof(*d), GFP_KERNEL);
+	if (!d)
+		return -ENOMEM;
+	d->ifindex = ifindex;
+
+	rtnl_lock();
+	dev = __dev_get_by_index(genl_info_net(info), ifindex);
+	if (!dev) {
+		NL_SET_ERR_MSG_ATTR(info->extack, info->attrs[HPCC_INT_A_DEV_IFINDEX],
+				    "no such device in this namespace");
+		err = -ENODEV;
+		goto out;
+	}
+	if (info->attrs[HPCC_INT_A_DEV_RATE]) {
+		d->rate = nla_get_u64(info->attrs[HPCC_INT_A_DEV_RATE]);
+	} else {
+		d->rate = hpcc_int_link_rate(dev);
+		if (!d->rate || d->rate > HPCC_INT_RATE_MAX) {
+			NL_SET_ERR_MSG_MOD(info->extack,
+					   "the link speed is unknown: give the rate");
+			err = -EINVAL;
+			goto out;
+		}
+	}
+	err = xa_insert(&hn->devs, ifindex, d, GFP_KERNEL);
+	if (err == -EBUSY) {
+		NL_SET_ERR_MSG_MOD(info->extack, "the device already stamps probes");
+		err = -EEXIST;
+	}
+	if (!err) {
+		hn->ndevs++;
+		d = NULL;
+	}
+out:
+	rtnl_unlock();
+	kfree(d);
+	return err;
+}
+
+/* hpcc_int_dev_remove() - drop @ifindex's entry, if any.  Context: RTNL. */
+static bool hpcc_int_dev_remove(struct hpcc_int_net *hn, int ifindex)
+{
+	struct hpcc_int_dev *d = xa_erase(&hn->devs, ifindex);
+
+	if (!d)
+		return false;
+	hn->ndevs--;
+	kfree_rcu(d, rcu);
+	return true;
+}
+
+static int hpcc_int_dev_del(struct sk_buff *skb, struct genl_info *info)
+{
+	struct hpcc_int_net *hn = hpcc_int_net(genl_info_net(info));
+	int ifindex;
+	bool found;
+
+	ifindex = hpcc_int_ifindex(info);
+	if (ifindex < 0)
+		return ifindex;
+	rtnl_lock();
+	found = hpcc_int_dev_remove(hn, ifindex);
+	rtnl_unlock();
+	if (!found) {
+		NL_SET_ERR_MSG_MOD(info->extack, "the device does not stamp probes");
+		return -ENOENT;
+	}
+	return 0;
+}
+
+static int hpcc_int_dev_fill(struct sk_buff *msg, const struct hpcc_int_dev *d,
+			     u32 portid, u32 seq, int flags)
+{
+	void *hdr;
+	int i;
+
+	hdr = genlmsg_put(msg, portid, seq, &hpcc_int_genl_family, flags,
+			  HPCC_INT_CMD_DEV_GET);
+	if (!hdr)
+		return -EMSGSIZE;
+	if (nla_put_u32(msg, HPCC_INT_A_DEV_IFINDEX, d->ifindex) ||
+	    nla_put_u64_64bit(msg, HPCC_INT_A_DEV_RATE, d->rate,
+			      HPCC_INT_A_DEV_PAD))
+		goto err;
+	for (i = 0; i < HPCC_INT_CNT_NUM; i++)
+		if (nla_put_u64_64bit(msg, HPCC_INT_A_DEV_STAMPED + i,
+				      atomic64_read(&d->cnt[i]),
+				      HPCC_INT_A_DEV_PAD))
+			goto err;
+	genlmsg_end(msg, hdr);
+	return 0;
+err:
+	genlmsg_cancel(msg, hdr);
+	return -EMSGSIZE;
+}
+
+static int hpcc_int_dev_get_doit(struct sk_buff *skb, struct genl_info *info)
+{
+	struct hpcc_int_net *hn = hpcc_int_net(genl_info_net(info));
+	struct hpcc_int_dev *d;
+	struct sk_buff *msg;
+	int ifindex, err;
+
+	ifindex = hpcc_int_ifindex(info);
+	if (ifindex < 0)
+		return ifindex;
+	msg = genlmsg_new(NLMSG_GOODSIZE, GFP_KERNEL);
+	if (!msg)
+		return -ENOMEM;
+	rcu_read_lock();
+	d = xa_load(&hn->devs, ifindex);
+	err = d ? hpcc_int_dev_fill(msg, d, info->snd_portid, info->snd_seq, 0)
+		: -ENOENT;
+	rcu_read_unlock();
+	if (err) {
+		if (err == -ENOENT)
+			NL_SET_ERR_MSG_MOD(info->extack,
+					   "the device does not stamp probes");
+		nlmsg_free(msg);
+		return err;
+	}
+	return genlmsg_reply(msg, info);
+}
+
+static int hpcc_int_dev_get_dumpit(struct sk_buff *skb,
+				   struct netlink_callback *cb)
+{
+	struct hpcc_int_net *hn = hpcc_int_net(sock_net(skb->sk));
+	unsigned long idx = cb->args[0];
+	struct hpcc_int_dev *d;
+	int err = 0;
+
+	rcu_read_lock();
+	xa_for_each_start(&hn->devs, idx, d, cb->args[0]) {
+		err = hpcc_int_dev_fill(skb, d, NETLINK_CB(cb->skb).portid,
+					cb->nlh->nlmsg_seq, NLM_F_MULTI);
+		if (err)
+			break;
+	}
+	rcu_read_unlock();
+	cb->args[0] = idx;
+	return err ? skb->len : 0;
+}
+
+static int hpcc_int_config_get(struct sk_buff *skb, struct genl_info *info)
+{
+	struct hpcc_int_net *hn = hpcc_int_net(genl_info_net(info));
+	struct sk_buff *msg;
+	void *hdr;
+
+	msg = genlmsg_new(NLMSG_GOODSIZE, GFP_KERNEL);
+	if (!msg)
+		return -ENOMEM;
+	hdr = genlmsg_put_reply(msg, info, &hpcc_int_genl_family, 0,
+				HPCC_INT_CMD_CONFIG_GET);
+	if (!hdr ||
+	    nla_put_u32(msg, HPCC_INT_A_CONFIG_SWITCH_ID, READ_ONCE(hn->switch_id)) ||
+	    nla_put_u8(msg, HPCC_INT_A_CONFIG_PROBE_DSCP, READ_ONCE(hn->probe_dscp)) ||
+	    nla_put_u32(msg, HPCC_INT_A_CONFIG_DEVS, READ_ONCE(hn->ndevs))) {
+		nlmsg_free(msg);
+		return -EMSGSIZE;
+	}
+	genlmsg_end(msg, hdr);
+	return genlmsg_reply(msg, info);
+}
+
+static int hpcc_int_config_set(struct sk_buff *skb, struct genl_info *info)
+{
+	struct hpcc_int_net *hn = hpcc_int_net(genl_info_net(info));
+	struct nlattr **tb = info->attrs;
+
+	if (!tb[HPCC_INT_A_CONFIG_SWITCH_ID] && !tb[HPCC_INT_A_CONFIG_PROBE_DSCP]) {
+		NL_SET_ERR_MSG_MOD(info->extack, "nothing to set: give switch-id or probe-dscp");
+		return -EINVAL;
+	}
+	if (tb[HPCC_INT_A_CONFIG_SWITCH_ID])
+		WRITE_ONCE(hn->switch_id, nla_get_u32(tb[HPCC_INT_A_CONFIG_SWITCH_ID]));
+	if (tb[HPCC_INT_A_CONFIG_PROBE_DSCP])
+		WRITE_ONCE(hn->probe_dscp, nla_get_u8(tb[HPCC_INT_A_CONFIG_PROBE_DSCP]));
+	return 0;
+}
+
+static const struct genl_ops hpcc_int_nl_ops[] = {
+	{
+		.cmd = HPCC_INT_CMD_DEV_ADD,
+		.flags = GENL_UNS_ADMIN_PERM,
+		.doit = hpcc_int_dev_add,
+		.policy = hpcc_int_dev_policy,
+		.maxattr = HPCC_INT_A_DEV_RATE,
+	},
+	{
+		.cmd = HPCC_INT_CMD_DEV_DEL,
+		.flags = GENL_UNS_ADMIN_PERM,
+		.doit = hpcc_int_dev_del,
+		.policy = hpcc_int_dev_policy,
+		.maxattr = HPCC_INT_A_DEV_IFINDEX,
+	},
+	{
+		.cmd = HPCC_INT_CMD_DEV_GET,
+		.doit = hpcc_int_dev_get_doit,
+		.dumpit = hpcc_int_dev_get_dumpit,
+		.policy = hpcc_int_dev_policy,
+		.maxattr = HPCC_INT_A_DEV_IFINDEX,
+	},
+	{
+		.cmd = HPCC_INT_CMD_CONFIG_GET,
+		.doit = hpcc_int_config_get,
+	},
+	{
+		.cmd = HPCC_INT_CMD_CONFIG_SET,
+		.flags = GENL_UNS_ADMIN_PERM,
+		.doit = hpcc_int_config_set,
+		.policy = hpcc_int_config_policy,
+		.maxattr = HPCC_INT_A_CONFIG_DEVS,
+	},
+};
+
+static struct genl_family hpcc_int_genl_family __ro_after_init = {
+	.name = HPCC_INT_FAMILY_NAME,
+	.version = HPCC_INT_FAMILY_VERSION,
+	.netnsok = true,
+	.parallel_ops = true,
+	.module = THIS_MODULE,
+	.ops = hpcc_int_nl_ops,
+	.n_ops = ARRAY_SIZE(hpcc_int_nl_ops),
+	.resv_start_op = HPCC_INT_CMD_CONFIG_SET + 1,
+};
+
+/* --- namespaces and devices ---------------------------------------------- */
+
+static int hpcc_int_netdev_event(struct notifier_block *nb,
+				 unsigned long event, void *ptr)
+{
+	struct net_device *dev = netdev_notifier_info_to_dev(ptr);
+
+	/* Also sent when a device leaves for another namespace. */
+	if (event == NETDEV_UNREGISTER)
+		hpcc_int_dev_remove(hpcc_int_net(dev_net(dev)), dev->ifindex);
+	return NOTIFY_DONE;
+}
+
+static struct notifier_block hpcc_int_netdev_nb = {
+	.notifier_call = hpcc_int_netdev_event,
+};
+
+static int __net_init hpcc_int_net_init(struct net *net)
+{
+	struct hpcc_int_net *hn = hpcc_int_net(net);
+
+	xa_init(&hn->devs);
+	hn->switch_id = net->ns.inum;
+	hn->probe_dscp = HPCC_INT_PROBE_DSCP_DEFAULT;
+	hn->ops = (struct nf_hook_ops){
+		.hook = hpcc_int_hook,
+		.priv = hn,
+		.pf = NFPROTO_IPV4,
+		.hooknum = NF_INET_FORWARD,
+		.priority = NF_IP_PRI_LAST,
+	};
+	return nf_register_net_hook(net, &hn->ops);
+}
+
+static void __net_exit hpcc_int_net_exit(struct net *net)
+{
+	struct hpcc_int_net *hn = hpcc_int_net(net);
+	struct hpcc_int_dev *d;
+	unsigned long i;
+
+	nf_unregister_net_hook(net, &hn->ops);
+	/* The devices have gone, and their entries with them, before a
+	 * namespace's subsystems exit, and no request can reach a dying
+	 * namespace: this only catches what is left, without RTNL.
+	 */
+	xa_for_each(&hn->devs, i, d)
+		hpcc_int_dev_remove(hn, i);
+	xa_destroy(&hn->devs);
+}
+
+static struct pernet_operations hpcc_int_net_ops = {
+	.init = hpcc_int_net_init,
+	.exit = hpcc_int_net_exit,
+	.id = &hpcc_int_net_id,
+	.size = sizeof(struct hpcc_int_net),
+};
+
+static int __init hpcc_int_init(void)
+{
+	int err;
+
+	err = register_pernet_subsys(&hpcc_int_net_ops);
+	if (err)
+		return err;
+	err = register_netdevice_notifier(&hpcc_int_netdev_nb);
+	if (err)
+		goto err_pernet;
+	err = genl_register_family(&hpcc_int_genl_family);
+	if (err)
+		goto err_notifier;
+	return 0;
+err_notifier:
+	unregister_netdevice_notifier(&hpcc_int_netdev_nb);
+err_pernet:
+	unregister_pernet_subsys(&hpcc_int_net_ops);
+	return err;
+}
+
+static void __exit hpcc_int_exit(void)
+{
+	genl_unregister_family(&hpcc_int_genl_family);
+	unregister_netdevice_notifier(&hpcc_int_netdev_nb);
+	unregister_pernet_subsys(&hpcc_int_net_ops);
+	/* kfree_rcu() callbacks must not outlive the module */
+	rcu_barrier();
+}
+
+module_init(hpcc_int_init);
+module_exit(hpcc_int_exit);
+
+MODULE_AUTHOR("tcp_hpcc developers");
+MODULE_DESCRIPTION("HPCC++ software INT transit hop: stamps probes at the egress of forwarded packets");
+MODULE_LICENSE("GPL");
+MODULE_VERSION(HPCC_VERSION);
+MODULE_ALIAS_GENL_FAMILY(HPCC_INT_FAMILY_NAME);

@@ -1,0 +1,115 @@
+#!/bin/bash
+# SPDX-License-Identifier: GPL-2.0
+#
+# End to end on real TCP flows: the testbed's dumbbell with one flow
+# (tools/testbed/testbed.sh: tbf bottleneck, hpcc_int.ko stamping at the
+# router, hpccd in every host).  One hpcc flow against one cubic flow in
+# the same boot: hpcc gets at least 80 % of cubic's goodput with a p99
+# queue below a third of cubic's; its probes carry the hop's record; with
+# hpccd stopped, hpcc falls back and still moves data.  Runs as root in a
+# guest; E2E_SECONDS sets each flow's length (default 8).
+set -u
+TOP=$(cd "$(dirname "$0")/../.." && pwd)
+. "$TOP/selftests/lib.sh"
+. "$TOP/tools/testbed/testbed.sh"
+
+CTL=$TOP/build/hpccctl
+SECS=${E2E_SECONDS:-8}
+OUT=$TOP/build/e2e/$(uname -r)
+trap tb_down EXIT
+
+# sum DIR KEY - a field of DIR/summary.json
+sum() {
+	python3 -c 'import json, sys; print(json.load(open(sys.argv[1]))[sys.argv[2]])' \
+		"$1/summary.json" "$2"
+}
+
+# flow_json - the sender's flow from port 6001, hpccctl -j, to $OUT/flow.json
+flow_json() {
+	ip netns exec tbs1 "$CTL" -j flow show sport 6001 > "$OUT/flow.json.tmp" &&
+		mv "$OUT/flow.json.tmp" "$OUT/flow.json"
+}
+
+setup() {
+	rm -rf "$OUT"
+	mkdir -p "$OUT"
+	tb_up dumbbell 1 && tb_describe
+}
+
+runs() {
+	tb_run cubic 1 "$SECS" "$OUT/cubic" || return 1
+	# the flow's state halfway through the hpcc run
+	{ sleep $((SECS / 2)); flow_json; } &
+	tb_run hpcc 1 "$SECS" "$OUT/hpcc" || return 1
+	wait
+	cat "$OUT/cubic/summary.json" "$OUT/hpcc/summary.json"
+}
+
+goodput() {
+	python3 - "$OUT" <<'PY'
+import json, sys
+c = json.load(open(sys.argv[1] + "/cubic/summary.json"))
+h = json.load(open(sys.argv[1] + "/hpcc/summary.json"))
+r = h["goodput_mbit"] / c["goodput_mbit"] if c["goodput_mbit"] else 0
+print("hpcc %.1f Mbit/s = %.0f%% of cubic's %.1f" % (h["goodput_mbit"], 100 * r, c["goodput_mbit"]))
+sys.exit(0 if r >= 0.8 and not h["errors"] and not c["errors"] else 1)
+PY
+}
+
+queue() {
+	python3 - "$OUT" <<'PY'
+import json, sys
+c = json.load(open(sys.argv[1] + "/cubic/summary.json"))
+h = json.load(open(sys.argv[1] + "/hpcc/summary.json"))
+print("queue p99: hpcc %d B, cubic %d B (samples %d, %d)" % (
+      h["queue_p99"], c["queue_p99"], h["queue_samples"], c["queue_samples"]))
+ok = h["queue_samples"] > 100 and c["queue_samples"] > 100 and \
+     c["queue_p99"] > 0 and h["queue_p99"] * 3 < c["queue_p99"]
+sys.exit(0 if ok else 1)
+PY
+}
+
+stamped() {
+	local ifi
+	ifi=$(ip -n tbr -o link show br0 | cut -d: -f1)
+	python3 - "$OUT/flow.json" "$ifi" "$(stat -L -c %i /run/netns/tbr)" <<'PY'
+import json, sys
+fl = json.load(open(sys.argv[1]))
+f = fl[0]
+h = f["hops"]
+print("mode %s, samples %d, hops %s" % (f["mode-name"], f["samples"], h))
+ok = (len(fl) == 1 and len(h) == 1 and h[0]["rate"] == 50000000 and
+      h[0]["port-id"] == int(sys.argv[2]) and h[0]["switch-id"] == int(sys.argv[3]) and
+      f["samples"] > 0 and f["mode-name"] == "hpcc")
+sys.exit(0 if ok else 1)
+PY
+}
+
+fallback() {
+	local ns
+	for ns in tbs1 tbd1; do tb_hpccd_stop "$ns"; done
+	sleep 0.5
+	{ sleep $((SECS / 2)); flow_json; } &
+	tb_run hpcc 1 "$SECS" "$OUT/nodaemon" || return 1
+	wait
+	cat "$OUT/nodaemon/summary.json"
+	python3 - "$OUT" <<'PY'
+import json, sys
+d = json.load(open(sys.argv[1] + "/nodaemon/summary.json"))
+f = json.load(open(sys.argv[1] + "/flow.json"))[0]
+print("without hpccd: mode %s, samples %d, %.1f Mbit/s" % (
+      f["mode-name"], f["samples"], d["goodput_mbit"]))
+sys.exit(0 if f["mode-name"] == "fallback" and f["samples"] == 0 and
+         d["goodput_mbit"] >= 10 and not d["errors"] else 1)
+PY
+}
+
+ktap_print_header
+ktap_set_plan 6
+t "dumbbell with one sender and one receiver" setup
+t "one cubic and one hpcc flow ran through the bottleneck" runs
+t "hpcc goodput >= 80% of cubic's" goodput
+t "hpcc queue p99 < 1/3 of cubic's" queue
+t "flow-get shows one hop: the router's switch-id, br0's ifindex, B = 50 Mbit/s" stamped
+t "without hpccd, hpcc falls back and still moves data (>= 10 Mbit/s)" fallback
+ktap_finished

@@ -1,0 +1,163 @@
+#!/bin/bash
+# SPDX-License-Identifier: GPL-2.0
+#
+# hpcc_int.ko, the software INT hop, on the testbed's N-to-1 topology with
+# one sender (tools/testbed/testbed.sh): configuration over netlink
+# (hpccctl int), hand-made probes forwarded through the router and
+# captured at the receiver: stamped records, valid checksums, unchanged
+# lengths, full and malformed probes counted.  Runs as root in a guest.
+set -u
+TOP=$(cd "$(dirname "$0")/../.." && pwd)
+. "$TOP/selftests/lib.sh"
+. "$TOP/tools/testbed/testbed.sh"
+
+CTL=$TOP/build/hpccctl
+PROBE=$TOP/selftests/guest/probe.py
+SRC=198.18.1.1
+DST=198.19.0.1
+TMP=$(mktemp -d)
+trap 'tb_down; rm -rf "$TMP"' EXIT
+
+rctl() { ip netns exec tbr "$CTL" "$@"; }
+
+# icount KEY - a counter of br0 (hpccctl -j int show)
+icount() {
+	rctl -j int show | python3 -c '
+import json, sys
+d = [x for x in json.load(sys.stdin)["dev"] if x["dev"] == "br0"]
+print(d[0][sys.argv[1]] if d else -1)' "$1"
+}
+
+# icount_is KEY VALUE
+icount_is() { [ "$(icount "$1")" = "$2" ]; }
+
+# capture KIND COUNT [DSCP] - send COUNT hand-made probes of KIND from the
+# sender to the receiver and capture them on the receiver's r0 into
+# $TMP/cap (probe.py stamps lines)
+capture() {
+	local dscp=${3:-60}
+	ip netns exec tbd1 python3 "$PROBE" stamps r0 "$dscp" 5 "$2" > "$TMP/cap" 2>&1 &
+	local p=$!
+	retry 25 grep -q sniffing "$TMP/cap" || return 1
+	ip netns exec tbs1 python3 "$PROBE" send $SRC 40001 $DST 5201 "$dscp" "$1" "$2"
+	wait $p
+	sed -i '/^sniffing$/d' "$TMP/cap"
+	cat "$TMP/cap"
+}
+
+setup() {
+	tb_up incast 1 || return 1
+	rctl int show
+}
+
+defaults() {
+	local inum
+	inum=$(stat -L -c %i /run/netns/tbr)
+	rctl -j int show | python3 -c '
+import json, sys
+d = json.load(sys.stdin)
+br = [x for x in d["dev"] if x["dev"] == "br0"][0]
+ok = (d["switch-id"] == int(sys.argv[1]) and d["probe-dscp"] == 60 and
+      d["devs"] == 1 and br["rate"] == 50000000 and br["ifindex"] > 0)
+sys.exit(0 if ok else 1)' "$inum"
+}
+
+# expect_fail WHAT... - the command exits 1 and prints the message WHAT
+expect_fail() {
+	local msg=$1 out rc
+	shift
+	out=$("$@" 2>&1) && rc=0 || rc=$?
+	echo "$* -> $rc: $out"
+	[ "$rc" = 1 ] && grep -q -- "$msg" <<< "$out"
+}
+
+config_errors() {
+	expect_fail "already stamps" rctl int add dev br0 rate 1gbit &&
+	expect_fail "does not stamp" rctl int del dev l1 &&
+	expect_fail "link speed is unknown" rctl int add dev lo &&
+	expect_fail "Numerical result\|Invalid argument\|out of range" \
+		rctl int add dev l1 rate 2tbit &&
+	expect_fail "Operation not permitted" ip netns exec tbr \
+		setpriv --reuid=65534 --regid=65534 --clear-groups \
+		--inh-caps=-all --bounding-set=-all "$CTL" int add dev l1 rate 1mbit &&
+	expect_fail "Operation not permitted" ip netns exec tbr \
+		setpriv --reuid=65534 --regid=65534 --clear-groups \
+		--inh-caps=-all --bounding-set=-all "$CTL" int set switch-id 1 &&
+	# a veth reports 10 Gbit/s: the default B
+	rctl int add dev l1 && [ "$(rctl -j int show | python3 -c '
+import json, sys
+print([x["rate"] for x in json.load(sys.stdin)["dev"] if x["dev"] == "l1"][0])')" = 10000000000 ] &&
+	rctl int del dev l1 && [ "$(rctl -j int show | python3 -c '
+import json, sys; print(json.load(sys.stdin)["devs"])')" = 1 ]
+}
+
+stamped() {
+	local before ifi n
+	rctl int set switch-id 77 || return 1
+	ifi=$(ip -n tbr -o link show br0 | cut -d: -f1)
+	before=$(icount stamped)
+	capture probe 5 || return 1
+	n=$(awk -v ifi="$ifi" '$2 == 224 && $4 == "ok" && $6 == 1 && $8 == 4 &&
+		$9 == "hop" && $10 == 77 && $11 == ifi && $12 == 50000000 &&
+		$13 > 0 && $14 > 0' "$TMP/cap" | wc -l)
+	echo "well-formed stamps: $n of 5; stamped $before -> $(icount stamped)"
+	[ "$n" = 5 ] && [ "$(icount stamped)" = $((before + 5)) ]
+}
+
+full() {
+	local before
+	before=$(icount full)
+	capture full 3 || return 1
+	[ "$(awk '$2 == 224 && $4 == "ok" && $6 == 4 && $10 == 0 && $11 == 0' "$TMP/cap" | wc -l)" = 3 ] &&
+		[ "$(icount full)" = $((before + 3)) ]
+}
+
+malformed() {
+	local before stamped
+	before=$(icount malformed)
+	stamped=$(icount stamped)
+	ip netns exec tbs1 python3 "$PROBE" send $SRC 40001 $DST 5201 60 nomagic 3
+	ip netns exec tbs1 python3 "$PROBE" send $SRC 40001 $DST 5201 60 response 2
+	retry 25 icount_is malformed $((before + 5)) &&
+		[ "$(icount stamped)" = "$stamped" ]
+}
+
+other_dscp() {
+	local before
+	rctl int set probe-dscp 59 || return 1
+	before=$(icount stamped)
+	capture probe 3 60 || return 1
+	[ "$(awk '$6 == 0' "$TMP/cap" | wc -l)" = 3 ] &&
+		[ "$(icount stamped)" = "$before" ] &&
+		capture probe 2 59 && [ "$(awk '$6 == 1' "$TMP/cap" | wc -l)" = 2 ] &&
+		rctl int set probe-dscp 60
+}
+
+dev_gone() {
+	ip -n tbr link add dum0 type dummy &&
+	rctl int add dev dum0 rate 1gbit &&
+	[ "$(rctl -j int show | python3 -c 'import json,sys; print(json.load(sys.stdin)["devs"])')" = 2 ] &&
+	ip -n tbr link del dum0 &&
+	[ "$(rctl -j int show | python3 -c 'import json,sys; print(json.load(sys.stdin)["devs"])')" = 1 ]
+}
+
+gone_and_unload() {
+	dev_gone || return 1
+	modprobe -r hpcc_int && [ ! -e /sys/module/hpcc_int ] || return 1
+	# the family's alias loads the module again on the next request,
+	# with a fresh, empty table
+	[ "$(rctl -j int show | python3 -c 'import json,sys; print(json.load(sys.stdin)["devs"])')" = 0 ] &&
+		[ -e /sys/module/hpcc_int ]
+}
+
+ktap_print_header
+ktap_set_plan 8
+t "testbed up (incast 1), hop configured on br0" setup
+t "int show: switch-id is the netns inode, probe-dscp 60, br0 at 50 Mbit/s" defaults
+t "dev-add/del and config-set errors: EEXIST, ENOENT, unknown speed, range, EPERM; default B = link speed" config_errors
+t "forwarded probes get one record (switch, port = ifindex, B, ts, txBytes), same length, valid checksum" stamped
+t "full probes pass unchanged and are counted" full
+t "malformed packets with the probe DSCP are counted, not stamped" malformed
+t "only the configured probe DSCP is stamped" other_dscp
+t "a deleted device leaves the table; the module unloads with devices configured and autoloads on request" gone_and_unload
+ktap_finished

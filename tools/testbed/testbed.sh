@@ -1,0 +1,203 @@
+# SPDX-License-Identifier: GPL-2.0
+# shellcheck shell=bash
+#
+# tools/testbed/testbed.sh - the end-to-end testbed, sourced by tools/demo,
+# the guest tests and the benchmarks.  Runs as root inside a guest
+# (tools/vmrun); Documentation/testbed.rst describes it.
+#
+#   tb_up dumbbell N | incast N    build the topology (N senders; N or 1
+#                                  receivers), load the modules, start hpccd
+#   tb_run CC FLOWS SECONDS DIR    FLOWS iperf3 flows with congestion
+#                                  control CC, sampling the bottleneck queue;
+#                                  raw results in DIR, summary in DIR/summary.json
+#   tb_down                        remove everything
+#
+#  sender tbs$i 198.18.$i.1 s0 ── l$i 198.18.$i.254 ┐
+#                                   router tbr: br0 198.19.0.254 (tbf + bfifo,
+#                                   hpcc_int stamps here) ─ d$j ── r0 198.19.0.$j
+#                                                        receiver tbd$j (netem delay)
+#
+# The bottleneck is the root qdisc of the router's bridge br0: tbf at
+# TB_RATE_MBIT with a TB_BURST bucket and an explicit bfifo child of
+# TB_LIMIT bytes.  Every receiver delays what it sends (ACKs and probe
+# responses) by TB_RTT_MS with netem, so the base RTT is TB_RTT_MS.  The
+# offloads (TSO, GSO, GRO) of every veth are set to TB_OFFLOADS.
+
+TB_TOP=${TB_TOP:-$(cd "$(dirname "${BASH_SOURCE[0]}")/../.." && pwd)}
+TB_RATE_MBIT=${TB_RATE_MBIT:-50}	# calibrated: Documentation/testbed.rst
+TB_RTT_MS=${TB_RTT_MS:-10}		# BDP 62.5 KB, 43 packets of 1448 B
+TB_BURST=${TB_BURST:-64kb}
+TB_LIMIT=${TB_LIMIT:-250000}		# bfifo, 4 BDP
+TB_OFFLOADS=${TB_OFFLOADS:-on}
+# HPCC parameters of the senders (Documentation/testbed.rst has the runs
+# behind them): T = the base RTT the hosts really see (netem plus ~1-2 ms of
+# emulated stack; a lone flow's srtt: 10.2-10.5 min, 11.5-13 avg), line-rate = 1.2 x the
+# bottleneck (software pacing under TCG delivers 75-85 % of its rate, so the
+# window, not the pacer, must bind), eta 0.98 (a token bucket releases
+# bursts, which inflates the per-RTT U of its port by a few percent).
+TB_HPCC_PARAMS=${TB_HPCC_PARAMS:-t $(((TB_RTT_MS + 2) * 1000)) line-rate $((TB_RATE_MBIT * 6 / 5)) eta 980}
+TB_TMP=${TB_TMP:-/run/tb}
+TB_BIN=$TB_TOP/build
+TB_S=0
+TB_R=0
+
+# tb_retry N CMD... - CMD up to N times, 0.2 s apart, until it succeeds
+tb_retry() {
+	local n=$1 i
+	shift
+	for ((i = 0; i < n; i++)); do
+		"$@" && return 0
+		sleep 0.2
+	done
+	return 1
+}
+
+# tb_ns_all - every namespace of the testbed
+tb_ns_all() {
+	ip netns list | awk '/^tb(s|d|r)[0-9]*( |$)/ { print $1 }'
+}
+
+tb_down() {
+	local ns
+	for ns in $(tb_ns_all); do
+		ip netns pids "$ns" 2>/dev/null | xargs -r kill 2>/dev/null
+	done
+	sleep 0.3
+	for ns in $(tb_ns_all); do
+		ip netns pids "$ns" 2>/dev/null | xargs -r kill -9 2>/dev/null
+		ip netns del "$ns"
+	done
+	rm -rf "$TB_TMP"
+}
+
+# tb_offloads NS DEV
+tb_offloads() {
+	ip netns exec "$1" ethtool -K "$2" tso "$TB_OFFLOADS" gso "$TB_OFFLOADS" \
+		gro "$TB_OFFLOADS" >/dev/null 2>&1
+}
+
+# tb_hpccd NS - start hpccd in NS (log and stats under $TB_TMP)
+tb_hpccd() {
+	ip netns exec "$1" "$TB_BIN/hpccd" -c /dev/null \
+		-S "$TB_TMP/$1.hpccd.stats" >> "$TB_TMP/$1.hpccd.log" 2>&1 &
+	echo $! > "$TB_TMP/$1.hpccd.pid"
+}
+
+# tb_hpccd_stop NS - stop the hpccd of NS
+tb_hpccd_stop() {
+	local p
+	p=$(cat "$TB_TMP/$1.hpccd.pid" 2>/dev/null) || return 0
+	[ "$(cat "/proc/$p/comm" 2>/dev/null)" = hpccd ] && kill "$p"
+	rm -f "$TB_TMP/$1.hpccd.pid"
+}
+
+# tb_up TOPOLOGY N
+tb_up() {
+	local topo=$1 n=$2 i j
+	case "$topo" in
+	dumbbell) TB_S=$n TB_R=$n ;;
+	incast) TB_S=$n TB_R=1 ;;
+	*) echo "tb_up: dumbbell or incast" >&2; return 2 ;;
+	esac
+	tb_down
+	mkdir -p "$TB_TMP"
+	echo "$TB_S $TB_R" > "$TB_TMP/shape"
+	modprobe tcp_hpcc && modprobe hpcc_int || return 1
+
+	ip netns add tbr
+	ip -n tbr link set lo up
+	ip netns exec tbr sysctl -qw net.ipv4.ip_forward=1
+	ip -n tbr link add br0 type bridge
+	ip -n tbr addr add 198.19.0.254/24 dev br0
+	ip -n tbr link set br0 up
+	for ((i = 1; i <= TB_S; i++)); do
+		ip netns add "tbs$i"
+		ip link add s0 netns "tbs$i" type veth peer name "l$i" netns tbr
+		ip -n "tbs$i" addr add "198.18.$i.1/24" dev s0
+		ip -n tbr addr add "198.18.$i.254/24" dev "l$i"
+		ip -n "tbs$i" link set lo up
+		ip -n "tbs$i" link set s0 up
+		ip -n tbr link set "l$i" up
+		ip -n "tbs$i" route add default via "198.18.$i.254"
+		tb_offloads "tbs$i" s0
+		tb_offloads tbr "l$i"
+	done
+	for ((j = 1; j <= TB_R; j++)); do
+		ip netns add "tbd$j"
+		ip link add r0 netns "tbd$j" type veth peer name "d$j" netns tbr
+		ip -n "tbd$j" addr add "198.19.0.$j/24" dev r0
+		ip -n tbr link set "d$j" master br0
+		ip -n "tbd$j" link set lo up
+		ip -n "tbd$j" link set r0 up
+		ip -n tbr link set "d$j" up
+		ip -n "tbd$j" route add default via 198.19.0.254
+		tb_offloads "tbd$j" r0
+		tb_offloads tbr "d$j"
+		ip netns exec "tbd$j" tc qdisc add dev r0 root netem \
+			delay "${TB_RTT_MS}ms" limit 100000
+	done
+	# the bottleneck: tbf with an explicit FIFO child, and the INT hop
+	ip netns exec tbr tc qdisc add dev br0 root handle 1: tbf \
+		rate "${TB_RATE_MBIT}mbit" burst "$TB_BURST" limit "$TB_LIMIT"
+	ip netns exec tbr tc qdisc add dev br0 parent 1:1 handle 10: bfifo \
+		limit "$TB_LIMIT"
+	ip netns exec tbr "$TB_BIN/hpccctl" int add dev br0 \
+		rate "${TB_RATE_MBIT}mbit" || return 1
+
+	# hosts: HPCC parameters for this network, hpccd everywhere
+	for ns in $(tb_ns_all); do
+		[ "$ns" = tbr ] && continue
+		# shellcheck disable=SC2086
+		ip netns exec "$ns" "$TB_BIN/hpccctl" param set $TB_HPCC_PARAMS ||
+			return 1
+		tb_hpccd "$ns"
+	done
+	# No ping here: its SO_TIMESTAMP flips the netstamp static key, and
+	# patching kernel text while packets flow can trip a TCG guest (an
+	# int3 Oops in netif_rx_internal).  Each flow's iperf3 reports its
+	# RTTs instead (summary.json: min_rtt_us).
+}
+
+# tb_describe - one line: the bottleneck, base RTT and HPCC parameters
+tb_describe() {
+	echo "bottleneck tbf ${TB_RATE_MBIT} Mbit/s burst $TB_BURST, bfifo $TB_LIMIT B;" \
+		"netem ${TB_RTT_MS} ms;" \
+		"offloads $TB_OFFLOADS; hpcc: $TB_HPCC_PARAMS"
+}
+
+# tb_flow F - "SENDER-NS RECEIVER-NS RECEIVER-ADDR PORT" of flow F (1-based)
+tb_flow() {
+	local s r
+	read -r s r < "$TB_TMP/shape"
+	echo "tbs$((($1 - 1) % s + 1)) tbd$((($1 - 1) % r + 1)) 198.19.0.$((($1 - 1) % r + 1)) $((5200 + $1))"
+}
+
+# tb_run CC FLOWS SECONDS DIR - FLOWS flows of SECONDS each, started
+# together; iperf3 JSON per flow (DIR/flowF.json), queue samples every 2 ms
+# (DIR/queue.tsv: t_ms backlog_bytes qlen_pkts drops), and DIR/summary.json
+tb_run() {
+	local cc=$1 nf=$2 secs=$3 dir=$4 f sns rns addr port pids=() qpid
+	mkdir -p "$dir"
+	for ((f = 1; f <= nf; f++)); do
+		read -r sns rns addr port <<< "$(tb_flow "$f")"
+		ip netns exec "$rns" iperf3 -s -1 -p "$port" >/dev/null 2>&1 &
+	done
+	for ((f = 1; f <= nf; f++)); do
+		read -r sns rns addr port <<< "$(tb_flow "$f")"
+		tb_retry 50 sh -c "ip netns exec $rns ss -Hltn | grep -q ':$port '" || return 1
+	done
+	ip netns exec tbr "$TB_BIN/qsample" -d br0 -i 2000 -o "$dir/queue.tsv" \
+		> "$dir/queue.txt" 2>&1 &
+	qpid=$!
+	for ((f = 1; f <= nf; f++)); do
+		read -r sns rns addr port <<< "$(tb_flow "$f")"
+		ip netns exec "$sns" iperf3 -c "$addr" -p "$port" -C "$cc" \
+			-t "$secs" --cport $((6000 + f)) -J > "$dir/flow$f.json" 2>&1 &
+		pids+=($!)
+	done
+	wait "${pids[@]}"
+	kill -INT "$qpid"
+	wait "$qpid"
+	python3 "$TB_TOP/tools/testbed/summary.py" --cc "$cc" \
+		--rate-mbit "$TB_RATE_MBIT" "$dir" > "$dir/summary.json"
+}
