@@ -377,6 +377,7 @@ const char *const hpcc_params_names[HPCC_A_PARAMS_MAX + 1] = {
 	[HPCC_A_PARAMS_MAX_FLOWS] = "max-flows",
 	[HPCC_A_PARAMS_W_INIT] = "w-init",
 	[HPCC_A_PARAMS_W_AI_EFF] = "w-ai-eff",
+	[HPCC_A_PARAMS_PACING_GAIN] = "pacing-gain",
 };
 
 const char *const hpcc_stats_names[HPCC_A_STATS_MAX + 1] = {

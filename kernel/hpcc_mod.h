@@ -42,6 +42,7 @@
  * @probe_dscp: DSCP of probes [1, 63]
  * @response_dscp: DSCP of responses [1, 63]
  * @max_flows: most flows with state in the namespace
+ * @pacing_gain_pct: HPCC-mode pacing rate in percent of W/T [100, 400]
  * @rcu: for kfree_rcu()
  */
 struct hpcc_cfg {
@@ -56,6 +57,7 @@ struct hpcc_cfg {
 	u8 probe_dscp;
 	u8 response_dscp;
 	u32 max_flows;
+	u32 pacing_gain_pct;
 	struct rcu_head rcu;
 };
 

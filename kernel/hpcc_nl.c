@@ -89,6 +89,7 @@ static const struct nla_policy hpcc_params_nl_policy[HPCC_A_PARAMS_MAX + 1] = {
 				    .reject_message = "w-init is read only" },
 	[HPCC_A_PARAMS_W_AI_EFF] = { .type = NLA_REJECT,
 				     .reject_message = "w-ai-eff is read only" },
+	[HPCC_A_PARAMS_PACING_GAIN] = NLA_POLICY_RANGE(NLA_U32, 100, 400),
 };
 
 static struct hpcc_net *hpcc_nl_net(struct genl_info *info)
@@ -440,7 +441,8 @@ static int hpcc_nl_params_get(struct sk_buff *skb, struct genl_info *info)
 	    nla_put_u64_64bit(msg, HPCC_A_PARAMS_W_INIT,
 			      c->p.w_init >> HPCC_W_SHIFT, HPCC_A_PARAMS_PAD) ||
 	    nla_put_u64_64bit(msg, HPCC_A_PARAMS_W_AI_EFF,
-			      c->p.w_ai >> HPCC_W_SHIFT, HPCC_A_PARAMS_PAD)) {
+			      c->p.w_ai >> HPCC_W_SHIFT, HPCC_A_PARAMS_PAD) ||
+	    nla_put_u32(msg, HPCC_A_PARAMS_PACING_GAIN, c->pacing_gain_pct)) {
 		rcu_read_unlock();
 		goto err;
 	}
@@ -487,6 +489,8 @@ static int hpcc_nl_params_apply(struct hpcc_net *hn, struct genl_info *info)
 		base.response_dscp = nla_get_u8(tb[HPCC_A_PARAMS_RESPONSE_DSCP]);
 	if (tb[HPCC_A_PARAMS_MAX_FLOWS])
 		base.max_flows = nla_get_u32(tb[HPCC_A_PARAMS_MAX_FLOWS]);
+	if (tb[HPCC_A_PARAMS_PACING_GAIN])
+		base.pacing_gain_pct = nla_get_u32(tb[HPCC_A_PARAMS_PACING_GAIN]);
 
 	if (base.probe_dscp == base.response_dscp) {
 		NL_SET_ERR_MSG_MOD(info->extack,

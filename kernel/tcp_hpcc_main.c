@@ -126,6 +126,11 @@ module_param_cb(max_flows, &hpcc_param_ops, &max_flows, 0644);
 MODULE_PARM_DESC(max_flows,
 		 "most flows with HPCC state per network namespace [1..1048576], default 65536");
 
+static struct hpcc_param pacing_gain_pct = { 100, 100, 400 };
+module_param_cb(pacing_gain_pct, &hpcc_param_ops, &pacing_gain_pct, 0644);
+MODULE_PARM_DESC(pacing_gain_pct,
+		 "HPCC-mode pacing rate in percent of W/T [100..400], default 100");
+
 /**
  * hpcc_cfg_defaults() - the parameters a new network namespace starts with
  * @cfg: filled from the module parameters (@cfg->p is left for
@@ -147,6 +152,7 @@ void hpcc_cfg_defaults(struct hpcc_cfg *cfg)
 	cfg->probe_dscp = READ_ONCE(probe_dscp.val);
 	cfg->response_dscp = READ_ONCE(response_dscp.val);
 	cfg->max_flows = READ_ONCE(max_flows.val);
+	cfg->pacing_gain_pct = READ_ONCE(pacing_gain_pct.val);
 }
 
 /* The congestion control private area holds only the entry pointer. */
@@ -321,8 +327,8 @@ static void hpcc_take_telemetry(struct sock *sk, struct hpcc_ent *e,
 
 /*
  * hpcc_apply_w() - the HPCC++ output: snd_cwnd = max(W / mss, 2) within
- * snd_cwnd_clamp, and the pacing rate R = W / T (draft section 4.2)
- * within sk_max_pacing_rate.
+ * snd_cwnd_clamp, and the pacing rate R = W / T (draft section 4.2), times
+ * pacing-gain / 100 (100 unless configured), within sk_max_pacing_rate.
  */
 static void hpcc_apply_w(struct sock *sk, const struct hpcc_ent *e,
 			 const struct hpcc_cfg *cfg)
@@ -330,7 +336,8 @@ static void hpcc_apply_w(struct sock *sk, const struct hpcc_ent *e,
 	struct tcp_sock *tp = tcp_sk(sk);
 	u64 w = e->core.w >> HPCC_W_SHIFT;	/* bytes, at most 2^30 */
 	u64 cwnd = div_u64(w, max_t(u32, tp->mss_cache, 1));
-	u64 rate = div64_u64(w * NSEC_PER_SEC, cfg->p.t_ns);
+	u64 rate = div64_u64(w * NSEC_PER_SEC / 100 * cfg->pacing_gain_pct,
+			     cfg->p.t_ns);
 
 	cwnd = clamp_t(u64, cwnd, 2, max(tp->snd_cwnd_clamp, 2U));
 	tcp_snd_cwnd_set(tp, cwnd);

@@ -174,7 +174,8 @@ bad_input() {
 		{ echo "unknown flow accepted"; rc=1; }
 	echo "unknown flow: $out"
 	for c in eta=400 t=0 max_stage=65 probe_dscp=64 w_min=100 \
-		 "w_min=2000000" "probe_dscp=61" w_init=5; do
+		 "w_min=2000000" "probe_dscp=61" w_init=5 pacing_gain=99 \
+		 pacing_gain=401; do
 		out=$(nls params-set $c) && { echo "params-set $c accepted"; rc=1; }
 		echo "params-set $c: $out"
 	done
@@ -185,8 +186,9 @@ bad_input() {
 	[ "$(stat_of hs rejected_invalid)" = $((inv0 + 10)) ] &&
 	[ "$(stat_of hs rejected_hops)" = $((hops0 + 2)) ] &&
 	[ "$(stat_of hs rejected_no_flow)" = $((nof0 + 1)) ] &&
-	[ "$(stat_of hs params_rejected)" -ge 8 ] &&
-	[ "$(nls params-get | sed -n 's/^eta=//p')" = 950 ] && return $rc
+	[ "$(stat_of hs params_rejected)" -ge 10 ] &&
+	[ "$(nls params-get | sed -n 's/^eta=//p')" = 950 ] &&
+	[ "$(nls params-get | sed -n 's/^pacing_gain=//p')" = 100 ] && return $rc
 	return 1
 }
 

@@ -27,7 +27,12 @@ usage_errors() {
 	exits 2 param set t 12x && exits 2 param set t -1 &&
 	exits 2 param set probe_dscp 256 && exits 2 param set t 4294967296 &&
 	exits 2 flow show src 1.2.3 && exits 2 flow show dport 65536 &&
-	exits 2 flow show sport && exits 2 flow show colour blue
+	exits 2 flow show sport && exits 2 flow show colour blue &&
+	exits 2 int bogus && exits 2 int add && exits 2 int add rate 1mbit &&
+	exits 2 int add dev lo rate 5zbit && exits 2 int add dev lo rate -1 &&
+	exits 2 int del dev lo rate 1mbit && exits 2 int set &&
+	exits 2 int set colour 1 && exits 2 int set switch-id -1 &&
+	exits 2 int set probe-dscp 256 && exits 2 int set switch-id 1 switch-id 2
 }
 
 no_module() {

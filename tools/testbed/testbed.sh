@@ -30,12 +30,12 @@ TB_BURST=${TB_BURST:-64kb}
 TB_LIMIT=${TB_LIMIT:-250000}		# bfifo, 4 BDP
 TB_OFFLOADS=${TB_OFFLOADS:-on}
 # HPCC parameters of the senders (Documentation/testbed.rst has the runs
-# behind them): T = the base RTT the hosts really see (netem plus ~1-2 ms of
-# emulated stack; a lone flow's srtt: 10.2-10.5 min, 11.5-13 avg), line-rate = 1.2 x the
-# bottleneck (software pacing under TCG delivers 75-85 % of its rate, so the
-# window, not the pacer, must bind), eta 0.98 (a token bucket releases
-# bursts, which inflates the per-RTT U of its port by a few percent).
-TB_HPCC_PARAMS=${TB_HPCC_PARAMS:-t $(((TB_RTT_MS + 2) * 1000)) line-rate $((TB_RATE_MBIT * 6 / 5)) eta 980}
+# behind them): T = the base RTT the hosts really see (netem plus 0.5-3 ms of
+# emulated stack), line-rate = the bottleneck, eta 0.98 (a token bucket
+# releases bursts, which inflates the per-RTT U of its port by a few
+# percent), pacing-gain 150 (software pacing under TCG delivers 70-85 % of
+# its rate; the window, not the pacer, must bind).
+TB_HPCC_PARAMS=${TB_HPCC_PARAMS:-t $(((TB_RTT_MS + 2) * 1000)) line-rate $TB_RATE_MBIT eta 980 pacing-gain 150}
 TB_TMP=${TB_TMP:-/run/tb}
 TB_BIN=$TB_TOP/build
 TB_S=0
