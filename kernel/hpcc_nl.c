@@ -92,6 +92,39 @@ static const struct nla_policy hpcc_params_nl_policy[HPCC_A_PARAMS_MAX + 1] = {
 	[HPCC_A_PARAMS_PACING_GAIN] = NLA_POLICY_RANGE(NLA_U32, 100, 400),
 };
 
+/*
+ * The settable parameters and where struct hpcc_cfg keeps them: params-get
+ * puts and params-set parses them from this one list.  The policy above
+ * holds their ranges and widths: NLA_U8 fields are u8, the others u32.
+ */
+static const struct {
+	u16 attr;
+	u16 off;
+} hpcc_nl_params[] = {
+#define HPCC_NL_PARAM(a, f) { a, offsetof(struct hpcc_cfg, f) }
+	HPCC_NL_PARAM(HPCC_A_PARAMS_T, t_us),
+	HPCC_NL_PARAM(HPCC_A_PARAMS_ETA, eta_permille),
+	HPCC_NL_PARAM(HPCC_A_PARAMS_MAX_STAGE, max_stage),
+	HPCC_NL_PARAM(HPCC_A_PARAMS_W_AI, w_ai_bytes),
+	HPCC_NL_PARAM(HPCC_A_PARAMS_LINE_RATE, line_rate_mbps),
+	HPCC_NL_PARAM(HPCC_A_PARAMS_W_MIN, w_min_bytes),
+	HPCC_NL_PARAM(HPCC_A_PARAMS_STALE_RTTS, stale_rtts),
+	HPCC_NL_PARAM(HPCC_A_PARAMS_PROBE_DSCP, probe_dscp),
+	HPCC_NL_PARAM(HPCC_A_PARAMS_RESPONSE_DSCP, response_dscp),
+	HPCC_NL_PARAM(HPCC_A_PARAMS_MAX_FLOWS, max_flows),
+	HPCC_NL_PARAM(HPCC_A_PARAMS_PACING_GAIN, pacing_gain_pct),
+#undef HPCC_NL_PARAM
+};
+
+static_assert(sizeof_field(struct hpcc_cfg, probe_dscp) == 1 &&
+	      sizeof_field(struct hpcc_cfg, response_dscp) == 1);
+
+/* hpcc_nl_param_u8() - whether parameter @i is a u8 (else a u32) */
+static bool hpcc_nl_param_u8(int i)
+{
+	return hpcc_params_nl_policy[hpcc_nl_params[i].attr].type == NLA_U8;
+}
+
 static struct hpcc_net *hpcc_nl_net(struct genl_info *info)
 {
 	return hpcc_net(genl_info_net(info));
@@ -418,6 +451,7 @@ static int hpcc_nl_params_get(struct sk_buff *skb, struct genl_info *info)
 	struct sk_buff *msg;
 	void *hdr;
 	int err = -EMSGSIZE;
+	int i;
 
 	msg = genlmsg_new(NLMSG_GOODSIZE, GFP_KERNEL);
 	if (!msg)
@@ -428,21 +462,19 @@ static int hpcc_nl_params_get(struct sk_buff *skb, struct genl_info *info)
 		goto err;
 	rcu_read_lock();
 	c = rcu_dereference(hn->cfg);
-	if (nla_put_u32(msg, HPCC_A_PARAMS_T, c->t_us) ||
-	    nla_put_u32(msg, HPCC_A_PARAMS_ETA, c->eta_permille) ||
-	    nla_put_u32(msg, HPCC_A_PARAMS_MAX_STAGE, c->max_stage) ||
-	    nla_put_u32(msg, HPCC_A_PARAMS_W_AI, c->w_ai_bytes) ||
-	    nla_put_u32(msg, HPCC_A_PARAMS_LINE_RATE, c->line_rate_mbps) ||
-	    nla_put_u32(msg, HPCC_A_PARAMS_W_MIN, c->w_min_bytes) ||
-	    nla_put_u32(msg, HPCC_A_PARAMS_STALE_RTTS, c->stale_rtts) ||
-	    nla_put_u8(msg, HPCC_A_PARAMS_PROBE_DSCP, c->probe_dscp) ||
-	    nla_put_u8(msg, HPCC_A_PARAMS_RESPONSE_DSCP, c->response_dscp) ||
-	    nla_put_u32(msg, HPCC_A_PARAMS_MAX_FLOWS, c->max_flows) ||
+	for (i = 0; i < ARRAY_SIZE(hpcc_nl_params); i++) {
+		const void *v = (const u8 *)c + hpcc_nl_params[i].off;
+
+		if (hpcc_nl_param_u8(i) ?
+		    nla_put_u8(msg, hpcc_nl_params[i].attr, *(const u8 *)v) :
+		    nla_put_u32(msg, hpcc_nl_params[i].attr, *(const u32 *)v))
+			break;
+	}
+	if (i < ARRAY_SIZE(hpcc_nl_params) ||
 	    nla_put_u64_64bit(msg, HPCC_A_PARAMS_W_INIT,
 			      c->p.w_init >> HPCC_W_SHIFT, HPCC_A_PARAMS_PAD) ||
 	    nla_put_u64_64bit(msg, HPCC_A_PARAMS_W_AI_EFF,
-			      c->p.w_ai >> HPCC_W_SHIFT, HPCC_A_PARAMS_PAD) ||
-	    nla_put_u32(msg, HPCC_A_PARAMS_PACING_GAIN, c->pacing_gain_pct)) {
+			      c->p.w_ai >> HPCC_W_SHIFT, HPCC_A_PARAMS_PAD)) {
 		rcu_read_unlock();
 		goto err;
 	}
@@ -458,7 +490,7 @@ static int hpcc_nl_params_apply(struct hpcc_net *hn, struct genl_info *info)
 {
 	struct nlattr *tb[HPCC_A_PARAMS_MAX + 1];
 	struct hpcc_cfg base, *old, *c;
-	int err;
+	int err, i;
 
 	err = nlmsg_parse(info->nlhdr, GENL_HDRLEN, tb, HPCC_A_PARAMS_MAX,
 			  hpcc_params_nl_policy, info->extack);
@@ -469,28 +501,17 @@ static int hpcc_nl_params_apply(struct hpcc_net *hn, struct genl_info *info)
 	old = rcu_dereference_protected(hn->cfg,
 					lockdep_is_held(&hn->cfg_mutex));
 	base = *old;
-	if (tb[HPCC_A_PARAMS_T])
-		base.t_us = nla_get_u32(tb[HPCC_A_PARAMS_T]);
-	if (tb[HPCC_A_PARAMS_ETA])
-		base.eta_permille = nla_get_u32(tb[HPCC_A_PARAMS_ETA]);
-	if (tb[HPCC_A_PARAMS_MAX_STAGE])
-		base.max_stage = nla_get_u32(tb[HPCC_A_PARAMS_MAX_STAGE]);
-	if (tb[HPCC_A_PARAMS_W_AI])
-		base.w_ai_bytes = nla_get_u32(tb[HPCC_A_PARAMS_W_AI]);
-	if (tb[HPCC_A_PARAMS_LINE_RATE])
-		base.line_rate_mbps = nla_get_u32(tb[HPCC_A_PARAMS_LINE_RATE]);
-	if (tb[HPCC_A_PARAMS_W_MIN])
-		base.w_min_bytes = nla_get_u32(tb[HPCC_A_PARAMS_W_MIN]);
-	if (tb[HPCC_A_PARAMS_STALE_RTTS])
-		base.stale_rtts = nla_get_u32(tb[HPCC_A_PARAMS_STALE_RTTS]);
-	if (tb[HPCC_A_PARAMS_PROBE_DSCP])
-		base.probe_dscp = nla_get_u8(tb[HPCC_A_PARAMS_PROBE_DSCP]);
-	if (tb[HPCC_A_PARAMS_RESPONSE_DSCP])
-		base.response_dscp = nla_get_u8(tb[HPCC_A_PARAMS_RESPONSE_DSCP]);
-	if (tb[HPCC_A_PARAMS_MAX_FLOWS])
-		base.max_flows = nla_get_u32(tb[HPCC_A_PARAMS_MAX_FLOWS]);
-	if (tb[HPCC_A_PARAMS_PACING_GAIN])
-		base.pacing_gain_pct = nla_get_u32(tb[HPCC_A_PARAMS_PACING_GAIN]);
+	for (i = 0; i < ARRAY_SIZE(hpcc_nl_params); i++) {
+		const struct nlattr *a = tb[hpcc_nl_params[i].attr];
+		void *v = (u8 *)&base + hpcc_nl_params[i].off;
+
+		if (!a)
+			continue;
+		if (hpcc_nl_param_u8(i))
+			*(u8 *)v = nla_get_u8(a);
+		else
+			*(u32 *)v = nla_get_u32(a);
+	}
 
 	if (base.probe_dscp == base.response_dscp) {
 		NL_SET_ERR_MSG_MOD(info->extack,

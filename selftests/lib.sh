@@ -27,16 +27,8 @@ t() {
 	fi
 }
 
-# retry N CMD... - run CMD up to N times, 0.2 s apart, until it succeeds.
-retry() {
-	local n=$1 i
-	shift
-	for ((i = 0; i < n; i++)); do
-		"$@" && return 0
-		sleep 0.2
-	done
-	return 1
-}
+# shellcheck source=../tools/retry.sh
+. "$TOP/tools/retry.sh"
 
 # brief LOG - the summary lines of a run_tap log, and each failed result
 # with the last 12 diagnostic lines before it (the CI console shows why).
@@ -61,6 +53,24 @@ ns_pair() {
 	ip -n "$1" addr add "$2/24" dev v0 && ip -n "$3" addr add "$4/24" dev v1 &&
 	ip -n "$1" link set lo up && ip -n "$3" link set lo up &&
 	ip -n "$1" link set v0 up && ip -n "$3" link set v1 up
+}
+
+# stand_in_hop NS DEV - a fixed INT hop without hpcc_int.ko: a tc pedit
+# action on DEV's egress in NS fills hop record 0 (IP offset 64) and sets
+# nhop (offset 46) = 1 on every probe (DSCP 60, TOS 0xf0): switch 7, port
+# 3, B = 100 Mbit/s, ts 1000000, txBytes 5000, qlen 1500.  ts and txBytes
+# never advance, so the core skips the hop: telemetry flows, W stays put.
+stand_in_hop() {
+	tc -n "$1" qdisc add dev "$2" clsact &&
+	tc -n "$1" filter add dev "$2" egress prio 1 protocol ip u32 \
+		match ip dsfield 0xf0 0xfc match ip protocol 6 0xff \
+		action pedit munge offset 46 u8 set 1 \
+			munge offset 64 u32 set 7 munge offset 68 u32 set 3 \
+			munge offset 72 u32 set 0 munge offset 76 u32 set 100000000 \
+			munge offset 80 u32 set 0 munge offset 84 u32 set 1000000 \
+			munge offset 88 u32 set 0 munge offset 92 u32 set 5000 \
+			munge offset 96 u32 set 1500 pipe \
+		action csum tcp
 }
 
 TALLY_PASS=0

@@ -98,18 +98,8 @@ sys.exit(0 if [f for f in fl if '"$2"'] else 1)'
 topology() {
 	ns_pair hs $CLI hr $SRV &&
 	ip netns exec hr sysctl -qw net.ipv4.tcp_congestion_control=cubic &&
-	# the stand-in INT hop: pedit fills hop record 0 (IP offset 64) and
-	# sets nhop (offset 46) on probes (DSCP 60, TOS 0xf0) leaving hs
-	tc -n hs qdisc add dev v0 clsact &&
-	tc -n hs filter add dev v0 egress prio 1 protocol ip u32 \
-		match ip dsfield 0xf0 0xfc match ip protocol 6 0xff \
-		action pedit munge offset 46 u8 set 1 \
-			munge offset 64 u32 set 7 munge offset 68 u32 set 3 \
-			munge offset 72 u32 set 0 munge offset 76 u32 set 100000000 \
-			munge offset 80 u32 set 0 munge offset 84 u32 set 1000000 \
-			munge offset 88 u32 set 0 munge offset 92 u32 set 5000 \
-			munge offset 96 u32 set 1500 pipe \
-		action csum tcp &&
+	# the stand-in INT hop on probes leaving hs (a known, constant record)
+	stand_in_hop hs v0 &&
 	{ ip netns exec hr iperf3 -s -p 5201 >/dev/null 2>&1 & } &&
 	{ ip netns exec hr iperf3 -s -p 5202 >/dev/null 2>&1 & } &&
 	retry 50 sh -c "ip netns exec hr ss -Hltn | grep -q ':5202'"

@@ -57,12 +57,18 @@ def packet(src, sport, dst, dport, dscp, kind, pid):
     return ip + tcp + payload
 
 
-def stamps(dev, dscp, secs, expect):
+def listen(dev):
+    """An IPv4 packet socket on DEV, 0.2 s timeout; prints "sniffing"."""
     sk = socket.socket(socket.AF_PACKET, socket.SOCK_DGRAM,
                        socket.htons(0x0800))
     sk.bind((dev, 0))
     sk.settimeout(0.2)
     print("sniffing", flush=True)
+    return sk
+
+
+def stamps(dev, dscp, secs, expect):
+    sk = listen(dev)
     n, end = 0, time.monotonic() + secs
     while time.monotonic() < end and n < expect:
         try:
@@ -124,11 +130,7 @@ def main(av):
     if av[1] == "sniff":
         dev, dscp, secs = av[2], int(av[3]), float(av[4])
         expect = int(av[5]) if len(av) > 5 else 0
-        sk = socket.socket(socket.AF_PACKET, socket.SOCK_DGRAM,
-                           socket.htons(0x0800))
-        sk.bind((dev, 0))
-        sk.settimeout(0.2)
-        print("sniffing", flush=True)
+        sk = listen(dev)
         n, end = 0, time.monotonic() + secs
         while time.monotonic() < end:
             try:

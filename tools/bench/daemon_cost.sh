@@ -42,13 +42,7 @@ dstat() {
 modprobe tcp_hpcc
 ns_pair bs $CLI br $SRV
 ip netns exec br sysctl -qw net.ipv4.tcp_congestion_control=cubic
-tc -n bs qdisc add dev v0 clsact
-tc -n bs filter add dev v0 egress prio 1 protocol ip u32 \
-	match ip dsfield 0xf0 0xfc match ip protocol 6 0xff \
-	action pedit munge offset 46 u8 set 1 \
-		munge offset 64 u32 set 7 munge offset 68 u32 set 3 \
-		munge offset 72 u32 set 0 munge offset 76 u32 set 100000000 \
-		munge offset 96 u32 set 1500 pipe action csum tcp
+stand_in_hop bs v0
 for ns in bs br; do
 	ip netns exec $ns "$D" -c /dev/null -S "$TMP/$ns.stats" \
 		> "$TMP/$ns.log" 2>&1 &

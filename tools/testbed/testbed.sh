@@ -41,16 +41,8 @@ TB_BIN=$TB_TOP/build
 TB_S=0
 TB_R=0
 
-# tb_retry N CMD... - CMD up to N times, 0.2 s apart, until it succeeds
-tb_retry() {
-	local n=$1 i
-	shift
-	for ((i = 0; i < n; i++)); do
-		"$@" && return 0
-		sleep 0.2
-	done
-	return 1
-}
+# shellcheck source=../retry.sh
+. "$TB_TOP/tools/retry.sh"
 
 # tb_ns_all - every namespace of the testbed
 tb_ns_all() {
@@ -184,7 +176,7 @@ tb_run() {
 	done
 	for ((f = 1; f <= nf; f++)); do
 		read -r sns rns addr port <<< "$(tb_flow "$f")"
-		tb_retry 50 sh -c "ip netns exec $rns ss -Hltn | grep -q ':$port '" || return 1
+		retry 50 sh -c "ip netns exec $rns ss -Hltn | grep -q ':$port '" || return 1
 	done
 	ip netns exec tbr "$TB_BIN/qsample" -d br0 -i 2000 -o "$dir/queue.tsv" \
 		> "$dir/queue.txt" 2>&1 &
