@@ -423,16 +423,25 @@ static int parse_rate(const char *s, uint64_t *rate)
 }
 
 struct dev_list {
-	struct hpcc_attrs v[256];
-	size_t n;
+	struct hpcc_attrs *v;
+	size_t n, cap;
 };
 
 static int dev_cb(const struct nlmsghdr *nlh, void *data)
 {
 	struct dev_list *l = data;
 
-	if (l->n == sizeof(l->v) / sizeof(l->v[0]))
-		return MNL_CB_OK;
+	if (l->n == l->cap) {
+		size_t cap = l->cap ? 2 * l->cap : 16;
+		struct hpcc_attrs *v = realloc(l->v, cap * sizeof(*v));
+
+		if (!v) {
+			errno = ENOMEM;
+			return MNL_CB_ERROR;
+		}
+		l->v = v;
+		l->cap = cap;
+	}
 	return hpcc_genl_attrs_cb(nlh, &l->v[l->n++]);
 }
 
@@ -440,7 +449,7 @@ static int int_show(void)
 {
 	char buf[MNL_SOCKET_BUFFER_SIZE], name[IF_NAMESIZE];
 	struct json_object *o = NULL, *devs = NULL;
-	static struct dev_list l;
+	struct dev_list l = { 0 };
 	struct hpcc_attrs c;
 	size_t i;
 	int err, k;
@@ -453,8 +462,10 @@ static int int_show(void)
 		return fail("config-get", err);
 	err = hpcc_genl_talk(&g, hpcc_genl_msg(&g, buf, HPCC_INT_CMD_DEV_GET,
 					       NLM_F_DUMP), dev_cb, &l);
-	if (err)
+	if (err) {
+		free(l.v);
 		return fail("dev-get", err);
+	}
 	if (json) {
 		o = json_object_new_object();
 		for (k = 1; k <= HPCC_INT_A_CONFIG_MAX; k++)
@@ -496,6 +507,7 @@ static int int_show(void)
 		json_object_object_add(o, "dev", devs);
 		json_print(o);
 	}
+	free(l.v);
 	return 0;
 }
 
