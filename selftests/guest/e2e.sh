@@ -7,7 +7,11 @@
 # the same boot: hpcc gets at least 80 % of cubic's goodput with a p99
 # queue below a third of cubic's; its probes carry the hop's record; with
 # hpccd stopped, hpcc falls back and still moves data.  Runs as root in a
-# guest; E2E_SECONDS sets each flow's length (default 8).
+# guest; E2E_SECONDS sets each flow's length (default 8).  Each law runs
+# twice, alternating, and the test compares the mean goodput and the p99 of
+# all queue samples: one 8 s hpcc run on the emulated CPUs varies by about
+# 1.5 Mbit/s (sd), which alone would put 80 % of cubic's within reach of
+# chance.
 set -u
 TOP=$(cd "$(dirname "$0")/../.." && pwd)
 . "$TOP/selftests/lib.sh"
@@ -37,21 +41,46 @@ setup() {
 }
 
 runs() {
-	tb_run cubic 1 "$SECS" "$OUT/cubic" || return 1
-	# the flow's state halfway through the hpcc run
-	{ sleep $((SECS / 2)); flow_json; } &
-	tb_run hpcc 1 "$SECS" "$OUT/hpcc" || return 1
-	wait
-	cat "$OUT/cubic/summary.json" "$OUT/hpcc/summary.json"
+	local r
+	for r in 1 2; do
+		tb_run cubic 1 "$SECS" "$OUT/cubic$r" || return 1
+		# the flow's state halfway through the (first) hpcc run
+		[ $r = 1 ] && { sleep $((SECS / 2)); flow_json; } &
+		tb_run hpcc 1 "$SECS" "$OUT/hpcc$r" || return 1
+		wait
+	done
+	cat "$OUT"/cubic?/summary.json "$OUT"/hpcc?/summary.json
+}
+
+# both CC - the summaries of CC's two runs, combined: mean goodput, p99 and
+# sample count of all queue samples, and any errors, as JSON
+both() {
+	python3 - "$OUT" "$1" <<'PY'
+import json, math, sys
+out, cc = sys.argv[1], sys.argv[2]
+s = [json.load(open("%s/%s%d/summary.json" % (out, cc, r))) for r in (1, 2)]
+q = []
+for r in (1, 2):
+    with open("%s/%s%d/queue.tsv" % (out, cc, r)) as fh:
+        q += [int(line.split()[1]) for line in fh]
+q.sort()
+p99 = q[max(1, math.ceil(0.99 * len(q))) - 1] if q else 0
+print(json.dumps({"goodput_mbit": sum(x["goodput_mbit"] for x in s) / 2,
+                  "runs_mbit": [x["goodput_mbit"] for x in s],
+                  "queue_p99": p99, "queue_samples": len(q),
+                  "errors": s[0]["errors"] + s[1]["errors"]}))
+PY
 }
 
 goodput() {
+	both cubic > "$OUT/cubic.json" && both hpcc > "$OUT/hpcc.json" &&
 	python3 - "$OUT" <<'PY'
 import json, sys
-c = json.load(open(sys.argv[1] + "/cubic/summary.json"))
-h = json.load(open(sys.argv[1] + "/hpcc/summary.json"))
+c = json.load(open(sys.argv[1] + "/cubic.json"))
+h = json.load(open(sys.argv[1] + "/hpcc.json"))
 r = h["goodput_mbit"] / c["goodput_mbit"] if c["goodput_mbit"] else 0
-print("hpcc %.1f Mbit/s = %.0f%% of cubic's %.1f" % (h["goodput_mbit"], 100 * r, c["goodput_mbit"]))
+print("hpcc %.1f Mbit/s %s = %.0f%% of cubic's %.1f %s" % (h["goodput_mbit"],
+      h["runs_mbit"], 100 * r, c["goodput_mbit"], c["runs_mbit"]))
 sys.exit(0 if r >= 0.8 and not h["errors"] and not c["errors"] else 1)
 PY
 }
@@ -59,8 +88,8 @@ PY
 queue() {
 	python3 - "$OUT" <<'PY'
 import json, sys
-c = json.load(open(sys.argv[1] + "/cubic/summary.json"))
-h = json.load(open(sys.argv[1] + "/hpcc/summary.json"))
+c = json.load(open(sys.argv[1] + "/cubic.json"))
+h = json.load(open(sys.argv[1] + "/hpcc.json"))
 print("queue p99: hpcc %d B, cubic %d B (samples %d, %d)" % (
       h["queue_p99"], c["queue_p99"], h["queue_samples"], c["queue_samples"]))
 ok = h["queue_samples"] > 100 and c["queue_samples"] > 100 and \
@@ -107,9 +136,9 @@ PY
 ktap_print_header
 ktap_set_plan 6
 t "dumbbell with one sender and one receiver" setup
-t "one cubic and one hpcc flow ran through the bottleneck" runs
-t "hpcc goodput >= 80% of cubic's" goodput
-t "hpcc queue p99 < 1/3 of cubic's" queue
+t "cubic, hpcc, cubic, hpcc: one flow at a time through the bottleneck" runs
+t "hpcc mean goodput >= 80% of cubic's" goodput
+t "hpcc queue p99 < 1/3 of cubic's (all samples of both runs)" queue
 t "flow-get shows one hop: the router's switch-id, br0's ifindex, B = 50 Mbit/s" stamped
 t "without hpccd, hpcc falls back and still moves data (>= 10 Mbit/s)" fallback
 ktap_finished
