@@ -176,11 +176,29 @@ struct flow_filter {
 	uint16_t sp, dp;	/* host order */
 };
 
-struct flow_list {
+/* The messages of a dump, growing as they come; @f filters flows, if set. */
+struct attrs_list {
 	struct hpcc_attrs *v;
 	size_t n, cap;
 	const struct flow_filter *f;
 };
+
+/* attrs_push() - room for one more at the end; NULL (errno set) if none */
+static struct hpcc_attrs *attrs_push(struct attrs_list *l)
+{
+	if (l->n == l->cap) {
+		size_t cap = l->cap ? 2 * l->cap : 64;
+		struct hpcc_attrs *v = realloc(l->v, cap * sizeof(*v));
+
+		if (!v) {
+			errno = ENOMEM;
+			return NULL;
+		}
+		l->v = v;
+		l->cap = cap;
+	}
+	return &l->v[l->n++];
+}
 
 static bool flow_matches(const struct hpcc_attrs *a,
 			 const struct flow_filter *f)
@@ -195,25 +213,17 @@ static bool flow_matches(const struct hpcc_attrs *a,
 
 static int dump_cb(const struct nlmsghdr *nlh, void *data)
 {
-	struct flow_list *l = data;
-	struct hpcc_attrs a;
+	struct attrs_list *l = data;
+	struct hpcc_attrs a, *slot;
 
 	if (hpcc_genl_attrs_cb(nlh, &a) != MNL_CB_OK)
 		return MNL_CB_ERROR;
-	if (!flow_matches(&a, l->f))
+	if (l->f && !flow_matches(&a, l->f))
 		return MNL_CB_OK;
-	if (l->n == l->cap) {
-		size_t cap = l->cap ? 2 * l->cap : 64;
-		struct hpcc_attrs *v = realloc(l->v, cap * sizeof(*v));
-
-		if (!v) {
-			errno = ENOMEM;
-			return MNL_CB_ERROR;
-		}
-		l->v = v;
-		l->cap = cap;
-	}
-	l->v[l->n++] = a;
+	slot = attrs_push(l);
+	if (!slot)
+		return MNL_CB_ERROR;
+	*slot = a;
 	return MNL_CB_OK;
 }
 
@@ -341,7 +351,7 @@ static int flow_show(int ac, char **av)
 {
 	char buf[MNL_SOCKET_BUFFER_SIZE];
 	struct flow_filter f = { 0 };
-	struct flow_list l = { .f = &f };
+	struct attrs_list l = { .f = &f };
 	struct json_object *arr;
 	size_t i;
 	int err;
@@ -422,34 +432,11 @@ static int parse_rate(const char *s, uint64_t *rate)
 	return -1;
 }
 
-struct dev_list {
-	struct hpcc_attrs *v;
-	size_t n, cap;
-};
-
-static int dev_cb(const struct nlmsghdr *nlh, void *data)
-{
-	struct dev_list *l = data;
-
-	if (l->n == l->cap) {
-		size_t cap = l->cap ? 2 * l->cap : 16;
-		struct hpcc_attrs *v = realloc(l->v, cap * sizeof(*v));
-
-		if (!v) {
-			errno = ENOMEM;
-			return MNL_CB_ERROR;
-		}
-		l->v = v;
-		l->cap = cap;
-	}
-	return hpcc_genl_attrs_cb(nlh, &l->v[l->n++]);
-}
-
 static int int_show(void)
 {
 	char buf[MNL_SOCKET_BUFFER_SIZE], name[IF_NAMESIZE];
 	struct json_object *o = NULL, *devs = NULL;
-	struct dev_list l = { 0 };
+	struct attrs_list l = { 0 };
 	struct hpcc_attrs c;
 	size_t i;
 	int err, k;
@@ -461,7 +448,7 @@ static int int_show(void)
 	if (err)
 		return fail("config-get", err);
 	err = hpcc_genl_talk(&g, hpcc_genl_msg(&g, buf, HPCC_INT_CMD_DEV_GET,
-					       NLM_F_DUMP), dev_cb, &l);
+					       NLM_F_DUMP), dump_cb, &l);
 	if (err) {
 		free(l.v);
 		return fail("dev-get", err);
