@@ -538,6 +538,28 @@ static void on_probe(const struct hpcc_pkt *p)
 		counters[C_RESPONSES_SENT]++;
 }
 
+/* Ask the module whether the flow still has data in flight. */
+static bool flow_in_flight(struct flow *f)
+{
+	struct hpcc_attrs a;
+
+	if (hpcc_genl_flow_get(&req, &f->t, &a))
+		return false;
+	f->srtt_us = a.v[HPCC_A_FLOW_SRTT];
+	return a.v[HPCC_A_FLOW_IN_FLIGHT];
+}
+
+/* probe_again() - the next probe of a flow whose response fed nothing, if
+ * the flow still has data in flight
+ */
+static void probe_again(struct flow *f)
+{
+	if (flow_in_flight(f))
+		probe_want(f);
+	else
+		f->probing = false;
+}
+
 static void on_response(const struct hpcc_pkt *p)
 {
 	struct hpcc_tuple t = {
@@ -560,12 +582,19 @@ static void on_response(const struct hpcc_pkt *p)
 	rtt = now - f->sent_ns;
 	f->rtt_ns = f->rtt_ns ? f->rtt_ns - f->rtt_ns / 8 + rtt / 8 : rtt;
 	if (!p->nhop) {
+		/* No INT hop stamped this probe (none on the path, or one
+		 * being reconfigured): nothing to feed, but keep probing
+		 * while the flow sends, or it would never get telemetry
+		 * again until it idles and the module reports it active.
+		 */
 		counters[C_RESPONSES_NO_HOPS]++;
-		return;		/* no INT hop on the path: nothing to feed */
+		probe_again(f);
+		return;
 	}
 	for (i = 0; i < p->nhop; i++)
 		if (!p->hops[i].rate || p->hops[i].rate > 1600000000000ULL) {
 			counters[C_RESPONSES_BAD_HOP]++;
+			probe_again(f);
 			return;
 		}
 	err = hpcc_genl_telemetry_set(&req, &t, p->hops, p->nhop, &reply);
@@ -612,17 +641,6 @@ static void read_packets(void)
 		else
 			counters[C_BAD_DSCP]++;
 	}
-}
-
-/* Ask the module whether the flow still has data in flight. */
-static bool flow_in_flight(struct flow *f)
-{
-	struct hpcc_attrs a;
-
-	if (hpcc_genl_flow_get(&req, &f->t, &a))
-		return false;
-	f->srtt_us = a.v[HPCC_A_FLOW_SRTT];
-	return a.v[HPCC_A_FLOW_IN_FLIGHT];
 }
 
 static bool busy;

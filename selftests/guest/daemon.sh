@@ -201,6 +201,27 @@ kill_restart_mid_flow() {
 		[ "$(mstat hs resumes)" -gt "$r0" ]
 }
 
+# The hop goes away mid-flow (the stand-in's filter removed: responses come
+# back with no hop record) and returns: hpccd keeps probing through the gap
+# (responses-no-hops keeps counting), and the busy flow gets fresh telemetry
+# and the HPCC law back without going idle first.
+hop_gap_mid_flow() {
+	local n0 rc=0
+	iperf_bg 6004 5201 30 50M
+	retry 50 flowj 6004 'age(f) < 100000' || return 1
+	n0=$(dstat hs responses-no-hops)
+	tc -n hs qdisc del dev v0 clsact || return 1
+	retry 50 dstat_is hs responses-no-hops -ge $((n0 + 5)) || rc=1
+	echo "without the hop: responses-no-hops $n0 -> $(dstat hs responses-no-hops)"
+	stand_in_hop hs v0 || return 1
+	retry 50 flowj 6004 'f["mode-name"] == "hpcc" and age(f) < 100000' || {
+		ip netns exec hs "$CTL" flow show; rc=1; }
+	ip netns exec hs "$CTL" flow show sport 6004
+	kill "$(cat "$TMP/iperf.6004.pid")" 2>/dev/null
+	wait "$(cat "$TMP/iperf.6004.pid")" 2>/dev/null
+	return $rc
+}
+
 # Malformed packets with both DSCPs at the sender's hpccd, then a forged
 # but well-formed response (unknown probe id), then real probes.
 garbage_survived() {
@@ -255,12 +276,13 @@ clean_exit() {
 }
 
 ktap_print_header
-ktap_set_plan 8
+ktap_set_plan 9
 t "two namespaces, veth, a stand-in hop record stamped by tc pedit" topology
 t "hpccd runs in both; the receiver's only with CAP_NET_ADMIN and CAP_NET_RAW" daemons_start
 t "probes and responses flow and fresh telemetry reaches the module" telemetry_reaches_module
 t "probes are consumed before TCP (TcpInSegs unchanged)" probes_never_reach_tcp
 t "killing and restarting hpccd mid-flow: fallback, then HPCC again" kill_restart_mid_flow
+t "the hop vanishes mid-flow and returns: probing goes on, HPCC resumes" hop_gap_mid_flow
 t "malformed and forged packets with both DSCPs are counted and dropped" garbage_survived
 t "hpccd reconnects when the module is unloaded and loaded again" survives_module_reload
 t "SIGTERM: both daemons exit cleanly" clean_exit
