@@ -80,13 +80,24 @@ modules:
 
 WIRE_SRC := daemon/hpcc_wire.c
 WIRE_HDR := daemon/hpcc_wire.h include/uapi/linux/hpcc.h
-userspace: $(BUILD)/hpcc-replay $(BUILD)/hpccd $(BUILD)/hpccctl $(BUILD)/qsample selftest-progs fuzz-progs
+userspace: $(BUILD)/hpcc-replay $(BUILD)/hpccd $(BUILD)/hpccctl $(BUILD)/qsample $(BUILD)/tcpsample $(BUILD)/fctgen \
+	selftest-progs fuzz-progs
 
 # The testbed's bottleneck queue sampler (libnl-3 route, in-process).
 $(BUILD)/qsample: tools/testbed/qsample.c
 	@mkdir -p $(dir $@)
 	$(CC) $(CFLAGS) $$(pkg-config --cflags libnl-route-3.0) -o $@ $< \
 		$$(pkg-config --libs libnl-route-3.0)
+
+# The testbed's sender sampler (sock_diag over libmnl, in-process).
+$(BUILD)/tcpsample: tools/testbed/tcpsample.c
+	@mkdir -p $(dir $@)
+	$(CC) $(CFLAGS) -o $@ $< $$(pkg-config --libs libmnl)
+
+# The benchmarks' flow generator (tools/bench/eval.sh).
+$(BUILD)/fctgen: tools/bench/fctgen.c
+	@mkdir -p $(dir $@)
+	$(CC) $(CFLAGS) -o $@ $<
 
 # The probe daemon (libmnl).
 HPCCD_SRC := daemon/hpccd.c daemon/hpcc_genl.c $(WIRE_SRC)
@@ -181,6 +192,14 @@ bench-daemon: all
 		echo "== kernel $$k"; \
 		tools/vmrun --kernel $$k --timeout 900 -- bash tools/bench/daemon_cost.sh | grep -v '^\['; \
 	done
+
+# The evaluation suite: hpcc, cubic, bbr and dctcp on the testbed, in one
+# guest (6.12 unless BENCH_KERNEL names another); report and plots in
+# build/bench/DATE-full/ (or -quick).  Documentation/evaluation.rst.
+bench: deps all
+	@tools/bench/run
+bench-quick: deps all
+	@tools/bench/run --quick
 
 $(BUILD)/core_bench: tools/bench/core_bench.c $(CORE_SRC) $(CORE_HDR)
 	@mkdir -p $(dir $@)
@@ -278,4 +297,4 @@ distclean:
 	rm -rf $(BUILD)
 
 .PHONY: all deps modules userspace install-programs install-modules selftest-progs fuzz-progs linux-src checkpatch check demo install \
-	uninstall dkms-src dkms dkms-remove clean distclean bench-core bench-ack bench-daemon uapi
+	uninstall dkms-src dkms dkms-remove clean distclean bench-core bench-ack bench-daemon bench bench-quick uapi

@@ -11,7 +11,10 @@
  * writes RAW (when given) as "t_ms backlog_bytes qlen_pkts drops" lines,
  * and prints one summary line:
  *
- *   samples N p50 BYTES p99 BYTES max BYTES
+ *   samples N p50 BYTES p99 BYTES max BYTES t0_us US
+ *
+ * where t0_us is the CLOCK_MONOTONIC time (microseconds) of t_ms 0, so that
+ * other tools' timestamps on the same clock (tools/bench/fctgen) line up.
  *
  * Exit status 0, 1 when DEV or its root qdisc cannot be read, 2 usage.
  */
@@ -167,8 +170,8 @@ int main(int ac, char **av)
 	for (i = 0; i < n; i++)
 		b[i] = s[i].backlog;
 	qsort(b, n, sizeof(*b), cmp_u32);
-	printf("samples %zu p50 %u p99 %u max %u\n", n, pct(b, n, 50),
-	       pct(b, n, 99), b[n - 1]);
+	printf("samples %zu p50 %u p99 %u max %u t0_us %.0f\n", n,
+	       pct(b, n, 50), pct(b, n, 99), b[n - 1], t0 * 1e6);
 	free(b);
 	free(s);
 	return 0;

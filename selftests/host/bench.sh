@@ -1,0 +1,115 @@
+#!/bin/bash
+# SPDX-License-Identifier: GPL-2.0
+#
+# The evaluation suite's tools on the host (`make bench` runs them in a
+# guest): schedule.py's Poisson load and incast rounds, fctgen between two
+# network namespaces (completion, byte counts, bins, counters, bad input),
+# and report.py turning fctgen results into the S5 table and plot.
+set -u
+TOP=$(cd "$(dirname "$0")/../.." && pwd)
+. "$TOP/selftests/lib.sh"
+S=$TOP/tools/bench/schedule.py
+FG=$TOP/build/fctgen
+CDF=$TOP/../shared/workloads/websearch.cdf
+W=$(mktemp -d)
+A=hpccbench-a$$
+B=hpccbench-b$$
+trap 'ip netns del $A 2>/dev/null; ip netns del $B 2>/dev/null; rm -rf "$W"' EXIT
+
+# 2000 flows at 30 % of 50 Mbit/s: the mean inter-arrival time is within 5 %
+# of the one that offers 30 % (the sizes' mean is heavy-tailed: the realized
+# load only within 15 %), sizes are scaled (max 30 MB / 40), ids 1..2000
+poisson_load() {
+	python3 "$S" poisson --cdf "$CDF" --scale 40 --load 30 --flows 2000 \
+		--hosts 8 --rate-mbit 50 --seed 7 > "$W/p.txt" || return 1
+	head -1 "$W/p.txt"
+	awk '/^# poisson/ { rate = $10 } !/^#/ { n++; b += $6; if (n == 1) t0 = $2;
+		t1 = $2; if ($6 > max) max = $6; if ($1 != n) bad = 1 }
+	     END { span = (t1 - t0) / 1e6; load = b * 8 / span / 50e6;
+		ia = span / (n - 1) * rate;
+		printf "flows %d load %.3f inter-arrival x rate %.3f max %d\n",
+			n, load, ia, max;
+		exit !(n == 2000 && ia > 0.95 && ia < 1.05 && load > 0.255 &&
+		       load < 0.345 && max <= 750000 && !bad) }' "$W/p.txt"
+}
+
+# 3 rounds of 8 and a background flow: 25 flows, round r's ids r*1000+1..8
+# from tbs1..tbs8 at one start time, rounds 0.5 s + 3 ideal apart
+incast_rounds() {
+	python3 "$S" incast --n 8 --size 65536 --bg 1 --rounds 3 --hosts 8 \
+		--rate-mbit 50 --rtt-ms 10 > "$W/i.txt" || return 1
+	cat "$W/i.txt"
+	awk '!/^#/ { n++ } $1 == 0 && $6 == 0 && $7 > 0 { bg++ }
+	     $1 == 2008 { t2 = $2; src = $3 } $1 == 3001 { t3 = $2 }
+	     END { exit !(n == 25 && bg == 1 && src == "tbs8" &&
+			  t3 - t2 >= 0.78e6) }' "$W/i.txt"
+}
+
+fg_pair() {
+	[ "$(id -u)" = 0 ] || return 4
+	ns_pair "$A" 198.18.200.1 "$B" 198.18.200.2
+}
+
+# six flows A -> B: sizes 1 B .. 1 MB and one long flow of 0.5 s; all ok,
+# every sized flow's bins add up to its size
+fctgen_flows() {
+	printf '%s\n' "# comment" \
+		"1 0 $A $B 198.18.200.2 1 0" \
+		"2 1000 $A $B 198.18.200.2 1448 0" \
+		"3 2000 $A $B 198.18.200.2 65536 0" \
+		"4 3000 $A $B 198.18.200.2 1048576 0" \
+		"5 0 $A $B 198.18.200.2 0 500000" \
+		"6 400000 $A $B 198.18.200.2 100000 0" |
+		"$FG" -b 100 -B "$W/bins" -c "$W/cnt" -o "$W/flows" || return 1
+	cat "$W/flows"
+	[ "$(grep -c ' ok$' "$W/flows")" = 6 ] || return 1
+	[ -s "$W/cnt.before" ] && grep -q '^TCPTimeouts [0-9]' "$W/cnt.after" ||
+		return 1
+	awk 'NR == FNR { got[$1] += $3; next }
+	     !/^#/ && $2 > 0 && got[$1] != $2 { print "flow " $1 ": " got[$1]; bad = 1 }
+	     !/^#/ && $1 == 5 && ($6 < 490000 || got[5] == 0) { bad = 1 }
+	     END { exit bad }' "$W/bins" "$W/flows"
+}
+
+# a bad line: exit 2, the line named
+fctgen_rejects() {
+	local err rc
+	err=$(printf '1 0 %s %s 198.18.200.2 0 0\n' "$A" "$B" |
+		"$FG" -o "$W/x" 2>&1) && rc=0 || rc=$?
+	echo "exit $rc: $err"
+	[ "$rc" = 2 ] && echo "$err" | grep -q 'line 1' || return 1
+	err=$(printf '1 0 nonexistent-ns %s 198.18.200.2 10 0\n' "$B" |
+		"$FG" -o "$W/x" 2>&1) && rc=0 || rc=$?
+	echo "exit $rc: $err"
+	[ "$rc" = 2 ]
+}
+
+# report.py on fctgen's results filed as an S5 run: the table has the
+# flows < 100 KB, and the plot exists
+report_s5() {
+	local d=$W/report
+	mkdir -p "$d/s5/hpcc/1/load30"
+	printf '%s\n' "rate_mbit 50" "rtt_ms 10" "long_s 10" "phase_s 5" \
+		"incast_rounds 5" "fct_flows 6" "fct_scale 40" "fct_loads 30" \
+		"reps 1" > "$d/meta.txt"
+	cp "$W/flows" "$d/s5/hpcc/1/load30/flows.txt"
+	/usr/bin/python3 "$TOP/tools/bench/report.py" "$d" > /dev/null || return 1
+	grep '^| hpcc' "$d/report.md"
+	grep -q '^| hpcc | [0-9.]* | [0-9.]* |' "$d/report.md" &&
+		[ -s "$d/s5_fct_load30.png" ]
+}
+
+ktap_print_header
+ktap_set_plan 5
+t "schedule.py poisson: 2000 flows, arrival rate for 30 % load, scaled sizes" poisson_load
+t "schedule.py incast: rounds of N at one time, background flow, gaps" incast_rounds
+if fg_pair; then
+	t "fctgen: six flows complete, bins add up to each size" fctgen_flows
+	t "fctgen: bad schedule lines exit 2" fctgen_rejects
+	t "report.py: S5 table and plot from fctgen results" report_s5
+else
+	ktap_test_skip "fctgen: six flows (needs root and netns)"
+	ktap_test_skip "fctgen: bad schedule lines (needs root and netns)"
+	ktap_test_skip "report.py: S5 (needs fctgen results)"
+fi
+ktap_finished

@@ -1,0 +1,276 @@
+#!/bin/bash
+# SPDX-License-Identifier: GPL-2.0
+#
+# tools/bench/eval.sh [--quick] OUT - the evaluation suite's measurements
+# (`make bench`, `make bench-quick`).  Runs as root in a guest (tools/vmrun):
+# builds the testbed's dumbbell of 8 senders and 8 receivers once
+# (tools/testbed/testbed.sh), then runs every scenario with each of hpcc,
+# cubic, bbr and dctcp, REPS times, the (scenario, cc) pairs of each
+# repetition in a random order (OUT/order.txt).  Raw results only:
+# OUT/SCENARIO/CC/REP/ (queue samples, iperf3 JSON, fctgen results, ss
+# samples, counters); tools/bench/report.py turns them into the report.
+# Documentation/evaluation.rst describes the scenarios and metrics.
+#
+# Environment: BENCH_CCS (default "hpcc cubic bbr dctcp"), BENCH_REPS,
+# BENCH_SCENARIOS (default "s1 s2 s3 s4 s5 s6"), BENCH_SEED, BENCH_RED_K.
+set -u
+TOP=$(cd "$(dirname "$0")/../.." && pwd)
+quick=0
+[ "${1:-}" = --quick ] && { quick=1; shift; }
+OUT=${1:?usage: eval.sh [--quick] OUT}
+. "$TOP/tools/testbed/testbed.sh"
+trap tb_down EXIT
+
+CCS=${BENCH_CCS:-hpcc cubic bbr dctcp}
+SCENARIOS=${BENCH_SCENARIOS:-s1 s2 s3 s4 s5 s6}
+SEED=${BENCH_SEED:-1}
+# dctcp's marking threshold K at the bottleneck: RED with min = K, max =
+# K + 1, probability 1, ecn.  DCTCP's guideline is K > C * RTT / 7 (8.9 KB
+# here); 20 KB (14 packets) leaves room for the token bucket's bursts.
+RED_K=${BENCH_RED_K:-20000}
+if [ $quick = 1 ]; then
+	REPS=${BENCH_REPS:-1}
+	LONG=5			# s1, s2: seconds per run
+	PHASE=3			# s3: seconds between joins; s6: per rate
+	INCAST_N="8"
+	INCAST_ROUNDS=2
+	FCT_FLOWS=300
+else
+	REPS=${BENCH_REPS:-3}
+	LONG=10
+	PHASE=5
+	INCAST_N="8 16 32"
+	INCAST_ROUNDS=5
+	FCT_FLOWS=2000
+fi
+FCT_SCALE=${BENCH_FCT_SCALE:-40}	# websearch sizes divided by this
+FCT_LOADS="30 50"
+WORKLOAD=${BENCH_WORKLOAD:-$TOP/../shared/workloads/websearch.cdf}
+HOSTS=8
+
+mkdir -p "$OUT"
+{
+	echo "date $(date -u +%Y-%m-%dT%H:%M:%SZ)"
+	echo "kernel $(uname -r)"
+	echo "commit $(git -C "$TOP" rev-parse --short HEAD 2>/dev/null)$(git -C "$TOP" diff --quiet HEAD 2>/dev/null || echo -dirty)"
+	echo "cpus $(nproc)"
+	echo "quick $quick"
+	echo "reps $REPS"
+	echo "ccs $CCS"
+	echo "scenarios $SCENARIOS"
+	echo "rate_mbit $TB_RATE_MBIT"
+	echo "rtt_ms $TB_RTT_MS"
+	echo "burst $TB_BURST"
+	echo "limit $TB_LIMIT"
+	echo "red_k $RED_K"
+	echo "long_s $LONG"
+	echo "phase_s $PHASE"
+	echo "incast_n $INCAST_N"
+	echo "incast_rounds $INCAST_ROUNDS"
+	echo "fct_flows $FCT_FLOWS"
+	echo "fct_scale $FCT_SCALE"
+	echo "fct_loads $FCT_LOADS"
+	echo "workload $(basename "$WORKLOAD")"
+	echo "hpcc_params $TB_HPCC_PARAMS"
+} > "$OUT/meta.txt"
+
+modprobe tcp_bbr && modprobe tcp_dctcp || exit 1
+# Only the initial netns may make a restricted algorithm another netns's
+# default: allow them all.
+sysctl -qw net.ipv4.tcp_allowed_congestion_control="$(sysctl -n net.ipv4.tcp_available_congestion_control)" || exit 1
+tb_up dumbbell $HOSTS || { echo "eval: testbed failed" >&2; exit 1; }
+tb_describe >> "$OUT/meta.txt"
+
+# bench_cc CC - make CC every host's default; dctcp gets ECN and RED
+bench_cc() {
+	local cc=$1 ns ecn=2
+	[ "$cc" = dctcp ] && ecn=1
+	for ns in $(tb_ns_all); do
+		[ "$ns" = tbr ] && continue
+		ip netns exec "$ns" sysctl -qw net.ipv4.tcp_congestion_control="$cc" \
+			net.ipv4.tcp_ecn=$ecn || return 1
+	done
+	if [ "$cc" = dctcp ]; then
+		# (a child of another kind needs another handle)
+		ip netns exec tbr tc qdisc replace dev br0 parent 1:1 handle 20: \
+			red limit "$TB_LIMIT" min "$RED_K" max $((RED_K + 1)) \
+			avpkt 1500 burst $((RED_K / 1500 + 1)) probability 1 ecn \
+			bandwidth "${TB_RATE_MBIT}mbit"
+	else
+		ip netns exec tbr tc qdisc replace dev br0 parent 1:1 handle 10: \
+			bfifo limit "$TB_LIMIT"
+	fi
+}
+
+# bench_counters FILE - TcpExt counters summed over the senders (fctgen -c
+# reads the same ones itself)
+bench_counters() {
+	local ns
+	for ns in $(tb_ns_all); do
+		case $ns in tbs*) ;; *) continue ;; esac
+		ip netns exec "$ns" cat /proc/net/netstat
+	done | awk '/^TcpExt:/ { if (!h) { for (i = 2; i <= NF; i++) n[i] = $i; h = 1 }
+			else { for (i = 2; i <= NF; i++) s[n[i]] += $i; h = 0 } }
+		END { print "TCPTimeouts", s["TCPTimeouts"] + 0;
+		      print "TCPLossProbes", s["TCPLossProbes"] + 0;
+		      print "TCPSpuriousRTOs", s["TCPSpuriousRTOs"] + 0;
+		      print "TCPSACKReorder", s["TCPSACKReorder"] + 0 }' > "$1"
+}
+
+# bench_qsample DIR / bench_qstop - bottleneck queue samples around a run
+bench_qsample() {
+	ip netns exec tbr "$TB_BIN/qsample" -d br0 -i 2000 -o "$1/queue.tsv" \
+		> "$1/queue.txt" 2>&1 &
+	QPID=$!
+}
+bench_qstop() {
+	kill -INT "$QPID"
+	wait "$QPID"
+}
+
+# bench_fctgen DIR [fctgen options] < SCHEDULE - run a schedule, with
+# queue samples and counters
+bench_fctgen() {
+	local dir=$1
+	shift
+	bench_qsample "$dir"
+	"$TB_BIN/fctgen" -o "$dir/flows.txt" -c "$dir/counters" "$@" \
+		> "$dir/fctgen.log" 2>&1
+	echo "fctgen $?" >> "$dir/status"
+	bench_qstop
+}
+
+# s1: one long flow; the sender's cwnd, pacing rate and RTT every 100 ms
+s1() {
+	local cc=$1 dir=$2 spid
+	ip netns exec tbs1 "$TB_BIN/tcpsample" -p 5201 -o "$dir/tcp.tsv" &
+	spid=$!
+	bench_counters "$dir/counters.before"
+	tb_run "$cc" 1 "$LONG" "$dir"
+	echo "tb_run $?" >> "$dir/status"
+	bench_counters "$dir/counters.after"
+	kill -INT "$spid"
+	wait "$spid"
+}
+
+# s2: 2 and 8 long flows, from 2 or 8 senders to as many receivers
+s2() {
+	local cc=$1 dir=$2 n
+	for n in 2 8; do
+		mkdir -p "$dir/n$n"
+		tb_run "$cc" "$n" "$LONG" "$dir/n$n"
+		echo "tb_run $?" >> "$dir/n$n/status"
+	done
+}
+
+# s3: 4 flows join every PHASE s and leave in reverse; 100 ms bins
+s3() {
+	local dir=$2 f p=$((PHASE * 1000000))
+	for f in 1 2 3 4; do
+		echo "$f $(((f - 1) * p)) tbs$f tbd$f 198.19.0.$f 0 $(((8 - f) * p))"
+	done > "$dir/schedule.txt"
+	bench_fctgen "$dir" -b 100 -B "$dir/bins.txt" < "$dir/schedule.txt"
+}
+
+# s4: incast N-to-1, sizes 64 KB and 1 MB/N per sender, without and with
+# one long background flow (tbs8 -> tbd1); the N connections of a round are
+# spread over the 8 senders
+s4() {
+	local dir=$2 n size bg sub
+	for n in $INCAST_N; do
+		for size in 65536 $((1048576 / n)); do
+			for bg in 0 1; do
+				sub=$dir/n$n-s$size-bg$bg
+				mkdir -p "$sub"
+				cp "$OUT/schedules/incast-n$n-s$size-bg$bg.txt" \
+					"$sub/schedule.txt" || return 1
+				bench_fctgen "$sub" < "$sub/schedule.txt"
+			done
+		done
+	done
+}
+
+# s5: Poisson arrivals of websearch-sized flows at 30 % and 50 % load
+s5() {
+	local dir=$2 load sub
+	for load in $FCT_LOADS; do
+		sub=$dir/load$load
+		mkdir -p "$sub"
+		cp "$OUT/schedules/poisson-load$load-rep$REP.txt" "$sub/schedule.txt" ||
+			return 1
+		bench_fctgen "$sub" < "$sub/schedule.txt"
+	done
+}
+
+# bench_rate WHAT MBIT - set the bottleneck's rate (tbf; its child stays),
+# print "WHAT UPTIME MBIT" with the time of the change, then make the INT
+# hop report B = MBIT
+bench_rate() {
+	local up
+	ip netns exec tbr tc qdisc change dev br0 root handle 1: tbf \
+		rate "${2}mbit" burst "$TB_BURST" limit "$TB_LIMIT" || return 1
+	read -r up _ < /proc/uptime
+	echo "$1 $up $2"
+	ip netns exec tbr "$TB_BIN/hpccctl" int del dev br0 &&
+	ip netns exec tbr "$TB_BIN/hpccctl" int add dev br0 rate "${2}mbit"
+}
+
+# bench_sleep_until UPTIME - sleep until /proc/uptime reads UPTIME (s)
+bench_sleep_until() {
+	local up
+	read -r up _ < /proc/uptime
+	sleep "$(awk -v a="$1" -v b="$up" 'BEGIN { d = a - b; print (d > 0 ? d : 0) }')"
+}
+
+# s6: one long flow; the bottleneck steps to half its rate after PHASE s
+# and back PHASE s after that step took effect (tc itself can take 1-2 s
+# to run in a busy guest; steps.txt has the real times)
+s6() {
+	local dir=$2 p=$((PHASE * 1000000)) spid up
+	echo "1 0 tbs1 tbd1 198.19.0.1 0 $((3 * p + 3000000))" > "$dir/schedule.txt"
+	: > "$dir/steps.txt"
+	(
+		sleep "$PHASE"
+		bench_rate down $((TB_RATE_MBIT / 2)) >> "$dir/steps.txt"
+		read -r _ up _ < "$dir/steps.txt"
+		bench_sleep_until "$(awk -v u="$up" -v p="$PHASE" 'BEGIN { print u + p }')"
+		bench_rate up "$TB_RATE_MBIT" >> "$dir/steps.txt"
+	) &
+	spid=$!
+	bench_fctgen "$dir" -b 100 -B "$dir/bins.txt" < "$dir/schedule.txt"
+	wait "$spid"	# not a bare wait: hpccd runs in the background too
+	bench_rate restore "$TB_RATE_MBIT" > /dev/null
+}
+
+python3 "$TOP/tools/bench/schedule.py" plan --dir "$OUT/schedules" \
+	--n "$INCAST_N" --rounds "$INCAST_ROUNDS" --loads "$FCT_LOADS" \
+	--reps "$REPS" --cdf "$WORKLOAD" --scale "$FCT_SCALE" \
+	--flows "$FCT_FLOWS" --hosts $HOSTS --rate-mbit "$TB_RATE_MBIT" \
+	--rtt-ms "$TB_RTT_MS" --seed "$SEED" || exit 1
+
+started=$(date +%s)
+: > "$OUT/order.txt"
+for ((REP = 1; REP <= REPS; REP++)); do
+	pairs=()
+	for s in $SCENARIOS; do
+		for cc in $CCS; do
+			pairs+=("$s $cc")
+		done
+	done
+	# the guest has no /dev/fd: no process substitution
+	yes "$SEED.$REP" | head -c 65536 > "$TB_TMP/random"
+	printf '%s\n' "${pairs[@]}" | shuf --random-source="$TB_TMP/random" \
+		> "$TB_TMP/order"
+	mapfile -t pairs < "$TB_TMP/order"
+	for pr in "${pairs[@]}"; do
+		read -r s cc <<< "$pr"
+		dir=$OUT/$s/$cc/$REP
+		rm -rf "$dir"
+		mkdir -p "$dir"
+		echo "rep $REP $s $cc $(($(date +%s) - started))" | tee -a "$OUT/order.txt"
+		bench_cc "$cc" || { echo "eval: cannot select $cc" >&2; exit 1; }
+		sleep 1		# let the previous run's queue drain
+		"$s" "$cc" "$dir" || echo "eval: $s $cc failed" | tee -a "$OUT/order.txt"
+	done
+done
+echo "elapsed_s $(($(date +%s) - started))" >> "$OUT/meta.txt"

@@ -1,0 +1,728 @@
+#!/usr/bin/env python3
+# SPDX-License-Identifier: GPL-2.0
+"""The evaluation report: tools/bench/eval.sh's raw results to Markdown + PNG.
+
+  report.py DIR
+
+reads DIR/meta.txt and DIR/SCENARIO/CC/REP/..., writes DIR/report.md,
+DIR/results.json (every per-run metric and the medians) and DIR/*.png.
+Every figure in the tables is the median over the repetitions, with the
+spread (min-max) in brackets when there is more than one.
+Documentation/evaluation.rst defines each metric.
+"""
+import glob
+import json
+import math
+import os
+import re
+import statistics
+import sys
+
+import matplotlib
+matplotlib.use("Agg")
+import matplotlib.pyplot as plt  # noqa: E402
+
+CC_ORDER = ["hpcc", "cubic", "bbr", "dctcp"]
+COLORS = {"hpcc": "tab:red", "cubic": "tab:blue", "bbr": "tab:green",
+          "dctcp": "tab:purple"}
+# S5 buckets, upper bounds in bytes (scaled sizes): one packet, IW10,
+# one BDP (62.5 KB), 100 KB, 250 KB, the rest
+BUCKETS = [(1448, "<=1.4K"), (14480, "1.4-14K"), (62500, "14-62K"),
+           (100000, "62-100K"), (250000, "100-250K"), (float("inf"), ">250K")]
+
+
+def pct(v, p):
+    """Nearest-rank percentile of the values v."""
+    v = sorted(v)
+    if not v:
+        return float("nan")
+    return v[min(len(v), max(1, math.ceil(p / 100.0 * len(v)))) - 1]
+
+
+def med(v):
+    v = [x for x in v if x is not None and not (isinstance(x, float) and math.isnan(x))]
+    return statistics.median(v) if v else float("nan")
+
+
+def fmt(vals, f="%.1f", scale=1.0):
+    """median (min-max) of per-repetition values."""
+    v = [x * scale for x in vals if x is not None and not
+         (isinstance(x, float) and math.isnan(x))]
+    if not v:
+        return "n/a"
+    m = statistics.median(v)
+    if len(v) == 1 or min(v) == max(v):
+        return f % m
+    return (f + " (" + f + "-" + f + ")") % (m, min(v), max(v))
+
+
+def read_meta(d):
+    m = {}
+    with open(os.path.join(d, "meta.txt")) as fh:
+        for line in fh:
+            k, _, v = line.rstrip("\n").partition(" ")
+            m[k] = v
+    return m
+
+
+def runs(d, scen):
+    """{cc: [rep dirs, by rep]}"""
+    out = {}
+    for cc in CC_ORDER:
+        reps = sorted(glob.glob(os.path.join(d, scen, cc, "*")),
+                      key=lambda p: int(os.path.basename(p)))
+        if reps:
+            out[cc] = reps
+    return out
+
+
+def counters(d):
+    c = {}
+    for when in ("before", "after"):
+        try:
+            with open(os.path.join(d, "counters." + when)) as fh:
+                for line in fh:
+                    k, v = line.split()
+                    c.setdefault(k, [0, 0])[when == "after"] = int(v)
+        except OSError:
+            pass
+    return {k: v[1] - v[0] for k, v in c.items()}
+
+
+def queue(d):
+    """[(t_s, backlog_bytes)] on fctgen's clock when flows.txt has t0."""
+    q, q_t0 = [], None
+    try:
+        with open(os.path.join(d, "queue.txt")) as fh:
+            m = re.search(r"t0_us (\d+)", fh.read())
+            q_t0 = int(m.group(1)) if m else None
+        with open(os.path.join(d, "queue.tsv")) as fh:
+            for line in fh:
+                t, b = line.split()[:2]
+                q.append((int(t) / 1e3, int(b)))
+    except OSError:
+        return []
+    f_t0 = flows_t0(d)
+    if q_t0 is not None and f_t0 is not None:
+        off = (q_t0 - f_t0) / 1e6
+        q = [(t + off, b) for t, b in q]
+    return q
+
+
+def flows_t0(d):
+    try:
+        with open(os.path.join(d, "flows.txt")) as fh:
+            m = re.match(r"# t0_us (\d+)", fh.readline())
+            return int(m.group(1)) if m else None
+    except OSError:
+        return None
+
+
+def flows(d):
+    """fctgen results: list of dicts"""
+    out = []
+    try:
+        with open(os.path.join(d, "flows.txt")) as fh:
+            for line in fh:
+                if line.startswith("#"):
+                    continue
+                f = line.split()
+                out.append({"id": int(f[0]), "size": int(f[1]), "src": f[2],
+                            "start": int(f[3]) / 1e6, "conn": int(f[4]) / 1e6,
+                            "done": int(f[5]) / 1e6, "retrans": int(f[6]),
+                            "ok": f[7] == "ok"})
+    except OSError:
+        pass
+    return out
+
+
+def bins(d, bin_s=0.1):
+    """{flow id: {bin: Mbit/s}}"""
+    out = {}
+    try:
+        with open(os.path.join(d, "bins.txt")) as fh:
+            for line in fh:
+                i, b, n = (int(x) for x in line.split())
+                out.setdefault(i, {})[b] = n * 8 / bin_s / 1e6
+    except OSError:
+        pass
+    return out
+
+
+def summary(d):
+    try:
+        with open(os.path.join(d, "summary.json")) as fh:
+            return json.load(fh)
+    except (OSError, ValueError):
+        return None
+
+
+# --- S1 ---------------------------------------------------------------------
+def tcp_samples(d):
+    """[(t_s, cwnd_bytes, pacing_mbit, srtt_ms)] from tcpsample, t on the
+    queue samples' clock (qsample's t0)"""
+    out = []
+    try:
+        with open(os.path.join(d, "queue.txt")) as fh:
+            m = re.search(r"t0_us (\d+)", fh.read())
+        q_t0 = int(m.group(1)) if m else 0
+        with open(os.path.join(d, "tcp.tsv")) as fh:
+            for line in fh:
+                t, cwnd, pacing, srtt, _ = (int(x) for x in line.split())
+                out.append(((t - q_t0) / 1e6, cwnd, pacing / 1e6, srtt / 1e3))
+    except OSError:
+        pass
+    return out
+
+
+def s1(d, meta, res, rep):
+    r = runs(d, "s1")
+    if not r:
+        return []
+    rate = float(meta["rate_mbit"])
+    per = {}
+    for cc, reps in r.items():
+        for p in reps:
+            s = summary(p)
+            if not s:
+                continue
+            c = counters(p)
+            per.setdefault(cc, []).append({
+                "goodput_mbit": s["goodput_mbit"],
+                "goodput_pct": 100 * s["goodput_mbit"] / rate,
+                "queue_p50": s["queue_p50"], "queue_p99": s["queue_p99"],
+                "srtt_ms": s["mean_rtt_us"] / 1e3,
+                "min_rtt_ms": s["min_rtt_us"] / 1e3,
+                "inflation_ms": (s["mean_rtt_us"] - s["min_rtt_us"]) / 1e3,
+                "retransmits": s["retransmits"],
+                "rtos": c.get("TCPTimeouts", 0)})
+    res["s1"] = per
+    # the path's base RTT: the least RTT any S1 flow saw (a flow that keeps a
+    # standing queue never sees the base RTT itself)
+    base = min([x["min_rtt_ms"] for v in per.values() for x in v
+                if x["min_rtt_ms"] > 0] or [float(meta["rtt_ms"])])
+    for v in per.values():
+        for x in v:
+            x["inflation_ms"] = x["srtt_ms"] - base
+    res["s1_base_rtt_ms"] = base
+    cubic = med([x["goodput_mbit"] for x in per.get("cubic", [])])
+    md = ["## S1: one long flow (%s s)" % meta["long_s"], "",
+          "| cc | goodput Mbit/s | % of bottleneck | % of cubic | queue p50 KB | "
+          "queue p99 KB | mean srtt ms | srtt inflation ms | retransmits | RTOs |",
+          "|---|---|---|---|---|---|---|---|---|---|"]
+    for cc, v in per.items():
+        g = [x["goodput_mbit"] for x in v]
+        md.append("| %s | %s | %s | %s | %s | %s | %s | %s | %s | %s |" % (
+            cc, fmt(g), fmt([x["goodput_pct"] for x in v]),
+            fmt([100 * x / cubic for x in g]) if cubic == cubic else "n/a",
+            fmt([x["queue_p50"] for x in v], scale=1e-3),
+            fmt([x["queue_p99"] for x in v], scale=1e-3),
+            fmt([x["srtt_ms"] for x in v]),
+            fmt([x["inflation_ms"] for x in v]),
+            fmt([x["retransmits"] for x in v], "%d"),
+            fmt([x["rtos"] for x in v], "%d")))
+    md += ["", "srtt: iperf3's mean of the sender's smoothed RTT samples; "
+           "inflation: srtt over the base RTT, %.1f ms, the least RTT any S1 "
+           "flow saw." % base, ""]
+
+    # time series of one repetition
+    fig, ax = plt.subplots(3, 1, figsize=(9, 8), sharex=True)
+    for cc, reps in r.items():
+        p = reps[min(rep, len(reps)) - 1]
+        ss = tcp_samples(p)
+        q = queue(p)
+        if ss:
+            ax[0].plot([s[0] for s in ss], [s[1] / 1e3 for s in ss],
+                       label=cc, color=COLORS[cc])
+            ax[1].plot([s[0] for s in ss], [s[2] for s in ss],
+                       label=cc, color=COLORS[cc])
+        if q:
+            ax[2].plot([t for t, _ in q], [b / 1e3 for _, b in q], label=cc,
+                       color=COLORS[cc], linewidth=0.6)
+    ax[0].set_ylabel("cwnd (W for hpcc), KB")
+    ax[1].set_ylabel("pacing rate, Mbit/s")
+    ax[2].set_ylabel("bottleneck queue, KB")
+    ax[2].set_xlabel("time, s")
+    ax[0].legend(ncol=4)
+    ax[0].set_title("S1: one long flow, repetition %d" % rep)
+    for a in ax:
+        a.grid(alpha=0.3)
+    fig.tight_layout()
+    fig.savefig(os.path.join(d, "s1_timeseries.png"), dpi=90)
+    plt.close(fig)
+    md += ["![S1 time series](s1_timeseries.png)", ""]
+    return md
+
+
+# --- S2 ---------------------------------------------------------------------
+def s2(d, meta, res):
+    r = runs(d, "s2")
+    if not r:
+        return []
+    md = ["## S2: 2 and 8 long flows (%s s)" % meta["long_s"], "",
+          "Jain's index of the flows' goodputs (each iperf3 flow's own "
+          "average; the flows start within a second of each other).", "",
+          "| cc | flows | Jain | queue p50 KB | queue p99 KB | retransmits |",
+          "|---|---|---|---|---|---|"]
+    res["s2"] = {}
+    for n in (2, 8):
+        for cc, reps in r.items():
+            v = [s for s in (summary(os.path.join(p, "n%d" % n)) for p in reps) if s]
+            res["s2"].setdefault(cc, {})[n] = v
+            md.append("| %s | %d | %s | %s | %s | %s |" % (
+                cc, n, fmt([s["jain"] for s in v], "%.3f"),
+                fmt([s["queue_p50"] for s in v], scale=1e-3),
+                fmt([s["queue_p99"] for s in v], scale=1e-3),
+                fmt([s["retransmits"] for s in v], "%d")))
+    return md + [""]
+
+
+# --- S3 ---------------------------------------------------------------------
+def converge(b, fl, phase, window=5, hold=5):
+    """Per event (a join or leave with >= 2 flows active after it): time to
+    fair share (s; None if not within the phase) and the queue peak."""
+    ev = []
+    nf = len(fl)
+    for k in range(1, 2 * nf - 2):
+        te = k * phase
+        # flows 1..n join at k * phase (k < n) and leave in reverse: after
+        # event k >= n the active flows are 1..(2n - k)
+        active = [f["id"] for f in fl
+                  if f["start"] <= te + 1e-3 and (k < nf or
+                                                  f["id"] <= 2 * nf - k)]
+        if len(active) < 2:
+            continue
+        b0 = int(round(te / 0.1))
+        b1 = int(round((te + phase) / 0.1))
+        ok_run, t_fair = 0, None
+        for bi in range(b0 + window, b1):
+            rates = [sum(b.get(i, {}).get(x, 0.0)
+                         for x in range(bi - window, bi)) / window
+                     for i in active]
+            share = sum(rates) / len(rates)
+            if share > 0 and all(abs(x - share) <= 0.1 * share for x in rates):
+                ok_run += 1
+                if ok_run == 1:
+                    first = bi
+                if ok_run >= hold:
+                    t_fair = (first - b0) * 0.1
+                    break
+            else:
+                ok_run = 0
+        ev.append({"t": te, "kind": "join" if k < nf else "leave",
+                   "flows": len(active), "t_fair_s": t_fair})
+    return ev
+
+
+def s3(d, meta, res, rep):
+    r = runs(d, "s3")
+    if not r:
+        return []
+    phase = float(meta["phase_s"])
+    per = {}
+    for cc, reps in r.items():
+        for p in reps:
+            fl = flows(p)
+            b = bins(p)
+            q = queue(p)
+            ev = converge(b, fl, phase)
+            for e in ev:
+                e["q_peak"] = max([x for t, x in q if e["t"] <= t < e["t"] + phase]
+                                  or [0])
+            # censored at the phase length when never reached
+            tf = [e["t_fair_s"] if e["t_fair_s"] is not None else phase
+                  for e in ev]
+            per.setdefault(cc, []).append({
+                "events": ev, "t_fair_max": max(tf) if tf else None,
+                "t_fair_median": med(tf),
+                "not_reached": sum(e["t_fair_s"] is None for e in ev),
+                "rtos": counters(p).get("TCPTimeouts", 0),
+                "ok": all(f["ok"] for f in fl)})
+    res["s3"] = per
+    md = ["## S3: convergence (4 flows join every %g s, leave in reverse)" % phase,
+          "", "Time to fair share: from a join or leave until every active "
+          "flow's 500 ms mean goodput is within +-10 %% of the active flows' "
+          "mean, held for 500 ms; counted as %g s (the phase) when never "
+          "reached.  Queue peak: the bottleneck's maximum during the phase "
+          "after each join." % phase, "",
+          "| cc | time to fair share, median of events s | worst event s | "
+          "events never fair | queue peak at join 2 / 3 / 4 KB | RTOs |",
+          "|---|---|---|---|---|---|"]
+    for cc, v in per.items():
+        peaks = []
+        for j in range(3):
+            peaks.append(fmt([[e for e in x["events"] if e["kind"] == "join"][j]["q_peak"]
+                              for x in v if len([e for e in x["events"]
+                                                 if e["kind"] == "join"]) > j],
+                             "%.0f", 1e-3))
+        md.append("| %s | %s | %s | %s | %s | %s |" % (
+            cc, fmt([x["t_fair_median"] for x in v]),
+            fmt([x["t_fair_max"] for x in v]),
+            fmt([x["not_reached"] for x in v], "%d"), " / ".join(peaks),
+            fmt([x["rtos"] for x in v], "%d")))
+    md.append("")
+
+    fig, ax = plt.subplots(len(r), 1, figsize=(9, 2.3 * len(r)), sharex=True,
+                           squeeze=False)
+    for k, (cc, reps) in enumerate(r.items()):
+        p = reps[min(rep, len(reps)) - 1]
+        b = bins(p)
+        a = ax[k][0]
+        for i in sorted(b):
+            xs = sorted(b[i])
+            a.plot([x * 0.1 for x in xs], [b[i][x] for x in xs],
+                   label="flow %d" % i, linewidth=0.8)
+        a.set_ylabel("%s Mbit/s" % cc)
+        a.grid(alpha=0.3)
+    ax[0][0].legend(ncol=4, fontsize=8)
+    ax[0][0].set_title("S3: per-flow goodput, 100 ms bins, repetition %d" % rep)
+    ax[-1][0].set_xlabel("time, s")
+    fig.tight_layout()
+    fig.savefig(os.path.join(d, "s3_convergence.png"), dpi=90)
+    plt.close(fig)
+    return md + ["![S3 convergence](s3_convergence.png)", ""]
+
+
+# --- S4 ---------------------------------------------------------------------
+def s4(d, meta, res):
+    r = runs(d, "s4")
+    if not r:
+        return []
+    per = {}
+    for cc, reps in r.items():
+        for p in reps:
+            for sub in sorted(glob.glob(os.path.join(p, "n*-s*-bg*"))):
+                m = re.search(r"n(\d+)-s(\d+)-bg(\d)$", sub)
+                key = (int(m.group(1)), int(m.group(2)), int(m.group(3)))
+                fl = [f for f in flows(sub) if f["id"] >= 1000]
+                rounds = {}
+                for f in fl:
+                    rounds.setdefault(f["id"] // 1000, []).append(f)
+                qct = [max(f["done"] for f in g) - min(f["conn"] for f in g)
+                       for g in rounds.values() if all(f["ok"] for f in g)]
+                fct = [f["done"] - f["conn"] for f in fl if f["ok"]]
+                q = queue(sub)
+                per.setdefault(cc, {}).setdefault(key, []).append({
+                    "qct_p50": pct(qct, 50), "qct_p99": pct(qct, 99),
+                    "fct_p99": pct(fct, 99),
+                    "rtos": counters(sub).get("TCPTimeouts", 0),
+                    "q_peak": max([b for _, b in q] or [0]),
+                    "failed": sum(not f["ok"] for f in fl)})
+    res["s4"] = {cc: {"%d-%d-%d" % k: v for k, v in x.items()}
+                 for cc, x in per.items()}
+    rate = float(meta["rate_mbit"])
+    md = ["## S4: incast N-to-1 (%s rounds per run)" % meta["incast_rounds"], "",
+          "Completion time of a round: from the first connection's handshake "
+          "to the last flow's end (ideal: N x size at %g Mbit/s plus one RTT). "
+          "RTOs: TCPTimeouts over all hosts during the run." % rate, "",
+          "| N | size | background | cc | ideal ms | round p50 ms | round p99 ms | "
+          "flow p99 ms | RTOs | peak queue KB | failed flows |",
+          "|---|---|---|---|---|---|---|---|---|---|---|"]
+    keys = sorted({k for x in per.values() for k in x})
+    for k in keys:
+        n, size, bg = k
+        ideal = n * size * 8 / (rate * 1e6) * 1e3 + float(meta["rtt_ms"])
+        for cc in per:
+            v = per[cc].get(k, [])
+            md.append("| %d | %s | %s | %s | %.0f | %s | %s | %s | %s | %s | %s |" % (
+                n, "%d KB" % (size // 1024) if size % 1024 == 0 else "%d B" % size,
+                "yes" if bg else "no", cc, ideal,
+                fmt([x["qct_p50"] for x in v], "%.0f", 1e3),
+                fmt([x["qct_p99"] for x in v], "%.0f", 1e3),
+                fmt([x["fct_p99"] for x in v], "%.0f", 1e3),
+                fmt([x["rtos"] for x in v], "%d"),
+                fmt([x["q_peak"] for x in v], "%.0f", 1e-3),
+                fmt([x["failed"] for x in v], "%d")))
+    return md + [""]
+
+
+# --- S5 ---------------------------------------------------------------------
+def bucket(size):
+    for i, (hi, _) in enumerate(BUCKETS):
+        if size <= hi:
+            return i
+    return len(BUCKETS) - 1
+
+
+def s5(d, meta, res):
+    r = runs(d, "s5")
+    if not r:
+        return []
+    rate = float(meta["rate_mbit"]) * 1e6
+    loads = meta["fct_loads"].split()
+    # the base RTT: the least FCT of a one-packet flow in any run, what an
+    # unloaded path gives (larger flows can beat size/rate: the token
+    # bucket's burst)
+    base = [f["done"] - f["conn"] - f["size"] * 8 / rate
+            for reps in r.values() for p in reps for load in loads
+            for f in flows(os.path.join(p, "load" + load))
+            if f["ok"] and f["size"] <= 1448]
+    base_rtt = min(base) if base else float(meta["rtt_ms"]) / 1e3
+    res["s5_base_rtt_s"] = base_rtt
+    per = {}
+    for cc, reps in r.items():
+        for p in reps:
+            for load in loads:
+                fl = flows(os.path.join(p, "load" + load))
+                if not fl:
+                    continue
+                sd = [[] for _ in BUCKETS]
+                small = []
+                for f in fl:
+                    if not f["ok"]:
+                        continue
+                    s = (f["done"] - f["conn"]) / (f["size"] * 8 / rate + base_rtt)
+                    sd[bucket(f["size"])].append(s)
+                    if f["size"] < 100000:
+                        small.append(s)
+                qs = [b for _, b in queue(os.path.join(p, "load" + load))]
+                per.setdefault(cc, {}).setdefault(load, []).append({
+                    "flows": len(fl), "failed": sum(not f["ok"] for f in fl),
+                    "q_p50": pct(qs, 50), "q_p99": pct(qs, 99),
+                    "hs_p50": pct([f["conn"] - f["start"] for f in fl if f["ok"]], 50),
+                    "hs_p99": pct([f["conn"] - f["start"] for f in fl if f["ok"]], 99),
+                    "buckets": [{"n": len(x), "p50": pct(x, 50), "p95": pct(x, 95),
+                                 "p99": pct(x, 99)} for x in sd],
+                    "small_p99": pct(small, 99), "small_p50": pct(small, 50),
+                    "all_p99": pct([x for b in sd for x in b], 99),
+                    "rtos": counters(os.path.join(p, "load" + load)).get("TCPTimeouts", 0)})
+    res["s5"] = per
+    md = ["## S5: flow completion time (websearch sizes / %s, Poisson arrivals, "
+          "%s flows per run)" % (meta["fct_scale"], meta["fct_flows"]), "",
+          "Slowdown: FCT over the ideal FCT (size at %g Mbit/s plus the base "
+          "RTT, %.1f ms: the least FCT of a one-packet flow in S5, one RTT of "
+          "the unloaded emulated path).  FCT: from the "
+          "connection's establishment to the receiver's one-byte answer after "
+          "the last byte.  Handshake: connect() to established, which no "
+          "congestion control shapes: it shows how loaded the emulated hosts "
+          "were." % (rate / 1e6, base_rtt * 1e3), ""]
+    for load in loads:
+        md += ["### load %s %%" % load, "",
+               "| cc | flows < 100 KB p50 | < 100 KB p99 | all p99 | " +
+               " | ".join("%s p50 / p99" % name for _, name in BUCKETS) +
+               " | queue p50 / p99 KB | handshake p50 / p99 ms | RTOs | failed |",
+               "|---|---|---|---|" + "---|" * len(BUCKETS) + "---|---|---|---|"]
+        for cc in per:
+            v = per[cc].get(load, [])
+            if not v:
+                continue
+            cells = []
+            for i in range(len(BUCKETS)):
+                cells.append("%s / %s" % (
+                    fmt([x["buckets"][i]["p50"] for x in v]),
+                    fmt([x["buckets"][i]["p99"] for x in v])))
+            md.append("| %s | %s | %s | %s | %s | %s / %s | %s / %s | %s | %s |" % (
+                cc, fmt([x["small_p50"] for x in v]), fmt([x["small_p99"] for x in v]),
+                fmt([x["all_p99"] for x in v]), " | ".join(cells),
+                fmt([x["q_p50"] for x in v], scale=1e-3),
+                fmt([x["q_p99"] for x in v], scale=1e-3),
+                fmt([x["hs_p50"] for x in v], scale=1e3),
+                fmt([x["hs_p99"] for x in v], scale=1e3),
+                fmt([x["rtos"] for x in v], "%d"), fmt([x["failed"] for x in v], "%d")))
+        nb = [med([x["buckets"][i]["n"] for x in per[next(iter(per))].get(load, [])])
+              for i in range(len(BUCKETS))]
+        md += ["", "Flows per bucket (median run): " + ", ".join(
+            "%s %s" % (name, "%.0f" % n if n == n else "-")
+            for (_, name), n in zip(BUCKETS, nb)), ""]
+
+        fig, ax = plt.subplots(1, 3, figsize=(13, 4), sharey=True)
+        for k, stat in enumerate(("p50", "p95", "p99")):
+            for cc in per:
+                v = per[cc].get(load, [])
+                if not v:
+                    continue
+                ys = [med([x["buckets"][i][stat] for x in v]) for i in range(len(BUCKETS))]
+                lo = [min(x["buckets"][i][stat] for x in v) for i in range(len(BUCKETS))]
+                hi = [max(x["buckets"][i][stat] for x in v) for i in range(len(BUCKETS))]
+                xs = range(len(BUCKETS))
+                ax[k].plot(xs, ys, marker="o", label=cc, color=COLORS[cc])
+                ax[k].fill_between(xs, lo, hi, color=COLORS[cc], alpha=0.15)
+            ax[k].set_xticks(range(len(BUCKETS)))
+            ax[k].set_xticklabels([n for _, n in BUCKETS], rotation=30, fontsize=8)
+            ax[k].set_yscale("log")
+            ax[k].set_title("%s slowdown, load %s %%" % (stat, load))
+            ax[k].set_xlabel("flow size (bytes, scaled)")
+            ax[k].grid(alpha=0.3, which="both")
+        ax[0].set_ylabel("FCT slowdown")
+        ax[0].legend()
+        fig.tight_layout()
+        fig.savefig(os.path.join(d, "s5_fct_load%s.png" % load), dpi=90)
+        plt.close(fig)
+        md += ["![S5 FCT slowdown, load %s %%](s5_fct_load%s.png)" % (load, load), ""]
+    return md
+
+
+# --- S6 ---------------------------------------------------------------------
+def s6(d, meta, res, rep):
+    r = runs(d, "s6")
+    if not r:
+        return []
+    rate = float(meta["rate_mbit"])
+    phase = float(meta["phase_s"])
+    per = {}
+    series = {}
+    for cc, reps in r.items():
+        for k, p in enumerate(reps):
+            steps = {}
+            try:
+                with open(os.path.join(p, "steps.txt")) as fh:
+                    for line in fh:
+                        w, up, _ = line.split()
+                        steps[w] = float(up)
+            except (OSError, ValueError):
+                continue
+            t0 = flows_t0(p)
+            if t0 is None or len(steps) < 2:
+                continue
+            t_down = steps["down"] - t0 / 1e6
+            t_up = steps["up"] - t0 / 1e6
+            b = bins(p).get(1, {})
+            g = [(x * 0.1 + 0.05, b[x]) for x in sorted(b)]
+            q = queue(p)
+            pre = [x for t, x in q if t_down - 2 <= t < t_down]
+            post = [(t, x) for t, x in q if t_down <= t < t_up]
+            peak_t, peak = max(post, key=lambda y: y[1]) if post else (t_down, 0)
+            # recovery after the step up: 3 bins in a row >= 90 % of the rate
+            rec, run = None, 0
+            for t, v in g:
+                if t < t_up:
+                    continue
+                run = run + 1 if v >= 0.9 * rate else 0
+                if run == 3:
+                    rec = t - 0.25 - t_up
+                    break
+            util_up = [v for t, v in g if t_up <= t < t_up + 2]
+            low = [v for t, v in g if t_down + 1 <= t < t_up]
+            per.setdefault(cc, []).append({
+                "reaction_s": max(0.0, peak_t - t_down),
+                "overshoot": max(0, peak - (pct(pre, 50) if pre else 0)),
+                "peak": peak,
+                "low_pct": 100 * med(low) / (rate / 2) if low else float("nan"),
+                "recovery_s": rec if rec is not None else phase,
+                "util_2s_pct": 100 * (sum(util_up) / len(util_up)) / rate if util_up else float("nan")})
+            if k == min(rep, len(reps)) - 1:
+                series[cc] = (g, q, t_down, t_up)
+    res["s6"] = per
+    md = ["## S6: bandwidth step (%g -> %g -> %g Mbit/s, %g s each)" % (
+        rate, rate / 2, rate, phase), "",
+        "Reaction: time from the step down to the bottleneck queue's peak "
+        "(the moment the sender's rate fell to the new capacity).  Overshoot: "
+        "that peak over the median queue of the 2 s before the step.  "
+        "Recovery: from the step up until goodput is >= 90 %% of %g Mbit/s for "
+        "3 bins of 100 ms (the phase, %g s, when never).  The INT hop's B "
+        "follows the shaper's rate." % (rate, phase), "",
+        "| cc | reaction s | queue overshoot KB | goodput at half rate, % of it | "
+        "recovery s | utilization in 2 s after the step up % |",
+        "|---|---|---|---|---|---|"]
+    for cc, v in per.items():
+        md.append("| %s | %s | %s | %s | %s | %s |" % (
+            cc, fmt([x["reaction_s"] for x in v], "%.2f"),
+            fmt([x["overshoot"] for x in v], "%.0f", 1e-3),
+            fmt([x["low_pct"] for x in v]), fmt([x["recovery_s"] for x in v], "%.2f"),
+            fmt([x["util_2s_pct"] for x in v])))
+    md.append("")
+    if series:
+        fig, ax = plt.subplots(2, 1, figsize=(9, 6), sharex=True)
+        for cc, (g, q, td, tu) in series.items():
+            ax[0].plot([t for t, _ in g], [v for _, v in g], label=cc,
+                       color=COLORS[cc], linewidth=0.8)
+            ax[1].plot([t for t, _ in q], [x / 1e3 for _, x in q], label=cc,
+                       color=COLORS[cc], linewidth=0.6)
+        for a in ax:
+            a.axvline(td, color="grey", linestyle=":")
+            a.axvline(tu, color="grey", linestyle=":")
+            a.grid(alpha=0.3)
+        ax[0].set_ylabel("goodput, Mbit/s (100 ms)")
+        ax[1].set_ylabel("bottleneck queue, KB")
+        ax[1].set_xlabel("time, s")
+        ax[0].legend(ncol=4)
+        ax[0].set_title("S6: bandwidth step, repetition %d" % rep)
+        fig.tight_layout()
+        fig.savefig(os.path.join(d, "s6_step.png"), dpi=90)
+        plt.close(fig)
+        md += ["![S6 bandwidth step](s6_step.png)", ""]
+    return md
+
+
+# --- targets -----------------------------------------------------------------
+def targets(res, meta):
+    rows = []
+
+    def m(sc, cc, key):
+        return med([x[key] for x in res.get(sc, {}).get(cc, [])])
+
+    g_h, g_c = m("s1", "hpcc", "goodput_mbit"), m("s1", "cubic", "goodput_mbit")
+    q_h, q_c, q_d = (m("s1", cc, "queue_p99") for cc in ("hpcc", "cubic", "dctcp"))
+    rate = float(meta["rate_mbit"])
+    if g_h == g_h and g_c == g_c:
+        rows.append(("S1 goodput >= 95 % of cubic's", "%.1f %%" % (100 * g_h / g_c),
+                     100 * g_h / g_c >= 95))
+        rows.append(("S1 goodput >= 90 % of the bottleneck",
+                     "%.1f %%" % (100 * g_h / rate), 100 * g_h / rate >= 90))
+    if q_h == q_h and q_c == q_c:
+        rows.append(("S1 queue p99 <= 10 % of cubic's", "%.0f B vs %.0f B (%.1f %%)" % (
+            q_h, q_c, 100 * q_h / q_c if q_c else float("nan")), q_h <= 0.1 * q_c))
+    if q_h == q_h and q_d == q_d:
+        rows.append(("S1 queue p99 <= 50 % of dctcp's", "%.0f B vs %.0f B" % (q_h, q_d),
+                     q_h <= 0.5 * q_d))
+    t = m("s3", "hpcc", "t_fair_max")
+    if t == t:
+        rows.append(("S3 time to fair share <= 2 s (worst event, median run)",
+                     "%.1f s" % t, t <= 2))
+    s4h = res.get("s4", {}).get("hpcc", {})
+    n16 = [x["rtos"] for k, v in s4h.items() if k.startswith("16-") for x in v]
+    if n16:
+        rows.append(("S4 no RTO for hpcc at N = 16 (all runs)", "%d RTOs" % sum(n16),
+                     sum(n16) == 0))
+    s5 = res.get("s5", {})
+    if "50" in s5.get("hpcc", {}):
+        h = med([x["small_p99"] for x in s5["hpcc"]["50"]])
+        for cc, f in (("dctcp", 0.5), ("cubic", 0.2)):
+            if "50" in s5.get(cc, {}):
+                o = med([x["small_p99"] for x in s5[cc]["50"]])
+                rows.append(("S5 p99 slowdown < 100 KB at 50 %% load <= %g x %s's" % (f, cc),
+                             "%.2f vs %.2f (%.2f x)" % (h, o, h / o), h <= f * o))
+    md = ["## Targets", "", "| target | measured (hpcc) | met |", "|---|---|---|"]
+    for name, v, ok in rows:
+        md.append("| %s | %s | %s |" % (name, v, "yes" if ok else "**no**"))
+    return md + [""], rows
+
+
+def main():
+    d = sys.argv[1]
+    meta = read_meta(d)
+    res = {}
+    rep = 1
+    body = []
+    body += s1(d, meta, res, rep)
+    body += s2(d, meta, res)
+    body += s3(d, meta, res, rep)
+    body += s4(d, meta, res)
+    body += s5(d, meta, res)
+    body += s6(d, meta, res, rep)
+    tmd, rows = targets(res, meta)
+    head = ["# tcp_hpcc evaluation: hpcc, cubic, bbr, dctcp", "",
+            "- run: %s, %s, commit %s, Linux %s, %s vCPUs (QEMU TCG)" % (
+                meta.get("date"), "quick" if meta.get("quick") == "1" else "full",
+                meta.get("commit"), meta.get("kernel"), meta.get("cpus")),
+            "- repetitions: %s, (scenario, cc) pairs in a random order per "
+            "repetition (order.txt); figures are medians, (min-max) the spread"
+            % meta.get("reps"),
+            "- testbed: dumbbell, 8 senders -> router -> 8 receivers; %s" %
+            meta.get("bottleneck", ""),
+            "- dctcp: RED at the bottleneck with min %s B, max %d B, "
+            "probability 1, ecn; net.ipv4.tcp_ecn=1 in every host" % (
+                meta.get("red_k"), int(meta.get("red_k", "0")) + 1),
+            "- every host's net.ipv4.tcp_congestion_control is the cc under test",
+            "- elapsed: %s s" % meta.get("elapsed_s", "?"), ""]
+    with open(os.path.join(d, "report.md"), "w") as fh:
+        fh.write("\n".join(head + tmd + body) + "\n")
+    with open(os.path.join(d, "results.json"), "w") as fh:
+        json.dump({"meta": meta, "results": res,
+                   "targets": [{"target": a, "measured": b, "met": c}
+                               for a, b, c in rows]}, fh, indent=1)
+    print("\n".join(tmd))
+
+
+if __name__ == "__main__":
+    main()
