@@ -11,6 +11,11 @@
 # samples, counters); tools/bench/report.py turns them into the report.
 # Documentation/evaluation.rst describes the scenarios and metrics.
 #
+# Resumable: a finished pair leaves OUT/SCENARIO/CC/REP/.done, and a run on
+# an OUT that has meta.txt skips the finished pairs (same settings, same
+# order), so that tools/bench/run can boot a new guest and go on after a
+# guest crash.
+#
 # Environment: BENCH_CCS (default "hpcc cubic bbr dctcp"), BENCH_REPS,
 # BENCH_SCENARIOS (default "s1 s2 s3 s4 s5 s6"), BENCH_SEED, BENCH_RED_K.
 set -u
@@ -49,10 +54,14 @@ WORKLOAD=${BENCH_WORKLOAD:-$TOP/../shared/workloads/websearch.cdf}
 HOSTS=8
 
 mkdir -p "$OUT"
-{
+resumed=0
+[ -s "$OUT/meta.txt" ] && resumed=1
+[ $resumed = 1 ] || {
 	echo "date $(date -u +%Y-%m-%dT%H:%M:%SZ)"
 	echo "kernel $(uname -r)"
-	echo "commit $(git -C "$TOP" rev-parse --short HEAD 2>/dev/null)$(git -C "$TOP" diff --quiet HEAD 2>/dev/null || echo -dirty)"
+	# (from tools/bench/run: git in the guest sees a read-only tree and
+	# cannot refresh its index, so it calls every tree dirty)
+	echo "commit ${BENCH_COMMIT:-$(git -C "$TOP" rev-parse --short HEAD 2>/dev/null)}"
 	echo "cpus $(nproc)"
 	echo "quick $quick"
 	echo "reps $REPS"
@@ -79,7 +88,8 @@ modprobe tcp_bbr && modprobe tcp_dctcp || exit 1
 # default: allow them all.
 sysctl -qw net.ipv4.tcp_allowed_congestion_control="$(sysctl -n net.ipv4.tcp_available_congestion_control)" || exit 1
 tb_up dumbbell $HOSTS || { echo "eval: testbed failed" >&2; exit 1; }
-tb_describe >> "$OUT/meta.txt"
+[ $resumed = 1 ] || tb_describe >> "$OUT/meta.txt"
+[ $resumed = 1 ] && echo "resumed $(date -u +%Y-%m-%dT%H:%M:%SZ) commit ${BENCH_COMMIT:-?}" >> "$OUT/meta.txt"
 
 # bench_cc CC - make CC every host's default; dctcp gets ECN and RED
 bench_cc() {
@@ -242,14 +252,14 @@ s6() {
 	bench_rate restore "$TB_RATE_MBIT" > /dev/null
 }
 
-python3 "$TOP/tools/bench/schedule.py" plan --dir "$OUT/schedules" \
+[ -d "$OUT/schedules" ] || python3 "$TOP/tools/bench/schedule.py" plan --dir "$OUT/schedules" \
 	--n "$INCAST_N" --rounds "$INCAST_ROUNDS" --loads "$FCT_LOADS" \
 	--reps "$REPS" --cdf "$WORKLOAD" --scale "$FCT_SCALE" \
 	--flows "$FCT_FLOWS" --hosts $HOSTS --rate-mbit "$TB_RATE_MBIT" \
 	--rtt-ms "$TB_RTT_MS" --seed "$SEED" || exit 1
 
 started=$(date +%s)
-: > "$OUT/order.txt"
+[ $resumed = 1 ] || : > "$OUT/order.txt"
 for ((REP = 1; REP <= REPS; REP++)); do
 	pairs=()
 	for s in $SCENARIOS; do
@@ -265,12 +275,17 @@ for ((REP = 1; REP <= REPS; REP++)); do
 	for pr in "${pairs[@]}"; do
 		read -r s cc <<< "$pr"
 		dir=$OUT/$s/$cc/$REP
+		[ -e "$dir/.done" ] && continue
 		rm -rf "$dir"
 		mkdir -p "$dir"
 		echo "rep $REP $s $cc $(($(date +%s) - started))" | tee -a "$OUT/order.txt"
 		bench_cc "$cc" || { echo "eval: cannot select $cc" >&2; exit 1; }
 		sleep 1		# let the previous run's queue drain
-		"$s" "$cc" "$dir" || echo "eval: $s $cc failed" | tee -a "$OUT/order.txt"
+		if "$s" "$cc" "$dir"; then
+			touch "$dir/.done"
+		else
+			echo "eval: $s $cc failed" | tee -a "$OUT/order.txt"
+		fi
 	done
 done
 echo "elapsed_s $(($(date +%s) - started))" >> "$OUT/meta.txt"

@@ -89,13 +89,20 @@ def counters(d):
     return {k: v[1] - v[0] for k, v in c.items()}
 
 
-def queue(d):
-    """[(t_s, backlog_bytes)] on fctgen's clock when flows.txt has t0."""
-    q, q_t0 = [], None
+def qsample_t0(d):
+    """qsample's t0 (CLOCK_MONOTONIC, us), from its summary line, or None"""
     try:
         with open(os.path.join(d, "queue.txt")) as fh:
             m = re.search(r"t0_us (\d+)", fh.read())
-            q_t0 = int(m.group(1)) if m else None
+        return int(m.group(1)) if m else None
+    except OSError:
+        return None
+
+
+def queue(d):
+    """[(t_s, backlog_bytes)] on fctgen's clock when flows.txt has t0."""
+    q, q_t0 = [], qsample_t0(d)
+    try:
         with open(os.path.join(d, "queue.tsv")) as fh:
             for line in fh:
                 t, b = line.split()[:2]
@@ -161,11 +168,8 @@ def summary(d):
 def tcp_samples(d):
     """[(t_s, cwnd_bytes, pacing_mbit, srtt_ms)] from tcpsample, t on the
     queue samples' clock (qsample's t0)"""
-    out = []
+    out, q_t0 = [], qsample_t0(d) or 0
     try:
-        with open(os.path.join(d, "queue.txt")) as fh:
-            m = re.search(r"t0_us (\d+)", fh.read())
-        q_t0 = int(m.group(1)) if m else 0
         with open(os.path.join(d, "tcp.tsv")) as fh:
             for line in fh:
                 t, cwnd, pacing, srtt, _ = (int(x) for x in line.split())
@@ -688,6 +692,39 @@ def targets(res, meta):
     return md + [""], rows
 
 
+def md_to_rst(md, img_dir):
+    """The report's Markdown as reStructuredText for
+    Documentation/evaluation.rst: headings one level down, pipe tables as
+    list-tables, images from @img_dir."""
+    out, i, lines = [], 0, md.split("\n")
+    under = {"#": "=", "##": "-", "###": "~"}
+    while i < len(lines):
+        line = lines[i]
+        m = re.match(r"(#+) (.*)", line)
+        if m and m.group(1) in under:
+            out += [m.group(2), under[m.group(1)] * len(m.group(2)), ""]
+        elif line.startswith("|"):
+            rows = []
+            while i < len(lines) and lines[i].startswith("|"):
+                if not re.match(r"^\|[-|]+\|$", lines[i]):
+                    rows.append([c.strip() for c in lines[i].strip("|").split("|")])
+                i += 1
+            out += [".. list-table::", "   :header-rows: 1", ""]
+            for r in rows:
+                out.append("   * - " + (r[0] or " "))
+                out += ["     - " + (c or " ") for c in r[1:]]
+            out.append("")
+            continue
+        elif line.startswith("!["):
+            m = re.match(r"!\[(.*)\]\((.*)\)", line)
+            out += [".. image:: %s/%s" % (img_dir, m.group(2)),
+                    "   :alt: %s" % m.group(1), ""]
+        else:
+            out.append(line.replace("*", "\\*") if "**" not in line else line)
+        i += 1
+    return "\n".join(out)
+
+
 def main():
     d = sys.argv[1]
     meta = read_meta(d)
@@ -714,9 +751,22 @@ def main():
             "probability 1, ecn; net.ipv4.tcp_ecn=1 in every host" % (
                 meta.get("red_k"), int(meta.get("red_k", "0")) + 1),
             "- every host's net.ipv4.tcp_congestion_control is the cc under test",
-            "- elapsed: %s s" % meta.get("elapsed_s", "?"), ""]
+            "- elapsed: %s s%s" % (meta.get("elapsed_s", "?"),
+                                   " (the part after the last resume)"
+                                   if "resumed" in meta else ""), ""]
+    try:
+        with open(os.path.join(d, "guest-failures.txt")) as fh:
+            gf = [x for x in fh.read().split("\n") if x.startswith("guest ")]
+        head[-1:-1] = ["- guest crashes: %d, each followed by a new guest that "
+                       "re-ran the unfinished run (guest-failures.txt): %s" % (
+                           len(gf), "; ".join(gf))]
+    except OSError:
+        pass
     with open(os.path.join(d, "report.md"), "w") as fh:
         fh.write("\n".join(head + tmd + body) + "\n")
+    # the same, for Documentation/evaluation.rst (plots in evaluation/)
+    with open(os.path.join(d, "report.rst"), "w") as fh:
+        fh.write(md_to_rst("\n".join(head + tmd + body), "evaluation") + "\n")
     with open(os.path.join(d, "results.json"), "w") as fh:
         json.dump({"meta": meta, "results": res,
                    "targets": [{"target": a, "measured": b, "met": c}
