@@ -36,8 +36,9 @@
  *   id size src_ns t_start_us t_conn_us t_done_us retrans status
  *
  * times in microseconds after t0, retrans the sender's tcpi_total_retrans,
- * status ok, refused, reset or timeout (no t_done after TIMEOUT_S, default
- * 120 s, after the last start).  The first line is "# t0_us T" with t0 on
+ * status ok, refused, reset, socket (no descriptor or memory for it; fctgen
+ * raises its descriptor limit to the hard limit first) or timeout (no t_done
+ * after TIMEOUT_S, default 120 s, after the last start).  The first line is "# t0_us T" with t0 on
  * CLOCK_MONOTONIC.  BINS (with -b): "id bin bytes" for every non-empty
  * BIN_MS bin of bytes received per flow, bin 0 starting at t0.
  * COUNTERS.before and COUNTERS.after (with -c): "name value" lines of TcpExt
@@ -60,6 +61,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/epoll.h>
+#include <sys/resource.h>
 #include <sys/socket.h>
 #include <time.h>
 #include <unistd.h>
@@ -507,6 +509,17 @@ int main(int ac, char **av)
 	}
 	if (!results || !port || timeout_s <= 0 || (!bin_ms != !bins))
 		return usage();
+	/* two sockets a flow: a backlog of slow flows must not run out of
+	 * descriptors at the default soft limit of 1024
+	 */
+	{
+		struct rlimit rl;
+
+		if (!getrlimit(RLIMIT_NOFILE, &rl)) {
+			rl.rlim_cur = rl.rlim_max;
+			setrlimit(RLIMIT_NOFILE, &rl);
+		}
+	}
 	self_ns = open("/proc/self/ns/net", O_RDONLY | O_CLOEXEC);
 	ep = epoll_create1(EPOLL_CLOEXEC);
 	if (self_ns < 0 || ep < 0) {
