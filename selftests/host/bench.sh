@@ -10,15 +10,18 @@ TOP=$(cd "$(dirname "$0")/../.." && pwd)
 . "$TOP/selftests/lib.sh"
 S=$TOP/tools/bench/schedule.py
 FG=$TOP/build/fctgen
-CDF=$TOP/../shared/workloads/websearch.cdf
 W=$(mktemp -d)
+# our own CDF (the workloads of ../shared/ need not be beside a clone):
+# mean 75 450 B, largest 1 MB
+CDF=$W/test.cdf
+printf '%s\n' "# size percent" "0 0" "1000 50" "100000 90" "1000000 100" > "$CDF"
 A=hpccbench-a$$
 B=hpccbench-b$$
 trap 'ip netns del $A 2>/dev/null; ip netns del $B 2>/dev/null; rm -rf "$W"' EXIT
 
 # 2000 flows at 30 % of 50 Mbit/s: the mean inter-arrival time is within 5 %
 # of the one that offers 30 % (the sizes' mean is heavy-tailed: the realized
-# load only within 15 %), sizes are scaled (max 30 MB / 40), ids 1..2000
+# load only within 15 %), sizes are scaled (max 1 MB / 40), ids 1..2000
 poisson_load() {
 	python3 "$S" poisson --cdf "$CDF" --scale 40 --load 30 --flows 2000 \
 		--hosts 8 --rate-mbit 50 --seed 7 > "$W/p.txt" || return 1
@@ -30,7 +33,7 @@ poisson_load() {
 		printf "flows %d load %.3f inter-arrival x rate %.3f max %d\n",
 			n, load, ia, max;
 		exit !(n == 2000 && ia > 0.95 && ia < 1.05 && load > 0.255 &&
-		       load < 0.345 && max <= 750000 && !bad) }' "$W/p.txt"
+		       load < 0.345 && max <= 25000 && !bad) }' "$W/p.txt"
 }
 
 # 3 rounds of 8 and a background flow: 25 flows, round r's ids r*1000+1..8

@@ -53,6 +53,7 @@ FCT_LOADS="30 50"
 WORKLOAD=${BENCH_WORKLOAD:-$TOP/../shared/workloads/websearch.cdf}
 HOSTS=8
 
+[ -r "$WORKLOAD" ] || { echo "eval: no workload $WORKLOAD (BENCH_WORKLOAD)" >&2; exit 1; }
 mkdir -p "$OUT"
 resumed=0
 [ -s "$OUT/meta.txt" ] && resumed=1
