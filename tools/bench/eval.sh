@@ -7,8 +7,9 @@
 # (tools/testbed/testbed.sh), then runs every scenario with each of hpcc,
 # cubic, bbr and dctcp, REPS times, the (scenario, cc) pairs of each
 # repetition in a random order (OUT/order.txt).  Raw results only:
-# OUT/SCENARIO/CC/REP/ (queue samples, iperf3 JSON, fctgen results, ss
-# samples, counters); tools/bench/report.py turns them into the report.
+# OUT/SCENARIO/CC/REP/ (queue samples, iperf3 JSON, fctgen results,
+# tcpsample samples, counters); tools/bench/report.py turns them into the
+# report.
 # Documentation/evaluation.rst describes the scenarios and metrics.
 #
 # Resumable: a finished pair leaves OUT/SCENARIO/CC/REP/.done, and a run on
@@ -17,7 +18,8 @@
 # guest crash.
 #
 # Environment: BENCH_CCS (default "hpcc cubic bbr dctcp"), BENCH_REPS,
-# BENCH_SCENARIOS (default "s1 s2 s3 s4 s5 s6"), BENCH_SEED, BENCH_RED_K.
+# BENCH_SCENARIOS (default "s1 s2 s3 s4 s5 s6"), BENCH_SEED, BENCH_RED_K,
+# BENCH_FCT_SCALE, BENCH_WORKLOAD, BENCH_COMMIT (tools/bench/run sets it).
 set -u
 TOP=$(cd "$(dirname "$0")/../.." && pwd)
 quick=0
@@ -128,27 +130,16 @@ bench_counters() {
 		      print "TCPSACKReorder", s["TCPSACKReorder"] + 0 }' > "$1"
 }
 
-# bench_qsample DIR / bench_qstop - bottleneck queue samples around a run
-bench_qsample() {
-	ip netns exec tbr "$TB_BIN/qsample" -d br0 -i 2000 -o "$1/queue.tsv" \
-		> "$1/queue.txt" 2>&1 &
-	QPID=$!
-}
-bench_qstop() {
-	kill -INT "$QPID"
-	wait "$QPID"
-}
-
 # bench_fctgen DIR [fctgen options] < SCHEDULE - run a schedule, with
 # queue samples and counters
 bench_fctgen() {
 	local dir=$1
 	shift
-	bench_qsample "$dir"
+	tb_qsample "$dir"
 	"$TB_BIN/fctgen" -o "$dir/flows.txt" -c "$dir/counters" "$@" \
 		> "$dir/fctgen.log" 2>&1
 	echo "fctgen $?" >> "$dir/status"
-	bench_qstop
+	tb_qstop
 }
 
 # s1: one long flow; the sender's cwnd, pacing rate and RTT every 100 ms

@@ -155,20 +155,33 @@ static int ns_index(const char *name)
 	return nns++;
 }
 
-/* socket_in() - a non-blocking TCP socket made in netns @i */
-static int socket_in(int i)
+/* ns_leave() - back to fctgen's own netns after ns_enter(); errno kept */
+static void ns_leave(void)
 {
-	int fd, err;
+	int err = errno;
 
-	if (setns(ns[i].fd, CLONE_NEWNET))
-		return -1;
-	fd = socket(AF_INET, SOCK_STREAM | SOCK_NONBLOCK | SOCK_CLOEXEC, 0);
-	err = errno;
 	if (setns(self_ns, CLONE_NEWNET)) {
 		perror("fctgen: setns back");
 		exit(2);
 	}
 	errno = err;
+}
+
+/* ns_enter() - into netns @i; 0, or -1 (errno set) and still in our own */
+static int ns_enter(int i)
+{
+	return setns(ns[i].fd, CLONE_NEWNET);
+}
+
+/* socket_in() - a non-blocking TCP socket made in netns @i */
+static int socket_in(int i)
+{
+	int fd;
+
+	if (ns_enter(i))
+		return -1;
+	fd = socket(AF_INET, SOCK_STREAM | SOCK_NONBLOCK | SOCK_CLOEXEC, 0);
+	ns_leave();
 	return fd;
 }
 
@@ -206,15 +219,18 @@ static int listen_in(int i)
 	return ep_add(fd, EPOLLIN, &listeners[i]);
 }
 
+/* flow_end() - the flow is over with @status; its socket, if any, closed */
 static void flow_end(struct fg_flow *f, const char *status)
 {
 	struct tcp_info ti;
 	socklen_t len = sizeof(ti);
 
-	if (!getsockopt(f->conn.fd, IPPROTO_TCP, TCP_INFO, &ti, &len))
-		f->retrans = ti.tcpi_total_retrans;
-	close(f->conn.fd);
-	f->conn.fd = -1;
+	if (f->conn.fd >= 0) {
+		if (!getsockopt(f->conn.fd, IPPROTO_TCP, TCP_INFO, &ti, &len))
+			f->retrans = ti.tcpi_total_retrans;
+		close(f->conn.fd);
+		f->conn.fd = -1;
+	}
 	f->state = FG_DONE;
 	f->status = status;
 	ndone++;
@@ -229,9 +245,7 @@ static void flow_start(struct fg_flow *f)
 	int fd = socket_in(f->src);
 
 	if (fd < 0) {
-		f->state = FG_DONE;
-		f->status = "socket";
-		ndone++;
+		flow_end(f, "socket");
 		return;
 	}
 	f->conn.kind = FG_SND;
@@ -423,11 +437,9 @@ static void netstat_add(int i, unsigned long long *sum)
 	FILE *f = NULL;
 	size_t k;
 
-	if (!setns(ns[i].fd, CLONE_NEWNET))
+	if (!ns_enter(i)) {
 		f = fopen("/proc/thread-self/net/netstat", "r");
-	if (setns(self_ns, CLONE_NEWNET)) {
-		perror("fctgen: setns back");
-		exit(2);
+		ns_leave();
 	}
 	if (!f)
 		return;

@@ -454,42 +454,42 @@ def s5(d, meta, res):
         return []
     rate = float(meta["rate_mbit"]) * 1e6
     loads = meta["fct_loads"].split()
+    # every run's flows, read once: (cc, run dir, load, flows)
+    all_runs = [(cc, os.path.join(p, "load" + load), load,
+                 flows(os.path.join(p, "load" + load)))
+                for cc, reps in r.items() for p in reps for load in loads]
     # the base RTT: the least FCT of a one-packet flow in any run, what an
     # unloaded path gives (larger flows can beat size/rate: the token
     # bucket's burst)
     base = [f["done"] - f["conn"] - f["size"] * 8 / rate
-            for reps in r.values() for p in reps for load in loads
-            for f in flows(os.path.join(p, "load" + load))
+            for _, _, _, fl in all_runs for f in fl
             if f["ok"] and f["size"] <= 1448]
     base_rtt = min(base) if base else float(meta["rtt_ms"]) / 1e3
     res["s5_base_rtt_s"] = base_rtt
     per = {}
-    for cc, reps in r.items():
-        for p in reps:
-            for load in loads:
-                fl = flows(os.path.join(p, "load" + load))
-                if not fl:
-                    continue
-                sd = [[] for _ in BUCKETS]
-                small = []
-                for f in fl:
-                    if not f["ok"]:
-                        continue
-                    s = (f["done"] - f["conn"]) / (f["size"] * 8 / rate + base_rtt)
-                    sd[bucket(f["size"])].append(s)
-                    if f["size"] < 100000:
-                        small.append(s)
-                qs = [b for _, b in queue(os.path.join(p, "load" + load))]
-                per.setdefault(cc, {}).setdefault(load, []).append({
-                    "flows": len(fl), "failed": sum(not f["ok"] for f in fl),
-                    "q_p50": pct(qs, 50), "q_p99": pct(qs, 99),
-                    "hs_p50": pct([f["conn"] - f["start"] for f in fl if f["ok"]], 50),
-                    "hs_p99": pct([f["conn"] - f["start"] for f in fl if f["ok"]], 99),
-                    "buckets": [{"n": len(x), "p50": pct(x, 50), "p95": pct(x, 95),
-                                 "p99": pct(x, 99)} for x in sd],
-                    "small_p99": pct(small, 99), "small_p50": pct(small, 50),
-                    "all_p99": pct([x for b in sd for x in b], 99),
-                    "rtos": counters(os.path.join(p, "load" + load)).get("TCPTimeouts", 0)})
+    for cc, sub, load, fl in all_runs:
+        if not fl:
+            continue
+        sd = [[] for _ in BUCKETS]
+        small = []
+        for f in fl:
+            if not f["ok"]:
+                continue
+            s = (f["done"] - f["conn"]) / (f["size"] * 8 / rate + base_rtt)
+            sd[bucket(f["size"])].append(s)
+            if f["size"] < 100000:
+                small.append(s)
+        qs = [b for _, b in queue(sub)]
+        hs = [f["conn"] - f["start"] for f in fl if f["ok"]]
+        per.setdefault(cc, {}).setdefault(load, []).append({
+            "flows": len(fl), "failed": sum(not f["ok"] for f in fl),
+            "q_p50": pct(qs, 50), "q_p99": pct(qs, 99),
+            "hs_p50": pct(hs, 50), "hs_p99": pct(hs, 99),
+            "buckets": [{"n": len(x), "p50": pct(x, 50), "p95": pct(x, 95),
+                         "p99": pct(x, 99)} for x in sd],
+            "small_p99": pct(small, 99), "small_p50": pct(small, 50),
+            "all_p99": pct([x for b in sd for x in b], 99),
+            "rtos": counters(sub).get("TCPTimeouts", 0)})
     res["s5"] = per
     md = ["## S5: flow completion time (websearch sizes / %s, Poisson arrivals, "
           "%s flows per run)" % (meta["fct_scale"], meta["fct_flows"]), "",

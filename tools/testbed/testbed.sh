@@ -164,11 +164,24 @@ tb_flow() {
 	echo "tbs$((($1 - 1) % s + 1)) tbd$((($1 - 1) % r + 1)) 198.19.0.$((($1 - 1) % r + 1)) $((5200 + $1))"
 }
 
+# tb_qsample DIR / tb_qstop - sample the bottleneck's queue every 2 ms
+# (DIR/queue.tsv: t_ms backlog_bytes qlen_pkts drops; DIR/queue.txt: the
+# summary line with t0_us) from tb_qsample until tb_qstop
+tb_qsample() {
+	ip netns exec tbr "$TB_BIN/qsample" -d br0 -i 2000 -o "$1/queue.tsv" \
+		> "$1/queue.txt" 2>&1 &
+	TB_QPID=$!
+}
+tb_qstop() {
+	kill -INT "$TB_QPID"
+	wait "$TB_QPID"
+}
+
 # tb_run CC FLOWS SECONDS DIR - FLOWS flows of SECONDS each, started
 # together; iperf3 JSON per flow (DIR/flowF.json), queue samples every 2 ms
 # (DIR/queue.tsv: t_ms backlog_bytes qlen_pkts drops), and DIR/summary.json
 tb_run() {
-	local cc=$1 nf=$2 secs=$3 dir=$4 f sns rns addr port pids=() qpid
+	local cc=$1 nf=$2 secs=$3 dir=$4 f sns rns addr port pids=()
 	mkdir -p "$dir"
 	for ((f = 1; f <= nf; f++)); do
 		read -r sns rns addr port <<< "$(tb_flow "$f")"
@@ -178,9 +191,7 @@ tb_run() {
 		read -r sns rns addr port <<< "$(tb_flow "$f")"
 		retry 50 sh -c "ip netns exec $rns ss -Hltn | grep -q ':$port '" || return 1
 	done
-	ip netns exec tbr "$TB_BIN/qsample" -d br0 -i 2000 -o "$dir/queue.tsv" \
-		> "$dir/queue.txt" 2>&1 &
-	qpid=$!
+	tb_qsample "$dir"
 	for ((f = 1; f <= nf; f++)); do
 		read -r sns rns addr port <<< "$(tb_flow "$f")"
 		ip netns exec "$sns" iperf3 -c "$addr" -p "$port" -C "$cc" \
@@ -188,8 +199,7 @@ tb_run() {
 		pids+=($!)
 	done
 	wait "${pids[@]}"
-	kill -INT "$qpid"
-	wait "$qpid"
+	tb_qstop
 	python3 "$TB_TOP/tools/testbed/summary.py" --cc "$cc" \
 		--rate-mbit "$TB_RATE_MBIT" "$dir" > "$dir/summary.json"
 }
