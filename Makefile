@@ -2,14 +2,22 @@
 #
 # tcp_hpcc top-level build.
 #
-#   make                 modules for every selected kernel + userspace programs
-#   make check           the whole test suite (userspace, fuzz, guests on 6.1
-#                        and 6.12); ends with "N passed, N failed"
-#   make demo            the main job: iperf3 -C hpcc in a guest
+#   make                 what a host runs: tcp_hpcc.ko and hpcc_int.ko for every
+#                        selected kernel, hpccd and hpccctl.  Needs only a C
+#                        compiler, make, the kernel headers, libmnl and json-c
+#                        (Documentation/admin-guide.rst, "Building")
 #   make install         modules (updates/) and programs; make uninstall
 #   make dkms            register, build and install through DKMS
-#   make checkpatch      scripts/checkpatch.pl --no-tree over kernel/
-#   make uapi            regenerate include/uapi/linux/hpcc.h from the YNL spec
+#   make tools           hpcc-replay and the testbed's samplers and flow
+#                        generator (libnl-3 too)
+#   make check           installs what the tests need (tools/deps), then the
+#                        whole test suite; ends with "N passed, N failed"
+#   make demo            installs what it needs, then the main job in a guest
+#   make bench, bench-quick, bench-ack, bench-daemon: benchmarks (likewise)
+#   make checkpatch      scripts/checkpatch.pl --strict over kernel/
+#   make uapi            regenerate the uapi headers from the YNL specs
+#   make clean           remove everything the build made (not benchmark
+#                        results under build/bench/); make distclean: all of build/
 #
 # Kernels: KDIR=/path/to/headers builds for that one.  Otherwise the running
 # kernel's headers when they are installed, else every installed kernel's
@@ -20,6 +28,19 @@ TOP := $(CURDIR)
 BUILD := $(TOP)/build
 PREFIX ?= /usr/local
 DESTDIR ?=
+
+all: modules programs
+
+# The targets that install their dependencies first run the rest in a
+# sub-make: this Makefile is read again there, so the kernel headers and the
+# kernel source package that tools/deps has just installed are seen (KDIRS
+# and LINUX_SRC_TAR are wildcards, evaluated when the file is read).
+DEPS_ENTRIES := check demo bench bench-quick bench-ack bench-daemon
+$(DEPS_ENTRIES): deps
+	@$(MAKE) --no-print-directory run-$@
+
+deps:
+	@sh tools/deps
 
 ifneq ($(KDIR),)
 KDIRS := $(KDIR)
@@ -38,34 +59,8 @@ KRELS := $(foreach k,$(KDIRS),$(call krel,$(k)))
 KSRC := $(filter-out kernel/hpcc_conftest.h kernel/%.mod.c,\
 	$(wildcard kernel/*.c kernel/*.h)) kernel/Kbuild kernel/Makefile
 
-# Userspace.
-CC ?= cc
-CFLAGS ?= -O2 -g
-CFLAGS += -Wall -Wextra -std=gnu11
-USER_CPPFLAGS := -Iinclude/uapi -Iinclude -Ikernel -Itools/include -Itools/replay
-CORE_SRC := kernel/hpcc_core.c
-CORE_HDR := kernel/hpcc_core.h tools/include/hpcc_user.h
-SAN_FLAGS := -fsanitize=address,undefined -fno-sanitize-recover=all \
-	-fno-omit-frame-pointer
-
-# Members of the kernel source package that the build and tests use: the
-# kselftest harness, checkpatch and the YNL tool.  Extracted once.
-LINUX_SRC_TAR ?= $(firstword $(wildcard /usr/src/linux-source-6.12.tar.xz))
-LINUX_SRC := $(BUILD)/linux-src
-LINUX_SRC_MEMBERS := scripts/checkpatch.pl scripts/spelling.txt \
-	scripts/const_structs.checkpatch \
-	tools/testing/selftests/kselftest.h \
-	tools/testing/selftests/kselftest_harness.h \
-	tools/testing/selftests/kselftest/ktap_helpers.sh \
-	tools/net/ynl Documentation/netlink MAINTAINERS
-
-all: modules userspace
-
-deps:
-	@sh tools/deps
-
 modules:
-	@test -n "$(KDIRS)" || { echo "no kernel headers; run tools/deps" >&2; exit 1; }
+	@test -n "$(KDIRS)" || { echo "no kernel headers: install linux-headers-$$(uname -r), or run tools/deps" >&2; exit 1; }
 	@set -e; for kdir in $(KDIRS); do \
 		rel=$$($(call KREL_OF,$$kdir)); \
 		d=$(BUILD)/$$rel/kernel; mkdir -p $$d; \
@@ -78,85 +73,117 @@ modules:
 		$(MAKE) -s -C $$d KDIR=$$kdir modules; \
 	done
 
+# --- Userspace ---------------------------------------------------------------
+#
+# Every C file is compiled to an object under one of four trees, one per
+# flag set, with its header dependencies from the compiler (-MMD -MP):
+#   build/obj/       programs and tools: U_CFLAGS
+#   build/obj-test/  test programs on the kselftest harness: + KSFT_FLAGS
+#   build/obj-san/   unit tests of our userspace code: + ASan and UBSan
+#   build/obj-fuzz/  libFuzzer targets (clang): FUZZ_FLAGS
+CC ?= cc
+CFLAGS ?= -O2 -g
+U_CPPFLAGS := -D_GNU_SOURCE -Iinclude/uapi -Iinclude -Idaemon -Ikernel \
+	-Itools/include -Itools/replay
+U_CFLAGS := -std=gnu11 -Wall -Wextra -Wno-unused-parameter $(CFLAGS)
+DEPFLAGS := -MMD -MP
+SAN_FLAGS := -fsanitize=address,undefined -fno-sanitize-recover=all \
+	-fno-omit-frame-pointer
+# Members of the kernel source package that the tests use: the kselftest
+# harness, checkpatch and the YNL tool.  Extracted once, by the targets that
+# need them; a host build never does.
+LINUX_SRC_TAR ?= $(firstword $(wildcard /usr/src/linux-source-6.12.tar.xz))
+LINUX_SRC := $(BUILD)/linux-src
+LINUX_SRC_MEMBERS := scripts/checkpatch.pl scripts/spelling.txt \
+	scripts/const_structs.checkpatch \
+	tools/testing/selftests/kselftest.h \
+	tools/testing/selftests/kselftest_harness.h \
+	tools/testing/selftests/kselftest/ktap_helpers.sh \
+	tools/net/ynl Documentation/netlink MAINTAINERS
+KSFT_FLAGS := -I$(LINUX_SRC)/tools/testing/selftests -Wno-sign-compare \
+	-Wno-clobbered
+FUZZ_CC ?= clang
+FUZZ_FLAGS := -g -O1 -fsanitize=fuzzer,address,undefined \
+	-fno-sanitize-recover=all
+
+# obj TREE, SOURCES - the objects of SOURCES in build/TREE/
+obj = $(patsubst %.c,$(BUILD)/$(1)/%.o,$(2))
+
+$(BUILD)/obj/%.o: %.c
+	@mkdir -p $(@D)
+	$(CC) $(U_CPPFLAGS) $(U_CFLAGS) $(EXTRA_CFLAGS) $(DEPFLAGS) -c -o $@ $<
+$(BUILD)/obj-test/%.o: %.c | $(LINUX_SRC)/.stamp
+	@mkdir -p $(@D)
+	$(CC) $(U_CPPFLAGS) $(U_CFLAGS) $(KSFT_FLAGS) $(DEPFLAGS) -c -o $@ $<
+$(BUILD)/obj-san/%.o: %.c | $(LINUX_SRC)/.stamp
+	@mkdir -p $(@D)
+	$(CC) $(U_CPPFLAGS) $(U_CFLAGS) $(KSFT_FLAGS) $(SAN_FLAGS) $(DEPFLAGS) -c -o $@ $<
+$(BUILD)/obj-fuzz/%.o: %.c
+	@mkdir -p $(@D)
+	$(FUZZ_CC) $(U_CPPFLAGS) $(FUZZ_FLAGS) $(DEPFLAGS) -c -o $@ $<
+
+CORE_SRC := kernel/hpcc_core.c
 WIRE_SRC := daemon/hpcc_wire.c
-WIRE_HDR := daemon/hpcc_wire.h include/uapi/linux/hpcc.h
-userspace: $(BUILD)/hpcc-replay $(BUILD)/hpccd $(BUILD)/hpccctl $(BUILD)/qsample $(BUILD)/tcpsample $(BUILD)/fctgen \
-	selftest-progs fuzz-progs
+GENL_SRC := daemon/hpcc_genl.c
+TRACE_SRC := tools/replay/hpcc_trace.c
 
-# The testbed's bottleneck queue sampler (libnl-3 route, in-process).
-$(BUILD)/qsample: tools/testbed/qsample.c
-	@mkdir -p $(dir $@)
-	$(CC) $(CFLAGS) $$(pkg-config --cflags libnl-route-3.0) -o $@ $< \
-		$$(pkg-config --libs libnl-route-3.0)
+# What a host runs: the probe daemon (libmnl) and its control tool (libmnl,
+# json-c).
+PROGRAMS := $(BUILD)/hpccd $(BUILD)/hpccctl
+programs: $(PROGRAMS)
+$(BUILD)/hpccd: $(call obj,obj,daemon/hpccd.c $(GENL_SRC) $(WIRE_SRC))
+	$(CC) $(U_CFLAGS) -o $@ $^ -lmnl
+$(BUILD)/hpccctl: $(call obj,obj,daemon/hpccctl.c $(GENL_SRC))
+	$(CC) $(U_CFLAGS) -o $@ $^ -lmnl -ljson-c
 
-# The testbed's sender sampler (sock_diag over libmnl, in-process).
-$(BUILD)/tcpsample: tools/testbed/tcpsample.c
-	@mkdir -p $(dir $@)
-	$(CC) $(CFLAGS) -o $@ $< $$(pkg-config --libs libmnl)
-
-# The benchmarks' flow generator (tools/bench/eval.sh).
-$(BUILD)/fctgen: tools/bench/fctgen.c
-	@mkdir -p $(dir $@)
-	$(CC) $(CFLAGS) -o $@ $<
-
-# The probe daemon (libmnl).
-HPCCD_SRC := daemon/hpccd.c daemon/hpcc_genl.c $(WIRE_SRC)
-$(BUILD)/hpccd: $(HPCCD_SRC) daemon/hpcc_genl.h $(WIRE_HDR)
-	@mkdir -p $(dir $@)
-	$(CC) $(CFLAGS) -Wno-unused-parameter -D_GNU_SOURCE -Iinclude/uapi -Idaemon \
-		-o $@ $(HPCCD_SRC) -lmnl
-
-# Its control tool (libmnl, json-c).
-HPCCCTL_SRC := daemon/hpccctl.c daemon/hpcc_genl.c
-$(BUILD)/hpccctl: $(HPCCCTL_SRC) daemon/hpcc_genl.h $(WIRE_HDR)
-	@mkdir -p $(dir $@)
-	$(CC) $(CFLAGS) -Wno-unused-parameter -D_GNU_SOURCE -Iinclude/uapi -Idaemon \
-		-o $@ $(HPCCCTL_SRC) -lmnl -ljson-c
-
-REPLAY_SRC := tools/replay/hpcc_replay.c tools/replay/hpcc_trace.c $(CORE_SRC)
-$(BUILD)/hpcc-replay: $(REPLAY_SRC) tools/replay/hpcc_trace.h $(CORE_HDR)
-	@mkdir -p $(dir $@)
-	$(CC) $(CFLAGS) $(USER_CPPFLAGS) -o $@ $(REPLAY_SRC) -lm
+# Research and testbed tools: offline replay, the testbed's bottleneck queue
+# sampler (libnl-3 route) and sender sampler (sock_diag over libmnl), the
+# benchmarks' flow generator.
+TOOLS := $(BUILD)/hpcc-replay $(BUILD)/qsample $(BUILD)/tcpsample $(BUILD)/fctgen
+tools: $(TOOLS)
+$(BUILD)/hpcc-replay: $(call obj,obj,tools/replay/hpcc_replay.c $(TRACE_SRC) $(CORE_SRC))
+	$(CC) $(U_CFLAGS) -o $@ $^ -lm
+$(BUILD)/obj/tools/testbed/qsample.o: EXTRA_CFLAGS = $$(pkg-config --cflags libnl-route-3.0)
+$(BUILD)/qsample: $(call obj,obj,tools/testbed/qsample.c)
+	$(CC) $(U_CFLAGS) -o $@ $^ $$(pkg-config --libs libnl-route-3.0)
+$(BUILD)/tcpsample: $(call obj,obj,tools/testbed/tcpsample.c)
+	$(CC) $(U_CFLAGS) -o $@ $^ -lmnl
+$(BUILD)/fctgen: $(call obj,obj,tools/bench/fctgen.c)
+	$(CC) $(U_CFLAGS) -o $@ $^
+$(BUILD)/core_bench: $(call obj,obj,tools/bench/core_bench.c $(CORE_SRC))
+	$(CC) $(U_CFLAGS) -o $@ $^
 
 # Test programs (kselftest harness from the kernel source package).  Those
-# that exercise our userspace code run under ASan and UBSan.
-KSFT_CFLAGS := $(CFLAGS) -Wno-unused-parameter -Wno-sign-compare -Wno-clobbered $(USER_CPPFLAGS) \
-	-I$(LINUX_SRC)/tools/testing/selftests -D_GNU_SOURCE
-SELFTEST_PROGS := $(BUILD)/selftests/tcp_cc_tool $(BUILD)/selftests/cc_sockopt \
-	$(BUILD)/selftests/hpcc_nl \
-	$(BUILD)/selftests/core_test $(BUILD)/selftests/core_equiv \
-	$(BUILD)/selftests/wire_test
+# that exercise our userspace code run under ASan and UBSan; the others run
+# in the guests.
+SELFTEST_PROGS := $(addprefix $(BUILD)/selftests/,tcp_cc_tool cc_sockopt \
+	hpcc_nl core_test core_equiv wire_test)
 selftest-progs: $(SELFTEST_PROGS)
-$(BUILD)/selftests/core_%: selftests/core_%.c $(CORE_SRC) $(CORE_HDR) $(LINUX_SRC)/.stamp
-	@mkdir -p $(dir $@)
-	$(CC) $(KSFT_CFLAGS) $(SAN_FLAGS) -o $@ $< $(CORE_SRC) -lm
-$(BUILD)/selftests/wire_test: selftests/wire_test.c $(WIRE_SRC) $(WIRE_HDR) $(LINUX_SRC)/.stamp
-	@mkdir -p $(dir $@)
-	$(CC) $(KSFT_CFLAGS) -Idaemon $(SAN_FLAGS) -o $@ $< $(WIRE_SRC)
+$(BUILD)/selftests/core_%: $(call obj,obj-san,selftests/core_%.c $(CORE_SRC))
+	@mkdir -p $(@D)
+	$(CC) $(U_CFLAGS) $(SAN_FLAGS) -o $@ $^ -lm
+$(BUILD)/selftests/wire_test: $(call obj,obj-san,selftests/wire_test.c $(WIRE_SRC))
+	@mkdir -p $(@D)
+	$(CC) $(U_CFLAGS) $(SAN_FLAGS) -o $@ $^
+$(BUILD)/selftests/hpcc_nl: $(call obj,obj,selftests/hpcc_nl.c $(GENL_SRC))
+	@mkdir -p $(@D)
+	$(CC) $(U_CFLAGS) -o $@ $^ -lmnl
+$(BUILD)/selftests/%: $(BUILD)/obj-test/selftests/%.o
+	@mkdir -p $(@D)
+	$(CC) $(U_CFLAGS) -o $@ $^
+
 # libFuzzer targets (clang), with ASan and UBSan.
-FUZZ_CC ?= clang
 FUZZ_PROGS := $(BUILD)/fuzz/fuzz_replay $(BUILD)/fuzz/fuzz_wire
 fuzz-progs: $(FUZZ_PROGS)
-$(BUILD)/fuzz/fuzz_wire: selftests/fuzz/fuzz_wire.c $(WIRE_SRC) $(WIRE_HDR)
-	@mkdir -p $(dir $@)
-	$(FUZZ_CC) -g -O1 -fsanitize=fuzzer,address,undefined \
-		-fno-sanitize-recover=all -Iinclude/uapi -Idaemon -o $@ \
-		$< $(WIRE_SRC)
-$(BUILD)/fuzz/fuzz_replay: selftests/fuzz/fuzz_replay.c tools/replay/hpcc_trace.c \
-		tools/replay/hpcc_trace.h $(CORE_SRC) $(CORE_HDR)
-	@mkdir -p $(dir $@)
-	$(FUZZ_CC) -g -O1 -fsanitize=fuzzer,address,undefined \
-		-fno-sanitize-recover=all $(USER_CPPFLAGS) -o $@ \
-		$< tools/replay/hpcc_trace.c $(CORE_SRC)
+$(BUILD)/fuzz/fuzz_wire: $(call obj,obj-fuzz,selftests/fuzz/fuzz_wire.c $(WIRE_SRC))
+	@mkdir -p $(@D)
+	$(FUZZ_CC) $(FUZZ_FLAGS) -o $@ $^
+$(BUILD)/fuzz/fuzz_replay: $(call obj,obj-fuzz,selftests/fuzz/fuzz_replay.c $(TRACE_SRC) $(CORE_SRC))
+	@mkdir -p $(@D)
+	$(FUZZ_CC) $(FUZZ_FLAGS) -o $@ $^
 
-$(BUILD)/selftests/hpcc_nl: selftests/hpcc_nl.c daemon/hpcc_genl.c daemon/hpcc_genl.h $(WIRE_HDR)
-	@mkdir -p $(dir $@)
-	$(CC) $(CFLAGS) -Wno-unused-parameter -Iinclude/uapi -Idaemon -o $@ $< \
-		daemon/hpcc_genl.c -lmnl
-
-$(BUILD)/selftests/%: selftests/%.c $(LINUX_SRC)/.stamp
-	@mkdir -p $(dir $@)
-	$(CC) $(KSFT_CFLAGS) -o $@ $<
+-include $(shell find $(BUILD)/obj $(BUILD)/obj-test $(BUILD)/obj-san \
+	$(BUILD)/obj-fuzz -name '*.d' 2>/dev/null)
 
 $(LINUX_SRC)/.stamp:
 	@test -n "$(LINUX_SRC_TAR)" || { echo "linux-source-6.12 missing; run tools/deps" >&2; exit 1; }
@@ -165,6 +192,36 @@ $(LINUX_SRC)/.stamp:
 		$(addprefix $(notdir $(basename $(basename $(LINUX_SRC_TAR))))/,$(LINUX_SRC_MEMBERS))
 	@touch $@
 linux-src: $(LINUX_SRC)/.stamp
+
+# --- Entry points behind deps (see DEPS_ENTRIES) -----------------------------
+
+run-check: all tools selftest-progs fuzz-progs linux-src
+	@bash selftests/run
+
+run-demo: all tools
+	@bash tools/demo
+
+# The evaluation suite: hpcc, cubic, bbr and dctcp on the testbed, in one
+# guest (6.12 unless BENCH_KERNEL names another); report and plots in
+# build/bench/DATE-full/ (or -quick).  Documentation/evaluation.rst.
+run-bench: all tools
+	@tools/bench/run
+run-bench-quick: all tools
+	@tools/bench/run --quick
+
+# Per-ACK cost of hpcc against cubic, in a guest on each kernel (ftrace).
+run-bench-ack: all
+	@for k in $${HPCC_KERNELS:-6.1 6.12}; do \
+		echo "== kernel $$k"; \
+		tools/vmrun --kernel $$k --timeout 600 -- bash tools/bench/ack_cost.sh | grep -v '^\['; \
+	done
+
+# hpccd's cost: responses per CPU second, CPU per 100 flows (guest, 6.12).
+run-bench-daemon: all
+	@for k in $${HPCC_KERNELS:-6.12}; do \
+		echo "== kernel $$k"; \
+		tools/vmrun --kernel $$k --timeout 900 -- bash tools/bench/daemon_cost.sh | grep -v '^\['; \
+	done
 
 # Micro-benchmark of the core (not a test): ns per NewAck, and instructions
 # per call under callgrind (repeatable on a noisy machine).
@@ -179,31 +236,6 @@ bench-core: $(BUILD)/core_bench
 			printf "hpcc_new_ack: %d hops %.0f instructions/call (callgrind)\n", \
 			n, $$1 / c; exit }'; \
 	done
-# Per-ACK cost of hpcc against cubic, in a guest on each kernel (ftrace).
-bench-ack: all
-	@for k in $${HPCC_KERNELS:-6.1 6.12}; do \
-		echo "== kernel $$k"; \
-		tools/vmrun --kernel $$k --timeout 600 -- bash tools/bench/ack_cost.sh | grep -v '^\['; \
-	done
-
-# hpccd's cost: responses per CPU second, CPU per 100 flows (guest, 6.12).
-bench-daemon: all
-	@for k in $${HPCC_KERNELS:-6.12}; do \
-		echo "== kernel $$k"; \
-		tools/vmrun --kernel $$k --timeout 900 -- bash tools/bench/daemon_cost.sh | grep -v '^\['; \
-	done
-
-# The evaluation suite: hpcc, cubic, bbr and dctcp on the testbed, in one
-# guest (6.12 unless BENCH_KERNEL names another); report and plots in
-# build/bench/DATE-full/ (or -quick).  Documentation/evaluation.rst.
-bench: deps all
-	@tools/bench/run
-bench-quick: deps all
-	@tools/bench/run --quick
-
-$(BUILD)/core_bench: tools/bench/core_bench.c $(CORE_SRC) $(CORE_HDR)
-	@mkdir -p $(dir $@)
-	$(CC) -O2 -g $(USER_CPPFLAGS) -o $@ $< $(CORE_SRC)
 
 # include/uapi/linux/hpcc.h: the netlink part generated from the YNL spec by
 # the kernel's ynl-gen-c, followed by the hand-written wire format (from the
@@ -218,18 +250,16 @@ uapi: linux-src
 	@sh tools/ynl-uapi hpcc-int include/uapi/linux/hpcc_int.h
 	@echo "  GEN     include/uapi/linux/hpcc_int.h"
 
-# CAMELCASE: the only hit is the kernel's own struct Qdisc.
+# CAMELCASE: the only hit is the kernel's own struct Qdisc.  checkpatch runs
+# in build/ (no .git, no MAINTAINERS there), so it leaves no
+# .checkpatch-camelcase.* cache in the tree.
+CHECKPATCH_FILES := $(filter-out kernel/Kbuild kernel/Makefile,$(KSRC)) \
+	$(wildcard kernel/conftest/*.c)
 checkpatch: linux-src
-	@perl $(LINUX_SRC)/scripts/checkpatch.pl --no-tree --strict --quiet \
+	@cd $(BUILD) && perl $(LINUX_SRC)/scripts/checkpatch.pl --no-tree --strict --quiet \
 		--ignore FILE_PATH_CHANGES,SPDX_LICENSE_TAG,CAMELCASE \
-		-f $(filter-out kernel/Kbuild kernel/Makefile,$(KSRC)) $(wildcard kernel/conftest/*.c) \
+		-f $(addprefix $(TOP)/,$(CHECKPATCH_FILES)) \
 		&& echo "checkpatch: clean"
-
-check: deps all linux-src
-	@bash selftests/run
-
-demo: deps all
-	@bash tools/demo
 
 install: install-modules install-programs
 
@@ -238,7 +268,7 @@ install: install-modules install-programs
 SBINDIR := $(PREFIX)/sbin
 MANDIR := $(PREFIX)/share/man
 UNITDIR ?= $(PREFIX)/lib/systemd/system
-install-programs: $(BUILD)/hpccd $(BUILD)/hpccctl
+install-programs: $(PROGRAMS)
 	install -D -m 755 $(BUILD)/hpccd $(DESTDIR)$(SBINDIR)/hpccd
 	install -D -m 755 $(BUILD)/hpccctl $(DESTDIR)$(SBINDIR)/hpccctl
 	install -D -m 644 daemon/hpccd.8 $(DESTDIR)$(MANDIR)/man8/hpccd.8
@@ -289,12 +319,23 @@ dkms-remove:
 	-dkms remove -m tcp-hpcc -v $(VERSION) --all
 	rm -rf $(DKMS_SRC)
 
+# Everything the build, the tests and the demo create, in build/ and in the
+# source tree (an in-tree `make -C kernel`, as DKMS runs it, leaves its
+# objects in kernel/); benchmark results under build/bench/ are kept.
 clean:
-	rm -rf $(BUILD)/*/kernel $(BUILD)/bin $(BUILD)/selftests
+	@if [ -d $(BUILD) ]; then \
+		find $(BUILD) -mindepth 1 -maxdepth 1 ! -name bench -exec rm -rf {} +; \
+	fi
 	rm -f kernel/hpcc_conftest.h kernel/hpcc_conftest.h.log
+	find kernel \( -name '*.o' -o -name '*.ko' -o -name '*.mod' -o -name '*.mod.c' \
+		-o -name '.*.cmd' -o -name '*.o.d' -o -name modules.order \
+		-o -name Module.symvers \) -type f -delete
+	find . -name __pycache__ -type d -prune -exec rm -rf {} +
 
-distclean:
+distclean: clean
 	rm -rf $(BUILD)
 
-.PHONY: all deps modules userspace install-programs install-modules selftest-progs fuzz-progs linux-src checkpatch check demo install \
-	uninstall dkms-src dkms dkms-remove clean distclean bench-core bench-ack bench-daemon bench bench-quick uapi
+.PHONY: all deps modules programs tools selftest-progs fuzz-progs linux-src \
+	$(DEPS_ENTRIES) $(addprefix run-,$(DEPS_ENTRIES)) install install-programs \
+	install-modules uninstall dkms-src dkms dkms-remove clean distclean \
+	checkpatch uapi bench-core

@@ -49,7 +49,6 @@
  * Exit status 0 when every flow is ok, 1 when some is not, 2 usage or
  * set-up errors.
  */
-#define _GNU_SOURCE
 #include <arpa/inet.h>
 #include <errno.h>
 #include <fcntl.h>
