@@ -5,7 +5,7 @@
 #   make                 what a host runs: tcp_hpcc.ko and hpcc_int.ko for every
 #                        selected kernel, hpccd and hpccctl.  Needs only a C
 #                        compiler, make, the kernel headers, libmnl and json-c
-#                        (Documentation/admin-guide.rst, "Building")
+#                        (Documentation/admin-guide.rst, "What a host needs")
 #   make install         modules (updates/) and programs; make uninstall
 #   make dkms            register, build and install through DKMS
 #   make tools           hpcc-replay and the testbed's samplers and flow
@@ -83,8 +83,8 @@ modules:
 #   build/obj-fuzz/  libFuzzer targets (clang): FUZZ_FLAGS
 CC ?= cc
 CFLAGS ?= -O2 -g
-U_CPPFLAGS := -D_GNU_SOURCE -Iinclude/uapi -Iinclude -Idaemon -Ikernel \
-	-Itools/include -Itools/replay
+U_CPPFLAGS := -D_GNU_SOURCE -DHPCC_VERSION='"$(VERSION)"' -Iinclude/uapi \
+	-Iinclude -Idaemon -Ikernel -Itools/include -Itools/replay
 U_CFLAGS := -std=gnu11 -Wall -Wextra -Wno-unused-parameter $(CFLAGS)
 DEPFLAGS := -MMD -MP
 SAN_FLAGS := -fsanitize=address,undefined -fno-sanitize-recover=all \
@@ -131,6 +131,8 @@ TRACE_SRC := tools/replay/hpcc_trace.c
 # json-c).
 PROGRAMS := $(BUILD)/hpccd $(BUILD)/hpccctl
 programs: $(PROGRAMS)
+# --version prints VERSION.
+$(call obj,obj,daemon/hpccd.c daemon/hpccctl.c): VERSION
 $(BUILD)/hpccd: $(call obj,obj,daemon/hpccd.c $(GENL_SRC) $(WIRE_SRC))
 	$(CC) $(U_CFLAGS) -o $@ $^ -lmnl
 $(BUILD)/hpccctl: $(call obj,obj,daemon/hpccctl.c $(GENL_SRC))

@@ -4,6 +4,8 @@
  * namespace, over the "hpcc" generic netlink family
  * (Documentation/netlink/specs/hpcc.yaml) through daemon/hpcc_genl.c.
  *
+ * Options: -j/--json, -h/--help, -V/--version (before the command).
+ *
  *   hpccctl [-j] flow show [src ADDR] [dst ADDR] [sport PORT] [dport PORT]
  *   hpccctl [-j] stats
  *   hpccctl [-j] param show
@@ -49,8 +51,10 @@ static int usage(FILE *out)
 		"       hpccctl int add dev DEV [rate RATE]\n"
 		"       hpccctl int del dev DEV\n"
 		"       hpccctl int set [switch-id N] [probe-dscp N]\n"
-		"       hpccctl -h\n"
-		"  -j  JSON output\n");
+		"       hpccctl -h | -V\n"
+		"  -j, --json     JSON output, with the YNL spec's attribute names\n"
+		"  -h, --help     this text\n"
+		"  -V, --version  the version\n");
 	return out == stdout ? 0 : 2;
 }
 
@@ -598,15 +602,25 @@ static int int_cmd(int ac, char **av)
 
 int main(int ac, char **av)
 {
+	static const struct option long_opts[] = {
+		{ "json",    no_argument, NULL, 'j' },
+		{ "help",    no_argument, NULL, 'h' },
+		{ "version", no_argument, NULL, 'V' },
+		{ NULL, 0, NULL, 0 }
+	};
 	int c;
 
-	while ((c = getopt(ac, av, "+jh")) != -1) {
+	/* "+": options end at the first command word */
+	while ((c = getopt_long(ac, av, "+jhV", long_opts, NULL)) != -1) {
 		switch (c) {
 		case 'j':
 			json = true;
 			break;
 		case 'h':
 			return usage(stdout);
+		case 'V':
+			printf("hpccctl %s\n", HPCC_VERSION);
+			return 0;
 		default:
 			return usage(stderr);
 		}

@@ -1,7 +1,8 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
  * hpccd - the HPCC++ probe daemon of one network namespace
- * (draft-pan-tsvwg-hpccplus section 7.2; ../shared/ARCHITECTURE.md).
+ * (draft-pan-tsvwg-hpccplus section 7.2; Documentation/design.rst and
+ * Documentation/daemon.rst).
  *
  * Sender role: learns flows from the module (flow-get dump at start, then
  * flow-new, flow-active and flow-del events), and for each flow with data
@@ -868,13 +869,34 @@ static void usage(FILE *out)
 {
 	fprintf(out,
 		"usage: hpccd [-c FILE] [-b PPS] [-H HOPS] [-S FILE] [-s] [-v]\n"
-		"  -c FILE  configuration file (default /etc/hpcc/hpccd.conf)\n"
-		"  -b PPS   probe budget, probes per second for all flows\n"
-		"  -H HOPS  hop records per probe, 1..8\n"
-		"  -S FILE  statistics file, written on SIGUSR1 and at exit\n"
-		"  -s       log to syslog instead of stderr\n"
-		"  -v       debug messages\n");
+		"       hpccd -h | -V\n"
+		"  -c, --config FILE        configuration file (default /etc/hpcc/hpccd.conf)\n"
+		"  -b, --probe-budget PPS   probe budget, probes per second for all flows\n"
+		"  -H, --max-hops HOPS      hop records per probe, 1..8\n"
+		"  -S, --stats-file FILE    statistics file, written on SIGUSR1 and at exit\n"
+		"  -s, --syslog             log to syslog instead of stderr\n"
+		"  -v, --verbose            debug messages\n"
+		"  -h, --help               this text\n"
+		"  -V, --version            the version\n");
 }
+
+/*
+ * The command line.  The long options that set a configuration key have
+ * its name (probe-budget, max-hops, stats-file), so the man page's
+ * CONFIGURATION FILE section and --help agree.
+ */
+static const char short_opts[] = "c:b:H:S:svhV";
+static const struct option long_opts[] = {
+	{ "config",	  required_argument, NULL, 'c' },
+	{ "probe-budget", required_argument, NULL, 'b' },
+	{ "max-hops",	  required_argument, NULL, 'H' },
+	{ "stats-file",	  required_argument, NULL, 'S' },
+	{ "syslog",	  no_argument,	     NULL, 's' },
+	{ "verbose",	  no_argument,	     NULL, 'v' },
+	{ "help",	  no_argument,	     NULL, 'h' },
+	{ "version",	  no_argument,	     NULL, 'V' },
+	{ NULL, 0, NULL, 0 }
+};
 
 static int epoll_add(int fd)
 {
@@ -977,12 +999,16 @@ int main(int argc, char **argv)
 	char *const *args = argv;
 
 	/* the file first, so the command line wins over it */
-	while ((opt = getopt(argc, args, "c:b:H:S:svh")) != -1)
+	while ((opt = getopt_long(argc, args, short_opts, long_opts,
+				  NULL)) != -1)
 		if (opt == 'c') {
 			snprintf(cfg.file, sizeof(cfg.file), "%s", optarg);
 			file_given = true;
 		} else if (opt == 'h') {
 			usage(stdout);
+			return 0;
+		} else if (opt == 'V') {
+			printf("hpccd %s\n", HPCC_VERSION);
 			return 0;
 		} else if (opt == '?') {
 			usage(stderr);
@@ -992,7 +1018,8 @@ int main(int argc, char **argv)
 		return 2;
 	cl = cfg;
 	optind = 1;
-	while ((opt = getopt(argc, args, "c:b:H:S:svh")) != -1) {
+	while ((opt = getopt_long(argc, args, short_opts, long_opts,
+				  NULL)) != -1) {
 		int err = 0;
 
 		switch (opt) {

@@ -6,10 +6,11 @@
  * A netfilter hook at NF_INET_LOCAL_IN, first priority, so only packets
  * routed to this host are considered (a router forwards probes untouched)
  * and AF_PACKET taps, which run before IP, still see every probe: hpccd
- * reads them there (draft section 7.2, ARCHITECTURE.md step 4).  A packet
- * is consumed when it is an unfragmented IPv4 TCP segment with the
- * namespace's probe or response DSCP whose payload starts with a valid
- * struct hpcc_wire_hdr (include/uapi/linux/hpcc.h).  Everything else,
+ * reads them there (draft section 7.2; Documentation/design.rst, "Probe
+ * and response consumption").  A packet is consumed when it is an
+ * unfragmented IPv4 TCP segment with the namespace's probe or response
+ * DSCP whose payload starts with a valid struct hpcc_wire_hdr
+ * (include/uapi/linux/hpcc.h).  Everything else,
  * including TCP data that merely carries one of those DSCPs, goes on to
  * TCP and is counted (dscp-not-hpcc).
  */

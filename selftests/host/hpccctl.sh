@@ -32,7 +32,28 @@ usage_errors() {
 	exits 2 int add dev lo rate 5zbit && exits 2 int add dev lo rate -1 &&
 	exits 2 int del dev lo rate 1mbit && exits 2 int set &&
 	exits 2 int set colour 1 && exits 2 int set switch-id -1 &&
-	exits 2 int set probe-dscp 256 && exits 2 int set switch-id 1 switch-id 2
+	exits 2 int set probe-dscp 256 && exits 2 int set switch-id 1 switch-id 2 &&
+	exits 2 --bogus stats && exits 2 --json
+}
+
+# --help, -V/--version and --json are understood (getopt_long), and the man
+# page lists them.
+long_options() {
+	local o v
+	v=$(cat "$TOP/VERSION")
+	for o in -h --help; do
+		"$C" $o | grep -q '^usage: hpccctl' || { echo "$o: no usage"; return 1; }
+	done
+	for o in -V --version; do
+		[ "$("$C" $o)" = "hpccctl $v" ] || { echo "$o: '$("$C" $o)'"; return 1; }
+	done
+	if [ ! -d /sys/module/tcp_hpcc ]; then
+		exits 1 --json stats || return 1
+	fi
+	for o in --json --help --version; do
+		grep -q -- "${o//-/\\\\-}" "$TOP/daemon/hpccctl.8" ||
+			{ echo "hpccctl.8 lacks $o"; return 1; }
+	done
 }
 
 no_module() {
@@ -84,8 +105,9 @@ unit_file() {
 }
 
 ktap_print_header
-ktap_set_plan 5
+ktap_set_plan 6
 t "hpccctl: usage errors exit 2 with a message" usage_errors
+t "hpccctl: --help, -V/--version, --json; hpccctl.8 lists them" long_options
 t "hpccctl: without the module, exit 1 and say so" no_module
 t "make install-programs installs programs, man pages, unit, config" installed
 t "man pages hpccd(8) and hpccctl(8) format without warnings" man_pages

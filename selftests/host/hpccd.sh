@@ -27,7 +27,41 @@ bad_config() {
 	rejects -c "$TMP/zero.conf" && rejects -c "$TMP/unknown.conf" &&
 	rejects -c "$TMP/syntax.conf" && rejects -c "$TMP/order.conf" &&
 	rejects -c "$TMP/missing.conf" && rejects -c /dev/null -H 9 &&
-	rejects -c /dev/null -b x && rejects -c /dev/null extra
+	rejects -c /dev/null -b x && rejects -c /dev/null extra &&
+	rejects --bogus && rejects -c /dev/null --max-hops=0 &&
+	rejects --config "$TMP/missing.conf"
+}
+
+# -h/--help and -V/--version print and exit 0 (getopt_long; the man page
+# lists the same).
+help_version() {
+	local o v
+	v=$(cat "$TOP/VERSION")
+	for o in -h --help; do
+		"$D" $o | grep -q '^usage: hpccd' || { echo "$o: no usage"; return 1; }
+		"$D" $o | grep -q -- '--probe-budget' || { echo "$o: no long options"; return 1; }
+	done
+	for o in -V --version; do
+		[ "$("$D" $o)" = "hpccd $v" ] || { echo "$o: '$("$D" $o)'"; return 1; }
+	done
+	for o in --config --probe-budget --max-hops --stats-file --syslog \
+		 --verbose --help --version; do
+		grep -q -- "${o//-/\\\\-}" "$TOP/daemon/hpccd.8" ||
+			{ echo "hpccd.8 lacks $o"; return 1; }
+	done
+}
+
+# Long options set what their short forms set.
+long_options() {
+	local pid
+	"$D" --config /dev/null --probe-budget=700 --max-hops 2 \
+		--stats-file="$TMP/lstats" > "$TMP/long.log" 2>&1 &
+	pid=$!
+	retry 50 grep -q "hpccd running" "$TMP/long.log" || { cat "$TMP/long.log"; return 1; }
+	kill -TERM $pid
+	wait $pid
+	grep "hpccd running" "$TMP/long.log"
+	grep -q "budget 700 probes/s, 2 hops" "$TMP/long.log" && test -s "$TMP/lstats"
 }
 
 signals() {
@@ -68,14 +102,17 @@ example_config() {
 }
 
 ktap_print_header
-ktap_set_plan 4
+ktap_set_plan 6
 t "hpccd -h prints usage" sh -c "'$D' -h | grep -q usage"
+t "hpccd --help/-V/--version; hpccd.8 lists every long option" help_version
 t "bad options and configuration files are refused with exit 2" bad_config
 if [ "$(id -u)" = 0 ]; then
 	t "no module: waits; SIGUSR1 stats, SIGHUP reload (bad file kept out), SIGTERM exit 0" signals
 	t "daemon/hpccd.conf, the shipped example, gives the defaults" example_config
+	t "long options --config, --probe-budget=N, --max-hops N, --stats-file take effect" long_options
 else
 	ktap_test_skip "signals: hpccd needs root for its raw sockets"
 	ktap_test_skip "example config: hpccd needs root for its raw sockets"
+	ktap_test_skip "long options: hpccd needs root for its raw sockets"
 fi
 ktap_finished
