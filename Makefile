@@ -106,6 +106,10 @@ FUZZ_CC ?= clang
 FUZZ_FLAGS := -g -O1 -fsanitize=fuzzer,address,undefined \
 	-fno-sanitize-recover=all
 
+# Objects reached through a chain of pattern rules are kept (make would
+# delete them as intermediates and compile them again next time).
+.SECONDARY:
+
 # obj TREE, SOURCES - the objects of SOURCES in build/TREE/
 obj = $(patsubst %.c,$(BUILD)/$(1)/%.o,$(2))
 
@@ -159,7 +163,7 @@ $(BUILD)/core_bench: $(call obj,obj,tools/bench/core_bench.c $(CORE_SRC))
 # that exercise our userspace code run under ASan and UBSan; the others run
 # in the guests.
 SELFTEST_PROGS := $(addprefix $(BUILD)/selftests/,tcp_cc_tool cc_sockopt \
-	hpcc_nl core_test core_equiv wire_test)
+	hpcc_nl core_test core_equiv wire_test probe_flood)
 selftest-progs: $(SELFTEST_PROGS)
 $(BUILD)/selftests/core_%: $(call obj,obj-san,selftests/core_%.c $(CORE_SRC))
 	@mkdir -p $(@D)
@@ -170,6 +174,9 @@ $(BUILD)/selftests/wire_test: $(call obj,obj-san,selftests/wire_test.c $(WIRE_SR
 $(BUILD)/selftests/hpcc_nl: $(call obj,obj,selftests/hpcc_nl.c $(GENL_SRC))
 	@mkdir -p $(@D)
 	$(CC) $(U_CFLAGS) -o $@ $^ -lmnl
+$(BUILD)/selftests/probe_flood: $(call obj,obj,selftests/probe_flood.c $(WIRE_SRC))
+	@mkdir -p $(@D)
+	$(CC) $(U_CFLAGS) -o $@ $^
 $(BUILD)/selftests/%: $(BUILD)/obj-test/selftests/%.o
 	@mkdir -p $(@D)
 	$(CC) $(U_CFLAGS) -o $@ $^
@@ -252,13 +259,13 @@ uapi: linux-src
 	@sh tools/ynl-uapi hpcc-int include/uapi/linux/hpcc_int.h
 	@echo "  GEN     include/uapi/linux/hpcc_int.h"
 
-# CAMELCASE: the only hit is the kernel's own struct Qdisc.  checkpatch runs
-# in build/ (no .git, no MAINTAINERS there), so it leaves no
-# .checkpatch-camelcase.* cache in the tree.
+# CAMELCASE: the only hit is the kernel's own struct Qdisc.  checkpatch
+# writes its .checkpatch-camelcase.* cache into the directory it runs in:
+# it runs in build/, with GIT_DIR naming the project's repository.
 CHECKPATCH_FILES := $(filter-out kernel/Kbuild kernel/Makefile,$(KSRC)) \
 	$(wildcard kernel/conftest/*.c)
 checkpatch: linux-src
-	@cd $(BUILD) && perl $(LINUX_SRC)/scripts/checkpatch.pl --no-tree --strict --quiet \
+	@cd $(BUILD) && GIT_DIR=$(TOP)/.git perl $(LINUX_SRC)/scripts/checkpatch.pl --no-tree --strict --quiet \
 		--ignore FILE_PATH_CHANGES,SPDX_LICENSE_TAG,CAMELCASE \
 		-f $(addprefix $(TOP)/,$(CHECKPATCH_FILES)) \
 		&& echo "checkpatch: clean"

@@ -1,0 +1,107 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * probe_flood - send probes and responses (include/uapi/linux/hpcc.h, built
+ * by daemon/hpcc_wire.c) as fast as a raw socket takes them, for the
+ * guest tests that unload modules and delete namespaces under traffic
+ * (selftests/guest/unload.sh).
+ *
+ *   probe_flood SRC DST SECONDS [PROBE_DSCP RESPONSE_DSCP]
+ *
+ * Alternates a probe from SRC to DST and a response from SRC to DST (as if
+ * DST had probed SRC), each with a new id and source port (40000..40999),
+ * for SECONDS.  Send errors (no route while a namespace goes away, a full
+ * queue) are counted, not fatal.  Prints "sent N errors N" and exits 0
+ * when at least one packet went out, 1 when none did, 2 on usage errors.
+ */
+#include <arpa/inet.h>
+#include <errno.h>
+#include <netinet/in.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/socket.h>
+#include <time.h>
+#include <unistd.h>
+
+#include "hpcc_wire.h"
+
+static uint64_t now_ns(void)
+{
+	struct timespec ts;
+
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	return (uint64_t)ts.tv_sec * 1000000000u + ts.tv_nsec;
+}
+
+static int dscp_arg(const char *s)
+{
+	char *end;
+	long v = strtol(s, &end, 10);
+
+	return (*s && !*end && v >= 1 && v <= 63) ? (int)v : -1;
+}
+
+int main(int argc, char **argv)
+{
+	uint8_t buf[HPCC_PKT_MAX], pbuf[HPCC_PKT_MAX];
+	struct sockaddr_in to = { .sin_family = AF_INET };
+	struct hpcc_tuple t = { 0 };
+	unsigned long long sent = 0, errors = 0;
+	int pdscp = 60, rdscp = 61, one = 1, fd, secs;
+	uint64_t end, id = 1;
+
+	if (argc != 4 && argc != 6) {
+		fprintf(stderr, "usage: probe_flood SRC DST SECONDS [PROBE_DSCP RESPONSE_DSCP]\n");
+		return 2;
+	}
+	secs = atoi(argv[3]);
+	if (argc == 6) {
+		pdscp = dscp_arg(argv[4]);
+		rdscp = dscp_arg(argv[5]);
+	}
+	if (inet_pton(AF_INET, argv[1], &t.saddr) != 1 ||
+	    inet_pton(AF_INET, argv[2], &t.daddr) != 1 || secs < 1 ||
+	    pdscp < 0 || rdscp < 0) {
+		fprintf(stderr, "probe_flood: bad address, seconds or DSCP\n");
+		return 2;
+	}
+	fd = socket(AF_INET, SOCK_RAW, IPPROTO_RAW);
+	if (fd < 0 || setsockopt(fd, IPPROTO_IP, IP_HDRINCL, &one, sizeof(one))) {
+		perror("probe_flood: raw socket");
+		return 2;
+	}
+	to.sin_addr.s_addr = t.daddr;
+	t.dport = htons(5201);
+	end = now_ns() + (uint64_t)secs * 1000000000u;
+	while (now_ns() < end) {
+		size_t len;
+
+		t.sport = htons(40000 + id % 1000);
+		if (id & 1) {
+			len = hpcc_build_probe(buf, &t, pdscp, 4, id, now_ns(),
+					       (uint16_t)id);
+		} else {
+			/* the response to a probe DST sent to SRC */
+			struct hpcc_tuple rt = {
+				.saddr = t.daddr, .daddr = t.saddr,
+				.sport = t.dport, .dport = t.sport,
+			};
+			struct hpcc_pkt p;
+
+			len = hpcc_build_probe(pbuf, &rt, pdscp, 4, id, now_ns(),
+					       (uint16_t)id);
+			if (hpcc_parse(pbuf, len, &p) != HPCC_PARSE_OK)
+				return 2;
+			len = hpcc_build_response(buf, &p, rdscp, (uint16_t)id);
+		}
+		if (sendto(fd, buf, len, 0, (struct sockaddr *)&to,
+			   sizeof(to)) < 0)
+			errors++;
+		else
+			sent++;
+		id++;
+	}
+	printf("sent %llu errors %llu\n", sent, errors);
+	return sent ? 0 : 1;
+}
