@@ -532,13 +532,23 @@ static int __net_init hpcc_int_net_init(struct net *net)
 	return nf_register_net_hook(net, &hn->ops);
 }
 
+/*
+ * The hook goes in .pre_exit, not .exit: the core waits for an RCU grace
+ * period after .pre_exit (cleanup_net(), unregister_pernet_subsys()), so
+ * hpcc_int_hook() no longer runs on any CPU when .exit empties the table
+ * and the core frees this namespace's net_generic() state right after it.
+ */
+static void __net_exit hpcc_int_net_pre_exit(struct net *net)
+{
+	nf_unregister_net_hook(net, &hpcc_int_net(net)->ops);
+}
+
 static void __net_exit hpcc_int_net_exit(struct net *net)
 {
 	struct hpcc_int_net *hn = hpcc_int_net(net);
 	struct hpcc_int_dev *d;
 	unsigned long i;
 
-	nf_unregister_net_hook(net, &hn->ops);
 	/* The devices have gone, and their entries with them, before a
 	 * namespace's subsystems exit, and no request can reach a dying
 	 * namespace: this only catches what is left, without RTNL.
@@ -550,6 +560,7 @@ static void __net_exit hpcc_int_net_exit(struct net *net)
 
 static struct pernet_operations hpcc_int_net_ops = {
 	.init = hpcc_int_net_init,
+	.pre_exit = hpcc_int_net_pre_exit,
 	.exit = hpcc_int_net_exit,
 	.id = &hpcc_int_net_id,
 	.size = sizeof(struct hpcc_int_net),

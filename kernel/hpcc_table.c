@@ -260,17 +260,29 @@ static int __net_init hpcc_net_init(struct net *net)
 	return 0;
 }
 
+/*
+ * The hook goes in .pre_exit: nf_unregister_net_hook() does not wait for a
+ * hook already running on another CPU, but the core waits for an RCU grace
+ * period between .pre_exit and .exit, both when a namespace dies
+ * (cleanup_net()) and when the module goes (unregister_pernet_subsys()),
+ * and hooks run under rcu_read_lock().  So no hook still reads @hn or
+ * runs this module's code when .exit drops the state and the module's
+ * text is freed.
+ */
+static void __net_exit hpcc_net_pre_exit(struct net *net)
+{
+	hpcc_probe_unregister(net, hpcc_net(net));
+}
+
 static void __net_exit hpcc_net_exit(struct net *net)
 {
-	struct hpcc_net *hn = hpcc_net(net);
-
-	hpcc_probe_unregister(net, hn);
 	/* Entries of sockets still being torn down keep @hn alive. */
-	hpcc_net_put(hn);
+	hpcc_net_put(hpcc_net(net));
 }
 
 static struct pernet_operations hpcc_net_ops = {
 	.init = hpcc_net_init,
+	.pre_exit = hpcc_net_pre_exit,
 	.exit = hpcc_net_exit,
 	.id = &hpcc_net_id,
 	.size = sizeof(struct hpcc_net *),
