@@ -110,21 +110,33 @@ FUZZ_FLAGS := -g -O1 -fsanitize=fuzzer,address,undefined \
 # delete them as intermediates and compile them again next time).
 .SECONDARY:
 
+# Short lines as Kbuild prints them; V=1 shows the commands.
+ifeq ($(V),1)
+Q :=
+else
+Q := @
+endif
+quiet = $(if $(Q),@echo "  $(1)	$(patsubst $(BUILD)/%,%,$@)")
+
 # obj TREE, SOURCES - the objects of SOURCES in build/TREE/
 obj = $(patsubst %.c,$(BUILD)/$(1)/%.o,$(2))
 
 $(BUILD)/obj/%.o: %.c
 	@mkdir -p $(@D)
-	$(CC) $(U_CPPFLAGS) $(U_CFLAGS) $(EXTRA_CFLAGS) $(DEPFLAGS) -c -o $@ $<
+	$(call quiet,CC)
+	$(Q)$(CC) $(U_CPPFLAGS) $(U_CFLAGS) $(EXTRA_CFLAGS) $(DEPFLAGS) -c -o $@ $<
 $(BUILD)/obj-test/%.o: %.c | $(LINUX_SRC)/.stamp
 	@mkdir -p $(@D)
-	$(CC) $(U_CPPFLAGS) $(U_CFLAGS) $(KSFT_FLAGS) $(DEPFLAGS) -c -o $@ $<
+	$(call quiet,CC)
+	$(Q)$(CC) $(U_CPPFLAGS) $(U_CFLAGS) $(KSFT_FLAGS) $(DEPFLAGS) -c -o $@ $<
 $(BUILD)/obj-san/%.o: %.c | $(LINUX_SRC)/.stamp
 	@mkdir -p $(@D)
-	$(CC) $(U_CPPFLAGS) $(U_CFLAGS) $(KSFT_FLAGS) $(SAN_FLAGS) $(DEPFLAGS) -c -o $@ $<
+	$(call quiet,CC)
+	$(Q)$(CC) $(U_CPPFLAGS) $(U_CFLAGS) $(KSFT_FLAGS) $(SAN_FLAGS) $(DEPFLAGS) -c -o $@ $<
 $(BUILD)/obj-fuzz/%.o: %.c
 	@mkdir -p $(@D)
-	$(FUZZ_CC) $(U_CPPFLAGS) $(FUZZ_FLAGS) $(DEPFLAGS) -c -o $@ $<
+	$(call quiet,CC)
+	$(Q)$(FUZZ_CC) $(U_CPPFLAGS) $(FUZZ_FLAGS) $(DEPFLAGS) -c -o $@ $<
 
 CORE_SRC := kernel/hpcc_core.c
 WIRE_SRC := daemon/hpcc_wire.c
@@ -138,9 +150,11 @@ programs: $(PROGRAMS)
 # --version prints VERSION.
 $(call obj,obj,daemon/hpccd.c daemon/hpccctl.c): VERSION
 $(BUILD)/hpccd: $(call obj,obj,daemon/hpccd.c $(GENL_SRC) $(WIRE_SRC))
-	$(CC) $(U_CFLAGS) -o $@ $^ -lmnl
+	$(call quiet,LD)
+	$(Q)$(CC) $(U_CFLAGS) -o $@ $^ -lmnl
 $(BUILD)/hpccctl: $(call obj,obj,daemon/hpccctl.c $(GENL_SRC))
-	$(CC) $(U_CFLAGS) -o $@ $^ -lmnl -ljson-c
+	$(call quiet,LD)
+	$(Q)$(CC) $(U_CFLAGS) -o $@ $^ -lmnl -ljson-c
 
 # Research and testbed tools: offline replay, the testbed's bottleneck queue
 # sampler (libnl-3 route) and sender sampler (sock_diag over libmnl), the
@@ -148,16 +162,21 @@ $(BUILD)/hpccctl: $(call obj,obj,daemon/hpccctl.c $(GENL_SRC))
 TOOLS := $(BUILD)/hpcc-replay $(BUILD)/qsample $(BUILD)/tcpsample $(BUILD)/fctgen
 tools: $(TOOLS)
 $(BUILD)/hpcc-replay: $(call obj,obj,tools/replay/hpcc_replay.c $(TRACE_SRC) $(CORE_SRC))
-	$(CC) $(U_CFLAGS) -o $@ $^ -lm
+	$(call quiet,LD)
+	$(Q)$(CC) $(U_CFLAGS) -o $@ $^ -lm
 $(BUILD)/obj/tools/testbed/qsample.o: EXTRA_CFLAGS = $$(pkg-config --cflags libnl-route-3.0)
 $(BUILD)/qsample: $(call obj,obj,tools/testbed/qsample.c)
-	$(CC) $(U_CFLAGS) -o $@ $^ $$(pkg-config --libs libnl-route-3.0)
+	$(call quiet,LD)
+	$(Q)$(CC) $(U_CFLAGS) -o $@ $^ $$(pkg-config --libs libnl-route-3.0)
 $(BUILD)/tcpsample: $(call obj,obj,tools/testbed/tcpsample.c)
-	$(CC) $(U_CFLAGS) -o $@ $^ -lmnl
+	$(call quiet,LD)
+	$(Q)$(CC) $(U_CFLAGS) -o $@ $^ -lmnl
 $(BUILD)/fctgen: $(call obj,obj,tools/bench/fctgen.c)
-	$(CC) $(U_CFLAGS) -o $@ $^
+	$(call quiet,LD)
+	$(Q)$(CC) $(U_CFLAGS) -o $@ $^
 $(BUILD)/core_bench: $(call obj,obj,tools/bench/core_bench.c $(CORE_SRC))
-	$(CC) $(U_CFLAGS) -o $@ $^
+	$(call quiet,LD)
+	$(Q)$(CC) $(U_CFLAGS) -o $@ $^
 
 # Test programs (kselftest harness from the kernel source package).  Those
 # that exercise our userspace code run under ASan and UBSan; the others run
@@ -167,29 +186,36 @@ SELFTEST_PROGS := $(addprefix $(BUILD)/selftests/,tcp_cc_tool cc_sockopt \
 selftest-progs: $(SELFTEST_PROGS)
 $(BUILD)/selftests/core_%: $(call obj,obj-san,selftests/core_%.c $(CORE_SRC))
 	@mkdir -p $(@D)
-	$(CC) $(U_CFLAGS) $(SAN_FLAGS) -o $@ $^ -lm
+	$(call quiet,LD)
+	$(Q)$(CC) $(U_CFLAGS) $(SAN_FLAGS) -o $@ $^ -lm
 $(BUILD)/selftests/wire_test: $(call obj,obj-san,selftests/wire_test.c $(WIRE_SRC))
 	@mkdir -p $(@D)
-	$(CC) $(U_CFLAGS) $(SAN_FLAGS) -o $@ $^
+	$(call quiet,LD)
+	$(Q)$(CC) $(U_CFLAGS) $(SAN_FLAGS) -o $@ $^
 $(BUILD)/selftests/hpcc_nl: $(call obj,obj,selftests/hpcc_nl.c $(GENL_SRC))
 	@mkdir -p $(@D)
-	$(CC) $(U_CFLAGS) -o $@ $^ -lmnl
+	$(call quiet,LD)
+	$(Q)$(CC) $(U_CFLAGS) -o $@ $^ -lmnl
 $(BUILD)/selftests/probe_flood: $(call obj,obj,selftests/probe_flood.c $(WIRE_SRC))
 	@mkdir -p $(@D)
-	$(CC) $(U_CFLAGS) -o $@ $^
+	$(call quiet,LD)
+	$(Q)$(CC) $(U_CFLAGS) -o $@ $^
 $(BUILD)/selftests/%: $(BUILD)/obj-test/selftests/%.o
 	@mkdir -p $(@D)
-	$(CC) $(U_CFLAGS) -o $@ $^
+	$(call quiet,LD)
+	$(Q)$(CC) $(U_CFLAGS) -o $@ $^
 
 # libFuzzer targets (clang), with ASan and UBSan.
 FUZZ_PROGS := $(BUILD)/fuzz/fuzz_replay $(BUILD)/fuzz/fuzz_wire
 fuzz-progs: $(FUZZ_PROGS)
 $(BUILD)/fuzz/fuzz_wire: $(call obj,obj-fuzz,selftests/fuzz/fuzz_wire.c $(WIRE_SRC))
 	@mkdir -p $(@D)
-	$(FUZZ_CC) $(FUZZ_FLAGS) -o $@ $^
+	$(call quiet,LD)
+	$(Q)$(FUZZ_CC) $(FUZZ_FLAGS) -o $@ $^
 $(BUILD)/fuzz/fuzz_replay: $(call obj,obj-fuzz,selftests/fuzz/fuzz_replay.c $(TRACE_SRC) $(CORE_SRC))
 	@mkdir -p $(@D)
-	$(FUZZ_CC) $(FUZZ_FLAGS) -o $@ $^
+	$(call quiet,LD)
+	$(Q)$(FUZZ_CC) $(FUZZ_FLAGS) -o $@ $^
 
 -include $(shell find $(BUILD)/obj $(BUILD)/obj-test $(BUILD)/obj-san \
 	$(BUILD)/obj-fuzz -name '*.d' 2>/dev/null)
@@ -218,18 +244,24 @@ run-bench: all tools
 run-bench-quick: all tools
 	@tools/bench/run --quick
 
+# The benchmarks run their guests in multi-threaded TCG, on which their
+# figures were measured (tools/bench/run says why); BENCH_ACCEL=tcg1 to
+# compare.
+BENCH_ACCEL ?= mttcg
+export BENCH_ACCEL
+
 # Per-ACK cost of hpcc against cubic, in a guest on each kernel (ftrace).
 run-bench-ack: all
 	@for k in $${HPCC_KERNELS:-6.1 6.12}; do \
 		echo "== kernel $$k"; \
-		tools/vmrun --kernel $$k --timeout 600 -- bash tools/bench/ack_cost.sh | grep -v '^\['; \
+		tools/vmrun --kernel $$k --timeout 600 --accel $(BENCH_ACCEL) -- bash tools/bench/ack_cost.sh | grep -v '^\['; \
 	done
 
 # hpccd's cost: responses per CPU second, CPU per 100 flows (guest, 6.12).
 run-bench-daemon: all
 	@for k in $${HPCC_KERNELS:-6.12}; do \
 		echo "== kernel $$k"; \
-		tools/vmrun --kernel $$k --timeout 900 -- bash tools/bench/daemon_cost.sh | grep -v '^\['; \
+		tools/vmrun --kernel $$k --timeout 900 --accel $(BENCH_ACCEL) -- bash tools/bench/daemon_cost.sh | grep -v '^\['; \
 	done
 
 # Micro-benchmark of the core (not a test): ns per NewAck, and instructions

@@ -9,12 +9,14 @@
  *
  * Alternates a probe from SRC to DST and a response from SRC to DST (as if
  * DST had probed SRC), each with a new id and source port (40000..40999),
- * for SECONDS.  Send errors (no route while a namespace goes away, a full
- * queue) are counted, not fatal.  Prints "sent N errors N" and exits 0
+ * for SECONDS or until SIGTERM or SIGINT.  Send errors (no route while a
+ * namespace goes away, a full queue) are counted, not fatal.  Prints
+ * "sent N errors N" and exits 0
  * when at least one packet went out, 1 when none did, 2 on usage errors.
  */
 #include <arpa/inet.h>
 #include <errno.h>
+#include <signal.h>
 #include <netinet/in.h>
 #include <stdint.h>
 #include <stdio.h>
@@ -25,6 +27,13 @@
 #include <unistd.h>
 
 #include "hpcc_wire.h"
+
+static volatile sig_atomic_t stop;
+
+static void on_signal(int sig)
+{
+	stop = 1;
+}
 
 static uint64_t now_ns(void)
 {
@@ -71,10 +80,12 @@ int main(int argc, char **argv)
 		perror("probe_flood: raw socket");
 		return 2;
 	}
+	signal(SIGTERM, on_signal);
+	signal(SIGINT, on_signal);
 	to.sin_addr.s_addr = t.daddr;
 	t.dport = htons(5201);
 	end = now_ns() + (uint64_t)secs * 1000000000u;
-	while (now_ns() < end) {
+	while (!stop && now_ns() < end) {
 		size_t len;
 
 		t.sport = htons(40000 + id % 1000);

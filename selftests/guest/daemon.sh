@@ -207,7 +207,7 @@ kill_restart_mid_flow() {
 # and the HPCC law back without going idle first.
 hop_gap_mid_flow() {
 	local n0 rc=0
-	iperf_bg 6004 5201 30 50M
+	iperf_bg 6004 5201 60 50M
 	retry 50 flowj 6004 'age(f) < 100000' || return 1
 	n0=$(dstat hs responses-no-hops)
 	tc -n hs qdisc del dev v0 clsact || return 1
