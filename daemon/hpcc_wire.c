@@ -205,6 +205,10 @@ enum hpcc_parse_err hpcc_parse(const void *buf, size_t len,
 	doff = (size_t)(th[12] >> 4) * 4;
 	if (doff < HPCC_TCP_LEN || ihl + doff + HPCC_WIRE_HDR_LEN > total)
 		return HPCC_PARSE_TCP_DOFF;
+	/* seq, ack, reserved bits and flags, window, urgent pointer */
+	if (get32(th + 4) || get32(th + 8) || (th[12] & 0x0f) || th[13] ||
+	    get16(th + 14) || get16(th + 18))
+		return HPCC_PARSE_TCP_FIELDS;
 	h = th + doff;
 	rest = total - ihl - doff - HPCC_WIRE_HDR_LEN;
 	if (get32(h) != HPCC_WIRE_MAGIC)
@@ -248,6 +252,7 @@ const char *hpcc_parse_err_name(enum hpcc_parse_err e)
 		[HPCC_PARSE_FRAGMENT] = "fragment",
 		[HPCC_PARSE_NOT_TCP] = "not-tcp",
 		[HPCC_PARSE_TCP_DOFF] = "tcp-doff",
+		[HPCC_PARSE_TCP_FIELDS] = "tcp-fields",
 		[HPCC_PARSE_MAGIC] = "magic",
 		[HPCC_PARSE_VERSION] = "version",
 		[HPCC_PARSE_TYPE] = "type",

@@ -91,6 +91,11 @@ enum hpcc_parse_err {
 	HPCC_PARSE_FRAGMENT,	/* MF set or a fragment offset */
 	HPCC_PARSE_NOT_TCP,	/* protocol not TCP */
 	HPCC_PARSE_TCP_DOFF,	/* TCP data offset < 5 or beyond the packet */
+	HPCC_PARSE_TCP_FIELDS,	/* seq, ack, a flag or reserved bit, window
+				 * or urgent pointer not 0 (the wire format
+				 * has them 0; the kernel hands such a
+				 * segment to TCP)
+				 */
 	HPCC_PARSE_MAGIC,	/* no HPCC header magic */
 	HPCC_PARSE_VERSION,	/* unknown HPCC header version */
 	HPCC_PARSE_TYPE,	/* type neither probe nor response */
@@ -106,8 +111,10 @@ enum hpcc_parse_err {
  * @len: bytes in @buf
  * @pkt: filled on success (all fields in host order but the tuple)
  *
- * Checks structure only (IPv4 header and checksum, unfragmented TCP, the
- * HPCC header, hop counts, length); the TCP checksum is not checked, as
+ * Checks structure only (IPv4 header and checksum, unfragmented TCP whose
+ * seq, ack, flags, window and urgent pointer are 0, the HPCC header, hop
+ * counts, length), the same rule by which the kernel consumes probes and
+ * responses (kernel/hpcc_probe.c); the TCP checksum is not checked, as
  * INT hops rewrite the payload.  The caller checks the DSCP and what the
  * hop values mean.
  *

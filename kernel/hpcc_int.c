@@ -49,6 +49,8 @@
 #include <linux/hpcc.h>
 #include <linux/hpcc_int.h>
 
+#include "hpcc_wire_check.h"
+
 #define HPCC_INT_PROBE_DSCP_DEFAULT	60
 #define HPCC_INT_RATE_MAX		1600000000000ULL	/* 1.6 Tbit/s */
 
@@ -157,14 +159,12 @@ static enum hpcc_int_cnt hpcc_int_stamp(struct hpcc_int_net *hn,
 		return HPCC_INT_CNT_MALFORMED;
 	off = skb_network_offset(skb) + ip_hdrlen(skb);
 	th = skb_header_pointer(skb, off, sizeof(_th), &_th);
-	if (!th || th->doff < sizeof(_th) / 4)
+	if (!th || !hpcc_wire_tcp_valid(th))
 		return HPCC_INT_CNT_MALFORMED;
 	hoff = off + th->doff * 4;
 	h = skb_header_pointer(skb, hoff, sizeof(_h), &_h);
-	if (!h || h->magic != htonl(HPCC_WIRE_MAGIC) ||
-	    h->version != HPCC_WIRE_VERSION || h->type != HPCC_WIRE_PROBE ||
-	    !h->hop_cap || h->hop_cap > HPCC_MAX_HOPS || h->nhop > h->hop_cap ||
-	    skb->len < hoff + sizeof(_h) + h->hop_cap * sizeof(rec))
+	if (!h || skb->len < hoff ||
+	    !hpcc_wire_hdr_valid(h, HPCC_WIRE_PROBE, skb->len - hoff))
 		return HPCC_INT_CNT_MALFORMED;
 	if (h->nhop == h->hop_cap)
 		return HPCC_INT_CNT_FULL;

@@ -9,7 +9,8 @@
  * reads them there (draft section 7.2; Documentation/design.rst, "Probe
  * and response consumption").  A packet is consumed when it is an
  * unfragmented IPv4 TCP segment with the namespace's probe or response
- * DSCP whose payload starts with a valid struct hpcc_wire_hdr
+ * DSCP, the wire format's TCP header (seq, ack, flags, window and urgent
+ * pointer 0) and a payload that starts with a valid struct hpcc_wire_hdr
  * (include/uapi/linux/hpcc.h).  Everything else,
  * including TCP data that merely carries one of those DSCPs, goes on to
  * TCP and is counted (dscp-not-hpcc).
@@ -21,6 +22,7 @@
 #include <net/ip.h>
 
 #include "hpcc_mod.h"
+#include "hpcc_wire_check.h"
 
 static bool hpcc_probe_hdr_valid(struct sk_buff *skb, unsigned int off,
 				 u8 type)
@@ -29,11 +31,8 @@ static bool hpcc_probe_hdr_valid(struct sk_buff *skb, unsigned int off,
 	const struct hpcc_wire_hdr *h;
 
 	h = skb_header_pointer(skb, off, sizeof(_h), &_h);
-	if (!h || h->magic != htonl(HPCC_WIRE_MAGIC) ||
-	    h->version != HPCC_WIRE_VERSION || h->type != type ||
-	    !h->hop_cap || h->hop_cap > HPCC_MAX_HOPS || h->nhop > h->hop_cap)
-		return false;
-	return skb->len >= off + sizeof(_h) + h->hop_cap * HPCC_WIRE_HOP_LEN;
+	return h && skb->len >= off &&
+	       hpcc_wire_hdr_valid(h, type, skb->len - off);
 }
 
 static unsigned int hpcc_probe_hook(void *priv, struct sk_buff *skb,
@@ -64,7 +63,7 @@ static unsigned int hpcc_probe_hook(void *priv, struct sk_buff *skb,
 
 	off = ip_hdrlen(skb);
 	th = skb_header_pointer(skb, off, sizeof(_th), &_th);
-	if (!th || th->doff < sizeof(_th) / 4 ||
+	if (!th || !hpcc_wire_tcp_valid(th) ||
 	    !hpcc_probe_hdr_valid(skb, off + th->doff * 4, type)) {
 		hpcc_stat_inc(hn, HPCC_STAT_DSCP_NOT_HPCC);
 		return NF_ACCEPT;

@@ -118,7 +118,11 @@ malformed() {
 	stamped=$(icount stamped)
 	ip netns exec tbs1 python3 "$PROBE" send $SRC 40001 $DST 5201 60 nomagic 3
 	ip netns exec tbs1 python3 "$PROBE" send $SRC 40001 $DST 5201 60 response 2
-	retry 25 icount_is malformed $((before + 5)) &&
+	# a TCP header that is not the wire format's: SYN, seq or window set
+	ip netns exec tbs1 python3 "$PROBE" send $SRC 40001 $DST 5201 60 syn 1
+	ip netns exec tbs1 python3 "$PROBE" send $SRC 40001 $DST 5201 60 seq 1
+	ip netns exec tbs1 python3 "$PROBE" send $SRC 40001 $DST 5201 60 window 1
+	retry 25 icount_is malformed $((before + 8)) &&
 		[ "$(icount stamped)" = "$stamped" ]
 }
 
@@ -157,7 +161,7 @@ t "int show: switch-id is the netns inode, probe-dscp 60, br0 at 50 Mbit/s" defa
 t "dev-add/del and config-set errors: EEXIST, ENOENT, unknown speed, range, EPERM; default B = link speed" config_errors
 t "forwarded probes get one record (switch, port = ifindex, B, ts, txBytes), same length, valid checksum" stamped
 t "full probes pass unchanged and are counted" full
-t "malformed packets with the probe DSCP are counted, not stamped" malformed
+t "malformed packets with the probe DSCP (no header, a response, SYN/seq/window set) are counted, not stamped" malformed
 t "only the configured probe DSCP is stamped" other_dscp
 t "a deleted device leaves the table; the module unloads with devices configured and autoloads on request" gone_and_unload
 ktap_finished

@@ -305,7 +305,7 @@ loss_caps_w() {
 snmp() { ip netns exec hs awk '/^Tcp:/ { if (h) { print $11; exit } h = 1 }' /proc/net/snmp; }
 
 probes_consumed() {
-	local in0 in1 p0 r0 d0 seen sniff i
+	local in0 in1 p0 r0 d0 seen sniff i k
 	ip netns pids hs | xargs -r kill 2>/dev/null	# quiet: stop iperf3
 	# until the connections have closed: TcpInSegs stable for 0.5 s
 	for ((i = 0; i < 40; i++)); do
@@ -337,7 +337,21 @@ probes_consumed() {
 	sleep 0.5
 	echo "without the header: TcpInSegs $in1 -> $(snmp)," \
 	     "dscp_not_hpcc $d0 -> $(stat_of hs dscp_not_hpcc)"
-	[ "$(snmp)" = $((in1 + 1)) ] && [ "$(stat_of hs dscp_not_hpcc)" = $((d0 + 1)) ]
+	[ "$(snmp)" = $((in1 + 1)) ] && [ "$(stat_of hs dscp_not_hpcc)" = $((d0 + 1)) ] ||
+		return 1
+	# a valid HPCC payload behind a TCP header that is not the wire
+	# format's (SYN, seq or window set) goes on to TCP too
+	in1=$(snmp); d0=$(stat_of hs dscp_not_hpcc); p0=$(stat_of hs probes_consumed)
+	for k in syn seq window; do
+		ip netns exec hr python3 "$TOP/selftests/guest/probe.py" send \
+			$SRV 5201 $CLI 40999 60 $k 1 || return 1
+	done
+	sleep 0.5
+	echo "SYN, seq, window set: TcpInSegs $in1 -> $(snmp)," \
+	     "dscp_not_hpcc $d0 -> $(stat_of hs dscp_not_hpcc)," \
+	     "probes_consumed $p0 -> $(stat_of hs probes_consumed)"
+	[ "$(snmp)" = $((in1 + 3)) ] && [ "$(stat_of hs dscp_not_hpcc)" = $((d0 + 3)) ] &&
+		[ "$(stat_of hs probes_consumed)" = "$p0" ]
 }
 
 unload() {
@@ -360,6 +374,6 @@ t "1000 connections (2000 hpcc sockets): no table or slab leak" thousand_sockets
 t "max-flows bounds the table and table-full is counted" table_full
 t "the kernel's YNL CLI dumps flows with the project's spec" ynl_dump
 t "a loss is counted as a reduction and caps W at half of W_init" loss_caps_w
-t "probes and responses are consumed before TCP; a packet socket sees them" probes_consumed
+t "probes and responses are consumed before TCP; a packet socket sees them; no header, or SYN/seq/window set, goes to TCP" probes_consumed
 t "the module unloads afterwards" unload
 ktap_finished

@@ -5,6 +5,8 @@
   probe.py send SRC SPORT DST DPORT DSCP KIND COUNT
       KIND: probe | response | nomagic (the DSCP, a TCP header, no HPCC header)
             | full (a probe whose HOPS records are all filled already)
+            | syn, seq, window (a probe whose TCP header has SYN set, seq 1
+              or window 1: not the wire format's, so not a probe)
   probe.py garbage DEV SRC DST DSCP COUNT
       send COUNT malformed IPv4 packets with DSCP from a packet socket on
       DEV to the broadcast address: valid probes and responses with random
@@ -45,7 +47,11 @@ def packet(src, sport, dst, dport, dscp, kind, pid):
         payload = struct.pack("!IBBBBQQ", MAGIC, VERSION, typ, nhop, HOPS, pid,
                               time.monotonic_ns()) + b"\0" * (40 * HOPS)
     s, d = socket.inet_aton(src), socket.inet_aton(dst)
-    tcp = struct.pack("!HHIIBBHHH", sport, dport, 0, 0, 5 << 4, 0, 0, 0, 0)
+    seq = 1 if kind == "seq" else 0
+    flags = 0x02 if kind == "syn" else 0
+    window = 1 if kind == "window" else 0
+    tcp = struct.pack("!HHIIBBHHH", sport, dport, seq, 0, 5 << 4, flags,
+                      window, 0, 0)
     pseudo = s + d + struct.pack("!BBH", 0, socket.IPPROTO_TCP,
                                  len(tcp) + len(payload))
     c = csum(pseudo + tcp + payload)

@@ -154,8 +154,10 @@ enum {
  * comment is generated from the YNL spec by `make uapi`).
  *
  * A probe is an IPv4 packet with the flow's 5-tuple, DSCP probe-dscp
- * (default 60), and a TCP header with no flags set (seq, ack and window 0,
- * so that TCP discards a probe that reaches it), followed by a
+ * (default 60), and a TCP header whose seq, ack, flags (reserved bits
+ * included), window and urgent pointer are 0 (options are allowed; TCP
+ * discards such a segment if one reaches it, and a receiver consumes
+ * nothing else as a probe or response), followed by a
  * struct hpcc_wire_hdr and hop_cap struct hpcc_wire_hop records as TCP
  * payload.  INT hops fill the records in order (nhop counts the filled
  * ones) and never grow the packet.  A response reverses the 5-tuple, uses
