@@ -8,11 +8,13 @@
 # queue below a third of cubic's; its probes carry the hop's record; with
 # hpccd stopped, hpcc falls back and still moves data.  Runs as root in a
 # guest; E2E_SECONDS sets each flow's length (default 8).  Each law runs
-# three times, alternating, and the test compares the median goodputs and
-# the p99 of all queue samples: one 8 s hpcc run on the emulated CPUs
-# varies by about 1.5 Mbit/s (sd), and now and then a run loses packets
-# outside the bottleneck queue and recovers in the fallback law (32 Mbit/s
-# once), which one run, or a mean, would take for the law.
+# E2E_RUNS times (default 5), alternating, and the test compares the
+# median goodputs and the p99 of all queue samples: one 8 s hpcc run on the
+# emulated CPUs varies by about 1.5 Mbit/s (sd), and now and then a run
+# loses packets outside the bottleneck queue and recovers in the fallback
+# law (32 Mbit/s once), which one run, or a mean, would take for the law.
+# With three runs, one such run and one low one put the median at 79 % of
+# cubic's (2026-11-23, 6.1: 38.8, 32.8, 37.4 Mbit/s against 47.6).
 set -u
 TOP=$(cd "$(dirname "$0")/../.." && pwd)
 . "$TOP/selftests/lib.sh"
@@ -20,6 +22,7 @@ TOP=$(cd "$(dirname "$0")/../.." && pwd)
 
 CTL=$TOP/build/hpccctl
 SECS=${E2E_SECONDS:-8}
+RUNS=${E2E_RUNS:-5}
 OUT=$TOP/build/e2e/$(uname -r)
 trap tb_down EXIT
 
@@ -64,7 +67,7 @@ for l in json.load(sys.stdin):
 
 runs() {
 	local r
-	for r in 1 2 3; do
+	for ((r = 1; r <= RUNS; r++)); do
 		tb_run cubic 1 "$SECS" "$OUT/cubic$r" || return 1
 		# the flow's state halfway through the first hpcc run
 		[ $r = 1 ] && { sleep $((SECS / 2)); flow_json; } &
@@ -75,13 +78,13 @@ runs() {
 	drops
 }
 
-# both CC - the summaries of CC's three runs, combined: median goodput,
+# both CC - the summaries of CC's RUNS runs, combined: median goodput,
 # p99 and sample count of all queue samples, and any errors, as JSON
 both() {
-	python3 - "$OUT" "$1" <<'PY'
+	python3 - "$OUT" "$1" "$RUNS" <<'PY'
 import json, math, statistics, sys
 out, cc = sys.argv[1], sys.argv[2]
-runs = (1, 2, 3)
+runs = range(1, int(sys.argv[3]) + 1)
 s = [json.load(open("%s/%s%d/summary.json" % (out, cc, r))) for r in runs]
 q = []
 for r in runs:
@@ -160,9 +163,9 @@ PY
 ktap_print_header
 ktap_set_plan 6
 t "dumbbell with one sender and one receiver" setup
-t "cubic, hpcc three times: one flow at a time through the bottleneck" runs
+t "cubic, hpcc $RUNS times each: one flow at a time through the bottleneck" runs
 t "hpcc median goodput >= 80% of cubic's" goodput
-t "hpcc queue p99 < 1/3 of cubic's (all samples of the three runs)" queue
+t "hpcc queue p99 < 1/3 of cubic's (all samples of the $RUNS runs)" queue
 t "flow-get shows one hop: the router's switch-id, br0's ifindex, B = 50 Mbit/s" stamped
 t "without hpccd, hpcc falls back and still moves data (>= 10 Mbit/s)" fallback
 ktap_finished
