@@ -116,27 +116,39 @@ Q :=
 else
 Q := @
 endif
+# make -s prints neither (as Kbuild).
+ifneq ($(findstring s,$(firstword -$(MAKEFLAGS))),)
+quiet =
+else
 quiet = $(if $(Q),@echo "  $(1)	$(patsubst $(BUILD)/%,%,$@)")
+endif
 
 # obj TREE, SOURCES - the objects of SOURCES in build/TREE/
 obj = $(patsubst %.c,$(BUILD)/$(1)/%.o,$(2))
 
+# compile COMPILER, FLAGS - the recipe of an object, with the header
+# dependencies the compiler writes beside it
+define compile
+@mkdir -p $(@D)
+$(call quiet,CC)
+$(Q)$(1) $(U_CPPFLAGS) $(2) $(DEPFLAGS) -c -o $@ $<
+endef
+
+# link LINKER, FLAGS, LIBS - the recipe of a program from its objects
+define link
+@mkdir -p $(@D)
+$(call quiet,LD)
+$(Q)$(1) $(2) -o $@ $^ $(3)
+endef
+
 $(BUILD)/obj/%.o: %.c
-	@mkdir -p $(@D)
-	$(call quiet,CC)
-	$(Q)$(CC) $(U_CPPFLAGS) $(U_CFLAGS) $(EXTRA_CFLAGS) $(DEPFLAGS) -c -o $@ $<
+	$(call compile,$(CC),$(U_CFLAGS) $(EXTRA_CFLAGS))
 $(BUILD)/obj-test/%.o: %.c | $(LINUX_SRC)/.stamp
-	@mkdir -p $(@D)
-	$(call quiet,CC)
-	$(Q)$(CC) $(U_CPPFLAGS) $(U_CFLAGS) $(KSFT_FLAGS) $(DEPFLAGS) -c -o $@ $<
+	$(call compile,$(CC),$(U_CFLAGS) $(KSFT_FLAGS))
 $(BUILD)/obj-san/%.o: %.c | $(LINUX_SRC)/.stamp
-	@mkdir -p $(@D)
-	$(call quiet,CC)
-	$(Q)$(CC) $(U_CPPFLAGS) $(U_CFLAGS) $(KSFT_FLAGS) $(SAN_FLAGS) $(DEPFLAGS) -c -o $@ $<
+	$(call compile,$(CC),$(U_CFLAGS) $(KSFT_FLAGS) $(SAN_FLAGS))
 $(BUILD)/obj-fuzz/%.o: %.c
-	@mkdir -p $(@D)
-	$(call quiet,CC)
-	$(Q)$(FUZZ_CC) $(U_CPPFLAGS) $(FUZZ_FLAGS) $(DEPFLAGS) -c -o $@ $<
+	$(call compile,$(FUZZ_CC),$(FUZZ_FLAGS))
 
 CORE_SRC := kernel/hpcc_core.c
 WIRE_SRC := daemon/hpcc_wire.c
@@ -150,11 +162,9 @@ programs: $(PROGRAMS)
 # --version prints VERSION.
 $(call obj,obj,daemon/hpccd.c daemon/hpccctl.c): VERSION
 $(BUILD)/hpccd: $(call obj,obj,daemon/hpccd.c $(GENL_SRC) $(WIRE_SRC))
-	$(call quiet,LD)
-	$(Q)$(CC) $(U_CFLAGS) -o $@ $^ -lmnl
+	$(call link,$(CC),$(U_CFLAGS),-lmnl)
 $(BUILD)/hpccctl: $(call obj,obj,daemon/hpccctl.c $(GENL_SRC))
-	$(call quiet,LD)
-	$(Q)$(CC) $(U_CFLAGS) -o $@ $^ -lmnl -ljson-c
+	$(call link,$(CC),$(U_CFLAGS),-lmnl -ljson-c)
 
 # Research and testbed tools: offline replay, the testbed's bottleneck queue
 # sampler (libnl-3 route) and sender sampler (sock_diag over libmnl), the
@@ -162,21 +172,16 @@ $(BUILD)/hpccctl: $(call obj,obj,daemon/hpccctl.c $(GENL_SRC))
 TOOLS := $(BUILD)/hpcc-replay $(BUILD)/qsample $(BUILD)/tcpsample $(BUILD)/fctgen
 tools: $(TOOLS)
 $(BUILD)/hpcc-replay: $(call obj,obj,tools/replay/hpcc_replay.c $(TRACE_SRC) $(CORE_SRC))
-	$(call quiet,LD)
-	$(Q)$(CC) $(U_CFLAGS) -o $@ $^ -lm
+	$(call link,$(CC),$(U_CFLAGS),-lm)
 $(BUILD)/obj/tools/testbed/qsample.o: EXTRA_CFLAGS = $$(pkg-config --cflags libnl-route-3.0)
 $(BUILD)/qsample: $(call obj,obj,tools/testbed/qsample.c)
-	$(call quiet,LD)
-	$(Q)$(CC) $(U_CFLAGS) -o $@ $^ $$(pkg-config --libs libnl-route-3.0)
+	$(call link,$(CC),$(U_CFLAGS),$$(pkg-config --libs libnl-route-3.0))
 $(BUILD)/tcpsample: $(call obj,obj,tools/testbed/tcpsample.c)
-	$(call quiet,LD)
-	$(Q)$(CC) $(U_CFLAGS) -o $@ $^ -lmnl
+	$(call link,$(CC),$(U_CFLAGS),-lmnl)
 $(BUILD)/fctgen: $(call obj,obj,tools/bench/fctgen.c)
-	$(call quiet,LD)
-	$(Q)$(CC) $(U_CFLAGS) -o $@ $^
+	$(call link,$(CC),$(U_CFLAGS))
 $(BUILD)/core_bench: $(call obj,obj,tools/bench/core_bench.c $(CORE_SRC))
-	$(call quiet,LD)
-	$(Q)$(CC) $(U_CFLAGS) -o $@ $^
+	$(call link,$(CC),$(U_CFLAGS))
 
 # Test programs (kselftest harness from the kernel source package).  Those
 # that exercise our userspace code run under ASan and UBSan; the others run
@@ -185,37 +190,23 @@ SELFTEST_PROGS := $(addprefix $(BUILD)/selftests/,tcp_cc_tool cc_sockopt \
 	hpcc_nl core_test core_equiv wire_test probe_flood)
 selftest-progs: $(SELFTEST_PROGS)
 $(BUILD)/selftests/core_%: $(call obj,obj-san,selftests/core_%.c $(CORE_SRC))
-	@mkdir -p $(@D)
-	$(call quiet,LD)
-	$(Q)$(CC) $(U_CFLAGS) $(SAN_FLAGS) -o $@ $^ -lm
+	$(call link,$(CC),$(U_CFLAGS) $(SAN_FLAGS),-lm)
 $(BUILD)/selftests/wire_test: $(call obj,obj-san,selftests/wire_test.c $(WIRE_SRC))
-	@mkdir -p $(@D)
-	$(call quiet,LD)
-	$(Q)$(CC) $(U_CFLAGS) $(SAN_FLAGS) -o $@ $^
+	$(call link,$(CC),$(U_CFLAGS) $(SAN_FLAGS))
 $(BUILD)/selftests/hpcc_nl: $(call obj,obj,selftests/hpcc_nl.c $(GENL_SRC))
-	@mkdir -p $(@D)
-	$(call quiet,LD)
-	$(Q)$(CC) $(U_CFLAGS) -o $@ $^ -lmnl
+	$(call link,$(CC),$(U_CFLAGS),-lmnl)
 $(BUILD)/selftests/probe_flood: $(call obj,obj,selftests/probe_flood.c $(WIRE_SRC))
-	@mkdir -p $(@D)
-	$(call quiet,LD)
-	$(Q)$(CC) $(U_CFLAGS) -o $@ $^
+	$(call link,$(CC),$(U_CFLAGS))
 $(BUILD)/selftests/%: $(BUILD)/obj-test/selftests/%.o
-	@mkdir -p $(@D)
-	$(call quiet,LD)
-	$(Q)$(CC) $(U_CFLAGS) -o $@ $^
+	$(call link,$(CC),$(U_CFLAGS))
 
 # libFuzzer targets (clang), with ASan and UBSan.
 FUZZ_PROGS := $(BUILD)/fuzz/fuzz_replay $(BUILD)/fuzz/fuzz_wire
 fuzz-progs: $(FUZZ_PROGS)
 $(BUILD)/fuzz/fuzz_wire: $(call obj,obj-fuzz,selftests/fuzz/fuzz_wire.c $(WIRE_SRC))
-	@mkdir -p $(@D)
-	$(call quiet,LD)
-	$(Q)$(FUZZ_CC) $(FUZZ_FLAGS) -o $@ $^
+	$(call link,$(FUZZ_CC),$(FUZZ_FLAGS))
 $(BUILD)/fuzz/fuzz_replay: $(call obj,obj-fuzz,selftests/fuzz/fuzz_replay.c $(TRACE_SRC) $(CORE_SRC))
-	@mkdir -p $(@D)
-	$(call quiet,LD)
-	$(Q)$(FUZZ_CC) $(FUZZ_FLAGS) -o $@ $^
+	$(call link,$(FUZZ_CC),$(FUZZ_FLAGS))
 
 -include $(shell find $(BUILD)/obj $(BUILD)/obj-test $(BUILD)/obj-san \
 	$(BUILD)/obj-fuzz -name '*.d' 2>/dev/null)

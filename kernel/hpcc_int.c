@@ -162,9 +162,9 @@ static enum hpcc_int_cnt hpcc_int_stamp(struct hpcc_int_net *hn,
 	if (!th || !hpcc_wire_tcp_valid(th))
 		return HPCC_INT_CNT_MALFORMED;
 	hoff = off + th->doff * 4;
+	/* a header read at @hoff means skb->len > hoff */
 	h = skb_header_pointer(skb, hoff, sizeof(_h), &_h);
-	if (!h || skb->len < hoff ||
-	    !hpcc_wire_hdr_valid(h, HPCC_WIRE_PROBE, skb->len - hoff))
+	if (!h || !hpcc_wire_hdr_valid(h, HPCC_WIRE_PROBE, skb->len - hoff))
 		return HPCC_INT_CNT_MALFORMED;
 	if (h->nhop == h->hop_cap)
 		return HPCC_INT_CNT_FULL;

@@ -30,9 +30,9 @@ static bool hpcc_probe_hdr_valid(struct sk_buff *skb, unsigned int off,
 	struct hpcc_wire_hdr _h;
 	const struct hpcc_wire_hdr *h;
 
+	/* a header read at @off means skb->len > off */
 	h = skb_header_pointer(skb, off, sizeof(_h), &_h);
-	return h && skb->len >= off &&
-	       hpcc_wire_hdr_valid(h, type, skb->len - off);
+	return h && hpcc_wire_hdr_valid(h, type, skb->len - off);
 }
 
 static unsigned int hpcc_probe_hook(void *priv, struct sk_buff *skb,
