@@ -161,7 +161,8 @@ PROGRAMS := $(BUILD)/hpccd $(BUILD)/hpccctl
 programs: $(PROGRAMS)
 # --version prints VERSION.
 $(call obj,obj,daemon/hpccd.c daemon/hpccctl.c): VERSION
-$(BUILD)/hpccd: $(call obj,obj,daemon/hpccd.c $(GENL_SRC) $(WIRE_SRC))
+HPCCD_SRC := daemon/hpccd_config.c daemon/hpccd_sched.c
+$(BUILD)/hpccd: $(call obj,obj,daemon/hpccd.c $(HPCCD_SRC) $(GENL_SRC) $(WIRE_SRC))
 	$(call link,$(CC),$(U_CFLAGS),-lmnl)
 $(BUILD)/hpccctl: $(call obj,obj,daemon/hpccctl.c $(GENL_SRC))
 	$(call link,$(CC),$(U_CFLAGS),-lmnl -ljson-c)
@@ -187,11 +188,13 @@ $(BUILD)/core_bench: $(call obj,obj,tools/bench/core_bench.c $(CORE_SRC))
 # that exercise our userspace code run under ASan and UBSan; the others run
 # in the guests.
 SELFTEST_PROGS := $(addprefix $(BUILD)/selftests/,tcp_cc_tool cc_sockopt \
-	hpcc_nl core_test core_equiv wire_test probe_flood)
+	hpcc_nl core_test core_equiv wire_test sched_test probe_flood)
 selftest-progs: $(SELFTEST_PROGS)
 $(BUILD)/selftests/core_%: $(call obj,obj-san,selftests/core_%.c $(CORE_SRC))
 	$(call link,$(CC),$(U_CFLAGS) $(SAN_FLAGS),-lm)
 $(BUILD)/selftests/wire_test: $(call obj,obj-san,selftests/wire_test.c $(WIRE_SRC))
+	$(call link,$(CC),$(U_CFLAGS) $(SAN_FLAGS))
+$(BUILD)/selftests/sched_test: $(call obj,obj-san,selftests/sched_test.c daemon/hpccd_sched.c)
 	$(call link,$(CC),$(U_CFLAGS) $(SAN_FLAGS))
 $(BUILD)/selftests/hpcc_nl: $(call obj,obj,selftests/hpcc_nl.c $(GENL_SRC))
 	$(call link,$(CC),$(U_CFLAGS),-lmnl)
@@ -201,9 +204,11 @@ $(BUILD)/selftests/%: $(BUILD)/obj-test/selftests/%.o
 	$(call link,$(CC),$(U_CFLAGS))
 
 # libFuzzer targets (clang), with ASan and UBSan.
-FUZZ_PROGS := $(BUILD)/fuzz/fuzz_replay $(BUILD)/fuzz/fuzz_wire
+FUZZ_PROGS := $(BUILD)/fuzz/fuzz_replay $(BUILD)/fuzz/fuzz_wire $(BUILD)/fuzz/fuzz_config
 fuzz-progs: $(FUZZ_PROGS)
 $(BUILD)/fuzz/fuzz_wire: $(call obj,obj-fuzz,selftests/fuzz/fuzz_wire.c $(WIRE_SRC))
+	$(call link,$(FUZZ_CC),$(FUZZ_FLAGS))
+$(BUILD)/fuzz/fuzz_config: $(call obj,obj-fuzz,selftests/fuzz/fuzz_config.c daemon/hpccd_config.c)
 	$(call link,$(FUZZ_CC),$(FUZZ_FLAGS))
 $(BUILD)/fuzz/fuzz_replay: $(call obj,obj-fuzz,selftests/fuzz/fuzz_replay.c $(TRACE_SRC) $(CORE_SRC))
 	$(call link,$(FUZZ_CC),$(FUZZ_FLAGS))

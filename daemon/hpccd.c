@@ -2,20 +2,27 @@
 /*
  * hpccd - the HPCC++ probe daemon of one network namespace
  * (draft-pan-tsvwg-hpccplus section 7.2; Documentation/design.rst and
- * Documentation/daemon.rst).
+ * Documentation/daemon.rst).  This file is the event loop and the packet
+ * path; the probe scheduler is hpccd_sched.c, the settings hpccd_config.c.
  *
  * Sender role: learns flows from the module (flow-get dump at start, then
- * flow-new, flow-active and flow-del events), and for each flow with data
- * in flight keeps one probe outstanding: the next goes out when the
- * response arrives and the module says the flow still has data in flight,
- * or after a timeout (2 x max(srtt, probe RTT), within [timeout-min,
- * timeout-max], doubled after each consecutive loss).  All probes share a
- * token bucket of probe-budget packets per second.  A response is checked
- * (structure, DSCP, a matching outstanding random 64-bit id) and its hop
- * records pushed to the module with telemetry-set.
+ * flow-new, flow-active and flow-del events, and a dump every reconcile-s
+ * seconds and after an event overrun that forgets the flows the module no
+ * longer has), and for each flow with data in flight keeps one probe
+ * outstanding: the next goes out when the response arrives and the module
+ * says the flow still has data in flight, or after a timeout (2 x max(srtt,
+ * probe RTT), within [timeout-min, timeout-max], doubled after each
+ * consecutive loss).  All probes share a token bucket of probe-budget
+ * packets per second.  A response is checked (structure, DSCP, a matching
+ * outstanding random 64-bit id) and its hop records pushed to the module
+ * with telemetry-set; a refused push is counted and the flow asks again
+ * after a backoff.
  *
- * Receiver role: answers every valid probe addressed to a local address
- * with a response (reversed tuple, response DSCP, same id, ts and hops).
+ * Receiver role: answers a valid probe only when it was addressed to this
+ * host (PACKET_HOST), to one of its unicast addresses (a route lookup of
+ * type local, never broadcast, multicast or 0.0.0.0; 127/8 only on the
+ * loopback device), from a unicast source, and within response-rate
+ * responses per second to that source; every refusal is counted.
  *
  * Packets: probes and responses go out through a raw IPv4 socket (one
  * packet each: no TSO; their DSCP differs from the flow's data, so GRO
@@ -33,7 +40,6 @@
 #include <fcntl.h>
 #include <getopt.h>
 #include <inttypes.h>
-#include <search.h>
 #include <signal.h>
 #include <stdarg.h>
 #include <stdbool.h>
@@ -46,10 +52,10 @@
 #include <linux/filter.h>
 #include <linux/if_packet.h>
 #include <linux/genetlink.h>
+#include <linux/rtnetlink.h>
 #include <net/ethernet.h>
 #include <netinet/in.h>
 #include <sys/epoll.h>
-#include <sys/queue.h>
 #include <sys/random.h>
 #include <sys/signalfd.h>
 #include <sys/socket.h>
@@ -57,37 +63,20 @@
 
 #include "hpcc_genl.h"
 #include "hpcc_wire.h"
+#include "hpccd_config.h"
+#include "hpccd_sched.h"
 
-/* Configuration: file, then command line; see hpccd(8). */
-struct hpccd_cfg {
-	char file[256];
-	char stats_file[256];
-	unsigned int budget;		/* probes per second, all flows */
-	unsigned int max_hops;		/* hop_cap of probes, 1..8 */
-	unsigned int timeout_min_us;
-	unsigned int timeout_max_us;
-	unsigned int tick_us;		/* timer period while busy */
-	bool syslog;
-	int verbose;
-};
-
-static struct hpccd_cfg cfg = {
-	.file = "/etc/hpcc/hpccd.conf",
-	.budget = 20000,
-	.max_hops = 5,
-	.timeout_min_us = 1000,
-	.timeout_max_us = 1000000,
-	.tick_us = 1000,
-};
-
-/* Daemon counters (SIGUSR1, exit). */
+/* Daemon counters (SIGUSR1, exit); Documentation/daemon.rst lists them. */
 enum {
 	C_FLOWS_ADDED, C_FLOWS_REMOVED, C_PROBES_SENT, C_PROBES_TIMED_OUT,
 	C_PROBES_DEFERRED, C_PROBES_RECEIVED, C_PROBES_NOT_LOCAL,
 	C_RESPONSES_SENT, C_RESPONSES_RECEIVED, C_RESPONSES_UNEXPECTED,
 	C_RESPONSES_NO_HOPS, C_RESPONSES_BAD_HOP, C_TELEMETRY_PUSHED,
 	C_TELEMETRY_REJECTED, C_SEND_ERRORS, C_BAD_DSCP, C_EVENTS,
-	C_RECONNECTS, C_SOCKET_DROPS, C_PARSE_BASE,
+	C_RECONNECTS, C_SOCKET_DROPS, C_PROBES_NOT_UNICAST,
+	C_PROBES_BAD_SOURCE, C_RESPONSES_RATE_LIMITED, C_RESYNCS,
+	C_RECONCILES, C_FLOWS_RECONCILED, C_FLOWS_OVER_LIMIT, C_FLOWS_GONE,
+	C_PARSE_BASE,
 	C_NUM = C_PARSE_BASE + HPCC_PARSE_NUM
 };
 
@@ -97,40 +86,55 @@ static const char *const counter_names[C_PARSE_BASE] = {
 	"responses-sent", "responses-received", "responses-unexpected",
 	"responses-no-hops", "responses-bad-hop", "telemetry-pushed",
 	"telemetry-rejected", "send-errors", "bad-dscp", "events",
-	"reconnects", "socket-drops",
+	"reconnects", "socket-drops", "probes-not-unicast",
+	"probes-bad-source", "responses-rate-limited", "resyncs",
+	"reconciles", "flows-reconciled", "flows-over-limit", "flows-gone",
 };
 
-static uint64_t counters[C_NUM];
+/* Route-type cache of addresses seen in probes: type, and when learnt. */
+#define ADDR_CACHE 256
+#define ADDR_CACHE_NS 5000000000ULL
 
-/* A flow this host sends on, as the module knows it. */
-struct flow {
-	struct hpcc_tuple t;
-	bool probing;		/* wants a probe outstanding */
-	bool queued;		/* waiting for a budget token */
-	bool outstanding;
-	bool timed_out;		/* ask the module after the tree walk */
-	uint64_t probe_id;
-	uint64_t sent_ns;
-	uint64_t deadline_ns;
-	uint32_t srtt_us;	/* the module's, from events and replies */
-	uint32_t losses_in_row;
-	uint64_t rtt_ns;	/* smoothed probe RTT (1/8 EWMA) */
-	uint64_t probes, responses, lost;
-	TAILQ_ENTRY(flow) q;	/* budget queue, while @queued */
+/**
+ * struct hpccd - the daemon's state (one per process)
+ * @cfg: settings
+ * @sched: the sender role's flows, deadlines and budget
+ * @rl: the receiver role's per-source response limit
+ * @req: netlink requests to the module (blocking, 1 s timeout)
+ * @ev: the module's events and nlctrl's notifications
+ * @rt: route lookups (NETLINK_ROUTE)
+ * @raw_fd: raw IPv4 socket, IP_HDRINCL, for sending
+ * @pkt_fd: AF_PACKET socket with the DSCP filter, for receiving
+ * @timer_fd: one-shot CLOCK_MONOTONIC timer at the next deadline
+ * @sig_fd: signalfd
+ * @ep_fd: epoll
+ * @probe_dscp: from the module's parameters (64 until known: matches none)
+ * @response_dscp: same
+ * @ip_id: IPv4 identification of the next packet sent
+ * @timer_at: when @timer_fd fires, 0 when disarmed
+ * @woke_at: when it last fired
+ * @reconcile_at: when the next flow dump is due
+ * @counters: the statistics
+ * @acache: route types of addresses
+ */
+struct hpccd {
+	struct hpccd_cfg cfg;
+	struct hpccd_sched sched;
+	struct hpccd_rl rl;
+	struct hpcc_genl req, ev;
+	struct mnl_socket *rt;
+	int raw_fd, pkt_fd, timer_fd, sig_fd, ep_fd;
+	uint8_t probe_dscp, response_dscp;
+	uint16_t ip_id;
+	uint64_t timer_at, woke_at;
+	uint64_t reconcile_at;
+	uint64_t counters[C_NUM];
+	struct { uint32_t addr; uint8_t type; uint64_t at; } acache[ADDR_CACHE];
 };
 
-static void *flows;		/* tsearch() tree of struct flow, by tuple */
-static unsigned int nflows;
-static TAILQ_HEAD(, flow) queue = TAILQ_HEAD_INITIALIZER(queue);
-static double tokens;
-static uint64_t tokens_at;
-
-static struct hpcc_genl req;	/* requests (blocking, 1 s timeout) */
-static struct hpcc_genl ev;	/* events and nlctrl notifications */
-static int raw_fd = -1, pkt_fd = -1, timer_fd = -1, sig_fd = -1, ep_fd = -1;
-static uint8_t probe_dscp, response_dscp;
-static uint16_t ip_id;
-static bool timer_armed;
+static struct hpccd D = {
+	.raw_fd = -1, .pkt_fd = -1, .timer_fd = -1, .sig_fd = -1, .ep_fd = -1,
+};
 
 static void logmsg(int prio, const char *fmt, ...)
 	__attribute__((format(printf, 2, 3)));
@@ -139,16 +143,21 @@ static void logmsg(int prio, const char *fmt, ...)
 {
 	va_list ap;
 
-	if (prio == LOG_DEBUG && !cfg.verbose)
+	if (prio == LOG_DEBUG && !D.cfg.verbose)
 		return;
 	va_start(ap, fmt);
-	if (cfg.syslog) {
+	if (D.cfg.syslog) {
 		vsyslog(prio, fmt, ap);
 	} else {
 		vfprintf(stderr, fmt, ap);
 		fputc('\n', stderr);
 	}
 	va_end(ap);
+}
+
+static void cfg_log(const char *msg)
+{
+	logmsg(LOG_ERR, "%s", msg);
 }
 
 static uint64_t now_ns(void)
@@ -159,183 +168,118 @@ static uint64_t now_ns(void)
 	return (uint64_t)ts.tv_sec * 1000000000ULL + ts.tv_nsec;
 }
 
-static int flow_cmp(const void *a, const void *b)
+static uint64_t random64(void)
 {
-	return memcmp(&((const struct flow *)a)->t,
-		      &((const struct flow *)b)->t, sizeof(struct hpcc_tuple));
+	uint64_t x;
+
+	if (getrandom(&x, sizeof(x), 0) != sizeof(x))
+		x = now_ns() ^ ((uint64_t)rand() << 32);
+	return x;
 }
 
-static struct flow *flow_find(const struct hpcc_tuple *t)
+/* --- the timer: one-shot, at the earliest thing due ------------------------ */
+
+static void timer_update(uint64_t now)
 {
-	struct flow key = { .t = *t };
-	struct flow **f = tfind(&key, &flows, flow_cmp);
+	struct itimerspec its = { 0 };
+	uint64_t at = hpccd_next_wakeup(&D.sched, now), floor;
 
-	return f ? *f : NULL;
-}
-
-static struct flow *flow_add(const struct hpcc_tuple *t)
-{
-	struct flow *f = flow_find(t), **slot;
-
-	if (f)
-		return f;
-	f = calloc(1, sizeof(*f));
-	if (!f)
-		return NULL;
-	f->t = *t;
-	slot = tsearch(f, &flows, flow_cmp);
-	if (!slot) {
-		free(f);
-		return NULL;
+	if (D.req.family_id && (!at || D.reconcile_at < at))
+		at = D.reconcile_at;
+	if (at) {
+		/* deadlines closer than tick-us to the last wakeup wait */
+		floor = D.woke_at + D.cfg.tick_us * 1000ULL;
+		if (at < floor)
+			at = floor;
 	}
-	nflows++;
-	counters[C_FLOWS_ADDED]++;
-	return f;
-}
-
-static void queue_remove(struct flow *f)
-{
-	if (!f->queued)
+	if (at == D.timer_at)
 		return;
-	TAILQ_REMOVE(&queue, f, q);
-	f->queued = false;
+	D.timer_at = at;
+	its.it_value.tv_sec = at / 1000000000ULL;
+	its.it_value.tv_nsec = at % 1000000000ULL;
+	timerfd_settime(D.timer_fd, TFD_TIMER_ABSTIME, &its, NULL);
 }
 
-static void flow_remove(struct flow *f)
-{
-	queue_remove(f);
-	tdelete(f, &flows, flow_cmp);
-	free(f);
-	nflows--;
-	counters[C_FLOWS_REMOVED]++;
-}
-
-static void flow_free_node(void *p)
-{
-	free(p);
-}
-
-static void flows_clear(void)
-{
-	tdestroy(flows, flow_free_node);
-	flows = NULL;
-	nflows = 0;
-	TAILQ_INIT(&queue);
-}
-
-static void timer_arm(void)
-{
-	struct itimerspec its = {
-		.it_interval.tv_nsec = cfg.tick_us * 1000L,
-		.it_value.tv_nsec = cfg.tick_us * 1000L,
-	};
-
-	if (timer_armed)
-		return;
-	timerfd_settime(timer_fd, 0, &its, NULL);
-	timer_armed = true;
-}
-
-/* Refill the token bucket; burst: 10 ms of budget, at least 8. */
-static void tokens_refill(uint64_t now)
-{
-	double burst = cfg.budget / 100.0 < 8 ? 8 : cfg.budget / 100.0;
-
-	tokens += (double)(now - tokens_at) * cfg.budget / 1e9;
-	if (tokens > burst)
-		tokens = burst;
-	tokens_at = now;
-}
-
-static uint64_t probe_timeout_ns(const struct flow *f)
-{
-	uint64_t base = (uint64_t)f->srtt_us * 1000;
-	uint64_t t;
-
-	if (f->rtt_ns > base)
-		base = f->rtt_ns;
-	t = 2 * base << (f->losses_in_row < 10 ? f->losses_in_row : 10);
-	if (t < cfg.timeout_min_us * 1000ULL)
-		t = cfg.timeout_min_us * 1000ULL;
-	if (t > cfg.timeout_max_us * 1000ULL)
-		t = cfg.timeout_max_us * 1000ULL;
-	return t;
-}
+/* --- sending --------------------------------------------------------------- */
 
 static bool send_pkt(const void *buf, size_t len, uint32_t daddr)
 {
 	struct sockaddr_in to = { .sin_family = AF_INET };
 
 	to.sin_addr.s_addr = daddr;
-	if (sendto(raw_fd, buf, len, 0, (struct sockaddr *)&to,
+	if (sendto(D.raw_fd, buf, len, 0, (struct sockaddr *)&to,
 		   sizeof(to)) != (ssize_t)len) {
-		counters[C_SEND_ERRORS]++;
+		D.counters[C_SEND_ERRORS]++;
 		logmsg(LOG_DEBUG, "send: %s", strerror(errno));
 		return false;
 	}
 	return true;
 }
 
-static void probe_send(struct flow *f, uint64_t now)
+static void probe_send(struct hpccd_flow *f, uint64_t now)
 {
 	uint8_t buf[HPCC_PKT_MAX];
+	uint64_t id = random64();
 	size_t len;
 
-	if (getrandom(&f->probe_id, sizeof(f->probe_id), 0) !=
-	    sizeof(f->probe_id))
-		f->probe_id = now ^ ((uint64_t)rand() << 32);
-	len = hpcc_build_probe(buf, &f->t, probe_dscp, cfg.max_hops,
-			       f->probe_id, now, ++ip_id);
-	f->outstanding = true;
-	f->sent_ns = now;
-	f->deadline_ns = now + probe_timeout_ns(f);
-	timer_arm();
-	if (len && send_pkt(buf, len, f->t.daddr)) {
-		f->probes++;
-		counters[C_PROBES_SENT]++;
-	}
+	len = hpcc_build_probe(buf, &f->t, D.probe_dscp, D.cfg.max_hops, id,
+			       now, ++D.ip_id);
+	hpccd_sent(&D.sched, f, id, now);
+	if (len && send_pkt(buf, len, f->t.daddr))
+		D.counters[C_PROBES_SENT]++;
 }
 
-/* The flow wants its next probe now: send it if the budget allows, else
- * queue it for the timer.
- */
-static void probe_want(struct flow *f)
+/* The flow has data in flight: probe it now, or when a token comes. */
+static void probe_want(struct hpccd_flow *f)
 {
 	uint64_t now = now_ns();
 
-	f->probing = true;
-	if (f->outstanding || f->queued)
-		return;
-	tokens_refill(now);
-	if (tokens >= 1 && TAILQ_EMPTY(&queue)) {
-		tokens -= 1;
+	if (hpccd_want(&D.sched, f, now))
 		probe_send(f, now);
-		return;
-	}
-	counters[C_PROBES_DEFERRED]++;
-	f->queued = true;
-	TAILQ_INSERT_TAIL(&queue, f, q);
-	timer_arm();
+	else if (f->state == HPCCD_QUEUED)
+		D.counters[C_PROBES_DEFERRED]++;
 }
 
-static struct flow *flow_of_attrs(const struct hpcc_attrs *a, bool add)
-{
-	struct hpcc_tuple t;
+/* --- flows ----------------------------------------------------------------- */
 
+static struct hpccd_flow *flow_learn(const struct hpcc_tuple *t)
+{
+	struct hpccd_flow *f;
+	bool created;
+
+	f = hpccd_flow_add(&D.sched, t, &created);
+	if (!f)
+		D.counters[C_FLOWS_OVER_LIMIT]++;
+	else if (created)
+		D.counters[C_FLOWS_ADDED]++;
+	return f;
+}
+
+static void flow_forget(struct hpccd_flow *f)
+{
+	hpccd_flow_remove(&D.sched, f);
+	D.counters[C_FLOWS_REMOVED]++;
+}
+
+static bool tuple_of_attrs(const struct hpcc_attrs *a, struct hpcc_tuple *t)
+{
 	if (a->v[HPCC_A_FLOW_FAMILY] != AF_INET ||
 	    !a->has[HPCC_A_FLOW_SADDR4] || !a->has[HPCC_A_FLOW_SPORT])
-		return NULL;
-	hpcc_attrs_tuple(a, &t);
-	return add ? flow_add(&t) : flow_find(&t);
+		return false;
+	hpcc_attrs_tuple(a, t);
+	return true;
 }
 
 static int dump_cb(const struct nlmsghdr *nlh, void *data)
 {
+	struct hpccd_flow *f;
 	struct hpcc_attrs a;
-	struct flow *f;
+	struct hpcc_tuple t;
 
 	hpcc_genl_attrs_cb(nlh, &a);
-	f = flow_of_attrs(&a, true);
+	if (!tuple_of_attrs(&a, &t))
+		return MNL_CB_OK;
+	f = flow_learn(&t);
 	if (!f)
 		return MNL_CB_OK;
 	f->srtt_us = a.v[HPCC_A_FLOW_SRTT];
@@ -344,22 +288,54 @@ static int dump_cb(const struct nlmsghdr *nlh, void *data)
 	return MNL_CB_OK;
 }
 
+/*
+ * reconcile() - make the flow table the module's: dump its flows (learning
+ * new ones, probing those with data in flight) and forget those it did not
+ * list.  Probe state of the flows that stay is kept.
+ */
+static void reconcile(void)
+{
+	char buf[MNL_SOCKET_BUFFER_SIZE];
+	uint32_t gone;
+	int err;
+
+	D.reconcile_at = now_ns() + D.cfg.reconcile_s * 1000000000ULL;
+	if (!D.req.family_id)
+		return;
+	hpccd_reconcile_begin(&D.sched);
+	err = hpcc_genl_talk(&D.req, hpcc_genl_msg(&D.req, buf,
+						   HPCC_CMD_FLOW_GET,
+						   NLM_F_DUMP), dump_cb, NULL);
+	if (err) {
+		logmsg(LOG_WARNING, "flow dump: %s", strerror(-err));
+		return;
+	}
+	gone = hpccd_reconcile_end(&D.sched);
+	D.counters[C_RECONCILES]++;
+	D.counters[C_FLOWS_RECONCILED] += gone;
+	D.counters[C_FLOWS_REMOVED] += gone;
+	if (gone)
+		logmsg(LOG_INFO, "reconcile: forgot %u flows the module no longer has",
+		       gone);
+}
+
 static void read_params(void)
 {
 	struct hpcc_attrs a;
-	int err = hpcc_genl_params(&req, &a);
+	int err = hpcc_genl_params(&D.req, &a);
 
 	if (err) {
 		logmsg(LOG_WARNING, "params-get: %s", strerror(-err));
 		return;
 	}
-	probe_dscp = a.v[HPCC_A_PARAMS_PROBE_DSCP];
-	response_dscp = a.v[HPCC_A_PARAMS_RESPONSE_DSCP];
+	D.probe_dscp = a.v[HPCC_A_PARAMS_PROBE_DSCP];
+	D.response_dscp = a.v[HPCC_A_PARAMS_RESPONSE_DSCP];
 }
 
 /*
  * The AF_PACKET filter: IPv4 (SOCK_DGRAM: offset 0 is the IP header), not
- * outgoing, TCP, DSCP probe or response.
+ * outgoing, TCP, DSCP probe or response.  Frames not addressed to this host
+ * pass, to be counted (probes-not-unicast) and dropped.
  */
 static int attach_filter(void)
 {
@@ -370,8 +346,8 @@ static int attach_filter(void)
 		BPF_JUMP(BPF_JMP | BPF_JEQ | BPF_K, IPPROTO_TCP, 0, 4),
 		BPF_STMT(BPF_LD | BPF_B | BPF_ABS, 1),
 		BPF_STMT(BPF_ALU | BPF_RSH | BPF_K, 2),
-		BPF_JUMP(BPF_JMP | BPF_JEQ | BPF_K, probe_dscp, 2, 0),
-		BPF_JUMP(BPF_JMP | BPF_JEQ | BPF_K, response_dscp, 1, 0),
+		BPF_JUMP(BPF_JMP | BPF_JEQ | BPF_K, D.probe_dscp, 2, 0),
+		BPF_JUMP(BPF_JMP | BPF_JEQ | BPF_K, D.response_dscp, 1, 0),
 		BPF_STMT(BPF_RET | BPF_K, 0),
 		BPF_STMT(BPF_RET | BPF_K, 0xffff),
 	};
@@ -379,42 +355,40 @@ static int attach_filter(void)
 				   .filter = code };
 	char drain[64];
 
-	if (setsockopt(pkt_fd, SOL_SOCKET, SO_ATTACH_FILTER, &prog,
+	if (setsockopt(D.pkt_fd, SOL_SOCKET, SO_ATTACH_FILTER, &prog,
 		       sizeof(prog)) < 0)
 		return -errno;
 	/* what arrived before the filter was attached is not filtered */
-	while (recv(pkt_fd, drain, sizeof(drain), MSG_DONTWAIT) >= 0)
+	while (recv(D.pkt_fd, drain, sizeof(drain), MSG_DONTWAIT) >= 0)
 		;
 	return 0;
 }
 
 static void connect_module(void)
 {
-	char buf[MNL_SOCKET_BUFFER_SIZE];
 	int err;
 
-	flows_clear();
+	hpccd_sched_clear(&D.sched);
 	/* ev never sends requests: replies would mix with events */
-	if (hpcc_genl_resolve(&req)) {
-		ev.family_id = 0;
+	if (hpcc_genl_resolve(&D.req)) {
+		D.ev.family_id = 0;
 		logmsg(LOG_INFO, "module not loaded; waiting for it");
 		return;
 	}
-	ev.family_id = req.family_id;
-	ev.events_grp = req.events_grp;
-	if (mnl_socket_setsockopt(ev.nl, NETLINK_ADD_MEMBERSHIP,
-				  &ev.events_grp, sizeof(ev.events_grp)) < 0)
+	D.ev.family_id = D.req.family_id;
+	D.ev.events_grp = D.req.events_grp;
+	if (mnl_socket_setsockopt(D.ev.nl, NETLINK_ADD_MEMBERSHIP,
+				  &D.ev.events_grp,
+				  sizeof(D.ev.events_grp)) < 0)
 		logmsg(LOG_ERR, "join events: %s", strerror(errno));
 	read_params();
 	err = attach_filter();
 	if (err)
 		logmsg(LOG_ERR, "packet filter: %s", strerror(-err));
-	err = hpcc_genl_talk(&req, hpcc_genl_msg(&req, buf, HPCC_CMD_FLOW_GET,
-						 NLM_F_DUMP), dump_cb, NULL);
-	if (err)
-		logmsg(LOG_WARNING, "flow dump: %s", strerror(-err));
+	reconcile();
 	logmsg(LOG_INFO, "connected: family %u, probe DSCP %u, response DSCP %u, %u flows",
-	       req.family_id, probe_dscp, response_dscp, nflows);
+	       D.req.family_id, D.probe_dscp, D.response_dscp,
+	       D.sched.nflows);
 }
 
 /* nlctrl notification: the family was added or removed. */
@@ -432,10 +406,10 @@ static void ctrl_event(const struct nlmsghdr *nlh, uint8_t cmd)
 		return;
 	if (cmd == CTRL_CMD_DELFAMILY) {
 		logmsg(LOG_INFO, "module unloaded");
-		flows_clear();
-		req.family_id = ev.family_id = 0;
+		hpccd_sched_clear(&D.sched);
+		D.req.family_id = D.ev.family_id = 0;
 	} else if (cmd == CTRL_CMD_NEWFAMILY) {
-		counters[C_RECONNECTS]++;
+		D.counters[C_RECONNECTS]++;
 		connect_module();
 	}
 }
@@ -443,8 +417,9 @@ static void ctrl_event(const struct nlmsghdr *nlh, uint8_t cmd)
 static int event_cb(const struct nlmsghdr *nlh, void *data)
 {
 	const struct genlmsghdr *gh = mnl_nlmsg_get_payload(nlh);
+	struct hpccd_flow *f;
 	struct hpcc_attrs a;
-	struct flow *f;
+	struct hpcc_tuple t;
 
 	if (mnl_nlmsg_get_payload_len(nlh) < GENL_HDRLEN)
 		return MNL_CB_OK;
@@ -452,16 +427,18 @@ static int event_cb(const struct nlmsghdr *nlh, void *data)
 		ctrl_event(nlh, gh->cmd);
 		return MNL_CB_OK;
 	}
-	if (!ev.family_id || nlh->nlmsg_type != ev.family_id)
+	if (!D.ev.family_id || nlh->nlmsg_type != D.ev.family_id)
 		return MNL_CB_OK;
-	counters[C_EVENTS]++;
+	D.counters[C_EVENTS]++;
 	hpcc_genl_attrs_cb(nlh, &a);
+	if (!tuple_of_attrs(&a, &t))
+		return MNL_CB_OK;
 	switch (a.cmd) {
 	case HPCC_CMD_FLOW_NEW:
-		flow_of_attrs(&a, true);
+		flow_learn(&t);
 		break;
 	case HPCC_CMD_FLOW_ACTIVE:
-		f = flow_of_attrs(&a, true);
+		f = flow_learn(&t);
 		if (f) {
 			f->srtt_us = a.v[HPCC_A_FLOW_SRTT];
 			f->losses_in_row = 0;
@@ -469,12 +446,30 @@ static int event_cb(const struct nlmsghdr *nlh, void *data)
 		}
 		break;
 	case HPCC_CMD_FLOW_DEL:
-		f = flow_of_attrs(&a, false);
+		f = hpccd_flow_find(&D.sched, &t);
 		if (f)
-			flow_remove(f);
+			flow_forget(f);
 		break;
 	}
 	return MNL_CB_OK;
+}
+
+/*
+ * Events were lost (ENOBUFS): what is still queued predates the loss and
+ * the dump below, so it is dropped unread; the dump then brings the table
+ * up to date (flows the module no longer has are forgotten).
+ */
+static void resync(void)
+{
+	char buf[4096];
+	int fd = mnl_socket_get_fd(D.ev.nl);
+
+	D.counters[C_RESYNCS]++;
+	logmsg(LOG_WARNING, "events overrun; resync");
+	while (recv(fd, buf, sizeof(buf), MSG_DONTWAIT) >= 0 ||
+	       errno == ENOBUFS || errno == EINTR)
+		;
+	reconcile();
 }
 
 static void read_events(void)
@@ -483,12 +478,11 @@ static void read_events(void)
 	ssize_t n;
 
 	for (;;) {
-		n = recv(mnl_socket_get_fd(ev.nl), buf, sizeof(buf),
+		n = recv(mnl_socket_get_fd(D.ev.nl), buf, sizeof(buf),
 			 MSG_DONTWAIT);
 		if (n < 0) {
-			if (errno == ENOBUFS) {	/* events lost: resync */
-				logmsg(LOG_WARNING, "events overrun; resync");
-				connect_module();
+			if (errno == ENOBUFS) {
+				resync();
 				continue;
 			}
 			return;
@@ -497,68 +491,134 @@ static void read_events(void)
 	}
 }
 
-/* Is @addr (network order) one of this namespace's addresses? */
-static bool addr_local(uint32_t addr)
-{
-	static struct { uint32_t addr; bool local; uint64_t at; } cache[16];
-	static unsigned int next;
-	struct sockaddr_in sin = { .sin_family = AF_INET };
-	uint64_t now = now_ns();
-	unsigned int i;
-	int fd;
-	bool local;
+/* --- the receiver role ----------------------------------------------------- */
 
-	for (i = 0; i < 16; i++)
-		if (cache[i].at && cache[i].addr == addr &&
-		    now - cache[i].at < 5000000000ULL)
-			return cache[i].local;
-	sin.sin_addr.s_addr = addr;
-	fd = socket(AF_INET, SOCK_DGRAM | SOCK_CLOEXEC, 0);
-	local = fd >= 0 && !bind(fd, (struct sockaddr *)&sin, sizeof(sin));
-	if (fd >= 0)
-		close(fd);
-	cache[next].addr = addr;
-	cache[next].local = local;
-	cache[next].at = now;
-	next = (next + 1) % 16;
-	return local;
+static int route_cb(const struct nlmsghdr *nlh, void *data)
+{
+	const struct rtmsg *rtm = mnl_nlmsg_get_payload(nlh);
+
+	if (nlh->nlmsg_type == RTM_NEWROUTE &&
+	    mnl_nlmsg_get_payload_len(nlh) >= sizeof(*rtm))
+		*(uint8_t *)data = rtm->rtm_type;
+	return MNL_CB_OK;
 }
 
-static void on_probe(const struct hpcc_pkt *p)
+/*
+ * addr_type() - the route type of @addr (network order) in this namespace:
+ * RTN_LOCAL for one of its addresses, RTN_BROADCAST, RTN_MULTICAST,
+ * RTN_UNICAST, ...; RTN_UNSPEC when there is no route.  Cached 5 s.
+ */
+static uint8_t addr_type(uint32_t addr, uint64_t now)
 {
+	unsigned int i = (ntohl(addr) * 2654435761U) >> 24, seq;
+	char buf[MNL_SOCKET_BUFFER_SIZE];
+	struct nlmsghdr *nlh;
+	struct rtmsg *rtm;
+	uint8_t type = RTN_UNSPEC;
+	ssize_t n;
+
+	i %= ADDR_CACHE;
+	if (D.acache[i].at && D.acache[i].addr == addr &&
+	    now - D.acache[i].at < ADDR_CACHE_NS)
+		return D.acache[i].type;
+	if (!D.rt)
+		return RTN_UNSPEC;
+	nlh = mnl_nlmsg_put_header(buf);
+	nlh->nlmsg_type = RTM_GETROUTE;
+	nlh->nlmsg_flags = NLM_F_REQUEST;
+	nlh->nlmsg_seq = seq = (unsigned int)now;
+	rtm = mnl_nlmsg_put_extra_header(nlh, sizeof(*rtm));
+	rtm->rtm_family = AF_INET;
+	rtm->rtm_dst_len = 32;
+	mnl_attr_put_u32(nlh, RTA_DST, addr);
+	if (mnl_socket_sendto(D.rt, nlh, nlh->nlmsg_len) < 0)
+		return RTN_UNSPEC;
+	n = mnl_socket_recvfrom(D.rt, buf, sizeof(buf));
+	if (n > 0)
+		mnl_cb_run(buf, n, seq, mnl_socket_get_portid(D.rt), route_cb,
+			   &type);
+	D.acache[i].addr = addr;
+	D.acache[i].type = type;
+	D.acache[i].at = now;
+	return type;
+}
+
+static bool loopback_net(uint32_t addr)
+{
+	return (ntohl(addr) >> 24) == 127;
+}
+
+/* Zero, multicast, class E and limited broadcast are never a host. */
+static bool martian(uint32_t addr)
+{
+	uint32_t a = ntohl(addr);
+
+	return !a || (a >> 28) >= 0xe;
+}
+
+static void on_probe(const struct hpcc_pkt *p, const struct sockaddr_ll *ll)
+{
+	uint32_t src = p->tuple.saddr, dst = p->tuple.daddr;
+	bool on_lo = ll->sll_ifindex == 1;	/* LOOPBACK_IFINDEX */
 	uint8_t buf[HPCC_PKT_MAX];
+	uint64_t now;
+	uint8_t type;
 	size_t len;
 
-	counters[C_PROBES_RECEIVED]++;
-	if (!addr_local(p->tuple.daddr)) {
-		counters[C_PROBES_NOT_LOCAL]++;
+	D.counters[C_PROBES_RECEIVED]++;
+	if (ll->sll_pkttype != PACKET_HOST) {
+		D.counters[C_PROBES_NOT_UNICAST]++;
 		return;
 	}
-	len = hpcc_build_response(buf, p, response_dscp, ++ip_id);
-	if (len && send_pkt(buf, len, p->tuple.saddr))
-		counters[C_RESPONSES_SENT]++;
+	now = now_ns();
+	if (martian(dst) || (loopback_net(dst) && !on_lo) ||
+	    addr_type(dst, now) != RTN_LOCAL) {
+		D.counters[C_PROBES_NOT_LOCAL]++;
+		return;
+	}
+	if (martian(src) || (loopback_net(src) && !on_lo)) {
+		D.counters[C_PROBES_BAD_SOURCE]++;
+		return;
+	}
+	if (!hpccd_rl_allow(&D.rl, src, now)) {
+		D.counters[C_RESPONSES_RATE_LIMITED]++;
+		return;
+	}
+	type = addr_type(src, now);
+	if (type != RTN_UNICAST && type != RTN_LOCAL) {
+		D.counters[C_PROBES_BAD_SOURCE]++;
+		return;
+	}
+	len = hpcc_build_response(buf, p, D.response_dscp, ++D.ip_id);
+	if (len && send_pkt(buf, len, src))
+		D.counters[C_RESPONSES_SENT]++;
 }
 
-/* Ask the module whether the flow still has data in flight. */
-static bool flow_in_flight(struct flow *f)
+/* --- the sender role ------------------------------------------------------- */
+
+/*
+ * check_flow() - ask the module about @f and probe it if it still has data
+ * in flight; a flow the module no longer has (ENOENT) is forgotten.
+ */
+static void check_flow(struct hpccd_flow *f)
 {
 	struct hpcc_attrs a;
+	int err = hpcc_genl_flow_get(&D.req, &f->t, &a);
 
-	if (hpcc_genl_flow_get(&req, &f->t, &a))
-		return false;
+	if (err == -ENOENT) {
+		D.counters[C_FLOWS_GONE]++;
+		flow_forget(f);
+		return;
+	}
+	if (err) {
+		/* the module is busy or going: try again after a backoff */
+		logmsg(LOG_DEBUG, "flow-get: %s", strerror(-err));
+		hpccd_backoff(&D.sched, f, now_ns());
+		return;
+	}
 	f->srtt_us = a.v[HPCC_A_FLOW_SRTT];
-	return a.v[HPCC_A_FLOW_IN_FLIGHT];
-}
-
-/* probe_again() - the next probe of a flow whose response fed nothing, if
- * the flow still has data in flight
- */
-static void probe_again(struct flow *f)
-{
-	if (flow_in_flight(f))
+	if (a.v[HPCC_A_FLOW_IN_FLIGHT])
 		probe_want(f);
-	else
-		f->probing = false;
 }
 
 static void on_response(const struct hpcc_pkt *p)
@@ -567,58 +627,58 @@ static void on_response(const struct hpcc_pkt *p)
 		.saddr = p->tuple.daddr, .daddr = p->tuple.saddr,
 		.sport = p->tuple.dport, .dport = p->tuple.sport,
 	};
-	struct flow *f = flow_find(&t);
+	struct hpccd_flow *f = hpccd_flow_find(&D.sched, &t);
 	struct hpcc_attrs reply;
-	uint64_t now = now_ns(), rtt;
+	uint64_t now = now_ns();
 	int i, err;
 
-	counters[C_RESPONSES_RECEIVED]++;
-	if (!f || !f->outstanding || p->probe_id != f->probe_id) {
-		counters[C_RESPONSES_UNEXPECTED]++;
+	D.counters[C_RESPONSES_RECEIVED]++;
+	if (!f || !hpccd_response(&D.sched, f, p->probe_id, now)) {
+		D.counters[C_RESPONSES_UNEXPECTED]++;
 		return;
 	}
-	f->outstanding = false;
-	f->losses_in_row = 0;
-	f->responses++;
-	rtt = now - f->sent_ns;
-	f->rtt_ns = f->rtt_ns ? f->rtt_ns - f->rtt_ns / 8 + rtt / 8 : rtt;
 	if (!p->nhop) {
 		/* No INT hop stamped this probe (none on the path, or one
 		 * being reconfigured): nothing to feed, but keep probing
 		 * while the flow sends, or it would never get telemetry
 		 * again until it idles and the module reports it active.
 		 */
-		counters[C_RESPONSES_NO_HOPS]++;
-		probe_again(f);
+		D.counters[C_RESPONSES_NO_HOPS]++;
+		check_flow(f);
 		return;
 	}
 	for (i = 0; i < p->nhop; i++)
 		if (!p->hops[i].rate || p->hops[i].rate > 1600000000000ULL) {
-			counters[C_RESPONSES_BAD_HOP]++;
-			probe_again(f);
+			D.counters[C_RESPONSES_BAD_HOP]++;
+			check_flow(f);
 			return;
 		}
-	err = hpcc_genl_telemetry_set(&req, &t, p->hops, p->nhop, &reply);
+	err = hpcc_genl_telemetry_set(&D.req, &t, p->hops, p->nhop, &reply);
 	if (err == -ENOENT) {
-		flow_remove(f);
+		D.counters[C_FLOWS_GONE]++;
+		flow_forget(f);
 		return;
 	}
 	if (err) {
-		counters[C_TELEMETRY_REJECTED]++;
+		/* counted; the flow asks again after a backoff, so a
+		 * refusal never ends its probing (nor turns into a loop)
+		 */
+		D.counters[C_TELEMETRY_REJECTED]++;
 		logmsg(LOG_DEBUG, "telemetry-set: %s: %s", strerror(-err),
-		       req.extack);
+		       D.req.extack);
+		hpccd_backoff(&D.sched, f, now);
 		return;
 	}
-	counters[C_TELEMETRY_PUSHED]++;
+	D.counters[C_TELEMETRY_PUSHED]++;
 	f->srtt_us = reply.v[HPCC_A_FLOW_SRTT];
 	if (reply.v[HPCC_A_FLOW_IN_FLIGHT])
 		probe_want(f);
-	else
-		f->probing = false;
 }
 
 static void read_packets(void)
 {
+	struct sockaddr_ll ll;
+	socklen_t ll_len;
 	uint8_t buf[2048];
 	struct hpcc_pkt p;
 	enum hpcc_parse_err e;
@@ -626,100 +686,49 @@ static void read_packets(void)
 	int budget = 256;	/* then let the other sources run */
 
 	while (budget--) {
-		n = recv(pkt_fd, buf, sizeof(buf), MSG_DONTWAIT);
+		ll_len = sizeof(ll);
+		n = recvfrom(D.pkt_fd, buf, sizeof(buf), MSG_DONTWAIT,
+			     (struct sockaddr *)&ll, &ll_len);
 		if (n < 0)
 			return;
 		e = hpcc_parse(buf, n, &p);
 		if (e != HPCC_PARSE_OK) {
-			counters[C_PARSE_BASE + e]++;
+			D.counters[C_PARSE_BASE + e]++;
 			continue;
 		}
-		if (p.type == HPCC_WIRE_PROBE && p.dscp == probe_dscp)
-			on_probe(&p);
+		if (p.type == HPCC_WIRE_PROBE && p.dscp == D.probe_dscp)
+			on_probe(&p, &ll);
 		else if (p.type == HPCC_WIRE_RESPONSE &&
-			 p.dscp == response_dscp)
+			 p.dscp == D.response_dscp)
 			on_response(&p);
 		else
-			counters[C_BAD_DSCP]++;
-	}
-}
-
-static bool busy;
-static uint64_t tick_now;
-
-static void tick_flow(const void *nodep, VISIT which, int depth)
-{
-	struct flow *f = *(struct flow *const *)nodep;
-
-	if (which != postorder && which != leaf)
-		return;
-	if (!f->outstanding) {
-		busy |= f->queued;
-		return;
-	}
-	busy = true;
-	if (tick_now < f->deadline_ns)
-		return;
-	f->outstanding = false;
-	f->lost++;
-	f->losses_in_row++;
-	counters[C_PROBES_TIMED_OUT]++;
-	f->probing = false;
-	f->timed_out = true;	/* netlink can remove flows: not in the walk */
-}
-
-static void check_marked(const void *nodep, VISIT which, int depth)
-{
-	struct flow *f = *(struct flow *const *)nodep;
-
-	if ((which == postorder || which == leaf) && f->timed_out) {
-		f->timed_out = false;
-		if (flow_in_flight(f))
-			probe_want(f);
+			D.counters[C_BAD_DSCP]++;
 	}
 }
 
 static void on_timer(void)
 {
-	struct itimerspec off = { 0 };
-	struct flow *f;
-	uint64_t exp;
+	struct hpccd_flow *f;
+	uint64_t exp, now;
+	bool lost;
 
-	if (read(timer_fd, &exp, sizeof(exp)) < 0)
+	if (read(D.timer_fd, &exp, sizeof(exp)) < 0 && errno != EAGAIN)
 		return;
-	tick_now = now_ns();
-	tokens_refill(tick_now);
-	while ((f = TAILQ_FIRST(&queue)) && tokens >= 1) {
-		queue_remove(f);
-		tokens -= 1;
-		probe_send(f, tick_now);
+	D.timer_at = 0;
+	now = now_ns();
+	D.woke_at = now;
+	while ((f = hpccd_next_queued(&D.sched, now)))
+		probe_send(f, now);
+	while ((f = hpccd_next_expired(&D.sched, now, &lost))) {
+		if (lost)
+			D.counters[C_PROBES_TIMED_OUT]++;
+		check_flow(f);
 	}
-	busy = !TAILQ_EMPTY(&queue);
-	twalk(flows, tick_flow);
-	twalk(flows, check_marked);
-	if (!busy) {
-		timerfd_settime(timer_fd, 0, &off, NULL);
-		timer_armed = false;
-	}
+	if (D.req.family_id && now >= D.reconcile_at)
+		reconcile();
 }
 
-static FILE *stats_out;
-
-static void stats_flow(const void *nodep, VISIT which, int depth)
-{
-	const struct flow *f = *(const struct flow *const *)nodep;
-	char s[INET_ADDRSTRLEN], d[INET_ADDRSTRLEN];
-
-	if (which != postorder && which != leaf)
-		return;
-	inet_ntop(AF_INET, &f->t.saddr, s, sizeof(s));
-	inet_ntop(AF_INET, &f->t.daddr, d, sizeof(d));
-	fprintf(stats_out, "flow %s:%u %s:%u probes=%" PRIu64 " responses=%"
-		PRIu64 " lost=%" PRIu64 " rtt_us=%" PRIu64 " srtt_us=%u probing=%d\n",
-		s, ntohs(f->t.sport), d, ntohs(f->t.dport), f->probes,
-		f->responses, f->lost, f->rtt_ns / 1000, f->srtt_us,
-		f->probing);
-}
+/* --- statistics ------------------------------------------------------------ */
 
 /* Packets the packet socket dropped for a full receive buffer. */
 static void packet_drops(void)
@@ -728,142 +737,55 @@ static void packet_drops(void)
 	socklen_t len = sizeof(st);
 
 	/* the kernel resets the counts on each read */
-	if (!getsockopt(pkt_fd, SOL_PACKET, PACKET_STATISTICS, &st, &len))
-		counters[C_SOCKET_DROPS] += st.tp_drops;
+	if (!getsockopt(D.pkt_fd, SOL_PACKET, PACKET_STATISTICS, &st, &len))
+		D.counters[C_SOCKET_DROPS] += st.tp_drops;
 }
 
 /* Counters as key=value lines, then one line per flow. */
 static void write_stats(void)
 {
-	char tmp[300];
+	const struct hpccd_flow *f;
+	char tmp[300], s[INET_ADDRSTRLEN], d[INET_ADDRSTRLEN];
+	FILE *out;
 	int i;
 
-	if (!cfg.stats_file[0]) {
-		stats_out = stderr;
+	if (!D.cfg.stats_file[0]) {
+		out = stderr;
 	} else {
-		snprintf(tmp, sizeof(tmp), "%s.tmp", cfg.stats_file);
-		stats_out = fopen(tmp, "w");
-		if (!stats_out) {
+		snprintf(tmp, sizeof(tmp), "%s.tmp", D.cfg.stats_file);
+		out = fopen(tmp, "w");
+		if (!out) {
 			logmsg(LOG_ERR, "%s: %s", tmp, strerror(errno));
 			return;
 		}
 	}
 	packet_drops();
-	fprintf(stats_out, "connected=%d\nflows=%u\n", req.family_id != 0,
-		nflows);
+	fprintf(out, "connected=%d\nflows=%u\nqueued=%u\n",
+		D.req.family_id != 0, D.sched.nflows, hpccd_queued(&D.sched));
 	for (i = 0; i < C_NUM; i++)
-		fprintf(stats_out, "%s%s=%" PRIu64 "\n",
+		fprintf(out, "%s%s=%" PRIu64 "\n",
 			i < C_PARSE_BASE ? "" : "dropped-",
 			i < C_PARSE_BASE ? counter_names[i] :
-			hpcc_parse_err_name(i - C_PARSE_BASE), counters[i]);
-	twalk(flows, stats_flow);
-	if (stats_out != stderr) {
-		fclose(stats_out);
-		if (rename(tmp, cfg.stats_file))
-			logmsg(LOG_ERR, "%s: %s", cfg.stats_file,
+			hpcc_parse_err_name(i - C_PARSE_BASE), D.counters[i]);
+	LIST_FOREACH(f, &D.sched.flows, all) {
+		inet_ntop(AF_INET, &f->t.saddr, s, sizeof(s));
+		inet_ntop(AF_INET, &f->t.daddr, d, sizeof(d));
+		fprintf(out, "flow %s:%u %s:%u probes=%" PRIu64 " responses=%"
+			PRIu64 " lost=%" PRIu64 " rtt_us=%" PRIu64
+			" srtt_us=%u probing=%d\n",
+			s, ntohs(f->t.sport), d, ntohs(f->t.dport), f->probes,
+			f->responses, f->lost, f->rtt_ns / 1000, f->srtt_us,
+			f->state != HPCCD_IDLE);
+	}
+	if (out != stderr) {
+		fclose(out);
+		if (rename(tmp, D.cfg.stats_file))
+			logmsg(LOG_ERR, "%s: %s", D.cfg.stats_file,
 			       strerror(errno));
 	}
 }
 
-static int parse_uint(const char *name, const char *v, unsigned int min,
-		      unsigned int max, unsigned int *out)
-{
-	char *end;
-	unsigned long x;
-
-	errno = 0;
-	x = strtoul(v, &end, 10);
-	if (errno || end == v || *end || x < min || x > max) {
-		logmsg(LOG_ERR, "%s: '%s' is not a number in %u..%u", name, v,
-		       min, max);
-		return -1;
-	}
-	*out = x;
-	return 0;
-}
-
-/* One setting from the file or the command line; -1 if invalid. */
-static int set_option(struct hpccd_cfg *c, const char *k, const char *v)
-{
-	unsigned int b;
-
-	if (!strcmp(k, "probe-budget"))
-		return parse_uint(k, v, 1, 10000000, &c->budget);
-	if (!strcmp(k, "max-hops"))
-		return parse_uint(k, v, 1, HPCC_MAX_HOPS, &c->max_hops);
-	if (!strcmp(k, "timeout-min-us"))
-		return parse_uint(k, v, 100, 10000000, &c->timeout_min_us);
-	if (!strcmp(k, "timeout-max-us"))
-		return parse_uint(k, v, 100, 10000000, &c->timeout_max_us);
-	if (!strcmp(k, "tick-us"))
-		return parse_uint(k, v, 100, 100000, &c->tick_us);
-	if (!strcmp(k, "stats-file")) {
-		snprintf(c->stats_file, sizeof(c->stats_file), "%s", v);
-		return 0;
-	}
-	if (!strcmp(k, "log")) {
-		if (strcmp(v, "syslog") && strcmp(v, "stderr")) {
-			logmsg(LOG_ERR, "log: syslog or stderr");
-			return -1;
-		}
-		c->syslog = !strcmp(v, "syslog");
-		return 0;
-	}
-	if (!strcmp(k, "verbose")) {
-		if (parse_uint(k, v, 0, 1, &b))
-			return -1;
-		c->verbose = b;
-		return 0;
-	}
-	logmsg(LOG_ERR, "unknown setting '%s'", k);
-	return -1;
-}
-
-/* "key = value" lines, # comments; a missing default file is fine. */
-static int read_config(struct hpccd_cfg *c, bool must_exist)
-{
-	char line[512], *k, *v, *e;
-	FILE *f = fopen(c->file, "r");
-	int n = 0, bad = 0;
-
-	if (!f) {
-		if (!must_exist && errno == ENOENT)
-			return 0;
-		logmsg(LOG_ERR, "%s: %s", c->file, strerror(errno));
-		return -1;
-	}
-	while (fgets(line, sizeof(line), f)) {
-		n++;
-		line[strcspn(line, "#\n")] = 0;
-		k = line + strspn(line, " \t");
-		if (!*k)
-			continue;
-		v = strchr(k, '=');
-		if (!v) {
-			logmsg(LOG_ERR, "%s:%d: expected key = value", c->file, n);
-			bad = 1;
-			continue;
-		}
-		for (e = v; e > k && (e[-1] == ' ' || e[-1] == '\t'); e--)
-			;
-		*e = 0;
-		v++;
-		v += strspn(v, " \t");
-		for (e = v + strlen(v); e > v && (e[-1] == ' ' || e[-1] == '\t'); e--)
-			;
-		*e = 0;
-		if (set_option(c, k, v)) {
-			logmsg(LOG_ERR, "%s:%d: setting ignored", c->file, n);
-			bad = 1;
-		}
-	}
-	fclose(f);
-	if (c->timeout_min_us > c->timeout_max_us) {
-		logmsg(LOG_ERR, "timeout-min-us above timeout-max-us");
-		return -1;
-	}
-	return bad ? -1 : 0;
-}
+/* --- command line, setup, main loop ---------------------------------------- */
 
 static void usage(FILE *out)
 {
@@ -902,41 +824,62 @@ static int epoll_add(int fd)
 {
 	struct epoll_event e = { .events = EPOLLIN, .data.fd = fd };
 
-	return epoll_ctl(ep_fd, EPOLL_CTL_ADD, fd, &e);
+	return epoll_ctl(D.ep_fd, EPOLL_CTL_ADD, fd, &e);
+}
+
+static void apply_cfg(void)
+{
+	hpccd_sched_set(&D.sched, D.cfg.budget, D.cfg.timeout_min_us,
+			D.cfg.timeout_max_us, D.cfg.max_flows);
+	D.rl.rate = D.cfg.response_rate;
 }
 
 static int setup(void)
 {
 	sigset_t mask;
 	int one = 1, rcvbuf = 4 << 20;
+	uint64_t now = now_ns();
 
-	raw_fd = socket(AF_INET, SOCK_RAW | SOCK_CLOEXEC, IPPROTO_RAW);
-	pkt_fd = socket(AF_PACKET, SOCK_DGRAM | SOCK_CLOEXEC | SOCK_NONBLOCK,
-			htons(ETH_P_IP));
-	if (raw_fd < 0 || pkt_fd < 0) {
+	if (hpccd_sched_init(&D.sched, D.cfg.budget, D.cfg.timeout_min_us,
+			     D.cfg.timeout_max_us, D.cfg.max_flows,
+			     random64(), now) ||
+	    hpccd_rl_init(&D.rl, D.cfg.response_rate, 4096, random64())) {
+		logmsg(LOG_ERR, "out of memory");
+		return -1;
+	}
+	D.raw_fd = socket(AF_INET, SOCK_RAW | SOCK_CLOEXEC, IPPROTO_RAW);
+	D.pkt_fd = socket(AF_PACKET, SOCK_DGRAM | SOCK_CLOEXEC | SOCK_NONBLOCK,
+			  htons(ETH_P_IP));
+	if (D.raw_fd < 0 || D.pkt_fd < 0) {
 		logmsg(LOG_ERR, "raw sockets: %s (CAP_NET_RAW needed)",
 		       strerror(errno));
 		return -1;
 	}
-	setsockopt(raw_fd, IPPROTO_IP, IP_HDRINCL, &one, sizeof(one));
+	setsockopt(D.raw_fd, IPPROTO_IP, IP_HDRINCL, &one, sizeof(one));
 	/* room for bursts of probes; what overflows is counted (socket-drops) */
-	if (setsockopt(pkt_fd, SOL_SOCKET, SO_RCVBUFFORCE, &rcvbuf,
+	if (setsockopt(D.pkt_fd, SOL_SOCKET, SO_RCVBUFFORCE, &rcvbuf,
 		       sizeof(rcvbuf)))
-		setsockopt(pkt_fd, SOL_SOCKET, SO_RCVBUF, &rcvbuf,
+		setsockopt(D.pkt_fd, SOL_SOCKET, SO_RCVBUF, &rcvbuf,
 			   sizeof(rcvbuf));
 	/* until the module says which DSCPs: drop everything */
-	probe_dscp = response_dscp = 64;
+	D.probe_dscp = D.response_dscp = 64;
 	attach_filter();
+	D.rt = mnl_socket_open(NETLINK_ROUTE);
+	if (!D.rt || mnl_socket_bind(D.rt, 0, MNL_SOCKET_AUTOPID) < 0) {
+		logmsg(LOG_ERR, "rtnetlink: %s", strerror(errno));
+		return -1;
+	}
 	/* -ENOENT (no module yet) leaves the sockets open */
-	hpcc_genl_open(&req, 1000);
-	hpcc_genl_open(&ev, 0);
-	if (!req.nl || !ev.nl) {
+	hpcc_genl_open(&D.req, 1000);
+	hpcc_genl_open(&D.ev, 0);
+	if (!D.req.nl || !D.ev.nl) {
 		logmsg(LOG_ERR, "netlink: %s", strerror(errno));
 		return -1;
 	}
-	if (ev.notify_grp &&
-	    mnl_socket_setsockopt(ev.nl, NETLINK_ADD_MEMBERSHIP,
-				  &ev.notify_grp, sizeof(ev.notify_grp)) < 0)
+	if (D.ev.notify_grp &&
+	    mnl_socket_setsockopt(D.ev.nl, NETLINK_ADD_MEMBERSHIP,
+				  &D.ev.notify_grp,
+				  sizeof(D.ev.notify_grp)) < 0)
 		logmsg(LOG_ERR, "join nlctrl notify: %s", strerror(errno));
 	sigemptyset(&mask);
 	sigaddset(&mask, SIGTERM);
@@ -944,16 +887,15 @@ static int setup(void)
 	sigaddset(&mask, SIGHUP);
 	sigaddset(&mask, SIGUSR1);
 	sigprocmask(SIG_BLOCK, &mask, NULL);
-	sig_fd = signalfd(-1, &mask, SFD_CLOEXEC | SFD_NONBLOCK);
-	timer_fd = timerfd_create(CLOCK_MONOTONIC, TFD_CLOEXEC | TFD_NONBLOCK);
-	ep_fd = epoll_create1(EPOLL_CLOEXEC);
-	if (sig_fd < 0 || timer_fd < 0 || ep_fd < 0 ||
-	    epoll_add(sig_fd) || epoll_add(timer_fd) || epoll_add(pkt_fd) ||
-	    epoll_add(mnl_socket_get_fd(ev.nl))) {
+	D.sig_fd = signalfd(-1, &mask, SFD_CLOEXEC | SFD_NONBLOCK);
+	D.timer_fd = timerfd_create(CLOCK_MONOTONIC, TFD_CLOEXEC | TFD_NONBLOCK);
+	D.ep_fd = epoll_create1(EPOLL_CLOEXEC);
+	if (D.sig_fd < 0 || D.timer_fd < 0 || D.ep_fd < 0 ||
+	    epoll_add(D.sig_fd) || epoll_add(D.timer_fd) ||
+	    epoll_add(D.pkt_fd) || epoll_add(mnl_socket_get_fd(D.ev.nl))) {
 		logmsg(LOG_ERR, "setup: %s", strerror(errno));
 		return -1;
 	}
-	tokens_at = now_ns();
 	connect_module();
 	return 0;
 }
@@ -964,20 +906,21 @@ static bool on_signal(void)
 	struct signalfd_siginfo si;
 	struct hpccd_cfg c;
 
-	while (read(sig_fd, &si, sizeof(si)) == sizeof(si)) {
+	while (read(D.sig_fd, &si, sizeof(si)) == sizeof(si)) {
 		switch (si.ssi_signo) {
 		case SIGTERM:
 		case SIGINT:
 			return false;
 		case SIGHUP:
-			c = cfg;
-			if (read_config(&c, true)) {
+			c = D.cfg;
+			if (hpccd_cfg_read(&c, true)) {
 				logmsg(LOG_ERR, "reload failed; settings kept");
 			} else {
-				cfg = c;
-				logmsg(LOG_INFO, "reloaded %s", cfg.file);
+				D.cfg = c;
+				apply_cfg();
+				logmsg(LOG_INFO, "reloaded %s", D.cfg.file);
 			}
-			if (req.family_id) {
+			if (D.req.family_id) {
 				read_params();
 				attach_filter();
 			}
@@ -998,11 +941,13 @@ int main(int argc, char **argv)
 	struct hpccd_cfg cl;
 	char *const *args = argv;
 
+	hpccd_cfg_log = cfg_log;
+	hpccd_cfg_defaults(&D.cfg);
 	/* the file first, so the command line wins over it */
 	while ((opt = getopt_long(argc, args, short_opts, long_opts,
 				  NULL)) != -1)
 		if (opt == 'c') {
-			snprintf(cfg.file, sizeof(cfg.file), "%s", optarg);
+			snprintf(D.cfg.file, sizeof(D.cfg.file), "%s", optarg);
 			file_given = true;
 		} else if (opt == 'h') {
 			usage(stdout);
@@ -1014,18 +959,18 @@ int main(int argc, char **argv)
 			usage(stderr);
 			return 2;
 		}
-	if (read_config(&cfg, file_given))
+	if (hpccd_cfg_read(&D.cfg, file_given))
 		return 2;
-	cl = cfg;
+	cl = D.cfg;
 	optind = 1;
 	while ((opt = getopt_long(argc, args, short_opts, long_opts,
 				  NULL)) != -1) {
 		int err = 0;
 
 		switch (opt) {
-		case 'b': err = set_option(&cl, "probe-budget", optarg); break;
-		case 'H': err = set_option(&cl, "max-hops", optarg); break;
-		case 'S': err = set_option(&cl, "stats-file", optarg); break;
+		case 'b': err = hpccd_cfg_set(&cl, "probe-budget", optarg); break;
+		case 'H': err = hpccd_cfg_set(&cl, "max-hops", optarg); break;
+		case 'S': err = hpccd_cfg_set(&cl, "stats-file", optarg); break;
 		case 's': cl.syslog = true; break;
 		case 'v': cl.verbose = 1; break;
 		}
@@ -1036,15 +981,16 @@ int main(int argc, char **argv)
 		usage(stderr);
 		return 2;
 	}
-	cfg = cl;
-	if (cfg.syslog)
+	D.cfg = cl;
+	if (D.cfg.syslog)
 		openlog("hpccd", LOG_PID, LOG_DAEMON);
 	if (setup())
 		return 1;
 	logmsg(LOG_INFO, "hpccd running: budget %u probes/s, %u hops per probe",
-	       cfg.budget, cfg.max_hops);
+	       D.cfg.budget, D.cfg.max_hops);
 	while (run) {
-		n = epoll_wait(ep_fd, evs, 8, -1);
+		timer_update(now_ns());
+		n = epoll_wait(D.ep_fd, evs, 8, -1);
 		if (n < 0 && errno != EINTR) {
 			logmsg(LOG_ERR, "epoll: %s", strerror(errno));
 			break;
@@ -1052,20 +998,23 @@ int main(int argc, char **argv)
 		for (i = 0; i < n && run; i++) {
 			int fd = evs[i].data.fd;
 
-			if (fd == sig_fd)
+			if (fd == D.sig_fd)
 				run = on_signal();
-			else if (fd == timer_fd)
+			else if (fd == D.timer_fd)
 				on_timer();
-			else if (fd == pkt_fd)
+			else if (fd == D.pkt_fd)
 				read_packets();
 			else
 				read_events();
 		}
 	}
 	write_stats();
-	flows_clear();
-	hpcc_genl_close(&req);
-	hpcc_genl_close(&ev);
+	hpccd_sched_free(&D.sched);
+	hpccd_rl_free(&D.rl);
+	hpcc_genl_close(&D.req);
+	hpcc_genl_close(&D.ev);
+	if (D.rt)
+		mnl_socket_close(D.rt);
 	logmsg(LOG_INFO, "hpccd exiting");
 	return 0;
 }

@@ -32,15 +32,23 @@ cleanup() {
 }
 trap cleanup EXIT
 
-# start_hpccd NS [CAPS-ONLY] - hpccd in NS, pid in $TMP/NS.pid; with
-# CAPS-ONLY as nobody with CAP_NET_ADMIN and CAP_NET_RAW and nothing else
+# start_hpccd NS [caps-only|no-admin] - hpccd in NS with the settings in
+# $TMP/NS.conf (none unless a test writes some), pid in $TMP/NS.pid;
+# caps-only: as nobody with CAP_NET_ADMIN and CAP_NET_RAW and nothing
+# else; no-admin: as nobody with CAP_NET_RAW only (the module refuses its
+# telemetry and its events subscription)
 start_hpccd() {
-	local ns=$1 pre=()
-	[ -n "${2:-}" ] && pre=(setpriv --reuid=65534 --regid=65534
-		--clear-groups --inh-caps=-all,+net_admin,+net_raw
-		--ambient-caps=-all,+net_admin,+net_raw
-		--bounding-set=-all,+net_admin,+net_raw)
-	ip netns exec "$ns" "${pre[@]}" "$D" -c /dev/null -v \
+	local ns=$1 pre=() caps=
+	case "${2:-}" in
+	caps-only) caps=+net_admin,+net_raw ;;
+	no-admin) caps=+net_raw ;;
+	esac
+	[ -n "$caps" ] && pre=(setpriv --reuid=65534 --regid=65534
+		--clear-groups --inh-caps=-all,$caps
+		--ambient-caps=-all,$caps --bounding-set=-all,$caps)
+	touch "$TMP/$ns.conf"
+	chmod 644 "$TMP/$ns.conf"
+	ip netns exec "$ns" "${pre[@]}" "$D" -c "$TMP/$ns.conf" -v \
 		-S "$TMP/run/$ns.stats" >> "$TMP/$ns.log" 2>&1 &
 	echo $! > "$TMP/$ns.pid"
 	retry 50 grep -q "connected:" "$TMP/$ns.log" || {
@@ -246,6 +254,125 @@ garbage_survived() {
 		[ "$(dstat hs telemetry-pushed)" = "$p0" ]
 }
 
+# hpccd is no reflector: probes to a broadcast or multicast link-layer
+# address, to a broadcast, multicast, zero or loopback IP address, or from
+# a broadcast source get no response, and each refusal is counted.  (The
+# old hpccd answered the first two: they pass bind().)
+reflector_refused() {
+	local mac nu0 nl0 bs0 r0 n sp
+	mac=$(ip netns exec hs cat /sys/class/net/v0/address)
+	nu0=$(dstat hs probes-not-unicast)
+	nl0=$(dstat hs probes-not-local)
+	bs0=$(dstat hs probes-bad-source)
+	r0=$(dstat hs responses-sent)
+	ip netns exec hr python3 "$PROBE" sniff v1 61 6 > "$TMP/sniff" &
+	sp=$!
+	retry 25 grep -q sniffing "$TMP/sniff" || return 1
+	ip netns exec hr sh -c "
+		python3 '$PROBE' l2send v1 ff:ff:ff:ff:ff:ff $SRV 198.18.0.255 60 10 &&
+		python3 '$PROBE' l2send v1 01:00:5e:00:00:01 $SRV 224.0.0.1 60 10 &&
+		python3 '$PROBE' l2send v1 $mac $SRV 198.18.0.255 60 10 &&
+		python3 '$PROBE' l2send v1 $mac $SRV 224.0.0.1 60 10 &&
+		python3 '$PROBE' l2send v1 $mac $SRV 0.0.0.0 60 10 &&
+		python3 '$PROBE' l2send v1 $mac $SRV 127.0.0.1 60 10 &&
+		python3 '$PROBE' l2send v1 $mac 198.18.0.255 $CLI 60 10 &&
+		python3 '$PROBE' l2send v1 $mac 224.0.0.9 $CLI 60 10" || return 1
+	retry 50 dstat_is hs probes-bad-source -ge $((bs0 + 20)) || return 1
+	wait "$sp"
+	n=$(tail -n 1 "$TMP/sniff")
+	echo "responses on the wire: $n; not-unicast $nu0 -> $(dstat hs probes-not-unicast), not-local $nl0 -> $(dstat hs probes-not-local), bad-source $bs0 -> $(dstat hs probes-bad-source), responses-sent $r0 -> $(dstat hs responses-sent)"
+	[ "$n" = 0 ] &&
+		[ "$(dstat hs probes-not-unicast)" -ge $((nu0 + 20)) ] &&
+		[ "$(dstat hs probes-not-local)" -ge $((nl0 + 40)) ] &&
+		[ "$(dstat hs responses-sent)" = "$r0" ] || return 1
+	# and a unicast probe to a local address is still answered
+	ip netns exec hr python3 "$PROBE" l2send v1 "$mac" $SRV $CLI 60 5 &&
+		retry 25 dstat_is hs responses-sent -ge $((r0 + 5))
+}
+
+# response-rate limits the responses to one source: 400 probes from one
+# address as fast as python sends them, at 50 responses per second.
+responses_rate_limited() {
+	local mac r0 l0 t0 r1 l1 dt p0
+	mac=$(ip netns exec hs cat /sys/class/net/v0/address)
+	p0=$(dstat hs probes-received)
+	echo "response-rate = 50" > "$TMP/hs.conf"
+	kill -HUP "$(pid_of hs)" && retry 25 grep -q "reloaded" "$TMP/hs.log" ||
+		return 1
+	r0=$(dstat hs responses-sent)
+	l0=$(dstat hs responses-rate-limited)
+	t0=$(date +%s%N)
+	ip netns exec hr python3 "$PROBE" l2send v1 "$mac" $SRV $CLI 60 400 ||
+		return 1
+	retry 50 dstat_is hs probes-received -ge $((p0 + 400)) || return 1
+	dt=$(( ($(date +%s%N) - t0) / 1000000 ))
+	r1=$(dstat hs responses-sent)
+	l1=$(dstat hs responses-rate-limited)
+	: > "$TMP/hs.conf"
+	kill -HUP "$(pid_of hs)"
+	echo "400 probes in ${dt} ms at response-rate 50: responses-sent +$((r1 - r0)), responses-rate-limited +$((l1 - l0))"
+	# the burst (8) and 50/s over the time they took, at most
+	[ $((r1 - r0)) -le $((8 + 50 * dt / 1000 + 1)) ] &&
+		[ $((l1 - l0)) -ge $((400 - 8 - 50 * dt / 1000 - 1)) ]
+}
+
+# A refused telemetry-set (here EPERM: hpccd without CAP_NET_ADMIN) no
+# longer ends a busy flow's probing: it is counted and the flow asks again
+# after a backoff.  (The old hpccd sent one probe and stopped for good.)
+telemetry_refused_keeps_probing() {
+	local p0 p1 j0 j1 rc=0
+	kill -TERM "$(pid_of hs)" && retry 25 sh -c "! kill -0 $(cat "$TMP/hs.pid") 2>/dev/null"
+	echo "reconcile-s = 1" > "$TMP/hs.conf"
+	iperf_bg 6005 5201 20 0
+	retry 50 flowj 6005 'True' || return 1
+	start_hpccd hs no-admin || return 1
+	sleep 2
+	p0=$(dstat hs probes-sent)
+	j0=$(dstat hs telemetry-rejected)
+	sleep 4
+	p1=$(dstat hs probes-sent)
+	j1=$(dstat hs telemetry-rejected)
+	echo "without CAP_NET_ADMIN over 4 s: probes-sent $p0 -> $p1, telemetry-rejected $j0 -> $j1"
+	[ "$p1" -ge $((p0 + 3)) ] && [ "$j1" -ge $((j0 + 3)) ] || rc=1
+	kill "$(cat "$TMP/iperf.6005.pid")" 2>/dev/null
+	wait "$(cat "$TMP/iperf.6005.pid")" 2>/dev/null
+	kill -TERM "$(pid_of hs)"
+	retry 25 sh -c "! kill -0 $(cat "$TMP/hs.pid") 2>/dev/null"
+	: > "$TMP/hs.conf"
+	start_hpccd hs || rc=1
+	return $rc
+}
+
+# Events lost while hpccd cannot read them (stopped while 3000 hpcc
+# connections open and close) are repaired: hpccd's table ends up the
+# module's, and the resync is counted.  (The old hpccd replayed the stale
+# queued flow-new events after its dump and kept ~2000 dead flows.)
+lost_events_repaired() {
+	local p rs0 mf df cp
+	rs0=$(dstat hs resyncs)
+	ip netns exec hr python3 "$PROBE" accept 5300 >/dev/null 2>&1 &
+	retry 50 sh -c "ip netns exec hr ss -Hltn | grep -q ':5300'" || return 1
+	p=$(pid_of hs) && kill -STOP "$p" || return 1
+	mkfifo "$TMP/conns.in"
+	ip netns exec hs python3 "$PROBE" conns $SRV 5300 3000 hpcc \
+		< "$TMP/conns.in" > "$TMP/conns.out" 2>&1 &
+	cp=$!
+	exec 7> "$TMP/conns.in"
+	retry 600 grep -q "^open 3000" "$TMP/conns.out" ||
+		{ cat "$TMP/conns.out"; exec 7>&-; kill -CONT "$p"; return 1; }
+	echo >&7
+	exec 7>&-
+	wait "$cp"
+	retry 100 sh -c "[ \"\$(ip netns exec hs '$CTL' stats | awk '\$1 == \"flows\" { print \$2 }')\" -lt 10 ]"
+	kill -CONT "$p"
+	retry 50 dstat_is hs resyncs -gt "$rs0" || { cat "$TMP/run/hs.stats" | head -40; return 1; }
+	sleep 1
+	mf=$(mstat hs flows)
+	df=$(dstat hs flows)
+	echo "after 3000 connections opened and closed while hpccd was stopped: module flows $mf, hpccd flows $df, resyncs $rs0 -> $(dstat hs resyncs), flows-reconciled $(dstat hs flows-reconciled)"
+	[ "$df" -le $((mf + 2)) ]
+}
+
 survives_module_reload() {
 	local rc0
 	rc0=$(dstat hs reconnects)
@@ -276,7 +403,7 @@ clean_exit() {
 }
 
 ktap_print_header
-ktap_set_plan 9
+ktap_set_plan 13
 t "two namespaces, veth, a stand-in hop record stamped by tc pedit" topology
 t "hpccd runs in both; the receiver's only with CAP_NET_ADMIN and CAP_NET_RAW" daemons_start
 t "probes and responses flow and fresh telemetry reaches the module" telemetry_reaches_module
@@ -284,6 +411,10 @@ t "probes are consumed before TCP (TcpInSegs unchanged)" probes_never_reach_tcp
 t "killing and restarting hpccd mid-flow: fallback, then HPCC again" kill_restart_mid_flow
 t "the hop vanishes mid-flow and returns: probing goes on, HPCC resumes" hop_gap_mid_flow
 t "malformed and forged packets with both DSCPs are counted and dropped" garbage_survived
+t "no response to broadcast, multicast, zero or loopback probes; refusals counted" reflector_refused
+t "responses to one source are limited to response-rate, the rest counted" responses_rate_limited
+t "refused telemetry (no CAP_NET_ADMIN) does not end a busy flow's probing" telemetry_refused_keeps_probing
+t "events lost while hpccd is stopped are repaired by a resync" lost_events_repaired
 t "hpccd reconnects when the module is unloaded and loaded again" survives_module_reload
 t "SIGTERM: both daemons exit cleanly" clean_exit
 ktap_finished

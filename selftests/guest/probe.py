@@ -7,6 +7,14 @@
             | full (a probe whose HOPS records are all filled already)
             | syn, seq, window (a probe whose TCP header has SYN set, seq 1
               or window 1: not the wire format's, so not a probe)
+  probe.py l2send DEV MAC SRC DST DSCP COUNT
+      send COUNT valid probes (DSCP) from a packet socket on DEV to the
+      link-layer address MAC (ff:ff:ff:ff:ff:ff, 01:00:5e:00:00:01, a host's)
+  probe.py conns SRV PORT N CC
+      open N TCP connections with congestion control CC to SRV:PORT, keep
+      them open until a line on stdin, then close them all; prints "open N"
+  probe.py accept PORT
+      accept connections on PORT and keep them open (a sink for conns)
   probe.py garbage DEV SRC DST DSCP COUNT
       send COUNT malformed IPv4 packets with DSCP from a packet socket on
       DEV to the broadcast address: valid probes and responses with random
@@ -114,6 +122,40 @@ def main(av):
             sk.sendto(packet(src, int(sport), dst, int(dport), int(dscp), kind,
                              i + 1), (dst, 0))
         return 0
+    if av[1] == "l2send":
+        dev, mac, src, dst, dscp, n = av[2], av[3], av[4], av[5], int(av[6]), int(av[7])
+        sk = socket.socket(socket.AF_PACKET, socket.SOCK_DGRAM,
+                           socket.htons(0x0800))
+        hw = bytes(int(x, 16) for x in mac.split(":"))
+        for i in range(n):
+            sk.sendto(packet(src, 41000 + i, dst, 5201, dscp, "probe", i + 1),
+                      (dev, 0x0800, 0, 0, hw))
+        return 0
+    if av[1] == "conns":
+        import resource
+        srv, port, n, cc = av[2], int(av[3]), int(av[4]), av[5].encode()
+        resource.setrlimit(resource.RLIMIT_NOFILE, (n + 100, n + 100))
+        sks = []
+        for _ in range(n):
+            c = socket.socket()
+            c.setsockopt(socket.IPPROTO_TCP, socket.TCP_CONGESTION, cc)
+            c.connect((srv, port))
+            sks.append(c)
+        print("open %d" % len(sks), flush=True)
+        sys.stdin.readline()
+        for c in sks:
+            c.close()
+        return 0
+    if av[1] == "accept":
+        import resource
+        resource.setrlimit(resource.RLIMIT_NOFILE, (100000, 100000))
+        ls = socket.socket()
+        ls.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)
+        ls.bind(("0.0.0.0", int(av[2])))
+        ls.listen(4096)
+        keep = []
+        while True:
+            keep.append(ls.accept()[0])
     if av[1] == "garbage":
         dev, src, dst, dscp, n = av[2], av[3], av[4], int(av[5]), int(av[6])
         rnd = random.Random(dscp * 1000 + n)

@@ -2,7 +2,8 @@
 # SPDX-License-Identifier: GPL-2.0
 #
 # Bounded libFuzzer runs (clang, ASan + UBSan) over the trace parser and
-# the core, and over the probe/response parser (daemon/hpcc_wire.c).  HPCC_FUZZ_SECONDS (default 45) per target.  A crash, sanitizer
+# the core, over the probe/response parser (daemon/hpcc_wire.c) and over hpccd's
+# configuration parser (daemon/hpccd_config.c).  HPCC_FUZZ_SECONDS (default 45) per target.  A crash, sanitizer
 # report or invariant failure fails the test; the reproducer is kept in
 # build/fuzz/.
 set -u
@@ -24,7 +25,8 @@ fuzz() { # fuzz TARGET SEED-CORPUS
 }
 
 ktap_print_header
-ktap_set_plan 2
+ktap_set_plan 3
 t "fuzz_replay: parser + NewAck/NewINT, ${SECS}s, no finding" fuzz fuzz_replay corpus-replay
 t "fuzz_wire: probe/response parser and builder, ${SECS}s, no finding" fuzz fuzz_wire corpus-wire
+t "fuzz_config: hpccd's configuration parser, ${SECS}s, no finding" fuzz fuzz_config corpus-config
 ktap_finished

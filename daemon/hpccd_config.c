@@ -1,0 +1,202 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * hpccd_config.c - hpccd's settings (hpccd_config.h).
+ */
+#include <errno.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "hpcc_wire.h"
+#include "hpccd_config.h"
+
+void (*hpccd_cfg_log)(const char *msg);
+
+static void cfg_err(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
+
+static void cfg_err(const char *fmt, ...)
+{
+	char msg[640];
+	va_list ap;
+
+	va_start(ap, fmt);
+	vsnprintf(msg, sizeof(msg), fmt, ap);
+	va_end(ap);
+	if (hpccd_cfg_log)
+		hpccd_cfg_log(msg);
+	else
+		fprintf(stderr, "%s\n", msg);
+}
+
+void hpccd_cfg_defaults(struct hpccd_cfg *c)
+{
+	memset(c, 0, sizeof(*c));
+	snprintf(c->file, sizeof(c->file), "/etc/hpcc/hpccd.conf");
+	c->budget = 20000;
+	c->max_hops = 5;
+	c->timeout_min_us = 1000;
+	c->timeout_max_us = 1000000;
+	c->tick_us = 1000;
+	c->response_rate = 20000;
+	c->max_flows = 1048576;
+	c->reconcile_s = 10;
+}
+
+static int parse_uint(const char *name, const char *v, unsigned int min,
+		      unsigned int max, unsigned int *out)
+{
+	char *end;
+	unsigned long x;
+
+	errno = 0;
+	x = strtoul(v, &end, 10);
+	if (errno || end == v || *end || *v == '-' || *v == '+' ||
+	    x < min || x > max) {
+		cfg_err("%s: '%.64s' is not a number in %u..%u", name, v, min,
+			max);
+		return -1;
+	}
+	*out = x;
+	return 0;
+}
+
+int hpccd_cfg_set(struct hpccd_cfg *c, const char *k, const char *v)
+{
+	unsigned int b;
+
+	if (!strcmp(k, "probe-budget"))
+		return parse_uint(k, v, 1, 10000000, &c->budget);
+	if (!strcmp(k, "max-hops"))
+		return parse_uint(k, v, 1, HPCC_MAX_HOPS, &c->max_hops);
+	if (!strcmp(k, "timeout-min-us"))
+		return parse_uint(k, v, 100, 10000000, &c->timeout_min_us);
+	if (!strcmp(k, "timeout-max-us"))
+		return parse_uint(k, v, 100, 10000000, &c->timeout_max_us);
+	if (!strcmp(k, "tick-us"))
+		return parse_uint(k, v, 100, 100000, &c->tick_us);
+	if (!strcmp(k, "response-rate"))
+		return parse_uint(k, v, 1, 10000000, &c->response_rate);
+	if (!strcmp(k, "max-flows"))
+		return parse_uint(k, v, 1, 1U << 24, &c->max_flows);
+	if (!strcmp(k, "reconcile-s"))
+		return parse_uint(k, v, 1, 3600, &c->reconcile_s);
+	if (!strcmp(k, "stats-file")) {
+		if (strlen(v) >= sizeof(c->stats_file)) {
+			cfg_err("stats-file: longer than %zu bytes",
+				sizeof(c->stats_file) - 1);
+			return -1;
+		}
+		snprintf(c->stats_file, sizeof(c->stats_file), "%s", v);
+		return 0;
+	}
+	if (!strcmp(k, "log")) {
+		if (strcmp(v, "syslog") && strcmp(v, "stderr")) {
+			cfg_err("log: syslog or stderr");
+			return -1;
+		}
+		c->syslog = !strcmp(v, "syslog");
+		return 0;
+	}
+	if (!strcmp(k, "verbose")) {
+		if (parse_uint(k, v, 0, 1, &b))
+			return -1;
+		c->verbose = b;
+		return 0;
+	}
+	cfg_err("unknown setting '%.64s'", k);
+	return -1;
+}
+
+static char *trim(char *s, char *e)
+{
+	while (s < e && (*s == ' ' || *s == '\t'))
+		s++;
+	while (e > s && (e[-1] == ' ' || e[-1] == '\t' || e[-1] == '\r'))
+		e--;
+	*e = 0;
+	return s;
+}
+
+int hpccd_cfg_parse(struct hpccd_cfg *c, const char *name, const char *buf,
+		    size_t len)
+{
+	char line[512], *k, *v, *eq;
+	size_t pos = 0, n;
+	int lineno = 0, bad = 0;
+
+	while (pos < len) {
+		const char *nl = memchr(buf + pos, '\n', len - pos);
+
+		n = nl ? (size_t)(nl - (buf + pos)) : len - pos;
+		lineno++;
+		if (n >= sizeof(line)) {
+			cfg_err("%s:%d: line longer than %zu bytes", name,
+				lineno, sizeof(line) - 1);
+			bad = 1;
+			pos += n + 1;
+			continue;
+		}
+		memcpy(line, buf + pos, n);
+		line[n] = 0;
+		pos += n + 1;
+		if (memchr(line, 0, n)) {
+			cfg_err("%s:%d: NUL byte", name, lineno);
+			bad = 1;
+			continue;
+		}
+		line[strcspn(line, "#")] = 0;
+		k = trim(line, line + strlen(line));
+		if (!*k)
+			continue;
+		eq = strchr(k, '=');
+		if (!eq) {
+			cfg_err("%s:%d: expected key = value", name, lineno);
+			bad = 1;
+			continue;
+		}
+		v = trim(eq + 1, eq + 1 + strlen(eq + 1));
+		k = trim(k, eq);
+		if (hpccd_cfg_set(c, k, v)) {
+			cfg_err("%s:%d: setting ignored", name, lineno);
+			bad = 1;
+		}
+	}
+	if (c->timeout_min_us > c->timeout_max_us) {
+		cfg_err("%s: timeout-min-us above timeout-max-us", name);
+		return -1;
+	}
+	return bad ? -1 : 0;
+}
+
+int hpccd_cfg_read(struct hpccd_cfg *c, bool must_exist)
+{
+	FILE *f = fopen(c->file, "r");
+	size_t cap = 1 << 20, n;
+	char *buf;
+	int err;
+
+	if (!f) {
+		if (!must_exist && errno == ENOENT)
+			return 0;
+		cfg_err("%s: %s", c->file, strerror(errno));
+		return -1;
+	}
+	buf = malloc(cap + 1);
+	if (!buf) {
+		fclose(f);
+		cfg_err("%s: out of memory", c->file);
+		return -1;
+	}
+	n = fread(buf, 1, cap + 1, f);
+	err = ferror(f);
+	fclose(f);
+	if (err || n > cap) {
+		cfg_err("%s: %s", c->file, err ? "read error" : "larger than 1 MiB");
+		free(buf);
+		return -1;
+	}
+	err = hpccd_cfg_parse(c, c->file, buf, n);
+	free(buf);
+	return err;
+}

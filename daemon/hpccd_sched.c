@@ -1,0 +1,497 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * hpccd_sched.c - hpccd's probe scheduler (hpccd_sched.h): flows in a
+ * seeded hash with a list, deadlines in a binary heap, one token bucket
+ * for all probes, per-source token buckets for responses.
+ */
+#include <errno.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "hpccd_sched.h"
+
+#define MAX_BACKOFF_SHIFT 10
+
+static uint64_t mix64(uint64_t x)
+{
+	x ^= x >> 33;
+	x *= 0xff51afd7ed558ccdULL;
+	x ^= x >> 33;
+	x *= 0xc4ceb9fe1a85ec53ULL;
+	x ^= x >> 33;
+	return x;
+}
+
+static uint32_t tuple_hash(const struct hpccd_sched *s,
+			   const struct hpcc_tuple *t)
+{
+	uint64_t a = ((uint64_t)t->saddr << 32) | t->daddr;
+	uint64_t b = ((uint64_t)t->sport << 16) | t->dport;
+
+	return (uint32_t)mix64(mix64(a ^ s->seed) ^ b);
+}
+
+static bool tuple_eq(const struct hpcc_tuple *a, const struct hpcc_tuple *b)
+{
+	return a->saddr == b->saddr && a->daddr == b->daddr &&
+	       a->sport == b->sport && a->dport == b->dport;
+}
+
+/* --- token bucket ---------------------------------------------------------- */
+
+static uint64_t burst_of(uint32_t rate)
+{
+	uint64_t b = rate / 100;
+
+	return (b < 8 ? 8 : b) * HPCCD_TOKEN;
+}
+
+/* Tokens are kept in 1/1e9 units: rate per s x elapsed ns. */
+static void refill(uint64_t *tokens, uint64_t *at, uint32_t rate,
+		   uint64_t now)
+{
+	uint64_t dt = now > *at ? now - *at : 0, burst = burst_of(rate);
+
+	if (dt > 1000000000ULL)
+		dt = 1000000000ULL;
+	*tokens += dt * rate;
+	if (*tokens > burst)
+		*tokens = burst;
+	*at = now;
+}
+
+/* --- deadline heap --------------------------------------------------------- */
+
+static void heap_set(struct hpccd_sched *s, uint32_t i, struct hpccd_flow *f)
+{
+	s->heap[i] = f;
+	f->heap_idx = i;
+}
+
+static void heap_up(struct hpccd_sched *s, uint32_t i)
+{
+	struct hpccd_flow *f = s->heap[i];
+
+	while (i) {
+		uint32_t p = (i - 1) / 2;
+
+		if (s->heap[p]->deadline_ns <= f->deadline_ns)
+			break;
+		heap_set(s, i, s->heap[p]);
+		i = p;
+	}
+	heap_set(s, i, f);
+}
+
+static void heap_down(struct hpccd_sched *s, uint32_t i)
+{
+	struct hpccd_flow *f = s->heap[i];
+
+	for (;;) {
+		uint32_t c = 2 * i + 1;
+
+		if (c >= s->heap_len)
+			break;
+		if (c + 1 < s->heap_len &&
+		    s->heap[c + 1]->deadline_ns < s->heap[c]->deadline_ns)
+			c++;
+		if (f->deadline_ns <= s->heap[c]->deadline_ns)
+			break;
+		heap_set(s, i, s->heap[c]);
+		i = c;
+	}
+	heap_set(s, i, f);
+}
+
+static void heap_del(struct hpccd_sched *s, struct hpccd_flow *f)
+{
+	uint32_t i = f->heap_idx;
+	struct hpccd_flow *last;
+
+	if (f->heap_idx < 0)
+		return;
+	f->heap_idx = -1;
+	last = s->heap[--s->heap_len];
+	if (i == s->heap_len)
+		return;
+	heap_set(s, i, last);
+	heap_up(s, i);
+	heap_down(s, last->heap_idx);
+}
+
+/* The heap holds at most one entry per flow, and has room for max_flows. */
+static void heap_push(struct hpccd_sched *s, struct hpccd_flow *f)
+{
+	heap_del(s, f);
+	heap_set(s, s->heap_len++, f);
+	heap_up(s, s->heap_len - 1);
+}
+
+/* --- flows ----------------------------------------------------------------- */
+
+static int grow(struct hpccd_sched *s)
+{
+	uint32_t n = s->nbuckets ? s->nbuckets * 2 : 64, i;
+	struct hpccd_flow **b = calloc(n, sizeof(*b)), *f, *next;
+
+	if (!b)
+		return -ENOMEM;
+	for (i = 0; i < s->nbuckets; i++)
+		for (f = s->buckets[i]; f; f = next) {
+			uint32_t h = tuple_hash(s, &f->t) & (n - 1);
+
+			next = f->hnext;
+			f->hnext = b[h];
+			b[h] = f;
+		}
+	free(s->buckets);
+	s->buckets = b;
+	s->nbuckets = n;
+	return 0;
+}
+
+static int heap_reserve(struct hpccd_sched *s, uint32_t n)
+{
+	struct hpccd_flow **h;
+	uint32_t cap = s->heap_cap ? s->heap_cap : 64;
+
+	if (n <= s->heap_cap)
+		return 0;
+	while (cap < n)
+		cap *= 2;
+	h = realloc(s->heap, cap * sizeof(*h));
+	if (!h)
+		return -ENOMEM;
+	s->heap = h;
+	s->heap_cap = cap;
+	return 0;
+}
+
+int hpccd_sched_init(struct hpccd_sched *s, uint32_t budget,
+		     uint32_t timeout_min_us, uint32_t timeout_max_us,
+		     uint32_t max_flows, uint64_t seed, uint64_t now)
+{
+	memset(s, 0, sizeof(*s));
+	LIST_INIT(&s->flows);
+	TAILQ_INIT(&s->queue);
+	s->seed = seed;
+	hpccd_sched_set(s, budget, timeout_min_us, timeout_max_us, max_flows);
+	s->tokens = burst_of(s->budget);
+	s->tokens_at = now;
+	if (grow(s) || heap_reserve(s, 64)) {
+		hpccd_sched_free(s);
+		return -ENOMEM;
+	}
+	return 0;
+}
+
+void hpccd_sched_set(struct hpccd_sched *s, uint32_t budget,
+		     uint32_t timeout_min_us, uint32_t timeout_max_us,
+		     uint32_t max_flows)
+{
+	s->budget = budget ? budget : 1;
+	s->timeout_min_ns = timeout_min_us * 1000ULL;
+	s->timeout_max_ns = timeout_max_us * 1000ULL;
+	if (s->timeout_max_ns < s->timeout_min_ns)
+		s->timeout_max_ns = s->timeout_min_ns;
+	s->max_flows = max_flows ? max_flows : 1;
+	if (s->tokens > burst_of(s->budget))
+		s->tokens = burst_of(s->budget);
+}
+
+void hpccd_sched_clear(struct hpccd_sched *s)
+{
+	struct hpccd_flow *f;
+
+	while ((f = LIST_FIRST(&s->flows)))
+		hpccd_flow_remove(s, f);
+}
+
+void hpccd_sched_free(struct hpccd_sched *s)
+{
+	hpccd_sched_clear(s);
+	free(s->buckets);
+	free(s->heap);
+	s->buckets = NULL;
+	s->heap = NULL;
+	s->nbuckets = 0;
+	s->heap_cap = 0;
+}
+
+struct hpccd_flow *hpccd_flow_find(const struct hpccd_sched *s,
+				   const struct hpcc_tuple *t)
+{
+	struct hpccd_flow *f;
+
+	for (f = s->buckets[tuple_hash(s, t) & (s->nbuckets - 1)]; f;
+	     f = f->hnext)
+		if (tuple_eq(&f->t, t))
+			return f;
+	return NULL;
+}
+
+struct hpccd_flow *hpccd_flow_add(struct hpccd_sched *s,
+				  const struct hpcc_tuple *t, bool *created)
+{
+	struct hpccd_flow *f = hpccd_flow_find(s, t);
+	uint32_t h;
+
+	if (created)
+		*created = false;
+	if (f) {
+		f->mark = s->mark;
+		return f;
+	}
+	if (s->nflows >= s->max_flows)
+		return NULL;
+	if (s->nflows >= s->nbuckets && grow(s))
+		return NULL;
+	if (heap_reserve(s, s->nflows + 1))
+		return NULL;
+	f = calloc(1, sizeof(*f));
+	if (!f)
+		return NULL;
+	f->t = *t;
+	f->heap_idx = -1;
+	f->mark = s->mark;
+	h = tuple_hash(s, t) & (s->nbuckets - 1);
+	f->hnext = s->buckets[h];
+	s->buckets[h] = f;
+	LIST_INSERT_HEAD(&s->flows, f, all);
+	s->nflows++;
+	if (created)
+		*created = true;
+	return f;
+}
+
+void hpccd_flow_remove(struct hpccd_sched *s, struct hpccd_flow *f)
+{
+	struct hpccd_flow **pp;
+
+	if (f->state == HPCCD_QUEUED)
+		TAILQ_REMOVE(&s->queue, f, q);
+	heap_del(s, f);
+	for (pp = &s->buckets[tuple_hash(s, &f->t) & (s->nbuckets - 1)];
+	     *pp; pp = &(*pp)->hnext)
+		if (*pp == f) {
+			*pp = f->hnext;
+			break;
+		}
+	LIST_REMOVE(f, all);
+	s->nflows--;
+	free(f);
+}
+
+/* --- the probe cycle ------------------------------------------------------- */
+
+static uint64_t timeout_ns(const struct hpccd_sched *s,
+			   const struct hpccd_flow *f)
+{
+	uint64_t base = (uint64_t)f->srtt_us * 1000, t;
+	uint32_t shift = f->losses_in_row < MAX_BACKOFF_SHIFT ?
+			 f->losses_in_row : MAX_BACKOFF_SHIFT;
+
+	if (f->rtt_ns > base)
+		base = f->rtt_ns;
+	/* 2 x base << 10 stays far below 2^64 for base < 2^40 ns */
+	if (base > (1ULL << 40))
+		base = 1ULL << 40;
+	t = (2 * base) << shift;
+	if (t < s->timeout_min_ns)
+		t = s->timeout_min_ns;
+	if (t > s->timeout_max_ns)
+		t = s->timeout_max_ns;
+	return t;
+}
+
+bool hpccd_want(struct hpccd_sched *s, struct hpccd_flow *f, uint64_t now)
+{
+	if (f->state != HPCCD_IDLE)
+		return false;
+	refill(&s->tokens, &s->tokens_at, s->budget, now);
+	if (s->tokens >= HPCCD_TOKEN && TAILQ_EMPTY(&s->queue)) {
+		s->tokens -= HPCCD_TOKEN;
+		return true;
+	}
+	f->state = HPCCD_QUEUED;
+	TAILQ_INSERT_TAIL(&s->queue, f, q);
+	return false;
+}
+
+void hpccd_sent(struct hpccd_sched *s, struct hpccd_flow *f,
+		uint64_t probe_id, uint64_t now)
+{
+	if (f->state == HPCCD_QUEUED)
+		TAILQ_REMOVE(&s->queue, f, q);
+	f->state = HPCCD_OUTSTANDING;
+	f->probe_id = probe_id;
+	f->sent_ns = now;
+	f->deadline_ns = now + timeout_ns(s, f);
+	f->probes++;
+	heap_push(s, f);
+}
+
+bool hpccd_response(struct hpccd_sched *s, struct hpccd_flow *f,
+		    uint64_t probe_id, uint64_t now)
+{
+	uint64_t rtt;
+
+	if (f->state != HPCCD_OUTSTANDING || f->probe_id != probe_id)
+		return false;
+	heap_del(s, f);
+	f->state = HPCCD_IDLE;
+	f->losses_in_row = 0;
+	f->responses++;
+	rtt = now > f->sent_ns ? now - f->sent_ns : 0;
+	f->rtt_ns = f->rtt_ns ? f->rtt_ns - f->rtt_ns / 8 + rtt / 8 : rtt;
+	return true;
+}
+
+void hpccd_backoff(struct hpccd_sched *s, struct hpccd_flow *f, uint64_t now)
+{
+	if (f->state == HPCCD_QUEUED)
+		TAILQ_REMOVE(&s->queue, f, q);
+	if (f->losses_in_row < UINT32_MAX)
+		f->losses_in_row++;
+	f->state = HPCCD_BACKOFF;
+	f->deadline_ns = now + timeout_ns(s, f);
+	heap_push(s, f);
+}
+
+struct hpccd_flow *hpccd_next_queued(struct hpccd_sched *s, uint64_t now)
+{
+	struct hpccd_flow *f = TAILQ_FIRST(&s->queue);
+
+	if (!f)
+		return NULL;
+	refill(&s->tokens, &s->tokens_at, s->budget, now);
+	if (s->tokens < HPCCD_TOKEN)
+		return NULL;
+	s->tokens -= HPCCD_TOKEN;
+	TAILQ_REMOVE(&s->queue, f, q);
+	f->state = HPCCD_IDLE;
+	return f;
+}
+
+struct hpccd_flow *hpccd_next_expired(struct hpccd_sched *s, uint64_t now,
+				       bool *lost)
+{
+	struct hpccd_flow *f;
+
+	if (!s->heap_len || s->heap[0]->deadline_ns > now)
+		return NULL;
+	f = s->heap[0];
+	heap_del(s, f);
+	*lost = f->state == HPCCD_OUTSTANDING;
+	if (*lost) {
+		f->lost++;
+		if (f->losses_in_row < UINT32_MAX)
+			f->losses_in_row++;
+	}
+	f->state = HPCCD_IDLE;
+	return f;
+}
+
+uint64_t hpccd_next_wakeup(struct hpccd_sched *s, uint64_t now)
+{
+	uint64_t t = 0;
+
+	if (s->heap_len)
+		t = s->heap[0]->deadline_ns;
+	if (!TAILQ_EMPTY(&s->queue)) {
+		uint64_t need, at;
+
+		refill(&s->tokens, &s->tokens_at, s->budget, now);
+		need = s->tokens >= HPCCD_TOKEN ? 0 :
+		       (HPCCD_TOKEN - s->tokens + s->budget - 1) / s->budget;
+		at = now + need;
+		if (!t || at < t)
+			t = at;
+	}
+	return t;
+}
+
+uint32_t hpccd_queued(const struct hpccd_sched *s)
+{
+	const struct hpccd_flow *f;
+	uint32_t n = 0;
+
+	TAILQ_FOREACH(f, &s->queue, q)
+		n++;
+	return n;
+}
+
+void hpccd_reconcile_begin(struct hpccd_sched *s)
+{
+	s->mark++;
+}
+
+uint32_t hpccd_reconcile_end(struct hpccd_sched *s)
+{
+	struct hpccd_flow *f, *next;
+	uint32_t n = 0;
+
+	for (f = LIST_FIRST(&s->flows); f; f = next) {
+		next = LIST_NEXT(f, all);
+		if (f->mark != s->mark) {
+			hpccd_flow_remove(s, f);
+			n++;
+		}
+	}
+	return n;
+}
+
+/* --- per-source response limit --------------------------------------------- */
+
+#define RL_WAYS 4
+
+int hpccd_rl_init(struct hpccd_rl *rl, uint32_t rate, uint32_t nslots,
+		  uint64_t seed)
+{
+	if (nslots < RL_WAYS || (nslots & (nslots - 1)))
+		return -EINVAL;
+	rl->slots = calloc(nslots, sizeof(*rl->slots));
+	if (!rl->slots)
+		return -ENOMEM;
+	rl->nslots = nslots;
+	rl->rate = rate ? rate : 1;
+	rl->seed = seed;
+	return 0;
+}
+
+void hpccd_rl_free(struct hpccd_rl *rl)
+{
+	free(rl->slots);
+	rl->slots = NULL;
+	rl->nslots = 0;
+}
+
+bool hpccd_rl_allow(struct hpccd_rl *rl, uint32_t addr, uint64_t now)
+{
+	uint32_t set = (uint32_t)mix64(addr ^ rl->seed) &
+		       (rl->nslots - 1) & ~(uint32_t)(RL_WAYS - 1);
+	struct hpccd_rl_slot *sl = NULL, *lru = &rl->slots[set];
+	int i;
+
+	for (i = 0; i < RL_WAYS; i++) {
+		struct hpccd_rl_slot *c = &rl->slots[set + i];
+
+		if (c->at && c->addr == addr) {
+			sl = c;
+			break;
+		}
+		if (c->at < lru->at)
+			lru = c;
+	}
+	if (!sl) {
+		sl = lru;
+		sl->addr = addr;
+		sl->tokens = burst_of(rl->rate);
+		sl->at = now ? now : 1;
+	}
+	refill(&sl->tokens, &sl->at, rl->rate, now ? now : 1);
+	if (sl->tokens < HPCCD_TOKEN)
+		return false;
+	sl->tokens -= HPCCD_TOKEN;
+	return true;
+}

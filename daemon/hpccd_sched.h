@@ -1,0 +1,261 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/*
+ * hpccd_sched.h - hpccd's probe scheduler: the flows a sender probes, the
+ * probe budget, probe timeouts with backoff, and the per-source limit on
+ * responses.  Pure: no I/O, no clock of its own (every call takes "now" in
+ * ns of CLOCK_MONOTONIC), so selftests/sched_test.c drives it directly.
+ * Documentation/daemon.rst, "Scheduling".
+ *
+ * Cost: lookups are O(1) (hash of the 4-tuple, seeded), deadlines sit in a
+ * binary heap (O(log n) per probe sent, answered or timed out), and the
+ * budget queue is a FIFO; nothing walks all flows except the statistics and
+ * reconciliation after a dump, so the daemon's CPU grows with the probes
+ * it sends, not with the flows it knows.
+ */
+#ifndef _HPCCD_SCHED_H
+#define _HPCCD_SCHED_H
+
+#include <stdbool.h>
+#include <stdint.h>
+#include <sys/queue.h>
+
+#include "hpcc_wire.h"
+
+/**
+ * enum hpccd_flow_state - where a flow is in its probe cycle
+ * @HPCCD_IDLE: no probe wanted (no data in flight, as far as we know)
+ * @HPCCD_QUEUED: wants a probe, waiting for a budget token
+ * @HPCCD_OUTSTANDING: a probe is out; the deadline is its timeout
+ * @HPCCD_BACKOFF: the last probe was lost or its telemetry refused; the
+ *	deadline is when to ask the module again
+ */
+enum hpccd_flow_state {
+	HPCCD_IDLE,
+	HPCCD_QUEUED,
+	HPCCD_OUTSTANDING,
+	HPCCD_BACKOFF,
+};
+
+/**
+ * struct hpccd_flow - a flow this host sends on, as the module reported it
+ * @t: its 4-tuple, as the sender sees it (network order)
+ * @state: enum hpccd_flow_state
+ * @probe_id: id of the outstanding probe (random, 64 bits)
+ * @sent_ns: when it was sent
+ * @deadline_ns: timeout or backoff end (OUTSTANDING, BACKOFF)
+ * @srtt_us: the module's smoothed RTT of the flow, us
+ * @losses_in_row: probes lost (or refused) since the last good response;
+ *	each doubles the timeout, up to 2^10
+ * @rtt_ns: smoothed probe RTT (1/8 EWMA), ns
+ * @probes: probes sent
+ * @responses: responses matched
+ * @lost: probes that timed out
+ * @mark: reconciliation generation in which the module last listed it
+ * @heap_idx: position in the deadline heap, -1 when not in it
+ * @hnext: hash chain
+ * @all: list of all flows
+ * @q: budget queue, while QUEUED
+ */
+struct hpccd_flow {
+	struct hpcc_tuple t;
+	uint8_t state;
+	uint64_t probe_id;
+	uint64_t sent_ns;
+	uint64_t deadline_ns;
+	uint32_t srtt_us;
+	uint32_t losses_in_row;
+	uint64_t rtt_ns;
+	uint64_t probes, responses, lost;
+	uint32_t mark;
+	int heap_idx;
+	struct hpccd_flow *hnext;
+	LIST_ENTRY(hpccd_flow) all;
+	TAILQ_ENTRY(hpccd_flow) q;
+};
+
+/**
+ * struct hpccd_sched - the scheduler's state
+ * @budget: probes per second, all flows (probe-budget)
+ * @timeout_min_ns: lower bound of a probe's timeout (timeout-min-us)
+ * @timeout_max_ns: upper bound, backoff included (timeout-max-us)
+ * @tokens: budget tokens, in 1/1e9 probe (integer arithmetic)
+ * @tokens_at: last refill
+ * @seed: hash seed
+ * @buckets: hash buckets, @nbuckets (a power of 2) of them
+ * @nflows: flows known
+ * @max_flows: refuse to learn more (max-flows)
+ * @heap: flows with a deadline, earliest first; @heap_len used of @heap_cap
+ * @flows: all flows
+ * @queue: flows waiting for a token, in order
+ * @mark: current reconciliation generation
+ */
+struct hpccd_sched {
+	uint32_t budget;
+	uint64_t timeout_min_ns, timeout_max_ns;
+	uint64_t tokens;
+	uint64_t tokens_at;
+	uint64_t seed;
+	struct hpccd_flow **buckets;
+	uint32_t nbuckets;
+	uint32_t nflows;
+	uint32_t max_flows;
+	struct hpccd_flow **heap;
+	uint32_t heap_len, heap_cap;
+	LIST_HEAD(, hpccd_flow) flows;
+	TAILQ_HEAD(, hpccd_flow) queue;
+	uint32_t mark;
+};
+
+/* One probe in the token bucket's units. */
+#define HPCCD_TOKEN 1000000000ULL
+
+/**
+ * hpccd_sched_init() - an empty scheduler
+ * @s: the scheduler
+ * @budget: probes per second, 1..10,000,000
+ * @timeout_min_us: 100..10,000,000
+ * @timeout_max_us: @timeout_min_us..10,000,000
+ * @max_flows: flows to know at most, 1..2^24
+ * @seed: hash seed (random)
+ * @now: ns
+ * Return: 0, or -ENOMEM.
+ */
+int hpccd_sched_init(struct hpccd_sched *s, uint32_t budget,
+		     uint32_t timeout_min_us, uint32_t timeout_max_us,
+		     uint32_t max_flows, uint64_t seed, uint64_t now);
+
+/** hpccd_sched_set() - new budget, timeouts and flow limit (SIGHUP) */
+void hpccd_sched_set(struct hpccd_sched *s, uint32_t budget,
+		     uint32_t timeout_min_us, uint32_t timeout_max_us,
+		     uint32_t max_flows);
+
+/** hpccd_sched_free() - forget every flow and free everything */
+void hpccd_sched_free(struct hpccd_sched *s);
+
+/** hpccd_sched_clear() - forget every flow */
+void hpccd_sched_clear(struct hpccd_sched *s);
+
+/** hpccd_flow_find() - the flow with tuple @t, or NULL */
+struct hpccd_flow *hpccd_flow_find(const struct hpccd_sched *s,
+				   const struct hpcc_tuple *t);
+
+/**
+ * hpccd_flow_add() - the flow with tuple @t, learnt if new
+ * @s: the scheduler
+ * @t: the tuple
+ * @created: set to whether it is new (may be NULL)
+ * Return: the flow; NULL when @max_flows are known or memory is short.
+ */
+struct hpccd_flow *hpccd_flow_add(struct hpccd_sched *s,
+				  const struct hpcc_tuple *t, bool *created);
+
+/** hpccd_flow_remove() - forget @f (its probe, deadline and queue slot) */
+void hpccd_flow_remove(struct hpccd_sched *s, struct hpccd_flow *f);
+
+/**
+ * hpccd_want() - @f has data in flight and wants a probe
+ * Return: true when the caller is to send one now (a token was taken; call
+ * hpccd_sent() next); false when it is already outstanding, waits for a
+ * token (hpccd_next_queued() hands it out) or is in backoff.
+ */
+bool hpccd_want(struct hpccd_sched *s, struct hpccd_flow *f, uint64_t now);
+
+/**
+ * hpccd_sent() - a probe with @probe_id went out for @f at @now; its
+ * timeout is 2 x max(srtt, probe RTT) << losses_in_row, within the bounds
+ */
+void hpccd_sent(struct hpccd_sched *s, struct hpccd_flow *f,
+		uint64_t probe_id, uint64_t now);
+
+/**
+ * hpccd_response() - a response with @probe_id arrived for @f
+ * Return: true when it answers the outstanding probe (the flow becomes
+ * IDLE, its RTT is updated and its losses reset); false otherwise (nothing
+ * changes).
+ */
+bool hpccd_response(struct hpccd_sched *s, struct hpccd_flow *f,
+		    uint64_t probe_id, uint64_t now);
+
+/**
+ * hpccd_backoff() - @f's telemetry was refused: count it as a loss and ask
+ * again after the (doubled) timeout, not at once
+ */
+void hpccd_backoff(struct hpccd_sched *s, struct hpccd_flow *f, uint64_t now);
+
+/**
+ * hpccd_next_queued() - a queued flow that may send now (token taken), or
+ * NULL; call hpccd_sent() for it
+ */
+struct hpccd_flow *hpccd_next_queued(struct hpccd_sched *s, uint64_t now);
+
+/**
+ * hpccd_next_expired() - a flow whose deadline has passed, or NULL
+ *
+ * An OUTSTANDING flow's probe is counted lost (losses_in_row + 1, *@lost
+ * true); a BACKOFF flow's wait is over (*@lost false).  Either becomes IDLE: the caller asks the
+ * module whether it still has data in flight and calls hpccd_want().
+ */
+struct hpccd_flow *hpccd_next_expired(struct hpccd_sched *s, uint64_t now,
+				       bool *lost);
+
+/**
+ * hpccd_next_wakeup() - when the caller must call in again: the earliest
+ * deadline, or (with flows queued) when the next token arrives
+ * Return: ns of CLOCK_MONOTONIC, or 0 when nothing is pending.
+ */
+uint64_t hpccd_next_wakeup(struct hpccd_sched *s, uint64_t now);
+
+/** hpccd_queued() - flows waiting for a token */
+uint32_t hpccd_queued(const struct hpccd_sched *s);
+
+/**
+ * hpccd_reconcile_begin() - start a reconciliation: every flow the module
+ * lists next is passed to hpccd_flow_add() (which marks it) ...
+ */
+void hpccd_reconcile_begin(struct hpccd_sched *s);
+
+/**
+ * hpccd_reconcile_end() - ... and the flows it did not list are forgotten
+ * Return: how many were forgotten.
+ */
+uint32_t hpccd_reconcile_end(struct hpccd_sched *s);
+
+/**
+ * struct hpccd_rl - per-source token buckets for responses
+ * @rate: responses per second per source address (response-rate)
+ * @slots: the buckets, @nslots (a power of 2) of them, 4-way associative
+ * @seed: hash seed
+ *
+ * A source not in the table takes the way of its set that was used least
+ * recently; so a host answering many sources forgets the quiet ones first,
+ * and a flood from spoofed sources cannot reset a busy source's bucket.
+ */
+struct hpccd_rl {
+	uint32_t rate;
+	struct hpccd_rl_slot {
+		uint32_t addr;
+		uint64_t tokens;	/* in 1/1e9 response */
+		uint64_t at;
+	} *slots;
+	uint32_t nslots;
+	uint64_t seed;
+};
+
+/**
+ * hpccd_rl_init() - @nslots (a power of 2, >= 4) buckets of @rate per second
+ * (1..10,000,000); burst: 10 ms of @rate, at least 8
+ * Return: 0 or -ENOMEM.
+ */
+int hpccd_rl_init(struct hpccd_rl *rl, uint32_t rate, uint32_t nslots,
+		  uint64_t seed);
+
+/** hpccd_rl_free() - free the table */
+void hpccd_rl_free(struct hpccd_rl *rl);
+
+/**
+ * hpccd_rl_allow() - may a response go to @addr (network order) at @now?
+ * Return: true, and a token is taken; false when its bucket is empty.
+ */
+bool hpccd_rl_allow(struct hpccd_rl *rl, uint32_t addr, uint64_t now);
+
+#endif /* _HPCCD_SCHED_H */

@@ -1,0 +1,43 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * fuzz_config - libFuzzer target over hpccd's configuration parser
+ * (daemon/hpccd_config.c), which reads a file an operator (or a
+ * configuration tool) writes.
+ *
+ * Invariants: no read outside the input (ASan), no undefined behaviour
+ * (UBSan); whatever the input, every setting stays in its documented
+ * range, and a parse that succeeds has timeout-min-us <= timeout-max-us.
+ */
+#include <stdlib.h>
+
+#include "hpcc_wire.h"
+#include "hpccd_config.h"
+
+static void quiet(const char *msg)
+{
+	(void)msg;
+}
+
+int LLVMFuzzerTestOneInput(const unsigned char *data, size_t len)
+{
+	struct hpccd_cfg c;
+	int err;
+
+	hpccd_cfg_log = quiet;
+	hpccd_cfg_defaults(&c);
+	err = hpccd_cfg_parse(&c, "fuzz", (const char *)data, len);
+	if (c.budget < 1 || c.budget > 10000000 ||
+	    c.max_hops < 1 || c.max_hops > HPCC_MAX_HOPS ||
+	    c.timeout_min_us < 100 || c.timeout_min_us > 10000000 ||
+	    c.timeout_max_us < 100 || c.timeout_max_us > 10000000 ||
+	    c.tick_us < 100 || c.tick_us > 100000 ||
+	    c.response_rate < 1 || c.response_rate > 10000000 ||
+	    c.max_flows < 1 || c.max_flows > (1U << 24) ||
+	    c.reconcile_s < 1 || c.reconcile_s > 3600 ||
+	    c.verbose < 0 || c.verbose > 1 ||
+	    c.stats_file[sizeof(c.stats_file) - 1])
+		abort();
+	if (!err && c.timeout_min_us > c.timeout_max_us)
+		abort();
+	return 0;
+}

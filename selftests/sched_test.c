@@ -1,0 +1,259 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * sched_test - hpccd's probe scheduler (daemon/hpccd_sched.c): the flow
+ * table, the budget, timeouts and backoff, the deadline heap against a
+ * brute-force model, reconciliation, and the per-source response limit.
+ * Host test, built with ASan and UBSan.
+ */
+#include <stdlib.h>
+#include <string.h>
+
+#include "kselftest_harness.h"
+#include "hpccd_sched.h"
+
+#define MS 1000000ULL
+#define T0 (1000 * MS)
+
+static struct hpcc_tuple tup(uint32_t i)
+{
+	struct hpcc_tuple t = {
+		.saddr = 0x010012c6, .daddr = 0x020012c6 + (i >> 16),
+		.sport = (uint16_t)i, .dport = 0x5114,
+	};
+	return t;
+}
+
+FIXTURE(sched) {
+	struct hpccd_sched s;
+};
+
+FIXTURE_SETUP(sched)
+{
+	/* 1000 probes/s (burst 10), timeouts 1 ms..1 s, 1000 flows */
+	ASSERT_EQ(0, hpccd_sched_init(&self->s, 1000, 1000, 1000000, 1000,
+				      42, T0));
+}
+
+FIXTURE_TEARDOWN(sched)
+{
+	hpccd_sched_free(&self->s);
+}
+
+TEST_F(sched, add_find_remove)
+{
+	struct hpcc_tuple t;
+	struct hpccd_flow *f;
+	bool created;
+	uint32_t i;
+
+	for (i = 0; i < 1000; i++) {
+		t = tup(i);
+		f = hpccd_flow_add(&self->s, &t, &created);
+		ASSERT_NE(NULL, f);
+		ASSERT_TRUE(created);
+	}
+	t = tup(7);
+	ASSERT_EQ(hpccd_flow_find(&self->s, &t),
+		  hpccd_flow_add(&self->s, &t, &created));
+	ASSERT_FALSE(created);
+	/* max-flows */
+	t = tup(5000);
+	ASSERT_EQ(NULL, hpccd_flow_add(&self->s, &t, NULL));
+	ASSERT_EQ(1000, self->s.nflows);
+	for (i = 0; i < 1000; i += 2) {
+		t = tup(i);
+		hpccd_flow_remove(&self->s, hpccd_flow_find(&self->s, &t));
+	}
+	ASSERT_EQ(500, self->s.nflows);
+	for (i = 0; i < 1000; i++) {
+		t = tup(i);
+		ASSERT_EQ(i & 1, hpccd_flow_find(&self->s, &t) != NULL);
+	}
+}
+
+/* 1000/s with a burst of 10: ten at once, then one per ms, in order. */
+TEST_F(sched, budget_fifo)
+{
+	struct hpccd_flow *f[20], *g;
+	struct hpcc_tuple t;
+	int i, sent = 0;
+
+	for (i = 0; i < 20; i++) {
+		t = tup(i);
+		f[i] = hpccd_flow_add(&self->s, &t, NULL);
+		if (hpccd_want(&self->s, f[i], T0)) {
+			hpccd_sent(&self->s, f[i], i, T0);
+			sent++;
+		}
+	}
+	ASSERT_EQ(10, sent);
+	ASSERT_EQ(10, hpccd_queued(&self->s));
+	ASSERT_EQ(HPCCD_QUEUED, f[10]->state);
+	ASSERT_EQ(NULL, hpccd_next_queued(&self->s, T0));
+	/* wake up when the next token arrives: 1 ms */
+	ASSERT_EQ(T0 + MS, hpccd_next_wakeup(&self->s, T0));
+	g = hpccd_next_queued(&self->s, T0 + MS);
+	ASSERT_EQ(f[10], g);
+	ASSERT_EQ(NULL, hpccd_next_queued(&self->s, T0 + MS));
+	/* a flow that wants a probe while others wait joins the end */
+	hpccd_sent(&self->s, g, 10, T0 + MS);
+	g = hpccd_next_queued(&self->s, T0 + 3 * MS);
+	ASSERT_EQ(f[11], g);
+	hpccd_sent(&self->s, g, 11, T0 + 3 * MS);
+	ASSERT_EQ(f[12], hpccd_next_queued(&self->s, T0 + 3 * MS));
+	/* an outstanding flow does not want another */
+	ASSERT_FALSE(hpccd_want(&self->s, f[0], T0 + 100 * MS));
+}
+
+TEST_F(sched, timeout_backoff_and_response)
+{
+	struct hpcc_tuple t = tup(1);
+	struct hpccd_flow *f = hpccd_flow_add(&self->s, &t, NULL);
+	bool lost;
+	int i;
+
+	f->srtt_us = 5000;	/* timeout 10 ms */
+	ASSERT_TRUE(hpccd_want(&self->s, f, T0));
+	hpccd_sent(&self->s, f, 99, T0);
+	ASSERT_EQ(T0 + 10 * MS, f->deadline_ns);
+	ASSERT_EQ(T0 + 10 * MS, hpccd_next_wakeup(&self->s, T0));
+	ASSERT_EQ(NULL, hpccd_next_expired(&self->s, T0 + 10 * MS - 1, &lost));
+	ASSERT_EQ(f, hpccd_next_expired(&self->s, T0 + 10 * MS, &lost));
+	ASSERT_TRUE(lost);
+	ASSERT_EQ(1, f->lost);
+	ASSERT_EQ(HPCCD_IDLE, f->state);
+	ASSERT_EQ(0, hpccd_next_wakeup(&self->s, T0 + 10 * MS));
+	/* doubled after each loss in a row, up to timeout-max (1 s) */
+	for (i = 1; i < 12; i++) {
+		uint64_t now = T0 + i * 2000 * MS;
+
+		ASSERT_TRUE(hpccd_want(&self->s, f, now));
+		hpccd_sent(&self->s, f, i, now);
+		ASSERT_EQ(i < 7 ? (10 * MS) << i : 1000 * MS,
+			  f->deadline_ns - now);
+		ASSERT_EQ(f, hpccd_next_expired(&self->s, f->deadline_ns,
+						&lost));
+	}
+	/* a response: RTT measured, losses reset; a stale id is refused */
+	ASSERT_TRUE(hpccd_want(&self->s, f, T0 + 50000 * MS));
+	hpccd_sent(&self->s, f, 1234, T0 + 50000 * MS);
+	ASSERT_FALSE(hpccd_response(&self->s, f, 1233, T0 + 50001 * MS));
+	ASSERT_TRUE(hpccd_response(&self->s, f, 1234, T0 + 50002 * MS));
+	ASSERT_FALSE(hpccd_response(&self->s, f, 1234, T0 + 50003 * MS));
+	ASSERT_EQ(0, f->losses_in_row);
+	ASSERT_EQ(2 * MS, f->rtt_ns);
+	ASSERT_EQ(0, hpccd_next_wakeup(&self->s, T0 + 50003 * MS));
+}
+
+/*
+ * Telemetry refused (hpccd's old bug: the flow was never probed again):
+ * the flow waits one doubled timeout, then comes back to be asked again;
+ * it is not lost, and it can be probed after.
+ */
+TEST_F(sched, backoff_comes_back)
+{
+	struct hpcc_tuple t = tup(2);
+	struct hpccd_flow *f = hpccd_flow_add(&self->s, &t, NULL);
+	bool lost = true;
+
+	f->srtt_us = 1000;
+	ASSERT_TRUE(hpccd_want(&self->s, f, T0));
+	hpccd_sent(&self->s, f, 1, T0);
+	ASSERT_TRUE(hpccd_response(&self->s, f, 1, T0 + MS));
+	hpccd_backoff(&self->s, f, T0 + MS);
+	ASSERT_EQ(HPCCD_BACKOFF, f->state);
+	ASSERT_FALSE(hpccd_want(&self->s, f, T0 + 2 * MS));
+	/* 2 x max(srtt 1 ms, rtt 1 ms) << 1 = 4 ms */
+	ASSERT_EQ(T0 + 5 * MS, hpccd_next_wakeup(&self->s, T0 + 2 * MS));
+	ASSERT_EQ(f, hpccd_next_expired(&self->s, T0 + 5 * MS, &lost));
+	ASSERT_FALSE(lost);
+	ASSERT_EQ(0, f->lost);
+	ASSERT_TRUE(hpccd_want(&self->s, f, T0 + 5 * MS));
+}
+
+/* Deadlines come out in order whatever the order of sends and removals. */
+TEST_F(sched, heap_order)
+{
+	struct hpccd_flow *f[500], *g;
+	uint64_t last = 0, now = T0;
+	struct hpcc_tuple t;
+	int i, n = 0;
+	bool lost;
+
+	hpccd_sched_set(&self->s, 10000000, 100, 10000000, 1000);
+	srand(7);
+	for (i = 0; i < 500; i++) {
+		t = tup(i);
+		f[i] = hpccd_flow_add(&self->s, &t, NULL);
+		f[i]->srtt_us = 1 + rand() % 100000;
+		now += 1000;
+		ASSERT_TRUE(hpccd_want(&self->s, f[i], now));
+		hpccd_sent(&self->s, f[i], i, now);
+	}
+	for (i = 0; i < 500; i += 3)
+		hpccd_flow_remove(&self->s, f[i]);
+	for (i = 1; i < 500; i += 3)
+		ASSERT_TRUE(hpccd_response(&self->s, f[i], i, now));
+	while ((g = hpccd_next_expired(&self->s, UINT64_MAX / 2, &lost))) {
+		ASSERT_GE(g->deadline_ns, last);
+		ASSERT_TRUE(lost);
+		last = g->deadline_ns;
+		n++;
+	}
+	ASSERT_EQ(500 - 167 - 167, n);
+}
+
+TEST_F(sched, reconcile)
+{
+	struct hpcc_tuple t;
+	uint32_t i;
+
+	for (i = 0; i < 100; i++) {
+		t = tup(i);
+		hpccd_flow_add(&self->s, &t, NULL);
+	}
+	t = tup(5);
+	ASSERT_TRUE(hpccd_want(&self->s, hpccd_flow_find(&self->s, &t), T0));
+	hpccd_reconcile_begin(&self->s);
+	for (i = 0; i < 100; i += 10) {	/* the module still has 10 */
+		t = tup(i);
+		hpccd_flow_add(&self->s, &t, NULL);
+	}
+	t = tup(1000);			/* and one we missed */
+	hpccd_flow_add(&self->s, &t, NULL);
+	ASSERT_EQ(90, hpccd_reconcile_end(&self->s));
+	ASSERT_EQ(11, self->s.nflows);
+	t = tup(5);
+	ASSERT_EQ(NULL, hpccd_flow_find(&self->s, &t));
+	ASSERT_EQ(0, hpccd_queued(&self->s));
+	t = tup(1000);
+	ASSERT_NE(NULL, hpccd_flow_find(&self->s, &t));
+}
+
+TEST(response_limit)
+{
+	struct hpccd_rl rl;
+	uint32_t a = 0x0a000001, b = 0x0a000002, i;
+	int ok = 0;
+
+	ASSERT_EQ(0, hpccd_rl_init(&rl, 1000, 16, 1));	/* burst 10 */
+	for (i = 0; i < 100; i++)
+		ok += hpccd_rl_allow(&rl, a, T0);
+	ASSERT_EQ(10, ok);
+	/* another source has its own bucket */
+	ASSERT_TRUE(hpccd_rl_allow(&rl, b, T0));
+	/* one more per ms */
+	ASSERT_TRUE(hpccd_rl_allow(&rl, a, T0 + MS));
+	ASSERT_FALSE(hpccd_rl_allow(&rl, a, T0 + MS));
+	/* a flood of other sources does not refill a's bucket */
+	for (i = 0; i < 10000; i++)
+		hpccd_rl_allow(&rl, 0x0b000000 + i, T0 + MS + i);
+	ok = 0;
+	for (i = 0; i < 100; i++)
+		ok += hpccd_rl_allow(&rl, a, T0 + MS + 10000);
+	ASSERT_LE(ok, 10);
+	hpccd_rl_free(&rl);
+	ASSERT_EQ(-EINVAL, hpccd_rl_init(&rl, 1000, 6, 1));
+}
+
+TEST_HARNESS_MAIN
