@@ -396,6 +396,7 @@ const char *const hpcc_stats_names[HPCC_A_STATS_MAX + 1] = {
 	[HPCC_A_STATS_RESPONSES_CONSUMED] = "responses-consumed",
 	[HPCC_A_STATS_DSCP_NOT_HPCC] = "dscp-not-hpcc",
 	[HPCC_A_STATS_PARAMS_REJECTED] = "params-rejected",
+	[HPCC_A_STATS_KEY_COLLISIONS] = "key-collisions",
 };
 
 const char *const hpcc_int_dev_names[HPCC_INT_A_DEV_MAX + 1] = {

@@ -14,10 +14,21 @@
  *   port_ID    the egress ifindex
  *   B          the device's configured rate (dev-add; default: link speed)
  *   ts         ktime_get_ns() when stamped
- *   txBytes    the egress device's tx_bytes counter (dev_get_stats())
+ *   txBytes    bytes the egress device's qdiscs have handed to the driver
+ *              (their byte counters: the root qdisc's, or the sum of the
+ *              per-queue qdiscs under mq); for a device without a queue
+ *              (noqueue), bytes of the IPv4 packets this namespace sent
+ *              through it, counted by a POST_ROUTING hook of this module
  *   qlen       the egress qdisc backlog in bytes, before this probe is
  *              queued (the root qdisc; the sum of the per-queue qdiscs under
  *              mq), saturated at 2^32 - 1
+ *
+ * ts, txBytes and qlen are read together in the hook, one snapshot
+ * (draft-pan-tsvwg-hpccplus-02 section 6.1), and nothing in the hook calls
+ * into the driver: dev_get_stats() would, and a driver's ndo_get_stats64
+ * may take a lock that is not BH-safe (bonding's stats_lock), a deadlock
+ * in the forwarding path.  Documentation/design.rst, "The software INT
+ * hop", gives the error bound on the txRate a sender derives.
  *
  * and increments nhop.  The packet never changes length (records are
  * pre-allocated by the sender), so it never grows beyond the MTU, and the
@@ -66,12 +77,15 @@ enum hpcc_int_cnt {
  * struct hpcc_int_dev - one egress device that stamps probes
  * @ifindex: the device, also the stamped port_ID
  * @rate: B, bits per second
+ * @out_bytes: bytes of IPv4 packets that left through the device (the
+ *	POST_ROUTING hook), its txBytes while it has no queue
  * @cnt: counters, enum hpcc_int_cnt
  * @rcu: freed after a grace period (the hook reads under RCU)
  */
 struct hpcc_int_dev {
 	int ifindex;
 	u64 rate;
+	atomic64_t out_bytes;
 	atomic64_t cnt[HPCC_INT_CNT_NUM];
 	struct rcu_head rcu;
 };
@@ -82,14 +96,14 @@ struct hpcc_int_dev {
  * @ndevs: entries in @devs (RTNL)
  * @switch_id: switch_ID stamped (READ_ONCE/WRITE_ONCE)
  * @probe_dscp: DSCP of probes, 1..63 (READ_ONCE/WRITE_ONCE)
- * @ops: the forward hook
+ * @ops: the forward hook (stamps) and the post-routing hook (counts)
  */
 struct hpcc_int_net {
 	struct xarray devs;
 	u32 ndevs;
 	u32 switch_id;
 	u8 probe_dscp;
-	struct nf_hook_ops ops;
+	struct nf_hook_ops ops[2];
 };
 
 static unsigned int hpcc_int_net_id __read_mostly;
@@ -108,6 +122,44 @@ static u64 hpcc_int_qdisc_backlog(const struct Qdisc *q)
 		return READ_ONCE(q->qstats.backlog);
 	for_each_possible_cpu(cpu)
 		b += READ_ONCE(per_cpu_ptr(q->cpu_qstats, cpu)->backlog);
+	return b;
+}
+
+static u64 hpcc_int_qdisc_bytes(const struct Qdisc *q)
+{
+	u64 b = 0;
+	int cpu;
+
+	if (!qdisc_is_percpu_stats(q))
+		return u64_stats_read(&q->bstats.bytes);
+	for_each_possible_cpu(cpu)
+		b += u64_stats_read(&per_cpu_ptr(q->cpu_bstats, cpu)->bytes);
+	return b;
+}
+
+/*
+ * hpcc_int_tx_bytes() - txBytes of @dev: bytes its qdiscs have dequeued to
+ * the driver, or for a device without a queue what the POST_ROUTING hook
+ * counted.  Context: RCU.  Lockless reads of 64-bit counters.
+ */
+static u64 hpcc_int_tx_bytes(struct net_device *dev,
+			     const struct hpcc_int_dev *d)
+{
+	const struct Qdisc *root = rcu_dereference(dev->qdisc);
+	const struct Qdisc *q, *last = NULL;
+	u64 b = 0;
+	unsigned int i;
+
+	if (!root || !root->enqueue)
+		return atomic64_read(&d->out_bytes);
+	if (!(root->flags & TCQ_F_MQROOT))
+		return hpcc_int_qdisc_bytes(root);
+	for (i = 0; i < dev->real_num_tx_queues; i++) {
+		q = rcu_dereference(netdev_get_tx_queue(dev, i)->qdisc);
+		if (q && q != last)
+			b += hpcc_int_qdisc_bytes(q);
+		last = q;
+	}
 	return b;
 }
 
@@ -146,7 +198,6 @@ static enum hpcc_int_cnt hpcc_int_stamp(struct hpcc_int_net *hn,
 					struct sk_buff *skb,
 					struct net_device *dev)
 {
-	struct rtnl_link_stats64 st;
 	struct hpcc_wire_hdr _h, *h;
 	struct hpcc_wire_hop rec, *hop;
 	struct tcphdr _th, *th;
@@ -180,8 +231,9 @@ static enum hpcc_int_cnt hpcc_int_stamp(struct hpcc_int_net *hn,
 	rec.switch_id = htonl(READ_ONCE(hn->switch_id));
 	rec.port_id = htonl(dev->ifindex);
 	rec.rate = cpu_to_be64(d->rate);
+	/* one snapshot: no packet of this CPU moves between the reads */
 	rec.ts = cpu_to_be64(ktime_get_ns());
-	rec.tx_bytes = cpu_to_be64(dev_get_stats(dev, &st)->tx_bytes);
+	rec.tx_bytes = cpu_to_be64(hpcc_int_tx_bytes(dev, d));
 	rec.qlen = htonl(min_t(u64, hpcc_int_qlen(dev), U32_MAX));
 	rec.reserved = 0;
 
@@ -212,6 +264,21 @@ static unsigned int hpcc_int_hook(void *priv, struct sk_buff *skb,
 	d = xa_load(&hn->devs, state->out->ifindex);
 	if (d)
 		atomic64_inc(&d->cnt[hpcc_int_stamp(hn, d, skb, state->out)]);
+	return NF_ACCEPT;
+}
+
+/* Bytes leaving a configured device, its txBytes while it has no queue. */
+static unsigned int hpcc_int_out_hook(void *priv, struct sk_buff *skb,
+				      const struct nf_hook_state *state)
+{
+	struct hpcc_int_net *hn = priv;
+	struct hpcc_int_dev *d;
+
+	if (!state->out || xa_empty(&hn->devs))
+		return NF_ACCEPT;
+	d = xa_load(&hn->devs, state->out->ifindex);
+	if (d)
+		atomic64_add(skb->len, &d->out_bytes);
 	return NF_ACCEPT;
 }
 
@@ -270,7 +337,7 @@ static int hpcc_int_dev_add(struct sk_buff *skb, struct genl_info *info)
 	ifindex = hpcc_int_ifindex(info);
 	if (ifindex < 0)
 		return ifindex;
-	d = kzalloc(sizeof(*d), GFP_KERNEL);
+	d = kzalloc(sizeof(*d), GFP_KERNEL_ACCOUNT);
 	if (!d)
 		return -ENOMEM;
 	d->ifindex = ifindex;
@@ -294,7 +361,7 @@ static int hpcc_int_dev_add(struct sk_buff *skb, struct genl_info *info)
 			goto out;
 		}
 	}
-	err = xa_insert(&hn->devs, ifindex, d, GFP_KERNEL);
+	err = xa_insert(&hn->devs, ifindex, d, GFP_KERNEL_ACCOUNT);
 	if (err == -EBUSY) {
 		NL_SET_ERR_MSG_MOD(info->extack, "the device already stamps probes");
 		err = -EEXIST;
@@ -522,14 +589,21 @@ static int __net_init hpcc_int_net_init(struct net *net)
 	xa_init(&hn->devs);
 	hn->switch_id = net->ns.inum;
 	hn->probe_dscp = HPCC_INT_PROBE_DSCP_DEFAULT;
-	hn->ops = (struct nf_hook_ops){
+	hn->ops[0] = (struct nf_hook_ops){
 		.hook = hpcc_int_hook,
 		.priv = hn,
 		.pf = NFPROTO_IPV4,
 		.hooknum = NF_INET_FORWARD,
 		.priority = NF_IP_PRI_LAST,
 	};
-	return nf_register_net_hook(net, &hn->ops);
+	hn->ops[1] = (struct nf_hook_ops){
+		.hook = hpcc_int_out_hook,
+		.priv = hn,
+		.pf = NFPROTO_IPV4,
+		.hooknum = NF_INET_POST_ROUTING,
+		.priority = NF_IP_PRI_LAST,
+	};
+	return nf_register_net_hooks(net, hn->ops, ARRAY_SIZE(hn->ops));
 }
 
 /*
@@ -540,7 +614,8 @@ static int __net_init hpcc_int_net_init(struct net *net)
  */
 static void __net_exit hpcc_int_net_pre_exit(struct net *net)
 {
-	nf_unregister_net_hook(net, &hpcc_int_net(net)->ops);
+	nf_unregister_net_hooks(net, hpcc_int_net(net)->ops,
+				ARRAY_SIZE(hpcc_int_net(net)->ops));
 }
 
 static void __net_exit hpcc_int_net_exit(struct net *net)

@@ -78,6 +78,7 @@ enum hpcc_stat {
 	HPCC_STAT_RESPONSES_CONSUMED,
 	HPCC_STAT_DSCP_NOT_HPCC,
 	HPCC_STAT_PARAMS_REJECTED,
+	HPCC_STAT_KEY_COLLISIONS,
 	HPCC_STAT_NUM
 };
 
@@ -181,6 +182,7 @@ struct hpcc_pub {
  * @node: flow table chain, RCU
  * @rcu: deferred free
  * @key: the 4-tuple
+ * @bound_dev_if: the socket's sk_bound_dev_if when the entry was made
  * @hn: the namespace's state (referenced)
  * @tlm_lock: seqlock around @tlm, @tlm_gen and @tlm_time
  * @tlm: the newest telemetry sample received
@@ -208,6 +210,7 @@ struct hpcc_ent {
 	struct hlist_node node;
 	struct rcu_head rcu;
 	struct hpcc_key key;
+	int bound_dev_if;
 	struct hpcc_net *hn;
 
 	seqlock_t tlm_lock;
@@ -240,7 +243,7 @@ struct hpcc_net *hpcc_net(const struct net *net);
 void hpcc_stat_inc(struct hpcc_net *hn, enum hpcc_stat s);
 struct hpcc_cfg *hpcc_cfg_build(const struct hpcc_cfg *base);
 struct hpcc_ent *hpcc_ent_create(struct hpcc_net *hn,
-				 const struct hpcc_key *key);
+				 const struct hpcc_key *key, int bound_dev_if);
 void hpcc_ent_destroy(struct hpcc_ent *e);
 struct hpcc_ent *hpcc_ent_lookup(struct hpcc_net *hn,
 				 const struct hpcc_key *key);

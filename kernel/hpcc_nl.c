@@ -4,10 +4,14 @@
  * parameters and counters out, flow events.  Described by
  * Documentation/netlink/specs/hpcc.yaml and include/uapi/linux/hpcc.h.
  *
- * Per network namespace (netnsok).  telemetry-set and params-set need
- * CAP_NET_ADMIN in the user namespace owning the network namespace
- * (GENL_UNS_ADMIN_PERM), and so does joining the events group.  Those two
- * operations parse their attributes themselves, strictly and with the
+ * Per network namespace (netnsok).  telemetry-set needs CAP_NET_ADMIN in
+ * the user namespace owning the network namespace (GENL_UNS_ADMIN_PERM), and
+ * so does joining the events group (where the kernel has
+ * GENL_MCAST_CAP_NET_ADMIN): hpccd may run in a container.  params-set needs
+ * CAP_NET_ADMIN in the initial user namespace (GENL_ADMIN_PERM): W_init,
+ * W_max and max-flows bound what every new flow may take
+ * (Documentation/admin-guide.rst, "Privileges").  telemetry-set and
+ * params-set parse their attributes themselves, strictly and with the
  * policies below, so that every rejected request is counted
  * (stats rejected-* and params-rejected), policy failures included.
  */
@@ -562,6 +566,7 @@ static int hpcc_nl_stats_get(struct sk_buff *skb, struct genl_info *info)
 		[HPCC_STAT_RESPONSES_CONSUMED] = HPCC_A_STATS_RESPONSES_CONSUMED,
 		[HPCC_STAT_DSCP_NOT_HPCC] = HPCC_A_STATS_DSCP_NOT_HPCC,
 		[HPCC_STAT_PARAMS_REJECTED] = HPCC_A_STATS_PARAMS_REJECTED,
+		[HPCC_STAT_KEY_COLLISIONS] = HPCC_A_STATS_KEY_COLLISIONS,
 	};
 	struct hpcc_net *hn = hpcc_nl_net(info);
 	struct sk_buff *msg;
@@ -641,7 +646,10 @@ static const struct genl_ops hpcc_nl_ops[] = {
 	},
 	{
 		.cmd = HPCC_CMD_PARAMS_SET,
-		.flags = GENL_UNS_ADMIN_PERM,
+		/* W_init, W_max and max-flows bound what every new flow may
+		 * take: not for the owner of a user namespace
+		 */
+		.flags = GENL_ADMIN_PERM,
 		.doit = hpcc_nl_params_set,
 	},
 	{

@@ -50,7 +50,7 @@ void hpcc_stat_inc(struct hpcc_net *hn, enum hpcc_stat s)
  */
 struct hpcc_cfg *hpcc_cfg_build(const struct hpcc_cfg *base)
 {
-	struct hpcc_cfg *c = kmemdup(base, sizeof(*base), GFP_KERNEL);
+	struct hpcc_cfg *c = kmemdup(base, sizeof(*base), GFP_KERNEL_ACCOUNT);
 	struct hpcc_params *p;
 
 	if (!c)
@@ -88,14 +88,15 @@ static u32 hpcc_hash(const struct hpcc_net *hn, const struct hpcc_key *key)
  *
  * Context: process context (the writer runs in softirq or with the socket
  * owned and preemption off; a reader in softirq could spin on a writer it
- * interrupted).
+ * interrupted).  The seqcount is used raw: its writers are serialized by
+ * the socket lock, which lockdep checks in hpcc_publish().
  */
 void hpcc_pub_read(const struct hpcc_ent *e, struct hpcc_pub *pub)
 {
 	unsigned int seq;
 
 	do {
-		seq = read_seqcount_begin(&e->pub_seq);
+		seq = raw_read_seqcount_begin(&e->pub_seq);
 		*pub = e->pub;
 	} while (read_seqcount_retry(&e->pub_seq, seq));
 }
@@ -121,20 +122,27 @@ void hpcc_key_of_sk(const struct sock *sk, struct hpcc_key *key)
  * hpcc_ent_create() - give a flow HPCC state and insert it in the table
  * @hn: the namespace's state
  * @key: the flow's 4-tuple
+ * @bound_dev_if: the socket's bound device (0 for none)
  *
- * May run in softirq (a passive open completes there): GFP_ATOMIC.  A
- * newer entry with the same key shadows an older one (a closed socket
- * that userspace has not released yet) until the older is destroyed.
+ * May run in softirq (a passive open completes there): GFP_ATOMIC.  The
+ * cache is SLAB_ACCOUNT: an active open's entry is charged to the memory
+ * cgroup of the task that connects; a passive open's, made in softirq, to
+ * none (as the kernel's own request sockets are).  A
+ * newer entry with the same key and bound device shadows an older one (a
+ * closed socket that userspace has not released yet) until the older is
+ * destroyed.  The same key with another bound device is a second live flow
+ * (SO_BINDTODEVICE, VRFs) that telemetry, which names flows by 4-tuple,
+ * cannot tell from the first: it gets no state (key-collisions).
  *
- * Return: the entry, or NULL when max-flows is reached or memory ran out
- * (both counted); the flow then runs the fallback law only.
+ * Return: the entry, or NULL when max-flows is reached, memory ran out or
+ * the key collides (all counted); the flow then runs the fallback law only.
  */
 struct hpcc_ent *hpcc_ent_create(struct hpcc_net *hn,
-				 const struct hpcc_key *key)
+				 const struct hpcc_key *key, int bound_dev_if)
 {
+	struct hpcc_ent *e, *old;
 	struct hpcc_cfg *cfg;
-	struct hpcc_ent *e;
-	u32 max_flows;
+	u32 max_flows, h;
 
 	rcu_read_lock();
 	cfg = rcu_dereference(hn->cfg);
@@ -153,13 +161,25 @@ struct hpcc_ent *hpcc_ent_create(struct hpcc_net *hn,
 		return NULL;
 	}
 	e->key = *key;
+	e->bound_dev_if = bound_dev_if;
 	e->hn = hn;
-	refcount_inc(&hn->ref);
 	seqlock_init(&e->tlm_lock);
 	seqcount_init(&e->pub_seq);
 
+	h = hpcc_hash(hn, key);
 	spin_lock_bh(&hn->lock);
-	hlist_add_head_rcu(&e->node, &hn->buckets[hpcc_hash(hn, key)]);
+	hlist_for_each_entry(old, &hn->buckets[h], node) {
+		if (!memcmp(&old->key, key, sizeof(*key)) &&
+		    old->bound_dev_if != bound_dev_if) {
+			spin_unlock_bh(&hn->lock);
+			kmem_cache_free(hpcc_ent_cache, e);
+			atomic_dec(&hn->nflows);
+			hpcc_stat_inc(hn, HPCC_STAT_KEY_COLLISIONS);
+			return NULL;
+		}
+	}
+	refcount_inc(&hn->ref);
+	hlist_add_head_rcu(&e->node, &hn->buckets[h]);
 	spin_unlock_bh(&hn->lock);
 	hpcc_stat_inc(hn, HPCC_STAT_FLOWS_CREATED);
 	return e;
@@ -223,7 +243,7 @@ static int __net_init hpcc_net_init(struct net *net)
 	struct hpcc_net *hn;
 	int i, err;
 
-	hn = kvzalloc(sizeof(*hn), GFP_KERNEL);
+	hn = kvzalloc(sizeof(*hn), GFP_KERNEL_ACCOUNT);
 	if (!hn)
 		return -ENOMEM;
 	hpcc_cfg_defaults(&base);
@@ -297,7 +317,8 @@ int hpcc_table_init(void)
 {
 	int err;
 
-	hpcc_ent_cache = KMEM_CACHE(hpcc_ent, 0);
+	/* charged to the memory cgroup of the task that opens the flow */
+	hpcc_ent_cache = KMEM_CACHE(hpcc_ent, SLAB_ACCOUNT);
 	if (!hpcc_ent_cache)
 		return -ENOMEM;
 	err = register_pernet_subsys(&hpcc_net_ops);

@@ -348,8 +348,16 @@ static void hpcc_apply_w(struct sock *sk, const struct hpcc_ent *e,
 /*
  * hpcc_publish() - copy what netlink reports (struct hpcc_pub) after an
  * event, under the entry's seqcount so that a reader sees one event's
- * values together; netlink never touches the socket.  Socket lock held:
- * writers are serialized, and preemption is off inside the write section.
+ * values together; netlink never touches the socket.
+ *
+ * The writers are serialized by the socket lock, which is held from
+ * softirq (bh_lock_sock) or from process context with BH enabled
+ * (lock_sock): no seqcount_LOCKNAME_t type describes that lock, and a
+ * lockdep-tracked seqcount_t written from both contexts is reported as
+ * inconsistent SOFTIRQ usage.  So the write section is raw (no lockdep
+ * map), lockdep checks the socket lock instead (sock_owned_by_me()), and
+ * preemption is off inside it so a reader never spins on a preempted
+ * writer.
  */
 static void hpcc_publish(const struct sock *sk, struct hpcc_ent *e, u8 law,
 			 u8 in_flight)
@@ -374,10 +382,11 @@ static void hpcc_publish(const struct sock *sk, struct hpcc_ent *e, u8 law,
 		.last_step = e->last_step,
 	};
 
+	sock_owned_by_me(sk);
 	preempt_disable();
-	write_seqcount_begin(&e->pub_seq);
+	raw_write_seqcount_begin(&e->pub_seq);
 	e->pub = p;
-	write_seqcount_end(&e->pub_seq);
+	raw_write_seqcount_end(&e->pub_seq);
 	preempt_enable();
 }
 
@@ -438,7 +447,8 @@ static void hpcc_init(struct sock *sk)
 	if (sk->sk_family != AF_INET)
 		return;
 	hpcc_key_of_sk(sk, &key);
-	e = hpcc_ent_create(hpcc_net(sock_net(sk)), &key);
+	e = hpcc_ent_create(hpcc_net(sock_net(sk)), &key,
+			    READ_ONCE(sk->sk_bound_dev_if));
 	if (!e)
 		return;
 	ca->ent = e;
