@@ -229,6 +229,20 @@ linux-src: $(LINUX_SRC)/.stamp
 run-check: all tools selftest-progs fuzz-progs linux-src
 	@bash selftests/run
 
+# The functional guest tests on the debugging kernel (KASAN, lockdep,
+# kmemleak, DEBUG_ATOMIC_SLEEP, DEBUG_OBJECTS_RCU_HEAD, KFENCE), built once
+# from linux-source-6.12 into build/kdebug/ by tools/kdebug.  Not part of
+# check (the first build takes about an hour on 2 cores, a run about as
+# long): Documentation/testing.rst, "Debugging kernel".
+KDEBUG_DIR := $(BUILD)/kdebug
+check-debug:
+	@sh tools/deps --debug
+	@$(MAKE) --no-print-directory run-check-debug
+run-check-debug: programs tools selftest-progs linux-src
+	@tools/kdebug
+	@$(MAKE) --no-print-directory modules KDIR=$(KDEBUG_DIR)/obj
+	@HPCC_DEBUG=1 bash selftests/run
+
 run-demo: all tools
 	@bash tools/demo
 
@@ -358,10 +372,12 @@ dkms-remove:
 
 # Everything the build, the tests and the demo create, in build/ and in the
 # source tree (an in-tree `make -C kernel`, as DKMS runs it, leaves its
-# objects in kernel/); benchmark results under build/bench/ are kept.
+# objects in kernel/); benchmark results under build/bench/ and the
+# debugging kernel under build/kdebug/ (an hour to build) are kept:
+# distclean removes them.
 clean:
 	@if [ -d $(BUILD) ]; then \
-		find $(BUILD) -mindepth 1 -maxdepth 1 ! -name bench -exec rm -rf {} +; \
+		find $(BUILD) -mindepth 1 -maxdepth 1 ! -name bench ! -name kdebug -exec rm -rf {} +; \
 	fi
 	rm -f kernel/hpcc_conftest.h kernel/hpcc_conftest.h.log
 	find kernel \( -name '*.o' -o -name '*.ko' -o -name '*.mod' -o -name '*.mod.c' \
@@ -375,4 +391,4 @@ distclean: clean
 .PHONY: all deps modules programs tools selftest-progs fuzz-progs linux-src \
 	$(DEPS_ENTRIES) $(addprefix run-,$(DEPS_ENTRIES)) install install-programs \
 	install-modules uninstall dkms-src dkms dkms-remove clean distclean \
-	checkpatch uapi bench-core
+	checkpatch uapi bench-core check-debug run-check-debug
