@@ -40,7 +40,6 @@
  * per network namespace; writers hold RTNL (which also orders them against
  * device unregistration), the hook reads the device table under RCU.
  */
-#define pr_fmt(fmt) KBUILD_MODNAME ": " fmt
 
 #include <linux/ethtool.h>
 #include <linux/ip.h>

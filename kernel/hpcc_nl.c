@@ -15,7 +15,6 @@
  * policies below, so that every rejected request is counted
  * (stats rejected-* and params-rejected), policy failures included.
  */
-#define pr_fmt(fmt) KBUILD_MODNAME ": " fmt
 
 #include <net/genetlink.h>
 #include <net/netlink.h>

@@ -3,7 +3,6 @@
  * hpcc_table.c - per network namespace state of tcp_hpcc: parameters,
  * counters and the RCU flow table keyed by (family, 4-tuple).
  */
-#define pr_fmt(fmt) KBUILD_MODNAME ": " fmt
 
 #include <linux/jhash.h>
 #include <linux/slab.h>

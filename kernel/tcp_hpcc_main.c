@@ -14,7 +14,6 @@
  * (hpcc_nl.c), probes are consumed before TCP (hpcc_probe.c).  The rules
  * are in Documentation/design.rst, "The control law in the kernel".
  */
-#define pr_fmt(fmt) KBUILD_MODNAME ": " fmt
 
 #include <linux/module.h>
 #include <net/tcp.h>
