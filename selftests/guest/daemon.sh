@@ -346,7 +346,7 @@ telemetry_refused_keeps_probing() {
 # Events lost while hpccd cannot read them (stopped while 3000 hpcc
 # connections open and close) are repaired: hpccd's table ends up the
 # module's, and the resync is counted.  (The old hpccd replayed the stale
-# queued flow-new events after its dump and kept ~2000 dead flows.)
+# queued flow-new events after its dump: 221 dead flows kept in one run.)
 lost_events_repaired() {
 	local p rs0 mf df cp
 	rs0=$(dstat hs resyncs)
@@ -371,6 +371,31 @@ lost_events_repaired() {
 	df=$(dstat hs flows)
 	echo "after 3000 connections opened and closed while hpccd was stopped: module flows $mf, hpccd flows $df, resyncs $rs0 -> $(dstat hs resyncs), flows-reconciled $(dstat hs flows-reconciled)"
 	[ "$df" -le $((mf + 2)) ]
+}
+
+# A flood of probes and forged responses (random ids) at the sender, as
+# fast as probe_flood sends them, for 5 s during a busy flow: hpccd
+# survives, counts them, keeps answering probes, and the flow stays in
+# HPCC mode or falls back and gets fresh telemetry again after the flood.
+response_flood() {
+	local u0 r0 rc=0
+	iperf_bg 6006 5201 30 0
+	retry 50 flowj 6006 'age(f) < 100000' || return 1
+	u0=$(dstat hs responses-unexpected)
+	ip netns exec hr "$BIN/probe_flood" $SRV $CLI 5 > "$TMP/flood" 2>&1 ||
+		{ cat "$TMP/flood"; return 1; }
+	kill -0 "$(pid_of hs)" || { echo "hpccd died"; tail "$TMP/hs.log"; return 1; }
+	flowj 6006 'f["mode-name"] in ("hpcc", "fallback")' || rc=1
+	echo "flood: $(cat "$TMP/flood"); responses-unexpected $u0 -> $(dstat hs responses-unexpected), responses-rate-limited $(dstat hs responses-rate-limited), socket-drops $(dstat hs socket-drops)"
+	retry 50 flowj 6006 'f["mode-name"] == "hpcc" and age(f) < 100000' || {
+		ip netns exec hs "$CTL" flow show; rc=1; }
+	r0=$(dstat hs responses-sent)
+	ip netns exec hr python3 "$PROBE" send $SRV 5201 $CLI 40001 60 probe 5 &&
+		retry 25 dstat_is hs responses-sent -ge $((r0 + 5)) || rc=1
+	kill "$(cat "$TMP/iperf.6006.pid")" 2>/dev/null
+	wait "$(cat "$TMP/iperf.6006.pid")" 2>/dev/null
+	[ "$(dstat hs responses-unexpected)" -ge $((u0 + 100)) ] || rc=1
+	return $rc
 }
 
 survives_module_reload() {
@@ -403,7 +428,7 @@ clean_exit() {
 }
 
 ktap_print_header
-ktap_set_plan 13
+ktap_set_plan 14
 t "two namespaces, veth, a stand-in hop record stamped by tc pedit" topology
 t "hpccd runs in both; the receiver's only with CAP_NET_ADMIN and CAP_NET_RAW" daemons_start
 t "probes and responses flow and fresh telemetry reaches the module" telemetry_reaches_module
@@ -415,6 +440,7 @@ t "no response to broadcast, multicast, zero or loopback probes; refusals counte
 t "responses to one source are limited to response-rate, the rest counted" responses_rate_limited
 t "refused telemetry (no CAP_NET_ADMIN) does not end a busy flow's probing" telemetry_refused_keeps_probing
 t "events lost while hpccd is stopped are repaired by a resync" lost_events_repaired
+t "a probe and forged-response flood: hpccd survives and answers, the flow recovers" response_flood
 t "hpccd reconnects when the module is unloaded and loaded again" survives_module_reload
 t "SIGTERM: both daemons exit cleanly" clean_exit
 ktap_finished

@@ -80,9 +80,11 @@ flows_charged_to_memcg() {
 				< "$tmp/in.$cc" > "$tmp/out.$cc" 2>&1 &
 			exec 3> "$tmp/in.$cc"
 			i=0
-			while ! grep -q "^open" "$tmp/out.$cc" && [ $i -lt 1200 ]; do
+			# minutes on the debugging kernel
+			while ! grep -q "^open" "$tmp/out.$cc" && [ $i -lt 9000 ]; do
 				sleep 0.1; i=$((i + 1))
 			done
+			grep -q "^open 2000" "$tmp/out.$cc" || exit 1
 			s1=$(awk "/^slab_unreclaimable / { print \$2 }" "$cg/memory.stat")
 			echo >&3; exec 3>&-; wait
 			echo $((s1 - s0))' sh "$cg" "$TMP" "$PROBE" "$cc") || return 1
@@ -159,7 +161,9 @@ int_hop_on_bond() {
 	ip netns exec br sysctl -qw net.ipv4.ip_forward=1 || return 1
 	tc -n br qdisc replace dev bond0 root fq_codel || return 1
 	ip netns exec br "$CTL" int add dev bond0 rate 1gbit || return 1
-	ip netns exec bd python3 "$PROBE" stamps d0 60 8 200 > "$TMP/cap" 2>&1 &
+	# until 200 are seen (seconds on a stock kernel, a minute on the
+	# debugging one)
+	ip netns exec bd python3 "$PROBE" stamps d0 60 300 200 > "$TMP/cap" 2>&1 &
 	local sp=$!
 	retry 25 grep -q sniffing "$TMP/cap" || return 1
 	( for i in $(seq 50); do ip -n br -s link show bond0 >/dev/null; done ) &
