@@ -112,80 +112,56 @@ static struct hpcc_int_net *hpcc_int_net(const struct net *net)
 	return net_generic(net, hpcc_int_net_id);
 }
 
-static u64 hpcc_int_qdisc_backlog(const struct Qdisc *q)
+/* Add @q's byte counter and byte backlog (per-CPU counters summed). */
+static void hpcc_int_qdisc_add(const struct Qdisc *q, u64 *bytes,
+			       u64 *backlog)
 {
-	u64 b = 0;
 	int cpu;
 
-	if (!qdisc_is_percpu_stats(q))
-		return READ_ONCE(q->qstats.backlog);
-	for_each_possible_cpu(cpu)
-		b += READ_ONCE(per_cpu_ptr(q->cpu_qstats, cpu)->backlog);
-	return b;
-}
-
-static u64 hpcc_int_qdisc_bytes(const struct Qdisc *q)
-{
-	u64 b = 0;
-	int cpu;
-
-	if (!qdisc_is_percpu_stats(q))
-		return u64_stats_read(&q->bstats.bytes);
-	for_each_possible_cpu(cpu)
-		b += u64_stats_read(&per_cpu_ptr(q->cpu_bstats, cpu)->bytes);
-	return b;
-}
-
-/*
- * hpcc_int_tx_bytes() - txBytes of @dev: bytes its qdiscs have dequeued to
- * the driver, or for a device without a queue what the POST_ROUTING hook
- * counted.  Context: RCU.  Lockless reads of 64-bit counters.
- */
-static u64 hpcc_int_tx_bytes(struct net_device *dev,
-			     const struct hpcc_int_dev *d)
-{
-	const struct Qdisc *root = rcu_dereference(dev->qdisc);
-	const struct Qdisc *q, *last = NULL;
-	u64 b = 0;
-	unsigned int i;
-
-	if (!root || !root->enqueue)
-		return atomic64_read(&d->out_bytes);
-	if (!(root->flags & TCQ_F_MQROOT))
-		return hpcc_int_qdisc_bytes(root);
-	for (i = 0; i < dev->real_num_tx_queues; i++) {
-		q = rcu_dereference(netdev_get_tx_queue(dev, i)->qdisc);
-		if (q && q != last)
-			b += hpcc_int_qdisc_bytes(q);
-		last = q;
+	if (!qdisc_is_percpu_stats(q)) {
+		*bytes += u64_stats_read(&q->bstats.bytes);
+		*backlog += READ_ONCE(q->qstats.backlog);
+		return;
 	}
-	return b;
+	for_each_possible_cpu(cpu) {
+		*bytes += u64_stats_read(&per_cpu_ptr(q->cpu_bstats, cpu)->bytes);
+		*backlog += READ_ONCE(per_cpu_ptr(q->cpu_qstats, cpu)->backlog);
+	}
 }
 
 /*
- * hpcc_int_qlen() - bytes queued in @dev's qdiscs.  Context: RCU.  Under a
+ * hpcc_int_queue() - txBytes and qlen of @dev, read in one pass: the bytes
+ * its qdiscs have dequeued to the driver and the bytes they hold.  Under a
  * multiqueue root (mq, mqprio) the root's own counters are only summed at
  * dump time, so the per-queue qdiscs are added here; otherwise every queue
- * points at the root.
+ * points at the root.  A device without a queue (noqueue) holds nothing,
+ * and its txBytes is what the POST_ROUTING hook counted.  Context: RCU;
+ * lockless reads of 64-bit counters, no call into the driver.
  */
-static u64 hpcc_int_qlen(struct net_device *dev)
+static void hpcc_int_queue(struct net_device *dev,
+			   const struct hpcc_int_dev *d, u64 *bytes,
+			   u64 *backlog)
 {
 	const struct Qdisc *root = rcu_dereference(dev->qdisc);
 	const struct Qdisc *q, *last = NULL;
-	u64 b = 0;
 	unsigned int i;
 
-	if (!root)
-		return 0;
-	if (!(root->flags & TCQ_F_MQROOT))
-		return hpcc_int_qdisc_backlog(root);
+	*bytes = 0;
+	*backlog = 0;
+	if (!root || !root->enqueue) {
+		*bytes = atomic64_read(&d->out_bytes);
+		return;
+	}
+	if (!(root->flags & TCQ_F_MQROOT)) {
+		hpcc_int_qdisc_add(root, bytes, backlog);
+		return;
+	}
 	for (i = 0; i < dev->real_num_tx_queues; i++) {
 		q = rcu_dereference(netdev_get_tx_queue(dev, i)->qdisc);
 		if (q && q != last)
-			b += hpcc_int_qdisc_backlog(q);
+			hpcc_int_qdisc_add(q, bytes, backlog);
 		last = q;
 	}
-	return b;
 }
 
 /*
@@ -199,6 +175,7 @@ static enum hpcc_int_cnt hpcc_int_stamp(struct hpcc_int_net *hn,
 {
 	struct hpcc_wire_hdr _h, *h;
 	struct hpcc_wire_hop rec, *hop;
+	u64 tx_bytes, backlog;
 	struct tcphdr _th, *th;
 	const struct iphdr *iph = ip_hdr(skb);
 	unsigned int off, hoff, roff;
@@ -232,8 +209,9 @@ static enum hpcc_int_cnt hpcc_int_stamp(struct hpcc_int_net *hn,
 	rec.rate = cpu_to_be64(d->rate);
 	/* one snapshot: no packet of this CPU moves between the reads */
 	rec.ts = cpu_to_be64(ktime_get_ns());
-	rec.tx_bytes = cpu_to_be64(hpcc_int_tx_bytes(dev, d));
-	rec.qlen = htonl(min_t(u64, hpcc_int_qlen(dev), U32_MAX));
+	hpcc_int_queue(dev, d, &tx_bytes, &backlog);
+	rec.tx_bytes = cpu_to_be64(tx_bytes);
+	rec.qlen = htonl(min_t(u64, backlog, U32_MAX));
 	rec.reserved = 0;
 
 	/* Both regions start at an even offset from the TCP header. */
