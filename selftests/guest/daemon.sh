@@ -333,7 +333,10 @@ telemetry_refused_keeps_probing() {
 	p1=$(dstat hs probes-sent)
 	j1=$(dstat hs telemetry-rejected)
 	echo "without CAP_NET_ADMIN over 4 s: probes-sent $p0 -> $p1, telemetry-rejected $j0 -> $j1"
-	[ "$p1" -ge $((p0 + 3)) ] && [ "$j1" -ge $((j0 + 3)) ] || rc=1
+	# probing goes on (the old hpccd stopped after its first refusal);
+	# under load some responses come after their timeout, so only one
+	# more refusal is required
+	[ "$p1" -ge $((p0 + 3)) ] && [ "$j1" -ge $((j0 + 1)) ] || rc=1
 	kill "$(cat "$TMP/iperf.6005.pid")" 2>/dev/null
 	wait "$(cat "$TMP/iperf.6005.pid")" 2>/dev/null
 	kill -TERM "$(pid_of hs)"
@@ -379,7 +382,7 @@ lost_events_repaired() {
 # HPCC mode or falls back and gets fresh telemetry again after the flood.
 response_flood() {
 	local u0 r0 rc=0
-	iperf_bg 6006 5201 30 0
+	iperf_bg 6006 5201 120 0
 	retry 50 flowj 6006 'age(f) < 100000' || return 1
 	u0=$(dstat hs responses-unexpected)
 	ip netns exec hr "$BIN/probe_flood" $SRV $CLI 5 > "$TMP/flood" 2>&1 ||
