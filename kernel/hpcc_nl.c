@@ -10,10 +10,10 @@
  * GENL_MCAST_CAP_NET_ADMIN): hpccd may run in a container.  params-set needs
  * CAP_NET_ADMIN in the initial user namespace (GENL_ADMIN_PERM): W_init,
  * W_max and max-flows bound what every new flow may take
- * (Documentation/admin-guide.rst, "Privileges").  telemetry-set and
- * params-set parse their attributes themselves, strictly and with the
- * policies below, so that every rejected request is counted
- * (stats rejected-* and params-rejected), policy failures included.
+ * (Documentation/admin-guide.rst, "Privileges and memory").  telemetry-set
+ * and params-set parse their attributes themselves, strictly and with the
+ * policies below, so that every rejected request is counted (stats
+ * rejected-* and params-rejected), policy failures included.
  */
 
 #include <net/genetlink.h>
