@@ -268,8 +268,14 @@ static struct netlink_range_validation hpcc_int_rate_range = {
 	.max = HPCC_INT_RATE_MAX,
 };
 
+/* An ifindex is a positive int: a larger u32 would come back as an errno. */
+static struct netlink_range_validation hpcc_int_ifindex_range = {
+	.min = 1,
+	.max = INT_MAX,
+};
+
 static const struct nla_policy hpcc_int_dev_policy[HPCC_INT_A_DEV_RATE + 1] = {
-	[HPCC_INT_A_DEV_IFINDEX] = NLA_POLICY_MIN(NLA_U32, 1),
+	[HPCC_INT_A_DEV_IFINDEX] = NLA_POLICY_FULL_RANGE(NLA_U32, &hpcc_int_ifindex_range),
 	[HPCC_INT_A_DEV_RATE] = NLA_POLICY_FULL_RANGE(NLA_U64, &hpcc_int_rate_range),
 };
 
