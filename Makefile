@@ -35,7 +35,7 @@ all: modules programs
 # sub-make: this Makefile is read again there, so the kernel headers and the
 # kernel source package that tools/deps has just installed are seen (KDIRS
 # and LINUX_SRC_TAR are wildcards, evaluated when the file is read).
-DEPS_ENTRIES := check demo bench bench-quick bench-ack bench-daemon
+DEPS_ENTRIES := check demo bench bench-quick bench-ack bench-daemon bench-scale
 $(DEPS_ENTRIES): deps
 	@$(MAKE) --no-print-directory run-$@
 
@@ -169,8 +169,9 @@ $(BUILD)/hpccctl: $(call obj,obj,daemon/hpccctl.c $(GENL_SRC))
 
 # Research and testbed tools: offline replay, the testbed's bottleneck queue
 # sampler (libnl-3 route) and sender sampler (sock_diag over libmnl), the
-# benchmarks' flow generator.
-TOOLS := $(BUILD)/hpcc-replay $(BUILD)/qsample $(BUILD)/tcpsample $(BUILD)/fctgen
+# benchmarks' flow generator and connection holder (the scale benchmark).
+TOOLS := $(BUILD)/hpcc-replay $(BUILD)/qsample $(BUILD)/tcpsample $(BUILD)/fctgen \
+	$(BUILD)/connhold
 tools: $(TOOLS)
 $(BUILD)/hpcc-replay: $(call obj,obj,tools/replay/hpcc_replay.c $(TRACE_SRC) $(CORE_SRC))
 	$(call link,$(CC),$(U_CFLAGS),-lm)
@@ -180,6 +181,8 @@ $(BUILD)/qsample: $(call obj,obj,tools/testbed/qsample.c)
 $(BUILD)/tcpsample: $(call obj,obj,tools/testbed/tcpsample.c)
 	$(call link,$(CC),$(U_CFLAGS),-lmnl)
 $(BUILD)/fctgen: $(call obj,obj,tools/bench/fctgen.c)
+	$(call link,$(CC),$(U_CFLAGS))
+$(BUILD)/connhold: $(call obj,obj,tools/bench/connhold.c)
 	$(call link,$(CC),$(U_CFLAGS))
 $(BUILD)/core_bench: $(call obj,obj,tools/bench/core_bench.c $(CORE_SRC))
 	$(call link,$(CC),$(U_CFLAGS))
@@ -268,6 +271,13 @@ run-bench-ack: all
 	done
 
 # hpccd's cost: responses per CPU second, CPU per 100 flows (guest, 6.12).
+# 100,000 connections: 4 GiB guest, single-threaded TCG (the benchmark
+# measures CPU and memory, not goodput); SCALE_FLOWS, SCALE_ACTIVE,
+# SCALE_WINDOW_S as in tools/bench/scale.sh.
+run-bench-scale: all tools
+	@tools/vmrun --kernel $${HPCC_KERNEL:-6.12} --timeout 5400 --mem 4096 -- \
+		env SCALE_FLOWS=$${SCALE_FLOWS:-100000} SCALE_ACTIVE=$${SCALE_ACTIVE:-100} \
+		SCALE_WINDOW_S=$${SCALE_WINDOW_S:-20} bash tools/bench/scale.sh
 run-bench-daemon: all
 	@for k in $${HPCC_KERNELS:-6.12}; do \
 		echo "== kernel $$k"; \

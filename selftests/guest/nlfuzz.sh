@@ -17,7 +17,7 @@
 # timeout) and return only errnos (hpcc_int once returned an ifindex above
 # INT_MAX, negated, as the error code).  Afterwards the kernel log is clean, both hpccd still run and
 # answer, the flows completed, and the modules unload.  NLFUZZ_SECS
-# (default 12, 40 on the debugging kernel) is the time per family and
+# (default 8, 40 on the debugging kernel) is the time per family and
 # position; the executions are printed for the record.  Runs as root in a guest.
 set -u
 TOP=$(cd "$(dirname "$0")/../.." && pwd)
@@ -27,7 +27,7 @@ CTL=$TOP/build/hpccctl
 D=$TOP/build/hpccd
 FUZZ=$TOP/selftests/guest/nlfuzz.py
 SPECS=$TOP/Documentation/netlink/specs
-SECS=${NLFUZZ_SECS:-12}
+SECS=${NLFUZZ_SECS:-8}
 # the debugging kernel runs about ten times slower
 case "$(uname -r)" in *hpccdebug*) SECS=${NLFUZZ_SECS:-40} ;; esac
 PY=/usr/bin/python3
