@@ -237,11 +237,17 @@ struct hpcc_ent {
 	u64 telemetry_in;
 };
 
-/* hpcc_table.c */
+/* hpcc_net.c: the namespace's parameters, counters and hook */
 extern unsigned int hpcc_net_id;
 struct hpcc_net *hpcc_net(const struct net *net);
 void hpcc_stat_inc(struct hpcc_net *hn, enum hpcc_stat s);
 struct hpcc_cfg *hpcc_cfg_build(const struct hpcc_cfg *base);
+void hpcc_cfg_defaults(struct hpcc_cfg *cfg);
+void hpcc_net_put(struct hpcc_net *hn);
+int hpcc_net_register(void);
+void hpcc_net_unregister(void);
+
+/* hpcc_table.c: the flow table */
 struct hpcc_ent *hpcc_ent_create(struct hpcc_net *hn,
 				 const struct hpcc_key *key, int bound_dev_if);
 void hpcc_ent_destroy(struct hpcc_ent *e);
@@ -260,8 +266,5 @@ void hpcc_nl_flow_event(struct hpcc_ent *e, u8 cmd);
 /* hpcc_probe.c */
 int hpcc_probe_register(struct net *net, struct hpcc_net *hn);
 void hpcc_probe_unregister(struct net *net, struct hpcc_net *hn);
-
-/* tcp_hpcc_main.c: module parameters, the defaults of new namespaces */
-void hpcc_cfg_defaults(struct hpcc_cfg *cfg);
 
 #endif /* _HPCC_MOD_H */

@@ -1,78 +1,17 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * hpcc_table.c - per network namespace state of tcp_hpcc: parameters,
- * counters and the RCU flow table keyed by (family, 4-tuple).
+ * hpcc_table.c - the flow table of tcp_hpcc: per-flow entries in an RCU
+ * hash table of the namespace's state (hpcc_net.c), keyed by (family,
+ * 4-tuple), and their lifetime.
  */
 
 #include <linux/jhash.h>
 #include <linux/slab.h>
-#include <net/net_namespace.h>
-#include <net/netns/generic.h>
 #include <net/tcp.h>
 
 #include "hpcc_mod.h"
 
-unsigned int hpcc_net_id __read_mostly;
 static struct kmem_cache *hpcc_ent_cache __read_mostly;
-
-/**
- * hpcc_net() - the tcp_hpcc state of a network namespace
- * @net: the namespace; must be alive (a socket or request in it)
- *
- * Return: the state, never NULL while the module is loaded.
- */
-struct hpcc_net *hpcc_net(const struct net *net)
-{
-	return *(struct hpcc_net **)net_generic(net, hpcc_net_id);
-}
-
-/**
- * hpcc_stat_inc() - count one event in a namespace's counters
- * @hn: the namespace's state
- * @s: the counter
- */
-void hpcc_stat_inc(struct hpcc_net *hn, enum hpcc_stat s)
-{
-	atomic64_inc(&hn->stats[s]);
-}
-
-/**
- * hpcc_cfg_build() - a new parameter set with the core's fixed-point form
- * @base: the user-visible fields; @base->p is ignored
- *
- * Derives T (ns), eta (Q32, rounded to nearest), W_init = line rate * T in
- * whole bytes, W_min and W_ai (the rule of thumb of draft section 5 when
- * w_ai_bytes is 0) and checks them with hpcc_params_valid().
- *
- * Return: a kmalloc'ed copy (GFP_KERNEL), ERR_PTR(-EINVAL) when the set is
- * inconsistent (W_min > W_init, W_ai > W_init), ERR_PTR(-ENOMEM).
- */
-struct hpcc_cfg *hpcc_cfg_build(const struct hpcc_cfg *base)
-{
-	struct hpcc_cfg *c = kmemdup(base, sizeof(*base), GFP_KERNEL_ACCOUNT);
-	struct hpcc_params *p;
-
-	if (!c)
-		return ERR_PTR(-ENOMEM);
-	p = &c->p;
-	p->t_ns = (u64)c->t_us * NSEC_PER_USEC;
-	p->eta = DIV_ROUND_CLOSEST_ULL((u64)c->eta_permille << HPCC_U_SHIFT,
-				       1000);
-	p->max_stage = c->max_stage;
-	p->w_init = hpcc_bdp((u64)c->line_rate_mbps * 1000000, p->t_ns);
-	p->w_init &= ~((1ULL << HPCC_W_SHIFT) - 1);	/* whole bytes */
-	p->w_min = (u64)c->w_min_bytes << HPCC_W_SHIFT;
-	if (c->w_ai_bytes)
-		p->w_ai = (u64)c->w_ai_bytes << HPCC_W_SHIFT;
-	else
-		p->w_ai = hpcc_w_ai_rule_of_thumb(p->w_init, p->eta,
-						  HPCC_DEFAULT_N_FLOWS);
-	if (!hpcc_params_valid(p)) {
-		kfree(c);
-		return ERR_PTR(-EINVAL);
-	}
-	return c;
-}
 
 static u32 hpcc_hash(const struct hpcc_net *hn, const struct hpcc_key *key)
 {
@@ -184,14 +123,6 @@ struct hpcc_ent *hpcc_ent_create(struct hpcc_net *hn,
 	return e;
 }
 
-static void hpcc_net_put(struct hpcc_net *hn)
-{
-	if (refcount_dec_and_test(&hn->ref)) {
-		kfree(rcu_dereference_protected(hn->cfg, true));
-		kvfree(hn);
-	}
-}
-
 static void hpcc_ent_free_rcu(struct rcu_head *head)
 {
 	struct hpcc_ent *e = container_of(head, struct hpcc_ent, rcu);
@@ -236,102 +167,24 @@ struct hpcc_ent *hpcc_ent_lookup(struct hpcc_net *hn,
 	return NULL;
 }
 
-static int __net_init hpcc_net_init(struct net *net)
-{
-	struct hpcc_cfg base, *cfg;
-	struct hpcc_net *hn;
-	int i, err;
-
-	hn = kvzalloc(sizeof(*hn), GFP_KERNEL_ACCOUNT);
-	if (!hn)
-		return -ENOMEM;
-	hpcc_cfg_defaults(&base);
-	cfg = hpcc_cfg_build(&base);
-	if (IS_ERR(cfg)) {
-		/* The module parameters are range-checked one by one; a set
-		 * that is inconsistent as a whole falls back to defaults.
-		 */
-		pr_warn("inconsistent module parameters, using defaults\n");
-		base.w_min_bytes = HPCC_DEFAULT_W_MIN;
-		base.w_ai_bytes = 0;
-		cfg = hpcc_cfg_build(&base);
-		if (IS_ERR(cfg)) {
-			kvfree(hn);
-			return PTR_ERR(cfg);
-		}
-	}
-	hn->net = net;
-	refcount_set(&hn->ref, 1);
-	RCU_INIT_POINTER(hn->cfg, cfg);
-	mutex_init(&hn->cfg_mutex);
-	spin_lock_init(&hn->lock);
-	hn->hash_rnd = get_random_u32();
-	for (i = 0; i < ARRAY_SIZE(hn->buckets); i++)
-		INIT_HLIST_HEAD(&hn->buckets[i]);
-
-	err = hpcc_probe_register(net, hn);
-	if (err) {
-		kfree(cfg);
-		kvfree(hn);
-		return err;
-	}
-	*(struct hpcc_net **)net_generic(net, hpcc_net_id) = hn;
-	return 0;
-}
-
-/*
- * The hook goes in .pre_exit: nf_unregister_net_hook() does not wait for a
- * hook already running on another CPU, but the core waits for an RCU grace
- * period between .pre_exit and .exit, both when a namespace dies
- * (cleanup_net()) and when the module goes (unregister_pernet_subsys()),
- * and hooks run under rcu_read_lock().  So no hook still reads @hn or
- * runs this module's code when .exit drops the state and the module's
- * text is freed.
- */
-static void __net_exit hpcc_net_pre_exit(struct net *net)
-{
-	hpcc_probe_unregister(net, hpcc_net(net));
-}
-
-static void __net_exit hpcc_net_exit(struct net *net)
-{
-	/* Entries of sockets still being torn down keep @hn alive. */
-	hpcc_net_put(hpcc_net(net));
-}
-
-static struct pernet_operations hpcc_net_ops = {
-	.init = hpcc_net_init,
-	.pre_exit = hpcc_net_pre_exit,
-	.exit = hpcc_net_exit,
-	.id = &hpcc_net_id,
-	.size = sizeof(struct hpcc_net *),
-};
-
 /**
- * hpcc_table_init() - create the entry cache and the per-netns state
+ * hpcc_table_init() - create the flow entry cache
  *
- * Return: 0 or a negative errno.
+ * Return: 0 or -ENOMEM.
  */
 int hpcc_table_init(void)
 {
-	int err;
-
 	/* charged to the memory cgroup of the task that opens the flow */
 	hpcc_ent_cache = KMEM_CACHE(hpcc_ent, SLAB_ACCOUNT);
-	if (!hpcc_ent_cache)
-		return -ENOMEM;
-	err = register_pernet_subsys(&hpcc_net_ops);
-	if (err)
-		kmem_cache_destroy(hpcc_ent_cache);
-	return err;
+	return hpcc_ent_cache ? 0 : -ENOMEM;
 }
 
 /**
  * hpcc_table_exit() - undo hpcc_table_init(); no socket uses hpcc any more
+ * and the namespaces' state is unregistered (hpcc_net_unregister())
  */
 void hpcc_table_exit(void)
 {
-	unregister_pernet_subsys(&hpcc_net_ops);
 	rcu_barrier();	/* hpcc_ent_free_rcu() callbacks */
 	kmem_cache_destroy(hpcc_ent_cache);
 }

@@ -9,8 +9,9 @@
  * This file holds the congestion control hooks: the HPCC++ law applied from
  * the newest telemetry of the flow (hpcc_cong_control_rs()), the
  * conventional fallback law (Reno with PRR) used without fresh telemetry and
- * while TCP recovers from loss, and the module parameters.  Per-flow state
- * lives out of line (hpcc_table.c), telemetry arrives over generic netlink
+ * while TCP recovers from loss, and the module's init and exit.  Per-flow
+ * state lives out of line (hpcc_table.c), the namespace's parameters,
+ * counters and hook in hpcc_net.c, telemetry arrives over generic netlink
  * (hpcc_nl.c), probes are consumed before TCP (hpcc_probe.c).  The rules
  * are in Documentation/design.rst, "The control law in the kernel".
  */
@@ -20,139 +21,6 @@
 
 #include "hpcc_compat.h"
 #include "hpcc_mod.h"
-
-/**
- * struct hpcc_param - a module parameter with its valid range
- * @val: current value; read locklessly with READ_ONCE()
- * @min: smallest accepted value
- * @max: largest accepted value
- */
-struct hpcc_param {
-	unsigned int val;
-	unsigned int min;
-	unsigned int max;
-};
-
-/*
- * hpcc_param_set() - parse and range-check a write to a parameter, on load
- * or through /sys/module/tcp_hpcc/parameters/.  Returns 0, or -EINVAL (not
- * a number, or out of [min, max]) leaving the old value in place.
- */
-static int hpcc_param_set(const char *buf, const struct kernel_param *kp)
-{
-	struct hpcc_param *p = kp->arg;
-	unsigned int v;
-
-	if (kstrtouint(buf, 0, &v) || v < p->min || v > p->max)
-		return -EINVAL;
-	WRITE_ONCE(p->val, v);
-	return 0;
-}
-
-static int hpcc_param_get(char *buf, const struct kernel_param *kp)
-{
-	const struct hpcc_param *p = kp->arg;
-
-	return sysfs_emit(buf, "%u\n", READ_ONCE(p->val));
-}
-
-static const struct kernel_param_ops hpcc_param_ops = {
-	.set = hpcc_param_set,
-	.get = hpcc_param_get,
-};
-
-/*
- * Module parameters: the defaults of the HPCC++ parameters (draft section 5,
- * Figure 3) and of the probe DSCPs (section 7.2).  The range in each
- * description is the one enforced.
- */
-static struct hpcc_param base_rtt_us = {
-	HPCC_DEFAULT_T_NS / 1000, HPCC_T_MIN_NS / 1000, HPCC_T_MAX_NS / 1000
-};
-module_param_cb(base_rtt_us, &hpcc_param_ops, &base_rtt_us, 0644);
-MODULE_PARM_DESC(base_rtt_us,
-		 "T, the known base RTT, in us [1..100000], default 100");
-
-static struct hpcc_param eta_permille = {
-	HPCC_DEFAULT_ETA_PERMILLE, 500, 1000
-};
-module_param_cb(eta_permille, &hpcc_param_ops, &eta_permille, 0644);
-MODULE_PARM_DESC(eta_permille,
-		 "eta, target link utilization, in 1/1000 [500..1000], default 950");
-
-static struct hpcc_param max_stage = {
-	HPCC_DEFAULT_MAX_STAGE, 0, HPCC_MAX_STAGE_MAX
-};
-module_param_cb(max_stage, &hpcc_param_ops, &max_stage, 0644);
-MODULE_PARM_DESC(max_stage,
-		 "maxStage, additive increase steps before a multiplicative one [0..64], default 5");
-
-static struct hpcc_param w_ai_bytes = { 0, 0, HPCC_W_MAX_MAX };
-module_param_cb(w_ai_bytes, &hpcc_param_ops, &w_ai_bytes, 0644);
-MODULE_PARM_DESC(w_ai_bytes,
-		 "W_ai, additive increase in bytes, 0 for W_init*(1-eta)/16 [0..1073741824], default 0");
-
-static struct hpcc_param line_rate_mbps = {
-	HPCC_DEFAULT_LINE_RATE_BPS / 1000000, 1, 1600000
-};
-module_param_cb(line_rate_mbps, &hpcc_param_ops, &line_rate_mbps, 0644);
-MODULE_PARM_DESC(line_rate_mbps,
-		 "host line rate in Mbit/s, W_init = line rate * T [1..1600000], default 10000");
-
-static struct hpcc_param w_min_bytes = {
-	HPCC_DEFAULT_W_MIN, HPCC_W_MIN_MIN, HPCC_W_MAX_MAX
-};
-module_param_cb(w_min_bytes, &hpcc_param_ops, &w_min_bytes, 0644);
-MODULE_PARM_DESC(w_min_bytes,
-		 "W_min, the smallest window in bytes [128..1073741824], default 3000");
-
-static struct hpcc_param stale_rtts = { 4, 1, 1000 };
-module_param_cb(stale_rtts, &hpcc_param_ops, &stale_rtts, 0644);
-MODULE_PARM_DESC(stale_rtts,
-		 "RTTs without telemetry before the fallback law [1..1000], default 4");
-
-static struct hpcc_param probe_dscp = { 60, 1, 63 };
-module_param_cb(probe_dscp, &hpcc_param_ops, &probe_dscp, 0644);
-MODULE_PARM_DESC(probe_dscp, "DSCP of probe packets [1..63], default 60");
-
-static struct hpcc_param response_dscp = { 61, 1, 63 };
-module_param_cb(response_dscp, &hpcc_param_ops, &response_dscp, 0644);
-MODULE_PARM_DESC(response_dscp,
-		 "DSCP of response packets [1..63], default 61");
-
-static struct hpcc_param max_flows = { 65536, 1, 1048576 };
-module_param_cb(max_flows, &hpcc_param_ops, &max_flows, 0644);
-MODULE_PARM_DESC(max_flows,
-		 "most flows with HPCC state per network namespace [1..1048576], default 65536");
-
-static struct hpcc_param pacing_gain_pct = { 100, 100, 400 };
-module_param_cb(pacing_gain_pct, &hpcc_param_ops, &pacing_gain_pct, 0644);
-MODULE_PARM_DESC(pacing_gain_pct,
-		 "HPCC-mode pacing rate in percent of W/T [100..400], default 100");
-
-/**
- * hpcc_cfg_defaults() - the parameters a new network namespace starts with
- * @cfg: filled from the module parameters (@cfg->p is left for
- *	hpcc_cfg_build())
- *
- * Module parameters are read when a namespace is created (the initial one
- * when the module loads); params-set changes a running namespace.
- */
-void hpcc_cfg_defaults(struct hpcc_cfg *cfg)
-{
-	memset(cfg, 0, sizeof(*cfg));
-	cfg->t_us = READ_ONCE(base_rtt_us.val);
-	cfg->eta_permille = READ_ONCE(eta_permille.val);
-	cfg->max_stage = READ_ONCE(max_stage.val);
-	cfg->w_ai_bytes = READ_ONCE(w_ai_bytes.val);
-	cfg->line_rate_mbps = READ_ONCE(line_rate_mbps.val);
-	cfg->w_min_bytes = READ_ONCE(w_min_bytes.val);
-	cfg->stale_rtts = READ_ONCE(stale_rtts.val);
-	cfg->probe_dscp = READ_ONCE(probe_dscp.val);
-	cfg->response_dscp = READ_ONCE(response_dscp.val);
-	cfg->max_flows = READ_ONCE(max_flows.val);
-	cfg->pacing_gain_pct = READ_ONCE(pacing_gain_pct.val);
-}
 
 /* The congestion control private area holds only the entry pointer. */
 struct hpcc_ca {
@@ -589,9 +457,12 @@ static int __init tcp_hpcc_register(void)
 	ret = hpcc_table_init();
 	if (ret)
 		goto err;
-	ret = hpcc_nl_init();
+	ret = hpcc_net_register();
 	if (ret)
 		goto err_table;
+	ret = hpcc_nl_init();
+	if (ret)
+		goto err_net;
 	ret = tcp_register_congestion_control(&tcp_hpcc_ops);
 	if (ret)
 		goto err_nl;
@@ -599,6 +470,8 @@ static int __init tcp_hpcc_register(void)
 
 err_nl:
 	hpcc_nl_exit();
+err_net:
+	hpcc_net_unregister();
 err_table:
 	hpcc_table_exit();
 err:
@@ -610,6 +483,7 @@ static void __exit tcp_hpcc_unregister(void)
 {
 	tcp_unregister_congestion_control(&tcp_hpcc_ops);
 	hpcc_nl_exit();
+	hpcc_net_unregister();
 	hpcc_table_exit();
 }
 

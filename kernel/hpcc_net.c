@@ -1,0 +1,316 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * hpcc_net.c - the per network namespace lifecycle of tcp_hpcc: the
+ * parameters (module parameters as the defaults of a new namespace, then
+ * params-set), the counters, and the probe hook's registration and
+ * teardown.  The flow table is hpcc_table.c; the congestion control ops
+ * are tcp_hpcc_main.c.
+ */
+
+#include <linux/module.h>
+#include <linux/slab.h>
+#include <net/net_namespace.h>
+#include <net/netns/generic.h>
+#include <net/tcp.h>
+
+#include "hpcc_mod.h"
+
+unsigned int hpcc_net_id __read_mostly;
+
+/**
+ * struct hpcc_param - a module parameter with its valid range
+ * @val: current value; read locklessly with READ_ONCE()
+ * @min: smallest accepted value
+ * @max: largest accepted value
+ */
+struct hpcc_param {
+	unsigned int val;
+	unsigned int min;
+	unsigned int max;
+};
+
+/*
+ * hpcc_param_set() - parse and range-check a write to a parameter, on load
+ * or through /sys/module/tcp_hpcc/parameters/.  Returns 0, or -EINVAL (not
+ * a number, or out of [min, max]) leaving the old value in place.
+ */
+static int hpcc_param_set(const char *buf, const struct kernel_param *kp)
+{
+	struct hpcc_param *p = kp->arg;
+	unsigned int v;
+
+	if (kstrtouint(buf, 0, &v) || v < p->min || v > p->max)
+		return -EINVAL;
+	WRITE_ONCE(p->val, v);
+	return 0;
+}
+
+static int hpcc_param_get(char *buf, const struct kernel_param *kp)
+{
+	const struct hpcc_param *p = kp->arg;
+
+	return sysfs_emit(buf, "%u\n", READ_ONCE(p->val));
+}
+
+static const struct kernel_param_ops hpcc_param_ops = {
+	.set = hpcc_param_set,
+	.get = hpcc_param_get,
+};
+
+/*
+ * Module parameters: the defaults of the HPCC++ parameters (draft section 5,
+ * Figure 3) and of the probe DSCPs (section 7.2).  The range in each
+ * description is the one enforced.
+ */
+static struct hpcc_param base_rtt_us = {
+	HPCC_DEFAULT_T_NS / 1000, HPCC_T_MIN_NS / 1000, HPCC_T_MAX_NS / 1000
+};
+module_param_cb(base_rtt_us, &hpcc_param_ops, &base_rtt_us, 0644);
+MODULE_PARM_DESC(base_rtt_us,
+		 "T, the known base RTT, in us [1..100000], default 100");
+
+static struct hpcc_param eta_permille = {
+	HPCC_DEFAULT_ETA_PERMILLE, 500, 1000
+};
+module_param_cb(eta_permille, &hpcc_param_ops, &eta_permille, 0644);
+MODULE_PARM_DESC(eta_permille,
+		 "eta, target link utilization, in 1/1000 [500..1000], default 950");
+
+static struct hpcc_param max_stage = {
+	HPCC_DEFAULT_MAX_STAGE, 0, HPCC_MAX_STAGE_MAX
+};
+module_param_cb(max_stage, &hpcc_param_ops, &max_stage, 0644);
+MODULE_PARM_DESC(max_stage,
+		 "maxStage, additive increase steps before a multiplicative one [0..64], default 5");
+
+static struct hpcc_param w_ai_bytes = { 0, 0, HPCC_W_MAX_MAX };
+module_param_cb(w_ai_bytes, &hpcc_param_ops, &w_ai_bytes, 0644);
+MODULE_PARM_DESC(w_ai_bytes,
+		 "W_ai, additive increase in bytes, 0 for W_init*(1-eta)/16 [0..1073741824], default 0");
+
+static struct hpcc_param line_rate_mbps = {
+	HPCC_DEFAULT_LINE_RATE_BPS / 1000000, 1, 1600000
+};
+module_param_cb(line_rate_mbps, &hpcc_param_ops, &line_rate_mbps, 0644);
+MODULE_PARM_DESC(line_rate_mbps,
+		 "host line rate in Mbit/s, W_init = line rate * T [1..1600000], default 10000");
+
+static struct hpcc_param w_min_bytes = {
+	HPCC_DEFAULT_W_MIN, HPCC_W_MIN_MIN, HPCC_W_MAX_MAX
+};
+module_param_cb(w_min_bytes, &hpcc_param_ops, &w_min_bytes, 0644);
+MODULE_PARM_DESC(w_min_bytes,
+		 "W_min, the smallest window in bytes [128..1073741824], default 3000");
+
+static struct hpcc_param stale_rtts = { 4, 1, 1000 };
+module_param_cb(stale_rtts, &hpcc_param_ops, &stale_rtts, 0644);
+MODULE_PARM_DESC(stale_rtts,
+		 "RTTs without telemetry before the fallback law [1..1000], default 4");
+
+static struct hpcc_param probe_dscp = { 60, 1, 63 };
+module_param_cb(probe_dscp, &hpcc_param_ops, &probe_dscp, 0644);
+MODULE_PARM_DESC(probe_dscp, "DSCP of probe packets [1..63], default 60");
+
+static struct hpcc_param response_dscp = { 61, 1, 63 };
+module_param_cb(response_dscp, &hpcc_param_ops, &response_dscp, 0644);
+MODULE_PARM_DESC(response_dscp,
+		 "DSCP of response packets [1..63], default 61");
+
+static struct hpcc_param max_flows = { 65536, 1, 1048576 };
+module_param_cb(max_flows, &hpcc_param_ops, &max_flows, 0644);
+MODULE_PARM_DESC(max_flows,
+		 "most flows with HPCC state per network namespace [1..1048576], default 65536");
+
+static struct hpcc_param pacing_gain_pct = { 100, 100, 400 };
+module_param_cb(pacing_gain_pct, &hpcc_param_ops, &pacing_gain_pct, 0644);
+MODULE_PARM_DESC(pacing_gain_pct,
+		 "HPCC-mode pacing rate in percent of W/T [100..400], default 100");
+
+/**
+ * hpcc_cfg_defaults() - the parameters a new network namespace starts with
+ * @cfg: filled from the module parameters (@cfg->p is left for
+ *	hpcc_cfg_build())
+ *
+ * Module parameters are read when a namespace is created (the initial one
+ * when the module loads); params-set changes a running namespace.
+ */
+void hpcc_cfg_defaults(struct hpcc_cfg *cfg)
+{
+	memset(cfg, 0, sizeof(*cfg));
+	cfg->t_us = READ_ONCE(base_rtt_us.val);
+	cfg->eta_permille = READ_ONCE(eta_permille.val);
+	cfg->max_stage = READ_ONCE(max_stage.val);
+	cfg->w_ai_bytes = READ_ONCE(w_ai_bytes.val);
+	cfg->line_rate_mbps = READ_ONCE(line_rate_mbps.val);
+	cfg->w_min_bytes = READ_ONCE(w_min_bytes.val);
+	cfg->stale_rtts = READ_ONCE(stale_rtts.val);
+	cfg->probe_dscp = READ_ONCE(probe_dscp.val);
+	cfg->response_dscp = READ_ONCE(response_dscp.val);
+	cfg->max_flows = READ_ONCE(max_flows.val);
+	cfg->pacing_gain_pct = READ_ONCE(pacing_gain_pct.val);
+}
+
+/**
+ * hpcc_net() - the tcp_hpcc state of a network namespace
+ * @net: the namespace; must be alive (a socket or request in it)
+ *
+ * Return: the state, never NULL while the module is loaded.
+ */
+struct hpcc_net *hpcc_net(const struct net *net)
+{
+	return *(struct hpcc_net **)net_generic(net, hpcc_net_id);
+}
+
+/**
+ * hpcc_stat_inc() - count one event in a namespace's counters
+ * @hn: the namespace's state
+ * @s: the counter
+ */
+void hpcc_stat_inc(struct hpcc_net *hn, enum hpcc_stat s)
+{
+	atomic64_inc(&hn->stats[s]);
+}
+
+/**
+ * hpcc_cfg_build() - a new parameter set with the core's fixed-point form
+ * @base: the user-visible fields; @base->p is ignored
+ *
+ * Derives T (ns), eta (Q32, rounded to nearest), W_init = line rate * T in
+ * whole bytes, W_min and W_ai (the rule of thumb of draft section 5 when
+ * w_ai_bytes is 0) and checks them with hpcc_params_valid().
+ *
+ * Return: a kmalloc'ed copy (GFP_KERNEL), ERR_PTR(-EINVAL) when the set is
+ * inconsistent (W_min > W_init, W_ai > W_init), ERR_PTR(-ENOMEM).
+ */
+struct hpcc_cfg *hpcc_cfg_build(const struct hpcc_cfg *base)
+{
+	struct hpcc_cfg *c = kmemdup(base, sizeof(*base), GFP_KERNEL_ACCOUNT);
+	struct hpcc_params *p;
+
+	if (!c)
+		return ERR_PTR(-ENOMEM);
+	p = &c->p;
+	p->t_ns = (u64)c->t_us * NSEC_PER_USEC;
+	p->eta = DIV_ROUND_CLOSEST_ULL((u64)c->eta_permille << HPCC_U_SHIFT,
+				       1000);
+	p->max_stage = c->max_stage;
+	p->w_init = hpcc_bdp((u64)c->line_rate_mbps * 1000000, p->t_ns);
+	p->w_init &= ~((1ULL << HPCC_W_SHIFT) - 1);	/* whole bytes */
+	p->w_min = (u64)c->w_min_bytes << HPCC_W_SHIFT;
+	if (c->w_ai_bytes)
+		p->w_ai = (u64)c->w_ai_bytes << HPCC_W_SHIFT;
+	else
+		p->w_ai = hpcc_w_ai_rule_of_thumb(p->w_init, p->eta,
+						  HPCC_DEFAULT_N_FLOWS);
+	if (!hpcc_params_valid(p)) {
+		kfree(c);
+		return ERR_PTR(-EINVAL);
+	}
+	return c;
+}
+
+/**
+ * hpcc_net_put() - drop a reference to a namespace's state
+ * @hn: the state; the namespace holds one reference until .exit and each
+ *	flow entry one until it is freed
+ *
+ * The last reference frees @hn and its parameters.
+ */
+void hpcc_net_put(struct hpcc_net *hn)
+{
+	if (refcount_dec_and_test(&hn->ref)) {
+		kfree(rcu_dereference_protected(hn->cfg, true));
+		kvfree(hn);
+	}
+}
+
+static int __net_init hpcc_net_init(struct net *net)
+{
+	struct hpcc_cfg base, *cfg;
+	struct hpcc_net *hn;
+	int i, err;
+
+	hn = kvzalloc(sizeof(*hn), GFP_KERNEL_ACCOUNT);
+	if (!hn)
+		return -ENOMEM;
+	hpcc_cfg_defaults(&base);
+	cfg = hpcc_cfg_build(&base);
+	if (IS_ERR(cfg)) {
+		/* The module parameters are range-checked one by one; a set
+		 * that is inconsistent as a whole falls back to defaults.
+		 */
+		pr_warn("inconsistent module parameters, using defaults\n");
+		base.w_min_bytes = HPCC_DEFAULT_W_MIN;
+		base.w_ai_bytes = 0;
+		cfg = hpcc_cfg_build(&base);
+		if (IS_ERR(cfg)) {
+			kvfree(hn);
+			return PTR_ERR(cfg);
+		}
+	}
+	hn->net = net;
+	refcount_set(&hn->ref, 1);
+	RCU_INIT_POINTER(hn->cfg, cfg);
+	mutex_init(&hn->cfg_mutex);
+	spin_lock_init(&hn->lock);
+	hn->hash_rnd = get_random_u32();
+	for (i = 0; i < ARRAY_SIZE(hn->buckets); i++)
+		INIT_HLIST_HEAD(&hn->buckets[i]);
+
+	err = hpcc_probe_register(net, hn);
+	if (err) {
+		kfree(cfg);
+		kvfree(hn);
+		return err;
+	}
+	*(struct hpcc_net **)net_generic(net, hpcc_net_id) = hn;
+	return 0;
+}
+
+/*
+ * The hook goes in .pre_exit: nf_unregister_net_hook() does not wait for a
+ * hook already running on another CPU, but the core waits for an RCU grace
+ * period between .pre_exit and .exit, both when a namespace dies
+ * (cleanup_net()) and when the module goes (unregister_pernet_subsys()),
+ * and hooks run under rcu_read_lock().  So no hook still reads @hn or
+ * runs this module's code when .exit drops the state and the module's
+ * text is freed.
+ */
+static void __net_exit hpcc_net_pre_exit(struct net *net)
+{
+	hpcc_probe_unregister(net, hpcc_net(net));
+}
+
+static void __net_exit hpcc_net_exit(struct net *net)
+{
+	/* Entries of sockets still being torn down keep @hn alive. */
+	hpcc_net_put(hpcc_net(net));
+}
+
+static struct pernet_operations hpcc_net_ops = {
+	.init = hpcc_net_init,
+	.pre_exit = hpcc_net_pre_exit,
+	.exit = hpcc_net_exit,
+	.id = &hpcc_net_id,
+	.size = sizeof(struct hpcc_net *),
+};
+
+/**
+ * hpcc_net_register() - give every network namespace, present and future,
+ * its tcp_hpcc state (parameters from the module parameters, counters, the
+ * probe hook)
+ *
+ * Return: 0 or a negative errno from register_pernet_subsys().
+ */
+int hpcc_net_register(void)
+{
+	return register_pernet_subsys(&hpcc_net_ops);
+}
+
+/**
+ * hpcc_net_unregister() - undo hpcc_net_register(); waits until no hook runs
+ */
+void hpcc_net_unregister(void)
+{
+	unregister_pernet_subsys(&hpcc_net_ops);
+}
