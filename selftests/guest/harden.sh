@@ -179,10 +179,30 @@ int_hop_on_bond() {
 		[ "$n" -ge 150 ]
 }
 
+# The same bond without a qdisc (noqueue, a bond's default): txBytes is
+# what hpcc_int's POST_ROUTING hook counted, the hook that now skips
+# devices with a qdisc.  Each forwarded probe adds its bytes after it was
+# stamped, so txBytes grows from one probe to the next.
+int_hop_noqueue() {
+	local n
+	tc -n br qdisc del dev bond0 root 2>/dev/null
+	tc -n br qdisc show dev bond0 | grep -q noqueue || {
+		tc -n br qdisc show dev bond0; return 1; }
+	ip netns exec bd python3 "$PROBE" stamps d0 60 300 50 > "$TMP/cap" 2>&1 &
+	retry 25 grep -q sniffing "$TMP/cap" || return 1
+	ip netns exec bs python3 "$PROBE" send 10.10.1.1 40002 10.10.2.1 5201 60 probe 50
+	wait
+	n=$(grep -c ' hop ' "$TMP/cap")
+	echo "probes stamped through bond0 (noqueue): $n of 50; $(tail -n 1 "$TMP/cap")"
+	awk '/ hop / { if (seen && $14 <= last) bad = 1; last = $14; seen = 1 } END { exit bad }' \
+		"$TMP/cap" && [ "$n" -ge 40 ]
+}
+
 ktap_print_header
-ktap_set_plan 4
+ktap_set_plan 5
 t "params-set needs CAP_NET_ADMIN in the initial user namespace" params_need_init_admin
 t "flow state is charged to the opener's memory cgroup" flows_charged_to_memcg
 t "a second flow with the same 4-tuple on another device: no state, counted" key_collision_counted
 t "an INT hop on a bond stamps probes without calling the driver" int_hop_on_bond
+t "without a qdisc, txBytes is the hook's count and grows per probe" int_hop_noqueue
 ktap_finished
