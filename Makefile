@@ -15,7 +15,8 @@
 #   make demo            installs what it needs, then the main job in a guest
 #   make bench, bench-quick, bench-ack, bench-daemon: benchmarks (likewise)
 #   make checkpatch      scripts/checkpatch.pl --strict over kernel/
-#   make uapi            regenerate the uapi headers from the YNL specs
+#   make uapi            regenerate the uapi headers and the client tables
+#                        (daemon/hpcc_nl_gen.[ch]) from the YNL specs
 #   make clean           remove everything the build made (not benchmark
 #                        results under build/bench/); make distclean: all of build/
 #
@@ -152,7 +153,7 @@ $(BUILD)/obj-fuzz/%.o: %.c
 
 CORE_SRC := kernel/hpcc_core.c
 WIRE_SRC := daemon/hpcc_wire.c
-GENL_SRC := daemon/hpcc_genl.c
+GENL_SRC := daemon/hpcc_genl.c daemon/hpcc_nl_gen.c
 TRACE_SRC := tools/replay/hpcc_trace.c
 
 # What a host runs: the probe daemon (libmnl) and its control tool (libmnl,
@@ -191,7 +192,7 @@ $(BUILD)/core_bench: $(call obj,obj,tools/bench/core_bench.c $(CORE_SRC))
 # that exercise our userspace code run under ASan and UBSan; the others run
 # in the guests.
 SELFTEST_PROGS := $(addprefix $(BUILD)/selftests/,tcp_cc_tool cc_sockopt \
-	hpcc_nl core_test core_equiv wire_test sched_test probe_flood)
+	hpcc_nl core_test core_equiv wire_test sched_test nlgen_test probe_flood)
 selftest-progs: $(SELFTEST_PROGS)
 $(BUILD)/selftests/core_%: $(call obj,obj-san,selftests/core_%.c $(CORE_SRC))
 	$(call link,$(CC),$(U_CFLAGS) $(SAN_FLAGS),-lm)
@@ -199,6 +200,8 @@ $(BUILD)/selftests/wire_test: $(call obj,obj-san,selftests/wire_test.c $(WIRE_SR
 	$(call link,$(CC),$(U_CFLAGS) $(SAN_FLAGS))
 $(BUILD)/selftests/sched_test: $(call obj,obj-san,selftests/sched_test.c daemon/hpccd_sched.c)
 	$(call link,$(CC),$(U_CFLAGS) $(SAN_FLAGS))
+$(BUILD)/selftests/nlgen_test: $(call obj,obj-san,selftests/nlgen_test.c $(GENL_SRC))
+	$(call link,$(CC),$(U_CFLAGS) $(SAN_FLAGS),-lmnl)
 $(BUILD)/selftests/hpcc_nl: $(call obj,obj,selftests/hpcc_nl.c $(GENL_SRC))
 	$(call link,$(CC),$(U_CFLAGS),-lmnl)
 $(BUILD)/selftests/probe_flood: $(call obj,obj,selftests/probe_flood.c $(WIRE_SRC))
@@ -298,18 +301,17 @@ bench-core: $(BUILD)/core_bench
 			n, $$1 / c; exit }'; \
 	done
 
-# include/uapi/linux/hpcc.h: the netlink part generated from the YNL spec by
-# the kernel's ynl-gen-c, followed by the hand-written wire format (from the
-# line "/*\n * Probe and response wire format" on), which is kept.
+# The netlink API, include/uapi/linux/hpcc.h and hpcc_int.h, and the
+# client's tables and typed structures (daemon/hpcc_nl_gen.[ch]), all
+# generated from the YNL specs; the wire format (hpcc_wire.h) is ours.
 uapi: linux-src
-	@sh tools/ynl-uapi hpcc $(BUILD)/hpcc_gen.h
-	@{ head -n -1 $(BUILD)/hpcc_gen.h; \
-	   sed -n '/^ \* Probe and response wire format/,$$p' include/uapi/linux/hpcc.h | \
-	   sed '1i /*'; } > $(BUILD)/hpcc.h.new
-	@mv $(BUILD)/hpcc.h.new include/uapi/linux/hpcc.h
+	@sh tools/ynl-uapi hpcc include/uapi/linux/hpcc.h
 	@echo "  GEN     include/uapi/linux/hpcc.h"
 	@sh tools/ynl-uapi hpcc-int include/uapi/linux/hpcc_int.h
 	@echo "  GEN     include/uapi/linux/hpcc_int.h"
+	@python3 tools/ynl-client daemon/hpcc_nl_gen.h daemon/hpcc_nl_gen.c \
+		Documentation/netlink/specs/hpcc.yaml Documentation/netlink/specs/hpcc-int.yaml
+	@echo "  GEN     daemon/hpcc_nl_gen.[ch]"
 
 # CAMELCASE: the only hit is the kernel's own struct Qdisc.  checkpatch
 # writes its .checkpatch-camelcase.* cache into the directory it runs in:

@@ -299,12 +299,51 @@ void hpcc_attrs_tuple(const struct hpcc_attrs *a, struct hpcc_tuple *t)
 	t->dport = a->v[HPCC_A_FLOW_DPORT];
 }
 
+int hpcc_genl_flow_cb(const struct nlmsghdr *nlh, void *data)
+{
+	struct hpcc_flow_msg *m = data;
+	const struct genlmsghdr *gh = mnl_nlmsg_get_payload(nlh);
+
+	memset(m, 0, sizeof(*m));
+	if (mnl_nlmsg_get_payload_len(nlh) < GENL_HDRLEN)
+		return MNL_CB_ERROR;
+	m->cmd = gh->cmd;
+	m->ignored = hpcc_flow_parse(mnl_nlmsg_get_payload_offset(nlh, GENL_HDRLEN),
+				     mnl_nlmsg_get_payload_len(nlh) - GENL_HDRLEN,
+				     &m->a);
+	return MNL_CB_OK;
+}
+
+bool hpcc_flow_msg_tuple(const struct hpcc_flow_msg *m, struct hpcc_tuple *t)
+{
+	const uint64_t need = HPCC_HAS(HPCC_A_FLOW_FAMILY) |
+		HPCC_HAS(HPCC_A_FLOW_SADDR4) | HPCC_HAS(HPCC_A_FLOW_DADDR4) |
+		HPCC_HAS(HPCC_A_FLOW_SPORT) | HPCC_HAS(HPCC_A_FLOW_DPORT);
+
+	if ((m->a.present & need) != need || m->a.family != AF_INET)
+		return false;
+	t->saddr = m->a.saddr4;
+	t->daddr = m->a.daddr4;
+	t->sport = m->a.sport;
+	t->dport = m->a.dport;
+	return true;
+}
+
+static int params_cb(const struct nlmsghdr *nlh, void *data)
+{
+	if (mnl_nlmsg_get_payload_len(nlh) < GENL_HDRLEN)
+		return MNL_CB_ERROR;
+	hpcc_params_parse(mnl_nlmsg_get_payload_offset(nlh, GENL_HDRLEN),
+			  mnl_nlmsg_get_payload_len(nlh) - GENL_HDRLEN, data);
+	return MNL_CB_OK;
+}
+
 int hpcc_genl_telemetry_set(struct hpcc_genl *g, const struct hpcc_tuple *t,
 			    const struct hpcc_hop_rec *hops, int nhop,
-			    struct hpcc_attrs *reply)
+			    struct hpcc_flow_msg *reply)
 {
 	char buf[MNL_SOCKET_BUFFER_SIZE];
-	struct hpcc_attrs dummy;
+	struct hpcc_flow_msg dummy;
 	struct nlmsghdr *nlh;
 	int i;
 
@@ -323,22 +362,23 @@ int hpcc_genl_telemetry_set(struct hpcc_genl *g, const struct hpcc_tuple *t,
 		mnl_attr_put_u64(nlh, HPCC_A_HOP_QLEN, hops[i].qlen);
 		mnl_attr_nest_end(nlh, n);
 	}
-	return hpcc_genl_talk(g, nlh, hpcc_genl_attrs_cb,
+	return hpcc_genl_talk(g, nlh, hpcc_genl_flow_cb,
 			      reply ? reply : &dummy);
 }
 
-int hpcc_genl_params(struct hpcc_genl *g, struct hpcc_attrs *a)
+int hpcc_genl_params(struct hpcc_genl *g, struct hpcc_params_attrs *p)
 {
 	char buf[MNL_SOCKET_BUFFER_SIZE];
 
+	memset(p, 0, sizeof(*p));
 	if (!g->family_id)
 		return -ENOENT;
 	return hpcc_genl_talk(g, hpcc_genl_msg(g, buf, HPCC_CMD_PARAMS_GET, 0),
-			      hpcc_genl_attrs_cb, a);
+			      params_cb, p);
 }
 
 int hpcc_genl_flow_get(struct hpcc_genl *g, const struct hpcc_tuple *t,
-		       struct hpcc_attrs *a)
+		       struct hpcc_flow_msg *m)
 {
 	char buf[MNL_SOCKET_BUFFER_SIZE];
 	struct nlmsghdr *nlh;
@@ -347,70 +387,8 @@ int hpcc_genl_flow_get(struct hpcc_genl *g, const struct hpcc_tuple *t,
 		return -ENOENT;
 	nlh = hpcc_genl_msg(g, buf, HPCC_CMD_FLOW_GET, 0);
 	hpcc_genl_put_tuple(nlh, t);
-	return hpcc_genl_talk(g, nlh, hpcc_genl_attrs_cb, a);
+	return hpcc_genl_talk(g, nlh, hpcc_genl_flow_cb, m);
 }
-
-const char *const hpcc_flow_names[HPCC_A_FLOW_MAX + 1] = {
-	[HPCC_A_FLOW_IN_FLIGHT] = "in-flight", [HPCC_A_FLOW_SRTT] = "srtt",
-	[HPCC_A_FLOW_MSS] = "mss", [HPCC_A_FLOW_CWND] = "cwnd",
-	[HPCC_A_FLOW_PACING_RATE] = "pacing-rate", [HPCC_A_FLOW_W] = "w",
-	[HPCC_A_FLOW_WC] = "wc", [HPCC_A_FLOW_U] = "u",
-	[HPCC_A_FLOW_INC_STAGE] = "inc-stage", [HPCC_A_FLOW_MODE] = "mode",
-	[HPCC_A_FLOW_TELEMETRY_AGE] = "telemetry-age",
-	[HPCC_A_FLOW_TELEMETRY_IN] = "telemetry-in",
-	[HPCC_A_FLOW_SAMPLES] = "samples",
-	[HPCC_A_FLOW_FALLBACKS] = "fallbacks",
-	[HPCC_A_FLOW_LAST_STEP] = "last-step",
-	[HPCC_A_FLOW_LAST_ACK_SEQ] = "last-ack-seq",
-	[HPCC_A_FLOW_LAST_SND_NXT] = "last-snd-nxt",
-	[HPCC_A_FLOW_REDUCTIONS] = "reductions",
-};
-
-const char *const hpcc_params_names[HPCC_A_PARAMS_MAX + 1] = {
-	[HPCC_A_PARAMS_T] = "t", [HPCC_A_PARAMS_ETA] = "eta",
-	[HPCC_A_PARAMS_MAX_STAGE] = "max-stage", [HPCC_A_PARAMS_W_AI] = "w-ai",
-	[HPCC_A_PARAMS_LINE_RATE] = "line-rate",
-	[HPCC_A_PARAMS_W_MIN] = "w-min",
-	[HPCC_A_PARAMS_STALE_RTTS] = "stale-rtts",
-	[HPCC_A_PARAMS_PROBE_DSCP] = "probe-dscp",
-	[HPCC_A_PARAMS_RESPONSE_DSCP] = "response-dscp",
-	[HPCC_A_PARAMS_MAX_FLOWS] = "max-flows",
-	[HPCC_A_PARAMS_W_INIT] = "w-init",
-	[HPCC_A_PARAMS_W_AI_EFF] = "w-ai-eff",
-	[HPCC_A_PARAMS_PACING_GAIN] = "pacing-gain",
-};
-
-const char *const hpcc_stats_names[HPCC_A_STATS_MAX + 1] = {
-	[HPCC_A_STATS_TELEMETRY_ACCEPTED] = "telemetry-accepted",
-	[HPCC_A_STATS_TELEMETRY_SUPERSEDED] = "telemetry-superseded",
-	[HPCC_A_STATS_REJECTED_INVALID] = "rejected-invalid",
-	[HPCC_A_STATS_REJECTED_HOPS] = "rejected-hops",
-	[HPCC_A_STATS_REJECTED_NO_FLOW] = "rejected-no-flow",
-	[HPCC_A_STATS_SAMPLES] = "samples",
-	[HPCC_A_STATS_FALLBACKS] = "fallbacks",
-	[HPCC_A_STATS_RESUMES] = "resumes", [HPCC_A_STATS_FLOWS] = "flows",
-	[HPCC_A_STATS_FLOWS_CREATED] = "flows-created",
-	[HPCC_A_STATS_TABLE_FULL] = "table-full",
-	[HPCC_A_STATS_ALLOC_FAILED] = "alloc-failed",
-	[HPCC_A_STATS_PROBES_CONSUMED] = "probes-consumed",
-	[HPCC_A_STATS_RESPONSES_CONSUMED] = "responses-consumed",
-	[HPCC_A_STATS_DSCP_NOT_HPCC] = "dscp-not-hpcc",
-	[HPCC_A_STATS_PARAMS_REJECTED] = "params-rejected",
-	[HPCC_A_STATS_KEY_COLLISIONS] = "key-collisions",
-};
-
-const char *const hpcc_int_dev_names[HPCC_INT_A_DEV_MAX + 1] = {
-	[HPCC_INT_A_DEV_IFINDEX] = "ifindex", [HPCC_INT_A_DEV_RATE] = "rate",
-	[HPCC_INT_A_DEV_STAMPED] = "stamped", [HPCC_INT_A_DEV_FULL] = "full",
-	[HPCC_INT_A_DEV_MALFORMED] = "malformed",
-	[HPCC_INT_A_DEV_UNWRITABLE] = "unwritable",
-};
-
-const char *const hpcc_int_config_names[HPCC_INT_A_CONFIG_MAX + 1] = {
-	[HPCC_INT_A_CONFIG_SWITCH_ID] = "switch-id",
-	[HPCC_INT_A_CONFIG_PROBE_DSCP] = "probe-dscp",
-	[HPCC_INT_A_CONFIG_DEVS] = "devs",
-};
 
 int hpcc_name_lookup(const char *const *names, int max, const char *s)
 {
@@ -433,21 +411,28 @@ int hpcc_name_lookup(const char *const *names, int max, const char *s)
 
 int hpcc_genl_put_param(struct nlmsghdr *nlh, int type, uint64_t value)
 {
-	switch (type) {
-	case HPCC_A_PARAMS_PROBE_DSCP:
-	case HPCC_A_PARAMS_RESPONSE_DSCP:
+	if (type < 1 || type > HPCC_A_PARAMS_MAX)
+		return -EINVAL;
+	switch (hpcc_params_desc[type].kind) {	/* the spec's width */
+	case HPCC_NL_U8:
 		if (value > UINT8_MAX)
 			return -ERANGE;
 		mnl_attr_put_u8(nlh, type, value);
 		return 0;
-	case HPCC_A_PARAMS_W_INIT:
-	case HPCC_A_PARAMS_W_AI_EFF:
-		mnl_attr_put_u64(nlh, type, value);
+	case HPCC_NL_U16:
+		if (value > UINT16_MAX)
+			return -ERANGE;
+		mnl_attr_put_u16(nlh, type, value);
 		return 0;
-	default:
+	case HPCC_NL_U32:
 		if (value > UINT32_MAX)
 			return -ERANGE;
 		mnl_attr_put_u32(nlh, type, value);
 		return 0;
+	case HPCC_NL_U64:
+		mnl_attr_put_u64(nlh, type, value);
+		return 0;
+	default:
+		return -EINVAL;
 	}
 }

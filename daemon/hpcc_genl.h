@@ -8,12 +8,32 @@
 #ifndef _HPCC_GENL_H
 #define _HPCC_GENL_H
 
+#include <stdbool.h>
 #include <stdint.h>
 #include <libmnl/libmnl.h>
 #include <linux/hpcc.h>
 #include <linux/hpcc_int.h>
 
+#include "hpcc_nl_gen.h"
 #include "hpcc_wire.h"
+
+/* HPCC_HAS(type) - the bit of @type in a generated structure's present */
+#define HPCC_HAS(type) (1ULL << (type))
+
+/**
+ * struct hpcc_flow_msg - one message of the flow attribute set, typed: an
+ * event (flow-new, flow-del, flow-active), a flow-get reply or dump entry,
+ * or the telemetry-set reply
+ * @cmd: the message's command, HPCC_CMD_*
+ * @ignored: attributes the parser ignored (unknown, wrong length)
+ * @a: the attributes (generated from the spec, hpcc_nl_gen.h); a.present
+ *	tells which came
+ */
+struct hpcc_flow_msg {
+	uint8_t cmd;
+	int ignored;
+	struct hpcc_flow_attrs a;
+};
 
 /**
  * struct hpcc_genl - one netlink socket talking to the family
@@ -35,7 +55,9 @@ struct hpcc_genl {
 
 /*
  * Attributes of one message, by type (flow, params and stats sets have
- * fewer than 64), copied out of the receive buffer.
+ * fewer than 64), copied out of the receive buffer: the untyped view, for
+ * tools that print whatever a message holds (hpccctl).  hpccd reads the
+ * typed structures of hpcc_nl_gen.h instead.
  */
 #define HPCC_ATTRS_MAX 64
 struct hpcc_attrs {
@@ -103,39 +125,47 @@ int hpcc_genl_attrs_cb(const struct nlmsghdr *nlh, void *data);
 void hpcc_attrs_tuple(const struct hpcc_attrs *a, struct hpcc_tuple *t);
 
 /**
+ * hpcc_genl_flow_cb() - mnl callback: parse one flow message into the
+ * struct hpcc_flow_msg @data
+ * Return: MNL_CB_OK, or MNL_CB_ERROR for a message without a genl header.
+ */
+int hpcc_genl_flow_cb(const struct nlmsghdr *nlh, void *data);
+
+/**
+ * hpcc_flow_msg_tuple() - the flow a message names
+ * Return: true and @t filled (network byte order) when it carries an
+ * AF_INET family, both addresses and both ports; false otherwise.
+ */
+bool hpcc_flow_msg_tuple(const struct hpcc_flow_msg *m, struct hpcc_tuple *t);
+
+/**
  * hpcc_genl_telemetry_set() - push one sample for a flow
  * @g: the socket
  * @t: the flow
  * @hops: @nhop records, 1..HPCC_MAX_HOPS
  * @nhop: number of records
- * @reply: in-flight and srtt of the flow, if not NULL
+ * @reply: the flow's in-flight and srtt (reply->a), if not NULL
  * Return: 0 or -errno (-ENOENT: no such flow; -EINVAL/-ERANGE: rejected).
  */
 int hpcc_genl_telemetry_set(struct hpcc_genl *g, const struct hpcc_tuple *t,
 			    const struct hpcc_hop_rec *hops, int nhop,
-			    struct hpcc_attrs *reply);
+			    struct hpcc_flow_msg *reply);
 
-/** hpcc_genl_params() - params-get into @a; 0 or -errno */
-int hpcc_genl_params(struct hpcc_genl *g, struct hpcc_attrs *a);
+/** hpcc_genl_params() - params-get into @p; 0 or -errno */
+int hpcc_genl_params(struct hpcc_genl *g, struct hpcc_params_attrs *p);
 
 /**
- * hpcc_genl_flow_get() - flow-get of one flow into @a
+ * hpcc_genl_flow_get() - flow-get of one flow into @m
  * Return: 0; -ENOENT when the flow (or the family) does not exist; -errno.
  */
 int hpcc_genl_flow_get(struct hpcc_genl *g, const struct hpcc_tuple *t,
-		       struct hpcc_attrs *a);
+		       struct hpcc_flow_msg *m);
 
 /*
- * Names of the flow, params and stats attributes as the YNL spec spells
- * them ("inc-stage", "max-stage", "probes-consumed"), indexed by attribute
- * type; NULL for the tuple, hop and pad attributes.
+ * The names of the attributes (hpcc_flow_names, hpcc_params_names,
+ * hpcc_stats_names, hpcc_int_dev_names, hpcc_int_config_names, ...) and
+ * their descriptors are generated from the YNL specs: hpcc_nl_gen.h.
  */
-extern const char *const hpcc_flow_names[HPCC_A_FLOW_MAX + 1];
-extern const char *const hpcc_params_names[HPCC_A_PARAMS_MAX + 1];
-extern const char *const hpcc_stats_names[HPCC_A_STATS_MAX + 1];
-/* The same for the "hpcc-int" family's dev and config sets. */
-extern const char *const hpcc_int_dev_names[HPCC_INT_A_DEV_MAX + 1];
-extern const char *const hpcc_int_config_names[HPCC_INT_A_CONFIG_MAX + 1];
 
 /**
  * hpcc_name_lookup() - the attribute type named @s in @names[1..@max]

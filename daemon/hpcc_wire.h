@@ -1,7 +1,7 @@
 /* SPDX-License-Identifier: GPL-2.0 */
 /*
  * hpcc_wire.h - build and parse HPCC probe and response packets (IPv4 +
- * TCP + the telemetry header of include/uapi/linux/hpcc.h), for hpccd and
+ * TCP + the telemetry header of include/uapi/linux/hpcc_wire.h), for hpccd and
  * its tests.  Pure functions: no I/O, no allocation, no global state.
  *
  * A probe has the flow's 5-tuple and the probe DSCP; its hop records are
@@ -15,7 +15,7 @@
 
 #include <stddef.h>
 #include <stdint.h>
-#include <linux/hpcc.h>
+#include <linux/hpcc_wire.h>
 
 /* Fixed sizes on the wire: IPv4 header without options, TCP header
  * without options, HPCC header.

@@ -261,29 +261,20 @@ static void flow_forget(struct hpccd_flow *f)
 	D.counters[C_FLOWS_REMOVED]++;
 }
 
-static bool tuple_of_attrs(const struct hpcc_attrs *a, struct hpcc_tuple *t)
-{
-	if (a->v[HPCC_A_FLOW_FAMILY] != AF_INET ||
-	    !a->has[HPCC_A_FLOW_SADDR4] || !a->has[HPCC_A_FLOW_SPORT])
-		return false;
-	hpcc_attrs_tuple(a, t);
-	return true;
-}
-
 static int dump_cb(const struct nlmsghdr *nlh, void *data)
 {
+	struct hpcc_flow_msg m;
 	struct hpccd_flow *f;
-	struct hpcc_attrs a;
 	struct hpcc_tuple t;
 
-	hpcc_genl_attrs_cb(nlh, &a);
-	if (!tuple_of_attrs(&a, &t))
+	if (hpcc_genl_flow_cb(nlh, &m) != MNL_CB_OK ||
+	    !hpcc_flow_msg_tuple(&m, &t))
 		return MNL_CB_OK;
 	f = flow_learn(&t);
 	if (!f)
 		return MNL_CB_OK;
-	f->srtt_us = a.v[HPCC_A_FLOW_SRTT];
-	if (a.v[HPCC_A_FLOW_IN_FLIGHT])
+	f->srtt_us = m.a.srtt;
+	if (m.a.in_flight)
 		probe_want(f);
 	return MNL_CB_OK;
 }
@@ -321,15 +312,19 @@ static void reconcile(void)
 
 static void read_params(void)
 {
-	struct hpcc_attrs a;
-	int err = hpcc_genl_params(&D.req, &a);
+	const uint64_t need = HPCC_HAS(HPCC_A_PARAMS_PROBE_DSCP) |
+			      HPCC_HAS(HPCC_A_PARAMS_RESPONSE_DSCP);
+	struct hpcc_params_attrs p;
+	int err = hpcc_genl_params(&D.req, &p);
 
+	if (!err && (p.present & need) != need)
+		err = -EPROTO;
 	if (err) {
 		logmsg(LOG_WARNING, "params-get: %s", strerror(-err));
 		return;
 	}
-	D.probe_dscp = a.v[HPCC_A_PARAMS_PROBE_DSCP];
-	D.response_dscp = a.v[HPCC_A_PARAMS_RESPONSE_DSCP];
+	D.probe_dscp = p.probe_dscp;
+	D.response_dscp = p.response_dscp;
 }
 
 /*
@@ -417,8 +412,8 @@ static void ctrl_event(const struct nlmsghdr *nlh, uint8_t cmd)
 static int event_cb(const struct nlmsghdr *nlh, void *data)
 {
 	const struct genlmsghdr *gh = mnl_nlmsg_get_payload(nlh);
+	struct hpcc_flow_msg m;
 	struct hpccd_flow *f;
-	struct hpcc_attrs a;
 	struct hpcc_tuple t;
 
 	if (mnl_nlmsg_get_payload_len(nlh) < GENL_HDRLEN)
@@ -430,17 +425,17 @@ static int event_cb(const struct nlmsghdr *nlh, void *data)
 	if (!D.ev.family_id || nlh->nlmsg_type != D.ev.family_id)
 		return MNL_CB_OK;
 	D.counters[C_EVENTS]++;
-	hpcc_genl_attrs_cb(nlh, &a);
-	if (!tuple_of_attrs(&a, &t))
+	if (hpcc_genl_flow_cb(nlh, &m) != MNL_CB_OK ||
+	    !hpcc_flow_msg_tuple(&m, &t))
 		return MNL_CB_OK;
-	switch (a.cmd) {
+	switch (m.cmd) {
 	case HPCC_CMD_FLOW_NEW:
 		flow_learn(&t);
 		break;
 	case HPCC_CMD_FLOW_ACTIVE:
 		f = flow_learn(&t);
 		if (f) {
-			f->srtt_us = a.v[HPCC_A_FLOW_SRTT];
+			f->srtt_us = m.a.srtt;
 			f->losses_in_row = 0;
 			probe_want(f);
 		}
@@ -602,8 +597,8 @@ static void on_probe(const struct hpcc_pkt *p, const struct sockaddr_ll *ll)
  */
 static void check_flow(struct hpccd_flow *f)
 {
-	struct hpcc_attrs a;
-	int err = hpcc_genl_flow_get(&D.req, &f->t, &a);
+	struct hpcc_flow_msg m;
+	int err = hpcc_genl_flow_get(&D.req, &f->t, &m);
 
 	if (err == -ENOENT) {
 		D.counters[C_FLOWS_GONE]++;
@@ -616,8 +611,8 @@ static void check_flow(struct hpccd_flow *f)
 		hpccd_backoff(&D.sched, f, now_ns());
 		return;
 	}
-	f->srtt_us = a.v[HPCC_A_FLOW_SRTT];
-	if (a.v[HPCC_A_FLOW_IN_FLIGHT])
+	f->srtt_us = m.a.srtt;
+	if (m.a.in_flight)
 		probe_want(f);
 }
 
@@ -628,7 +623,7 @@ static void on_response(const struct hpcc_pkt *p)
 		.sport = p->tuple.dport, .dport = p->tuple.sport,
 	};
 	struct hpccd_flow *f = hpccd_flow_find(&D.sched, &t);
-	struct hpcc_attrs reply;
+	struct hpcc_flow_msg reply;
 	uint64_t now = now_ns();
 	int i, err;
 
@@ -670,8 +665,8 @@ static void on_response(const struct hpcc_pkt *p)
 		return;
 	}
 	D.counters[C_TELEMETRY_PUSHED]++;
-	f->srtt_us = reply.v[HPCC_A_FLOW_SRTT];
-	if (reply.v[HPCC_A_FLOW_IN_FLIGHT])
+	f->srtt_us = reply.a.srtt;
+	if (reply.a.in_flight)
 		probe_want(f);
 }
 

@@ -7,7 +7,7 @@
  * and leaves through a configured egress device, a netfilter hook at
  * NF_INET_FORWARD (last priority: after the routing decision, before the
  * packet reaches the device's qdisc) fills the next pre-allocated hop record
- * of the HPCC probe (include/uapi/linux/hpcc.h, draft-miao-ccwg-hpcc section
+ * of the HPCC probe (include/uapi/linux/hpcc_wire.h, draft-miao-ccwg-hpcc section
  * 4.1) with:
  *
  *   switch_ID  the namespace's switch-id (config-set; default: its inode)
@@ -57,6 +57,7 @@
 #include <net/sch_generic.h>
 
 #include <linux/hpcc.h>
+#include <linux/hpcc_wire.h>
 #include <linux/hpcc_int.h>
 
 #include "hpcc_wire_check.h"

@@ -11,7 +11,7 @@
  * unfragmented IPv4 TCP segment with the namespace's probe or response
  * DSCP, the wire format's TCP header (seq, ack, flags, window and urgent
  * pointer 0) and a payload that starts with a valid struct hpcc_wire_hdr
- * (include/uapi/linux/hpcc.h).  Everything else,
+ * (include/uapi/linux/hpcc_wire.h).  Everything else,
  * including TCP data that merely carries one of those DSCPs, goes on to
  * TCP and is counted (dscp-not-hpcc).
  */

@@ -1,7 +1,7 @@
 /* SPDX-License-Identifier: GPL-2.0 */
 /*
  * The checks by which both modules recognize a probe or a response on the
- * wire (include/uapi/linux/hpcc.h, "Probe and response wire format"):
+ * wire (include/uapi/linux/hpcc_wire.h):
  * tcp_hpcc's LOCAL_IN hook before it consumes one (kernel/hpcc_probe.c)
  * and hpcc_int's FORWARD hook before it stamps one (kernel/hpcc_int.c).
  * hpccd's parser applies the same rules in userspace (daemon/hpcc_wire.c).
@@ -10,7 +10,7 @@
 #define _HPCC_WIRE_CHECK_H
 
 #include <linux/tcp.h>
-#include <linux/hpcc.h>
+#include <linux/hpcc_wire.h>
 
 /**
  * hpcc_wire_tcp_valid() - the TCP header of a probe or response

@@ -172,7 +172,7 @@ static int parse_hop(const char *s, struct hpcc_hop_rec *h)
 }
 
 static int telemetry(char **av, const struct hpcc_hop_rec *hops, int nhop,
-		     struct hpcc_attrs *r)
+		     struct hpcc_flow_msg *r)
 {
 	struct hpcc_tuple t;
 	struct in_addr a;
@@ -315,6 +315,7 @@ static int predict(char **av, int n, const char *trace)
 	uint64_t bdp = rate / 8 * t_ns / 1000000000;
 	struct hpcc_hop_rec h = { 7, 3, rate, 1000000, 0, 0 };
 	FILE *f = fopen(trace, "w");
+	struct hpcc_flow_msg reply;
 	struct hpcc_attrs r;
 	uint64_t used, reductions;
 	unsigned int x = 12345;
@@ -337,7 +338,7 @@ static int predict(char **av, int n, const char *trace)
 		h.ts += t_ns;
 		h.tx_bytes += bdp * (40 + (x >> 16) % 91) / 100;
 		h.qlen = (x >> 8) % 4 == 0 ? bdp * ((x >> 4) % 50) / 100 : 0;
-		err = telemetry(av, &h, 1, &r);
+		err = telemetry(av, &h, 1, &reply);
 		if (err)
 			return report(err);
 		for (tries = 0; tries < 2000; tries++) {
@@ -415,6 +416,7 @@ static int listen_events(int n)
 int main(int ac, char **av)
 {
 	struct hpcc_hop_rec hops[16];
+	struct hpcc_flow_msg reply;
 	struct hpcc_attrs r;
 	int i, err;
 
@@ -442,12 +444,11 @@ int main(int ac, char **av)
 		for (i = 6; i < ac; i++)
 			if (parse_hop(av[i], &hops[i - 6]))
 				goto usage;
-		err = telemetry(av + 2, hops, ac - 6, &r);
+		err = telemetry(av + 2, hops, ac - 6, &reply);
 		if (err)
 			return report(err);
-		printf("in_flight=%" PRIu64 " srtt=%" PRIu64 "\n",
-		       r.v[HPCC_A_FLOW_IN_FLIGHT],
-		       r.v[HPCC_A_FLOW_SRTT]);
+		printf("in_flight=%u srtt=%u\n", reply.a.in_flight,
+		       reply.a.srtt);
 		return 0;
 	}
 	if (!strcmp(av[1], "params-get"))

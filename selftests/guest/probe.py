@@ -1,6 +1,6 @@
 #!/usr/bin/env python3
 # SPDX-License-Identifier: GPL-2.0
-"""Craft HPCC probe/response packets (include/uapi/linux/hpcc.h) for tests.
+"""Craft HPCC probe/response packets (include/uapi/linux/hpcc_wire.h) for tests.
 
   probe.py send SRC SPORT DST DPORT DSCP KIND COUNT
       KIND: probe | response | nomagic (the DSCP, a TCP header, no HPCC header)

@@ -1,0 +1,81 @@
+/* SPDX-License-Identifier: ((GPL-2.0 WITH Linux-syscall-note) OR BSD-3-Clause) */
+#ifndef _UAPI_LINUX_HPCC_WIRE_H
+#define _UAPI_LINUX_HPCC_WIRE_H
+
+/*
+ * Probe and response wire format (hand-written; the netlink API,
+ * linux/hpcc.h, is generated from the YNL spec by `make uapi`).
+ *
+ * A probe is an IPv4 packet with the flow's 5-tuple, DSCP probe-dscp
+ * (default 60), and a TCP header whose seq, ack, flags (reserved bits
+ * included), window and urgent pointer are 0 (options are allowed; TCP
+ * discards such a segment if one reaches it, and a receiver consumes
+ * nothing else as a probe or response), followed by a
+ * struct hpcc_wire_hdr and hop_cap struct hpcc_wire_hop records as TCP
+ * payload.  INT hops fill the records in order (nhop counts the filled
+ * ones) and never grow the packet.  A response reverses the 5-tuple, uses
+ * response-dscp (default 61), and carries the probe's id, sender timestamp
+ * and records.  All fields are big-endian; the structures have no holes.
+ * Receivers read them with unaligned accesses: the payload follows a TCP
+ * header of any length.  Documentation/design.rst has the details.
+ */
+#include <linux/types.h>
+#include <linux/hpcc.h>	/* HPCC_MAX_HOPS */
+
+#define HPCC_WIRE_MAGIC		0x48504343	/* "HPCC" */
+#define HPCC_WIRE_VERSION	1
+
+/**
+ * enum hpcc_wire_type - value of hpcc_wire_hdr.type
+ * @HPCC_WIRE_PROBE: sender to receiver; INT hops stamp it
+ * @HPCC_WIRE_RESPONSE: receiver to sender; hops leave it alone
+ */
+enum hpcc_wire_type {
+	HPCC_WIRE_PROBE = 1,
+	HPCC_WIRE_RESPONSE = 2,
+};
+
+/**
+ * struct hpcc_wire_hdr - HPCC telemetry header, first in the TCP payload
+ * @magic: HPCC_WIRE_MAGIC
+ * @version: HPCC_WIRE_VERSION
+ * @type: enum hpcc_wire_type
+ * @nhop: hop records filled, 0..@hop_cap
+ * @hop_cap: hop records the packet has room for, 1..HPCC_MAX_HOPS
+ * @probe_id: random 64-bit id chosen by the sender, echoed in the response
+ * @ts: the sender's clock when it sent the probe, ns, echoed in the response
+ */
+struct hpcc_wire_hdr {
+	__be32 magic;
+	__u8 version;
+	__u8 type;
+	__u8 nhop;
+	__u8 hop_cap;
+	__be64 probe_id;
+	__be64 ts;
+};
+
+/**
+ * struct hpcc_wire_hop - one hop record (draft section 4.1)
+ * @switch_id: switch_ID of the hop
+ * @port_id: port_ID, the egress port
+ * @rate: B, egress link capacity, bits per second
+ * @ts: ts, when the hop stamped the record, ns
+ * @tx_bytes: txBytes, bytes the egress port had transmitted at @ts
+ * @qlen: qlen, egress queue length at @ts, bytes (saturates at 2^32 - 1)
+ * @reserved: 0 when sent, ignored when received
+ */
+struct hpcc_wire_hop {
+	__be32 switch_id;
+	__be32 port_id;
+	__be64 rate;
+	__be64 ts;
+	__be64 tx_bytes;
+	__be32 qlen;
+	__be32 reserved;
+};
+
+#define HPCC_WIRE_HDR_LEN	24	/* sizeof(struct hpcc_wire_hdr) */
+#define HPCC_WIRE_HOP_LEN	40	/* sizeof(struct hpcc_wire_hop) */
+
+#endif /* _UAPI_LINUX_HPCC_WIRE_H */

@@ -1,0 +1,201 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * nlgen_test - the netlink client's typed structures and tables, generated
+ * from the YNL specs (daemon/hpcc_nl_gen.[ch], tools/ynl-client), and the
+ * typed calls of daemon/hpcc_genl.c built on them: messages built with
+ * libmnl as the kernel sends them, then parsed.  Host test, ASan and UBSan.
+ */
+#include <arpa/inet.h>
+#include <string.h>
+#include <sys/socket.h>
+#include <linux/genetlink.h>
+
+#include "kselftest_harness.h"
+#include "hpcc_genl.h"
+
+/* msg() - a genl message of @cmd in @buf, as the kernel would send it */
+static struct nlmsghdr *msg(char *buf, uint8_t cmd)
+{
+	struct nlmsghdr *nlh = mnl_nlmsg_put_header(buf);
+	struct genlmsghdr *gh;
+
+	nlh->nlmsg_type = 0x20;
+	gh = mnl_nlmsg_put_extra_header(nlh, sizeof(*gh));
+	gh->cmd = cmd;
+	gh->version = 1;
+	return nlh;
+}
+
+static void put_tuple(struct nlmsghdr *nlh, uint16_t family)
+{
+	mnl_attr_put_u16(nlh, HPCC_A_FLOW_FAMILY, family);
+	mnl_attr_put_u32(nlh, HPCC_A_FLOW_SADDR4, htonl(0xc6120001));
+	mnl_attr_put_u32(nlh, HPCC_A_FLOW_DADDR4, htonl(0xc6120002));
+	mnl_attr_put_u16(nlh, HPCC_A_FLOW_SPORT, htons(40000));
+	mnl_attr_put_u16(nlh, HPCC_A_FLOW_DPORT, htons(5201));
+}
+
+static void put_hop(struct nlmsghdr *nlh, uint32_t sw)
+{
+	struct nlattr *n = mnl_attr_nest_start(nlh, HPCC_A_FLOW_HOP);
+
+	mnl_attr_put_u32(nlh, HPCC_A_HOP_SWITCH_ID, sw);
+	mnl_attr_put_u32(nlh, HPCC_A_HOP_PORT_ID, 3);
+	mnl_attr_put_u64(nlh, HPCC_A_HOP_RATE, 50000000);
+	mnl_attr_put_u64(nlh, HPCC_A_HOP_TS, 1000 + sw);
+	mnl_attr_put_u64(nlh, HPCC_A_HOP_TX_BYTES, 5000);
+	mnl_attr_put_u64(nlh, HPCC_A_HOP_QLEN, 1500);
+	mnl_attr_put(nlh, HPCC_A_HOP_PAD, 0, NULL);
+	mnl_attr_nest_end(nlh, n);
+}
+
+TEST(flow_message_typed)
+{
+	char buf[MNL_SOCKET_BUFFER_SIZE];
+	struct nlmsghdr *nlh = msg(buf, HPCC_CMD_FLOW_GET);
+	struct hpcc_flow_msg m;
+	struct hpcc_tuple t;
+
+	put_tuple(nlh, AF_INET);
+	put_hop(nlh, 7);
+	put_hop(nlh, 8);
+	mnl_attr_put_u8(nlh, HPCC_A_FLOW_IN_FLIGHT, 1);
+	mnl_attr_put_u32(nlh, HPCC_A_FLOW_SRTT, 11300);
+	mnl_attr_put(nlh, HPCC_A_FLOW_PAD, 0, NULL);	/* alignment */
+	mnl_attr_put_u64(nlh, HPCC_A_FLOW_W, 75000ULL << 8);
+	mnl_attr_put_u8(nlh, HPCC_A_FLOW_MODE, HPCC_MODE_HPCC);
+	ASSERT_EQ(MNL_CB_OK, hpcc_genl_flow_cb(nlh, &m));
+	EXPECT_EQ(HPCC_CMD_FLOW_GET, m.cmd);
+	EXPECT_EQ(0, m.ignored);
+	EXPECT_EQ(0, m.a.bad);
+	EXPECT_TRUE(m.a.present & HPCC_HAS(HPCC_A_FLOW_SRTT));
+	EXPECT_FALSE(m.a.present & HPCC_HAS(HPCC_A_FLOW_CWND));
+	EXPECT_EQ(11300, m.a.srtt);
+	EXPECT_EQ(1, m.a.in_flight);
+	EXPECT_EQ(75000ULL << 8, m.a.w);
+	EXPECT_EQ(HPCC_MODE_HPCC, m.a.mode);
+	ASSERT_EQ(2, m.a.n_hop);
+	EXPECT_EQ(7, m.a.hop[0].switch_id);
+	EXPECT_EQ(8, m.a.hop[1].switch_id);
+	EXPECT_EQ(1008, m.a.hop[1].ts);
+	EXPECT_EQ(50000000, m.a.hop[0].rate);
+	ASSERT_TRUE(hpcc_flow_msg_tuple(&m, &t));
+	EXPECT_EQ(htonl(0xc6120001), t.saddr);
+	EXPECT_EQ(htons(5201), t.dport);
+}
+
+/* A wrong length is ignored and flagged, never read past or half-read. */
+TEST(wrong_length_ignored)
+{
+	char buf[MNL_SOCKET_BUFFER_SIZE];
+	struct nlmsghdr *nlh = msg(buf, HPCC_CMD_FLOW_ACTIVE);
+	struct hpcc_flow_msg m;
+
+	put_tuple(nlh, AF_INET);
+	mnl_attr_put_u64(nlh, HPCC_A_FLOW_SRTT, 5);	/* a u32 */
+	mnl_attr_put_u16(nlh, 200, 1);			/* unknown */
+	ASSERT_EQ(MNL_CB_OK, hpcc_genl_flow_cb(nlh, &m));
+	EXPECT_EQ(2, m.ignored);
+	EXPECT_EQ(0, m.a.srtt);
+	EXPECT_FALSE(m.a.present & HPCC_HAS(HPCC_A_FLOW_SRTT));
+	EXPECT_TRUE(m.a.bad & HPCC_HAS(HPCC_A_FLOW_SRTT));
+}
+
+/* More hop records than the spec's max-hops: the rest are ignored. */
+TEST(hops_bounded)
+{
+	char buf[MNL_SOCKET_BUFFER_SIZE];
+	struct nlmsghdr *nlh = msg(buf, HPCC_CMD_FLOW_GET);
+	struct hpcc_flow_msg m;
+	int i;
+
+	for (i = 0; i < HPCC_MAX_HOPS + 3; i++)
+		put_hop(nlh, i);
+	ASSERT_EQ(MNL_CB_OK, hpcc_genl_flow_cb(nlh, &m));
+	EXPECT_EQ(HPCC_MAX_HOPS, m.a.n_hop);
+	EXPECT_EQ(3, m.ignored);
+	EXPECT_EQ(HPCC_MAX_HOPS - 1, m.a.hop[HPCC_MAX_HOPS - 1].switch_id);
+}
+
+/* An attribute that claims more bytes than the message has ends parsing. */
+TEST(truncated_attribute)
+{
+	char buf[MNL_SOCKET_BUFFER_SIZE];
+	struct nlmsghdr *nlh = msg(buf, HPCC_CMD_FLOW_GET);
+	struct hpcc_flow_msg m;
+	struct nlattr *a;
+
+	mnl_attr_put_u32(nlh, HPCC_A_FLOW_SRTT, 9);
+	a = mnl_nlmsg_get_payload_tail(nlh);
+	mnl_attr_put_u32(nlh, HPCC_A_FLOW_CWND, 10);
+	a->nla_len = 200;
+	ASSERT_EQ(MNL_CB_OK, hpcc_genl_flow_cb(nlh, &m));
+	EXPECT_EQ(9, m.a.srtt);
+	EXPECT_FALSE(m.a.present & HPCC_HAS(HPCC_A_FLOW_CWND));
+}
+
+/* Only an IPv4 flow with all four tuple fields names a flow. */
+TEST(tuple_needs_ipv4_and_all_fields)
+{
+	char buf[MNL_SOCKET_BUFFER_SIZE];
+	struct nlmsghdr *nlh = msg(buf, HPCC_CMD_FLOW_NEW);
+	struct hpcc_flow_msg m;
+	struct hpcc_tuple t;
+
+	put_tuple(nlh, AF_INET6);
+	ASSERT_EQ(MNL_CB_OK, hpcc_genl_flow_cb(nlh, &m));
+	EXPECT_FALSE(hpcc_flow_msg_tuple(&m, &t));
+
+	nlh = msg(buf, HPCC_CMD_FLOW_NEW);
+	mnl_attr_put_u16(nlh, HPCC_A_FLOW_FAMILY, AF_INET);
+	mnl_attr_put_u32(nlh, HPCC_A_FLOW_SADDR4, 1);
+	mnl_attr_put_u32(nlh, HPCC_A_FLOW_DADDR4, 2);
+	mnl_attr_put_u16(nlh, HPCC_A_FLOW_SPORT, 3);
+	ASSERT_EQ(MNL_CB_OK, hpcc_genl_flow_cb(nlh, &m));
+	EXPECT_FALSE(hpcc_flow_msg_tuple(&m, &t));
+}
+
+/* The generated tables spell what the spec spells. */
+TEST(tables_follow_the_spec)
+{
+	EXPECT_STREQ("inc-stage", hpcc_flow_names[HPCC_A_FLOW_INC_STAGE]);
+	EXPECT_STREQ("probes-consumed",
+		     hpcc_stats_names[HPCC_A_STATS_PROBES_CONSUMED]);
+	EXPECT_STREQ("key-collisions",
+		     hpcc_stats_names[HPCC_A_STATS_KEY_COLLISIONS]);
+	EXPECT_STREQ("unwritable",
+		     hpcc_int_dev_names[HPCC_INT_A_DEV_UNWRITABLE]);
+	/* the tuple, hop records and pads are not plain numbers */
+	EXPECT_EQ(NULL, hpcc_flow_names[HPCC_A_FLOW_FAMILY]);
+	EXPECT_EQ(NULL, hpcc_flow_names[HPCC_A_FLOW_SADDR4]);
+	EXPECT_EQ(NULL, hpcc_flow_names[HPCC_A_FLOW_HOP]);
+	EXPECT_EQ(NULL, hpcc_stats_names[HPCC_A_STATS_PAD]);
+	EXPECT_EQ(HPCC_NL_U8, hpcc_params_desc[HPCC_A_PARAMS_PROBE_DSCP].kind);
+	EXPECT_EQ(HPCC_NL_U64, hpcc_params_desc[HPCC_A_PARAMS_W_INIT].kind);
+	EXPECT_EQ(1, hpcc_flow_desc[HPCC_A_FLOW_SPORT].be);
+	EXPECT_EQ(1, hpcc_flow_desc[HPCC_A_FLOW_HOP].multi);
+	EXPECT_EQ(HPCC_A_PARAMS_MAX_STAGE,
+		  hpcc_name_lookup(hpcc_params_names, HPCC_A_PARAMS_MAX,
+				   "max_stage"));
+}
+
+/* params-set values go out in the spec's width, or are refused. */
+TEST(param_width_from_spec)
+{
+	char buf[MNL_SOCKET_BUFFER_SIZE];
+	struct nlmsghdr *nlh = msg(buf, HPCC_CMD_PARAMS_SET);
+	struct hpcc_params_attrs p;
+
+	EXPECT_EQ(-ERANGE, hpcc_genl_put_param(nlh, HPCC_A_PARAMS_PROBE_DSCP, 300));
+	EXPECT_EQ(-ERANGE, hpcc_genl_put_param(nlh, HPCC_A_PARAMS_T, 1ULL << 32));
+	EXPECT_EQ(-EINVAL, hpcc_genl_put_param(nlh, HPCC_A_PARAMS_PAD, 0));
+	EXPECT_EQ(-EINVAL, hpcc_genl_put_param(nlh, HPCC_A_PARAMS_MAX + 1, 0));
+	ASSERT_EQ(0, hpcc_genl_put_param(nlh, HPCC_A_PARAMS_PROBE_DSCP, 46));
+	ASSERT_EQ(0, hpcc_genl_put_param(nlh, HPCC_A_PARAMS_T, 90));
+	EXPECT_EQ(0, hpcc_params_parse(mnl_nlmsg_get_payload_offset(nlh, GENL_HDRLEN),
+				       mnl_nlmsg_get_payload_len(nlh) - GENL_HDRLEN, &p));
+	EXPECT_EQ(46, p.probe_dscp);
+	EXPECT_EQ(90, p.t);
+}
+
+TEST_HARNESS_MAIN
