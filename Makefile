@@ -15,8 +15,8 @@
 #   make demo            installs what it needs, then the main job in a guest
 #   make bench, bench-quick, bench-ack, bench-daemon: benchmarks (likewise)
 #   make checkpatch      scripts/checkpatch.pl --strict over kernel/
-#   make uapi            regenerate the uapi headers and the client tables
-#                        (daemon/hpcc_nl_gen.[ch]) from the YNL specs
+#   make uapi            regenerate the uapi headers, the kernel policies and
+#                        the client tables from the YNL specs
 #   make clean           remove everything the build made (not benchmark
 #                        results under build/bench/); make distclean: all of build/
 #
@@ -301,9 +301,10 @@ bench-core: $(BUILD)/core_bench
 			n, $$1 / c; exit }'; \
 	done
 
-# The netlink API, include/uapi/linux/hpcc.h and hpcc_int.h, and the
-# client's tables and typed structures (daemon/hpcc_nl_gen.[ch]), all
-# generated from the YNL specs; the wire format (hpcc_wire.h) is ours.
+# The netlink API, include/uapi/linux/hpcc.h and hpcc_int.h, the kernel's
+# policies (kernel/*_nl_policy.h) and the client's tables and typed
+# structures (daemon/hpcc_nl_gen.[ch]), all generated from the YNL specs;
+# the wire format (hpcc_wire.h) is ours.
 uapi: linux-src
 	@sh tools/ynl-uapi hpcc include/uapi/linux/hpcc.h
 	@echo "  GEN     include/uapi/linux/hpcc.h"
@@ -312,6 +313,9 @@ uapi: linux-src
 	@python3 tools/ynl-client daemon/hpcc_nl_gen.h daemon/hpcc_nl_gen.c \
 		Documentation/netlink/specs/hpcc.yaml Documentation/netlink/specs/hpcc-int.yaml
 	@echo "  GEN     daemon/hpcc_nl_gen.[ch]"
+	@sh tools/ynl-policy hpcc kernel/hpcc_nl_policy.h
+	@sh tools/ynl-policy hpcc-int kernel/hpcc_int_nl_policy.h
+	@echo "  GEN     kernel/hpcc_nl_policy.h kernel/hpcc_int_nl_policy.h"
 
 # CAMELCASE: the only hit is the kernel's own struct Qdisc.  checkpatch
 # writes its .checkpatch-camelcase.* cache into the directory it runs in:

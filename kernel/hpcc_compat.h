@@ -47,4 +47,15 @@ static inline void tcp_snd_cwnd_set(struct tcp_sock *tp, u32 val)
 }
 #endif
 
+/*
+ * The generated policies (tools/ynl-policy) declare their ranges
+ * HPCC_NLA_RANGE_CONST: const where an nla_policy may point at a const
+ * netlink_range_validation, as ynl-gen-c assumes; not on older kernels.
+ */
+#ifdef HPCC_HAVE_NLA_CONST_RANGE
+#define HPCC_NLA_RANGE_CONST const
+#else
+#define HPCC_NLA_RANGE_CONST
+#endif
+
 #endif /* _HPCC_COMPAT_H */

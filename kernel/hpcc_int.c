@@ -274,28 +274,12 @@ static unsigned int hpcc_int_out_hook(void *priv, struct sk_buff *skb,
 
 static struct genl_family hpcc_int_genl_family;
 
-static struct netlink_range_validation hpcc_int_rate_range = {
-	.min = 1,
-	.max = HPCC_INT_RATE_MAX,
-};
-
-/* An ifindex is a positive int: a larger u32 would come back as an errno. */
-static struct netlink_range_validation hpcc_int_ifindex_range = {
-	.min = 1,
-	.max = INT_MAX,
-};
-
-static const struct nla_policy hpcc_int_dev_policy[HPCC_INT_A_DEV_RATE + 1] = {
-	[HPCC_INT_A_DEV_IFINDEX] = NLA_POLICY_FULL_RANGE(NLA_U32, &hpcc_int_ifindex_range),
-	[HPCC_INT_A_DEV_RATE] = NLA_POLICY_FULL_RANGE(NLA_U64, &hpcc_int_rate_range),
-};
-
-static const struct nla_policy hpcc_int_config_policy[HPCC_INT_A_CONFIG_DEVS + 1] = {
-	[HPCC_INT_A_CONFIG_SWITCH_ID] = { .type = NLA_U32 },
-	[HPCC_INT_A_CONFIG_PROBE_DSCP] = NLA_POLICY_RANGE(NLA_U8, 1, 63),
-	[HPCC_INT_A_CONFIG_DEVS] = { .type = NLA_REJECT,
-				     .reject_message = "devs is read only" },
-};
+/*
+ * The policies, ranges included (an ifindex is a positive int: a larger u32
+ * would come back as an errno), are generated from the YNL spec
+ * (tools/ynl-policy, `make uapi`), one per operation that takes attributes.
+ */
+#include "hpcc_int_nl_policy.h"
 
 static int hpcc_int_ifindex(struct genl_info *info)
 {
@@ -518,21 +502,21 @@ static const struct genl_ops hpcc_int_nl_ops[] = {
 		.cmd = HPCC_INT_CMD_DEV_ADD,
 		.flags = GENL_UNS_ADMIN_PERM,
 		.doit = hpcc_int_dev_add,
-		.policy = hpcc_int_dev_policy,
+		.policy = hpcc_int_dev_add_nl_policy,
 		.maxattr = HPCC_INT_A_DEV_RATE,
 	},
 	{
 		.cmd = HPCC_INT_CMD_DEV_DEL,
 		.flags = GENL_UNS_ADMIN_PERM,
 		.doit = hpcc_int_dev_del,
-		.policy = hpcc_int_dev_policy,
+		.policy = hpcc_int_dev_del_nl_policy,
 		.maxattr = HPCC_INT_A_DEV_IFINDEX,
 	},
 	{
 		.cmd = HPCC_INT_CMD_DEV_GET,
 		.doit = hpcc_int_dev_get_doit,
 		.dumpit = hpcc_int_dev_get_dumpit,
-		.policy = hpcc_int_dev_policy,
+		.policy = hpcc_int_dev_get_nl_policy,
 		.maxattr = HPCC_INT_A_DEV_IFINDEX,
 	},
 	{
@@ -543,8 +527,8 @@ static const struct genl_ops hpcc_int_nl_ops[] = {
 		.cmd = HPCC_INT_CMD_CONFIG_SET,
 		.flags = GENL_UNS_ADMIN_PERM,
 		.doit = hpcc_int_config_set,
-		.policy = hpcc_int_config_policy,
-		.maxattr = HPCC_INT_A_CONFIG_DEVS,
+		.policy = hpcc_int_config_set_nl_policy,
+		.maxattr = HPCC_INT_A_CONFIG_PROBE_DSCP,
 	},
 };
 

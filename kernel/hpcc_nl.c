@@ -12,8 +12,10 @@
  * W_max and max-flows bound what every new flow may take
  * (Documentation/admin-guide.rst, "Privileges and memory").  telemetry-set
  * and params-set parse their attributes themselves, strictly and with the
- * policies below, so that every rejected request is counted (stats
- * rejected-* and params-rejected), policy failures included.
+ * policies generated from the spec for them, so that every rejected request
+ * is counted (stats rejected-* and params-rejected), policy failures
+ * included; the ops table names the same policies otherwise, and
+ * selftests/host/uapi.sh checks it against the ops ynl-gen-c generates.
  */
 
 #include <net/genetlink.h>
@@ -29,76 +31,18 @@ enum hpcc_nl_grp {
 
 static struct genl_family hpcc_genl_family;
 
-/* B: 1 bit/s to 1.6 Tbit/s (the core's supported range). */
-static struct netlink_range_validation hpcc_rate_range = {
-	.min = 1,
-	.max = 1600000000000ULL,
-};
-
-static const struct nla_policy hpcc_hop_nl_policy[HPCC_A_HOP_MAX + 1] = {
-	[HPCC_A_HOP_SWITCH_ID]	= { .type = NLA_U32 },
-	[HPCC_A_HOP_PORT_ID]	= { .type = NLA_U32 },
-	[HPCC_A_HOP_RATE]	= NLA_POLICY_FULL_RANGE(NLA_U64, &hpcc_rate_range),
-	[HPCC_A_HOP_TS]		= { .type = NLA_U64 },
-	[HPCC_A_HOP_TX_BYTES]	= { .type = NLA_U64 },
-	[HPCC_A_HOP_QLEN]	= { .type = NLA_U64 },
-};
-
-static const struct nla_policy hpcc_flow_nl_policy[HPCC_A_FLOW_MAX + 1] = {
-	[HPCC_A_FLOW_FAMILY]	= { .type = NLA_U16 },
-	[HPCC_A_FLOW_SADDR4]	= { .type = NLA_BE32 },
-	[HPCC_A_FLOW_DADDR4]	= { .type = NLA_BE32 },
-	[HPCC_A_FLOW_SADDR6]	= NLA_POLICY_EXACT_LEN(16),
-	[HPCC_A_FLOW_DADDR6]	= NLA_POLICY_EXACT_LEN(16),
-	[HPCC_A_FLOW_SPORT]	= { .type = NLA_BE16 },
-	[HPCC_A_FLOW_DPORT]	= { .type = NLA_BE16 },
-	[HPCC_A_FLOW_HOP]	= NLA_POLICY_NESTED(hpcc_hop_nl_policy),
-};
-
-static struct netlink_range_validation hpcc_t_range = {
-	.min = 1, .max = 100000,
-};
-
-static struct netlink_range_validation hpcc_w_range = {
-	.min = 0, .max = HPCC_W_MAX_MAX,
-};
-
-static struct netlink_range_validation hpcc_w_min_range = {
-	.min = HPCC_W_MIN_MIN, .max = HPCC_W_MAX_MAX,
-};
-
-static struct netlink_range_validation hpcc_line_rate_range = {
-	.min = 1, .max = 1600000,
-};
-
-static struct netlink_range_validation hpcc_max_flows_range = {
-	.min = 1, .max = 1048576,
-};
-
-static const struct nla_policy hpcc_params_nl_policy[HPCC_A_PARAMS_MAX + 1] = {
-	[HPCC_A_PARAMS_T]	= NLA_POLICY_FULL_RANGE(NLA_U32, &hpcc_t_range),
-	[HPCC_A_PARAMS_ETA]	= NLA_POLICY_RANGE(NLA_U32, 500, 1000),
-	[HPCC_A_PARAMS_MAX_STAGE] = NLA_POLICY_MAX(NLA_U32, HPCC_MAX_STAGE_MAX),
-	[HPCC_A_PARAMS_W_AI]	= NLA_POLICY_FULL_RANGE(NLA_U32, &hpcc_w_range),
-	[HPCC_A_PARAMS_LINE_RATE] =
-		NLA_POLICY_FULL_RANGE(NLA_U32, &hpcc_line_rate_range),
-	[HPCC_A_PARAMS_W_MIN]	= NLA_POLICY_FULL_RANGE(NLA_U32, &hpcc_w_min_range),
-	[HPCC_A_PARAMS_STALE_RTTS] = NLA_POLICY_RANGE(NLA_U32, 1, 1000),
-	[HPCC_A_PARAMS_PROBE_DSCP] = NLA_POLICY_RANGE(NLA_U8, 1, 63),
-	[HPCC_A_PARAMS_RESPONSE_DSCP] = NLA_POLICY_RANGE(NLA_U8, 1, 63),
-	[HPCC_A_PARAMS_MAX_FLOWS] =
-		NLA_POLICY_FULL_RANGE(NLA_U32, &hpcc_max_flows_range),
-	[HPCC_A_PARAMS_W_INIT]	= { .type = NLA_REJECT,
-				    .reject_message = "w-init is read only" },
-	[HPCC_A_PARAMS_W_AI_EFF] = { .type = NLA_REJECT,
-				     .reject_message = "w-ai-eff is read only" },
-	[HPCC_A_PARAMS_PACING_GAIN] = NLA_POLICY_RANGE(NLA_U32, 100, 400),
-};
+/*
+ * The policies, ranges included, are generated from the YNL spec
+ * (tools/ynl-policy, `make uapi`): hpcc_hop_nl_policy and one per
+ * operation that takes attributes.
+ */
+#include "hpcc_nl_policy.h"
 
 /*
  * The settable parameters and where struct hpcc_cfg keeps them: params-get
  * puts and params-set parses them from this one list.  The policy above
- * holds their ranges and widths: NLA_U8 fields are u8, the others u32.
+ * (params-set's, generated) holds their ranges and widths: NLA_U8 fields
+ * are u8, the others u32.
  */
 static const struct {
 	u16 attr;
@@ -125,7 +69,7 @@ static_assert(sizeof_field(struct hpcc_cfg, probe_dscp) == 1 &&
 /* hpcc_nl_param_u8() - whether parameter @i is a u8 (else a u32) */
 static bool hpcc_nl_param_u8(int i)
 {
-	return hpcc_params_nl_policy[hpcc_nl_params[i].attr].type == NLA_U8;
+	return hpcc_params_set_nl_policy[hpcc_nl_params[i].attr].type == NLA_U8;
 }
 
 static struct hpcc_net *hpcc_nl_net(struct genl_info *info)
@@ -241,8 +185,8 @@ static int hpcc_nl_telemetry_set(struct sk_buff *skb, struct genl_info *info)
 	void *hdr;
 	int err;
 
-	err = nlmsg_parse(info->nlhdr, GENL_HDRLEN, tb, HPCC_A_FLOW_MAX,
-			  hpcc_flow_nl_policy, info->extack);
+	err = nlmsg_parse(info->nlhdr, GENL_HDRLEN, tb, HPCC_A_FLOW_HOP,
+			  hpcc_telemetry_set_nl_policy, info->extack);
 	if (!err)
 		err = hpcc_nl_key(info, tb, &key);
 	if (err) {
@@ -493,10 +437,20 @@ static int hpcc_nl_params_apply(struct hpcc_net *hn, struct genl_info *info)
 {
 	struct nlattr *tb[HPCC_A_PARAMS_MAX + 1];
 	struct hpcc_cfg base, *old, *c;
+	struct nlattr *ro;
 	int err, i;
 
-	err = nlmsg_parse(info->nlhdr, GENL_HDRLEN, tb, HPCC_A_PARAMS_MAX,
-			  hpcc_params_nl_policy, info->extack);
+	/* derived values the request may not set (outside the policy) */
+	for (i = HPCC_A_PARAMS_W_INIT; i <= HPCC_A_PARAMS_W_AI_EFF; i++) {
+		ro = nlmsg_find_attr(info->nlhdr, GENL_HDRLEN, i);
+		if (ro) {
+			NL_SET_ERR_MSG_ATTR(info->extack, ro,
+					    "read only: derived from line-rate, T and eta");
+			return -EINVAL;
+		}
+	}
+	err = nlmsg_parse(info->nlhdr, GENL_HDRLEN, tb, HPCC_A_PARAMS_PACING_GAIN,
+			  hpcc_params_set_nl_policy, info->extack);
 	if (err)
 		return err;
 
@@ -636,7 +590,7 @@ static const struct genl_ops hpcc_nl_ops[] = {
 		.cmd = HPCC_CMD_FLOW_GET,
 		.doit = hpcc_nl_flow_get_doit,
 		.dumpit = hpcc_nl_flow_get_dumpit,
-		.policy = hpcc_flow_nl_policy,
+		.policy = hpcc_flow_get_nl_policy,
 		.maxattr = HPCC_A_FLOW_DPORT,
 	},
 	{

@@ -73,6 +73,30 @@ stand_in_hop() {
 		action csum tcp
 }
 
+# ns_gone NS... - kill every process in the network namespaces, then
+# delete them (a test's cleanup; a missing namespace is no error)
+ns_gone() {
+	local ns
+	for ns in "$@"; do
+		ip netns pids "$ns" 2>/dev/null | xargs -r kill 2>/dev/null
+	done
+	sleep 0.3
+	for ns in "$@"; do
+		ip netns del "$ns" 2>/dev/null
+	done
+	return 0
+}
+
+# kernel_clean_since MARK - no WARNING, BUG, Oops, KASAN/UBSAN, lockdep or
+# kmemleak report in the kernel log after the line MARK (which the test
+# wrote to /dev/kmsg when it started); prints the first ones found
+kernel_clean_since() {
+	local bad
+	bad=$(dmesg | sed -n "/$1/,\$p" |
+		grep -E 'BUG|Oops|WARNING|general protection|KASAN|UBSAN|use-after-free|lockdep|possible .*deadlock|kmemleak|RIP:' | head -5)
+	[ -z "$bad" ] || { echo "kernel log: $bad"; return 1; }
+}
+
 TALLY_PASS=0
 TALLY_FAIL=0
 TALLY_SKIP=0

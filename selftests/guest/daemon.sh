@@ -20,17 +20,7 @@ TMP=$(mktemp -d)
 chmod 755 "$TMP"
 mkdir -m 1777 "$TMP/run"
 
-cleanup() {
-	local ns
-	for ns in hs hr; do
-		ip netns pids $ns 2>/dev/null | xargs -r kill 2>/dev/null
-	done
-	sleep 0.3
-	ip netns del hs 2>/dev/null
-	ip netns del hr 2>/dev/null
-	rm -rf "$TMP"
-}
-trap cleanup EXIT
+trap 'ns_gone hs hr; rm -rf "$TMP"' EXIT
 
 # start_hpccd NS [caps-only|no-admin] - hpccd in NS with the settings in
 # $TMP/NS.conf (none unless a test writes some), pid in $TMP/NS.pid;

@@ -38,24 +38,9 @@ chmod 755 "$TMP"
 cp "$FUZZ" "$SPECS/hpcc.yaml" "$SPECS/hpcc-int.yaml" "$TMP/"
 chmod 644 "$TMP"/*
 
-cleanup() {
-	local ns
-	for ns in fa fb; do
-		ip netns pids $ns 2>/dev/null | xargs -r kill 2>/dev/null
-	done
-	sleep 0.3
-	ip netns del fa 2>/dev/null
-	ip netns del fb 2>/dev/null
-	rm -rf "$TMP"
-}
-trap cleanup EXIT
+trap 'ns_gone fa fb; rm -rf "$TMP"' EXIT
 
-kernel_clean() {
-	local bad
-	bad=$(dmesg | sed -n '/nlfuzz.sh: start/,$p' |
-		grep -E 'BUG|Oops|WARNING|general protection|KASAN|UBSAN|use-after-free|lockdep|possible .*deadlock|RIP:' | head -5)
-	[ -z "$bad" ] || { echo "kernel log: $bad"; return 1; }
-}
+kernel_clean() { kernel_clean_since 'nlfuzz.sh: start'; }
 
 alive() { # alive NS - the hpccd of NS runs and writes its statistics
 	local p f=$TMP/$1.stats

@@ -39,12 +39,7 @@ cleanup() {
 trap cleanup EXIT
 
 # kernel_clean - no report in the kernel log since the test started
-kernel_clean() {
-	local bad
-	bad=$(dmesg | sed -n '/unload.sh: start/,$p' |
-		grep -E 'BUG|Oops|WARNING|general protection|KASAN|UBSAN|use-after-free|lockdep|possible .*deadlock|kmemleak|RIP:' | head -5)
-	[ -z "$bad" ] || { echo "kernel log: $bad"; return 1; }
-}
+kernel_clean() { kernel_clean_since 'unload.sh: start'; }
 
 # flood NS SRC DST SECS NAME - probe_flood in the background
 flood() {

@@ -45,6 +45,23 @@ int_uapi_matches_spec() {
 	return $rc
 }
 
+# kernel/hpcc_nl_policy.h and hpcc_int_nl_policy.h are tools/ynl-policy's
+# cut of ynl-gen-c's kernel source, and each module's ops table matches the
+# split ops ynl-gen-c generates (ops_vs_spec.py)
+policy_and_ops_match_spec() {
+	local spec=$1 policy=$2 module=$3 src d rc=0
+	d=$(mktemp -d)
+	src=${LINUX_SRC:-$TOP/build/linux-src}
+	sh tools/ynl-policy "$spec" "$d/$policy" &&
+		diff -u "$d/$policy" "kernel/$policy" || rc=1
+	cp "Documentation/netlink/specs/$spec.yaml" "$src/Documentation/netlink/specs/" &&
+	(cd "$src/tools/net/ynl" && python3 ynl-gen-c.py --mode kernel --source \
+		--spec "../../../Documentation/netlink/specs/$spec.yaml" -o "$d/gen.c") &&
+		python3 selftests/host/ops_vs_spec.py "$d/gen.c" "kernel/$module" || rc=1
+	rm -rf "$d"
+	return $rc
+}
+
 wire_sizes() {
 	printf '%s\n' '#include <linux/hpcc_wire.h>' \
 		'_Static_assert(sizeof(struct hpcc_wire_hdr) == HPCC_WIRE_HDR_LEN, "hdr");' \
@@ -54,9 +71,13 @@ wire_sizes() {
 }
 
 ktap_print_header
-ktap_set_plan 4
+ktap_set_plan 6
 t "include/uapi/linux/hpcc.h is what ynl-gen-c makes of the YNL spec" uapi_matches_spec
 t "daemon/hpcc_nl_gen.c and .h are what tools/ynl-client makes of the specs" client_matches_spec
 t "include/uapi/linux/hpcc_int.h is what ynl-gen-c makes of its YNL spec" int_uapi_matches_spec
+t "tcp_hpcc's policies and ops are what ynl-gen-c makes of hpcc.yaml" \
+	policy_and_ops_match_spec hpcc hpcc_nl_policy.h hpcc_nl.c
+t "hpcc_int's policies and ops are what ynl-gen-c makes of hpcc-int.yaml" \
+	policy_and_ops_match_spec hpcc-int hpcc_int_nl_policy.h hpcc_int.c
 t "wire structures have their documented sizes" wire_sizes
 ktap_finished

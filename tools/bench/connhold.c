@@ -78,8 +78,15 @@ static void raise_nofile(long n)
 		rl.rlim_cur = rl.rlim_max = max;
 	if (f)
 		fclose(f);
+	if (!setrlimit(RLIMIT_NOFILE, &rl))
+		return;
+	/* not allowed to raise the hard limit: go as far as it allows */
+	if (getrlimit(RLIMIT_NOFILE, &rl))
+		die("getrlimit RLIMIT_NOFILE");
+	rl.rlim_cur = rl.rlim_max;
 	if (setrlimit(RLIMIT_NOFILE, &rl))
 		die("setrlimit RLIMIT_NOFILE");
+	fprintf(stderr, "connhold: at most %lu descriptors\n", (unsigned long)rl.rlim_max);
 }
 
 static void signals(void)

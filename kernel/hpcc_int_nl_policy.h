@@ -1,0 +1,47 @@
+/* SPDX-License-Identifier: ((GPL-2.0 WITH Linux-syscall-note) OR BSD-3-Clause) */
+/* Do not edit: tools/ynl-policy's cut of what ynl-gen-c generates from */
+/*	Documentation/netlink/specs/hpcc-int.yaml */
+
+#ifndef _HPCC_INT_NL_POLICY_H
+#define _HPCC_INT_NL_POLICY_H
+
+#include "hpcc_compat.h"	/* HPCC_NLA_RANGE_CONST */
+#include <net/netlink.h>
+#include <net/genetlink.h>
+
+#include <uapi/linux/hpcc_int.h>
+
+/* Integer value ranges */
+static HPCC_NLA_RANGE_CONST struct netlink_range_validation hpcc_int_a_dev_ifindex_range = {
+	.min	= 1ULL,
+	.max	= S32_MAX,
+};
+
+static HPCC_NLA_RANGE_CONST struct netlink_range_validation hpcc_int_a_dev_rate_range = {
+	.min	= 1ULL,
+	.max	= 1600000000000ULL,
+};
+
+/* HPCC_INT_CMD_DEV_ADD - do */
+static const struct nla_policy hpcc_int_dev_add_nl_policy[HPCC_INT_A_DEV_RATE + 1] = {
+	[HPCC_INT_A_DEV_IFINDEX] = NLA_POLICY_FULL_RANGE(NLA_U32, &hpcc_int_a_dev_ifindex_range),
+	[HPCC_INT_A_DEV_RATE] = NLA_POLICY_FULL_RANGE(NLA_U64, &hpcc_int_a_dev_rate_range),
+};
+
+/* HPCC_INT_CMD_DEV_DEL - do */
+static const struct nla_policy hpcc_int_dev_del_nl_policy[HPCC_INT_A_DEV_IFINDEX + 1] = {
+	[HPCC_INT_A_DEV_IFINDEX] = NLA_POLICY_FULL_RANGE(NLA_U32, &hpcc_int_a_dev_ifindex_range),
+};
+
+/* HPCC_INT_CMD_DEV_GET - do */
+static const struct nla_policy hpcc_int_dev_get_nl_policy[HPCC_INT_A_DEV_IFINDEX + 1] = {
+	[HPCC_INT_A_DEV_IFINDEX] = NLA_POLICY_FULL_RANGE(NLA_U32, &hpcc_int_a_dev_ifindex_range),
+};
+
+/* HPCC_INT_CMD_CONFIG_SET - do */
+static const struct nla_policy hpcc_int_config_set_nl_policy[HPCC_INT_A_CONFIG_PROBE_DSCP + 1] = {
+	[HPCC_INT_A_CONFIG_SWITCH_ID] = { .type = NLA_U32, },
+	[HPCC_INT_A_CONFIG_PROBE_DSCP] = NLA_POLICY_RANGE(NLA_U8, 1, 63),
+};
+
+#endif /* _HPCC_INT_NL_POLICY_H */

@@ -1,0 +1,92 @@
+/* SPDX-License-Identifier: ((GPL-2.0 WITH Linux-syscall-note) OR BSD-3-Clause) */
+/* Do not edit: tools/ynl-policy's cut of what ynl-gen-c generates from */
+/*	Documentation/netlink/specs/hpcc.yaml */
+
+#ifndef _HPCC_NL_POLICY_H
+#define _HPCC_NL_POLICY_H
+
+#include "hpcc_compat.h"	/* HPCC_NLA_RANGE_CONST */
+#include <net/netlink.h>
+#include <net/genetlink.h>
+
+#include <uapi/linux/hpcc.h>
+
+/* Integer value ranges */
+static HPCC_NLA_RANGE_CONST struct netlink_range_validation hpcc_a_hop_rate_range = {
+	.min	= 1ULL,
+	.max	= 1600000000000ULL,
+};
+
+static HPCC_NLA_RANGE_CONST struct netlink_range_validation hpcc_a_params_t_range = {
+	.min	= 1ULL,
+	.max	= 100000ULL,
+};
+
+static HPCC_NLA_RANGE_CONST struct netlink_range_validation hpcc_a_params_w_ai_range = {
+	.max	= 1073741824ULL,
+};
+
+static HPCC_NLA_RANGE_CONST struct netlink_range_validation hpcc_a_params_line_rate_range = {
+	.min	= 1ULL,
+	.max	= 1600000ULL,
+};
+
+static HPCC_NLA_RANGE_CONST struct netlink_range_validation hpcc_a_params_w_min_range = {
+	.min	= 128ULL,
+	.max	= 1073741824ULL,
+};
+
+static HPCC_NLA_RANGE_CONST struct netlink_range_validation hpcc_a_params_max_flows_range = {
+	.min	= 1ULL,
+	.max	= 1048576ULL,
+};
+
+/* Common nested types */
+static const struct nla_policy hpcc_hop_nl_policy[HPCC_A_HOP_PAD + 1] = {
+	[HPCC_A_HOP_SWITCH_ID] = { .type = NLA_U32, },
+	[HPCC_A_HOP_PORT_ID] = { .type = NLA_U32, },
+	[HPCC_A_HOP_RATE] = NLA_POLICY_FULL_RANGE(NLA_U64, &hpcc_a_hop_rate_range),
+	[HPCC_A_HOP_TS] = { .type = NLA_U64, },
+	[HPCC_A_HOP_TX_BYTES] = { .type = NLA_U64, },
+	[HPCC_A_HOP_QLEN] = { .type = NLA_U64, },
+};
+
+/* HPCC_CMD_TELEMETRY_SET - do */
+static const struct nla_policy hpcc_telemetry_set_nl_policy[HPCC_A_FLOW_HOP + 1] = {
+	[HPCC_A_FLOW_FAMILY] = { .type = NLA_U16, },
+	[HPCC_A_FLOW_SADDR4] = { .type = NLA_U32, },
+	[HPCC_A_FLOW_DADDR4] = { .type = NLA_U32, },
+	[HPCC_A_FLOW_SADDR6] = NLA_POLICY_EXACT_LEN(16),
+	[HPCC_A_FLOW_DADDR6] = NLA_POLICY_EXACT_LEN(16),
+	[HPCC_A_FLOW_SPORT] = { .type = NLA_U16, },
+	[HPCC_A_FLOW_DPORT] = { .type = NLA_U16, },
+	[HPCC_A_FLOW_HOP] = NLA_POLICY_NESTED(hpcc_hop_nl_policy),
+};
+
+/* HPCC_CMD_FLOW_GET - do */
+static const struct nla_policy hpcc_flow_get_nl_policy[HPCC_A_FLOW_DPORT + 1] = {
+	[HPCC_A_FLOW_FAMILY] = { .type = NLA_U16, },
+	[HPCC_A_FLOW_SADDR4] = { .type = NLA_U32, },
+	[HPCC_A_FLOW_DADDR4] = { .type = NLA_U32, },
+	[HPCC_A_FLOW_SADDR6] = NLA_POLICY_EXACT_LEN(16),
+	[HPCC_A_FLOW_DADDR6] = NLA_POLICY_EXACT_LEN(16),
+	[HPCC_A_FLOW_SPORT] = { .type = NLA_U16, },
+	[HPCC_A_FLOW_DPORT] = { .type = NLA_U16, },
+};
+
+/* HPCC_CMD_PARAMS_SET - do */
+static const struct nla_policy hpcc_params_set_nl_policy[HPCC_A_PARAMS_PACING_GAIN + 1] = {
+	[HPCC_A_PARAMS_T] = NLA_POLICY_FULL_RANGE(NLA_U32, &hpcc_a_params_t_range),
+	[HPCC_A_PARAMS_ETA] = NLA_POLICY_RANGE(NLA_U32, 500, 1000),
+	[HPCC_A_PARAMS_MAX_STAGE] = NLA_POLICY_MAX(NLA_U32, 64),
+	[HPCC_A_PARAMS_W_AI] = NLA_POLICY_FULL_RANGE(NLA_U32, &hpcc_a_params_w_ai_range),
+	[HPCC_A_PARAMS_LINE_RATE] = NLA_POLICY_FULL_RANGE(NLA_U32, &hpcc_a_params_line_rate_range),
+	[HPCC_A_PARAMS_W_MIN] = NLA_POLICY_FULL_RANGE(NLA_U32, &hpcc_a_params_w_min_range),
+	[HPCC_A_PARAMS_STALE_RTTS] = NLA_POLICY_RANGE(NLA_U32, 1, 1000),
+	[HPCC_A_PARAMS_PROBE_DSCP] = NLA_POLICY_RANGE(NLA_U8, 1, 63),
+	[HPCC_A_PARAMS_RESPONSE_DSCP] = NLA_POLICY_RANGE(NLA_U8, 1, 63),
+	[HPCC_A_PARAMS_MAX_FLOWS] = NLA_POLICY_FULL_RANGE(NLA_U32, &hpcc_a_params_max_flows_range),
+	[HPCC_A_PARAMS_PACING_GAIN] = NLA_POLICY_RANGE(NLA_U32, 100, 400),
+};
+
+#endif /* _HPCC_NL_POLICY_H */
