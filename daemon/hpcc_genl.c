@@ -291,26 +291,32 @@ int hpcc_genl_attrs_cb(const struct nlmsghdr *nlh, void *data)
 	return MNL_CB_OK;
 }
 
-void hpcc_attrs_tuple(const struct hpcc_attrs *a, struct hpcc_tuple *t)
+/*
+ * genl_attrs() - the attributes after the genl header of @nlh: @first and
+ * @len bytes; false when the message is too short for the header
+ */
+static bool genl_attrs(const struct nlmsghdr *nlh, const struct nlattr **first,
+		       size_t *len)
 {
-	t->saddr = a->v[HPCC_A_FLOW_SADDR4];
-	t->daddr = a->v[HPCC_A_FLOW_DADDR4];
-	t->sport = a->v[HPCC_A_FLOW_SPORT];
-	t->dport = a->v[HPCC_A_FLOW_DPORT];
+	if (mnl_nlmsg_get_payload_len(nlh) < GENL_HDRLEN)
+		return false;
+	*first = mnl_nlmsg_get_payload_offset(nlh, GENL_HDRLEN);
+	*len = mnl_nlmsg_get_payload_len(nlh) - GENL_HDRLEN;
+	return true;
 }
 
 int hpcc_genl_flow_cb(const struct nlmsghdr *nlh, void *data)
 {
-	struct hpcc_flow_msg *m = data;
 	const struct genlmsghdr *gh = mnl_nlmsg_get_payload(nlh);
+	struct hpcc_flow_msg *m = data;
+	const struct nlattr *first;
+	size_t len;
 
 	memset(m, 0, sizeof(*m));
-	if (mnl_nlmsg_get_payload_len(nlh) < GENL_HDRLEN)
+	if (!genl_attrs(nlh, &first, &len))
 		return MNL_CB_ERROR;
 	m->cmd = gh->cmd;
-	m->ignored = hpcc_flow_parse(mnl_nlmsg_get_payload_offset(nlh, GENL_HDRLEN),
-				     mnl_nlmsg_get_payload_len(nlh) - GENL_HDRLEN,
-				     &m->a);
+	m->ignored = hpcc_flow_parse(first, len, &m->a);
 	return MNL_CB_OK;
 }
 
@@ -331,10 +337,12 @@ bool hpcc_flow_msg_tuple(const struct hpcc_flow_msg *m, struct hpcc_tuple *t)
 
 static int params_cb(const struct nlmsghdr *nlh, void *data)
 {
-	if (mnl_nlmsg_get_payload_len(nlh) < GENL_HDRLEN)
+	const struct nlattr *first;
+	size_t len;
+
+	if (!genl_attrs(nlh, &first, &len))
 		return MNL_CB_ERROR;
-	hpcc_params_parse(mnl_nlmsg_get_payload_offset(nlh, GENL_HDRLEN),
-			  mnl_nlmsg_get_payload_len(nlh) - GENL_HDRLEN, data);
+	hpcc_params_parse(first, len, data);
 	return MNL_CB_OK;
 }
 

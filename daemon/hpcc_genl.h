@@ -121,9 +121,6 @@ void hpcc_genl_put_tuple(struct nlmsghdr *nlh, const struct hpcc_tuple *t);
  */
 int hpcc_genl_attrs_cb(const struct nlmsghdr *nlh, void *data);
 
-/** hpcc_attrs_tuple() - the 4-tuple of a flow message */
-void hpcc_attrs_tuple(const struct hpcc_attrs *a, struct hpcc_tuple *t);
-
 /**
  * hpcc_genl_flow_cb() - mnl callback: parse one flow message into the
  * struct hpcc_flow_msg @data

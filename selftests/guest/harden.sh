@@ -18,12 +18,8 @@ chmod 755 "$TMP"
 NSS="ha hb hc hp1 hp2 bs br bd"
 
 cleanup() {
-	local ns
-	for ns in $NSS; do
-		ip netns pids "$ns" 2>/dev/null | xargs -r kill 2>/dev/null
-	done
-	sleep 0.2
-	for ns in $NSS; do ip netns del "$ns" 2>/dev/null; done
+	# shellcheck disable=SC2086
+	ns_gone $NSS
 	rmdir /sys/fs/cgroup/hpcc-test-cubic /sys/fs/cgroup/hpcc-test-hpcc 2>/dev/null
 	rm -rf "$TMP"
 }

@@ -47,18 +47,7 @@ FAILED=0
 mkdir -p "$(dirname "$OUT")"
 : > "$OUT"
 
-cleanup() {
-	local ns
-	for ns in sc ss; do
-		ip netns pids $ns 2>/dev/null | xargs -r kill 2>/dev/null
-	done
-	sleep 0.5
-	ip netns del sc 2>/dev/null
-	ip netns del ss 2>/dev/null
-	rmdir "$CG"/scale-* 2>/dev/null
-	rm -rf "$TMP"
-}
-trap cleanup EXIT
+trap 'ns_gone sc ss; rmdir "$CG"/scale-* 2>/dev/null; rm -rf "$TMP"' EXIT
 
 rec() { echo "$1 $2" | tee -a "$OUT"; }
 # phase NAME - NAME is one of SCALE_PHASES (default: all four)
@@ -255,8 +244,6 @@ if phase limits; then
 
 fi
 
-bad=$(dmesg | sed -n '/scale: start/,$p' |
-	grep -E 'BUG|Oops|WARNING|general protection|KASAN|UBSAN|lockdep|RIP:' | head -3)
-bound "kernel log clean" [ -z "$bad" ]
+bound "kernel log clean" kernel_clean_since 'scale: start'
 echo "results in $OUT"
 exit $FAILED
