@@ -11,8 +11,10 @@
  * DST had probed SRC), each with a new id and source port (40000..40999),
  * for SECONDS or until SIGTERM or SIGINT.  Send errors (no route while a
  * namespace goes away, a full queue) are counted, not fatal.  Prints
- * "sent N errors N" and exits 0
- * when at least one packet went out, 1 when none did, 2 on usage errors.
+ * "first" (flushed) when its first packet has gone out, so a test can wait
+ * for the flood to be running instead of sleeping, and "sent N errors N" at
+ * the end; exits 0 when at least one packet went out, 1 when none did, 2 on
+ * usage errors.
  */
 #include <arpa/inet.h>
 #include <errno.h>
@@ -109,8 +111,10 @@ int main(int argc, char **argv)
 		if (sendto(fd, buf, len, 0, (struct sockaddr *)&to,
 			   sizeof(to)) < 0)
 			errors++;
-		else
-			sent++;
+		else if (!sent++) {
+			printf("first\n");
+			fflush(stdout);
+		}
 		id++;
 	}
 	printf("sent %llu errors %llu\n", sent, errors);

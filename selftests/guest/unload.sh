@@ -150,13 +150,18 @@ netns_churn() {
 		flood hs $SRC $x.1 600 "x$i"
 		ip netns exec hx "$FLOOD" $x.1 $SRC 600 > "$TMP/y$i.out" 2>&1 &
 		y=$!
-		sleep 0.5
+		# both floods are sending (a fixed sleep was too short in a
+		# loaded guest: one run's flood had not sent a packet in 0.5 s)
+		retry 150 sh -c "grep -q '^first' '$TMP/y$i.out' &&
+			grep -q '^first' '$TMP/x$i.out'" ||
+			{ echo "floods of namespace $i did not start"; return 1; }
+		sleep 0.3
 		stop $y "y$i"
 		ip netns del hx || { echo "delete $i"; return 1; }
 		retry 100 sh -c "! ip -n hr link show xb$i 2>/dev/null" ||
 			{ echo "namespace $i not torn down"; return 1; }
 		kill_flood
-		echo "namespace $i: its flood $(cat "$TMP/y$i.out"); flood into it $(cat "$TMP/x$i.out")"
+		echo "namespace $i: its flood $(tail -n 1 "$TMP/y$i.out"); flood into it $(tail -n 1 "$TMP/x$i.out")"
 		[ "$(flood_sent "y$i")" -gt 0 ] && [ "$(flood_sent "x$i")" -gt 0 ] || return 1
 		kernel_clean || { echo "after namespace $i"; return 1; }
 	done
@@ -167,7 +172,7 @@ floods_moved() {
 	stop_floods
 	local f n=0
 	for f in fwd rev; do
-		echo "$f: $(cat "$TMP/$f.out")"
+		echo "$f: $(tail -n 1 "$TMP/$f.out")"
 		[ "$(flood_sent $f)" -gt 0 ] && n=$((n + 1))
 	done
 	[ $n = 2 ]
