@@ -30,6 +30,16 @@ t() {
 # shellcheck source=../tools/retry.sh
 . "$TOP/tools/retry.sh"
 
+# SLOW - how many times longer than on a stock kernel's guest a test's
+# waits and flows must be: 10 on the debugging kernel (KASAN, lockdep and
+# kmemleak in single-threaded TCG, `make check-debug`; its guest runs the
+# same tests several times slower), 1 everywhere else.  retry's counts
+# scale by it (RETRY_SCALE); a test scales its own flow durations and
+# staleness budgets.  Bounds on what is measured never scale.
+SLOW=1
+case "$(uname -r)" in *hpccdebug*) SLOW=10 ;; esac
+RETRY_SCALE=$SLOW
+
 # brief LOG - the summary lines of a run_tap log, and each failed result
 # with the last 12 diagnostic lines before it (the CI console shows why).
 brief() {

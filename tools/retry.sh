@@ -2,9 +2,11 @@
 # shellcheck shell=bash
 #
 # retry N CMD... - run CMD up to N times, 0.2 s apart, until it succeeds.
+# N is multiplied by RETRY_SCALE (default 1), which selftests/lib.sh sets on
+# a slow kernel so that every wait is as long there as the guest needs.
 # Sourced by selftests/lib.sh and tools/testbed/testbed.sh.
 retry() {
-	local n=$1 i
+	local n=$(($1 * ${RETRY_SCALE:-1})) i
 	shift
 	for ((i = 0; i < n; i++)); do
 		"$@" && return 0

@@ -113,9 +113,9 @@ daemons_start() {
 }
 
 # iperf_bg CPORT PORT SECS RATE - an iperf3 -C hpcc flow from port CPORT
-# in the background, JSON result in $TMP/iperf.CPORT
+# in the background, JSON result in $TMP/iperf.CPORT; SECS scale by SLOW
 iperf_bg() {
-	ip netns exec hs iperf3 -c $SRV -p "$2" --cport "$1" -C hpcc -t "$3" \
+	ip netns exec hs iperf3 -c $SRV -p "$2" --cport "$1" -C hpcc -t "$(($3 * SLOW))" \
 		-b "$4" -J > "$TMP/iperf.$1" 2>&1 &
 	echo $! > "$TMP/iperf.$1.pid"
 }
@@ -255,7 +255,7 @@ reflector_refused() {
 	nl0=$(dstat hs probes-not-local)
 	bs0=$(dstat hs probes-bad-source)
 	r0=$(dstat hs responses-sent)
-	ip netns exec hr python3 "$PROBE" sniff v1 61 6 > "$TMP/sniff" &
+	ip netns exec hr python3 "$PROBE" sniff v1 61 $((6 * SLOW)) > "$TMP/sniff" &
 	sp=$!
 	retry 25 grep -q sniffing "$TMP/sniff" || return 1
 	ip netns exec hr sh -c "

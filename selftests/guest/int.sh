@@ -36,7 +36,7 @@ icount_is() { [ "$(icount "$1")" = "$2" ]; }
 # $TMP/cap (probe.py stamps lines)
 capture() {
 	local dscp=${3:-60}
-	ip netns exec tbd1 python3 "$PROBE" stamps r0 "$dscp" 5 "$2" > "$TMP/cap" 2>&1 &
+	ip netns exec tbd1 python3 "$PROBE" stamps r0 "$dscp" $((5 * SLOW)) "$2" > "$TMP/cap" 2>&1 &
 	local p=$!
 	retry 25 grep -q sniffing "$TMP/cap" || return 1
 	ip netns exec tbs1 python3 "$PROBE" send $SRC 40001 $DST 5201 "$dscp" "$1" "$2"

@@ -16,6 +16,11 @@ NL=$BIN/hpcc_nl
 TUPLE="$CLI $CPORT $SRV 5201"
 TMP=$(mktemp -d)
 YNL=$LINUX_SRC/tools/net/ynl
+# T: 10 ms, SLOW times that on a slow kernel, where a flow takes more than
+# 10 s (1000 RTTs, stale-rtts' maximum) from its start to the first
+# flow-get; W_init = 1 Gbit/s x T (1,250,000 bytes at 10 ms)
+T_US=$((10000 * SLOW))
+W_INIT=$((125 * T_US))
 
 cleanup() {
 	local ns
@@ -35,8 +40,8 @@ flow_of() { nls flow-get $TUPLE | sed -n "s/^$1=//p"; }
 setup() {
 	modprobe tcp_hpcc || return 1
 	ns_pair hs $CLI hr $SRV || return 1
-	# T = 10 ms and W_init = 1 Gbit/s * T; stale after 1000 RTTs (10 s)
-	nls params-set t=10000 line_rate=1000 w_ai=1000 w_min=3000 \
+	# T and W_init = 1 Gbit/s * T; stale after 1000 RTTs
+	nls params-set t=$T_US line_rate=1000 w_ai=1000 w_min=3000 \
 		stale_rtts=1000 || return 1
 	nls params-get
 	{ ip netns exec hr iperf3 -s -p 5201 >/dev/null 2>&1 & } &&
@@ -56,7 +61,7 @@ flow_start() {
 			return 1
 	fi
 	{ ip netns exec hs iperf3 -c $SRV -p "$2" -C hpcc --cport "$1" \
-		-b 50M -t 600 >/dev/null 2>&1 & } &&
+		-b 50M -t $((600 * SLOW)) >/dev/null 2>&1 & } &&
 	retry 50 sh -c "ip netns exec hs '$NL' flow-get $CLI $1 $SRV $2 >/dev/null"
 }
 
@@ -81,8 +86,7 @@ line_rate_start() {
 		echo "flow $port: W=$w mode=$mode reductions=$red" \
 		     "cwnd=$(echo "$out" | sed -n 's/^cwnd=//p')"
 		[ "$red" = 0 ] || continue
-		# W_init = 1e9 / 8 * 0.01
-		[ "$w" = 1250000 ] && [ "$mode" = 1 ]
+		[ "$w" = $W_INIT ] && [ "$mode" = 1 ]
 		return
 	done
 	return 1
@@ -107,10 +111,10 @@ follows_core() {
 }
 
 compare_with_replay() {
-	"$TOP/build/hpcc-replay" --base-rtt-ns 10000000 --eta 0.95 \
-		--max-stage 5 --w-init 1250000 --w-min 3000 --w-ai 1000 \
+	"$TOP/build/hpcc-replay" --base-rtt-ns $((T_US * 1000)) --eta 0.95 \
+		--max-stage 5 --w-init $W_INIT --w-min 3000 --w-ai 1000 \
 		< "$TMP/trace" > "$TMP/replay" || return 1
-	python3 - "$TMP/kernel" "$TMP/replay" <<'EOF'
+	python3 - "$TMP/kernel" "$TMP/replay" "$T_US" <<'EOF'
 import sys
 k = [l.split() for l in open(sys.argv[1])]
 r = [l.split() for l in open(sys.argv[2])]
@@ -125,7 +129,7 @@ for i, (kl, rl) in enumerate(zip(k, r)):
         if bad < 5:  # the first differences tell most
             print("sample %d: kernel %s %d %d %d, replay %s" % (i, ustr, w, wc, inc, rl))
         bad += 1
-    if cwnd != max(w // mss, 2) or pacing != w * 10**9 // 10**7 or mode != 1:
+    if cwnd != max(w // mss, 2) or pacing != w * 10**9 // (int(sys.argv[3]) * 1000) or mode != 1:
         if bad < 5:
             print("sample %d: W %d mss %d cwnd %d pacing %d mode %d" %
                   (i, w, mss, cwnd, pacing, mode))
@@ -245,7 +249,7 @@ thousand_sockets() {
 	ip netns add hm && ip -n hm link set lo up || return 1
 	base=$(slab_objects)
 	coproc MANY { ip netns exec hm "$BIN/tcp_cc_tool" many $n hpcc; }
-	read -r -t 120 line <&"${MANY[0]}"
+	read -r -t $((120 * SLOW)) line <&"${MANY[0]}"
 	[ "$line" = ready ] || { echo "tool: $line"; return 1; }
 	flows=$(stat_of hm flows)
 	echo "slab hpcc_ent objects $base, with $((2 * n)) connections: $(slab_objects), table: $flows"
@@ -263,7 +267,7 @@ table_full() {
 	local line
 	ip netns exec hm "$NL" params-set max_flows=100 || return 1
 	coproc FULL { ip netns exec hm "$BIN/tcp_cc_tool" many 100 hpcc; }
-	read -r -t 60 line <&"${FULL[0]}"
+	read -r -t $((60 * SLOW)) line <&"${FULL[0]}"
 	echo "200 connections with max_flows=100: flows $(stat_of hm flows)," \
 	     "table_full $(stat_of hm table_full)"
 	[ "$line" = ready ] && [ "$(stat_of hm flows)" = 100 ] &&
@@ -288,11 +292,11 @@ loss_caps_w() {
 	local out red w rc=1 i
 	ip netns exec hs tc qdisc add dev v0 root netem loss 5% || return 1
 	flow_start 40031 5231 || rc=2
-	for ((i = 0; rc == 1 && i < 50; i++)); do
+	for ((i = 0; rc == 1 && i < 50 * SLOW; i++)); do
 		out=$(ip netns exec hs "$NL" flow-get $CLI 40031 $SRV 5231)
 		red=$(echo "$out" | sed -n 's/^reductions=//p')
 		w=$(echo "$out" | sed -n 's/^w=//p')
-		[ "${red:-0}" -gt 0 ] && [ "$w" -le 625000 ] && rc=0
+		[ "${red:-0}" -gt 0 ] && [ "$w" -le $((W_INIT / 2)) ] && rc=0
 		sleep 0.2
 	done
 	echo "with 5% loss: reductions=$red W=$w mode=$(echo "$out" | sed -n 's/^mode=//p')" \
