@@ -56,9 +56,11 @@ stop() {
 
 # kill_flood - stop the newest flood
 kill_flood() {
+	local rc=0
 	# shellcheck disable=SC2046
-	stop $(tail -n 1 "$PIDS")
+	stop $(tail -n 1 "$PIDS") || rc=1
 	sed -i '$d' "$PIDS"
+	return $rc
 }
 
 stop_floods() {
@@ -81,8 +83,20 @@ int_add() { # int_add DEV - stamp probes leaving DEV in hr
 	ip netns exec hr "$CTL" int add dev "$1" rate 1gbit
 }
 
+# The IPv4 netfilter hooks' static keys (nf_hooks_needed) stay on while
+# the mangle table of the initial namespace holds a hook at each of them:
+# registering and unregistering ours then never patches kernel text, on
+# which multi-threaded TCG faults (Documentation/testing.rst, "Emulator
+# mode"), so that this test can run with two vCPUs really at once, the
+# condition for a hook still running while its namespace state is freed.
+pin_static_keys() {
+	iptables-legacy -t mangle -n -L > /dev/null || return 1
+	grep -qx mangle /proc/net/ip_tables_names
+}
+
 setup() {
 	echo "unload.sh: start" > /dev/kmsg
+	pin_static_keys || { echo "iptables-legacy: no mangle table"; return 1; }
 	modprobe tcp_hpcc && modprobe hpcc_int || return 1
 	ip netns add hs && ip netns add hr && ip netns add hd &&
 	ip link add v0 netns hs type veth peer name v1 netns hr &&
@@ -156,11 +170,11 @@ netns_churn() {
 			grep -q '^first' '$TMP/x$i.out'" ||
 			{ echo "floods of namespace $i did not start"; return 1; }
 		sleep 0.3
-		stop $y "y$i"
+		stop $y "y$i" || { echo "the flood in namespace $i did not end"; return 1; }
 		ip netns del hx || { echo "delete $i"; return 1; }
 		retry 100 sh -c "! ip -n hr link show xb$i 2>/dev/null" ||
 			{ echo "namespace $i not torn down"; return 1; }
-		kill_flood
+		kill_flood || { echo "the flood into namespace $i did not end"; return 1; }
 		echo "namespace $i: its flood $(tail -n 1 "$TMP/y$i.out"); flood into it $(tail -n 1 "$TMP/x$i.out")"
 		[ "$(flood_sent "y$i")" -gt 0 ] && [ "$(flood_sent "x$i")" -gt 0 ] || return 1
 		kernel_clean || { echo "after namespace $i"; return 1; }
