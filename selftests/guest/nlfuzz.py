@@ -231,7 +231,8 @@ class Fuzzer:
     def attrs(self, aset, names, sane, depth=0):
         """Attributes of @aset (only @names when given), each present with
         probability 0.9 (@sane; always in a nest) or 0.7; a multi-attr one 1 to max-hops
-        times (@sane) or 0 to 10."""
+        times (@sane) or 0 to 10; a nest flagged NLA_F_NESTED (@sane) or
+        half the time."""
         out = b""
         if depth > 3:
             return out
@@ -245,8 +246,11 @@ class Fuzzer:
             if a.get("multi-attr"):
                 reps = self.rng.randint(1, most) if sane else self.rng.randrange(0, 11)
             for _ in range(reps):
+                # strict parsing wants NLA_F_NESTED on a nest: always in a
+                # sane request (without it, most valid telemetry-sets with
+                # several hops were refused)
                 t = a["value"] | (NLA_F_NESTED if a["type"] == "nest" and
-                                  self.rng.random() < 0.5 else 0)
+                                  (sane or self.rng.random() < 0.5) else 0)
                 out += nla(t, self.value(a, depth, sane))
         return out
 
