@@ -114,6 +114,9 @@ static const char *const counter_names[C_PARSE_BASE] = {
  * @timer_at: when @timer_fd fires, 0 when disarmed
  * @woke_at: when it last fired
  * @reconcile_at: when the next flow dump is due
+ * @resync_pending: events were lost; the next dump drains the event queue
+ * @dump_end: when the last flow dump ended
+ * @dump_ns: how long it took (the gap before a resync scales with it)
  * @counters: the statistics
  * @acache: route types of addresses
  */
@@ -128,6 +131,8 @@ struct hpccd {
 	uint16_t ip_id;
 	uint64_t timer_at, woke_at;
 	uint64_t reconcile_at;
+	bool resync_pending;
+	uint64_t dump_end, dump_ns;
 	uint64_t counters[C_NUM];
 	struct { uint32_t addr; uint8_t type; uint64_t at; } acache[ADDR_CACHE];
 };
@@ -280,23 +285,47 @@ static int dump_cb(const struct nlmsghdr *nlh, void *data)
 }
 
 /*
+ * Events were lost (ENOBUFS): the events still queued predate the dump
+ * that follows, so they are dropped unread; the dump brings the table up
+ * to date (flows the module no longer has are forgotten).
+ */
+static void drain_events(void)
+{
+	char buf[4096];
+	int fd = mnl_socket_get_fd(D.ev.nl);
+
+	while (recv(fd, buf, sizeof(buf), MSG_DONTWAIT) >= 0 ||
+	       errno == ENOBUFS || errno == EINTR)
+		;
+}
+
+/*
  * reconcile() - make the flow table the module's: dump its flows (learning
  * new ones, probing those with data in flight) and forget those it did not
- * list.  Probe state of the flows that stay is kept.
+ * list.  Probe state of the flows that stay is kept.  After lost events
+ * (resync_pending) the queued events are drained first.
  */
 static void reconcile(void)
 {
 	char buf[MNL_SOCKET_BUFFER_SIZE];
+	uint64_t start = now_ns();
 	uint32_t gone;
 	int err;
 
-	D.reconcile_at = now_ns() + D.cfg.reconcile_s * 1000000000ULL;
+	D.reconcile_at = start + D.cfg.reconcile_s * 1000000000ULL;
 	if (!D.req.family_id)
 		return;
+	if (D.resync_pending) {
+		D.resync_pending = false;
+		D.counters[C_RESYNCS]++;
+		drain_events();
+	}
 	hpccd_reconcile_begin(&D.sched);
 	err = hpcc_genl_talk(&D.req, hpcc_genl_msg(&D.req, buf,
 						   HPCC_CMD_FLOW_GET,
 						   NLM_F_DUMP), dump_cb, NULL);
+	D.dump_end = now_ns();
+	D.dump_ns = D.dump_end - start;
 	if (err) {
 		logmsg(LOG_WARNING, "flow dump: %s", strerror(-err));
 		return;
@@ -449,35 +478,49 @@ static int event_cb(const struct nlmsghdr *nlh, void *data)
 	return MNL_CB_OK;
 }
 
-/*
- * Events were lost (ENOBUFS): what is still queued predates the loss and
- * the dump below, so it is dropped unread; the dump then brings the table
- * up to date (flows the module no longer has are forgotten).
+/* A resync waits at least this long after the last dump ended ... */
+#define RESYNC_GAP_MIN_NS	1000000000ULL
+/* ... and twice as long as that dump took: dumps after lost events take at
+ * most a third of the daemon's time however fast events are lost.
  */
-static void resync(void)
-{
-	char buf[4096];
-	int fd = mnl_socket_get_fd(D.ev.nl);
+#define RESYNC_GAP_DUMPS	2
 
-	D.counters[C_RESYNCS]++;
-	logmsg(LOG_WARNING, "events overrun; resync");
-	while (recv(fd, buf, sizeof(buf), MSG_DONTWAIT) >= 0 ||
-	       errno == ENOBUFS || errno == EINTR)
-		;
-	reconcile();
+/*
+ * Events were lost (ENOBUFS): schedule a resync, a dump that drains the
+ * event queue first (reconcile()).  It runs from the timer, not at once:
+ * under a burst of events that overruns the socket again while a large
+ * table is dumped, resyncing back to back would leave no time for probes,
+ * responses, signals or the events themselves.  Until it runs, the events
+ * that still arrive are applied as usual.
+ */
+static void resync_request(void)
+{
+	uint64_t at = D.dump_end + RESYNC_GAP_MIN_NS;
+
+	if (at < D.dump_end + RESYNC_GAP_DUMPS * D.dump_ns)
+		at = D.dump_end + RESYNC_GAP_DUMPS * D.dump_ns;
+	if (!D.resync_pending)
+		logmsg(LOG_WARNING, "events overrun; resync");
+	D.resync_pending = true;
+	if (at < D.reconcile_at)
+		D.reconcile_at = at;
 }
+
+/* Reads per call: the loop serves packets and timers between bursts. */
+#define EVENT_READS		64
 
 static void read_events(void)
 {
 	char buf[1 << 16];
 	ssize_t n;
+	int i;
 
-	for (;;) {
+	for (i = 0; i < EVENT_READS; i++) {
 		n = recv(mnl_socket_get_fd(D.ev.nl), buf, sizeof(buf),
 			 MSG_DONTWAIT);
 		if (n < 0) {
 			if (errno == ENOBUFS) {
-				resync();
+				resync_request();
 				continue;
 			}
 			return;
@@ -829,10 +872,19 @@ static void apply_cfg(void)
 	D.rl.rate = D.cfg.response_rate;
 }
 
+/* A 4 MiB receive buffer (CAP_NET_ADMIN: beyond rmem_max), else rmem_max. */
+static void big_rcvbuf(int fd)
+{
+	int rcvbuf = 4 << 20;
+
+	if (setsockopt(fd, SOL_SOCKET, SO_RCVBUFFORCE, &rcvbuf, sizeof(rcvbuf)))
+		setsockopt(fd, SOL_SOCKET, SO_RCVBUF, &rcvbuf, sizeof(rcvbuf));
+}
+
 static int setup(void)
 {
 	sigset_t mask;
-	int one = 1, rcvbuf = 4 << 20;
+	int one = 1;
 	uint64_t now = now_ns();
 
 	if (hpccd_sched_init(&D.sched, D.cfg.budget, D.cfg.timeout_min_us,
@@ -852,10 +904,7 @@ static int setup(void)
 	}
 	setsockopt(D.raw_fd, IPPROTO_IP, IP_HDRINCL, &one, sizeof(one));
 	/* room for bursts of probes; what overflows is counted (socket-drops) */
-	if (setsockopt(D.pkt_fd, SOL_SOCKET, SO_RCVBUFFORCE, &rcvbuf,
-		       sizeof(rcvbuf)))
-		setsockopt(D.pkt_fd, SOL_SOCKET, SO_RCVBUF, &rcvbuf,
-			   sizeof(rcvbuf));
+	big_rcvbuf(D.pkt_fd);
 	/* until the module says which DSCPs: drop everything */
 	D.probe_dscp = D.response_dscp = 64;
 	attach_filter();
@@ -871,6 +920,8 @@ static int setup(void)
 		logmsg(LOG_ERR, "netlink: %s", strerror(errno));
 		return -1;
 	}
+	/* thousands of events (a burst of connections) before one is lost */
+	big_rcvbuf(mnl_socket_get_fd(D.ev.nl));
 	if (D.ev.notify_grp &&
 	    mnl_socket_setsockopt(D.ev.nl, NETLINK_ADD_MEMBERSHIP,
 				  &D.ev.notify_grp,

@@ -237,6 +237,14 @@ static int hpcc_nl_telemetry_set(struct sk_buff *skb, struct genl_info *info)
 	return genlmsg_reply(msg, info);
 }
 
+/* The size of what hpcc_nl_put_tuple() puts. */
+static size_t hpcc_nl_tuple_size(void)
+{
+	return nla_total_size(sizeof(u16)) +		/* FAMILY */
+	       2 * nla_total_size(sizeof(__be32)) +	/* SADDR4, DADDR4 */
+	       2 * nla_total_size(sizeof(__be16));	/* SPORT, DPORT */
+}
+
 static int hpcc_nl_put_tuple(struct sk_buff *msg, const struct hpcc_ent *e)
 {
 	if (nla_put_u16(msg, HPCC_A_FLOW_FAMILY, e->key.family) ||
@@ -564,7 +572,11 @@ void hpcc_nl_flow_event(struct hpcc_ent *e, u8 cmd)
 
 	if (!genl_has_listeners(&hpcc_genl_family, net, HPCC_NLGRP_EVENTS))
 		return;
-	msg = genlmsg_new(NLMSG_DEFAULT_SIZE, GFP_ATOMIC);
+	/* the exact size: a burst of connections fills a listener's receive
+	 * buffer with about 700-byte events instead of page-sized ones
+	 */
+	msg = genlmsg_new(hpcc_nl_tuple_size() + nla_total_size(sizeof(u32)),
+			  GFP_ATOMIC);
 	if (!msg)
 		return;
 	hdr = genlmsg_put(msg, 0, 0, &hpcc_genl_family, 0, cmd);
