@@ -202,8 +202,19 @@ if [ -r /sys/kernel/slab/hpcc_ent/object_size ]; then
 	rec hpcc_ent-slab-size "$(cat /sys/kernel/slab/hpcc_ent/slab_size)"
 	rec hpcc_ent-objects "$(cut -d' ' -f1 /sys/kernel/slab/hpcc_ent/objects 2>/dev/null)"
 fi
+# hpccd learns every flow (flow-new events, and a dump after each lost
+# event burst and every reconcile-s): 30 minutes at most, progress each
+# minute (a run that does not converge shows how far it got and why)
 t0=$SECONDS
-retry 3000 sh -c "[ \"\$(kill -USR1 $(cat "$TMP/sc.pid"); sleep 0.3; sed -n 's/^flows=//p' '$TMP/sc.stats')\" -ge $N ]"
+shown=$SECONDS
+while f=$(dstat flows) && [ "${f:-0}" -lt "$N" ] &&
+      [ $((SECONDS - t0)) -lt 1800 ]; do
+	if [ $((SECONDS - shown)) -ge 60 ]; then
+		echo "  after $((SECONDS - t0)) s: hpccd flows $f, resyncs $(dstat resyncs), reconciles $(dstat reconciles), events $(dstat events), hpccd CPU $(ps -o times= -p "$(cat "$TMP/sc.pid")") s"
+		shown=$SECONDS
+	fi
+	sleep 5	# each look makes hpccd write a line per flow
+done
 rec hpccd-flows "$(dstat flows)"
 rec hpccd-converge-s $((SECONDS - t0))
 rec hpccd-resyncs "$(dstat resyncs)"
