@@ -865,20 +865,22 @@ static int epoll_add(int fd)
 	return epoll_ctl(D.ep_fd, EPOLL_CTL_ADD, fd, &e);
 }
 
+/* A receive buffer of @bytes (CAP_NET_ADMIN: beyond rmem_max), else rmem_max. */
+static void set_rcvbuf(int fd, int bytes)
+{
+	if (setsockopt(fd, SOL_SOCKET, SO_RCVBUFFORCE, &bytes, sizeof(bytes)))
+		setsockopt(fd, SOL_SOCKET, SO_RCVBUF, &bytes, sizeof(bytes));
+}
+
 static void apply_cfg(void)
 {
 	hpccd_sched_set(&D.sched, D.cfg.budget, D.cfg.timeout_min_us,
 			D.cfg.timeout_max_us, D.cfg.max_flows);
 	D.rl.rate = D.cfg.response_rate;
-}
-
-/* A 4 MiB receive buffer (CAP_NET_ADMIN: beyond rmem_max), else rmem_max. */
-static void big_rcvbuf(int fd)
-{
-	int rcvbuf = 4 << 20;
-
-	if (setsockopt(fd, SOL_SOCKET, SO_RCVBUFFORCE, &rcvbuf, sizeof(rcvbuf)))
-		setsockopt(fd, SOL_SOCKET, SO_RCVBUF, &rcvbuf, sizeof(rcvbuf));
+	/* thousands of events (a burst of connections) before one is lost */
+	if (D.ev.nl)
+		set_rcvbuf(mnl_socket_get_fd(D.ev.nl),
+			   (int)(D.cfg.event_buffer_kb << 10));
 }
 
 static int setup(void)
@@ -904,7 +906,7 @@ static int setup(void)
 	}
 	setsockopt(D.raw_fd, IPPROTO_IP, IP_HDRINCL, &one, sizeof(one));
 	/* room for bursts of probes; what overflows is counted (socket-drops) */
-	big_rcvbuf(D.pkt_fd);
+	set_rcvbuf(D.pkt_fd, 4 << 20);
 	/* until the module says which DSCPs: drop everything */
 	D.probe_dscp = D.response_dscp = 64;
 	attach_filter();
@@ -920,8 +922,7 @@ static int setup(void)
 		logmsg(LOG_ERR, "netlink: %s", strerror(errno));
 		return -1;
 	}
-	/* thousands of events (a burst of connections) before one is lost */
-	big_rcvbuf(mnl_socket_get_fd(D.ev.nl));
+	apply_cfg();
 	if (D.ev.notify_grp &&
 	    mnl_socket_setsockopt(D.ev.nl, NETLINK_ADD_MEMBERSHIP,
 				  &D.ev.notify_grp,

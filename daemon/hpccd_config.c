@@ -41,6 +41,7 @@ void hpccd_cfg_defaults(struct hpccd_cfg *c)
 	c->response_rate = 20000;
 	c->max_flows = 1048576;
 	c->reconcile_s = 10;
+	c->event_buffer_kb = 4096;
 }
 
 static int parse_uint(const char *name, const char *v, unsigned int min,
@@ -81,6 +82,8 @@ int hpccd_cfg_set(struct hpccd_cfg *c, const char *k, const char *v)
 		return parse_uint(k, v, 1, 1U << 24, &c->max_flows);
 	if (!strcmp(k, "reconcile-s"))
 		return parse_uint(k, v, 1, 3600, &c->reconcile_s);
+	if (!strcmp(k, "event-buffer-kb"))
+		return parse_uint(k, v, 64, 65536, &c->event_buffer_kb);
 	if (!strcmp(k, "stats-file")) {
 		if (strlen(v) >= sizeof(c->stats_file)) {
 			cfg_err("stats-file: longer than %zu bytes",

@@ -25,6 +25,8 @@
  * @max_flows: max-flows, flows the sender role tracks, 1..16,777,216
  * @reconcile_s: reconcile-s, seconds between two comparisons of the flow
  *	table with the module's, 1..3600
+ * @event_buffer_kb: event-buffer-kb, the receive buffer of the module's
+ *	events, KiB, 64..65536 (an event takes about 0.7 KiB of it)
  * @syslog: log to syslog
  * @verbose: debug messages
  */
@@ -39,6 +41,7 @@ struct hpccd_cfg {
 	unsigned int response_rate;
 	unsigned int max_flows;
 	unsigned int reconcile_s;
+	unsigned int event_buffer_kb;
 	bool syslog;
 	int verbose;
 };

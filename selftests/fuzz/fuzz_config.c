@@ -34,6 +34,7 @@ int LLVMFuzzerTestOneInput(const unsigned char *data, size_t len)
 	    c.response_rate < 1 || c.response_rate > 10000000 ||
 	    c.max_flows < 1 || c.max_flows > (1U << 24) ||
 	    c.reconcile_s < 1 || c.reconcile_s > 3600 ||
+	    c.event_buffer_kb < 64 || c.event_buffer_kb > 65536 ||
 	    c.verbose < 0 || c.verbose > 1 ||
 	    c.stats_file[sizeof(c.stats_file) - 1])
 		abort();
