@@ -246,7 +246,7 @@ check-debug:
 	@$(MAKE) --no-print-directory run-check-debug
 run-check-debug: programs tools selftest-progs linux-src
 	@tools/kdebug
-	@$(MAKE) --no-print-directory modules KDIR=$(KDEBUG_DIR)/obj
+	@$(MAKE) --no-print-directory modules KDIR=$(KDEBUG_DIR)/obj HPCC_FAULT_INJECT=y
 	@HPCC_DEBUG=1 bash selftests/run
 
 run-demo: all tools

@@ -60,6 +60,7 @@
 #include <linux/hpcc_wire.h>
 #include <linux/hpcc_int.h>
 
+#include "hpcc_fault.h"
 #include "hpcc_wire_check.h"
 
 #define HPCC_INT_PROBE_DSCP_DEFAULT	60
@@ -107,6 +108,15 @@ struct hpcc_int_net {
 };
 
 static unsigned int hpcc_int_net_id __read_mostly;
+
+#ifdef HPCC_FAULT_INJECT
+unsigned int hpcc_fault_hook_delay_us;
+module_param_named(fault_hook_delay_us, hpcc_fault_hook_delay_us, uint, 0600);
+MODULE_PARM_DESC(fault_hook_delay_us, "test only: busy-wait in the hook (us)");
+unsigned int hpcc_fault_exit_delay_ms;
+module_param_named(fault_exit_delay_ms, hpcc_fault_exit_delay_ms, uint, 0600);
+MODULE_PARM_DESC(fault_exit_delay_ms, "test only: sleep in .exit (ms)");
+#endif
 
 static struct hpcc_int_net *hpcc_int_net(const struct net *net)
 {
@@ -235,6 +245,7 @@ static unsigned int hpcc_int_hook(void *priv, struct sk_buff *skb,
 	struct hpcc_int_net *hn = priv;
 	struct hpcc_int_dev *d;
 
+	hpcc_fault_hook_delay();
 	if (ipv4_get_dsfield(ip_hdr(skb)) >> 2 != READ_ONCE(hn->probe_dscp) ||
 	    !state->out)
 		return NF_ACCEPT;
@@ -602,6 +613,7 @@ static void __net_exit hpcc_int_net_exit(struct net *net)
 	struct hpcc_int_dev *d;
 	unsigned long i;
 
+	hpcc_fault_exit_delay();
 	/* The devices have gone, and their entries with them, before a
 	 * namespace's subsystems exit, and no request can reach a dying
 	 * namespace: this only catches what is left, without RTNL.

@@ -13,9 +13,19 @@
 #include <net/netns/generic.h>
 #include <net/tcp.h>
 
+#include "hpcc_fault.h"
 #include "hpcc_mod.h"
 
 unsigned int hpcc_net_id __read_mostly;
+
+#ifdef HPCC_FAULT_INJECT
+unsigned int hpcc_fault_hook_delay_us;
+module_param_named(fault_hook_delay_us, hpcc_fault_hook_delay_us, uint, 0600);
+MODULE_PARM_DESC(fault_hook_delay_us, "test only: busy-wait in the hook (us)");
+unsigned int hpcc_fault_exit_delay_ms;
+module_param_named(fault_exit_delay_ms, hpcc_fault_exit_delay_ms, uint, 0600);
+MODULE_PARM_DESC(fault_exit_delay_ms, "test only: sleep in .exit (ms)");
+#endif
 
 /**
  * struct hpcc_param - a module parameter with its valid range
@@ -283,6 +293,7 @@ static void __net_exit hpcc_net_pre_exit(struct net *net)
 
 static void __net_exit hpcc_net_exit(struct net *net)
 {
+	hpcc_fault_exit_delay();
 	/* Entries of sockets still being torn down keep @hn alive. */
 	hpcc_net_put(hpcc_net(net));
 }

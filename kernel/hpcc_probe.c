@@ -21,6 +21,7 @@
 #include <net/dsfield.h>
 #include <net/ip.h>
 
+#include "hpcc_fault.h"
 #include "hpcc_mod.h"
 #include "hpcc_wire_check.h"
 
@@ -46,6 +47,7 @@ static unsigned int hpcc_probe_hook(void *priv, struct sk_buff *skb,
 	u8 dscp, probe, response, type;
 	unsigned int off;
 
+	hpcc_fault_hook_delay();
 	if (iph->protocol != IPPROTO_TCP || ip_is_fragment(iph))
 		return NF_ACCEPT;
 	dscp = ipv4_get_dsfield(iph) >> 2;

@@ -15,7 +15,17 @@
 #
 # UNLOAD_CYCLES (default 20) sets the cycles per module, UNLOAD_NETNS
 # (default 5; each takes 10-20 s in a single-threaded TCG guest, most of
-# it the namespace's teardown) the namespace deletions.  Runs as root in a guest.
+# it the namespace's teardown) the namespace deletions.
+#
+# Modules built with HPCC_FAULT_INJECT=y (make check-debug) have test-only
+# delays (kernel/hpcc_fault.h): before each rmmod the cycled module is set
+# to busy-wait UNLOAD_FAULT_HOOK_US (default 5000) in its hook and to sleep
+# UNLOAD_FAULT_EXIT_MS (default 1) at the start of each namespace's .exit,
+# which widens the window in which a hook entered before the unregister
+# still runs when the state is freed.  The hook's delay must outlast the
+# later namespaces' .exit: the core frees net_generic() state (hpcc_int's)
+# only after every namespace's .exit has run.  Stock builds have no such
+# parameters and run without them.  Runs as root in a guest.
 set -u
 TOP=$(cd "$(dirname "$0")/../.." && pwd)
 . "$TOP/selftests/lib.sh"
@@ -121,10 +131,28 @@ setup() {
 	[ "${c:-0}" -gt 0 ]
 }
 
+FAULT_HOOK_US=${UNLOAD_FAULT_HOOK_US:-5000}
+FAULT_EXIT_MS=${UNLOAD_FAULT_EXIT_MS:-1}
+
+# fault_arm MODULE - widen MODULE's teardown race window, if it was built
+# with HPCC_FAULT_INJECT; prints nothing, fails if a write is refused
+fault_arm() {
+	local p=/sys/module/$1/parameters
+	[ -e "$p/fault_hook_delay_us" ] || return 0
+	echo "$FAULT_HOOK_US" > "$p/fault_hook_delay_us" &&
+		echo "$FAULT_EXIT_MS" > "$p/fault_exit_delay_ms"
+}
+
 # cycles MODULE - rmmod and modprobe MODULE CYCLES times under the floods
 cycles() {
 	local m=$1 i c0 c1
+	if [ -e "/sys/module/$m/parameters/fault_hook_delay_us" ]; then
+		echo "fault injection: hook ${FAULT_HOOK_US} us, .exit ${FAULT_EXIT_MS} ms before each rmmod"
+	else
+		echo "no fault injection (a stock build)"
+	fi
 	for ((i = 0; i < CYCLES; i++)); do
+		fault_arm "$m" || { echo "fault parameters of $m refused"; return 1; }
 		rmmod "$m" || { echo "rmmod $m, cycle $i"; return 1; }
 		modprobe "$m" || { echo "modprobe $m, cycle $i"; return 1; }
 		if [ "$m" = hpcc_int ]; then
