@@ -16,8 +16,9 @@
  *   .exit, before its state is freed; 0..HPCC_FAULT_EXIT_MAX_MS
  *   milliseconds.
  *
- * Each module defines the two parameters next to its pernet operations.
- * Larger values are clamped.  Without HPCC_FAULT_INJECT both helpers are
+ * One file per module defines HPCC_FAULT_DEFINE_PARAMS before including
+ * this header; that file gets the two parameters' definitions, the others
+ * their declarations.  Larger values are clamped.  Without HPCC_FAULT_INJECT both helpers are
  * empty and the parameters do not exist.
  */
 #ifndef _HPCC_FAULT_H
@@ -32,8 +33,17 @@
 
 #ifdef HPCC_FAULT_INJECT
 
+#ifdef HPCC_FAULT_DEFINE_PARAMS
+unsigned int hpcc_fault_hook_delay_us;
+module_param_named(fault_hook_delay_us, hpcc_fault_hook_delay_us, uint, 0600);
+MODULE_PARM_DESC(fault_hook_delay_us, "test only: busy-wait in the hook (us)");
+unsigned int hpcc_fault_exit_delay_ms;
+module_param_named(fault_exit_delay_ms, hpcc_fault_exit_delay_ms, uint, 0600);
+MODULE_PARM_DESC(fault_exit_delay_ms, "test only: sleep in .exit (ms)");
+#else
 extern unsigned int hpcc_fault_hook_delay_us;
 extern unsigned int hpcc_fault_exit_delay_ms;
+#endif
 
 /* Context: a netfilter hook (softirq or process context, RCU read side). */
 static inline void hpcc_fault_hook_delay(void)

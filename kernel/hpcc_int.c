@@ -60,6 +60,7 @@
 #include <linux/hpcc_wire.h>
 #include <linux/hpcc_int.h>
 
+#define HPCC_FAULT_DEFINE_PARAMS
 #include "hpcc_fault.h"
 #include "hpcc_wire_check.h"
 
@@ -108,15 +109,6 @@ struct hpcc_int_net {
 };
 
 static unsigned int hpcc_int_net_id __read_mostly;
-
-#ifdef HPCC_FAULT_INJECT
-unsigned int hpcc_fault_hook_delay_us;
-module_param_named(fault_hook_delay_us, hpcc_fault_hook_delay_us, uint, 0600);
-MODULE_PARM_DESC(fault_hook_delay_us, "test only: busy-wait in the hook (us)");
-unsigned int hpcc_fault_exit_delay_ms;
-module_param_named(fault_exit_delay_ms, hpcc_fault_exit_delay_ms, uint, 0600);
-MODULE_PARM_DESC(fault_exit_delay_ms, "test only: sleep in .exit (ms)");
-#endif
 
 static struct hpcc_int_net *hpcc_int_net(const struct net *net)
 {

@@ -13,19 +13,11 @@
 #include <net/netns/generic.h>
 #include <net/tcp.h>
 
+#define HPCC_FAULT_DEFINE_PARAMS
 #include "hpcc_fault.h"
 #include "hpcc_mod.h"
 
 unsigned int hpcc_net_id __read_mostly;
-
-#ifdef HPCC_FAULT_INJECT
-unsigned int hpcc_fault_hook_delay_us;
-module_param_named(fault_hook_delay_us, hpcc_fault_hook_delay_us, uint, 0600);
-MODULE_PARM_DESC(fault_hook_delay_us, "test only: busy-wait in the hook (us)");
-unsigned int hpcc_fault_exit_delay_ms;
-module_param_named(fault_exit_delay_ms, hpcc_fault_exit_delay_ms, uint, 0600);
-MODULE_PARM_DESC(fault_exit_delay_ms, "test only: sleep in .exit (ms)");
-#endif
 
 /**
  * struct hpcc_param - a module parameter with its valid range
