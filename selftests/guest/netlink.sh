@@ -177,8 +177,9 @@ bad_input() {
 	out=$(nls telemetry $CLI 1 $SRV 1 1,1,1000,1,1,1) &&
 		{ echo "unknown flow accepted"; rc=1; }
 	echo "unknown flow: $out"
+	# w_min above W_init (which T, and so SLOW, scales) is refused
 	for c in eta=400 t=0 max_stage=65 probe_dscp=64 w_min=100 \
-		 "w_min=2000000" "probe_dscp=61" w_init=5 pacing_gain=99 \
+		 "w_min=$((W_INIT + 1))" "probe_dscp=61" w_init=5 pacing_gain=99 \
 		 pacing_gain=401; do
 		out=$(nls params-set $c) && { echo "params-set $c accepted"; rc=1; }
 		echo "params-set $c: $out"
