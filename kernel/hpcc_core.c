@@ -264,7 +264,7 @@ void hpcc_flow_init(struct hpcc_flow *f, const struct hpcc_params *p)
 
 /**
  * hpcc_measure_inflight() - MeasureInflight (Figure 4, lines 1-10)
- * @f: flow state; U is updated, L is only read
+ * @f: flow state; U and bind_hop are updated, L is only read
  * @p: parameters
  * @hops: this sample's records, the same path as @f->l
  * @nhop: number of records, equal to @f->nhop
@@ -275,7 +275,7 @@ void hpcc_flow_init(struct hpcc_flow *f, const struct hpcc_params *p)
  * A hop with B = 0, dt <= 0 or txBytes < L.txBytes is skipped.  u is the
  * largest u' (the first hop among equals) and tau that hop's dt;
  * tau = min(tau, T); U = (1 - tau/T) * U + (tau/T) * u.  Each term of u'
- * saturates at HPCC_U_MAX.
+ * saturates at HPCC_U_MAX.  That hop is recorded as @f->bind_hop.
  *
  * Return: false when every hop was skipped (U unchanged), else true.
  */
@@ -284,7 +284,7 @@ bool hpcc_measure_inflight(struct hpcc_flow *f, const struct hpcc_params *p,
 {
 	u64 u = 0, tau = 0;
 	bool found = false;
-	u32 i;
+	u32 i, bind = 0;
 
 	for (i = 0; i < nhop; i++) {
 		const struct hpcc_hop *h = &hops[i], *l = &f->l[i];
@@ -309,11 +309,13 @@ bool hpcc_measure_inflight(struct hpcc_flow *f, const struct hpcc_params *p,
 		if (!found || u1 > u) {
 			u = u1;
 			tau = (u64)dt;
+			bind = i + 1;
 			found = true;
 		}
 	}
 	if (!found)
 		return false;
+	f->bind_hop = bind;
 	tau = hpcc_min(tau, p->t_ns);
 	f->u = hpcc_mul_div(f->u, p->t_ns - tau, p->t_ns) +
 	       hpcc_mul_div(u, tau, p->t_ns);

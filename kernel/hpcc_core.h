@@ -105,6 +105,9 @@ struct hpcc_params {
  * @last_update_seq: lastUpdateSeq (NewAck), TCP sequence number
  * @last_update_time: lastUpdateTime (NewINT), ns
  * @nhop: number of records in @l; 0 before the first sample
+ * @bind_hop: the binding hop, whose u' was the largest (u) in the last
+ *	MeasureInflight that updated U, numbered from 1 (first hop); 0 until
+ *	one did.  Observability only (the hpcc_sample tracepoint).
  * @l: L, the previous sample's hop records
  */
 struct hpcc_flow {
@@ -115,6 +118,7 @@ struct hpcc_flow {
 	u32 last_update_seq;
 	u64 last_update_time;
 	u32 nhop;
+	u32 bind_hop;
 	struct hpcc_hop l[HPCC_MAX_HOPS];
 };
 

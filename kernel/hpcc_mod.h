@@ -193,6 +193,8 @@ struct hpcc_pub {
  * @w_prior: W before the last loss reduction, for undo (socket lock)
  * @wc_prior: Wc before the last loss reduction (socket lock)
  * @start_time: when the flow got state, or when it last went idle
+ * @sample_time: when the ACK path last applied a sample, tcp_clock_ns()
+ *	time base; 0 before the first (socket lock)
  * @mode: enum hpcc_mode: HPCC while telemetry is fresh, FALLBACK after
  *	stale_rtts RTTs without (socket lock)
  * @samples: samples used (socket lock)
@@ -223,6 +225,7 @@ struct hpcc_ent {
 	u64 w_prior;
 	u64 wc_prior;
 	u64 start_time;
+	u64 sample_time;
 
 	u8 mode;
 	u8 last_step;

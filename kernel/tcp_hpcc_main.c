@@ -22,6 +22,9 @@
 #include "hpcc_compat.h"
 #include "hpcc_mod.h"
 
+#define CREATE_TRACE_POINTS
+#include "hpcc_trace.h"
+
 /* The congestion control private area holds only the entry pointer. */
 struct hpcc_ca {
 	struct hpcc_ent *ent;
@@ -114,14 +117,16 @@ static u64 hpcc_rtt_ns(const struct tcp_sock *tp, const struct hpcc_cfg *cfg)
  * hpcc_stale() - true when the flow's newest telemetry (or its start, if
  * none came) is older than stale_rtts RTTs at @now (ns, tcp_clock_ns()).
  */
+static u64 hpcc_last_news(const struct hpcc_ent *e)
+{
+	return READ_ONCE(e->tlm_gen) ? READ_ONCE(e->tlm_time) : e->start_time;
+}
+
 static bool hpcc_stale(const struct tcp_sock *tp, const struct hpcc_ent *e,
 		       const struct hpcc_cfg *cfg, u64 now)
 {
-	u64 last = READ_ONCE(e->tlm_gen) ? READ_ONCE(e->tlm_time) :
-					   e->start_time;
-
-	return (s64)(now - last) > (s64)(cfg->stale_rtts *
-					 hpcc_rtt_ns(tp, cfg));
+	return (s64)(now - hpcc_last_news(e)) >
+	       (s64)(cfg->stale_rtts * hpcc_rtt_ns(tp, cfg));
 }
 
 /*
@@ -136,6 +141,9 @@ static void hpcc_to_fallback(struct sock *sk, struct hpcc_ent *e)
 	tp->snd_ssthresh = max(tcp_snd_cwnd(tp), 2U);
 	e->fallbacks++;
 	hpcc_stat_inc(e->hn, HPCC_STAT_FALLBACKS);
+	trace_hpcc_mode(e, HPCC_MODE_HPCC, HPCC_MODE_FALLBACK,
+			tcp_snd_cwnd(tp),
+			tp->tcp_clock_cache - hpcc_last_news(e));
 }
 
 /*
@@ -148,6 +156,7 @@ static void hpcc_resume(struct sock *sk, struct hpcc_ent *e,
 {
 	const struct tcp_sock *tp = tcp_sk(sk);
 	u64 w = ((u64)tcp_snd_cwnd(tp) * tp->mss_cache) << HPCC_W_SHIFT;
+	u64 since = tp->tcp_clock_cache - (e->sample_time ?: e->start_time);
 
 	hpcc_flow_init(&e->core, &cfg->p);
 	w = clamp_t(u64, w, cfg->p.w_min, cfg->p.w_init);
@@ -155,6 +164,8 @@ static void hpcc_resume(struct sock *sk, struct hpcc_ent *e,
 	e->core.wc = w;
 	e->mode = HPCC_MODE_HPCC;
 	hpcc_stat_inc(e->hn, HPCC_STAT_RESUMES);
+	trace_hpcc_mode(e, HPCC_MODE_FALLBACK, HPCC_MODE_HPCC,
+			tcp_snd_cwnd(tp), since);
 }
 
 /*
@@ -166,16 +177,18 @@ static void hpcc_take_telemetry(struct sock *sk, struct hpcc_ent *e,
 				const struct hpcc_cfg *cfg)
 {
 	const struct tcp_sock *tp = tcp_sk(sk);
+	u64 now = tp->tcp_clock_cache;
 	struct hpcc_tlm tlm;
 	enum hpcc_step step;
 	unsigned int seq;
-	u64 gen;
+	u64 gen, arrived;
 
 	if (READ_ONCE(e->tlm_gen) == e->used_gen)
 		return;
 	do {
 		seq = read_seqbegin(&e->tlm_lock);
 		gen = e->tlm_gen;
+		arrived = e->tlm_time;
 		tlm.nhop = e->tlm.nhop;
 		memcpy(tlm.hops, e->tlm.hops, sizeof(tlm.hops));
 	} while (read_seqretry(&e->tlm_lock, seq));
@@ -190,6 +203,10 @@ static void hpcc_take_telemetry(struct sock *sk, struct hpcc_ent *e,
 	e->last_snd_nxt = tp->snd_nxt;
 	e->samples++;
 	hpcc_stat_inc(e->hn, HPCC_STAT_SAMPLES);
+	trace_hpcc_sample(e, step, now - arrived,
+			  e->sample_time ? now - e->sample_time : 0,
+			  tp->srtt_us >> 3);
+	e->sample_time = now;
 }
 
 /*

@@ -358,6 +358,56 @@ probes_consumed() {
 	[ "$(snmp)" = $((in1 + 3)) ] && [ "$(stat_of hs dscp_not_hpcc)" = $((d0 + 3)) ] &&
 		[ "$(stat_of hs probes_consumed)" = "$p0" ]
 }
+# The tracepoints (kernel/hpcc_trace.h): one hpcc:hpcc_sample per sample
+# the flow applies, one hpcc:hpcc_mode per mode change, with the flow's
+# tuple, the sample's hop count and sane times.
+mode_is() {
+	retry 50 sh -c "[ \"\$(ip netns exec hs '$NL' flow-get $TUPLE | sed -n 's/^mode=//p')\" = $1 ]"
+}
+
+tracepoints() {
+	local tr=/sys/kernel/tracing flow="$CLI:$CPORT > $SRV:5201" s0 s1 n
+	mountpoint -q $tr || mount -t tracefs nodev $tr || return 1
+	[ -d $tr/events/hpcc/hpcc_sample ] || { echo "no hpcc events"; return 1; }
+	echo > $tr/trace
+	echo 1 > $tr/events/hpcc/enable
+	s0=$(flow_of samples)
+	for n in 1 2 3; do	# each applied before the next arrives
+		nls telemetry $TUPLE 7,3,1000000000,$((n * 100000000000)),$((n * 20000)),0 ||
+			return 1
+		retry 50 sh -c "[ \"\$(ip netns exec hs '$NL' flow-get $TUPLE | sed -n 's/^samples=//p')\" -ge $((s0 + n)) ]" || {
+			echo "sample $n not applied"; return 1; }
+	done
+	nls params-set stale_rtts=1 && mode_is 2 &&
+	nls params-set stale_rtts=1000 &&
+	nls telemetry $TUPLE 7,3,1000000000,500000000000,0,0 && mode_is 1 ||
+		return 1
+	s1=$(flow_of samples)
+	echo 0 > $tr/events/hpcc/enable
+	grep -F "$flow" $tr/trace > "$TMP/tp"
+	grep -m2 hpcc_sample "$TMP/tp"; grep hpcc_mode "$TMP/tp"
+	python3 - "$TMP/tp" $((s1 - s0)) <<'PY'
+import re, sys
+lines = open(sys.argv[1]).read().splitlines()
+samples = [l for l in lines if "hpcc_sample:" in l]
+modes = [re.search(r"(\w+) -> (\w+) cwnd=(\d+) W=(\d+) since_ns=(\d+)", l).groups()
+         for l in lines if "hpcc_mode:" in l]
+want = int(sys.argv[2])
+print("%d hpcc_sample events for %d samples applied; mode changes %s" %
+      (len(samples), want, [m[:2] for m in modes]))
+assert want >= 4 and len(samples) == want, "one event per applied sample"
+for l in samples:
+    f = dict(re.findall(r"(\w+)=(\S+)", l))
+    assert f["step"] in ("first", "path-change", "skipped", "w", "wc"), l
+    assert f["hop"].split("/")[1] == "1", l     # one record per sample
+    assert int(f["W"]) >= 3000 and int(f["Wc"]) >= 3000, l
+    assert 0 <= int(f["age_ns"]) < 10**10 and int(f["srtt_us"]) > 0, l
+    if f["step"] in ("w", "wc"):
+        assert f["hop"] == "1/1", l           # the only hop binds
+assert [m[:2] for m in modes] == [("hpcc", "fallback"), ("fallback", "hpcc")], modes
+assert all(int(m[4]) > 0 for m in modes), modes
+PY
+}
 
 unload() {
 	cleanup
@@ -366,11 +416,12 @@ unload() {
 }
 
 ktap_print_header
-ktap_set_plan 14
+ktap_set_plan 15
 t "an iperf3 flow with hpcc gets HPCC state (flow-get)" setup
 t "line-rate start: W = W_init = line rate x T" line_rate_start
 t "W, Wc, U, incStage follow hpcc-replay; cwnd = W/mss, pacing = W/T" follows_core
 t "stale telemetry: fallback; fresh telemetry: back to hpcc" falls_back_and_resumes
+t "tracepoints: hpcc_sample per applied sample, hpcc_mode per mode change" tracepoints
 t "bad netlink input is rejected with extack messages and counted" bad_input
 t "an unprivileged user cannot write or join events" unprivileged
 t "two namespaces do not see each other's flows or parameters" namespaces_apart

@@ -1,0 +1,144 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/*
+ * hpcc_trace.h - tcp_hpcc's tracepoints (TRACE_SYSTEM hpcc), for perf,
+ * trace-cmd, bpftrace or tracefs (events/hpcc/ under the tracing mount).
+ * Documentation/admin-guide.rst, "Tracepoints", shows their use.
+ *
+ * hpcc:hpcc_sample - a telemetry sample was applied at an ACK (NewAck,
+ *   draft-miao-ccwg-hpcc section 4.2, Figure 6), whatever its step.
+ * hpcc:hpcc_mode - a flow changed mode: HPCC to FALLBACK after stale_rtts
+ *   RTTs without a sample, FALLBACK to HPCC when a sample arrives.
+ *
+ * Both fire under the socket lock, in the ACK path; disabled, each costs a
+ * static branch.
+ */
+#undef TRACE_SYSTEM
+#define TRACE_SYSTEM hpcc
+
+#if !defined(_HPCC_TRACE_H) || defined(TRACE_HEADER_MULTI_READ)
+#define _HPCC_TRACE_H
+
+#include <linux/tracepoint.h>
+#include <linux/hpcc.h>
+
+#include "hpcc_core.h"
+#include "hpcc_mod.h"
+
+TRACE_DEFINE_ENUM(HPCC_STEP_BAD);
+TRACE_DEFINE_ENUM(HPCC_STEP_FIRST);
+TRACE_DEFINE_ENUM(HPCC_STEP_PATH_CHANGE);
+TRACE_DEFINE_ENUM(HPCC_STEP_SKIPPED);
+TRACE_DEFINE_ENUM(HPCC_STEP_W);
+TRACE_DEFINE_ENUM(HPCC_STEP_WC);
+TRACE_DEFINE_ENUM(HPCC_MODE_HPCC);
+TRACE_DEFINE_ENUM(HPCC_MODE_FALLBACK);
+
+#define hpcc_show_step(s)						\
+	__print_symbolic(s,						\
+			 { HPCC_STEP_BAD, "bad" },			\
+			 { HPCC_STEP_FIRST, "first" },			\
+			 { HPCC_STEP_PATH_CHANGE, "path-change" },	\
+			 { HPCC_STEP_SKIPPED, "skipped" },		\
+			 { HPCC_STEP_W, "w" },				\
+			 { HPCC_STEP_WC, "wc" })
+
+#define hpcc_show_mode(m)						\
+	__print_symbolic(m,						\
+			 { HPCC_MODE_HPCC, "hpcc" },			\
+			 { HPCC_MODE_FALLBACK, "fallback" })
+
+/*
+ * hpcc_sample - one applied sample.  Fields: the flow's 4-tuple (local
+ * first); step (enum hpcc_step); u_permille: U after the sample, in 1/1000
+ * of the capacity (U is Q32 in the core); w, wc: W and Wc after it, bytes;
+ * inc_stage: incStage; bind_hop: the hop whose u' set u, from 1 (0: no hop
+ * updated U, as for the first sample); nhop: records in the sample;
+ * age_ns: from the sample's arrival over netlink (telemetry-set) to this
+ * ACK; interval_ns: since the previous applied sample (0 for the first);
+ * srtt_us: the flow's smoothed RTT.
+ */
+TRACE_EVENT(hpcc_sample,
+	    TP_PROTO(const struct hpcc_ent *e, u8 step, u64 age_ns,
+		     u64 interval_ns, u32 srtt_us),
+	    TP_ARGS(e, step, age_ns, interval_ns, srtt_us),
+	    TP_STRUCT__entry(__field(__be32, saddr)
+			     __field(__be32, daddr)
+			     __field(u16, sport)
+			     __field(u16, dport)
+			     __field(u8, step)
+			     __field(u32, inc_stage)
+			     __field(u32, bind_hop)
+			     __field(u32, nhop)
+			     __field(u64, u_permille)
+			     __field(u64, w)
+			     __field(u64, wc)
+			     __field(u64, age_ns)
+			     __field(u64, interval_ns)
+			     __field(u32, srtt_us)),
+	    TP_fast_assign(__entry->saddr = e->key.saddr;
+			   __entry->daddr = e->key.daddr;
+			   __entry->sport = ntohs(e->key.sport);
+			   __entry->dport = ntohs(e->key.dport);
+			   __entry->step = step;
+			   __entry->inc_stage = e->core.inc_stage;
+			   __entry->bind_hop = e->core.bind_hop;
+			   __entry->nhop = e->core.nhop;
+			   /* U <= HPCC_U_MAX = 2^49: U * 1000 < 2^59 */
+			   __entry->u_permille =
+				(e->core.u * 1000) >> HPCC_U_SHIFT;
+			   __entry->w = e->core.w >> HPCC_W_SHIFT;
+			   __entry->wc = e->core.wc >> HPCC_W_SHIFT;
+			   __entry->age_ns = age_ns;
+			   __entry->interval_ns = interval_ns;
+			   __entry->srtt_us = srtt_us;),
+	    TP_printk("%pI4:%u > %pI4:%u step=%s U=%llu/1000 W=%llu Wc=%llu incStage=%u hop=%u/%u age_ns=%llu interval_ns=%llu srtt_us=%u",
+		      &__entry->saddr, __entry->sport, &__entry->daddr,
+		      __entry->dport, hpcc_show_step(__entry->step),
+		      __entry->u_permille, __entry->w, __entry->wc,
+		      __entry->inc_stage, __entry->bind_hop, __entry->nhop,
+		      __entry->age_ns, __entry->interval_ns, __entry->srtt_us)
+);
+
+/*
+ * hpcc_mode - a mode change.  Fields: the 4-tuple; old and new mode (enum
+ * hpcc_mode); cwnd: snd_cwnd in packets after the change; w: W in bytes
+ * (the HPCC window left behind, or the one resumed from); since_ns: time
+ * since the newest sample (or the flow's start, if none came).
+ */
+TRACE_EVENT(hpcc_mode,
+	    TP_PROTO(const struct hpcc_ent *e, u8 old_mode, u8 new_mode,
+		     u32 cwnd, u64 since_ns),
+	    TP_ARGS(e, old_mode, new_mode, cwnd, since_ns),
+	    TP_STRUCT__entry(__field(__be32, saddr)
+			     __field(__be32, daddr)
+			     __field(u16, sport)
+			     __field(u16, dport)
+			     __field(u8, old_mode)
+			     __field(u8, new_mode)
+			     __field(u32, cwnd)
+			     __field(u64, w)
+			     __field(u64, since_ns)),
+	    TP_fast_assign(__entry->saddr = e->key.saddr;
+			   __entry->daddr = e->key.daddr;
+			   __entry->sport = ntohs(e->key.sport);
+			   __entry->dport = ntohs(e->key.dport);
+			   __entry->old_mode = old_mode;
+			   __entry->new_mode = new_mode;
+			   __entry->cwnd = cwnd;
+			   __entry->w = e->core.w >> HPCC_W_SHIFT;
+			   __entry->since_ns = since_ns;),
+	    TP_printk("%pI4:%u > %pI4:%u %s -> %s cwnd=%u W=%llu since_ns=%llu",
+		      &__entry->saddr, __entry->sport, &__entry->daddr,
+		      __entry->dport, hpcc_show_mode(__entry->old_mode),
+		      hpcc_show_mode(__entry->new_mode), __entry->cwnd,
+		      __entry->w, __entry->since_ns)
+);
+
+#endif /* _HPCC_TRACE_H */
+
+/* This part must be outside the include guard. */
+#undef TRACE_INCLUDE_PATH
+#define TRACE_INCLUDE_PATH .
+#undef TRACE_INCLUDE_FILE
+#define TRACE_INCLUDE_FILE hpcc_trace
+#include <trace/define_trace.h>
