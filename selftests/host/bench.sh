@@ -102,10 +102,39 @@ report_s5() {
 		[ -s "$d/s5_fct_load30.png" ]
 }
 
+# report.py on a tracepoint record (tcp_hpcc's hpcc_sample and hpcc_mode
+# lines as the trace file shows them) filed as an S1 run: 101 samples of
+# the data flow 15 ms apart at a 10 ms srtt, one fallback and one resume,
+# and the iperf3 control connection's 2 samples, which are not the data
+# flow: the telemetry table and target give 1.50 x srtt and 1 fallback
+report_telemetry() {
+	local d=$W/report-tl r=$W/report-tl/s1/hpcc/1
+	mkdir -p "$r"
+	printf '%s\n' "rate_mbit 50" "rtt_ms 10" "long_s 10" "phase_s 5" \
+		"reps 1" > "$d/meta.txt"
+	awk 'BEGIN {
+		f = "198.19.0.1:6001 > 198.19.1.1:5201"
+		for (i = 0; i <= 100; i++)
+			printf "          iperf3-321     [001] ..s2.   %.6f: hpcc_sample: %s step=wc U=%d/1000 W=%d Wc=%d incStage=%d hop=1/1 age_ns=200000 interval_ns=%d srtt_us=10000\n",
+				100 + i * 0.015, f, 900 + i % 100, 60000 + i, 60000 + i, i % 5, i ? 15000000 : 0
+		printf "          <idle>-0       [000] ..s2.   101.000000: hpcc_mode: %s hpcc -> fallback cwnd=40 W=60050 since_ns=40000000\n", f
+		printf "          <idle>-0       [000] ..s2.   101.100000: hpcc_mode: %s fallback -> hpcc cwnd=41 W=60050 since_ns=140000000\n", f
+		for (i = 0; i < 2; i++)
+			printf "          iperf3-321     [000] .....   %.6f: hpcc_sample: 198.19.0.1:6000 > 198.19.1.1:5201 step=first U=1000/1000 W=62500 Wc=62500 incStage=0 hop=0/1 age_ns=100000 interval_ns=%d srtt_us=10000\n",
+				100 + i, i * 1000000000
+	}' > "$r/hpcc_trace.txt"
+	/usr/bin/python3 "$TOP/tools/bench/report.py" "$d" > /dev/null || return 1
+	grep '^| S1 \|interval between applied samples' "$d/report.md"
+	grep -q '^| S1 | 101 | 15.00 | 1.50 | 0.20 | 1.0 |$' "$d/report.md" &&
+	grep -q '^| S1 median interval between applied samples <= 1.5 x srtt | 1.50 x srtt | yes |$' "$d/report.md" &&
+		[ -s "$d/s1_hpcc_trace.png" ]
+}
+
 ktap_print_header
-ktap_set_plan 5
+ktap_set_plan 6
 t "schedule.py poisson: 2000 flows, arrival rate for 30 % load, scaled sizes" poisson_load
 t "schedule.py incast: rounds of N at one time, background flow, gaps" incast_rounds
+t "report.py: hpcc's telemetry table, target and plot from a tracepoint record" report_telemetry
 if fg_pair; then
 	t "fctgen: six flows complete, bins add up to each size" fctgen_flows
 	t "fctgen: bad schedule lines exit 2" fctgen_rejects

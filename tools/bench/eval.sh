@@ -142,14 +142,43 @@ bench_fctgen() {
 	tb_qstop
 }
 
+# bench_trace_on CC - for hpcc, record tcp_hpcc's tracepoints (hpcc_sample,
+# hpcc_mode: Documentation/admin-guide.rst, "Tracepoints") on
+# CLOCK_MONOTONIC, the clock of qsample, tcpsample and fctgen; a record per
+# applied sample and per mode change, written by the ACK path itself
+TRACEFS=/sys/kernel/tracing
+bench_trace_on() {
+	[ "$1" = hpcc ] || return 0
+	mountpoint -q $TRACEFS || mount -t tracefs nodev $TRACEFS || return 1
+	echo 0 > $TRACEFS/tracing_on &&
+	echo mono > $TRACEFS/trace_clock &&
+	echo 16384 > $TRACEFS/buffer_size_kb &&
+	echo > $TRACEFS/trace &&
+	echo 1 > $TRACEFS/events/hpcc/enable &&
+	echo 1 > $TRACEFS/tracing_on
+}
+
+# bench_trace_off CC DIR - stop recording; DIR/hpcc_trace.txt, and the
+# records the ring buffer lost (overrun) in DIR/status
+bench_trace_off() {
+	[ "$1" = hpcc ] || return 0
+	echo 0 > $TRACEFS/events/hpcc/enable
+	cat $TRACEFS/trace > "$2/hpcc_trace.txt"
+	echo "trace_overrun $(cat $TRACEFS/per_cpu/cpu*/stats |
+		awk '/^overrun:/ { n += $2 } END { print n + 0 }')" >> "$2/status"
+	echo > $TRACEFS/trace
+}
+
 # s1: one long flow; the sender's cwnd, pacing rate and RTT every 100 ms
 s1() {
 	local cc=$1 dir=$2 spid
 	ip netns exec tbs1 "$TB_BIN/tcpsample" -p 5201 -o "$dir/tcp.tsv" &
 	spid=$!
 	bench_counters "$dir/counters.before"
+	bench_trace_on "$cc"
 	tb_run "$cc" 1 "$LONG" "$dir"
 	echo "tb_run $?" >> "$dir/status"
+	bench_trace_off "$cc" "$dir"
 	bench_counters "$dir/counters.after"
 	kill -INT "$spid"
 	wait "$spid"
@@ -167,11 +196,13 @@ s2() {
 
 # s3: 4 flows join every PHASE s and leave in reverse; 100 ms bins
 s3() {
-	local dir=$2 f p=$((PHASE * 1000000))
+	local cc=$1 dir=$2 f p=$((PHASE * 1000000))
 	for f in 1 2 3 4; do
 		echo "$f $(((f - 1) * p)) tbs$f tbd$f 198.19.0.$f 0 $(((8 - f) * p))"
 	done > "$dir/schedule.txt"
+	bench_trace_on "$cc"
 	bench_fctgen "$dir" -b 100 -B "$dir/bins.txt" < "$dir/schedule.txt"
+	bench_trace_off "$cc" "$dir"
 }
 
 # s4: incast N-to-1, sizes 64 KB and 1 MB/N per sender, without and with

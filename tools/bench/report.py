@@ -387,6 +387,140 @@ def s3(d, meta, res, rep):
     return md + ["![S3 convergence](s3_convergence.png)", ""]
 
 
+# --- hpcc's telemetry (tracepoints, S1 and S3) -------------------------------
+TRACE_RE = re.compile(r"\s(\d+\.\d+): hpcc_(sample|mode): (\S+) > (\S+) (.*)$")
+
+
+def hpcc_trace(d):
+    """tcp_hpcc's tracepoint records in d/hpcc_trace.txt (eval.sh's
+    bench_trace_off; times on CLOCK_MONOTONIC, s): {flow "src > dst":
+    {"sample": [(t, fields)], "mode": [(t, fields)]}}, or None without a
+    trace.  Numeric fields become ints; hop=B/N gives bind_hop and nhop."""
+    try:
+        fh = open(os.path.join(d, "hpcc_trace.txt"))
+    except OSError:
+        return None
+    out = {}
+    with fh:
+        for line in fh:
+            m = TRACE_RE.search(line)
+            if not m:
+                continue
+            t, kind, src, dst, rest = m.groups()
+            f = {}
+            for k, v in re.findall(r"(\w+)=(\S+)", rest):
+                if k == "hop":
+                    b, n = v.split("/")
+                    f["bind_hop"], f["nhop"] = int(b), int(n)
+                elif k == "U":
+                    f["U"] = int(v.split("/")[0]) / 1000
+                else:
+                    f[k] = int(v) if v.isdigit() else v
+            if kind == "mode":
+                f["to"] = rest.split()[2]
+            out.setdefault("%s > %s" % (src, dst),
+                           {"sample": [], "mode": []})[kind].append((float(t), f))
+    return out
+
+
+def trace_stats(fl):
+    """One flow's telemetry figures: applied samples, the median interval
+    between them and its ratio to the median srtt, the median age at the
+    ACK, and the fallbacks (mode changes to fallback)."""
+    s = fl["sample"]
+    iv = [f["interval_ns"] / 1e6 for _, f in s if f.get("interval_ns")]
+    srtt = [f["srtt_us"] / 1e3 for _, f in s if f.get("srtt_us")]
+    ratio = [f["interval_ns"] / 1e3 / f["srtt_us"] for _, f in s
+             if f.get("interval_ns") and f.get("srtt_us")]
+    return {"samples": len(s), "interval_ms": med(iv), "srtt_ms": med(srtt),
+            "interval_srtt": med(ratio),
+            "age_ms": med([f["age_ns"] / 1e6 for _, f in s]),
+            "fallbacks": sum(1 for _, f in fl["mode"] if f["to"] == "fallback")}
+
+
+def telemetry(d, meta, res, rep):
+    out = {}
+    for sc in ("s1", "s3"):
+        for p in runs(d, sc).get("hpcc", []):
+            tr = hpcc_trace(p)
+            if tr is None:
+                continue
+            # the data flows: S1's one (the most samples), S3's four
+            fls = sorted(tr.values(), key=lambda x: -len(x["sample"]))
+            fls = fls[:1] if sc == "s1" else fls[:4]
+            st = [trace_stats(f) for f in fls if f["sample"]]
+            out.setdefault(sc, []).append({
+                "flows": st,
+                "interval_srtt": med([x["interval_srtt"] for x in st]),
+                "interval_ms": med([x["interval_ms"] for x in st]),
+                "age_ms": med([x["age_ms"] for x in st]),
+                "samples_per_flow": med([x["samples"] for x in st]),
+                "fallbacks_per_flow": (sum(x["fallbacks"] for x in st) / len(st)
+                                       if st else float("nan"))})
+    if not out:
+        return []
+    res["telemetry"] = out
+    md = ["## hpcc's telemetry (S1, S3)", "",
+          "From tcp_hpcc's tracepoints (hpcc:hpcc_sample, hpcc:hpcc_mode), "
+          "recorded during hpcc's S1 and S3 runs: the samples each data flow "
+          "applied, the interval between consecutive ones (median per flow, "
+          "then the median over the flows) and its ratio to the flow's srtt, "
+          "the sample's age when an ACK applied it (from its arrival over "
+          "netlink), and the fallbacks to the conventional law per flow.", "",
+          "| scenario | samples per flow | interval ms | interval / srtt | "
+          "age ms | fallbacks per flow |", "|---|---|---|---|---|---|"]
+    for sc, v in out.items():
+        md.append("| %s | %s | %s | %s | %s | %s |" % (
+            sc.upper(), fmt([x["samples_per_flow"] for x in v], "%.0f"),
+            fmt([x["interval_ms"] for x in v], "%.2f"),
+            fmt([x["interval_srtt"] for x in v], "%.2f"),
+            fmt([x["age_ms"] for x in v], "%.2f"),
+            fmt([x["fallbacks_per_flow"] for x in v], "%.1f")))
+    md.append("")
+    for sc, t0f in (("s1", qsample_t0), ("s3", flows_t0)):
+        reps = runs(d, sc).get("hpcc", [])
+        if not reps:
+            continue
+        p = reps[min(rep, len(reps)) - 1]
+        tr = hpcc_trace(p)
+        if not tr:
+            continue
+        t0 = (t0f(p) or 0) / 1e6
+        fls = sorted(tr.items(), key=lambda x: -len(x[1]["sample"]))
+        fls = fls[:1] if sc == "s1" else fls[:4]
+        fig, ax = plt.subplots(3, 1, figsize=(9, 7.5), sharex=True)
+        for name, fl in fls:
+            s = fl["sample"]
+            if not s:
+                continue
+            ts = [t - t0 for t, _ in s]
+            lab = name.split(" > ")[0]
+            ax[0].plot(ts, [f["W"] / 1e3 for _, f in s], label=lab, linewidth=0.8)
+            ax[1].plot(ts, [f["U"] for _, f in s], linewidth=0.8)
+            ax[2].plot(ts, [f["interval_ns"] / 1e6 for _, f in s], ".",
+                       markersize=2)
+            ax[2].plot(ts, [f["srtt_us"] / 1e3 for _, f in s], linewidth=0.6,
+                       color="gray")
+            for t, f in fl["mode"]:
+                ax[0].axvline(t - t0, color="red" if f["to"] == "fallback"
+                              else "green", linewidth=0.5, alpha=0.6)
+        ax[0].set_ylabel("W, KB")
+        ax[1].set_ylabel("U")
+        ax[1].axhline(0.95, color="gray", linewidth=0.5, linestyle="--")
+        ax[2].set_ylabel("sample interval, ms\n(gray: srtt)")
+        ax[2].set_xlabel("time, s")
+        ax[0].legend(ncol=4, fontsize=8)
+        ax[0].set_title("%s, hpcc, repetition %d: W, U and the interval between "
+                        "samples (red/green lines: fallback/resume)" % (sc.upper(), rep))
+        for a in ax:
+            a.grid(alpha=0.3)
+        fig.tight_layout()
+        fig.savefig(os.path.join(d, "%s_hpcc_trace.png" % sc), dpi=90)
+        plt.close(fig)
+        md += ["![%s hpcc telemetry](%s_hpcc_trace.png)" % (sc.upper(), sc), ""]
+    return md
+
+
 # --- S4 ---------------------------------------------------------------------
 def s4(d, meta, res):
     r = runs(d, "s4")
@@ -673,6 +807,10 @@ def targets(res, meta):
     if t == t:
         rows.append(("S3 time to fair share <= 2 s (worst event, median run)",
                      "%.1f s" % t, t <= 2))
+    tl = med([x["interval_srtt"] for x in res.get("telemetry", {}).get("s1", [])])
+    if tl == tl:
+        rows.append(("S1 median interval between applied samples <= 1.5 x srtt",
+                     "%.2f x srtt" % tl, tl <= 1.5))
     s4h = res.get("s4", {}).get("hpcc", {})
     n16 = [x["rtos"] for k, v in s4h.items() if k.startswith("16-") for x in v]
     if n16:
@@ -734,6 +872,7 @@ def main():
     body += s1(d, meta, res, rep)
     body += s2(d, meta, res)
     body += s3(d, meta, res, rep)
+    body += telemetry(d, meta, res, rep)
     body += s4(d, meta, res)
     body += s5(d, meta, res)
     body += s6(d, meta, res, rep)
