@@ -154,9 +154,11 @@ TEST_F(core, largest_hop_wins)
 	};
 
 	hpcc_new_ack(&self->f, &self->p, 0, 1000, a, 2);
+	EXPECT_EQ(0, self->f.bind_hop);		/* the first sample: none */
 	EXPECT_EQ(HPCC_STEP_WC, hpcc_new_ack(&self->f, &self->p, 1001, 2000, b, 2));
 	/* tau = 5000 = T/2: U = 0.5 * 1 + 0.5 * 1.5 */
 	EXPECT_EQ(UQ(5, 4), self->f.u);
+	EXPECT_EQ(2, self->f.bind_hop);		/* the second hop bound */
 }
 
 /* B = 0 skips a hop that would otherwise dominate. */
@@ -172,6 +174,7 @@ TEST_F(core, hop_with_b_zero_is_skipped)
 	hpcc_new_ack(&self->f, &self->p, 0, 1000, a, 2);
 	hpcc_new_ack(&self->f, &self->p, 1001, 2000, b, 2);
 	EXPECT_EQ(UQ(1, 2), self->f.u);
+	EXPECT_EQ(2, self->f.bind_hop);
 }
 
 static void expect_all_skipped(struct __test_metadata *_metadata,
