@@ -23,7 +23,7 @@
 #include "hpcc_mod.h"
 
 #define CREATE_TRACE_POINTS
-#include "hpcc_trace.h"
+#include "hpcc_events.h"
 
 /* The congestion control private area holds only the entry pointer. */
 struct hpcc_ca {

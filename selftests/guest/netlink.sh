@@ -358,7 +358,7 @@ probes_consumed() {
 	[ "$(snmp)" = $((in1 + 3)) ] && [ "$(stat_of hs dscp_not_hpcc)" = $((d0 + 3)) ] &&
 		[ "$(stat_of hs probes_consumed)" = "$p0" ]
 }
-# The tracepoints (kernel/hpcc_trace.h): one hpcc:hpcc_sample per sample
+# The tracepoints (kernel/hpcc_events.h): one hpcc:hpcc_sample per sample
 # the flow applies, one hpcc:hpcc_mode per mode change, with the flow's
 # tuple, the sample's hop count and sane times.
 mode_is() {

@@ -1,6 +1,6 @@
 /* SPDX-License-Identifier: GPL-2.0 */
 /*
- * hpcc_trace.h - tcp_hpcc's tracepoints (TRACE_SYSTEM hpcc), for perf,
+ * hpcc_events.h - tcp_hpcc's tracepoints (TRACE_SYSTEM hpcc), for perf,
  * trace-cmd, bpftrace or tracefs (events/hpcc/ under the tracing mount).
  * Documentation/admin-guide.rst, "Tracepoints", shows their use.
  *
@@ -15,8 +15,8 @@
 #undef TRACE_SYSTEM
 #define TRACE_SYSTEM hpcc
 
-#if !defined(_HPCC_TRACE_H) || defined(TRACE_HEADER_MULTI_READ)
-#define _HPCC_TRACE_H
+#if !defined(_HPCC_EVENTS_H) || defined(TRACE_HEADER_MULTI_READ)
+#define _HPCC_EVENTS_H
 
 #include <linux/tracepoint.h>
 #include <linux/hpcc.h>
@@ -134,11 +134,11 @@ TRACE_EVENT(hpcc_mode,
 		      __entry->w, __entry->since_ns)
 );
 
-#endif /* _HPCC_TRACE_H */
+#endif /* _HPCC_EVENTS_H */
 
 /* This part must be outside the include guard. */
 #undef TRACE_INCLUDE_PATH
 #define TRACE_INCLUDE_PATH .
 #undef TRACE_INCLUDE_FILE
-#define TRACE_INCLUDE_FILE hpcc_trace
+#define TRACE_INCLUDE_FILE hpcc_events
 #include <trace/define_trace.h>
