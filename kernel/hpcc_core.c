@@ -263,6 +263,28 @@ void hpcc_flow_init(struct hpcc_flow *f, const struct hpcc_params *p)
 }
 
 /**
+ * hpcc_flow_restart() - HPCC++ takes a flow back after a gap in which
+ * another law set its window (fallback, Documentation/design.rst): W = Wc
+ * = @w clamped to [W_min, W_init], incStage = 0; U, L and lastUpdateSeq
+ * are kept, so the first sample after the gap computes U against the
+ * path's last records (when it is on the same path) instead of only
+ * recording them.  Not in the draft, whose flows never leave the law.
+ * @f: flow state
+ * @p: parameters (valid)
+ * @w: the window the other law left, bytes Q16
+ */
+void hpcc_flow_restart(struct hpcc_flow *f, const struct hpcc_params *p, u64 w)
+{
+	if (w < p->w_min)
+		w = p->w_min;
+	if (w > p->w_init)
+		w = p->w_init;
+	f->w = w;
+	f->wc = w;
+	f->inc_stage = 0;
+}
+
+/**
  * hpcc_measure_inflight() - MeasureInflight (Figure 4, lines 1-10)
  * @f: flow state; U and bind_hop are updated, L is only read
  * @p: parameters

@@ -127,6 +127,7 @@ bool hpcc_params_valid(const struct hpcc_params *p);
 u64 hpcc_w_ai_rule_of_thumb(u64 w_init, u64 eta, u32 n_flows);
 u64 hpcc_bdp(u64 rate_bps, u64 t_ns);
 void hpcc_flow_init(struct hpcc_flow *f, const struct hpcc_params *p);
+void hpcc_flow_restart(struct hpcc_flow *f, const struct hpcc_params *p, u64 w);
 bool hpcc_measure_inflight(struct hpcc_flow *f, const struct hpcc_params *p,
 			   const struct hpcc_hop *hops, u32 nhop);
 u64 hpcc_compute_wind(struct hpcc_flow *f, const struct hpcc_params *p,

@@ -148,8 +148,9 @@ static void hpcc_to_fallback(struct sock *sk, struct hpcc_ent *e)
 
 /*
  * hpcc_resume() - fresh telemetry after a fallback: restart the core from
- * the current window (clamped to [W_min, W_init]) with no previous sample,
- * so the first sample only records L (Documentation/design.rst).
+ * the current window (clamped to [W_min, W_init]), keeping U and the
+ * path's last records, so this sample already computes U
+ * (hpcc_flow_restart(), Documentation/design.rst).
  */
 static void hpcc_resume(struct sock *sk, struct hpcc_ent *e,
 			const struct hpcc_cfg *cfg)
@@ -158,10 +159,7 @@ static void hpcc_resume(struct sock *sk, struct hpcc_ent *e,
 	u64 w = ((u64)tcp_snd_cwnd(tp) * tp->mss_cache) << HPCC_W_SHIFT;
 	u64 since = tp->tcp_clock_cache - (e->sample_time ?: e->start_time);
 
-	hpcc_flow_init(&e->core, &cfg->p);
-	w = clamp_t(u64, w, cfg->p.w_min, cfg->p.w_init);
-	e->core.w = w;
-	e->core.wc = w;
+	hpcc_flow_restart(&e->core, &cfg->p, w);
 	e->mode = HPCC_MODE_HPCC;
 	hpcc_stat_inc(e->hn, HPCC_STAT_RESUMES);
 	trace_hpcc_mode(e, HPCC_MODE_FALLBACK, HPCC_MODE_HPCC,

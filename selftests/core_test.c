@@ -334,6 +334,37 @@ TEST_F(core, new_int_updates_wc_after_t)
 	EXPECT_EQ(self->f.w, self->f.wc);
 }
 
+/*
+ * A restart after a gap (the module's resume from the fallback law) keeps
+ * L and lastUpdateSeq: the next sample on the same path computes U at once.
+ * W is the given window within [W_min, W_init], incStage 0.
+ */
+TEST_F(core, restart_keeps_L)
+{
+	ack1(&self->f, &self->p, 0, 1000, 0, 0, 5000);
+	ack1(&self->f, &self->p, 1001, 2000, 10000, 10000, 5000);
+	self->f.inc_stage = 1;
+	hpcc_flow_restart(&self->f, &self->p, WB(20000));
+	EXPECT_EQ(WB(20000), self->f.w);
+	EXPECT_EQ(WB(20000), self->f.wc);
+	EXPECT_EQ(0, self->f.inc_stage);
+	EXPECT_EQ(1, self->f.nhop);
+	EXPECT_EQ(2000, self->f.last_update_seq);
+	/* 1 ms later, 500,000 bytes sent (0.5 B/ns), empty queue: u' = 0.5,
+	 * tau = T: U = 0.5 < eta, AI: Wc = 20000 + 500
+	 */
+	EXPECT_EQ(HPCC_STEP_WC,
+		  ack1(&self->f, &self->p, 5001, 6000, 1010000, 510000, 0));
+	EXPECT_EQ(UQ(1, 2), self->f.u);
+	EXPECT_EQ(WB(20500), self->f.wc);
+	EXPECT_EQ(1, self->f.inc_stage);
+	/* the window is clamped to [W_min, W_init] */
+	hpcc_flow_restart(&self->f, &self->p, WB(10));
+	EXPECT_EQ(WB(1000), self->f.w);
+	hpcc_flow_restart(&self->f, &self->p, WB(1000000));
+	EXPECT_EQ(WB(100000), self->f.wc);
+}
+
 TEST(mul_div_exact_and_saturating)
 {
 	EXPECT_EQ(7, hpcc_mul_div(3, 5, 2));

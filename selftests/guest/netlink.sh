@@ -160,7 +160,11 @@ falls_back_and_resumes() {
 	nls telemetry $TUPLE 7,3,1000000000,900000000000,0,0 || return 1
 	retry 50 sh -c "[ \"\$(ip netns exec hs '$NL' flow-get $TUPLE | sed -n 's/^mode=//p')\" = 1 ]" || return 1
 	echo "resumed: mode=1 resumes $r0 -> $(stat_of hs resumes) step=$(flow_of last_step)"
-	[ "$(stat_of hs resumes)" -gt "$r0" ]
+	# the resume keeps the path's last records: this sample (same hop,
+	# ts 100 s later) computes U (step w = 4 or wc = 5), it is not spent
+	# recording L (step first = 1, until issue 16)
+	[ "$(stat_of hs resumes)" -gt "$r0" ] &&
+		[ "$(flow_of last_step)" -ge 4 ]
 }
 
 bad_input() {

@@ -26,8 +26,7 @@ enum hpcc_mode {
  * enum hpcc_step - What the last telemetry sample did in the algorithm core.
  * @HPCC_STEP_BAD: Rejected by the core (hop count out of range); nothing
  *   changed.
- * @HPCC_STEP_FIRST: First sample of the flow, or the first after a fallback; L
- *   stored.
+ * @HPCC_STEP_FIRST: First sample of the flow; L stored.
  * @HPCC_STEP_PATH_CHANGE: Hop count or a (switch-id, port-id) differs from L;
  *   L stored.
  * @HPCC_STEP_SKIPPED: Every hop was skipped (B is 0, ts did not advance or
