@@ -346,17 +346,13 @@ static int params_cb(const struct nlmsghdr *nlh, void *data)
 	return MNL_CB_OK;
 }
 
-int hpcc_genl_telemetry_set(struct hpcc_genl *g, const struct hpcc_tuple *t,
-			    const struct hpcc_hop_rec *hops, int nhop,
-			    struct hpcc_flow_msg *reply)
+uint32_t hpcc_genl_telemetry_put(struct hpcc_genl *g, void *buf,
+				 const struct hpcc_tuple *t,
+				 const struct hpcc_hop_rec *hops, int nhop)
 {
-	char buf[MNL_SOCKET_BUFFER_SIZE];
-	struct hpcc_flow_msg dummy;
 	struct nlmsghdr *nlh;
 	int i;
 
-	if (!g->family_id)
-		return -ENOENT;
 	nlh = hpcc_genl_msg(g, buf, HPCC_CMD_TELEMETRY_SET, 0);
 	hpcc_genl_put_tuple(nlh, t);
 	for (i = 0; i < nhop; i++) {
@@ -370,8 +366,73 @@ int hpcc_genl_telemetry_set(struct hpcc_genl *g, const struct hpcc_tuple *t,
 		mnl_attr_put_u64(nlh, HPCC_A_HOP_QLEN, hops[i].qlen);
 		mnl_attr_nest_end(nlh, n);
 	}
-	return hpcc_genl_talk(g, nlh, hpcc_genl_flow_cb,
-			      reply ? reply : &dummy);
+	return nlh->nlmsg_seq;
+}
+
+int hpcc_genl_send_batch(struct hpcc_genl *g, struct mnl_nlmsg_batch *b)
+{
+	size_t len = mnl_nlmsg_batch_size(b);
+
+	if (!len)
+		return 0;
+	if (send(mnl_socket_get_fd(g->nl), mnl_nlmsg_batch_head(b), len,
+		 MSG_DONTWAIT) != (ssize_t)len)
+		return -errno;
+	return 0;
+}
+
+/* What the callbacks of hpcc_genl_read_replies() see. */
+struct hpcc_replies {
+	mnl_cb_t cb;
+	void (*err_cb)(uint32_t seq, int err, void *data);
+	void *data;
+};
+
+static int reply_data_cb(const struct nlmsghdr *nlh, void *data)
+{
+	struct hpcc_replies *r = data;
+
+	r->cb(nlh, r->data);
+	return MNL_CB_OK;
+}
+
+static int reply_err_cb(const struct nlmsghdr *nlh, void *data)
+{
+	const struct nlmsgerr *e = mnl_nlmsg_get_payload(nlh);
+	struct hpcc_replies *r = data;
+
+	if (mnl_nlmsg_get_payload_len(nlh) >= sizeof(*e) && e->error)
+		r->err_cb(e->msg.nlmsg_seq, e->error, r->data);
+	return MNL_CB_OK;
+}
+
+int hpcc_genl_read_replies(struct hpcc_genl *g, int max_reads, mnl_cb_t cb,
+			   void (*err_cb)(uint32_t seq, int err, void *data),
+			   void *data, uint64_t *overruns)
+{
+	static mnl_cb_t ctl[NLMSG_MIN_TYPE] = { [NLMSG_ERROR] = reply_err_cb };
+	struct hpcc_replies r = { .cb = cb, .err_cb = err_cb, .data = data };
+	unsigned int portid = mnl_socket_get_portid(g->nl);
+	char buf[1 << 16];
+	ssize_t n;
+	int reads;
+
+	for (reads = 0; reads < max_reads; reads++) {
+		n = recv(mnl_socket_get_fd(g->nl), buf, sizeof(buf),
+			 MSG_DONTWAIT);
+		if (n < 0) {
+			if (errno == ENOBUFS) {
+				(*overruns)++;
+				continue;
+			}
+			if (errno == EINTR)
+				continue;
+			return errno == EAGAIN ? reads : -errno;
+		}
+		mnl_cb_run2(buf, n, 0, portid, reply_data_cb, &r, ctl,
+			    NLMSG_MIN_TYPE);
+	}
+	return reads;
 }
 
 int hpcc_genl_params(struct hpcc_genl *g, struct hpcc_params_attrs *p)

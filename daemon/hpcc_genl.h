@@ -135,18 +135,55 @@ int hpcc_genl_flow_cb(const struct nlmsghdr *nlh, void *data);
  */
 bool hpcc_flow_msg_tuple(const struct hpcc_flow_msg *m, struct hpcc_tuple *t);
 
-/**
- * hpcc_genl_telemetry_set() - push one sample for a flow
- * @g: the socket
- * @t: the flow
- * @hops: @nhop records, 1..HPCC_MAX_HOPS
- * @nhop: number of records
- * @reply: the flow's in-flight and srtt (reply->a), if not NULL
- * Return: 0 or -errno (-ENOENT: no such flow; -EINVAL/-ERANGE: rejected).
+/*
+ * Telemetry pushes do not wait for the module: hpccd puts the requests of
+ * a burst of responses into one batch, sends it without blocking, and
+ * reads the replies when they are there.
  */
-int hpcc_genl_telemetry_set(struct hpcc_genl *g, const struct hpcc_tuple *t,
-			    const struct hpcc_hop_rec *hops, int nhop,
-			    struct hpcc_flow_msg *reply);
+
+/**
+ * hpcc_genl_telemetry_put() - build one telemetry-set request in @buf
+ * @g: the socket (family id, sequence numbers)
+ * @buf: room for MNL_SOCKET_BUFFER_SIZE bytes, such as
+ *	mnl_nlmsg_batch_current() of a batch with that much spare room
+ * @t: the flow
+ * @hops: @nhop records, 1..HPCC_MAX_HOPS (at most 620 bytes in all)
+ * @nhop: number of records
+ *
+ * No NLM_F_ACK: the module answers a request it takes with the flow's
+ * reply (its in-flight and srtt) and one it refuses with an error message
+ * carrying the request's sequence number (-ENOENT: no such flow,
+ * -EINVAL/-ERANGE: records refused, -EPERM: no CAP_NET_ADMIN).
+ *
+ * Return: the request's sequence number.
+ */
+uint32_t hpcc_genl_telemetry_put(struct hpcc_genl *g, void *buf,
+				 const struct hpcc_tuple *t,
+				 const struct hpcc_hop_rec *hops, int nhop);
+
+/**
+ * hpcc_genl_send_batch() - send the messages of @b, without blocking
+ * Return: 0 (nothing to send too), or -errno; the module has run every
+ * request when it returns (netlink requests run in the sender's call).
+ */
+int hpcc_genl_send_batch(struct hpcc_genl *g, struct mnl_nlmsg_batch *b);
+
+/**
+ * hpcc_genl_read_replies() - read the replies queued on @g without waiting
+ * @g: the socket
+ * @max_reads: receive calls at most (each reads up to 64 KiB of messages)
+ * @cb: run on each reply that is not an error or ACK
+ * @err_cb: run on each error reply: the request's sequence number and the
+ *	negative errno
+ * @data: passed to both
+ * @overruns: incremented for each ENOBUFS (replies lost: the receive
+ *	buffer overran)
+ * Return: receive calls that returned messages (less than @max_reads when
+ * the queue emptied), or -errno.
+ */
+int hpcc_genl_read_replies(struct hpcc_genl *g, int max_reads, mnl_cb_t cb,
+			   void (*err_cb)(uint32_t seq, int err, void *data),
+			   void *data, uint64_t *overruns);
 
 /** hpcc_genl_params() - params-get into @p; 0 or -errno */
 int hpcc_genl_params(struct hpcc_genl *g, struct hpcc_params_attrs *p);

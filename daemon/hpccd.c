@@ -9,14 +9,16 @@
  * flow-new, flow-active and flow-del events, and a dump every reconcile-s
  * seconds and after an event overrun that forgets the flows the module no
  * longer has), and for each flow with data in flight keeps one probe
- * outstanding: the next goes out when the response arrives and the module
- * says the flow still has data in flight, or after a timeout (2 x max(srtt,
- * probe RTT), within [timeout-min, timeout-max], doubled after each
- * consecutive loss).  All probes share a token bucket of probe-budget
+ * outstanding: the next goes out as soon as the response arrives while the
+ * module last said the flow had data in flight, or after a timeout (2 x
+ * max(srtt, probe RTT), within [timeout-min, timeout-max], doubled after
+ * each consecutive loss).  All probes share a token bucket of probe-budget
  * packets per second.  A response is checked (structure, DSCP, a matching
  * outstanding random 64-bit id) and its hop records pushed to the module
- * with telemetry-set; a refused push is counted and the flow asks again
- * after a backoff.
+ * with telemetry-set, after the next probe left and without waiting: the
+ * pushes of a burst of responses go in one batch, and the module's replies
+ * (in-flight, srtt) and refusals are read as they come; a refused push is
+ * counted and the flow asks again after a backoff.
  *
  * Receiver role: answers a valid probe only when it was addressed to this
  * host (PACKET_HOST), to one of its unicast addresses (a route lookup of
@@ -76,7 +78,7 @@ enum {
 	C_RECONNECTS, C_SOCKET_DROPS, C_PROBES_NOT_UNICAST,
 	C_PROBES_BAD_SOURCE, C_RESPONSES_RATE_LIMITED, C_RESYNCS,
 	C_RECONCILES, C_FLOWS_RECONCILED, C_FLOWS_OVER_LIMIT, C_FLOWS_GONE,
-	C_PARSE_BASE,
+	C_PUSH_REPLIES_LOST, C_PARSE_BASE,
 	C_NUM = C_PARSE_BASE + HPCC_PARSE_NUM
 };
 
@@ -89,7 +91,17 @@ static const char *const counter_names[C_PARSE_BASE] = {
 	"reconnects", "socket-drops", "probes-not-unicast",
 	"probes-bad-source", "responses-rate-limited", "resyncs",
 	"reconciles", "flows-reconciled", "flows-over-limit", "flows-gone",
+	"push-replies-lost",
 };
+
+/*
+ * Telemetry pushes: one batch of requests per burst of responses (its
+ * buffer holds twice the limit: libmnl's batch lets the last message pass
+ * the limit), and the sequence numbers of the last PUSH_RING requests, to
+ * find the flow an error reply is about.
+ */
+#define PUSH_BATCH	8192
+#define PUSH_RING	1024
 
 /* Route-type cache of addresses seen in probes: type, and when learnt. */
 #define ADDR_CACHE 256
@@ -101,6 +113,10 @@ static const char *const counter_names[C_PARSE_BASE] = {
  * @sched: the sender role's flows, deadlines and budget
  * @rl: the receiver role's per-source response limit
  * @req: netlink requests to the module (blocking, 1 s timeout)
+ * @push: telemetry-set requests, in batches, replies read from the loop
+ * @push_batch: the batch being filled (read_packets() sends it)
+ * @push_buf: its buffer
+ * @push_ring: sequence number and flow of recent pushes, by seq % PUSH_RING
  * @ev: the module's events and nlctrl's notifications
  * @rt: route lookups (NETLINK_ROUTE)
  * @raw_fd: raw IPv4 socket, IP_HDRINCL, for sending
@@ -124,7 +140,10 @@ struct hpccd {
 	struct hpccd_cfg cfg;
 	struct hpccd_sched sched;
 	struct hpccd_rl rl;
-	struct hpcc_genl req, ev;
+	struct hpcc_genl req, ev, push;
+	struct mnl_nlmsg_batch *push_batch;
+	char push_buf[2 * PUSH_BATCH];
+	struct { uint32_t seq; struct hpcc_tuple t; } push_ring[PUSH_RING];
 	struct mnl_socket *rt;
 	int raw_fd, pkt_fd, timer_fd, sig_fd, ep_fd;
 	uint8_t probe_dscp, response_dscp;
@@ -279,7 +298,8 @@ static int dump_cb(const struct nlmsghdr *nlh, void *data)
 	if (!f)
 		return MNL_CB_OK;
 	f->srtt_us = m.a.srtt;
-	if (m.a.in_flight)
+	f->in_flight = m.a.in_flight;
+	if (f->in_flight)
 		probe_want(f);
 	return MNL_CB_OK;
 }
@@ -465,6 +485,7 @@ static int event_cb(const struct nlmsghdr *nlh, void *data)
 		f = flow_learn(&t);
 		if (f) {
 			f->srtt_us = m.a.srtt;
+			f->in_flight = true;
 			f->losses_in_row = 0;
 			probe_want(f);
 		}
@@ -655,10 +676,113 @@ static void check_flow(struct hpccd_flow *f)
 		return;
 	}
 	f->srtt_us = m.a.srtt;
-	if (m.a.in_flight)
+	f->in_flight = m.a.in_flight;
+	if (f->in_flight)
 		probe_want(f);
 }
 
+/* Send the telemetry pushes of this burst of responses. */
+static void push_flush(void)
+{
+	int err;
+
+	if (!D.push_batch)
+		return;
+	err = hpcc_genl_send_batch(&D.push, D.push_batch);
+	if (err) {
+		/* the module refused the whole batch at the socket (it is
+		 * going, or memory is short): its flows keep probing
+		 */
+		D.counters[C_SEND_ERRORS]++;
+		logmsg(LOG_DEBUG, "telemetry-set: %s", strerror(-err));
+	}
+	mnl_nlmsg_batch_reset(D.push_batch);
+}
+
+/* Queue a telemetry-set for flow @t; the batch goes out when it is full or
+ * at the end of the burst (push_flush()).
+ */
+static void push_add(const struct hpcc_tuple *t, const struct hpcc_pkt *p)
+{
+	uint32_t seq;
+
+	if (!D.push_batch)
+		D.push_batch = mnl_nlmsg_batch_start(D.push_buf, PUSH_BATCH);
+	D.push.family_id = D.req.family_id;
+	seq = hpcc_genl_telemetry_put(&D.push,
+				      mnl_nlmsg_batch_current(D.push_batch),
+				      t, p->hops, p->nhop);
+	D.push_ring[seq % PUSH_RING].seq = seq;
+	D.push_ring[seq % PUSH_RING].t = *t;
+	if (!mnl_nlmsg_batch_next(D.push_batch))
+		push_flush();	/* the batch without the last one */
+}
+
+/* The push that carried sequence number @seq, if the ring still has it. */
+static struct hpccd_flow *push_flow(uint32_t seq)
+{
+	if (D.push_ring[seq % PUSH_RING].seq != seq)
+		return NULL;
+	return hpccd_flow_find(&D.sched, &D.push_ring[seq % PUSH_RING].t);
+}
+
+/* The module took a push: what it says of the flow now.  The reply names
+ * no flow (in-flight and srtt only); its sequence number does.
+ */
+static int push_reply_cb(const struct nlmsghdr *nlh, void *data)
+{
+	struct hpcc_flow_msg m;
+	struct hpccd_flow *f;
+
+	if (hpcc_genl_flow_cb(nlh, &m) != MNL_CB_OK ||
+	    m.cmd != HPCC_CMD_TELEMETRY_SET)
+		return MNL_CB_OK;
+	D.counters[C_TELEMETRY_PUSHED]++;
+	f = push_flow(nlh->nlmsg_seq);
+	if (!f)
+		return MNL_CB_OK;
+	f->srtt_us = m.a.srtt;
+	f->in_flight = m.a.in_flight;
+	/* a flow whose sending resumed while its last probe was out */
+	if (f->in_flight)
+		probe_want(f);
+	return MNL_CB_OK;
+}
+
+/* The module refused a push: the flow is gone, or it backs off. */
+static void push_err_cb(uint32_t seq, int err, void *data)
+{
+	struct hpccd_flow *f = push_flow(seq);
+
+	if (err == -ENOENT) {
+		D.counters[C_FLOWS_GONE]++;
+		if (f)
+			flow_forget(f);
+		return;
+	}
+	/* counted; the flow asks again after a backoff, so a refusal never
+	 * ends its probing (nor turns into a loop)
+	 */
+	D.counters[C_TELEMETRY_REJECTED]++;
+	logmsg(LOG_DEBUG, "telemetry-set: %s", strerror(-err));
+	if (f)
+		hpccd_backoff(&D.sched, f, now_ns());
+}
+
+static void read_push_replies(void)
+{
+	hpcc_genl_read_replies(&D.push, 64, push_reply_cb, push_err_cb, NULL,
+			       &D.counters[C_PUSH_REPLIES_LOST]);
+}
+
+/*
+ * on_response() - a response to one of our probes.  The next probe leaves
+ * at once while the module last said the flow had data in flight (the
+ * draft's cadence: a new probe when the response arrives, section 6.2),
+ * and the records are pushed after it, in the burst's batch; the module's
+ * reply (read later) updates in-flight and srtt, and a refusal backs the
+ * flow off then.
+ */
 static void on_response(const struct hpcc_pkt *p)
 {
 	struct hpcc_tuple t = {
@@ -666,9 +790,8 @@ static void on_response(const struct hpcc_pkt *p)
 		.sport = p->tuple.dport, .dport = p->tuple.sport,
 	};
 	struct hpccd_flow *f = hpccd_flow_find(&D.sched, &t);
-	struct hpcc_flow_msg reply;
 	uint64_t now = now_ns();
-	int i, err;
+	int i;
 
 	D.counters[C_RESPONSES_RECEIVED]++;
 	if (!f || !hpccd_response(&D.sched, f, p->probe_id, now)) {
@@ -691,26 +814,9 @@ static void on_response(const struct hpcc_pkt *p)
 			check_flow(f);
 			return;
 		}
-	err = hpcc_genl_telemetry_set(&D.req, &t, p->hops, p->nhop, &reply);
-	if (err == -ENOENT) {
-		D.counters[C_FLOWS_GONE]++;
-		flow_forget(f);
-		return;
-	}
-	if (err) {
-		/* counted; the flow asks again after a backoff, so a
-		 * refusal never ends its probing (nor turns into a loop)
-		 */
-		D.counters[C_TELEMETRY_REJECTED]++;
-		logmsg(LOG_DEBUG, "telemetry-set: %s: %s", strerror(-err),
-		       D.req.extack);
-		hpccd_backoff(&D.sched, f, now);
-		return;
-	}
-	D.counters[C_TELEMETRY_PUSHED]++;
-	f->srtt_us = reply.a.srtt;
-	if (reply.a.in_flight)
+	if (f->in_flight)
 		probe_want(f);
+	push_add(&t, p);
 }
 
 static void read_packets(void)
@@ -728,7 +834,7 @@ static void read_packets(void)
 		n = recvfrom(D.pkt_fd, buf, sizeof(buf), MSG_DONTWAIT,
 			     (struct sockaddr *)&ll, &ll_len);
 		if (n < 0)
-			return;
+			break;
 		e = hpcc_parse(buf, n, &p);
 		if (e != HPCC_PARSE_OK) {
 			D.counters[C_PARSE_BASE + e]++;
@@ -742,6 +848,8 @@ static void read_packets(void)
 		else
 			D.counters[C_BAD_DSCP]++;
 	}
+	push_flush();
+	read_push_replies();
 }
 
 static void on_timer(void)
@@ -918,10 +1026,13 @@ static int setup(void)
 	/* -ENOENT (no module yet) leaves the sockets open */
 	hpcc_genl_open(&D.req, 1000);
 	hpcc_genl_open(&D.ev, 0);
-	if (!D.req.nl || !D.ev.nl) {
+	hpcc_genl_open(&D.push, 0);
+	if (!D.req.nl || !D.ev.nl || !D.push.nl) {
 		logmsg(LOG_ERR, "netlink: %s", strerror(errno));
 		return -1;
 	}
+	/* the replies of a full burst of pushes (256 of about 500 bytes) */
+	set_rcvbuf(mnl_socket_get_fd(D.push.nl), 1 << 20);
 	apply_cfg();
 	if (D.ev.notify_grp &&
 	    mnl_socket_setsockopt(D.ev.nl, NETLINK_ADD_MEMBERSHIP,
@@ -939,7 +1050,8 @@ static int setup(void)
 	D.ep_fd = epoll_create1(EPOLL_CLOEXEC);
 	if (D.sig_fd < 0 || D.timer_fd < 0 || D.ep_fd < 0 ||
 	    epoll_add(D.sig_fd) || epoll_add(D.timer_fd) ||
-	    epoll_add(D.pkt_fd) || epoll_add(mnl_socket_get_fd(D.ev.nl))) {
+	    epoll_add(D.pkt_fd) || epoll_add(mnl_socket_get_fd(D.ev.nl)) ||
+	    epoll_add(mnl_socket_get_fd(D.push.nl))) {
 		logmsg(LOG_ERR, "setup: %s", strerror(errno));
 		return -1;
 	}
@@ -1051,6 +1163,8 @@ int main(int argc, char **argv)
 				on_timer();
 			else if (fd == D.pkt_fd)
 				read_packets();
+			else if (fd == mnl_socket_get_fd(D.push.nl))
+				read_push_replies();
 			else
 				read_events();
 		}
@@ -1060,6 +1174,7 @@ int main(int argc, char **argv)
 	hpccd_rl_free(&D.rl);
 	hpcc_genl_close(&D.req);
 	hpcc_genl_close(&D.ev);
+	hpcc_genl_close(&D.push);
 	if (D.rt)
 		mnl_socket_close(D.rt);
 	logmsg(LOG_INFO, "hpccd exiting");

@@ -44,6 +44,9 @@ enum hpccd_flow_state {
  * @sent_ns: when it was sent
  * @deadline_ns: timeout or backoff end (OUTSTANDING, BACKOFF)
  * @srtt_us: the module's smoothed RTT of the flow, us
+ * @in_flight: the module last said the flow had data in flight (event,
+ *	dump, flow-get or telemetry-set reply); a response is followed by the
+ *	next probe at once while this is set
  * @losses_in_row: probes lost (or refused) since the last good response;
  *	each doubles the timeout, up to 2^10
  * @rtt_ns: smoothed probe RTT (1/8 EWMA), ns
@@ -63,6 +66,7 @@ struct hpccd_flow {
 	uint64_t sent_ns;
 	uint64_t deadline_ns;
 	uint32_t srtt_us;
+	bool in_flight;
 	uint32_t losses_in_row;
 	uint64_t rtt_ns;
 	uint64_t probes, responses, lost;
@@ -178,7 +182,9 @@ bool hpccd_response(struct hpccd_sched *s, struct hpccd_flow *f,
 
 /**
  * hpccd_backoff() - @f's telemetry was refused: count it as a loss and ask
- * again after the (doubled) timeout, not at once
+ * again after the (doubled) timeout, not at once.  A probe sent since (the
+ * refusal comes after the next probe left) is abandoned: its response will
+ * not match.
  */
 void hpccd_backoff(struct hpccd_sched *s, struct hpccd_flow *f, uint64_t now);
 

@@ -174,6 +174,7 @@ static int parse_hop(const char *s, struct hpcc_hop_rec *h)
 static int telemetry(char **av, const struct hpcc_hop_rec *hops, int nhop,
 		     struct hpcc_flow_msg *r)
 {
+	char buf[MNL_SOCKET_BUFFER_SIZE];
 	struct hpcc_tuple t;
 	struct in_addr a;
 
@@ -185,7 +186,8 @@ static int telemetry(char **av, const struct hpcc_hop_rec *hops, int nhop,
 	t.daddr = a.s_addr;
 	t.sport = htons(atoi(av[1]));
 	t.dport = htons(atoi(av[3]));
-	return hpcc_genl_telemetry_set(&g, &t, hops, nhop, r);
+	hpcc_genl_telemetry_put(&g, buf, &t, hops, nhop);
+	return talk((struct nlmsghdr *)buf, hpcc_genl_flow_cb, r);
 }
 
 /* The malformed requests of the "bad" command. */

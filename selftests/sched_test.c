@@ -171,6 +171,35 @@ TEST_F(sched, backoff_comes_back)
 	ASSERT_TRUE(hpccd_want(&self->s, f, T0 + 5 * MS));
 }
 
+/*
+ * hpccd sends the next probe before it hears whether the module took the
+ * last response's telemetry; a refusal that comes after that probe backs
+ * the flow off and abandons the probe: one deadline (the backoff's), and
+ * the probe's response no longer matches.
+ */
+TEST_F(sched, backoff_while_outstanding)
+{
+	struct hpcc_tuple t = tup(3);
+	struct hpccd_flow *f = hpccd_flow_add(&self->s, &t, NULL);
+	bool lost = true;
+
+	f->srtt_us = 1000;
+	ASSERT_TRUE(hpccd_want(&self->s, f, T0));
+	hpccd_sent(&self->s, f, 1, T0);
+	ASSERT_TRUE(hpccd_response(&self->s, f, 1, T0 + MS));
+	ASSERT_TRUE(hpccd_want(&self->s, f, T0 + MS));
+	hpccd_sent(&self->s, f, 2, T0 + MS);
+	hpccd_backoff(&self->s, f, T0 + MS);
+	ASSERT_EQ(HPCCD_BACKOFF, f->state);
+	ASSERT_EQ(1, self->s.heap_len);
+	ASSERT_FALSE(hpccd_response(&self->s, f, 2, T0 + 2 * MS));
+	ASSERT_EQ(T0 + 5 * MS, hpccd_next_wakeup(&self->s, T0 + 2 * MS));
+	ASSERT_EQ(f, hpccd_next_expired(&self->s, T0 + 5 * MS, &lost));
+	ASSERT_FALSE(lost);
+	ASSERT_EQ(NULL, hpccd_next_expired(&self->s, T0 + 100 * MS, &lost));
+	ASSERT_EQ(0, self->s.heap_len);
+}
+
 /* Deadlines come out in order whatever the order of sends and removals. */
 TEST_F(sched, heap_order)
 {
