@@ -54,7 +54,9 @@ TRACE_DEFINE_ENUM(HPCC_MODE_FALLBACK);
  * inc_stage: incStage; bind_hop: the hop whose u' set u, from 1 (0: no hop
  * updated U, as for the first sample); nhop: records in the sample;
  * age_ns: from the sample's arrival over netlink (telemetry-set) to this
- * ACK; interval_ns: since the previous applied sample (0 for the first);
+ * ACK's clock (tcp_clock_cache, read when the ACK's processing began; 0
+ * when the sample arrived after that); interval_ns: since the previous
+ * applied sample (0 for the first);
  * srtt_us: the flow's smoothed RTT.
  */
 TRACE_EVENT(hpcc_sample,

@@ -201,7 +201,10 @@ static void hpcc_take_telemetry(struct sock *sk, struct hpcc_ent *e,
 	e->last_snd_nxt = tp->snd_nxt;
 	e->samples++;
 	hpcc_stat_inc(e->hn, HPCC_STAT_SAMPLES);
-	trace_hpcc_sample(e, step, now - arrived,
+	/* the ACK's clock was read when its processing began, so a
+	 * sample pushed since then arrived "after" it
+	 */
+	trace_hpcc_sample(e, step, now > arrived ? now - arrived : 0,
 			  e->sample_time ? now - e->sample_time : 0,
 			  tp->srtt_us >> 3);
 	e->sample_time = now;
