@@ -142,19 +142,34 @@ bench_fctgen() {
 	tb_qstop
 }
 
-# bench_trace_on CC - for hpcc, record tcp_hpcc's tracepoints (hpcc_sample,
-# hpcc_mode: Documentation/admin-guide.rst, "Tracepoints") on
-# CLOCK_MONOTONIC, the clock of qsample, tcpsample and fctgen; a record per
-# applied sample and per mode change, written by the ACK path itself
+# Recording tcp_hpcc's tracepoints (hpcc_sample, hpcc_mode:
+# Documentation/admin-guide.rst, "Tracepoints") on CLOCK_MONOTONIC, the
+# clock of qsample, tcpsample and fctgen; a record per applied sample and
+# per mode change, written by the ACK path itself.
+#
+# Enabling a trace event patches kernel text (its static key; and, with
+# the record-cmd option, the sched_switch tracepoint in __schedule), and
+# patching text while other vCPUs run it crashed an mttcg guest: an int3
+# Oops in __schedule+0x339 during S1 with hpcc, 2026-11-24, when the events
+# were enabled and disabled around every run.  So bench_trace_setup
+# enables them once, with record-cmd off, before any run, and each run
+# only switches the ring buffer (tracing_on, a flag, no patching).
 TRACEFS=/sys/kernel/tracing
-bench_trace_on() {
-	[ "$1" = hpcc ] || return 0
+bench_trace_setup() {
+	case " $CCS " in *" hpcc "*) ;; *) return 0 ;; esac
 	mountpoint -q $TRACEFS || mount -t tracefs nodev $TRACEFS || return 1
 	echo 0 > $TRACEFS/tracing_on &&
+	echo 0 > $TRACEFS/options/record-cmd &&
 	echo mono > $TRACEFS/trace_clock &&
 	echo 16384 > $TRACEFS/buffer_size_kb &&
 	echo > $TRACEFS/trace &&
-	echo 1 > $TRACEFS/events/hpcc/enable &&
+	echo 1 > $TRACEFS/events/hpcc/enable
+}
+
+# bench_trace_on CC - for hpcc, start recording
+bench_trace_on() {
+	[ "$1" = hpcc ] || return 0
+	echo > $TRACEFS/trace &&
 	echo 1 > $TRACEFS/tracing_on
 }
 
@@ -162,7 +177,7 @@ bench_trace_on() {
 # records the ring buffer lost (overrun) in DIR/status
 bench_trace_off() {
 	[ "$1" = hpcc ] || return 0
-	echo 0 > $TRACEFS/events/hpcc/enable
+	echo 0 > $TRACEFS/tracing_on
 	cat $TRACEFS/trace > "$2/hpcc_trace.txt"
 	echo "trace_overrun $(cat $TRACEFS/per_cpu/cpu*/stats |
 		awk '/^overrun:/ { n += $2 } END { print n + 0 }')" >> "$2/status"
@@ -281,6 +296,7 @@ s6() {
 	--flows "$FCT_FLOWS" --hosts $HOSTS --rate-mbit "$TB_RATE_MBIT" \
 	--rtt-ms "$TB_RTT_MS" --seed "$SEED" || exit 1
 
+bench_trace_setup || { echo "eval: tracing setup failed" >&2; exit 1; }
 started=$(date +%s)
 [ $resumed = 1 ] || : > "$OUT/order.txt"
 for ((REP = 1; REP <= REPS; REP++)); do
