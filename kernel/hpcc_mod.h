@@ -192,7 +192,11 @@ struct hpcc_pub {
  * @core: the algorithm core's state (socket lock)
  * @w_prior: W before the last loss reduction, for undo (socket lock)
  * @wc_prior: Wc before the last loss reduction (socket lock)
- * @start_time: when the flow got state, or when it last went idle
+ * @active_time: the staleness clock's floor, tcp_clock_ns() time base:
+ *	staleness counts from the later of this and @tlm_time; the flow's
+ *	start, moved forward by every idle period (socket lock)
+ * @idle_since: when the flow's last ACK left nothing in flight (its start
+ *	before any data); 0 while data is in flight (socket lock)
  * @sample_time: when the ACK path last applied a sample, tcp_clock_ns()
  *	time base; 0 before the first (socket lock)
  * @mode: enum hpcc_mode: HPCC while telemetry is fresh, FALLBACK after
@@ -224,7 +228,8 @@ struct hpcc_ent {
 	struct hpcc_flow core;
 	u64 w_prior;
 	u64 wc_prior;
-	u64 start_time;
+	u64 active_time;
+	u64 idle_since;
 	u64 sample_time;
 
 	u8 mode;

@@ -107,7 +107,7 @@ MODULE_PARM_DESC(w_min_bytes,
 static struct hpcc_param stale_rtts = { 4, 1, 1000 };
 module_param_cb(stale_rtts, &hpcc_param_ops, &stale_rtts, 0644);
 MODULE_PARM_DESC(stale_rtts,
-		 "RTTs without telemetry before the fallback law [1..1000], default 4");
+		 "RTTs with data in flight and no telemetry before the fallback law [1..1000], default 4");
 
 static struct hpcc_param probe_dscp = { 60, 1, 63 };
 module_param_cb(probe_dscp, &hpcc_param_ops, &probe_dscp, 0644);

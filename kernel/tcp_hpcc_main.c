@@ -114,12 +114,19 @@ static u64 hpcc_rtt_ns(const struct tcp_sock *tp, const struct hpcc_cfg *cfg)
 }
 
 /*
- * hpcc_stale() - true when the flow's newest telemetry (or its start, if
- * none came) is older than stale_rtts RTTs at @now (ns, tcp_clock_ns()).
+ * hpcc_stale() - true when the flow has had data in flight for stale_rtts
+ * RTTs at @now (ns, tcp_clock_ns()) since its newest telemetry (or its
+ * start).  hpccd probes only while data is in flight, so time spent idle
+ * does not count: hpcc_tx_start() moves @active_time forward by each idle
+ * period.
  */
 static u64 hpcc_last_news(const struct hpcc_ent *e)
 {
-	return READ_ONCE(e->tlm_gen) ? READ_ONCE(e->tlm_time) : e->start_time;
+	u64 news = e->active_time;
+
+	if (READ_ONCE(e->tlm_gen) && (s64)(READ_ONCE(e->tlm_time) - news) > 0)
+		news = READ_ONCE(e->tlm_time);
+	return news;
 }
 
 static bool hpcc_stale(const struct tcp_sock *tp, const struct hpcc_ent *e,
@@ -157,7 +164,7 @@ static void hpcc_resume(struct sock *sk, struct hpcc_ent *e,
 {
 	const struct tcp_sock *tp = tcp_sk(sk);
 	u64 w = ((u64)tcp_snd_cwnd(tp) * tp->mss_cache) << HPCC_W_SHIFT;
-	u64 since = tp->tcp_clock_cache - (e->sample_time ?: e->start_time);
+	u64 since = tp->tcp_clock_cache - (e->sample_time ?: e->active_time);
 
 	hpcc_flow_restart(&e->core, &cfg->p, w);
 	e->mode = HPCC_MODE_HPCC;
@@ -308,6 +315,8 @@ static void hpcc_cong_control_rs(struct sock *sk, const struct rate_sample *rs)
 	if (law != HPCC_MODE_HPCC)
 		hpcc_fallback_law(sk, rs);
 	rcu_read_unlock();
+	if (!tcp_sk(sk)->packets_out && !e->idle_since)
+		e->idle_since = tcp_sk(sk)->tcp_clock_cache;
 	hpcc_publish(sk, e, law, tcp_sk(sk)->packets_out ? 1 : 0);
 }
 
@@ -337,7 +346,8 @@ static void hpcc_init(struct sock *sk)
 	if (!e)
 		return;
 	ca->ent = e;
-	e->start_time = tcp_clock_ns();
+	e->active_time = tcp_clock_ns();
+	e->idle_since = e->active_time;
 	e->mode = HPCC_MODE_HPCC;
 	rcu_read_lock();
 	cfg = rcu_dereference(e->hn->cfg);
@@ -400,10 +410,13 @@ static u32 hpcc_undo_cwnd(struct sock *sk)
 }
 
 /*
- * hpcc_tx_start() - sending resumes with nothing in flight.  TCP skips its
- * own restart after idle for a congestion control with cong_control, so
- * it is done here: if telemetry went stale while idle, the fallback law
- * takes over; in the fallback law, after an idle period longer than the RTO
+ * hpcc_tx_start() - sending resumes with nothing in flight.  In HPCC mode
+ * W holds and the staleness clock skips the idle period (@active_time
+ * moves forward by it): hpccd probes only while data is in flight, so the
+ * idle time is no gap in telemetry, and the flow falls back only after
+ * stale_rtts RTTs with data in flight and no sample.  TCP skips its own
+ * restart after idle for a congestion control with cong_control, so it is
+ * done here for the fallback law: after an idle period longer than the RTO
  * and with net.ipv4.tcp_slow_start_after_idle set, the window restarts
  * from at most the initial window (RFC 2861, RFC 5681 section 4.1).  A
  * flow-active event asks hpccd to probe.
@@ -421,15 +434,14 @@ static u32 hpcc_init_cwnd(const struct tcp_sock *tp, const struct dst_entry *dst
 static void hpcc_tx_start(struct sock *sk, struct hpcc_ent *e)
 {
 	struct tcp_sock *tp = tcp_sk(sk);
-	const struct hpcc_cfg *cfg;
+	u64 now = tcp_clock_ns();
 	u32 restart;
 
-	rcu_read_lock();
-	cfg = rcu_dereference(e->hn->cfg);
-	if (e->mode == HPCC_MODE_HPCC &&
-	    hpcc_stale(tp, e, cfg, tcp_clock_ns()))
-		hpcc_to_fallback(sk, e);
-	rcu_read_unlock();
+	if (e->idle_since) {
+		e->active_time = min(hpcc_last_news(e) + (now - e->idle_since),
+				     now);
+		e->idle_since = 0;
+	}
 	if (e->mode != HPCC_MODE_HPCC &&
 	    READ_ONCE(sock_net(sk)->ipv4.sysctl_tcp_slow_start_after_idle) &&
 	    (s32)(tcp_jiffies32 - tp->lsndtime) > inet_csk(sk)->icsk_rto) {

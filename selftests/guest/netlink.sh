@@ -413,6 +413,80 @@ assert all(int(m[4]) > 0 for m in modes), modes
 PY
 }
 
+# An idle gap is not a telemetry gap (hpccd probes only while data is in
+# flight): a flow that had a sample and then sends again after an idle
+# period far longer than stale_rtts RTTs keeps the HPCC law and its W; a
+# flow that goes on sending without samples still falls back (after
+# stale_rtts RTTs with data in flight).  Until issue 16 the restart after
+# idle (CA_EVENT_TX_START) handed it to the fallback law at once.
+idle_holds_w() {
+	local out rc
+	{ ip netns exec hr python3 -c '
+import socket
+s = socket.socket()
+s.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)
+s.bind(("0.0.0.0", 5301)); s.listen(1); c, _ = s.accept()
+while c.recv(65536):
+    pass' & } &&
+	retry 50 sh -c "ip netns exec hr ss -Hltn | grep -q ':5301 '" || return 1
+	nls params-set stale_rtts=4 || return 1
+	out=$(ip netns exec hs python3 - "$NL" $CLI $SRV $T_US <<'PY'
+import socket, subprocess, sys, threading, time
+nl, cli, srv, t_us = sys.argv[1], sys.argv[2], sys.argv[3], int(sys.argv[4])
+tup = [cli, "40030", srv, "5301"]
+def flow():
+    out = subprocess.run([nl, "flow-get"] + tup, capture_output=True,
+                         text=True, check=True).stdout
+    return dict(l.split("=", 1) for l in out.split() if "=" in l)
+def sample(ts):
+    subprocess.run([nl, "telemetry"] + tup + ["7,3,1000000000,%d,0,0" % ts],
+                   stdout=subprocess.DEVNULL, check=True)
+s = socket.socket()
+s.setsockopt(socket.IPPROTO_TCP, socket.TCP_CONGESTION, b"hpcc")
+s.bind((cli, 40030))
+s.connect((srv, 5301))
+for i in range(50):     # a sample, applied at an ACK
+    sample(10**12 + i * 10**9)
+    s.sendall(b"x" * 20000)
+    time.sleep(0.01)
+    f = flow()
+    if int(f["samples"]) >= 1:
+        break
+before = flow()
+print("before idle: mode=%s samples=%s fallbacks=%s w=%s" %
+      (before["mode"], before["samples"], before["fallbacks"], before["w"]))
+time.sleep(100 * t_us / 1e6)    # idle for 100 T, 25 stale budgets
+s.sendall(b"x" * 20000)
+time.sleep(2 * t_us / 1e6)      # its ACKs
+after = flow()
+print("after idle: mode=%s fallbacks=%s w=%s" %
+      (after["mode"], after["fallbacks"], after["w"]))
+stop = threading.Event()
+def send():                     # sending on without samples
+    while not stop.is_set():
+        s.sendall(b"x" * 65536)
+th = threading.Thread(target=send)
+th.start()
+end = time.time() + 300 * t_us / 1e6
+while time.time() < end and flow()["mode"] == "1":
+    time.sleep(t_us / 1e6)
+stop.set()
+th.join()
+last = flow()
+print("sending without samples: mode=%s fallbacks=%s" %
+      (last["mode"], last["fallbacks"]))
+ok = (int(before["samples"]) >= 1 and before["mode"] == "1" and
+      after["mode"] == "1" and after["fallbacks"] == before["fallbacks"] and
+      after["w"] == before["w"] and last["mode"] == "2")
+sys.exit(0 if ok else 1)
+PY
+)
+	rc=$?
+	echo "$out"
+	nls params-set stale_rtts=1000 || return 1
+	return $rc
+}
+
 unload() {
 	cleanup
 	retry 100 sh -c '[ "$(cat /sys/module/tcp_hpcc/refcnt)" = 0 ]' &&
@@ -420,12 +494,13 @@ unload() {
 }
 
 ktap_print_header
-ktap_set_plan 15
+ktap_set_plan 16
 t "an iperf3 flow with hpcc gets HPCC state (flow-get)" setup
 t "line-rate start: W = W_init = line rate x T" line_rate_start
 t "W, Wc, U, incStage follow hpcc-replay; cwnd = W/mss, pacing = W/T" follows_core
 t "stale telemetry: fallback; fresh telemetry: back to hpcc" falls_back_and_resumes
 t "tracepoints: hpcc_sample per applied sample, hpcc_mode per mode change" tracepoints
+t "an idle period holds W and the HPCC law; sending without samples falls back" idle_holds_w
 t "bad netlink input is rejected with extack messages and counted" bad_input
 t "an unprivileged user cannot write or join events" unprivileged
 t "two namespaces do not see each other's flows or parameters" namespaces_apart

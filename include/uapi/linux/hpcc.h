@@ -15,7 +15,8 @@
  * enum hpcc_mode - Which window law a flow runs.
  * @HPCC_MODE_HPCC: HPCC++ from fresh telemetry (NewAck, draft section 4.2).
  * @HPCC_MODE_FALLBACK: The conventional law (Reno with PRR): no telemetry for
- *   stale-rtts RTTs, or the connection is recovering from loss.
+ *   stale-rtts RTTs with data in flight, or the connection is recovering from
+ *   loss.
  */
 enum hpcc_mode {
 	HPCC_MODE_HPCC = 1,
