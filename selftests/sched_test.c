@@ -145,6 +145,21 @@ TEST_F(sched, timeout_backoff_and_response)
 	ASSERT_EQ(0, hpccd_next_wakeup(&self->s, T0 + 50003 * MS));
 }
 
+/* A new flow i (srtt 1 ms) probed at T0 and answered at T0 + 1 ms. */
+static struct hpccd_flow *answered(struct __test_metadata *_metadata,
+				   struct hpccd_sched *s, int i)
+{
+	struct hpcc_tuple t = tup(i);
+	struct hpccd_flow *f = hpccd_flow_add(s, &t, NULL);
+
+	EXPECT_NE(NULL, f);
+	f->srtt_us = 1000;
+	EXPECT_TRUE(hpccd_want(s, f, T0));
+	hpccd_sent(s, f, 1, T0);
+	EXPECT_TRUE(hpccd_response(s, f, 1, T0 + MS));
+	return f;
+}
+
 /*
  * Telemetry refused (hpccd's old bug: the flow was never probed again):
  * the flow waits one doubled timeout, then comes back to be asked again;
@@ -152,14 +167,9 @@ TEST_F(sched, timeout_backoff_and_response)
  */
 TEST_F(sched, backoff_comes_back)
 {
-	struct hpcc_tuple t = tup(2);
-	struct hpccd_flow *f = hpccd_flow_add(&self->s, &t, NULL);
+	struct hpccd_flow *f = answered(_metadata, &self->s, 2);
 	bool lost = true;
 
-	f->srtt_us = 1000;
-	ASSERT_TRUE(hpccd_want(&self->s, f, T0));
-	hpccd_sent(&self->s, f, 1, T0);
-	ASSERT_TRUE(hpccd_response(&self->s, f, 1, T0 + MS));
 	hpccd_backoff(&self->s, f, T0 + MS);
 	ASSERT_EQ(HPCCD_BACKOFF, f->state);
 	ASSERT_FALSE(hpccd_want(&self->s, f, T0 + 2 * MS));
@@ -179,14 +189,9 @@ TEST_F(sched, backoff_comes_back)
  */
 TEST_F(sched, backoff_while_outstanding)
 {
-	struct hpcc_tuple t = tup(3);
-	struct hpccd_flow *f = hpccd_flow_add(&self->s, &t, NULL);
+	struct hpccd_flow *f = answered(_metadata, &self->s, 3);
 	bool lost = true;
 
-	f->srtt_us = 1000;
-	ASSERT_TRUE(hpccd_want(&self->s, f, T0));
-	hpccd_sent(&self->s, f, 1, T0);
-	ASSERT_TRUE(hpccd_response(&self->s, f, 1, T0 + MS));
 	ASSERT_TRUE(hpccd_want(&self->s, f, T0 + MS));
 	hpccd_sent(&self->s, f, 2, T0 + MS);
 	hpccd_backoff(&self->s, f, T0 + MS);
