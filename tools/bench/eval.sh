@@ -130,15 +130,30 @@ bench_counters() {
 		      print "TCPSACKReorder", s["TCPSACKReorder"] + 0 }' > "$1"
 }
 
+# bench_cpu FILE - the guest's CPU time so far (/proc/stat, in USER_HZ
+# ticks: busy is user + nice + system + irq + softirq + steal, total adds
+# idle and iowait) and the hpccd processes' (utime + stime, every
+# namespace's daemon), for the cost of a run against another cc's
+bench_cpu() {
+	{
+		awk '/^cpu / { b = $2 + $3 + $4 + $7 + $8 + $9
+			print "cpu_busy_ticks", b; print "cpu_total_ticks", b + $5 + $6 }' /proc/stat
+		for p in $(pgrep -x hpccd); do cat "/proc/$p/stat" 2>/dev/null; done |
+			awk '{ s += $14 + $15 } END { print "hpccd_ticks", s + 0 }'
+	} > "$1"
+}
+
 # bench_fctgen DIR [fctgen options] < SCHEDULE - run a schedule, with
-# queue samples and counters
+# queue samples, counters and CPU time
 bench_fctgen() {
 	local dir=$1
 	shift
 	tb_qsample "$dir"
+	bench_cpu "$dir/cpu.before"
 	"$TB_BIN/fctgen" -o "$dir/flows.txt" -c "$dir/counters" "$@" \
 		> "$dir/fctgen.log" 2>&1
 	echo "fctgen $?" >> "$dir/status"
+	bench_cpu "$dir/cpu.after"
 	tb_qstop
 }
 

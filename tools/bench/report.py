@@ -76,11 +76,12 @@ def runs(d, scen):
     return out
 
 
-def counters(d):
+def counters(d, name="counters"):
+    """the change of each counter in D/NAME.before -> D/NAME.after"""
     c = {}
     for when in ("before", "after"):
         try:
-            with open(os.path.join(d, "counters." + when)) as fh:
+            with open(os.path.join(d, name + "." + when)) as fh:
                 for line in fh:
                     k, v = line.split()
                     c.setdefault(k, [0, 0])[when == "after"] = int(v)
@@ -615,6 +616,8 @@ def s5(d, meta, res):
                 small.append(s)
         qs = [b for _, b in queue(sub)]
         hs = [f["conn"] - f["start"] for f in fl if f["ok"]]
+        cpu = counters(sub, "cpu")   # USER_HZ = 100 ticks per second
+        nan = float("nan")
         per.setdefault(cc, {}).setdefault(load, []).append({
             "flows": len(fl), "failed": sum(not f["ok"] for f in fl),
             "q_p50": pct(qs, 50), "q_p99": pct(qs, 99),
@@ -623,7 +626,9 @@ def s5(d, meta, res):
                          "p99": pct(x, 99)} for x in sd],
             "small_p99": pct(small, 99), "small_p50": pct(small, 50),
             "all_p99": pct([x for b in sd for x in b], 99),
-            "rtos": counters(sub).get("TCPTimeouts", 0)})
+            "rtos": counters(sub).get("TCPTimeouts", 0),
+            "cpu_s": cpu["cpu_busy_ticks"] / 100 if "cpu_busy_ticks" in cpu else nan,
+            "hpccd_s": cpu["hpccd_ticks"] / 100 if "hpccd_ticks" in cpu else nan})
     res["s5"] = per
     md = ["## S5: flow completion time (websearch sizes / %s, Poisson arrivals, "
           "%s flows per run)" % (meta["fct_scale"], meta["fct_flows"]), "",
@@ -633,13 +638,16 @@ def s5(d, meta, res):
           "connection's establishment to the receiver's one-byte answer after "
           "the last byte.  Handshake: connect() to established, which no "
           "congestion control shapes: it shows how loaded the emulated hosts "
-          "were." % (rate / 1e6, base_rtt * 1e3), ""]
+          "were.  CPU: the guest's busy CPU seconds during the run (all vCPUs, "
+          "/proc/stat), and hpccd's share of them (every namespace's daemon)."
+          % (rate / 1e6, base_rtt * 1e3), ""]
     for load in loads:
         md += ["### load %s %%" % load, "",
                "| cc | flows < 100 KB p50 | < 100 KB p99 | all p99 | " +
                " | ".join("%s p50 / p99" % name for _, name in BUCKETS) +
-               " | queue p50 / p99 KB | handshake p50 / p99 ms | RTOs | failed |",
-               "|---|---|---|---|" + "---|" * len(BUCKETS) + "---|---|---|---|"]
+               " | queue p50 / p99 KB | handshake p50 / p99 ms | RTOs | failed"
+               " | CPU s | hpccd CPU s |",
+               "|---|---|---|---|" + "---|" * len(BUCKETS) + "---|---|---|---|---|---|"]
         for cc in per:
             v = per[cc].get(load, [])
             if not v:
@@ -649,14 +657,15 @@ def s5(d, meta, res):
                 cells.append("%s / %s" % (
                     fmt([x["buckets"][i]["p50"] for x in v]),
                     fmt([x["buckets"][i]["p99"] for x in v])))
-            md.append("| %s | %s | %s | %s | %s | %s / %s | %s / %s | %s | %s |" % (
+            md.append("| %s | %s | %s | %s | %s | %s / %s | %s / %s | %s | %s | %s | %s |" % (
                 cc, fmt([x["small_p50"] for x in v]), fmt([x["small_p99"] for x in v]),
                 fmt([x["all_p99"] for x in v]), " | ".join(cells),
                 fmt([x["q_p50"] for x in v], scale=1e-3),
                 fmt([x["q_p99"] for x in v], scale=1e-3),
                 fmt([x["hs_p50"] for x in v], scale=1e3),
                 fmt([x["hs_p99"] for x in v], scale=1e3),
-                fmt([x["rtos"] for x in v], "%d"), fmt([x["failed"] for x in v], "%d")))
+                fmt([x["rtos"] for x in v], "%d"), fmt([x["failed"] for x in v], "%d"),
+                fmt([x["cpu_s"] for x in v]), fmt([x["hpccd_s"] for x in v])))
         nb = [med([x["buckets"][i]["n"] for x in per[next(iter(per))].get(load, [])])
               for i in range(len(BUCKETS))]
         md += ["", "Flows per bucket (median run): " + ", ".join(
@@ -824,6 +833,12 @@ def targets(res, meta):
                 o = med([x["small_p99"] for x in s5[cc]["50"]])
                 rows.append(("S5 p99 slowdown < 100 KB at 50 %% load <= %g x %s's" % (f, cc),
                              "%.2f vs %.2f (%.2f x)" % (h, o, h / o), h <= f * o))
+    for load in sorted(s5.get("hpcc", {})):
+        h = med([x["cpu_s"] for x in s5["hpcc"][load]])
+        c = med([x["cpu_s"] for x in s5.get("cubic", {}).get(load, [])])
+        if h == h and c == c and c > 0:
+            rows.append(("S5 guest CPU at %s %% load <= 1.1 x cubic's" % load,
+                         "%.1f s vs %.1f s (%.2f x)" % (h, c, h / c), h <= 1.1 * c))
     md = ["## Targets", "", "| target | measured (hpcc) | met |", "|---|---|---|"]
     for name, v, ok in rows:
         md.append("| %s | %s | %s |" % (name, v, "yes" if ok else "**no**"))
