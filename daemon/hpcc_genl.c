@@ -348,7 +348,8 @@ static int params_cb(const struct nlmsghdr *nlh, void *data)
 
 uint32_t hpcc_genl_telemetry_put(struct hpcc_genl *g, void *buf,
 				 const struct hpcc_tuple *t,
-				 const struct hpcc_hop_rec *hops, int nhop)
+				 const struct hpcc_hop_rec *hops, int nhop,
+				 uint32_t n_flows)
 {
 	struct nlmsghdr *nlh;
 	int i;
@@ -366,6 +367,8 @@ uint32_t hpcc_genl_telemetry_put(struct hpcc_genl *g, void *buf,
 		mnl_attr_put_u64(nlh, HPCC_A_HOP_QLEN, hops[i].qlen);
 		mnl_attr_nest_end(nlh, n);
 	}
+	if (n_flows)
+		mnl_attr_put_u32(nlh, HPCC_A_FLOW_N_FLOWS, n_flows);
 	return nlh->nlmsg_seq;
 }
 

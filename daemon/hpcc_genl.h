@@ -149,6 +149,7 @@ bool hpcc_flow_msg_tuple(const struct hpcc_flow_msg *m, struct hpcc_tuple *t);
  * @t: the flow
  * @hops: @nhop records, 1..HPCC_MAX_HOPS (at most 620 bytes in all)
  * @nhop: number of records
+ * @n_flows: the receiver-reported N (1..65535), sent as n-flows; 0: none
  *
  * No NLM_F_ACK: the module answers a request it takes with the flow's
  * reply (its in-flight and srtt) and one it refuses with an error message
@@ -159,7 +160,8 @@ bool hpcc_flow_msg_tuple(const struct hpcc_flow_msg *m, struct hpcc_tuple *t);
  */
 uint32_t hpcc_genl_telemetry_put(struct hpcc_genl *g, void *buf,
 				 const struct hpcc_tuple *t,
-				 const struct hpcc_hop_rec *hops, int nhop);
+				 const struct hpcc_hop_rec *hops, int nhop,
+				 uint32_t n_flows);
 
 /**
  * hpcc_genl_send_batch() - send the messages of @b, without blocking

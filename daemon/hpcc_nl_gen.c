@@ -52,6 +52,8 @@ const struct hpcc_nl_attr_desc hpcc_flow_desc[HPCC_A_FLOW_MAX + 1] = {
 	[HPCC_A_FLOW_LAST_SND_NXT] = { "last-snd-nxt", HPCC_NL_U32, 0, 0 },
 	[HPCC_A_FLOW_PAD] = { "pad", HPCC_NL_PAD, 0, 0 },
 	[HPCC_A_FLOW_REDUCTIONS] = { "reductions", HPCC_NL_U32, 0, 0 },
+	[HPCC_A_FLOW_N_FLOWS] = { "n-flows", HPCC_NL_U32, 0, 0 },
+	[HPCC_A_FLOW_W_AI] = { "w-ai", HPCC_NL_U64, 0, 0 },
 };
 
 const char *const hpcc_flow_names[HPCC_A_FLOW_MAX + 1] = {
@@ -73,6 +75,8 @@ const char *const hpcc_flow_names[HPCC_A_FLOW_MAX + 1] = {
 	[HPCC_A_FLOW_LAST_ACK_SEQ] = "last-ack-seq",
 	[HPCC_A_FLOW_LAST_SND_NXT] = "last-snd-nxt",
 	[HPCC_A_FLOW_REDUCTIONS] = "reductions",
+	[HPCC_A_FLOW_N_FLOWS] = "n-flows",
+	[HPCC_A_FLOW_W_AI] = "w-ai",
 };
 
 const struct hpcc_nl_attr_desc hpcc_params_desc[HPCC_A_PARAMS_MAX + 1] = {
@@ -90,6 +94,8 @@ const struct hpcc_nl_attr_desc hpcc_params_desc[HPCC_A_PARAMS_MAX + 1] = {
 	[HPCC_A_PARAMS_W_AI_EFF] = { "w-ai-eff", HPCC_NL_U64, 0, 0 },
 	[HPCC_A_PARAMS_PAD] = { "pad", HPCC_NL_PAD, 0, 0 },
 	[HPCC_A_PARAMS_PACING_GAIN] = { "pacing-gain", HPCC_NL_U32, 0, 0 },
+	[HPCC_A_PARAMS_N_FLOWS] = { "n-flows", HPCC_NL_U32, 0, 0 },
+	[HPCC_A_PARAMS_N_FLOWS_SOURCE] = { "n-flows-source", HPCC_NL_U8, 0, 0 },
 };
 
 const char *const hpcc_params_names[HPCC_A_PARAMS_MAX + 1] = {
@@ -106,6 +112,8 @@ const char *const hpcc_params_names[HPCC_A_PARAMS_MAX + 1] = {
 	[HPCC_A_PARAMS_W_INIT] = "w-init",
 	[HPCC_A_PARAMS_W_AI_EFF] = "w-ai-eff",
 	[HPCC_A_PARAMS_PACING_GAIN] = "pacing-gain",
+	[HPCC_A_PARAMS_N_FLOWS] = "n-flows",
+	[HPCC_A_PARAMS_N_FLOWS_SOURCE] = "n-flows-source",
 };
 
 const struct hpcc_nl_attr_desc hpcc_stats_desc[HPCC_A_STATS_MAX + 1] = {
@@ -355,6 +363,16 @@ int hpcc_flow_parse(const struct nlattr *attr, size_t len, struct hpcc_flow_attr
 			if (ok)
 				memcpy(&out->reductions, p, sizeof(out->reductions));
 			break;
+		case HPCC_A_FLOW_N_FLOWS:
+			ok = plen == sizeof(out->n_flows);
+			if (ok)
+				memcpy(&out->n_flows, p, sizeof(out->n_flows));
+			break;
+		case HPCC_A_FLOW_W_AI:
+			ok = plen == sizeof(out->w_ai);
+			if (ok)
+				memcpy(&out->w_ai, p, sizeof(out->w_ai));
+			break;
 		default:
 			ok = 0;
 			type = 64;
@@ -451,6 +469,16 @@ int hpcc_params_parse(const struct nlattr *attr, size_t len, struct hpcc_params_
 			ok = plen == sizeof(out->pacing_gain);
 			if (ok)
 				memcpy(&out->pacing_gain, p, sizeof(out->pacing_gain));
+			break;
+		case HPCC_A_PARAMS_N_FLOWS:
+			ok = plen == sizeof(out->n_flows);
+			if (ok)
+				memcpy(&out->n_flows, p, sizeof(out->n_flows));
+			break;
+		case HPCC_A_PARAMS_N_FLOWS_SOURCE:
+			ok = plen == sizeof(out->n_flows_source);
+			if (ok)
+				memcpy(&out->n_flows_source, p, sizeof(out->n_flows_source));
 			break;
 		default:
 			ok = 0;

@@ -105,6 +105,8 @@ struct hpcc_flow_attrs {
 	uint32_t last_ack_seq;
 	uint32_t last_snd_nxt;
 	uint32_t reductions;
+	uint32_t n_flows;
+	uint64_t w_ai;
 };
 
 /** hpcc_flow_parse() - fill @out from @len bytes of attributes at @attr;
@@ -134,6 +136,8 @@ struct hpcc_params_attrs {
 	uint64_t w_init;
 	uint64_t w_ai_eff;
 	uint32_t pacing_gain;
+	uint32_t n_flows;
+	uint8_t n_flows_source;
 };
 
 /** hpcc_params_parse() - fill @out from @len bytes of attributes at @attr;

@@ -153,7 +153,7 @@ size_t hpcc_build_probe(void *buf, const struct hpcc_tuple *t, uint8_t dscp,
 }
 
 size_t hpcc_build_response(void *buf, const struct hpcc_pkt *probe,
-			   uint8_t dscp, uint16_t ip_id)
+			   uint8_t dscp, uint16_t ip_id, uint32_t n_flows)
 {
 	uint8_t *ip = buf, *th = ip + HPCC_IP_LEN, *h = th + HPCC_TCP_LEN;
 	uint8_t nhop = probe->nhop, hop_cap = nhop ? nhop : 1;
@@ -161,7 +161,9 @@ size_t hpcc_build_response(void *buf, const struct hpcc_pkt *probe,
 		.saddr = probe->tuple.daddr, .daddr = probe->tuple.saddr,
 		.sport = probe->tuple.dport, .dport = probe->tuple.sport,
 	};
-	size_t total = pkt_len(hop_cap);
+	size_t total = pkt_len(hop_cap) + (n_flows ? HPCC_WIRE_EXT_LEN : 0);
+	uint8_t *ext = h + HPCC_WIRE_HDR_LEN +
+		       (size_t)hop_cap * HPCC_WIRE_HOP_LEN;
 	uint8_t i;
 
 	if (probe->type != HPCC_WIRE_PROBE || !dscp || dscp > 63 ||
@@ -176,13 +178,52 @@ size_t hpcc_build_response(void *buf, const struct hpcc_pkt *probe,
 	for (i = 0; i < nhop; i++)
 		put_hop(h + HPCC_WIRE_HDR_LEN + (size_t)i * HPCC_WIRE_HOP_LEN,
 			&probe->hops[i]);
+	if (n_flows) {
+		ext[0] = HPCC_WIRE_EXT_N_FLOWS;
+		ext[1] = HPCC_WIRE_EXT_LEN;
+		put16(ext + 2, 0);
+		put32(ext + 4, n_flows > 65535 ? 65535 : n_flows);
+	}
 	put_tcp(ip, total);
 	return total;
+}
+
+/*
+ * The extensions in the @rest bytes after the records (struct
+ * hpcc_wire_ext): each at least 8 bytes, a multiple of 4, inside @rest;
+ * at most HPCC_WIRE_EXT_MAX bytes of them, so a walk is bounded.  Unknown
+ * kinds are skipped.  Bytes after the records that cannot hold an
+ * extension header (fewer than 4) are padding and ignored, as a version-1
+ * parser ignores everything there.
+ */
+static enum hpcc_parse_err parse_ext(const uint8_t *e, size_t rest,
+				     uint32_t *n_flows)
+{
+	size_t elen;
+	uint32_t v;
+
+	if (rest > HPCC_WIRE_EXT_MAX)
+		return HPCC_PARSE_EXT;
+	while (rest >= 4) {
+		elen = e[1];
+		if (elen < HPCC_WIRE_EXT_LEN || elen % 4 || elen > rest)
+			return HPCC_PARSE_EXT;
+		if (e[0] == HPCC_WIRE_EXT_N_FLOWS) {
+			v = get32(e + 4);
+			if (!v || v > 65535)
+				return HPCC_PARSE_EXT;
+			*n_flows = v;
+		}
+		e += elen;
+		rest -= elen;
+	}
+	return HPCC_PARSE_OK;
 }
 
 enum hpcc_parse_err hpcc_parse(const void *buf, size_t len,
 			       struct hpcc_pkt *pkt)
 {
+	uint32_t n_flows = 0;
 	const uint8_t *ip = buf, *th, *h;
 	size_t ihl, total, doff, rest;
 	uint8_t i;
@@ -223,6 +264,9 @@ enum hpcc_parse_err hpcc_parse(const void *buf, size_t len,
 		return HPCC_PARSE_NHOP;
 	if (rest < (size_t)h[7] * HPCC_WIRE_HOP_LEN)
 		return HPCC_PARSE_TRUNCATED;
+	if (parse_ext(h + HPCC_WIRE_HDR_LEN + (size_t)h[7] * HPCC_WIRE_HOP_LEN,
+		      rest - (size_t)h[7] * HPCC_WIRE_HOP_LEN, &n_flows))
+		return HPCC_PARSE_EXT;
 
 	memset(pkt, 0, sizeof(*pkt));
 	memcpy(&pkt->tuple.saddr, ip + 12, 4);
@@ -235,6 +279,7 @@ enum hpcc_parse_err hpcc_parse(const void *buf, size_t len,
 	pkt->hop_cap = h[7];
 	pkt->probe_id = get64(h + 8);
 	pkt->ts = get64(h + 16);
+	pkt->n_flows = n_flows;
 	for (i = 0; i < pkt->nhop; i++)
 		get_hop(h + HPCC_WIRE_HDR_LEN + (size_t)i * HPCC_WIRE_HOP_LEN,
 			&pkt->hops[i]);
@@ -259,6 +304,7 @@ const char *hpcc_parse_err_name(enum hpcc_parse_err e)
 		[HPCC_PARSE_HOP_CAP] = "hop-cap",
 		[HPCC_PARSE_NHOP] = "nhop",
 		[HPCC_PARSE_TRUNCATED] = "truncated",
+		[HPCC_PARSE_EXT] = "ext",
 	};
 
 	return (unsigned int)e < HPCC_PARSE_NUM ? names[e] : "?";

@@ -24,7 +24,7 @@
 #define HPCC_TCP_LEN	20
 /* The largest packet hpccd builds: HPCC_MAX_HOPS records. */
 #define HPCC_PKT_MAX	(HPCC_IP_LEN + HPCC_TCP_LEN + HPCC_WIRE_HDR_LEN + \
-			 HPCC_MAX_HOPS * HPCC_WIRE_HOP_LEN)
+			 HPCC_MAX_HOPS * HPCC_WIRE_HOP_LEN + HPCC_WIRE_EXT_MAX)
 
 /**
  * struct hpcc_tuple - a flow's addresses and ports, network byte order,
@@ -65,6 +65,8 @@ struct hpcc_hop_rec {
  * @hop_cap: records present, 1..HPCC_MAX_HOPS
  * @probe_id: the sender's random id
  * @ts: the sender's clock at sending, ns
+ * @n_flows: N from an HPCC_WIRE_EXT_N_FLOWS extension, 1..65535; 0 when
+ *	the packet has none
  * @hops: the @nhop filled records, first hop first
  */
 struct hpcc_pkt {
@@ -75,6 +77,7 @@ struct hpcc_pkt {
 	uint8_t hop_cap;
 	uint64_t probe_id;
 	uint64_t ts;
+	uint32_t n_flows;
 	struct hpcc_hop_rec hops[HPCC_MAX_HOPS];
 };
 
@@ -102,6 +105,10 @@ enum hpcc_parse_err {
 	HPCC_PARSE_HOP_CAP,	/* hop_cap 0 or above HPCC_MAX_HOPS */
 	HPCC_PARSE_NHOP,	/* nhop above hop_cap */
 	HPCC_PARSE_TRUNCATED,	/* fewer than hop_cap records present */
+	HPCC_PARSE_EXT,		/* an extension after the records is malformed
+				 * (length, or N 0 or above 65535), or they
+				 * take more than HPCC_WIRE_EXT_MAX bytes
+				 */
 	HPCC_PARSE_NUM
 };
 
@@ -113,8 +120,9 @@ enum hpcc_parse_err {
  *
  * Checks structure only (IPv4 header and checksum, unfragmented TCP whose
  * seq, ack, flags, window and urgent pointer are 0, the HPCC header, hop
- * counts, length), the same rule by which the kernel consumes probes and
- * responses (kernel/hpcc_probe.c); the TCP checksum is not checked, as
+ * counts, length, the extensions after the records), the same rule by
+ * which the kernel consumes probes and responses (kernel/hpcc_probe.c;
+ * the kernel does not read extensions); the TCP checksum is not checked, as
  * INT hops rewrite the payload.  The caller checks the DSCP and what the
  * hop values mean.
  *
@@ -145,6 +153,8 @@ size_t hpcc_build_probe(void *buf, const struct hpcc_tuple *t, uint8_t dscp,
  * @probe: the probe (type HPCC_WIRE_PROBE)
  * @dscp: the response DSCP, 1..63
  * @ip_id: IPv4 identification
+ * @n_flows: N to report in an HPCC_WIRE_EXT_N_FLOWS extension, 1..65535
+ *	(larger values are sent as 65535); 0: no extension
  *
  * The response reverses the probe's tuple and carries its id, ts and
  * filled records; hop_cap is max(nhop, 1), so it is no longer than needed.
@@ -153,7 +163,7 @@ size_t hpcc_build_probe(void *buf, const struct hpcc_tuple *t, uint8_t dscp,
  * out of range.
  */
 size_t hpcc_build_response(void *buf, const struct hpcc_pkt *probe,
-			   uint8_t dscp, uint16_t ip_id);
+			   uint8_t dscp, uint16_t ip_id, uint32_t n_flows);
 
 /**
  * hpcc_parse_err_name() - a short name for a parse result, for counters

@@ -152,11 +152,19 @@ static int param_set(int ac, char **av)
 			return 2;
 		}
 		errno = 0;
-		val[n] = strtoull(v, &end, 0);
 		type[n] = k;
+		/* n-flows-source also by the name of the spec's enum n-source */
+		if (k == HPCC_A_PARAMS_N_FLOWS_SOURCE &&
+		    (!strcmp(v, "configured") || !strcmp(v, "reported") ||
+		     !strcmp(v, "max"))) {
+			val[n] = v[0] == 'c' ? HPCC_N_SOURCE_CONFIGURED :
+				 v[0] == 'r' ? HPCC_N_SOURCE_REPORTED :
+				 HPCC_N_SOURCE_MAX;
+			continue;
+		}
+		val[n] = strtoull(v, &end, 0);
 		if (errno || end == v || *end || v[0] == '-' ||
-		    val[n] > (k == HPCC_A_PARAMS_PROBE_DSCP ||
-			      k == HPCC_A_PARAMS_RESPONSE_DSCP ?
+		    val[n] > (hpcc_params_desc[k].kind == HPCC_NL_U8 ?
 			      UINT8_MAX : UINT32_MAX)) {
 			fprintf(stderr, "hpccctl: %s: \"%s\" is not a valid value\n",
 				hpcc_params_names[k], v);

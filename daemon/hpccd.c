@@ -14,7 +14,8 @@
  * max(srtt, probe RTT), within [timeout-min, timeout-max], doubled after
  * each consecutive loss).  All probes share a token bucket of probe-budget
  * packets per second.  A response is checked (structure, DSCP, a matching
- * outstanding random 64-bit id) and its hop records pushed to the module
+ * outstanding random 64-bit id) and its hop records, with the N its
+ * receiver reported if any, pushed to the module
  * with telemetry-set, after the next probe left and without waiting: the
  * pushes of a burst of responses go in one batch, and the module's replies
  * (in-flight, srtt) and refusals are read as they come; a refused push is
@@ -24,7 +25,10 @@
  * host (PACKET_HOST), to one of its unicast addresses (a route lookup of
  * type local, never broadcast, multicast or 0.0.0.0; 127/8 only on the
  * loopback device), from a unicast source, and within response-rate
- * responses per second to that source; every refusal is counted.
+ * responses per second to that source; every refusal is counted.  With
+ * report-n-flows, the response carries N: the most flows this receiver
+ * answered within n-flows-window-ms that share a hop with the probe's
+ * path (hpccd_nf_note(), draft section 5's receiver-reported N).
  *
  * Packets: probes and responses go out through a raw IPv4 socket (one
  * packet each: no TSO; their DSCP differs from the flow's data, so GRO
@@ -78,7 +82,8 @@ enum {
 	C_RECONNECTS, C_SOCKET_DROPS, C_PROBES_NOT_UNICAST,
 	C_PROBES_BAD_SOURCE, C_RESPONSES_RATE_LIMITED, C_RESYNCS,
 	C_RECONCILES, C_FLOWS_RECONCILED, C_FLOWS_OVER_LIMIT, C_FLOWS_GONE,
-	C_PUSH_REPLIES_LOST, C_PARSE_BASE,
+	C_PUSH_REPLIES_LOST, C_RESPONSES_WITH_N, C_N_FLOWS_EVICTED,
+	C_PARSE_BASE,
 	C_NUM = C_PARSE_BASE + HPCC_PARSE_NUM
 };
 
@@ -91,7 +96,7 @@ static const char *const counter_names[C_PARSE_BASE] = {
 	"reconnects", "socket-drops", "probes-not-unicast",
 	"probes-bad-source", "responses-rate-limited", "resyncs",
 	"reconciles", "flows-reconciled", "flows-over-limit", "flows-gone",
-	"push-replies-lost",
+	"push-replies-lost", "responses-with-n", "n-flows-evicted",
 };
 
 /*
@@ -112,6 +117,8 @@ static const char *const counter_names[C_PARSE_BASE] = {
  * @cfg: settings
  * @sched: the sender role's flows, deadlines and budget
  * @rl: the receiver role's per-source response limit
+ * @nf: the receiver role's count of concurrent flows per hop (the N its
+ *	responses report)
  * @req: netlink requests to the module (blocking, 1 s timeout)
  * @push: telemetry-set requests, in batches, replies read from the loop
  * @push_batch: the batch being filled (read_packets() sends it)
@@ -140,6 +147,7 @@ struct hpccd {
 	struct hpccd_cfg cfg;
 	struct hpccd_sched sched;
 	struct hpccd_rl rl;
+	struct hpccd_nf nf;
 	struct hpcc_genl req, ev, push;
 	struct mnl_nlmsg_batch *push_batch;
 	char push_buf[2 * PUSH_BATCH];
@@ -621,6 +629,7 @@ static void on_probe(const struct hpcc_pkt *p, const struct sockaddr_ll *ll)
 	bool on_lo = ll->sll_ifindex == 1;	/* LOOPBACK_IFINDEX */
 	uint8_t buf[HPCC_PKT_MAX];
 	uint64_t now;
+	uint32_t n = 0;
 	uint8_t type;
 	size_t len;
 
@@ -648,7 +657,11 @@ static void on_probe(const struct hpcc_pkt *p, const struct sockaddr_ll *ll)
 		D.counters[C_PROBES_BAD_SOURCE]++;
 		return;
 	}
-	len = hpcc_build_response(buf, p, D.response_dscp, ++D.ip_id);
+	if (D.cfg.report_n_flows && D.nf.max) {
+		n = hpccd_nf_note(&D.nf, &p->tuple, p->hops, p->nhop, now);
+		D.counters[C_N_FLOWS_EVICTED] = D.nf.evicted;
+	}
+	len = hpcc_build_response(buf, p, D.response_dscp, ++D.ip_id, n);
 	if (len && send_pkt(buf, len, src))
 		D.counters[C_RESPONSES_SENT]++;
 }
@@ -711,7 +724,7 @@ static void push_add(const struct hpcc_tuple *t, const struct hpcc_pkt *p)
 	D.push.family_id = D.req.family_id;
 	seq = hpcc_genl_telemetry_put(&D.push,
 				      mnl_nlmsg_batch_current(D.push_batch),
-				      t, p->hops, p->nhop);
+				      t, p->hops, p->nhop, p->n_flows);
 	D.push_ring[seq % PUSH_RING].seq = seq;
 	D.push_ring[seq % PUSH_RING].t = *t;
 	if (!mnl_nlmsg_batch_next(D.push_batch))
@@ -816,6 +829,8 @@ static void on_response(const struct hpcc_pkt *p)
 		}
 	if (f->in_flight)
 		probe_want(f);
+	if (p->n_flows)
+		D.counters[C_RESPONSES_WITH_N]++;
 	push_add(&t, p);
 }
 
@@ -985,6 +1000,15 @@ static void apply_cfg(void)
 	hpccd_sched_set(&D.sched, D.cfg.budget, D.cfg.timeout_min_us,
 			D.cfg.timeout_max_us, D.cfg.max_flows);
 	D.rl.rate = D.cfg.response_rate;
+	/* the receiver's flow count: a new size starts it afresh */
+	if (D.nf.max != D.cfg.n_flows_max) {
+		hpccd_nf_free(&D.nf);
+		if (hpccd_nf_init(&D.nf, D.cfg.n_flows_max,
+				  D.cfg.n_flows_window_ms * 1000000ULL,
+				  random64()))
+			logmsg(LOG_ERR, "n-flows count: out of memory; responses carry no N");
+	}
+	D.nf.window_ns = D.cfg.n_flows_window_ms * 1000000ULL;
 	/* thousands of events (a burst of connections) before one is lost */
 	if (D.ev.nl)
 		set_rcvbuf(mnl_socket_get_fd(D.ev.nl),
@@ -1172,6 +1196,7 @@ int main(int argc, char **argv)
 	write_stats();
 	hpccd_sched_free(&D.sched);
 	hpccd_rl_free(&D.rl);
+	hpccd_nf_free(&D.nf);
 	hpcc_genl_close(&D.req);
 	hpcc_genl_close(&D.ev);
 	hpcc_genl_close(&D.push);

@@ -42,6 +42,9 @@ void hpccd_cfg_defaults(struct hpccd_cfg *c)
 	c->max_flows = 1048576;
 	c->reconcile_s = 10;
 	c->event_buffer_kb = 4096;
+	c->report_n_flows = 1;
+	c->n_flows_window_ms = 100;
+	c->n_flows_max = 16384;
 }
 
 static int parse_uint(const char *name, const char *v, unsigned int min,
@@ -84,6 +87,12 @@ int hpccd_cfg_set(struct hpccd_cfg *c, const char *k, const char *v)
 		return parse_uint(k, v, 1, 3600, &c->reconcile_s);
 	if (!strcmp(k, "event-buffer-kb"))
 		return parse_uint(k, v, 64, 65536, &c->event_buffer_kb);
+	if (!strcmp(k, "report-n-flows"))
+		return parse_uint(k, v, 0, 1, &c->report_n_flows);
+	if (!strcmp(k, "n-flows-window-ms"))
+		return parse_uint(k, v, 1, 60000, &c->n_flows_window_ms);
+	if (!strcmp(k, "n-flows-max"))
+		return parse_uint(k, v, 1, 1048576, &c->n_flows_max);
 	if (!strcmp(k, "stats-file")) {
 		if (strlen(v) >= sizeof(c->stats_file)) {
 			cfg_err("stats-file: longer than %zu bytes",

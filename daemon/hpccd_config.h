@@ -27,6 +27,12 @@
  *	table with the module's, 1..3600
  * @event_buffer_kb: event-buffer-kb, the receive buffer of the module's
  *	events, KiB, 64..65536 (an event takes about 0.7 KiB of it)
+ * @report_n_flows: report-n-flows, 0 or 1: responses carry the receiver's
+ *	N (HPCC_WIRE_EXT_N_FLOWS)
+ * @n_flows_window_ms: n-flows-window-ms, how long after its last probe a
+ *	flow still counts in N, 1..60,000
+ * @n_flows_max: n-flows-max, flows the receiver's count tracks at most,
+ *	1..1,048,576 (about 200 bytes each)
  * @syslog: log to syslog
  * @verbose: debug messages
  */
@@ -42,6 +48,9 @@ struct hpccd_cfg {
 	unsigned int max_flows;
 	unsigned int reconcile_s;
 	unsigned int event_buffer_kb;
+	unsigned int report_n_flows;
+	unsigned int n_flows_window_ms;
+	unsigned int n_flows_max;
 	bool syslog;
 	int verbose;
 };

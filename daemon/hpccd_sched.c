@@ -2,7 +2,8 @@
 /*
  * hpccd_sched.c - hpccd's probe scheduler (hpccd_sched.h): flows in a
  * seeded hash with a list, deadlines in a binary heap, one token bucket
- * for all probes, per-source token buckets for responses.
+ * for all probes, per-source token buckets for responses, and the
+ * receiver's count of concurrent flows per hop.
  */
 #include <errno.h>
 #include <stdlib.h>
@@ -494,4 +495,208 @@ bool hpccd_rl_allow(struct hpccd_rl *rl, uint32_t addr, uint64_t now)
 		return false;
 	sl->tokens -= HPCCD_TOKEN;
 	return true;
+}
+
+/* --- the receiver's count of concurrent flows per hop ----------------------- */
+
+#define NF_NONE UINT32_MAX
+
+int hpccd_nf_init(struct hpccd_nf *nf, uint32_t max, uint64_t window_ns,
+		  uint64_t seed)
+{
+	uint32_t i, nb = 1;
+
+	memset(nf, 0, sizeof(*nf));
+	if (!max || max > 1048576 || !window_ns)
+		return -EINVAL;
+	while (nb < max)
+		nb <<= 1;
+	nf->flows = calloc(max, sizeof(*nf->flows));
+	nf->hops = calloc((size_t)max * HPCC_MAX_HOPS, sizeof(*nf->hops));
+	nf->fbuckets = malloc(nb * sizeof(*nf->fbuckets));
+	nf->hbuckets = malloc(nb * sizeof(*nf->hbuckets));
+	if (!nf->flows || !nf->hops || !nf->fbuckets || !nf->hbuckets) {
+		hpccd_nf_free(nf);
+		return -ENOMEM;
+	}
+	memset(nf->fbuckets, 0xff, nb * sizeof(*nf->fbuckets));
+	memset(nf->hbuckets, 0xff, nb * sizeof(*nf->hbuckets));
+	for (i = 0; i < max; i++)
+		nf->flows[i].hnext = i + 1 < max ? i + 1 : NF_NONE;
+	for (i = 0; i < max * HPCC_MAX_HOPS; i++)
+		nf->hops[i].hnext = i + 1 < max * HPCC_MAX_HOPS ? i + 1 :
+								 NF_NONE;
+	nf->nbuckets = nb;
+	nf->max = max;
+	nf->window_ns = window_ns;
+	nf->seed = seed;
+	nf->ffree = 0;
+	nf->hfree = 0;
+	nf->lru_head = NF_NONE;
+	nf->lru_tail = NF_NONE;
+	return 0;
+}
+
+void hpccd_nf_free(struct hpccd_nf *nf)
+{
+	free(nf->flows);
+	free(nf->hops);
+	free(nf->fbuckets);
+	free(nf->hbuckets);
+	memset(nf, 0, sizeof(*nf));
+}
+
+static uint32_t nf_fbucket(const struct hpccd_nf *nf,
+			   const struct hpcc_tuple *t)
+{
+	uint64_t a = ((uint64_t)t->saddr << 32) | t->daddr;
+	uint64_t b = ((uint64_t)t->sport << 16) | t->dport;
+
+	return (uint32_t)mix64(mix64(a ^ nf->seed) ^ b) & (nf->nbuckets - 1);
+}
+
+static uint32_t nf_hbucket(const struct hpccd_nf *nf, uint32_t sw,
+			   uint32_t port)
+{
+	return (uint32_t)mix64(((uint64_t)sw << 32 | port) ^ ~nf->seed) &
+	       (nf->nbuckets - 1);
+}
+
+/* The hop (@sw, @port) with one more flow on it; NF_NONE never happens
+ * (the pool holds every hop a tracked flow can reference).
+ */
+static uint32_t nf_hop_get(struct hpccd_nf *nf, uint32_t sw, uint32_t port)
+{
+	uint32_t b = nf_hbucket(nf, sw, port), i;
+
+	for (i = nf->hbuckets[b]; i != NF_NONE; i = nf->hops[i].hnext)
+		if (nf->hops[i].switch_id == sw && nf->hops[i].port_id == port)
+			break;
+	if (i == NF_NONE) {
+		i = nf->hfree;
+		if (i == NF_NONE)
+			return NF_NONE;
+		nf->hfree = nf->hops[i].hnext;
+		nf->hops[i].switch_id = sw;
+		nf->hops[i].port_id = port;
+		nf->hops[i].count = 0;
+		nf->hops[i].hnext = nf->hbuckets[b];
+		nf->hbuckets[b] = i;
+	}
+	nf->hops[i].count++;
+	return i;
+}
+
+static void nf_hop_put(struct hpccd_nf *nf, uint32_t i)
+{
+	struct hpccd_nf_hop *h = &nf->hops[i];
+	uint32_t *pp;
+
+	if (--h->count)
+		return;
+	pp = &nf->hbuckets[nf_hbucket(nf, h->switch_id, h->port_id)];
+	while (*pp != i)
+		pp = &nf->hops[*pp].hnext;
+	*pp = h->hnext;
+	h->hnext = nf->hfree;
+	nf->hfree = i;
+}
+
+static void nf_unlink(struct hpccd_nf *nf, uint32_t i)
+{
+	struct hpccd_nf_flow *f = &nf->flows[i];
+
+	if (f->prev != NF_NONE)
+		nf->flows[f->prev].next = f->next;
+	else
+		nf->lru_head = f->next;
+	if (f->next != NF_NONE)
+		nf->flows[f->next].prev = f->prev;
+	else
+		nf->lru_tail = f->prev;
+}
+
+static void nf_release_hops(struct hpccd_nf *nf, struct hpccd_nf_flow *f)
+{
+	uint8_t k;
+
+	for (k = 0; k < f->nhop; k++)
+		nf_hop_put(nf, f->hop[k]);
+	f->nhop = 0;
+}
+
+/* Forget flow @i: its hops lose it, its slot is free. */
+static void nf_drop(struct hpccd_nf *nf, uint32_t i)
+{
+	struct hpccd_nf_flow *f = &nf->flows[i];
+	uint32_t *pp = &nf->fbuckets[nf_fbucket(nf, &f->t)];
+
+	nf_unlink(nf, i);
+	nf_release_hops(nf, f);
+	while (*pp != i)
+		pp = &nf->flows[*pp].hnext;
+	*pp = f->hnext;
+	f->hnext = nf->ffree;
+	nf->ffree = i;
+	nf->nflows--;
+}
+
+uint32_t hpccd_nf_note(struct hpccd_nf *nf, const struct hpcc_tuple *t,
+		       const struct hpcc_hop_rec *hops, uint8_t nhop,
+		       uint64_t now)
+{
+	struct hpccd_nf_flow *f;
+	uint32_t b, i, n = 0;
+	uint8_t k, j;
+
+	while (nf->lru_head != NF_NONE &&
+	       now - nf->flows[nf->lru_head].seen >= nf->window_ns)
+		nf_drop(nf, nf->lru_head);
+	if (!nhop || nhop > HPCC_MAX_HOPS)
+		return 0;
+	b = nf_fbucket(nf, t);
+	for (i = nf->fbuckets[b]; i != NF_NONE; i = nf->flows[i].hnext)
+		if (tuple_eq(&nf->flows[i].t, t))
+			break;
+	if (i != NF_NONE) {
+		nf_unlink(nf, i);
+		nf_release_hops(nf, &nf->flows[i]);
+	} else {
+		if (nf->ffree == NF_NONE) {
+			nf_drop(nf, nf->lru_head);
+			nf->evicted++;
+		}
+		i = nf->ffree;
+		nf->ffree = nf->flows[i].hnext;
+		nf->flows[i].t = *t;
+		nf->flows[i].hnext = nf->fbuckets[b];
+		nf->fbuckets[b] = i;
+		nf->nflows++;
+	}
+	f = &nf->flows[i];
+	for (k = 0; k < nhop; k++) {
+		/* a hop twice on one path (a loop) counts the flow once */
+		for (j = 0; j < k; j++)
+			if (hops[j].switch_id == hops[k].switch_id &&
+			    hops[j].port_id == hops[k].port_id)
+				break;
+		if (j < k)
+			continue;
+		i = nf_hop_get(nf, hops[k].switch_id, hops[k].port_id);
+		if (i == NF_NONE)
+			continue;
+		f->hop[f->nhop++] = i;
+		if (nf->hops[i].count > n)
+			n = nf->hops[i].count;
+	}
+	i = (uint32_t)(f - nf->flows);
+	f->seen = now;
+	f->prev = nf->lru_tail;
+	f->next = NF_NONE;
+	if (nf->lru_tail != NF_NONE)
+		nf->flows[nf->lru_tail].next = i;
+	else
+		nf->lru_head = i;
+	nf->lru_tail = i;
+	return n;
 }

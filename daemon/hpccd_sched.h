@@ -264,4 +264,74 @@ void hpccd_rl_free(struct hpccd_rl *rl);
  */
 bool hpccd_rl_allow(struct hpccd_rl *rl, uint32_t addr, uint64_t now);
 
+/**
+ * struct hpccd_nf - the receiver's count of concurrent flows per hop, for
+ * the N it reports in responses (HPCC_WIRE_EXT_N_FLOWS; draft-miao-ccwg-
+ * hpcc section 5: "N is the expected or receiver reported maximum number
+ * of concurrent flows on a link")
+ * @window_ns: a flow counts while its last probe is younger than this
+ * @max: most flows tracked; a new flow beyond it evicts the least recent
+ * @nflows: flows tracked now
+ * @evicted: flows evicted early for room (counted by hpccd)
+ * @seed: hash seed
+ * @flows: the flow pool, @max entries; @hops: the hop pool, @max *
+ *	HPCC_MAX_HOPS entries (a flow holds at most that many hops, so the
+ *	pool never runs out)
+ * @fbuckets: flow hash heads; @hbuckets: hop hash heads; @nbuckets of
+ *	each (a power of 2)
+ * @ffree, @hfree: free lists; @lru_head, @lru_tail: flows by last probe
+ *
+ * A flow is its 4-tuple; its hops are the (switch_id, port_id) of its last
+ * probe's records.  N for a probe is the largest count among its hops:
+ * the most flows this receiver answers that share one link of the path.
+ * It cannot see flows to other receivers on a shared link, so it is exact
+ * for the last hop and a lower bound elsewhere (Documentation/algorithm.rst,
+ * "Receiver-reported N").  Cost per probe: O(nhop) hash operations, plus
+ * the expiry of older flows (amortized O(1)).
+ */
+struct hpccd_nf {
+	uint64_t window_ns;
+	uint32_t max;
+	uint32_t nflows;
+	uint64_t evicted;
+	uint64_t seed;
+	struct hpccd_nf_flow {
+		struct hpcc_tuple t;
+		uint64_t seen;
+		uint32_t hnext, prev, next;
+		uint8_t nhop;
+		uint32_t hop[HPCC_MAX_HOPS];
+	} *flows;
+	struct hpccd_nf_hop {
+		uint32_t switch_id, port_id;
+		uint32_t count;
+		uint32_t hnext;
+	} *hops;
+	uint32_t *fbuckets, *hbuckets;
+	uint32_t nbuckets;
+	uint32_t ffree, hfree, lru_head, lru_tail;
+};
+
+/**
+ * hpccd_nf_init() - a counter of up to @max flows (1..1048576) over a
+ * window of @window_ns (> 0)
+ * Return: 0, -EINVAL or -ENOMEM.
+ */
+int hpccd_nf_init(struct hpccd_nf *nf, uint32_t max, uint64_t window_ns,
+		  uint64_t seed);
+
+/** hpccd_nf_free() - free the tables */
+void hpccd_nf_free(struct hpccd_nf *nf);
+
+/**
+ * hpccd_nf_note() - a probe of flow @t with records @hops arrived at @now
+ * (non-decreasing); it counts on each of its hops from now until @window_ns
+ * after its last probe
+ * Return: N for the response: the largest count among the probe's hops,
+ * 1..@max; 0 when @nhop is 0 (no hop to count on).
+ */
+uint32_t hpccd_nf_note(struct hpccd_nf *nf, const struct hpcc_tuple *t,
+		       const struct hpcc_hop_rec *hops, uint8_t nhop,
+		       uint64_t now);
+
 #endif /* _HPCCD_SCHED_H */

@@ -263,6 +263,53 @@ void hpcc_flow_init(struct hpcc_flow *f, const struct hpcc_params *p)
 }
 
 /**
+ * hpcc_n_select() - the N of a flow's own W_ai for one sample
+ * @source: enum hpcc_n_source (the n-flows-source parameter)
+ * @configured: the configured N (n-flows), 1..HPCC_N_FLOWS_MAX
+ * @reported: the N the receiver reported with the sample; 0: none
+ *
+ * Return: @reported under HPCC_N_SOURCE_REPORTED, max(@reported,
+ * @configured) under HPCC_N_SOURCE_MAX when a receiver reported one, else
+ * 0 (the flow uses the parameters' W_ai).
+ */
+u32 hpcc_n_select(u32 source, u32 configured, u32 reported)
+{
+	if (!reported)
+		return 0;
+	switch (source) {
+	case HPCC_N_SOURCE_REPORTED:
+		return reported;
+	case HPCC_N_SOURCE_MAX:
+		return reported > configured ? reported : configured;
+	default:
+		return 0;
+	}
+}
+
+/**
+ * hpcc_flow_set_n() - give a flow its own W_ai from N (section 5's rule of
+ * thumb with a receiver-reported N; Documentation/algorithm.rst,
+ * "Receiver-reported N")
+ * @f: flow state
+ * @p: parameters (valid)
+ * @n_flows: N, 1..HPCC_N_FLOWS_MAX (larger values act as the maximum); 0
+ *	returns the flow to the parameters' W_ai
+ *
+ * W_ai = W_init * (1 - eta) / N, at most the parameters' W_init (so
+ * hpcc_params_valid()'s bound holds per flow too).  Takes effect at the
+ * next ComputeWind.
+ */
+void hpcc_flow_set_n(struct hpcc_flow *f, const struct hpcc_params *p,
+		     u32 n_flows)
+{
+	if (n_flows > HPCC_N_FLOWS_MAX)
+		n_flows = HPCC_N_FLOWS_MAX;
+	f->n_flows = n_flows;
+	f->w_ai = n_flows ? hpcc_w_ai_rule_of_thumb(p->w_init, p->eta,
+						    n_flows) : 0;
+}
+
+/**
  * hpcc_flow_restart() - HPCC++ takes a flow back after a gap in which
  * another law set its window (fallback, Documentation/design.rst): W = Wc
  * = @w clamped to [W_min, W_init], incStage = 0; U, L and lastUpdateSeq
@@ -350,6 +397,8 @@ bool hpcc_measure_inflight(struct hpcc_flow *f, const struct hpcc_params *p,
  * @p: parameters
  * @update_wc: also move the reference window Wc
  *
+ * W_ai is the flow's own (hpcc_flow_set_n()) when it has one, else the
+ * parameters'.
  * If U >= eta or incStage >= maxStage: W = Wc * eta / U + W_ai (W_max when
  * U = 0), and on update incStage = 0.  Otherwise W = Wc + W_ai, and on
  * update incStage += 1.  W is clamped to [W_min, W_max] before it is
@@ -360,18 +409,19 @@ bool hpcc_measure_inflight(struct hpcc_flow *f, const struct hpcc_params *p,
 u64 hpcc_compute_wind(struct hpcc_flow *f, const struct hpcc_params *p,
 		      bool update_wc)
 {
+	u64 w_ai = f->w_ai ? f->w_ai : p->w_ai;
 	u64 w;
 
 	if (f->u >= p->eta || f->inc_stage >= p->max_stage) {
 		if (f->u)
 			w = hpcc_add_sat(hpcc_mul_div(f->wc, p->eta, f->u),
-					 p->w_ai);
+					 w_ai);
 		else
 			w = p->w_init;
 		if (update_wc)
 			f->inc_stage = 0;
 	} else {
-		w = hpcc_add_sat(f->wc, p->w_ai);
+		w = hpcc_add_sat(f->wc, w_ai);
 		if (update_wc)
 			f->inc_stage++;
 	}

@@ -58,6 +58,8 @@
 #define HPCC_DEFAULT_W_MIN	3000ULL			/* bytes */
 /* N in the rule of thumb W_ai = W_init * (1 - eta) / N (section 5). */
 #define HPCC_DEFAULT_N_FLOWS	16
+/* Largest N, configured or receiver reported (the wire's 16-bit field). */
+#define HPCC_N_FLOWS_MAX	65535
 
 /**
  * struct hpcc_hop - one hop's telemetry record (an INT hop's stamp)
@@ -108,6 +110,11 @@ struct hpcc_params {
  * @bind_hop: the binding hop, whose u' was the largest (u) in the last
  *	MeasureInflight that updated U, numbered from 1 (first hop); 0 until
  *	one did.  Observability only (the hpcc_sample tracepoint).
+ * @n_flows: N of this flow's W_ai (hpcc_flow_set_n()); 0: the
+ *	parameters' W_ai
+ * @w_ai: this flow's W_ai, bytes Q16, from @n_flows by the rule of thumb
+ *	(section 5: "N is the expected or receiver reported maximum number of
+ *	concurrent flows on a link"); 0: the parameters' W_ai
  * @l: L, the previous sample's hop records
  */
 struct hpcc_flow {
@@ -119,6 +126,8 @@ struct hpcc_flow {
 	u64 last_update_time;
 	u32 nhop;
 	u32 bind_hop;
+	u32 n_flows;
+	u64 w_ai;
 	struct hpcc_hop l[HPCC_MAX_HOPS];
 };
 
@@ -127,6 +136,9 @@ bool hpcc_params_valid(const struct hpcc_params *p);
 u64 hpcc_w_ai_rule_of_thumb(u64 w_init, u64 eta, u32 n_flows);
 u64 hpcc_bdp(u64 rate_bps, u64 t_ns);
 void hpcc_flow_init(struct hpcc_flow *f, const struct hpcc_params *p);
+u32 hpcc_n_select(u32 source, u32 configured, u32 reported);
+void hpcc_flow_set_n(struct hpcc_flow *f, const struct hpcc_params *p,
+		     u32 n_flows);
 void hpcc_flow_restart(struct hpcc_flow *f, const struct hpcc_params *p, u64 w);
 bool hpcc_measure_inflight(struct hpcc_flow *f, const struct hpcc_params *p,
 			   const struct hpcc_hop *hops, u32 nhop);

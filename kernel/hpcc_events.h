@@ -57,7 +57,8 @@ TRACE_DEFINE_ENUM(HPCC_MODE_FALLBACK);
  * ACK's clock (tcp_clock_cache, read when the ACK's processing began; 0
  * when the sample arrived after that); interval_ns: since the previous
  * applied sample (0 for the first);
- * srtt_us: the flow's smoothed RTT.
+ * srtt_us: the flow's smoothed RTT; n: N of the flow's own W_ai (0: the
+ * namespace's W_ai, see n-flows-source).
  */
 TRACE_EVENT(hpcc_sample,
 	    TP_PROTO(const struct hpcc_ent *e, u8 step, u64 age_ns,
@@ -76,7 +77,8 @@ TRACE_EVENT(hpcc_sample,
 			     __field(u64, wc)
 			     __field(u64, age_ns)
 			     __field(u64, interval_ns)
-			     __field(u32, srtt_us)),
+			     __field(u32, srtt_us)
+			     __field(u32, n_flows)),
 	    TP_fast_assign(__entry->saddr = e->key.saddr;
 			   __entry->daddr = e->key.daddr;
 			   __entry->sport = ntohs(e->key.sport);
@@ -92,13 +94,15 @@ TRACE_EVENT(hpcc_sample,
 			   __entry->wc = e->core.wc >> HPCC_W_SHIFT;
 			   __entry->age_ns = age_ns;
 			   __entry->interval_ns = interval_ns;
-			   __entry->srtt_us = srtt_us;),
-	    TP_printk("%pI4:%u > %pI4:%u step=%s U=%llu/1000 W=%llu Wc=%llu incStage=%u hop=%u/%u age_ns=%llu interval_ns=%llu srtt_us=%u",
+			   __entry->srtt_us = srtt_us;
+			   __entry->n_flows = e->core.n_flows;),
+	    TP_printk("%pI4:%u > %pI4:%u step=%s U=%llu/1000 W=%llu Wc=%llu incStage=%u hop=%u/%u age_ns=%llu interval_ns=%llu srtt_us=%u n=%u",
 		      &__entry->saddr, __entry->sport, &__entry->daddr,
 		      __entry->dport, hpcc_show_step(__entry->step),
 		      __entry->u_permille, __entry->w, __entry->wc,
 		      __entry->inc_stage, __entry->bind_hop, __entry->nhop,
-		      __entry->age_ns, __entry->interval_ns, __entry->srtt_us)
+		      __entry->age_ns, __entry->interval_ns, __entry->srtt_us,
+		      __entry->n_flows)
 );
 
 /*

@@ -43,6 +43,9 @@
  * @response_dscp: DSCP of responses [1, 63]
  * @max_flows: most flows with state in the namespace
  * @pacing_gain_pct: HPCC-mode pacing rate in percent of W/T [100, 400]
+ * @n_flows: N of the rule of thumb when @w_ai_bytes is 0, and the floor of
+ *	a reported N under HPCC_N_SOURCE_MAX [1, HPCC_N_FLOWS_MAX]
+ * @n_source: enum hpcc_n_source, where a flow's N comes from
  * @rcu: for kfree_rcu()
  */
 struct hpcc_cfg {
@@ -58,6 +61,8 @@ struct hpcc_cfg {
 	u8 response_dscp;
 	u32 max_flows;
 	u32 pacing_gain_pct;
+	u32 n_flows;
+	u8 n_source;
 	struct rcu_head rcu;
 };
 
@@ -129,10 +134,12 @@ struct hpcc_key {
 /**
  * struct hpcc_tlm - one telemetry sample
  * @nhop: number of hop records, 1..HPCC_MAX_HOPS
+ * @n_flows: N the receiver reported with it, 1..HPCC_N_FLOWS_MAX; 0: none
  * @hops: the records, first hop first
  */
 struct hpcc_tlm {
 	u32 nhop;
+	u32 n_flows;
 	struct hpcc_hop hops[HPCC_MAX_HOPS];
 };
 
@@ -157,6 +164,8 @@ struct hpcc_tlm {
  *	while TCP recovers from loss)
  * @in_flight: 1 if the flow had data in flight at the last event
  * @last_step: enum hpcc_step of the last sample
+ * @n_flows: N of the flow's own W_ai; 0 while it uses the namespace's
+ * @w_ai: the flow's own W_ai, bytes Q16; 0 while it uses the namespace's
  */
 struct hpcc_pub {
 	u64 w;
@@ -175,6 +184,8 @@ struct hpcc_pub {
 	u8 law;
 	u8 in_flight;
 	u8 last_step;
+	u32 n_flows;
+	u64 w_ai;
 };
 
 /**

@@ -88,7 +88,7 @@ MODULE_PARM_DESC(max_stage,
 static struct hpcc_param w_ai_bytes = { 0, 0, HPCC_W_MAX_MAX };
 module_param_cb(w_ai_bytes, &hpcc_param_ops, &w_ai_bytes, 0644);
 MODULE_PARM_DESC(w_ai_bytes,
-		 "W_ai, additive increase in bytes, 0 for W_init*(1-eta)/16 [0..1073741824], default 0");
+		 "W_ai, additive increase in bytes, 0 for W_init*(1-eta)/n_flows [0..1073741824], default 0");
 
 static struct hpcc_param line_rate_mbps = {
 	HPCC_DEFAULT_LINE_RATE_BPS / 1000000, 1, 1600000
@@ -128,6 +128,20 @@ module_param_cb(pacing_gain_pct, &hpcc_param_ops, &pacing_gain_pct, 0644);
 MODULE_PARM_DESC(pacing_gain_pct,
 		 "HPCC-mode pacing rate in percent of W/T [100..400], default 100");
 
+static struct hpcc_param n_flows = {
+	HPCC_DEFAULT_N_FLOWS, 1, HPCC_N_FLOWS_MAX
+};
+module_param_cb(n_flows, &hpcc_param_ops, &n_flows, 0644);
+MODULE_PARM_DESC(n_flows,
+		 "N of W_ai = W_init*(1-eta)/N when w_ai_bytes is 0, and the floor of a reported N under n_flows_source 2 [1..65535], default 16");
+
+static struct hpcc_param n_flows_source = {
+	HPCC_N_SOURCE_CONFIGURED, HPCC_N_SOURCE_CONFIGURED, HPCC_N_SOURCE_MAX
+};
+module_param_cb(n_flows_source, &hpcc_param_ops, &n_flows_source, 0644);
+MODULE_PARM_DESC(n_flows_source,
+		 "N of a flow's W_ai: 0 configured, 1 receiver reported, 2 the larger of both [0..2], default 0");
+
 /**
  * hpcc_cfg_defaults() - the parameters a new network namespace starts with
  * @cfg: filled from the module parameters (@cfg->p is left for
@@ -150,6 +164,8 @@ void hpcc_cfg_defaults(struct hpcc_cfg *cfg)
 	cfg->response_dscp = READ_ONCE(response_dscp.val);
 	cfg->max_flows = READ_ONCE(max_flows.val);
 	cfg->pacing_gain_pct = READ_ONCE(pacing_gain_pct.val);
+	cfg->n_flows = READ_ONCE(n_flows.val);
+	cfg->n_source = READ_ONCE(n_flows_source.val);
 }
 
 /**
@@ -178,8 +194,8 @@ void hpcc_stat_inc(struct hpcc_net *hn, enum hpcc_stat s)
  * @base: the user-visible fields; @base->p is ignored
  *
  * Derives T (ns), eta (Q32, rounded to nearest), W_init = line rate * T in
- * whole bytes, W_min and W_ai (the rule of thumb of draft section 5 when
- * w_ai_bytes is 0) and checks them with hpcc_params_valid().
+ * whole bytes, W_min and W_ai (the rule of thumb of draft section 5 with
+ * N = n_flows when w_ai_bytes is 0) and checks them with hpcc_params_valid().
  *
  * Return: a kmalloc'ed copy (GFP_KERNEL), ERR_PTR(-EINVAL) when the set is
  * inconsistent (W_min > W_init, W_ai > W_init), ERR_PTR(-ENOMEM).
@@ -203,7 +219,7 @@ struct hpcc_cfg *hpcc_cfg_build(const struct hpcc_cfg *base)
 		p->w_ai = (u64)c->w_ai_bytes << HPCC_W_SHIFT;
 	else
 		p->w_ai = hpcc_w_ai_rule_of_thumb(p->w_init, p->eta,
-						  HPCC_DEFAULT_N_FLOWS);
+						  c->n_flows);
 	if (!hpcc_params_valid(p)) {
 		kfree(c);
 		return ERR_PTR(-EINVAL);

@@ -60,11 +60,14 @@ static const struct {
 	HPCC_NL_PARAM(HPCC_A_PARAMS_RESPONSE_DSCP, response_dscp),
 	HPCC_NL_PARAM(HPCC_A_PARAMS_MAX_FLOWS, max_flows),
 	HPCC_NL_PARAM(HPCC_A_PARAMS_PACING_GAIN, pacing_gain_pct),
+	HPCC_NL_PARAM(HPCC_A_PARAMS_N_FLOWS, n_flows),
+	HPCC_NL_PARAM(HPCC_A_PARAMS_N_FLOWS_SOURCE, n_source),
 #undef HPCC_NL_PARAM
 };
 
 static_assert(sizeof_field(struct hpcc_cfg, probe_dscp) == 1 &&
-	      sizeof_field(struct hpcc_cfg, response_dscp) == 1);
+	      sizeof_field(struct hpcc_cfg, response_dscp) == 1 &&
+	      sizeof_field(struct hpcc_cfg, n_source) == 1);
 
 /* hpcc_nl_param_u8() - whether parameter @i is a u8 (else a u32) */
 static bool hpcc_nl_param_u8(int i)
@@ -175,7 +178,7 @@ static int hpcc_nl_hops(struct genl_info *info, struct hpcc_tlm *tlm,
 static int hpcc_nl_telemetry_set(struct sk_buff *skb, struct genl_info *info)
 {
 	struct hpcc_net *hn = hpcc_nl_net(info);
-	struct nlattr *tb[HPCC_A_FLOW_MAX + 1];
+	struct nlattr *tb[HPCC_A_FLOW_N_FLOWS + 1];
 	struct sk_buff *msg;
 	struct hpcc_tlm tlm;
 	struct hpcc_key key;
@@ -185,7 +188,7 @@ static int hpcc_nl_telemetry_set(struct sk_buff *skb, struct genl_info *info)
 	void *hdr;
 	int err;
 
-	err = nlmsg_parse(info->nlhdr, GENL_HDRLEN, tb, HPCC_A_FLOW_HOP,
+	err = nlmsg_parse(info->nlhdr, GENL_HDRLEN, tb, HPCC_A_FLOW_N_FLOWS,
 			  hpcc_telemetry_set_nl_policy, info->extack);
 	if (!err)
 		err = hpcc_nl_key(info, tb, &key);
@@ -199,6 +202,9 @@ static int hpcc_nl_telemetry_set(struct sk_buff *skb, struct genl_info *info)
 			      HPCC_STAT_REJECTED_INVALID);
 		return err;
 	}
+	/* the receiver's N, 1..65535 (policy); 0 when it reported none */
+	tlm.n_flows = tb[HPCC_A_FLOW_N_FLOWS] ?
+		      nla_get_u32(tb[HPCC_A_FLOW_N_FLOWS]) : 0;
 	msg = genlmsg_new(nla_total_size(sizeof(u8)) +
 			  nla_total_size(sizeof(u32)), GFP_KERNEL);
 	if (!msg)
@@ -306,6 +312,11 @@ static int hpcc_nl_fill_flow(struct sk_buff *msg, struct hpcc_ent *e,
 	void *hdr;
 
 	hpcc_pub_read(e, &p);
+	if (!p.w_ai) {
+		rcu_read_lock();
+		p.w_ai = rcu_dereference(e->hn->cfg)->p.w_ai;
+		rcu_read_unlock();
+	}
 	hdr = genlmsg_put(msg, portid, seq, &hpcc_genl_family, flags,
 			  HPCC_CMD_FLOW_GET);
 	if (!hdr)
@@ -329,7 +340,10 @@ static int hpcc_nl_fill_flow(struct sk_buff *msg, struct hpcc_ent *e,
 	    nla_put_u32(msg, HPCC_A_FLOW_REDUCTIONS, p.reductions) ||
 	    nla_put_u8(msg, HPCC_A_FLOW_LAST_STEP, p.last_step) ||
 	    nla_put_u32(msg, HPCC_A_FLOW_LAST_ACK_SEQ, p.last_ack_seq) ||
-	    nla_put_u32(msg, HPCC_A_FLOW_LAST_SND_NXT, p.last_snd_nxt)) {
+	    nla_put_u32(msg, HPCC_A_FLOW_LAST_SND_NXT, p.last_snd_nxt) ||
+	    (p.n_flows &&
+	     nla_put_u32(msg, HPCC_A_FLOW_N_FLOWS, p.n_flows)) ||
+	    HPCC_PUT64(msg, HPCC_A_FLOW_W_AI, p.w_ai >> HPCC_W_SHIFT)) {
 		genlmsg_cancel(msg, hdr);
 		return -EMSGSIZE;
 	}
@@ -457,7 +471,8 @@ static int hpcc_nl_params_apply(struct hpcc_net *hn, struct genl_info *info)
 			return -EINVAL;
 		}
 	}
-	err = nlmsg_parse(info->nlhdr, GENL_HDRLEN, tb, HPCC_A_PARAMS_PACING_GAIN,
+	err = nlmsg_parse(info->nlhdr, GENL_HDRLEN, tb,
+			  HPCC_A_PARAMS_N_FLOWS_SOURCE,
 			  hpcc_params_set_nl_policy, info->extack);
 	if (err)
 		return err;

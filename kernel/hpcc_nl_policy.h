@@ -17,6 +17,11 @@ static HPCC_NLA_RANGE_CONST struct netlink_range_validation hpcc_a_hop_rate_rang
 	.max	= 1600000000000ULL,
 };
 
+static HPCC_NLA_RANGE_CONST struct netlink_range_validation hpcc_a_flow_n_flows_range = {
+	.min	= 1ULL,
+	.max	= 65535ULL,
+};
+
 static HPCC_NLA_RANGE_CONST struct netlink_range_validation hpcc_a_params_t_range = {
 	.min	= 1ULL,
 	.max	= 100000ULL,
@@ -41,6 +46,11 @@ static HPCC_NLA_RANGE_CONST struct netlink_range_validation hpcc_a_params_max_fl
 	.max	= 1048576ULL,
 };
 
+static HPCC_NLA_RANGE_CONST struct netlink_range_validation hpcc_a_params_n_flows_range = {
+	.min	= 1ULL,
+	.max	= 65535ULL,
+};
+
 /* Common nested types */
 static const struct nla_policy hpcc_hop_nl_policy[HPCC_A_HOP_PAD + 1] = {
 	[HPCC_A_HOP_SWITCH_ID] = { .type = NLA_U32, },
@@ -52,7 +62,7 @@ static const struct nla_policy hpcc_hop_nl_policy[HPCC_A_HOP_PAD + 1] = {
 };
 
 /* HPCC_CMD_TELEMETRY_SET - do */
-static const struct nla_policy hpcc_telemetry_set_nl_policy[HPCC_A_FLOW_HOP + 1] = {
+static const struct nla_policy hpcc_telemetry_set_nl_policy[HPCC_A_FLOW_N_FLOWS + 1] = {
 	[HPCC_A_FLOW_FAMILY] = { .type = NLA_U16, },
 	[HPCC_A_FLOW_SADDR4] = { .type = NLA_U32, },
 	[HPCC_A_FLOW_DADDR4] = { .type = NLA_U32, },
@@ -61,6 +71,7 @@ static const struct nla_policy hpcc_telemetry_set_nl_policy[HPCC_A_FLOW_HOP + 1]
 	[HPCC_A_FLOW_SPORT] = { .type = NLA_U16, },
 	[HPCC_A_FLOW_DPORT] = { .type = NLA_U16, },
 	[HPCC_A_FLOW_HOP] = NLA_POLICY_NESTED(hpcc_hop_nl_policy),
+	[HPCC_A_FLOW_N_FLOWS] = NLA_POLICY_FULL_RANGE(NLA_U32, &hpcc_a_flow_n_flows_range),
 };
 
 /* HPCC_CMD_FLOW_GET - do */
@@ -75,7 +86,7 @@ static const struct nla_policy hpcc_flow_get_nl_policy[HPCC_A_FLOW_DPORT + 1] = 
 };
 
 /* HPCC_CMD_PARAMS_SET - do */
-static const struct nla_policy hpcc_params_set_nl_policy[HPCC_A_PARAMS_PACING_GAIN + 1] = {
+static const struct nla_policy hpcc_params_set_nl_policy[HPCC_A_PARAMS_N_FLOWS_SOURCE + 1] = {
 	[HPCC_A_PARAMS_T] = NLA_POLICY_FULL_RANGE(NLA_U32, &hpcc_a_params_t_range),
 	[HPCC_A_PARAMS_ETA] = NLA_POLICY_RANGE(NLA_U32, 500, 1000),
 	[HPCC_A_PARAMS_MAX_STAGE] = NLA_POLICY_MAX(NLA_U32, 64),
@@ -87,6 +98,8 @@ static const struct nla_policy hpcc_params_set_nl_policy[HPCC_A_PARAMS_PACING_GA
 	[HPCC_A_PARAMS_RESPONSE_DSCP] = NLA_POLICY_RANGE(NLA_U8, 1, 63),
 	[HPCC_A_PARAMS_MAX_FLOWS] = NLA_POLICY_FULL_RANGE(NLA_U32, &hpcc_a_params_max_flows_range),
 	[HPCC_A_PARAMS_PACING_GAIN] = NLA_POLICY_RANGE(NLA_U32, 100, 400),
+	[HPCC_A_PARAMS_N_FLOWS] = NLA_POLICY_FULL_RANGE(NLA_U32, &hpcc_a_params_n_flows_range),
+	[HPCC_A_PARAMS_N_FLOWS_SOURCE] = NLA_POLICY_MAX(NLA_U8, 2),
 };
 
 #endif /* _HPCC_NL_POLICY_H */

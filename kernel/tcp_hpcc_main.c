@@ -195,12 +195,17 @@ static void hpcc_take_telemetry(struct sock *sk, struct hpcc_ent *e,
 		gen = e->tlm_gen;
 		arrived = e->tlm_time;
 		tlm.nhop = e->tlm.nhop;
+		tlm.n_flows = e->tlm.n_flows;
 		memcpy(tlm.hops, e->tlm.hops, sizeof(tlm.hops));
 	} while (read_seqretry(&e->tlm_lock, seq));
 	WRITE_ONCE(e->used_gen, gen);
 
 	if (e->mode != HPCC_MODE_HPCC)
 		hpcc_resume(sk, e, cfg);
+	/* every sample: the receiver's N and the parameters may change */
+	hpcc_flow_set_n(&e->core, &cfg->p,
+			hpcc_n_select(cfg->n_source, cfg->n_flows,
+				      tlm.n_flows));
 	step = hpcc_new_ack(&e->core, &cfg->p, tp->snd_una, tp->snd_nxt,
 			    tlm.hops, tlm.nhop);
 	e->last_step = step;
@@ -272,6 +277,8 @@ static void hpcc_publish(const struct sock *sk, struct hpcc_ent *e, u8 law,
 		.law = law,
 		.in_flight = in_flight,
 		.last_step = e->last_step,
+		.n_flows = e->core.n_flows,
+		.w_ai = e->core.w_ai,
 	};
 
 	sock_owned_by_me(sk);

@@ -365,6 +365,36 @@ TEST_F(core, restart_keeps_L)
 	EXPECT_EQ(WB(100000), self->f.wc);
 }
 
+/*
+ * Receiver-reported N: W_ai = W_init * (1 - eta) / N = 100000 * 0.25 / 10
+ * = 2500 bytes replaces the parameters' 500 in AI and MD steps; 0 returns
+ * to the parameters', and N above the wire's 16 bits acts as 65535.
+ */
+TEST_F(core, reported_n_sets_w_ai)
+{
+	hpcc_flow_set_n(&self->f, &self->p, 10);
+	EXPECT_EQ(10, self->f.n_flows);
+	EXPECT_EQ(WB(2500), self->f.w_ai);
+	ack1(&self->f, &self->p, 0, 1000, 0, 0, 5000);
+	ack1(&self->f, &self->p, 1001, 2000, 10000, 10000, 5000);
+	/* MD: W = 100000 * 0.75 / 1.5 + 2500 */
+	EXPECT_EQ(WB(52500), self->f.wc);
+	ack1(&self->f, &self->p, 2001, 3000, 20000, 15000, 0);
+	/* AI: W = Wc + 2500 */
+	EXPECT_EQ(WB(55000), self->f.wc);
+	hpcc_flow_set_n(&self->f, &self->p, 0);
+	EXPECT_EQ(0, self->f.w_ai);
+	ack1(&self->f, &self->p, 3001, 4000, 30000, 20000, 0);
+	EXPECT_EQ(WB(55500), self->f.wc);
+	hpcc_flow_set_n(&self->f, &self->p, 1000000);
+	EXPECT_EQ(HPCC_N_FLOWS_MAX, self->f.n_flows);
+	EXPECT_EQ(hpcc_w_ai_rule_of_thumb(self->p.w_init, self->p.eta,
+					  HPCC_N_FLOWS_MAX), self->f.w_ai);
+	/* a restart keeps the flow's N */
+	hpcc_flow_restart(&self->f, &self->p, WB(20000));
+	EXPECT_EQ(HPCC_N_FLOWS_MAX, self->f.n_flows);
+}
+
 TEST(mul_div_exact_and_saturating)
 {
 	EXPECT_EQ(7, hpcc_mul_div(3, 5, 2));

@@ -5,8 +5,9 @@
  *
  *   hpcc_nl flow-get SADDR SPORT DADDR DPORT     key=value lines
  *   hpcc_nl dump                                 one line per flow, then flows=N
- *   hpcc_nl telemetry SADDR SPORT DADDR DPORT HOP...
- *           HOP = switch_id,port_id,rate_bps,ts_ns,tx_bytes,qlen
+ *   hpcc_nl telemetry SADDR SPORT DADDR DPORT HOP... [n=N]
+ *           HOP = switch_id,port_id,rate_bps,ts_ns,tx_bytes,qlen; n=N sends
+ *           N as the receiver-reported n-flows
  *   hpcc_nl params-get | params-set NAME=VALUE... | stats
  *   hpcc_nl bad CASE SADDR SPORT DADDR DPORT     a malformed telemetry-set;
  *           exit 0 when the kernel rejects it (prints errno and extack)
@@ -171,6 +172,8 @@ static int parse_hop(const char *s, struct hpcc_hop_rec *h)
 		      &h->rate, &h->ts, &h->tx_bytes, &h->qlen) == 6 ? 0 : -1;
 }
 
+static uint32_t tel_n_flows;	/* n=N of the telemetry command */
+
 static int telemetry(char **av, const struct hpcc_hop_rec *hops, int nhop,
 		     struct hpcc_flow_msg *r)
 {
@@ -186,7 +189,7 @@ static int telemetry(char **av, const struct hpcc_hop_rec *hops, int nhop,
 	t.daddr = a.s_addr;
 	t.sport = htons(atoi(av[1]));
 	t.dport = htons(atoi(av[3]));
-	hpcc_genl_telemetry_put(&g, buf, &t, hops, nhop);
+	hpcc_genl_telemetry_put(&g, buf, &t, hops, nhop, tel_n_flows);
 	return talk((struct nlmsghdr *)buf, hpcc_genl_flow_cb, r);
 }
 
@@ -443,6 +446,8 @@ int main(int ac, char **av)
 		return report(err);
 	}
 	if (!strcmp(av[1], "telemetry") && ac >= 6 && ac - 6 <= 16) {
+		if (!strncmp(av[ac - 1], "n=", 2))
+			tel_n_flows = strtoul(av[--ac] + 2, NULL, 0);
 		for (i = 6; i < ac; i++)
 			if (parse_hop(av[i], &hops[i - 6]))
 				goto usage;

@@ -106,7 +106,7 @@ int main(int argc, char **argv)
 					       (uint16_t)id);
 			if (hpcc_parse(pbuf, len, &p) != HPCC_PARSE_OK)
 				return 2;
-			len = hpcc_build_response(buf, &p, rdscp, (uint16_t)id);
+			len = hpcc_build_response(buf, &p, rdscp, (uint16_t)id, 0);
 		}
 		if (sendto(fd, buf, len, 0, (struct sockaddr *)&to,
 			   sizeof(to)) < 0)

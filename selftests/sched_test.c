@@ -290,4 +290,89 @@ TEST(response_limit)
 	ASSERT_EQ(-EINVAL, hpccd_rl_init(&rl, 1000, 6, 1));
 }
 
+static struct hpcc_hop_rec nf_hop(uint32_t sw, uint32_t port)
+{
+	struct hpcc_hop_rec h = { .switch_id = sw, .port_id = port };
+
+	return h;
+}
+
+/*
+ * The receiver's N: flows count on every hop of their last probe while
+ * that probe is younger than the window; N is the largest count among a
+ * probe's hops; a path change moves a flow's counts; a full table evicts
+ * the least recent flow.
+ */
+TEST(receiver_flow_count)
+{
+	struct hpcc_hop_rec shared[2] = { nf_hop(1, 1), nf_hop(2, 5) };
+	struct hpcc_hop_rec other[2] = { nf_hop(3, 1), nf_hop(2, 5) };
+	struct hpcc_hop_rec loop[3] = { nf_hop(9, 1), nf_hop(9, 1),
+					nf_hop(9, 1) };
+	struct hpcc_tuple t[5];
+	struct hpccd_nf nf;
+	uint64_t ms = 1000000;
+	int i;
+
+	ASSERT_EQ(hpccd_nf_init(&nf, 4, 10 * ms, 7), 0);
+	EXPECT_EQ(hpccd_nf_init(&(struct hpccd_nf){ 0 }, 0, ms, 1), -EINVAL);
+	for (i = 0; i < 5; i++)
+		t[i] = (struct hpcc_tuple){ .saddr = 10 + i, .daddr = 1,
+					    .sport = 1000 + i, .dport = 5201 };
+	/* no hops: nothing to count on */
+	EXPECT_EQ(hpccd_nf_note(&nf, &t[0], shared, 0, 0), 0);
+	EXPECT_EQ(nf.nflows, 0);
+	EXPECT_EQ(hpccd_nf_note(&nf, &t[0], shared, 2, 1 * ms), 1);
+	EXPECT_EQ(hpccd_nf_note(&nf, &t[1], shared, 2, 2 * ms), 2);
+	/* the same flow again is not a new one */
+	EXPECT_EQ(hpccd_nf_note(&nf, &t[0], shared, 2, 3 * ms), 2);
+	/* t[2] shares only hop (2, 5) with them: 3 flows there */
+	EXPECT_EQ(hpccd_nf_note(&nf, &t[2], other, 2, 4 * ms), 3);
+	/* t[1] moves to the other path: (1, 1) has 1, (3, 1) 2, (2, 5) 3 */
+	EXPECT_EQ(hpccd_nf_note(&nf, &t[1], other, 2, 5 * ms), 3);
+	EXPECT_EQ(hpccd_nf_note(&nf, &t[0], shared, 1, 6 * ms), 1);
+	EXPECT_EQ(nf.nflows, 3);
+	/* a hop repeated in one probe counts the flow once */
+	EXPECT_EQ(hpccd_nf_note(&nf, &t[3], loop, 3, 7 * ms), 1);
+	/* a fifth flow evicts the least recent (t[2], last seen at 4 ms) */
+	EXPECT_EQ(hpccd_nf_note(&nf, &t[4], other, 2, 8 * ms), 2);
+	EXPECT_EQ(nf.evicted, 1);
+	EXPECT_EQ(nf.nflows, 4);
+	/* at 15 ms t[1] (5 ms) has left the window and t[0] (6 ms) too */
+	EXPECT_EQ(hpccd_nf_note(&nf, &t[4], other, 2, 16 * ms), 1);
+	EXPECT_EQ(nf.nflows, 2);
+	/* all gone after the window: counts start again from 1 */
+	EXPECT_EQ(hpccd_nf_note(&nf, &t[2], other, 2, 100 * ms), 1);
+	EXPECT_EQ(nf.nflows, 1);
+	hpccd_nf_free(&nf);
+}
+
+/* Many flows over many paths: the pools never run out and the counts
+ * return to nothing after the window.
+ */
+TEST(receiver_flow_count_churn)
+{
+	struct hpcc_hop_rec h[HPCC_MAX_HOPS];
+	struct hpcc_tuple t = { .daddr = 1, .dport = 5201 };
+	struct hpccd_nf nf;
+	uint32_t i, k, n;
+
+	ASSERT_EQ(hpccd_nf_init(&nf, 64, 1000, 3), 0);
+	for (i = 0; i < 100000; i++) {
+		t.saddr = i % 200;
+		t.sport = (uint16_t)(i % 7);
+		for (k = 0; k < HPCC_MAX_HOPS; k++)
+			h[k] = nf_hop((i * 31 + k) % 97, k);
+		n = hpccd_nf_note(&nf, &t, h, 1 + i % HPCC_MAX_HOPS, i / 4);
+		ASSERT_GE(n, 1);
+		ASSERT_LE(n, 64);
+		ASSERT_LE(nf.nflows, 64);
+	}
+	hpccd_nf_note(&nf, &t, h, 0, UINT64_MAX / 2);
+	EXPECT_EQ(nf.nflows, 0);
+	for (k = 0; k < nf.nbuckets; k++)
+		EXPECT_EQ(nf.hbuckets[k], UINT32_MAX);
+	hpccd_nf_free(&nf);
+}
+
 TEST_HARNESS_MAIN

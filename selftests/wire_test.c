@@ -115,7 +115,7 @@ TEST(response_carries_hops_back)
 	stamp(buf, 3, 333);
 	ASSERT_EQ(hpcc_parse(buf, n, &p), HPCC_PARSE_OK);
 	ASSERT_EQ(p.nhop, 3);
-	m = hpcc_build_response(out, &p, 61, 9);
+	m = hpcc_build_response(out, &p, 61, 9, 0);
 	ASSERT_EQ(m, 20 + 20 + 24 + 3 * 40);	/* hop_cap shrinks to nhop */
 	EXPECT_TRUE(tcp_csum_ok(out, m));
 	ASSERT_EQ(hpcc_parse(out, m, &r), HPCC_PARSE_OK);
@@ -146,13 +146,90 @@ TEST(response_without_hops)
 
 	n = hpcc_build_probe(buf, &flow, 60, 2, 5, 6, 1);
 	ASSERT_EQ(hpcc_parse(buf, n, &p), HPCC_PARSE_OK);
-	n = hpcc_build_response(out, &p, 61, 1);
+	n = hpcc_build_response(out, &p, 61, 1, 0);
 	ASSERT_EQ(n, 20 + 20 + 24 + 40);
 	ASSERT_EQ(hpcc_parse(out, n, &r), HPCC_PARSE_OK);
 	EXPECT_EQ(r.nhop, 0);
 	EXPECT_EQ(r.hop_cap, 1);
 	/* a response is not answered */
-	EXPECT_EQ(hpcc_build_response(buf, &r, 61, 1), 0);
+	EXPECT_EQ(hpcc_build_response(buf, &r, 61, 1, 0), 0);
+}
+
+/* Fix the IPv4 total length and header checksum after editing a packet. */
+static void refix_ip(uint8_t *ip, size_t total)
+{
+	uint16_t c;
+
+	ip[2] = total >> 8;
+	ip[3] = total;
+	ip[10] = ip[11] = 0;
+	c = ~fold(ip, HPCC_IP_LEN, 0);
+	ip[10] = c >> 8;
+	ip[11] = c;
+}
+
+/*
+ * Receiver-reported N travels in an extension after the records; unknown
+ * extensions are skipped, malformed ones refuse the packet, and a
+ * response without one (a version-1 receiver) has N 0.
+ */
+TEST(response_n_flows_extension)
+{
+	uint8_t buf[HPCC_PKT_MAX], out[HPCC_PKT_MAX + 64];
+	struct hpcc_pkt p, r;
+	size_t n, m, base;
+
+	n = hpcc_build_probe(buf, &flow, 60, 4, 42, 1000, 1);
+	stamp(buf, 1, 111);
+	ASSERT_EQ(hpcc_parse(buf, n, &p), HPCC_PARSE_OK);
+	EXPECT_EQ(p.n_flows, 0);
+	base = 20 + 20 + 24 + 40;
+	m = hpcc_build_response(out, &p, 61, 9, 12);
+	ASSERT_EQ(m, base + HPCC_WIRE_EXT_LEN);
+	EXPECT_TRUE(tcp_csum_ok(out, m));
+	ASSERT_EQ(hpcc_parse(out, m, &r), HPCC_PARSE_OK);
+	EXPECT_EQ(r.n_flows, 12);
+	EXPECT_EQ(r.nhop, 1);
+	/* N above 16 bits is sent as 65535 */
+	m = hpcc_build_response(out, &p, 61, 9, 70000);
+	ASSERT_EQ(hpcc_parse(out, m, &r), HPCC_PARSE_OK);
+	EXPECT_EQ(r.n_flows, 65535);
+	/* an unknown kind before it is skipped: kind 9, 12 bytes */
+	m = hpcc_build_response(out, &p, 61, 9, 7);
+	memmove(out + base + 12, out + base, HPCC_WIRE_EXT_LEN);
+	memset(out + base, 0, 12);
+	out[base] = 9;
+	out[base + 1] = 12;
+	refix_ip(out, m + 12);
+	ASSERT_EQ(hpcc_parse(out, m + 12, &r), HPCC_PARSE_OK);
+	EXPECT_EQ(r.n_flows, 7);
+	/* malformed: a length not a multiple of 4, shorter than 8, beyond
+	 * the packet; N 0; N above 65535; more than HPCC_WIRE_EXT_MAX bytes
+	 */
+	m = hpcc_build_response(out, &p, 61, 9, 7);
+	out[base + 1] = 10;
+	EXPECT_EQ(hpcc_parse(out, m, &r), HPCC_PARSE_EXT);
+	out[base + 1] = 4;
+	EXPECT_EQ(hpcc_parse(out, m, &r), HPCC_PARSE_EXT);
+	out[base + 1] = 16;
+	EXPECT_EQ(hpcc_parse(out, m, &r), HPCC_PARSE_EXT);
+	out[base + 1] = 8;
+	memset(out + base + 4, 0, 4);
+	EXPECT_EQ(hpcc_parse(out, m, &r), HPCC_PARSE_EXT);
+	out[base + 5] = 1;	/* 65536 */
+	EXPECT_EQ(hpcc_parse(out, m, &r), HPCC_PARSE_EXT);
+	memset(out + base, 0, HPCC_WIRE_EXT_MAX + 8);
+	out[base] = 9;
+	out[base + 1] = 8;
+	refix_ip(out, base + HPCC_WIRE_EXT_MAX + 8);
+	EXPECT_EQ(hpcc_parse(out, base + HPCC_WIRE_EXT_MAX + 8, &r),
+		  HPCC_PARSE_EXT);
+	/* fewer than 4 bytes after the records are padding */
+	m = hpcc_build_response(out, &p, 61, 9, 0);
+	memset(out + m, 0, 3);
+	refix_ip(out, m + 3);
+	ASSERT_EQ(hpcc_parse(out, m + 3, &r), HPCC_PARSE_OK);
+	EXPECT_EQ(r.n_flows, 0);
 }
 
 TEST(builder_ranges)
@@ -166,10 +243,10 @@ TEST(builder_ranges)
 	EXPECT_EQ(hpcc_build_probe(buf, &flow, 60, 0, 1, 1, 1), 0);
 	EXPECT_EQ(hpcc_build_probe(buf, &flow, 60, 9, 1, 1, 1), 0);
 	n = hpcc_build_probe(buf, &flow, 63, 8, 1, 1, 1);
-	EXPECT_EQ(n, HPCC_PKT_MAX);
+	EXPECT_EQ(n, HPCC_PKT_MAX - HPCC_WIRE_EXT_MAX);
 	ASSERT_EQ(hpcc_parse(buf, n, &p), HPCC_PARSE_OK);
-	EXPECT_EQ(hpcc_build_response(buf, &p, 0, 1), 0);
-	EXPECT_EQ(hpcc_build_response(buf, &p, 64, 1), 0);
+	EXPECT_EQ(hpcc_build_response(buf, &p, 0, 1, 0), 0);
+	EXPECT_EQ(hpcc_build_response(buf, &p, 64, 1, 0), 0);
 }
 
 /* IPv4 options and TCP options move the HPCC header; both are accepted. */

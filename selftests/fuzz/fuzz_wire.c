@@ -8,8 +8,9 @@
  *
  * Invariants: parsing never reads outside the input (ASan) and never hits
  * undefined behaviour (UBSan); an accepted packet has 1 <= hop_cap <= 8
- * and nhop <= hop_cap; the response built from an accepted probe parses
- * again with the same id, timestamp and hop records.
+ * and nhop <= hop_cap and N <= 65535; the response built from an accepted
+ * probe (with an N extension) parses again with the same id, timestamp,
+ * hop records and N.
  */
 #include <stdlib.h>
 #include <string.h>
@@ -28,8 +29,11 @@ static void check(const unsigned char *data, size_t len)
 		abort();
 	if (p.type != HPCC_WIRE_PROBE)
 		return;
-	n = hpcc_build_response(out, &p, 61, 1);
+	if (p.n_flows > 65535)
+		abort();
+	n = hpcc_build_response(out, &p, 61, 1, p.nhop + 1);
 	if (!n || hpcc_parse(out, n, &r) != HPCC_PARSE_OK ||
+	    r.n_flows != p.nhop + 1u ||
 	    r.probe_id != p.probe_id || r.ts != p.ts || r.nhop != p.nhop ||
 	    memcmp(r.hops, p.hops, sizeof(p.hops[0]) * p.nhop) ||
 	    r.tuple.saddr != p.tuple.daddr || r.tuple.sport != p.tuple.dport)

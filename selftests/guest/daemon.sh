@@ -150,6 +150,27 @@ telemetry_reaches_module() {
 		[ "$(dstat hs telemetry-rejected)" = 0 ]
 }
 
+# Two flows at once over the stand-in hop: the receiver's hpccd counts both
+# on it and reports N = 2 in its responses; the sender's module, under
+# n-flows-source reported, gives each flow W_ai = W_init * (1 - eta) / 2.
+receiver_reports_n() {
+	local w0
+	ip netns exec hs "$CTL" param set n-flows-source reported || return 1
+	w0=$(ip netns exec hs "$CTL" -j param show |
+		python3 -c 'import json, sys; p = json.load(sys.stdin); print(p["w-init"] * (1000 - p["eta"]) // 1000 // 2)')
+	iperf_bg 6101 5201 20 20M
+	iperf_bg 6102 5202 20 20M
+	retry 100 flowj 6101 "f.get('n-flows') == 2 and abs(f['w-ai'] - $w0) <= 1 and age(f) < 100000" &&
+		retry 100 flowj 6102 "f.get('n-flows') == 2 and abs(f['w-ai'] - $w0) <= 1" || {
+		echo "expected n-flows 2, w-ai $w0"
+		ip netns exec hs "$CTL" -j flow show; return 1; }
+	echo "both flows: n-flows 2, w-ai $w0 (W_init x (1 - eta) / 2)"
+	iperf_ok 6101 && iperf_ok 6102 || return 1
+	echo "sender: responses-with-n $(dstat hs responses-with-n); receiver: n-flows-evicted $(dstat hr n-flows-evicted)"
+	ip netns exec hs "$CTL" param set n-flows-source configured || return 1
+	dstat_is hs responses-with-n -gt 10 && dstat_is hr n-flows-evicted = 0
+}
+
 # With the receiver dropping every TCP segment but probes (tc, before IP),
 # the flow keeps data in flight and hpccd keeps probing; TcpInSegs of the
 # receiver must not move while its module consumes the probes.
@@ -435,10 +456,11 @@ clean_exit() {
 }
 
 ktap_print_header
-ktap_set_plan 14
+ktap_set_plan 15
 t "two namespaces, veth, a stand-in hop record stamped by tc pedit" topology
 t "hpccd runs in both; the receiver's only with CAP_NET_ADMIN and CAP_NET_RAW" daemons_start
 t "probes and responses flow and fresh telemetry reaches the module" telemetry_reaches_module
+t "the receiver reports N = 2 for two flows on one hop; W_ai follows it" receiver_reports_n
 t "probes are consumed before TCP (TcpInSegs unchanged)" probes_never_reach_tcp
 t "killing and restarting hpccd mid-flow: fallback, then HPCC again" kill_restart_mid_flow
 t "the hop vanishes mid-flow and returns: probing goes on, HPCC resumes" hop_gap_mid_flow

@@ -167,6 +167,48 @@ falls_back_and_resumes() {
 		[ "$(flow_of last_step)" -ge 4 ]
 }
 
+# The receiver-reported N (telemetry-set's n-flows) gives the flow its own
+# W_ai = W_init * (1 - eta) / N under n-flows-source reported, max(N,
+# n-flows) under max, and nothing under configured or without N; flow-get
+# reports the N and the W_ai in use.
+reported_n() {
+	local ts=1000000000000 src n exp got
+	push_n() { # push_n [n=N]: one sample, applied at an ACK
+		local before
+		before=$(flow_of samples)
+		ts=$((ts + 1000000000))
+		nls telemetry $TUPLE 7,3,1000000000,$ts,0,0 "$@" >/dev/null || return 1
+		retry 100 sh -c "[ \"\$(ip netns exec hs '$NL' flow-get $TUPLE | sed -n 's/^samples=//p')\" -gt $before ]" ||
+			{ echo "sample not applied"; return 1; }
+	}
+	[ "$(nls params-get | sed -n 's/^n_flows=//p')" = 16 ] || return 1
+	for src in reported max configured; do
+		nls params-set n_flows_source=$(case $src in reported) echo 1 ;; max) echo 2 ;; *) echo 0 ;; esac) || return 1
+		for n in 4 40; do
+			push_n n=$n || return 1
+			case $src in
+			reported) exp=$n ;;
+			max) exp=$((n > 16 ? n : 16)) ;;
+			*) exp= ;;
+			esac
+			got=$(flow_of n_flows)
+			echo "$src, reported $n: n_flows=${got:--} w_ai=$(flow_of w_ai)"
+			[ "$got" = "$exp" ] || return 1
+			if [ -n "$exp" ]; then
+				# W_init * 0.05 / N, within a byte of rounding
+				python3 -c "import sys; sys.exit(abs($(flow_of w_ai) - $W_INIT * 0.05 / $exp) > 1)" || return 1
+			else
+				[ "$(flow_of w_ai)" = 1000 ] || return 1
+			fi
+		done
+	done
+	# a sample without N returns the flow to the namespace's W_ai
+	nls params-set n_flows_source=1 || return 1
+	push_n n=8 && [ "$(flow_of n_flows)" = 8 ] || return 1
+	push_n && [ -z "$(flow_of n_flows)" ] && [ "$(flow_of w_ai)" = 1000 ] || return 1
+	nls params-set n_flows_source=0
+}
+
 bad_input() {
 	local c inv0 hops0 nof0 out rc=0
 	inv0=$(stat_of hs rejected_invalid); hops0=$(stat_of hs rejected_hops)
@@ -494,13 +536,14 @@ unload() {
 }
 
 ktap_print_header
-ktap_set_plan 16
+ktap_set_plan 17
 t "an iperf3 flow with hpcc gets HPCC state (flow-get)" setup
 t "line-rate start: W = W_init = line rate x T" line_rate_start
 t "W, Wc, U, incStage follow hpcc-replay; cwnd = W/mss, pacing = W/T" follows_core
 t "stale telemetry: fallback; fresh telemetry: back to hpcc" falls_back_and_resumes
 t "tracepoints: hpcc_sample per applied sample, hpcc_mode per mode change" tracepoints
 t "an idle period holds W and the HPCC law; sending without samples falls back" idle_holds_w
+t "a receiver-reported N sets the flow's W_ai by n-flows-source" reported_n
 t "bad netlink input is rejected with extack messages and counted" bad_input
 t "an unprivileged user cannot write or join events" unprivileged
 t "two namespaces do not see each other's flows or parameters" namespaces_apart

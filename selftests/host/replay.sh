@@ -37,6 +37,30 @@ defaults() {
 	[ "$out" = "1.000000 125000 125000 0" ]
 }
 
+# The same trace with N = 10 reported in the last two samples: under
+# --n-flows-source reported, W_ai = 100000 * 0.25 / 10 = 2500 replaces 500;
+# configured (the default) ignores it; max with --n-flows 20 takes 20
+# (W_ai 1250).
+reported_n() {
+	local tr out
+	tr=$(printf '%s\n' "$TRACE" | sed -e 's/^1001 .*/& 10/' -e 's/^2001 .*/& 10/')
+	# shellcheck disable=SC2086
+	out=$(printf '%s\n' "$tr" | "$R" $OPTS --n-flows-source reported) || return 1
+	echo "$out"
+	[ "$out" = "1.000000 100000 100000 0
+1.500000 52500 52500 0
+0.500000 55000 55000 1" ] || return 1
+	# shellcheck disable=SC2086
+	out=$(printf '%s\n' "$tr" | "$R" $OPTS) || return 1
+	[ "$out" = "$EXPECT" ] || return 1
+	# shellcheck disable=SC2086
+	out=$(printf '%s\n' "$tr" | "$R" $OPTS --n-flows 20 --n-flows-source max) || return 1
+	echo "$out"
+	[ "$out" = "1.000000 100000 100000 0
+1.500000 51250 51250 0
+0.500000 52500 52500 1" ]
+}
+
 rejects() { # rejects EXPECTED-STDERR-PATTERN INPUT [OPTIONS...]
 	local pat=$1 in=$2 err rc
 	shift 2
@@ -46,7 +70,7 @@ rejects() { # rejects EXPECTED-STDERR-PATTERN INPUT [OPTIONS...]
 }
 
 ktap_print_header
-ktap_set_plan 11
+ktap_set_plan 14
 t "hand-computed trace: U W Wc incStage per sample" hand_computed
 t "defaults: W_init = 10 Gbit/s x T (100 us)" defaults
 t "malformed number: exit 2, line named" \
@@ -54,7 +78,10 @@ t "malformed number: exit 2, line named" \
 t "nhop 9: exit 2" rejects 'line 1: nhop' '1 2 9'
 t "nhop 0: exit 2" rejects 'line 1: nhop' '1 2 0'
 t "missing hop field: exit 2" rejects 'line 1: qlen_bytes: missing' '1 2 1 1 1 1 1 1'
-t "extra field: exit 2" rejects 'line 1: extra' '1 2 1 1 1 1 1 1 1 9'
+t "reported N sets the flow's W_ai (--n-flows-source)" reported_n
+t "extra field: exit 2" rejects 'line 1: extra' '1 2 1 1 1 1 1 1 1 9 9'
+t "n_flows beyond 65535: exit 2" rejects 'line 1: n_flows: out of range' '1 2 1 1 1 1 1 1 1 65536'
+t "bad --n-flows-source: exit 2" rejects 'invalid value' '' --n-flows-source some
 t "ack_seq beyond 32 bits: exit 2" rejects 'line 1: ack_seq: out of range' '4294967296 2 1 1 1 1 1 1 1'
 t "64-bit overflow: exit 2" rejects 'line 1: ts_ns: out of range' '1 2 1 1 1 1 18446744073709551616 1 1'
 t "bad option value: exit 2" rejects 'invalid value' '' --eta 1.5

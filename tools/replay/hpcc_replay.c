@@ -28,11 +28,15 @@ static const char usage[] =
 "  --max-stage N      maxStage (0..64)                       [5]\n"
 "  --w-init BYTES     W_init, also W_max (W_min..2^30)       [10 Gbit/s * T]\n"
 "  --w-min BYTES      W_min (128..W_init)                    [3000]\n"
-"  --w-ai BYTES       W_ai (0..W_init)            [W_init * (1 - eta) / 16]\n"
+"  --w-ai BYTES       W_ai (0..W_init)             [W_init * (1 - eta) / N]\n"
+"  --n-flows N        N of the rule of thumb (1..65535)      [16]\n"
+"  --n-flows-source S configured, reported or max: a sample's reported N\n"
+"                     sets the flow's W_ai (as tcp_hpcc)     [configured]\n"
 "  -h, --help         this text\n"
 "\n"
 "Trace: one sample a line, \"ack_seq snd_nxt nhop\" then per hop\n"
-"\"switch_id port_id B_bps ts_ns tx_bytes qlen_bytes\"; '#' starts a comment.\n"
+"\"switch_id port_id B_bps ts_ns tx_bytes qlen_bytes\", then optionally the\n"
+"receiver-reported N (0: none); '#' starts a comment.\n"
 "Exit status: 0, or 2 on a malformed line or option.\n";
 
 static int bad_option(const char *opt, const char *val)
@@ -79,13 +83,16 @@ int main(int argc, char **argv)
 		{ "w-init", required_argument, NULL, 'i' },
 		{ "w-min", required_argument, NULL, 'm' },
 		{ "w-ai", required_argument, NULL, 'a' },
+		{ "n-flows", required_argument, NULL, 'n' },
+		{ "n-flows-source", required_argument, NULL, 'S' },
 		{ "help", no_argument, NULL, 'h' },
 		{ NULL, 0, NULL, 0 },
 	};
 	struct hpcc_params p;
 	struct hpcc_flow f;
 	struct hpcc_sample s;
-	u64 v, w_init = 0, w_min = 0, w_ai = 0;
+	u64 v, w_init = 0, w_min = 0, w_ai = 0, n_flows = HPCC_DEFAULT_N_FLOWS;
+	u32 n_source = HPCC_N_SOURCE_CONFIGURED;
 	int have_w_ai = 0, c;
 	char *line = NULL;
 	size_t cap = 0;
@@ -130,6 +137,20 @@ int main(int argc, char **argv)
 				return bad_option("--w-ai", optarg);
 			have_w_ai = 1;
 			break;
+		case 'n':
+			if (parse_u64(optarg, 1, HPCC_N_FLOWS_MAX, &n_flows))
+				return bad_option("--n-flows", optarg);
+			break;
+		case 'S':
+			if (!strcmp(optarg, "configured"))
+				n_source = HPCC_N_SOURCE_CONFIGURED;
+			else if (!strcmp(optarg, "reported"))
+				n_source = HPCC_N_SOURCE_REPORTED;
+			else if (!strcmp(optarg, "max"))
+				n_source = HPCC_N_SOURCE_MAX;
+			else
+				return bad_option("--n-flows-source", optarg);
+			break;
 		case 'h':
 			fputs(usage, stdout);
 			return 0;
@@ -149,7 +170,7 @@ int main(int argc, char **argv)
 	if (w_min)
 		p.w_min = w_min << HPCC_W_SHIFT;
 	p.w_ai = have_w_ai ? w_ai << HPCC_W_SHIFT :
-		 hpcc_w_ai_rule_of_thumb(p.w_init, p.eta, HPCC_DEFAULT_N_FLOWS);
+		 hpcc_w_ai_rule_of_thumb(p.w_init, p.eta, (u32)n_flows);
 	if (!hpcc_params_valid(&p)) {
 		fprintf(stderr,
 			"hpcc-replay: inconsistent parameters (need W_min <= W_init, W_ai <= W_init, W_init <= 2^30)\n");
@@ -171,6 +192,9 @@ int main(int argc, char **argv)
 		}
 		if (r == 0)
 			continue;
+		/* as tcp_hpcc's ACK path (hpcc_take_telemetry()) */
+		hpcc_flow_set_n(&f, &p, hpcc_n_select(n_source, (u32)n_flows,
+						      s.n_flows));
 		hpcc_new_ack(&f, &p, s.ack_seq, s.snd_nxt, s.hops, s.nhop);
 		print_u(f.u);
 		printf(" %llu %llu %u\n",

@@ -82,10 +82,18 @@ int hpcc_trace_parse_line(const char *line, struct hpcc_sample *s,
 		h->switch_id = (u32)sw;
 		h->port_id = (u32)port;
 	}
+	while (*p == ' ' || *p == '\t')
+		p++;
+	s->n_flows = 0;
+	if (*p && *p != '\r' && *p != '\n') {
+		if (next_u64(&p, HPCC_N_FLOWS_MAX, &v[0], err, "n_flows"))
+			return -1;
+		s->n_flows = (u32)v[0];
+	}
 	while (*p == ' ' || *p == '\t' || *p == '\r' || *p == '\n')
 		p++;
 	if (*p) {
-		*err = "extra fields after the last hop";
+		*err = "extra fields after n_flows";
 		return -1;
 	}
 	return 1;

@@ -4,7 +4,8 @@
  *
  * One sample a line:  ack_seq snd_nxt nhop  then nhop times
  *   switch_id port_id B_bps ts_ns tx_bytes qlen_bytes
- * separated by blanks; decimal unsigned integers; blank lines and lines
+ * and, optionally, n_flows: the N the receiver reported with the sample
+ * (0..65535, 0: none); separated by blanks; decimal unsigned integers; blank lines and lines
  * whose first non-blank character is '#' are ignored.  ack_seq and snd_nxt
  * are 32-bit TCP sequence numbers, nhop is 1..HPCC_MAX_HOPS, switch_id and
  * port_id are 32-bit, the others 64-bit.
@@ -20,12 +21,14 @@
  * @ack_seq: the ACK's sequence number
  * @snd_nxt: the sender's snd_nxt
  * @nhop: number of hop records, 1..HPCC_MAX_HOPS
+ * @n_flows: receiver-reported N, 0..65535 (0: none, also when absent)
  * @hops: the records
  */
 struct hpcc_sample {
 	u32 ack_seq;
 	u32 snd_nxt;
 	u32 nhop;
+	u32 n_flows;
 	struct hpcc_hop hops[HPCC_MAX_HOPS];
 };
 

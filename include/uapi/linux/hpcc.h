@@ -44,6 +44,25 @@ enum hpcc_step {
 	HPCC_STEP_WC,
 };
 
+/**
+ * enum hpcc_n_source - Where the N of a flow's W_ai = W_init * (1 - eta) / N
+ *   comes from (draft section 5: "the expected or receiver reported maximum
+ *   number of concurrent flows on a link").
+ * @HPCC_N_SOURCE_CONFIGURED: The namespace's w-ai, or the rule of thumb with
+ *   n-flows when w-ai is 0, for every flow; a reported N is ignored.
+ * @HPCC_N_SOURCE_REPORTED: The N the flow's receiver reported with its newest
+ *   sample (telemetry -set's n-flows), while it reports one; else as
+ *   configured.
+ * @HPCC_N_SOURCE_MAX: The larger of the reported N and n-flows, while the
+ *   receiver reports one; else as configured. n-flows is then a floor that
+ *   bounds W_ai when a receiver cannot see all flows on a shared link.
+ */
+enum hpcc_n_source {
+	HPCC_N_SOURCE_CONFIGURED,
+	HPCC_N_SOURCE_REPORTED,
+	HPCC_N_SOURCE_MAX,
+};
+
 enum {
 	HPCC_A_HOP_SWITCH_ID = 1,
 	HPCC_A_HOP_PORT_ID,
@@ -85,6 +104,8 @@ enum {
 	HPCC_A_FLOW_LAST_SND_NXT,
 	HPCC_A_FLOW_PAD,
 	HPCC_A_FLOW_REDUCTIONS,
+	HPCC_A_FLOW_N_FLOWS,
+	HPCC_A_FLOW_W_AI,
 
 	__HPCC_A_FLOW_MAX,
 	HPCC_A_FLOW_MAX = (__HPCC_A_FLOW_MAX - 1)
@@ -105,6 +126,8 @@ enum {
 	HPCC_A_PARAMS_W_AI_EFF,
 	HPCC_A_PARAMS_PAD,
 	HPCC_A_PARAMS_PACING_GAIN,
+	HPCC_A_PARAMS_N_FLOWS,
+	HPCC_A_PARAMS_N_FLOWS_SOURCE,
 
 	__HPCC_A_PARAMS_MAX,
 	HPCC_A_PARAMS_MAX = (__HPCC_A_PARAMS_MAX - 1)

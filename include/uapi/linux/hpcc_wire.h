@@ -15,7 +15,9 @@
  * payload.  INT hops fill the records in order (nhop counts the filled
  * ones) and never grow the packet.  A response reverses the 5-tuple, uses
  * response-dscp (default 61), and carries the probe's id, sender timestamp
- * and records.  All fields are big-endian; the structures have no holes.
+ * and records, and may carry extensions after its hop_cap records (struct
+ * hpcc_wire_ext; a version-1 receiver ignores bytes after the records, so
+ * they need no new version).  All fields are big-endian; the structures have no holes.
  * Receivers read them with unaligned accesses: the payload follows a TCP
  * header of any length.  Documentation/design.rst has the details.
  */
@@ -75,7 +77,38 @@ struct hpcc_wire_hop {
 	__be32 reserved;
 };
 
+/**
+ * enum hpcc_wire_ext_kind - value of hpcc_wire_ext.kind
+ * @HPCC_WIRE_EXT_N_FLOWS: @value is N, the receiver-reported number of
+ *	concurrent flows on the path (draft-miao-ccwg-hpcc section 5, the rule
+ *	of thumb W_ai = W_init * (1 - eta) / N): the most flows that the
+ *	responding receiver answered probes for, within its counting window,
+ *	that share one hop (switch_id, port_id) with this probe's records.
+ *	1 to 65535; only in responses; the last one in a packet counts.
+ */
+enum hpcc_wire_ext_kind {
+	HPCC_WIRE_EXT_N_FLOWS = 1,
+};
+
+/**
+ * struct hpcc_wire_ext - a response extension, after the hop_cap records
+ * @kind: enum hpcc_wire_ext_kind; unknown kinds are skipped
+ * @len: this extension's length in bytes, header included: a multiple of 4,
+ *	at least 8, and within the packet (else the packet is malformed)
+ * @reserved: 0 when sent, ignored when received
+ * @value: the kind's value
+ */
+struct hpcc_wire_ext {
+	__u8 kind;
+	__u8 len;
+	__be16 reserved;
+	__be32 value;
+};
+
 #define HPCC_WIRE_HDR_LEN	24	/* sizeof(struct hpcc_wire_hdr) */
 #define HPCC_WIRE_HOP_LEN	40	/* sizeof(struct hpcc_wire_hop) */
+#define HPCC_WIRE_EXT_LEN	8	/* sizeof(struct hpcc_wire_ext) */
+/* Most extension bytes a response may carry. */
+#define HPCC_WIRE_EXT_MAX	64
 
 #endif /* _UAPI_LINUX_HPCC_WIRE_H */
