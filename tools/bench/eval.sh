@@ -94,14 +94,27 @@ tb_up dumbbell $HOSTS || { echo "eval: testbed failed" >&2; exit 1; }
 [ $resumed = 1 ] || tb_describe >> "$OUT/meta.txt"
 [ $resumed = 1 ] && echo "resumed $(date -u +%Y-%m-%dT%H:%M:%SZ) commit ${BENCH_COMMIT:-?}" >> "$OUT/meta.txt"
 
-# bench_cc CC - make CC every host's default; dctcp gets ECN and RED
+# kcc CC - the kernel's name of CC: hpcc-n is hpcc with n-flows-source
+# reported (each flow's W_ai from the N its receiver reports:
+# Documentation/algorithm.rst, "Receiver-reported N")
+kcc() {
+	case $1 in hpcc-n) echo hpcc ;; *) echo "$1" ;; esac
+}
+
+# bench_cc CC - make CC every host's default; dctcp gets ECN and RED; hpcc
+# and hpcc-n get their n-flows-source
 bench_cc() {
-	local cc=$1 ns ecn=2
+	local cc=$1 ns ecn=2 src=configured
 	[ "$cc" = dctcp ] && ecn=1
+	[ "$cc" = hpcc-n ] && src=reported
 	for ns in $(tb_ns_all); do
 		[ "$ns" = tbr ] && continue
-		ip netns exec "$ns" sysctl -qw net.ipv4.tcp_congestion_control="$cc" \
+		ip netns exec "$ns" sysctl -qw net.ipv4.tcp_congestion_control="$(kcc "$cc")" \
 			net.ipv4.tcp_ecn=$ecn || return 1
+		case $cc in hpcc*)
+			ip netns exec "$ns" "$TB_BIN/hpccctl" param set \
+				n-flows-source $src || return 1 ;;
+		esac
 	done
 	if [ "$cc" = dctcp ]; then
 		# (a child of another kind needs another handle)
@@ -171,7 +184,7 @@ bench_fctgen() {
 # only switches the ring buffer (tracing_on, a flag, no patching).
 TRACEFS=/sys/kernel/tracing
 bench_trace_setup() {
-	case " $CCS " in *" hpcc "*) ;; *) return 0 ;; esac
+	case " $CCS " in *" hpcc"*) ;; *) return 0 ;; esac
 	mountpoint -q $TRACEFS || mount -t tracefs nodev $TRACEFS || return 1
 	echo 0 > $TRACEFS/tracing_on &&
 	echo 0 > $TRACEFS/options/record-cmd &&
@@ -183,7 +196,7 @@ bench_trace_setup() {
 
 # bench_trace_on CC - for hpcc, start recording
 bench_trace_on() {
-	[ "$1" = hpcc ] || return 0
+	case $1 in hpcc*) ;; *) return 0 ;; esac
 	echo > $TRACEFS/trace &&
 	echo 1 > $TRACEFS/tracing_on
 }
@@ -191,7 +204,7 @@ bench_trace_on() {
 # bench_trace_off CC DIR - stop recording; DIR/hpcc_trace.txt, and the
 # records the ring buffer lost (overrun) in DIR/status
 bench_trace_off() {
-	[ "$1" = hpcc ] || return 0
+	case $1 in hpcc*) ;; *) return 0 ;; esac
 	echo 0 > $TRACEFS/tracing_on
 	cat $TRACEFS/trace > "$2/hpcc_trace.txt"
 	echo "trace_overrun $(cat $TRACEFS/per_cpu/cpu*/stats |
@@ -206,7 +219,7 @@ s1() {
 	spid=$!
 	bench_counters "$dir/counters.before"
 	bench_trace_on "$cc"
-	tb_run "$cc" 1 "$LONG" "$dir"
+	tb_run "$(kcc "$cc")" 1 "$LONG" "$dir"
 	echo "tb_run $?" >> "$dir/status"
 	bench_trace_off "$cc" "$dir"
 	bench_counters "$dir/counters.after"
@@ -219,7 +232,7 @@ s2() {
 	local cc=$1 dir=$2 n
 	for n in 2 8; do
 		mkdir -p "$dir/n$n"
-		tb_run "$cc" "$n" "$LONG" "$dir/n$n"
+		tb_run "$(kcc "$cc")" "$n" "$LONG" "$dir/n$n"
 		echo "tb_run $?" >> "$dir/n$n/status"
 	done
 }

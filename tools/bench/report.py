@@ -22,9 +22,10 @@ import matplotlib
 matplotlib.use("Agg")
 import matplotlib.pyplot as plt  # noqa: E402
 
-CC_ORDER = ["hpcc", "cubic", "bbr", "dctcp"]
-COLORS = {"hpcc": "tab:red", "cubic": "tab:blue", "bbr": "tab:green",
-          "dctcp": "tab:purple"}
+# hpcc-n: hpcc with n-flows-source reported (eval.sh, bench_cc)
+CC_ORDER = ["hpcc", "hpcc-n", "cubic", "bbr", "dctcp"]
+COLORS = {"hpcc": "tab:red", "hpcc-n": "tab:orange", "cubic": "tab:blue",
+          "bbr": "tab:green", "dctcp": "tab:purple"}
 # S5 buckets, upper bounds in bytes (scaled sizes): one packet, IW10,
 # one BDP (62.5 KB), 100 KB, 250 KB, the rest
 BUCKETS = [(1448, "<=1.4K"), (14480, "1.4-14K"), (62500, "14-62K"),
