@@ -5,14 +5,47 @@
 
 #include "hpcc_nl_gen.h"
 
+static const char *const hpcc_enum_mode_names[3] = {
+	[1] = "hpcc",
+	[2] = "fallback",
+};
+
+const struct hpcc_nl_enum hpcc_enum_mode = { hpcc_enum_mode_names, 3 };
+
+static const char *const hpcc_enum_step_names[6] = {
+	[0] = "bad",
+	[1] = "first",
+	[2] = "path-change",
+	[3] = "skipped",
+	[4] = "w",
+	[5] = "wc",
+};
+
+const struct hpcc_nl_enum hpcc_enum_step = { hpcc_enum_step_names, 6 };
+
+static const char *const hpcc_enum_n_source_names[3] = {
+	[0] = "configured",
+	[1] = "reported",
+	[2] = "max",
+};
+
+const struct hpcc_nl_enum hpcc_enum_n_source = { hpcc_enum_n_source_names, 3 };
+
+static const char *const hpcc_enum_start_names[2] = {
+	[0] = "line-rate",
+	[1] = "slow-start",
+};
+
+const struct hpcc_nl_enum hpcc_enum_start = { hpcc_enum_start_names, 2 };
+
 const struct hpcc_nl_attr_desc hpcc_hop_desc[HPCC_A_HOP_MAX + 1] = {
-	[HPCC_A_HOP_SWITCH_ID] = { "switch-id", HPCC_NL_U32, 0, 0 },
-	[HPCC_A_HOP_PORT_ID] = { "port-id", HPCC_NL_U32, 0, 0 },
-	[HPCC_A_HOP_RATE] = { "rate", HPCC_NL_U64, 0, 0 },
-	[HPCC_A_HOP_TS] = { "ts", HPCC_NL_U64, 0, 0 },
-	[HPCC_A_HOP_TX_BYTES] = { "tx-bytes", HPCC_NL_U64, 0, 0 },
-	[HPCC_A_HOP_QLEN] = { "qlen", HPCC_NL_U64, 0, 0 },
-	[HPCC_A_HOP_PAD] = { "pad", HPCC_NL_PAD, 0, 0 },
+	[HPCC_A_HOP_SWITCH_ID] = { "switch-id", HPCC_NL_U32, 0, 0, NULL },
+	[HPCC_A_HOP_PORT_ID] = { "port-id", HPCC_NL_U32, 0, 0, NULL },
+	[HPCC_A_HOP_RATE] = { "rate", HPCC_NL_U64, 0, 0, NULL },
+	[HPCC_A_HOP_TS] = { "ts", HPCC_NL_U64, 0, 0, NULL },
+	[HPCC_A_HOP_TX_BYTES] = { "tx-bytes", HPCC_NL_U64, 0, 0, NULL },
+	[HPCC_A_HOP_QLEN] = { "qlen", HPCC_NL_U64, 0, 0, NULL },
+	[HPCC_A_HOP_PAD] = { "pad", HPCC_NL_PAD, 0, 0, NULL },
 };
 
 const char *const hpcc_hop_names[HPCC_A_HOP_MAX + 1] = {
@@ -25,35 +58,35 @@ const char *const hpcc_hop_names[HPCC_A_HOP_MAX + 1] = {
 };
 
 const struct hpcc_nl_attr_desc hpcc_flow_desc[HPCC_A_FLOW_MAX + 1] = {
-	[HPCC_A_FLOW_FAMILY] = { "family", HPCC_NL_U16, 0, 0 },
-	[HPCC_A_FLOW_SADDR4] = { "saddr4", HPCC_NL_U32, 1, 0 },
-	[HPCC_A_FLOW_DADDR4] = { "daddr4", HPCC_NL_U32, 1, 0 },
-	[HPCC_A_FLOW_SADDR6] = { "saddr6", HPCC_NL_BINARY, 0, 0 },
-	[HPCC_A_FLOW_DADDR6] = { "daddr6", HPCC_NL_BINARY, 0, 0 },
-	[HPCC_A_FLOW_SPORT] = { "sport", HPCC_NL_U16, 1, 0 },
-	[HPCC_A_FLOW_DPORT] = { "dport", HPCC_NL_U16, 1, 0 },
-	[HPCC_A_FLOW_HOP] = { "hop", HPCC_NL_NEST, 0, 1 },
-	[HPCC_A_FLOW_IN_FLIGHT] = { "in-flight", HPCC_NL_U8, 0, 0 },
-	[HPCC_A_FLOW_SRTT] = { "srtt", HPCC_NL_U32, 0, 0 },
-	[HPCC_A_FLOW_MSS] = { "mss", HPCC_NL_U32, 0, 0 },
-	[HPCC_A_FLOW_CWND] = { "cwnd", HPCC_NL_U32, 0, 0 },
-	[HPCC_A_FLOW_PACING_RATE] = { "pacing-rate", HPCC_NL_U64, 0, 0 },
-	[HPCC_A_FLOW_W] = { "w", HPCC_NL_U64, 0, 0 },
-	[HPCC_A_FLOW_WC] = { "wc", HPCC_NL_U64, 0, 0 },
-	[HPCC_A_FLOW_U] = { "u", HPCC_NL_U64, 0, 0 },
-	[HPCC_A_FLOW_INC_STAGE] = { "inc-stage", HPCC_NL_U32, 0, 0 },
-	[HPCC_A_FLOW_MODE] = { "mode", HPCC_NL_U8, 0, 0 },
-	[HPCC_A_FLOW_TELEMETRY_AGE] = { "telemetry-age", HPCC_NL_U64, 0, 0 },
-	[HPCC_A_FLOW_TELEMETRY_IN] = { "telemetry-in", HPCC_NL_U64, 0, 0 },
-	[HPCC_A_FLOW_SAMPLES] = { "samples", HPCC_NL_U64, 0, 0 },
-	[HPCC_A_FLOW_FALLBACKS] = { "fallbacks", HPCC_NL_U32, 0, 0 },
-	[HPCC_A_FLOW_LAST_STEP] = { "last-step", HPCC_NL_U8, 0, 0 },
-	[HPCC_A_FLOW_LAST_ACK_SEQ] = { "last-ack-seq", HPCC_NL_U32, 0, 0 },
-	[HPCC_A_FLOW_LAST_SND_NXT] = { "last-snd-nxt", HPCC_NL_U32, 0, 0 },
-	[HPCC_A_FLOW_PAD] = { "pad", HPCC_NL_PAD, 0, 0 },
-	[HPCC_A_FLOW_REDUCTIONS] = { "reductions", HPCC_NL_U32, 0, 0 },
-	[HPCC_A_FLOW_N_FLOWS] = { "n-flows", HPCC_NL_U32, 0, 0 },
-	[HPCC_A_FLOW_W_AI] = { "w-ai", HPCC_NL_U64, 0, 0 },
+	[HPCC_A_FLOW_FAMILY] = { "family", HPCC_NL_U16, 0, 0, NULL },
+	[HPCC_A_FLOW_SADDR4] = { "saddr4", HPCC_NL_U32, 1, 0, NULL },
+	[HPCC_A_FLOW_DADDR4] = { "daddr4", HPCC_NL_U32, 1, 0, NULL },
+	[HPCC_A_FLOW_SADDR6] = { "saddr6", HPCC_NL_BINARY, 0, 0, NULL },
+	[HPCC_A_FLOW_DADDR6] = { "daddr6", HPCC_NL_BINARY, 0, 0, NULL },
+	[HPCC_A_FLOW_SPORT] = { "sport", HPCC_NL_U16, 1, 0, NULL },
+	[HPCC_A_FLOW_DPORT] = { "dport", HPCC_NL_U16, 1, 0, NULL },
+	[HPCC_A_FLOW_HOP] = { "hop", HPCC_NL_NEST, 0, 1, NULL },
+	[HPCC_A_FLOW_IN_FLIGHT] = { "in-flight", HPCC_NL_U8, 0, 0, NULL },
+	[HPCC_A_FLOW_SRTT] = { "srtt", HPCC_NL_U32, 0, 0, NULL },
+	[HPCC_A_FLOW_MSS] = { "mss", HPCC_NL_U32, 0, 0, NULL },
+	[HPCC_A_FLOW_CWND] = { "cwnd", HPCC_NL_U32, 0, 0, NULL },
+	[HPCC_A_FLOW_PACING_RATE] = { "pacing-rate", HPCC_NL_U64, 0, 0, NULL },
+	[HPCC_A_FLOW_W] = { "w", HPCC_NL_U64, 0, 0, NULL },
+	[HPCC_A_FLOW_WC] = { "wc", HPCC_NL_U64, 0, 0, NULL },
+	[HPCC_A_FLOW_U] = { "u", HPCC_NL_U64, 0, 0, NULL },
+	[HPCC_A_FLOW_INC_STAGE] = { "inc-stage", HPCC_NL_U32, 0, 0, NULL },
+	[HPCC_A_FLOW_MODE] = { "mode", HPCC_NL_U8, 0, 0, &hpcc_enum_mode },
+	[HPCC_A_FLOW_TELEMETRY_AGE] = { "telemetry-age", HPCC_NL_U64, 0, 0, NULL },
+	[HPCC_A_FLOW_TELEMETRY_IN] = { "telemetry-in", HPCC_NL_U64, 0, 0, NULL },
+	[HPCC_A_FLOW_SAMPLES] = { "samples", HPCC_NL_U64, 0, 0, NULL },
+	[HPCC_A_FLOW_FALLBACKS] = { "fallbacks", HPCC_NL_U32, 0, 0, NULL },
+	[HPCC_A_FLOW_LAST_STEP] = { "last-step", HPCC_NL_U8, 0, 0, &hpcc_enum_step },
+	[HPCC_A_FLOW_LAST_ACK_SEQ] = { "last-ack-seq", HPCC_NL_U32, 0, 0, NULL },
+	[HPCC_A_FLOW_LAST_SND_NXT] = { "last-snd-nxt", HPCC_NL_U32, 0, 0, NULL },
+	[HPCC_A_FLOW_PAD] = { "pad", HPCC_NL_PAD, 0, 0, NULL },
+	[HPCC_A_FLOW_REDUCTIONS] = { "reductions", HPCC_NL_U32, 0, 0, NULL },
+	[HPCC_A_FLOW_N_FLOWS] = { "n-flows", HPCC_NL_U32, 0, 0, NULL },
+	[HPCC_A_FLOW_W_AI] = { "w-ai", HPCC_NL_U64, 0, 0, NULL },
 };
 
 const char *const hpcc_flow_names[HPCC_A_FLOW_MAX + 1] = {
@@ -80,22 +113,23 @@ const char *const hpcc_flow_names[HPCC_A_FLOW_MAX + 1] = {
 };
 
 const struct hpcc_nl_attr_desc hpcc_params_desc[HPCC_A_PARAMS_MAX + 1] = {
-	[HPCC_A_PARAMS_T] = { "t", HPCC_NL_U32, 0, 0 },
-	[HPCC_A_PARAMS_ETA] = { "eta", HPCC_NL_U32, 0, 0 },
-	[HPCC_A_PARAMS_MAX_STAGE] = { "max-stage", HPCC_NL_U32, 0, 0 },
-	[HPCC_A_PARAMS_W_AI] = { "w-ai", HPCC_NL_U32, 0, 0 },
-	[HPCC_A_PARAMS_LINE_RATE] = { "line-rate", HPCC_NL_U32, 0, 0 },
-	[HPCC_A_PARAMS_W_MIN] = { "w-min", HPCC_NL_U32, 0, 0 },
-	[HPCC_A_PARAMS_STALE_RTTS] = { "stale-rtts", HPCC_NL_U32, 0, 0 },
-	[HPCC_A_PARAMS_PROBE_DSCP] = { "probe-dscp", HPCC_NL_U8, 0, 0 },
-	[HPCC_A_PARAMS_RESPONSE_DSCP] = { "response-dscp", HPCC_NL_U8, 0, 0 },
-	[HPCC_A_PARAMS_MAX_FLOWS] = { "max-flows", HPCC_NL_U32, 0, 0 },
-	[HPCC_A_PARAMS_W_INIT] = { "w-init", HPCC_NL_U64, 0, 0 },
-	[HPCC_A_PARAMS_W_AI_EFF] = { "w-ai-eff", HPCC_NL_U64, 0, 0 },
-	[HPCC_A_PARAMS_PAD] = { "pad", HPCC_NL_PAD, 0, 0 },
-	[HPCC_A_PARAMS_PACING_GAIN] = { "pacing-gain", HPCC_NL_U32, 0, 0 },
-	[HPCC_A_PARAMS_N_FLOWS] = { "n-flows", HPCC_NL_U32, 0, 0 },
-	[HPCC_A_PARAMS_N_FLOWS_SOURCE] = { "n-flows-source", HPCC_NL_U8, 0, 0 },
+	[HPCC_A_PARAMS_T] = { "t", HPCC_NL_U32, 0, 0, NULL },
+	[HPCC_A_PARAMS_ETA] = { "eta", HPCC_NL_U32, 0, 0, NULL },
+	[HPCC_A_PARAMS_MAX_STAGE] = { "max-stage", HPCC_NL_U32, 0, 0, NULL },
+	[HPCC_A_PARAMS_W_AI] = { "w-ai", HPCC_NL_U32, 0, 0, NULL },
+	[HPCC_A_PARAMS_LINE_RATE] = { "line-rate", HPCC_NL_U32, 0, 0, NULL },
+	[HPCC_A_PARAMS_W_MIN] = { "w-min", HPCC_NL_U32, 0, 0, NULL },
+	[HPCC_A_PARAMS_STALE_RTTS] = { "stale-rtts", HPCC_NL_U32, 0, 0, NULL },
+	[HPCC_A_PARAMS_PROBE_DSCP] = { "probe-dscp", HPCC_NL_U8, 0, 0, NULL },
+	[HPCC_A_PARAMS_RESPONSE_DSCP] = { "response-dscp", HPCC_NL_U8, 0, 0, NULL },
+	[HPCC_A_PARAMS_MAX_FLOWS] = { "max-flows", HPCC_NL_U32, 0, 0, NULL },
+	[HPCC_A_PARAMS_W_INIT] = { "w-init", HPCC_NL_U64, 0, 0, NULL },
+	[HPCC_A_PARAMS_W_AI_EFF] = { "w-ai-eff", HPCC_NL_U64, 0, 0, NULL },
+	[HPCC_A_PARAMS_PAD] = { "pad", HPCC_NL_PAD, 0, 0, NULL },
+	[HPCC_A_PARAMS_PACING_GAIN] = { "pacing-gain", HPCC_NL_U32, 0, 0, NULL },
+	[HPCC_A_PARAMS_N_FLOWS] = { "n-flows", HPCC_NL_U32, 0, 0, NULL },
+	[HPCC_A_PARAMS_N_FLOWS_SOURCE] = { "n-flows-source", HPCC_NL_U8, 0, 0, &hpcc_enum_n_source },
+	[HPCC_A_PARAMS_START] = { "start", HPCC_NL_U8, 0, 0, &hpcc_enum_start },
 };
 
 const char *const hpcc_params_names[HPCC_A_PARAMS_MAX + 1] = {
@@ -114,27 +148,28 @@ const char *const hpcc_params_names[HPCC_A_PARAMS_MAX + 1] = {
 	[HPCC_A_PARAMS_PACING_GAIN] = "pacing-gain",
 	[HPCC_A_PARAMS_N_FLOWS] = "n-flows",
 	[HPCC_A_PARAMS_N_FLOWS_SOURCE] = "n-flows-source",
+	[HPCC_A_PARAMS_START] = "start",
 };
 
 const struct hpcc_nl_attr_desc hpcc_stats_desc[HPCC_A_STATS_MAX + 1] = {
-	[HPCC_A_STATS_TELEMETRY_ACCEPTED] = { "telemetry-accepted", HPCC_NL_U64, 0, 0 },
-	[HPCC_A_STATS_TELEMETRY_SUPERSEDED] = { "telemetry-superseded", HPCC_NL_U64, 0, 0 },
-	[HPCC_A_STATS_REJECTED_INVALID] = { "rejected-invalid", HPCC_NL_U64, 0, 0 },
-	[HPCC_A_STATS_REJECTED_HOPS] = { "rejected-hops", HPCC_NL_U64, 0, 0 },
-	[HPCC_A_STATS_REJECTED_NO_FLOW] = { "rejected-no-flow", HPCC_NL_U64, 0, 0 },
-	[HPCC_A_STATS_SAMPLES] = { "samples", HPCC_NL_U64, 0, 0 },
-	[HPCC_A_STATS_FALLBACKS] = { "fallbacks", HPCC_NL_U64, 0, 0 },
-	[HPCC_A_STATS_RESUMES] = { "resumes", HPCC_NL_U64, 0, 0 },
-	[HPCC_A_STATS_FLOWS] = { "flows", HPCC_NL_U32, 0, 0 },
-	[HPCC_A_STATS_FLOWS_CREATED] = { "flows-created", HPCC_NL_U64, 0, 0 },
-	[HPCC_A_STATS_TABLE_FULL] = { "table-full", HPCC_NL_U64, 0, 0 },
-	[HPCC_A_STATS_ALLOC_FAILED] = { "alloc-failed", HPCC_NL_U64, 0, 0 },
-	[HPCC_A_STATS_PROBES_CONSUMED] = { "probes-consumed", HPCC_NL_U64, 0, 0 },
-	[HPCC_A_STATS_RESPONSES_CONSUMED] = { "responses-consumed", HPCC_NL_U64, 0, 0 },
-	[HPCC_A_STATS_DSCP_NOT_HPCC] = { "dscp-not-hpcc", HPCC_NL_U64, 0, 0 },
-	[HPCC_A_STATS_PARAMS_REJECTED] = { "params-rejected", HPCC_NL_U64, 0, 0 },
-	[HPCC_A_STATS_PAD] = { "pad", HPCC_NL_PAD, 0, 0 },
-	[HPCC_A_STATS_KEY_COLLISIONS] = { "key-collisions", HPCC_NL_U64, 0, 0 },
+	[HPCC_A_STATS_TELEMETRY_ACCEPTED] = { "telemetry-accepted", HPCC_NL_U64, 0, 0, NULL },
+	[HPCC_A_STATS_TELEMETRY_SUPERSEDED] = { "telemetry-superseded", HPCC_NL_U64, 0, 0, NULL },
+	[HPCC_A_STATS_REJECTED_INVALID] = { "rejected-invalid", HPCC_NL_U64, 0, 0, NULL },
+	[HPCC_A_STATS_REJECTED_HOPS] = { "rejected-hops", HPCC_NL_U64, 0, 0, NULL },
+	[HPCC_A_STATS_REJECTED_NO_FLOW] = { "rejected-no-flow", HPCC_NL_U64, 0, 0, NULL },
+	[HPCC_A_STATS_SAMPLES] = { "samples", HPCC_NL_U64, 0, 0, NULL },
+	[HPCC_A_STATS_FALLBACKS] = { "fallbacks", HPCC_NL_U64, 0, 0, NULL },
+	[HPCC_A_STATS_RESUMES] = { "resumes", HPCC_NL_U64, 0, 0, NULL },
+	[HPCC_A_STATS_FLOWS] = { "flows", HPCC_NL_U32, 0, 0, NULL },
+	[HPCC_A_STATS_FLOWS_CREATED] = { "flows-created", HPCC_NL_U64, 0, 0, NULL },
+	[HPCC_A_STATS_TABLE_FULL] = { "table-full", HPCC_NL_U64, 0, 0, NULL },
+	[HPCC_A_STATS_ALLOC_FAILED] = { "alloc-failed", HPCC_NL_U64, 0, 0, NULL },
+	[HPCC_A_STATS_PROBES_CONSUMED] = { "probes-consumed", HPCC_NL_U64, 0, 0, NULL },
+	[HPCC_A_STATS_RESPONSES_CONSUMED] = { "responses-consumed", HPCC_NL_U64, 0, 0, NULL },
+	[HPCC_A_STATS_DSCP_NOT_HPCC] = { "dscp-not-hpcc", HPCC_NL_U64, 0, 0, NULL },
+	[HPCC_A_STATS_PARAMS_REJECTED] = { "params-rejected", HPCC_NL_U64, 0, 0, NULL },
+	[HPCC_A_STATS_PAD] = { "pad", HPCC_NL_PAD, 0, 0, NULL },
+	[HPCC_A_STATS_KEY_COLLISIONS] = { "key-collisions", HPCC_NL_U64, 0, 0, NULL },
 };
 
 const char *const hpcc_stats_names[HPCC_A_STATS_MAX + 1] = {
@@ -480,6 +515,11 @@ int hpcc_params_parse(const struct nlattr *attr, size_t len, struct hpcc_params_
 			if (ok)
 				memcpy(&out->n_flows_source, p, sizeof(out->n_flows_source));
 			break;
+		case HPCC_A_PARAMS_START:
+			ok = plen == sizeof(out->start);
+			if (ok)
+				memcpy(&out->start, p, sizeof(out->start));
+			break;
 		default:
 			ok = 0;
 			type = 64;
@@ -616,13 +656,13 @@ next:
 }
 
 const struct hpcc_nl_attr_desc hpcc_int_dev_desc[HPCC_INT_A_DEV_MAX + 1] = {
-	[HPCC_INT_A_DEV_IFINDEX] = { "ifindex", HPCC_NL_U32, 0, 0 },
-	[HPCC_INT_A_DEV_RATE] = { "rate", HPCC_NL_U64, 0, 0 },
-	[HPCC_INT_A_DEV_STAMPED] = { "stamped", HPCC_NL_U64, 0, 0 },
-	[HPCC_INT_A_DEV_FULL] = { "full", HPCC_NL_U64, 0, 0 },
-	[HPCC_INT_A_DEV_MALFORMED] = { "malformed", HPCC_NL_U64, 0, 0 },
-	[HPCC_INT_A_DEV_UNWRITABLE] = { "unwritable", HPCC_NL_U64, 0, 0 },
-	[HPCC_INT_A_DEV_PAD] = { "pad", HPCC_NL_PAD, 0, 0 },
+	[HPCC_INT_A_DEV_IFINDEX] = { "ifindex", HPCC_NL_U32, 0, 0, NULL },
+	[HPCC_INT_A_DEV_RATE] = { "rate", HPCC_NL_U64, 0, 0, NULL },
+	[HPCC_INT_A_DEV_STAMPED] = { "stamped", HPCC_NL_U64, 0, 0, NULL },
+	[HPCC_INT_A_DEV_FULL] = { "full", HPCC_NL_U64, 0, 0, NULL },
+	[HPCC_INT_A_DEV_MALFORMED] = { "malformed", HPCC_NL_U64, 0, 0, NULL },
+	[HPCC_INT_A_DEV_UNWRITABLE] = { "unwritable", HPCC_NL_U64, 0, 0, NULL },
+	[HPCC_INT_A_DEV_PAD] = { "pad", HPCC_NL_PAD, 0, 0, NULL },
 };
 
 const char *const hpcc_int_dev_names[HPCC_INT_A_DEV_MAX + 1] = {
@@ -635,9 +675,9 @@ const char *const hpcc_int_dev_names[HPCC_INT_A_DEV_MAX + 1] = {
 };
 
 const struct hpcc_nl_attr_desc hpcc_int_config_desc[HPCC_INT_A_CONFIG_MAX + 1] = {
-	[HPCC_INT_A_CONFIG_SWITCH_ID] = { "switch-id", HPCC_NL_U32, 0, 0 },
-	[HPCC_INT_A_CONFIG_PROBE_DSCP] = { "probe-dscp", HPCC_NL_U8, 0, 0 },
-	[HPCC_INT_A_CONFIG_DEVS] = { "devs", HPCC_NL_U32, 0, 0 },
+	[HPCC_INT_A_CONFIG_SWITCH_ID] = { "switch-id", HPCC_NL_U32, 0, 0, NULL },
+	[HPCC_INT_A_CONFIG_PROBE_DSCP] = { "probe-dscp", HPCC_NL_U8, 0, 0, NULL },
+	[HPCC_INT_A_CONFIG_DEVS] = { "devs", HPCC_NL_U32, 0, 0, NULL },
 };
 
 const char *const hpcc_int_config_names[HPCC_INT_A_CONFIG_MAX + 1] = {

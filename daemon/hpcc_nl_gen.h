@@ -29,14 +29,30 @@ enum hpcc_nl_kind {
  * @kind: its payload
  * @be: big-endian (network byte order) on the wire
  * @multi: multi-attr
+ * @enumeration: the spec's enum of its values; NULL when none
  */
+/**
+ * struct hpcc_nl_enum - an enum definition of a spec
+ * @names: the entries' names, indexed by value (NULL for a gap)
+ * @n: the number of @names
+ */
+struct hpcc_nl_enum {
+	const char *const *names;
+	unsigned int n;
+};
+
 struct hpcc_nl_attr_desc {
 	const char *name;
 	enum hpcc_nl_kind kind;
 	uint8_t be;
 	uint8_t multi;
+	const struct hpcc_nl_enum *enumeration;
 };
 
+extern const struct hpcc_nl_enum hpcc_enum_mode;
+extern const struct hpcc_nl_enum hpcc_enum_step;
+extern const struct hpcc_nl_enum hpcc_enum_n_source;
+extern const struct hpcc_nl_enum hpcc_enum_start;
 extern const struct hpcc_nl_attr_desc hpcc_hop_desc[HPCC_A_HOP_MAX + 1];
 extern const char *const hpcc_hop_names[HPCC_A_HOP_MAX + 1];
 extern const struct hpcc_nl_attr_desc hpcc_flow_desc[HPCC_A_FLOW_MAX + 1];
@@ -138,6 +154,7 @@ struct hpcc_params_attrs {
 	uint32_t pacing_gain;
 	uint32_t n_flows;
 	uint8_t n_flows_source;
+	uint8_t start;
 };
 
 /** hpcc_params_parse() - fill @out from @len bytes of attributes at @attr;

@@ -121,6 +121,23 @@ static int simple_get(uint8_t cmd, const char *what, const char *const *names,
 	return 0;
 }
 
+/*
+ * enum_lookup() - @v is the name of an entry of @e (the spec's enum of a
+ * parameter): true, and its value in @val; false for a number or no @e.
+ */
+static bool enum_lookup(const struct hpcc_nl_enum *e, const char *v,
+			uint64_t *val)
+{
+	unsigned int i;
+
+	for (i = 0; e && i < e->n; i++)
+		if (e->names[i] && !strcmp(e->names[i], v)) {
+			*val = i;
+			return true;
+		}
+	return false;
+}
+
 /* Arguments are checked before the module is needed: usage errors exit 2. */
 static int param_set(int ac, char **av)
 {
@@ -153,15 +170,9 @@ static int param_set(int ac, char **av)
 		}
 		errno = 0;
 		type[n] = k;
-		/* n-flows-source also by the name of the spec's enum n-source */
-		if (k == HPCC_A_PARAMS_N_FLOWS_SOURCE &&
-		    (!strcmp(v, "configured") || !strcmp(v, "reported") ||
-		     !strcmp(v, "max"))) {
-			val[n] = v[0] == 'c' ? HPCC_N_SOURCE_CONFIGURED :
-				 v[0] == 'r' ? HPCC_N_SOURCE_REPORTED :
-				 HPCC_N_SOURCE_MAX;
+		/* a parameter with an enum in the spec also takes its names */
+		if (enum_lookup(hpcc_params_desc[k].enumeration, v, &val[n]))
 			continue;
-		}
 		val[n] = strtoull(v, &end, 0);
 		if (errno || end == v || *end || v[0] == '-' ||
 		    val[n] > (hpcc_params_desc[k].kind == HPCC_NL_U8 ?
@@ -249,10 +260,12 @@ static void addr_port(const struct hpcc_attrs *a, int addr, int port,
 	snprintf(out, len, "%s:%u", s, ntohs(a->v[port]));
 }
 
+/* mode_name() - the spec's name of enum mode value @m, "?" if none */
 static const char *mode_name(uint64_t m)
 {
-	return m == HPCC_MODE_HPCC ? "hpcc" :
-	       m == HPCC_MODE_FALLBACK ? "fallback" : "?";
+	const struct hpcc_nl_enum *e = &hpcc_enum_mode;
+
+	return m < e->n && e->names[m] ? e->names[m] : "?";
 }
 
 static struct json_object *flow_json(const struct hpcc_attrs *a)

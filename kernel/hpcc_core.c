@@ -460,6 +460,23 @@ static bool hpcc_same_path(const struct hpcc_flow *f,
 	return true;
 }
 
+/**
+ * hpcc_flow_on_path() - whether a sample can measure U: the flow holds
+ * hop records (L) of the sample's path, the same hop count and each hop's
+ * (switch_ID, port_ID)
+ * @f: flow state
+ * @hops: the sample's records
+ * @nhop: number of records
+ *
+ * Return: false before the first sample, after a path change and for a
+ * hop count out of 1..HPCC_MAX_HOPS; else true.
+ */
+bool hpcc_flow_on_path(const struct hpcc_flow *f, const struct hpcc_hop *hops,
+		       u32 nhop)
+{
+	return f->nhop && nhop <= HPCC_MAX_HOPS && hpcc_same_path(f, hops, nhop);
+}
+
 /*
  * hpcc_sample_start() - the checks every sample goes through first: a bad
  * hop count changes nothing; the first sample and a path change only store
@@ -472,7 +489,7 @@ static enum hpcc_step hpcc_sample_start(struct hpcc_flow *f,
 
 	if (!nhop || nhop > HPCC_MAX_HOPS)
 		return HPCC_STEP_BAD;
-	if (f->nhop && hpcc_same_path(f, hops, nhop))
+	if (hpcc_flow_on_path(f, hops, nhop))
 		return HPCC_STEP_W;
 	s = f->nhop ? HPCC_STEP_PATH_CHANGE : HPCC_STEP_FIRST;
 	hpcc_store_l(f, hops, nhop);

@@ -140,6 +140,8 @@ u32 hpcc_n_select(u32 source, u32 configured, u32 reported);
 void hpcc_flow_set_n(struct hpcc_flow *f, const struct hpcc_params *p,
 		     u32 n_flows);
 void hpcc_flow_restart(struct hpcc_flow *f, const struct hpcc_params *p, u64 w);
+bool hpcc_flow_on_path(const struct hpcc_flow *f, const struct hpcc_hop *hops,
+		       u32 nhop);
 bool hpcc_measure_inflight(struct hpcc_flow *f, const struct hpcc_params *p,
 			   const struct hpcc_hop *hops, u32 nhop);
 u64 hpcc_compute_wind(struct hpcc_flow *f, const struct hpcc_params *p,

@@ -46,6 +46,7 @@
  * @n_flows: N of the rule of thumb when @w_ai_bytes is 0, and the floor of
  *	a reported N under HPCC_N_SOURCE_MAX [1, HPCC_N_FLOWS_MAX]
  * @n_source: enum hpcc_n_source, where a flow's N comes from
+ * @start: enum hpcc_start, how a new flow's window starts
  * @rcu: for kfree_rcu()
  */
 struct hpcc_cfg {
@@ -63,6 +64,7 @@ struct hpcc_cfg {
 	u32 pacing_gain_pct;
 	u32 n_flows;
 	u8 n_source;
+	u8 start;
 	struct rcu_head rcu;
 };
 
@@ -212,6 +214,9 @@ struct hpcc_pub {
  *	time base; 0 before the first (socket lock)
  * @mode: enum hpcc_mode: HPCC while telemetry is fresh, FALLBACK after
  *	stale_rtts RTTs without (socket lock)
+ * @starting: the flow started under HPCC_START_SLOW_START and no sample
+ *	has measured U yet: the fallback law runs, without a fallback counted
+ *	(socket lock)
  * @samples: samples used (socket lock)
  * @fallbacks: stale-telemetry fallbacks (socket lock)
  * @reductions: ssthresh calls: loss, ECN or RTO (socket lock)
@@ -244,6 +249,7 @@ struct hpcc_ent {
 	u64 sample_time;
 
 	u8 mode;
+	u8 starting;
 	u8 last_step;
 	u32 fallbacks;
 	u32 reductions;

@@ -142,6 +142,13 @@ module_param_cb(n_flows_source, &hpcc_param_ops, &n_flows_source, 0644);
 MODULE_PARM_DESC(n_flows_source,
 		 "N of a flow's W_ai: 0 configured, 1 receiver reported, 2 the larger of both [0..2], default 0");
 
+static struct hpcc_param start = {
+	HPCC_START_LINE_RATE, HPCC_START_LINE_RATE, HPCC_START_SLOW_START
+};
+module_param_cb(start, &hpcc_param_ops, &start, 0644);
+MODULE_PARM_DESC(start,
+		 "A new flow's start: 0 line rate (W = W_init, the draft's), 1 slow start until a sample measures U [0..1], default 0");
+
 /**
  * hpcc_cfg_defaults() - the parameters a new network namespace starts with
  * @cfg: filled from the module parameters (@cfg->p is left for
@@ -166,6 +173,7 @@ void hpcc_cfg_defaults(struct hpcc_cfg *cfg)
 	cfg->pacing_gain_pct = READ_ONCE(pacing_gain_pct.val);
 	cfg->n_flows = READ_ONCE(n_flows.val);
 	cfg->n_source = READ_ONCE(n_flows_source.val);
+	cfg->start = READ_ONCE(start.val);
 }
 
 /**

@@ -62,12 +62,14 @@ static const struct {
 	HPCC_NL_PARAM(HPCC_A_PARAMS_PACING_GAIN, pacing_gain_pct),
 	HPCC_NL_PARAM(HPCC_A_PARAMS_N_FLOWS, n_flows),
 	HPCC_NL_PARAM(HPCC_A_PARAMS_N_FLOWS_SOURCE, n_source),
+	HPCC_NL_PARAM(HPCC_A_PARAMS_START, start),
 #undef HPCC_NL_PARAM
 };
 
 static_assert(sizeof_field(struct hpcc_cfg, probe_dscp) == 1 &&
 	      sizeof_field(struct hpcc_cfg, response_dscp) == 1 &&
-	      sizeof_field(struct hpcc_cfg, n_source) == 1);
+	      sizeof_field(struct hpcc_cfg, n_source) == 1 &&
+	      sizeof_field(struct hpcc_cfg, start) == 1);
 
 /* hpcc_nl_param_u8() - whether parameter @i is a u8 (else a u32) */
 static bool hpcc_nl_param_u8(int i)
@@ -472,7 +474,7 @@ static int hpcc_nl_params_apply(struct hpcc_net *hn, struct genl_info *info)
 		}
 	}
 	err = nlmsg_parse(info->nlhdr, GENL_HDRLEN, tb,
-			  HPCC_A_PARAMS_N_FLOWS_SOURCE,
+			  HPCC_A_PARAMS_START,
 			  hpcc_params_set_nl_policy, info->extack);
 	if (err)
 		return err;

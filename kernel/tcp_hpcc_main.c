@@ -168,7 +168,10 @@ static void hpcc_resume(struct sock *sk, struct hpcc_ent *e,
 
 	hpcc_flow_restart(&e->core, &cfg->p, w);
 	e->mode = HPCC_MODE_HPCC;
-	hpcc_stat_inc(e->hn, HPCC_STAT_RESUMES);
+	if (e->starting)
+		e->starting = 0;	/* a slow start's end, not a resume */
+	else
+		hpcc_stat_inc(e->hn, HPCC_STAT_RESUMES);
 	trace_hpcc_mode(e, HPCC_MODE_FALLBACK, HPCC_MODE_HPCC,
 			tcp_snd_cwnd(tp), since);
 }
@@ -200,7 +203,15 @@ static void hpcc_take_telemetry(struct sock *sk, struct hpcc_ent *e,
 	} while (read_seqretry(&e->tlm_lock, seq));
 	WRITE_ONCE(e->used_gen, gen);
 
-	if (e->mode != HPCC_MODE_HPCC)
+	/*
+	 * A slow start (start slow-start) ends with the first sample that
+	 * can measure U: one on the path whose records the core holds.  An
+	 * earlier one only records the path (HPCC_STEP_FIRST, or a path
+	 * change) below, and the fallback law keeps the window.
+	 */
+	if (e->mode != HPCC_MODE_HPCC &&
+	    (!e->starting ||
+	     hpcc_flow_on_path(&e->core, tlm.hops, tlm.nhop)))
 		hpcc_resume(sk, e, cfg);
 	/* every sample: the receiver's N and the parameters may change */
 	hpcc_flow_set_n(&e->core, &cfg->p,
@@ -332,9 +343,12 @@ HPCC_DEFINE_CONG_CONTROL(hpcc_cong_control, hpcc_cong_control_rs)
 /*
  * hpcc_init() - a connection starts with hpcc (process context for active
  * opens and setsockopt, softirq for passive opens): out-of-line state,
- * line-rate start W = W_init (draft section 4.2), pacing, and a flow-new
- * event.  Without state (max-flows reached, no memory, IPv6) the flow runs
- * the fallback law only.
+ * pacing, the start the namespace's start parameter selects, and a
+ * flow-new event.  line-rate: W = W_init (draft section 4.2).  slow-start:
+ * the fallback law from TCP's window (the initial window for a new
+ * connection) until a sample measures U (hpcc_take_telemetry()).  Without
+ * state (max-flows reached, no memory, IPv6) the flow runs the fallback
+ * law only.
  */
 static void hpcc_init(struct sock *sk)
 {
@@ -355,13 +369,18 @@ static void hpcc_init(struct sock *sk)
 	ca->ent = e;
 	e->active_time = tcp_clock_ns();
 	e->idle_since = e->active_time;
-	e->mode = HPCC_MODE_HPCC;
 	rcu_read_lock();
 	cfg = rcu_dereference(e->hn->cfg);
 	hpcc_flow_init(&e->core, &cfg->p);
-	hpcc_apply_w(sk, e, cfg);
+	if (cfg->start == HPCC_START_SLOW_START) {
+		e->mode = HPCC_MODE_FALLBACK;
+		e->starting = 1;
+	} else {
+		e->mode = HPCC_MODE_HPCC;
+		hpcc_apply_w(sk, e, cfg);
+	}
 	rcu_read_unlock();
-	hpcc_publish(sk, e, HPCC_MODE_HPCC, 0);
+	hpcc_publish(sk, e, e->mode, 0);
 	hpcc_nl_flow_event(e, HPCC_CMD_FLOW_NEW);
 }
 

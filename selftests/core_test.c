@@ -395,6 +395,34 @@ TEST_F(core, reported_n_sets_w_ai)
 	EXPECT_EQ(HPCC_N_FLOWS_MAX, self->f.n_flows);
 }
 
+/*
+ * start slow-start (tcp_hpcc_main.c): hpcc_flow_on_path() says when a
+ * sample can measure U.  The first sample only records the path; the
+ * kernel then restarts the core from the slow start's window and the
+ * second sample on the same path computes W from it.
+ */
+TEST_F(core, slow_start_hands_over_at_first_measurable_sample)
+{
+	struct hpcc_hop h = hop(7, 10000, 10000, 5000);
+	struct hpcc_hop other = hop(8, 10000, 10000, 5000);
+	struct hpcc_hop many[HPCC_MAX_HOPS + 1];
+
+	EXPECT_FALSE(hpcc_flow_on_path(&self->f, &h, 1));
+	EXPECT_EQ(HPCC_STEP_FIRST, ack1(&self->f, &self->p, 0, 1000, 0, 0, 5000));
+	EXPECT_TRUE(hpcc_flow_on_path(&self->f, &h, 1));
+	EXPECT_FALSE(hpcc_flow_on_path(&self->f, &other, 1));
+	EXPECT_FALSE(hpcc_flow_on_path(&self->f, &h, 0));
+	memset(many, 0, sizeof(many));
+	many[0] = h;
+	EXPECT_FALSE(hpcc_flow_on_path(&self->f, many, HPCC_MAX_HOPS + 1));
+	/* slow start reached 14,600 bytes (10 x 1460) */
+	hpcc_flow_restart(&self->f, &self->p, WB(14600));
+	/* U = 1.5 >= eta: MD from Wc = 14600: 14600 * 0.75 / 1.5 + 500 */
+	EXPECT_EQ(HPCC_STEP_WC,
+		  ack1(&self->f, &self->p, 1001, 2000, 10000, 10000, 5000));
+	EXPECT_EQ(WB(7800), self->f.wc);
+}
+
 TEST(mul_div_exact_and_saturating)
 {
 	EXPECT_EQ(7, hpcc_mul_div(3, 5, 2));

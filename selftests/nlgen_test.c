@@ -179,6 +179,27 @@ TEST(tables_follow_the_spec)
 				   "max_stage"));
 }
 
+/* The spec's enums: names by value, and the attributes that use them. */
+TEST(enums_follow_the_spec)
+{
+	const struct hpcc_nl_enum *e;
+
+	e = hpcc_params_desc[HPCC_A_PARAMS_START].enumeration;
+	ASSERT_EQ(&hpcc_enum_start, e);
+	ASSERT_EQ(2, e->n);
+	EXPECT_STREQ("line-rate", e->names[HPCC_START_LINE_RATE]);
+	EXPECT_STREQ("slow-start", e->names[HPCC_START_SLOW_START]);
+	EXPECT_EQ(&hpcc_enum_n_source,
+		  hpcc_params_desc[HPCC_A_PARAMS_N_FLOWS_SOURCE].enumeration);
+	EXPECT_STREQ("max", hpcc_enum_n_source.names[HPCC_N_SOURCE_MAX]);
+	/* enum mode starts at 1: value 0 is a gap */
+	e = hpcc_flow_desc[HPCC_A_FLOW_MODE].enumeration;
+	ASSERT_EQ(&hpcc_enum_mode, e);
+	EXPECT_EQ(NULL, e->names[0]);
+	EXPECT_STREQ("fallback", e->names[HPCC_MODE_FALLBACK]);
+	EXPECT_EQ(NULL, hpcc_params_desc[HPCC_A_PARAMS_T].enumeration);
+}
+
 /* params-set values go out in the spec's width, or are refused. */
 TEST(param_width_from_spec)
 {

@@ -209,6 +209,48 @@ reported_n() {
 	nls params-set n_flows_source=0
 }
 
+# start slow-start: a new flow runs the fallback law from TCP's initial
+# window (mode 2, no fallback counted); the first sample only records the
+# path; the second, on the same path, hands the flow to HPCC++ from its
+# window (Wc = cwnd x mss, then AI at U = 0.5: W = Wc + W_ai, a whole
+# number of segments plus W_ai); no resume is counted.  Flows started before keep their start.
+slow_start() {
+	local port=40031 sp=5231 tup f0 r0 s0 mss w mode
+	tup="$CLI $port $SRV $sp"
+	fget() { nls flow-get $tup | sed -n "s/^$1=//p"; }
+	push() { # push TS TX: one sample, applied at an ACK
+		local before
+		before=$(fget samples)
+		nls telemetry $tup 7,3,1000000000,$1,$2,0 >/dev/null || return 1
+		retry 100 sh -c "[ \"\$(ip netns exec hs '$NL' flow-get $tup | sed -n 's/^samples=//p')\" -gt $before ]" ||
+			{ echo "sample not applied"; return 1; }
+	}
+	nls params-set start=1 || return 1
+	[ "$(nls params-get | sed -n 's/^start=//p')" = 1 ] || return 1
+	f0=$(stat_of hs fallbacks); r0=$(stat_of hs resumes)
+	flow_start $port $sp || { nls params-set start=0; return 1; }
+	echo "started: mode=$(fget mode) cwnd=$(fget cwnd) w=$(fget w)"
+	[ "$(fget mode)" = 2 ] || {
+		flow_stop $port $sp; nls params-set start=0; return 1; }
+	push 1000000000000 0 && [ "$(fget mode)" = 2 ] && [ "$(fget last_step)" = 1 ] || {
+		echo "after the first sample: mode=$(fget mode) step=$(fget last_step)"
+		flow_stop $port $sp; nls params-set start=0; return 1; }
+	# 1 s later, 62,500,000 bytes at B = 1 Gbit/s: u' = 0.5
+	s0=$(fget samples)
+	push 1001000000000 62500000 || { flow_stop $port $sp; nls params-set start=0; return 1; }
+	w=$(fget w); mss=$(fget mss); mode=$(fget mode)
+	echo "handed over: mode=$mode step=$(fget last_step) W=$w Wc=$(fget wc) mss=$mss samples $s0 -> $(fget samples)"
+	flow_stop $port $sp
+	nls params-set start=0 || return 1
+	[ "$mode" = 1 ] || return 1
+	# W = Wc + W_ai with Wc a whole number of segments (cwnd x mss), not
+	# W_init's 1,250,000 - W_ai
+	python3 -c "import sys; w, mss, wi = $w, $mss, $W_INIT; sys.exit(not (w < wi and (w - 1000) % mss == 0 and w >= 2 * mss + 1000))" || return 1
+	[ "$(stat_of hs fallbacks)" = "$f0" ] && [ "$(stat_of hs resumes)" = "$r0" ] || {
+		echo "fallbacks $f0 -> $(stat_of hs fallbacks), resumes $r0 -> $(stat_of hs resumes)"
+		return 1; }
+}
+
 bad_input() {
 	local c inv0 hops0 nof0 out rc=0
 	inv0=$(stat_of hs rejected_invalid); hops0=$(stat_of hs rejected_hops)
@@ -536,7 +578,7 @@ unload() {
 }
 
 ktap_print_header
-ktap_set_plan 17
+ktap_set_plan 18
 t "an iperf3 flow with hpcc gets HPCC state (flow-get)" setup
 t "line-rate start: W = W_init = line rate x T" line_rate_start
 t "W, Wc, U, incStage follow hpcc-replay; cwnd = W/mss, pacing = W/T" follows_core
@@ -544,6 +586,7 @@ t "stale telemetry: fallback; fresh telemetry: back to hpcc" falls_back_and_resu
 t "tracepoints: hpcc_sample per applied sample, hpcc_mode per mode change" tracepoints
 t "an idle period holds W and the HPCC law; sending without samples falls back" idle_holds_w
 t "a receiver-reported N sets the flow's W_ai by n-flows-source" reported_n
+t "start slow-start: fallback law until a sample measures U, then HPCC++ from cwnd" slow_start
 t "bad netlink input is rejected with extack messages and counted" bad_input
 t "an unprivileged user cannot write or join events" unprivileged
 t "two namespaces do not see each other's flows or parameters" namespaces_apart

@@ -26,6 +26,7 @@ usage_errors() {
 	exits 2 param set colour 3 && exits 2 param set w-init 100 &&
 	exits 2 param set t 12x && exits 2 param set t -1 &&
 	exits 2 param set probe_dscp 256 && exits 2 param set t 4294967296 &&
+	exits 2 param set start fast && exits 2 param set n-flows-source line-rate &&
 	exits 2 flow show src 1.2.3 && exits 2 flow show dport 65536 &&
 	exits 2 flow show sport && exits 2 flow show colour blue &&
 	exits 2 int bogus && exits 2 int add && exits 2 int add rate 1mbit &&
@@ -61,6 +62,7 @@ no_module() {
 		echo "tcp_hpcc is loaded here"; return 0
 	fi
 	exits 1 stats && exits 1 -j flow show && exits 1 param set t 20 &&
+	exits 1 param set start slow-start n-flows-source reported &&
 	"$C" stats 2>&1 | grep -q "modprobe tcp_hpcc"
 }
 

@@ -15,8 +15,8 @@
  * enum hpcc_mode - Which window law a flow runs.
  * @HPCC_MODE_HPCC: HPCC++ from fresh telemetry (NewAck, draft section 4.2).
  * @HPCC_MODE_FALLBACK: The conventional law (Reno with PRR): no telemetry for
- *   stale-rtts RTTs with data in flight, or the connection is recovering from
- *   loss.
+ *   stale-rtts RTTs with data in flight, the connection is recovering from
+ *   loss, or (start slow-start) no sample has yet measured U.
  */
 enum hpcc_mode {
 	HPCC_MODE_HPCC = 1,
@@ -61,6 +61,23 @@ enum hpcc_n_source {
 	HPCC_N_SOURCE_CONFIGURED,
 	HPCC_N_SOURCE_REPORTED,
 	HPCC_N_SOURCE_MAX,
+};
+
+/**
+ * enum hpcc_start - How a flow's window starts, before telemetry has measured
+ *   U (issue 16, item 4).
+ * @HPCC_START_LINE_RATE: The draft's start (section 4.2): W = Wc = W_init =
+ *   line-rate * T from the first packet, paced at W / T.
+ * @HPCC_START_SLOW_START: The fallback law's start: TCP's initial window and
+ *   slow start, until the first sample on the path after the one that records
+ *   the path's first hop records (the first that measures U); then HPCC++
+ *   takes the flow from its current window (Wc = W = cwnd * mss, within W_min
+ *   and W_init) and applies that sample. No data is sent at W_init before a
+ *   hop has reported its queue.
+ */
+enum hpcc_start {
+	HPCC_START_LINE_RATE,
+	HPCC_START_SLOW_START,
 };
 
 enum {
@@ -128,6 +145,7 @@ enum {
 	HPCC_A_PARAMS_PACING_GAIN,
 	HPCC_A_PARAMS_N_FLOWS,
 	HPCC_A_PARAMS_N_FLOWS_SOURCE,
+	HPCC_A_PARAMS_START,
 
 	__HPCC_A_PARAMS_MAX,
 	HPCC_A_PARAMS_MAX = (__HPCC_A_PARAMS_MAX - 1)
