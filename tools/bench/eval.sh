@@ -19,7 +19,8 @@
 #
 # Environment: BENCH_CCS (default "hpcc cubic bbr dctcp"), BENCH_REPS,
 # BENCH_SCENARIOS (default "s1 s2 s3 s4 s5 s6"), BENCH_SEED, BENCH_RED_K,
-# BENCH_FCT_SCALE, BENCH_WORKLOAD, BENCH_COMMIT (tools/bench/run sets it).
+# BENCH_FCT_SCALE, BENCH_WORKLOAD, BENCH_INCAST_N (S4's N, default "8" quick,
+# "8 16 32" full), BENCH_COMMIT (tools/bench/run sets it).
 set -u
 TOP=$(cd "$(dirname "$0")/../.." && pwd)
 quick=0
@@ -39,14 +40,14 @@ if [ $quick = 1 ]; then
 	REPS=${BENCH_REPS:-1}
 	LONG=5			# s1, s2: seconds per run
 	PHASE=3			# s3: seconds between joins; s6: per rate
-	INCAST_N="8"
+	INCAST_N=${BENCH_INCAST_N:-8}
 	INCAST_ROUNDS=2
 	FCT_FLOWS=300
 else
 	REPS=${BENCH_REPS:-3}
 	LONG=10
 	PHASE=5
-	INCAST_N="8 16 32"
+	INCAST_N=${BENCH_INCAST_N:-8 16 32}
 	INCAST_ROUNDS=5
 	FCT_FLOWS=2000
 fi
@@ -96,24 +97,26 @@ tb_up dumbbell $HOSTS || { echo "eval: testbed failed" >&2; exit 1; }
 
 # kcc CC - the kernel's name of CC: hpcc-n is hpcc with n-flows-source
 # reported (each flow's W_ai from the N its receiver reports:
-# Documentation/algorithm.rst, "Receiver-reported N")
+# Documentation/algorithm.rst, "Receiver-reported N"); hpcc-ss is hpcc
+# with start slow-start (algorithm.rst, "Start")
 kcc() {
-	case $1 in hpcc-n) echo hpcc ;; *) echo "$1" ;; esac
+	case $1 in hpcc-n|hpcc-ss) echo hpcc ;; *) echo "$1" ;; esac
 }
 
-# bench_cc CC - make CC every host's default; dctcp gets ECN and RED; hpcc
-# and hpcc-n get their n-flows-source
+# bench_cc CC - make CC every host's default; dctcp gets ECN and RED; hpcc,
+# hpcc-n and hpcc-ss get their n-flows-source and start
 bench_cc() {
-	local cc=$1 ns ecn=2 src=configured
+	local cc=$1 ns ecn=2 src=configured start=line-rate
 	[ "$cc" = dctcp ] && ecn=1
 	[ "$cc" = hpcc-n ] && src=reported
+	[ "$cc" = hpcc-ss ] && start=slow-start
 	for ns in $(tb_ns_all); do
 		[ "$ns" = tbr ] && continue
 		ip netns exec "$ns" sysctl -qw net.ipv4.tcp_congestion_control="$(kcc "$cc")" \
 			net.ipv4.tcp_ecn=$ecn || return 1
 		case $cc in hpcc*)
 			ip netns exec "$ns" "$TB_BIN/hpccctl" param set \
-				n-flows-source $src || return 1 ;;
+				n-flows-source $src start $start || return 1 ;;
 		esac
 	done
 	if [ "$cc" = dctcp ]; then

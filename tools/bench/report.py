@@ -22,9 +22,11 @@ import matplotlib
 matplotlib.use("Agg")
 import matplotlib.pyplot as plt  # noqa: E402
 
-# hpcc-n: hpcc with n-flows-source reported (eval.sh, bench_cc)
-CC_ORDER = ["hpcc", "hpcc-n", "cubic", "bbr", "dctcp"]
-COLORS = {"hpcc": "tab:red", "hpcc-n": "tab:orange", "cubic": "tab:blue",
+# hpcc-n: hpcc with n-flows-source reported; hpcc-ss: hpcc with start
+# slow-start (eval.sh, bench_cc)
+CC_ORDER = ["hpcc", "hpcc-n", "hpcc-ss", "cubic", "bbr", "dctcp"]
+COLORS = {"hpcc": "tab:red", "hpcc-n": "tab:orange", "hpcc-ss": "tab:brown",
+          "cubic": "tab:blue",
           "bbr": "tab:green", "dctcp": "tab:purple"}
 # S5 buckets, upper bounds in bytes (scaled sizes): one packet, IW10,
 # one BDP (62.5 KB), 100 KB, 250 KB, the rest
