@@ -132,7 +132,8 @@ bench_cc() {
 }
 
 # bench_counters FILE - TcpExt counters summed over the senders (fctgen -c
-# reads the same ones itself)
+# reads the same ones itself; TCPSynRetrans: SYNs sent again, a lost SYN or
+# SYN-ACK), and the packets the bottleneck dropped (bench_drops)
 bench_counters() {
 	local ns
 	for ns in $(tb_ns_all); do
@@ -143,7 +144,18 @@ bench_counters() {
 		END { print "TCPTimeouts", s["TCPTimeouts"] + 0;
 		      print "TCPLossProbes", s["TCPLossProbes"] + 0;
 		      print "TCPSpuriousRTOs", s["TCPSpuriousRTOs"] + 0;
-		      print "TCPSACKReorder", s["TCPSACKReorder"] + 0 }' > "$1"
+		      print "TCPSACKReorder", s["TCPSACKReorder"] + 0;
+		      print "TCPSynRetrans", s["TCPSynRetrans"] + 0 }' > "$1"
+	bench_drops >> "$1"
+}
+
+# bench_drops - "bottleneck_drops N": the packets the bottleneck's root
+# qdisc (tbf, its own and its child's) has dropped
+bench_drops() {
+	ip netns exec tbr tc -s qdisc show dev br0 | awk '
+		/^qdisc tbf 1: root/ { root = 1; next }
+		/^qdisc/ { root = 0 }
+		root && /dropped/ { sub(/,$/, "", $7); print "bottleneck_drops", $7 + 0; exit }'
 }
 
 # bench_cpu FILE - the guest's CPU time so far (/proc/stat, in USER_HZ
@@ -160,15 +172,17 @@ bench_cpu() {
 }
 
 # bench_fctgen DIR [fctgen options] < SCHEDULE - run a schedule, with
-# queue samples, counters and CPU time
+# queue samples, counters, the bottleneck's drops and CPU time
 bench_fctgen() {
 	local dir=$1
 	shift
 	tb_qsample "$dir"
 	bench_cpu "$dir/cpu.before"
+	bench_drops > "$dir/drops.before"
 	"$TB_BIN/fctgen" -o "$dir/flows.txt" -c "$dir/counters" "$@" \
 		> "$dir/fctgen.log" 2>&1
 	echo "fctgen $?" >> "$dir/status"
+	bench_drops > "$dir/drops.after"
 	bench_cpu "$dir/cpu.after"
 	tb_qstop
 }

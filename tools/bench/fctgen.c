@@ -42,7 +42,8 @@
  * CLOCK_MONOTONIC.  BINS (with -b): "id bin bytes" for every non-empty
  * BIN_MS bin of bytes received per flow, bin 0 starting at t0.
  * COUNTERS.before and COUNTERS.after (with -c): "name value" lines of TcpExt
- * counters (TCPTimeouts, TCPLossProbes, TCPSpuriousRTOs, TCPSACKReorder)
+ * counters (TCPTimeouts, TCPLossProbes, TCPSpuriousRTOs, TCPSACKReorder,
+ * TCPSynRetrans: a SYN sent again after a lost SYN or SYN-ACK)
  * summed over the senders' netns, read just before t0 and after the last
  * flow.
  *
@@ -426,6 +427,7 @@ static void accept_event(struct fg_conn *l)
 
 static const char *const counter_names[] = {
 	"TCPTimeouts", "TCPLossProbes", "TCPSpuriousRTOs", "TCPSACKReorder",
+	"TCPSynRetrans",
 };
 #define FG_NCOUNTERS (sizeof(counter_names) / sizeof(counter_names[0]))
 

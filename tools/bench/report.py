@@ -548,6 +548,8 @@ def s4(d, meta, res):
                     "qct_p50": pct(qct, 50), "qct_p99": pct(qct, 99),
                     "fct_p99": pct(fct, 99),
                     "rtos": counters(sub).get("TCPTimeouts", 0),
+                    "syn": counters(sub).get("TCPSynRetrans", None),
+                    "drops": counters(sub, "drops").get("bottleneck_drops", None),
                     "q_peak": max([b for _, b in q] or [0]),
                     "failed": sum(not f["ok"] for f in fl)})
     res["s4"] = {cc: {"%d-%d-%d" % k: v for k, v in x.items()}
@@ -556,23 +558,27 @@ def s4(d, meta, res):
     md = ["## S4: incast N-to-1 (%s rounds per run)" % meta["incast_rounds"], "",
           "Completion time of a round: from the first connection's handshake "
           "to the last flow's end (ideal: N x size at %g Mbit/s plus one RTT). "
-          "RTOs: TCPTimeouts over all hosts during the run." % rate, "",
+          "RTOs: TCPTimeouts over all hosts during the run; SYN retrans: "
+          "TCPSynRetrans (a lost SYN or SYN-ACK); drops: packets the bottleneck "
+          "dropped (n/a: not recorded)." % rate, "",
           "| N | size | background | cc | ideal ms | round p50 ms | round p99 ms | "
-          "flow p99 ms | RTOs | peak queue KB | failed flows |",
-          "|---|---|---|---|---|---|---|---|---|---|---|"]
+          "flow p99 ms | RTOs | SYN retrans | drops | peak queue KB | failed flows |",
+          "|---|---|---|---|---|---|---|---|---|---|---|---|---|"]
     keys = sorted({k for x in per.values() for k in x})
     for k in keys:
         n, size, bg = k
         ideal = n * size * 8 / (rate * 1e6) * 1e3 + float(meta["rtt_ms"])
         for cc in per:
             v = per[cc].get(k, [])
-            md.append("| %d | %s | %s | %s | %.0f | %s | %s | %s | %s | %s | %s |" % (
+            md.append("| %d | %s | %s | %s | %.0f | %s | %s | %s | %s | %s | %s | %s | %s |" % (
                 n, "%d KB" % (size // 1024) if size % 1024 == 0 else "%d B" % size,
                 "yes" if bg else "no", cc, ideal,
                 fmt([x["qct_p50"] for x in v], "%.0f", 1e3),
                 fmt([x["qct_p99"] for x in v], "%.0f", 1e3),
                 fmt([x["fct_p99"] for x in v], "%.0f", 1e3),
                 fmt([x["rtos"] for x in v], "%d"),
+                fmt([x["syn"] for x in v], "%d"),
+                fmt([x["drops"] for x in v], "%d"),
                 fmt([x["q_peak"] for x in v], "%.0f", 1e-3),
                 fmt([x["failed"] for x in v], "%d")))
     return md + [""]
@@ -630,6 +636,8 @@ def s5(d, meta, res):
             "small_p99": pct(small, 99), "small_p50": pct(small, 50),
             "all_p99": pct([x for b in sd for x in b], 99),
             "rtos": counters(sub).get("TCPTimeouts", 0),
+            "syn": counters(sub).get("TCPSynRetrans", None),
+            "drops": counters(sub, "drops").get("bottleneck_drops", None),
             "cpu_s": cpu["cpu_busy_ticks"] / 100 if "cpu_busy_ticks" in cpu else nan,
             "hpccd_s": cpu["hpccd_ticks"] / 100 if "hpccd_ticks" in cpu else nan})
     res["s5"] = per
@@ -641,16 +649,17 @@ def s5(d, meta, res):
           "connection's establishment to the receiver's one-byte answer after "
           "the last byte.  Handshake: connect() to established, which no "
           "congestion control shapes: it shows how loaded the emulated hosts "
-          "were.  CPU: the guest's busy CPU seconds during the run (all vCPUs, "
+          "were.  SYN retrans: TCPSynRetrans over the senders; drops: packets the "
+          "bottleneck dropped (n/a: not recorded).  CPU: the guest's busy CPU seconds during the run (all vCPUs, "
           "/proc/stat), and hpccd's share of them (every namespace's daemon)."
           % (rate / 1e6, base_rtt * 1e3), ""]
     for load in loads:
         md += ["### load %s %%" % load, "",
                "| cc | flows < 100 KB p50 | < 100 KB p99 | all p99 | " +
                " | ".join("%s p50 / p99" % name for _, name in BUCKETS) +
-               " | queue p50 / p99 KB | handshake p50 / p99 ms | RTOs | failed"
-               " | CPU s | hpccd CPU s |",
-               "|---|---|---|---|" + "---|" * len(BUCKETS) + "---|---|---|---|---|---|"]
+               " | queue p50 / p99 KB | handshake p50 / p99 ms | RTOs | SYN retrans"
+               " | drops | failed | CPU s | hpccd CPU s |",
+               "|---|---|---|---|" + "---|" * len(BUCKETS) + "---|---|---|---|---|---|---|---|"]
         for cc in per:
             v = per[cc].get(load, [])
             if not v:
@@ -660,14 +669,15 @@ def s5(d, meta, res):
                 cells.append("%s / %s" % (
                     fmt([x["buckets"][i]["p50"] for x in v]),
                     fmt([x["buckets"][i]["p99"] for x in v])))
-            md.append("| %s | %s | %s | %s | %s | %s / %s | %s / %s | %s | %s | %s | %s |" % (
+            md.append("| %s | %s | %s | %s | %s | %s / %s | %s / %s | %s | %s | %s | %s | %s | %s |" % (
                 cc, fmt([x["small_p50"] for x in v]), fmt([x["small_p99"] for x in v]),
                 fmt([x["all_p99"] for x in v]), " | ".join(cells),
                 fmt([x["q_p50"] for x in v], scale=1e-3),
                 fmt([x["q_p99"] for x in v], scale=1e-3),
                 fmt([x["hs_p50"] for x in v], scale=1e3),
                 fmt([x["hs_p99"] for x in v], scale=1e3),
-                fmt([x["rtos"] for x in v], "%d"), fmt([x["failed"] for x in v], "%d"),
+                fmt([x["rtos"] for x in v], "%d"), fmt([x["syn"] for x in v], "%d"),
+                fmt([x["drops"] for x in v], "%d"), fmt([x["failed"] for x in v], "%d"),
                 fmt([x["cpu_s"] for x in v]), fmt([x["hpccd_s"] for x in v])))
         nb = [med([x["buckets"][i]["n"] for x in per[next(iter(per))].get(load, [])])
               for i in range(len(BUCKETS))]
