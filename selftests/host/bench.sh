@@ -135,8 +135,25 @@ report_telemetry() {
 		[ -s "$d/s1_hpcc_trace.png" ]
 }
 
+# report.py on guest-failures.txt: a guest that reached tools/vmrun's
+# time limit (exit 124, old or new wording) is not counted as a crash
+report_failures() {
+	local d=$W/report-gf
+	mkdir -p "$d"
+	printf '%s\n' "rate_mbit 50" "rtt_ms 10" "reps 1" > "$d/meta.txt"
+	printf '%s\n' "guest 1 (mttcg): vmrun exit 124, during: rep 3 s4 dctcp 847" \
+		"guest 2 (mttcg): crash (vmrun exit 125, log vmrun.stderr.2), during: rep 3 s5 hpcc 30" \
+		"[  12.000000] Oops: int3: 0000 [#1] PREEMPT SMP NOPTI" \
+		"guest 3 (mttcg): timeout after 2400s (vmrun exit 124, log vmrun.stderr.3), during: rep 3 s5 hpcc 50" \
+		> "$d/guest-failures.txt"
+	/usr/bin/python3 "$TOP/tools/bench/report.py" "$d" > /dev/null || return 1
+	grep 'did not finish' "$d/report.md"
+	grep -q '^- guests that did not finish: 3 (1 crashed, 2 reached the time limit)' "$d/report.md"
+}
+
 ktap_print_header
-ktap_set_plan 6
+ktap_set_plan 7
+t "report.py: guest failures, timeouts apart from crashes" report_failures
 t "schedule.py poisson: 2000 flows, arrival rate for 30 % load, scaled sizes" poisson_load
 t "schedule.py incast: rounds of N at one time, background flow, gaps" incast_rounds
 t "report.py: hpcc's telemetry table, target and plot from a tracepoint record" report_telemetry

@@ -924,9 +924,12 @@ def main():
     try:
         with open(os.path.join(d, "guest-failures.txt")) as fh:
             gf = [x for x in fh.read().split("\n") if x.startswith("guest ")]
-        head[-1:-1] = ["- guest crashes: %d, each followed by a new guest that "
-                       "re-ran the unfinished run (guest-failures.txt): %s" % (
-                           len(gf), "; ".join(gf))]
+        if gf:
+            nto = sum(1 for x in gf if "timeout" in x or "exit 124" in x)
+            head[-1:-1] = ["- guests that did not finish: %d (%d crashed, %d reached "
+                           "the time limit), each followed by a new guest that "
+                           "re-ran the unfinished run (guest-failures.txt): %s" % (
+                               len(gf), len(gf) - nto, nto, "; ".join(gf))]
     except OSError:
         pass
     with open(os.path.join(d, "report.md"), "w") as fh:
