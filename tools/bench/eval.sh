@@ -133,7 +133,10 @@ bench_cc() {
 
 # bench_counters FILE - TcpExt counters summed over the senders (fctgen -c
 # reads the same ones itself; TCPSynRetrans: SYNs sent again, a lost SYN or
-# SYN-ACK), and the packets the bottleneck dropped (bench_drops)
+# SYN-ACK; an RTO increments TCPTimeouts only when it fires in Open without
+# SACKed data, and one of the five *Fail* counters otherwise (tcp_timer.c,
+# tcp_retransmit_timer()), so all six are kept), and the packets the
+# bottleneck dropped (bench_drops)
 bench_counters() {
 	local ns
 	for ns in $(tb_ns_all); do
@@ -141,11 +144,10 @@ bench_counters() {
 		ip netns exec "$ns" cat /proc/net/netstat
 	done | awk '/^TcpExt:/ { if (!h) { for (i = 2; i <= NF; i++) n[i] = $i; h = 1 }
 			else { for (i = 2; i <= NF; i++) s[n[i]] += $i; h = 0 } }
-		END { print "TCPTimeouts", s["TCPTimeouts"] + 0;
-		      print "TCPLossProbes", s["TCPLossProbes"] + 0;
-		      print "TCPSpuriousRTOs", s["TCPSpuriousRTOs"] + 0;
-		      print "TCPSACKReorder", s["TCPSACKReorder"] + 0;
-		      print "TCPSynRetrans", s["TCPSynRetrans"] + 0 }' > "$1"
+		END { split("TCPTimeouts TCPLossProbes TCPSpuriousRTOs TCPSACKReorder " \
+			    "TCPSynRetrans TCPSackRecoveryFail TCPSackFailures " \
+			    "TCPLossFailures TCPRenoRecoveryFail TCPRenoFailures", c, " ")
+		      for (i = 1; i in c; i++) print c[i], s[c[i]] + 0 }' > "$1"
 	bench_drops >> "$1"
 }
 
@@ -267,7 +269,7 @@ s3() {
 
 # s4: incast N-to-1, sizes 64 KB and 1 MB/N per sender, without and with
 # one long background flow (tbs8 -> tbd1); the N connections of a round are
-# spread over the 8 senders
+# spread over the 8 senders; hpcc's tracepoints are recorded (hpcc_trace.txt)
 s4() {
 	local dir=$2 n size bg sub
 	for n in $INCAST_N; do
@@ -277,7 +279,9 @@ s4() {
 				mkdir -p "$sub"
 				cp "$OUT/schedules/incast-n$n-s$size-bg$bg.txt" \
 					"$sub/schedule.txt" || return 1
+				bench_trace_on "$1"
 				bench_fctgen "$sub" < "$sub/schedule.txt"
+				bench_trace_off "$1" "$sub"
 			done
 		done
 	done

@@ -43,7 +43,10 @@
  * BIN_MS bin of bytes received per flow, bin 0 starting at t0.
  * COUNTERS.before and COUNTERS.after (with -c): "name value" lines of TcpExt
  * counters (TCPTimeouts, TCPLossProbes, TCPSpuriousRTOs, TCPSACKReorder,
- * TCPSynRetrans: a SYN sent again after a lost SYN or SYN-ACK)
+ * TCPSynRetrans: a SYN sent again after a lost SYN or SYN-ACK; and the
+ * other five counters an RTO increments instead of TCPTimeouts, by the
+ * state it fires in: TCPSackRecoveryFail, TCPSackFailures,
+ * TCPLossFailures, TCPRenoRecoveryFail, TCPRenoFailures)
  * summed over the senders' netns, read just before t0 and after the last
  * flow.
  *
@@ -427,7 +430,8 @@ static void accept_event(struct fg_conn *l)
 
 static const char *const counter_names[] = {
 	"TCPTimeouts", "TCPLossProbes", "TCPSpuriousRTOs", "TCPSACKReorder",
-	"TCPSynRetrans",
+	"TCPSynRetrans", "TCPSackRecoveryFail", "TCPSackFailures",
+	"TCPLossFailures", "TCPRenoRecoveryFail", "TCPRenoFailures",
 };
 #define FG_NCOUNTERS (sizeof(counter_names) / sizeof(counter_names[0]))
 

@@ -93,6 +93,19 @@ def counters(d, name="counters"):
     return {k: v[1] - v[0] for k, v in c.items()}
 
 
+
+# An RTO increments TcpExt's TCPTimeouts only when it fires in Open without
+# SACKed data; in Recovery, Disorder (or with SACKed data) and Loss it
+# increments one of these instead (tcp_retransmit_timer(),
+# net/ipv4/tcp_timer.c).  Runs before 2026-11-25 recorded TCPTimeouts only.
+RTO_COUNTERS = ("TCPTimeouts", "TCPSackRecoveryFail", "TCPSackFailures",
+                "TCPLossFailures", "TCPRenoRecoveryFail", "TCPRenoFailures")
+
+
+def rtos(c):
+    """The RTOs in a run's counters: the sum of RTO_COUNTERS present."""
+    return sum(c.get(k, 0) for k in RTO_COUNTERS)
+
 def qsample_t0(d):
     """qsample's t0 (CLOCK_MONOTONIC, us), from its summary line, or None"""
     try:
@@ -203,7 +216,7 @@ def s1(d, meta, res, rep):
                 "min_rtt_ms": s["min_rtt_us"] / 1e3,
                 "inflation_ms": (s["mean_rtt_us"] - s["min_rtt_us"]) / 1e3,
                 "retransmits": s["retransmits"],
-                "rtos": c.get("TCPTimeouts", 0)})
+                "rtos": rtos(c)})
     res["s1"] = per
     # the path's base RTT: the least RTT any S1 flow saw (a flow that keeps a
     # standing queue never sees the base RTT itself)
@@ -344,7 +357,7 @@ def s3(d, meta, res, rep):
                 "events": ev, "t_fair_max": max(tf) if tf else None,
                 "t_fair_median": med(tf),
                 "not_reached": sum(e["t_fair_s"] is None for e in ev),
-                "rtos": counters(p).get("TCPTimeouts", 0),
+                "rtos": rtos(counters(p)),
                 "ok": all(f["ok"] for f in fl)})
     res["s3"] = per
     md = ["## S3: convergence (4 flows join every %g s, leave in reverse)" % phase,
@@ -547,7 +560,7 @@ def s4(d, meta, res):
                 per.setdefault(cc, {}).setdefault(key, []).append({
                     "qct_p50": pct(qct, 50), "qct_p99": pct(qct, 99),
                     "fct_p99": pct(fct, 99),
-                    "rtos": counters(sub).get("TCPTimeouts", 0),
+                    "rtos": rtos(counters(sub)),
                     "syn": counters(sub).get("TCPSynRetrans", None),
                     "drops": counters(sub, "drops").get("bottleneck_drops", None),
                     "q_peak": max([b for _, b in q] or [0]),
@@ -558,7 +571,7 @@ def s4(d, meta, res):
     md = ["## S4: incast N-to-1 (%s rounds per run)" % meta["incast_rounds"], "",
           "Completion time of a round: from the first connection's handshake "
           "to the last flow's end (ideal: N x size at %g Mbit/s plus one RTT). "
-          "RTOs: TCPTimeouts over all hosts during the run; SYN retrans: "
+          "RTOs: retransmission timeouts over the senders during the run (TCPTimeouts and the five counters an RTO outside Open increments instead); SYN retrans: "
           "TCPSynRetrans (a lost SYN or SYN-ACK); drops: packets the bottleneck "
           "dropped (n/a: not recorded)." % rate, "",
           "| N | size | background | cc | ideal ms | round p50 ms | round p99 ms | "
@@ -635,7 +648,7 @@ def s5(d, meta, res):
                          "p99": pct(x, 99)} for x in sd],
             "small_p99": pct(small, 99), "small_p50": pct(small, 50),
             "all_p99": pct([x for b in sd for x in b], 99),
-            "rtos": counters(sub).get("TCPTimeouts", 0),
+            "rtos": rtos(counters(sub)),
             "syn": counters(sub).get("TCPSynRetrans", None),
             "drops": counters(sub, "drops").get("bottleneck_drops", None),
             "cpu_s": cpu["cpu_busy_ticks"] / 100 if "cpu_busy_ticks" in cpu else nan,
