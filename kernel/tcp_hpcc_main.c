@@ -25,9 +25,14 @@
 #define CREATE_TRACE_POINTS
 #include "hpcc_events.h"
 
-/* The congestion control private area holds only the entry pointer. */
+/*
+ * The congestion control private area: the entry pointer, and snd_una as
+ * the last cong_control call saw it (PRR's "snd_una advanced", which the
+ * kernel passes to its own tcp_cwnd_reduction() as a private ACK flag).
+ */
 struct hpcc_ca {
 	struct hpcc_ent *ent;
+	u32 prior_una;
 };
 
 static struct hpcc_ent *hpcc_ent_of(const struct sock *sk)
@@ -63,11 +68,15 @@ static void hpcc_update_pacing_rate(struct sock *sk)
  * hpcc_prr() - Proportional Rate Reduction (RFC 6937) in CWR and Recovery,
  * as tcp_cwnd_reduction() does for congestion controls without
  * cong_control.  tcp_init_cwnd_reduction() has set prior_cwnd, snd_ssthresh
- * and zeroed prr_delivered and prr_out on entry.  The "+1 when snd_una
- * advanced" of the kernel's version is left out (the ACK flags are private
- * to tcp_input.c), which only makes the reduction slightly more cautious.
+ * and zeroed prr_delivered and prr_out on entry.  Below ssthresh, an ACK
+ * that advances snd_una (@una_advanced) and marks nothing newly lost lets
+ * one more segment out (PRR's slow-start reduction bound, as the kernel's
+ * tcp_cwnd_reduction() does): without it, after the loss of most of a
+ * window, the window only conserves packets and recovery sends as many
+ * segments per RTT as arrived (Documentation/design.rst, "Loss recovery").
  */
-static void hpcc_prr(struct sock *sk, const struct rate_sample *rs)
+static void hpcc_prr(struct sock *sk, const struct rate_sample *rs,
+		     bool una_advanced)
 {
 	struct tcp_sock *tp = tcp_sk(sk);
 	int delta = tp->snd_ssthresh - tcp_packets_in_flight(tp);
@@ -84,6 +93,8 @@ static void hpcc_prr(struct sock *sk, const struct rate_sample *rs)
 	} else {
 		sndcnt = max_t(int, tp->prr_delivered - tp->prr_out,
 			       rs->acked_sacked);
+		if (una_advanced && !rs->losses)
+			sndcnt++;
 		sndcnt = min(delta, sndcnt);
 	}
 	/* Force a fast retransmit upon entering fast recovery. */
@@ -97,10 +108,11 @@ static void hpcc_prr(struct sock *sk, const struct rate_sample *rs)
  * and RTO set ssthresh through tcp_reno_ssthresh() and the kernel's loss
  * state machine; undo goes through tcp_reno_undo_cwnd().
  */
-static void hpcc_fallback_law(struct sock *sk, const struct rate_sample *rs)
+static void hpcc_fallback_law(struct sock *sk, const struct rate_sample *rs,
+			      bool una_advanced)
 {
 	if (tcp_in_cwnd_reduction(sk))
-		hpcc_prr(sk, rs);
+		hpcc_prr(sk, rs, una_advanced);
 	else if (rs->acked_sacked > 0)
 		tcp_reno_cong_avoid(sk, 0, rs->acked_sacked);
 	hpcc_update_pacing_rate(sk);
@@ -310,12 +322,16 @@ static void hpcc_publish(const struct sock *sk, struct hpcc_ent *e, u8 law,
  */
 static void hpcc_cong_control_rs(struct sock *sk, const struct rate_sample *rs)
 {
-	struct hpcc_ent *e = hpcc_ent_of(sk);
+	struct hpcc_ca *ca = inet_csk_ca(sk);
+	struct hpcc_ent *e = ca->ent;
+	u32 una = tcp_sk(sk)->snd_una;
+	bool una_advanced = after(una, ca->prior_una);
 	const struct hpcc_cfg *cfg;
 	u8 law = HPCC_MODE_FALLBACK;
 
+	ca->prior_una = una;
 	if (!e) {
-		hpcc_fallback_law(sk, rs);
+		hpcc_fallback_law(sk, rs, una_advanced);
 		return;
 	}
 	rcu_read_lock();
@@ -331,7 +347,7 @@ static void hpcc_cong_control_rs(struct sock *sk, const struct rate_sample *rs)
 		}
 	}
 	if (law != HPCC_MODE_HPCC)
-		hpcc_fallback_law(sk, rs);
+		hpcc_fallback_law(sk, rs, una_advanced);
 	rcu_read_unlock();
 	if (!tcp_sk(sk)->packets_out && !e->idle_since)
 		e->idle_since = tcp_sk(sk)->tcp_clock_cache;
@@ -358,6 +374,7 @@ static void hpcc_init(struct sock *sk)
 	struct hpcc_ent *e;
 
 	ca->ent = NULL;
+	ca->prior_una = tcp_sk(sk)->snd_una;
 	cmpxchg(&sk->sk_pacing_status, SK_PACING_NONE, SK_PACING_NEEDED);
 	if (sk->sk_family != AF_INET)
 		return;
