@@ -135,8 +135,7 @@ bench_cc() {
 # reads the same ones itself; TCPSynRetrans: SYNs sent again, a lost SYN or
 # SYN-ACK; an RTO increments TCPTimeouts only when it fires in Open without
 # SACKed data, and one of the five *Fail* counters otherwise (tcp_timer.c,
-# tcp_retransmit_timer()), so all six are kept), and the packets the
-# bottleneck dropped (bench_drops)
+# tcp_retransmit_timer()), so all six are kept)
 bench_counters() {
 	local ns
 	for ns in $(tb_ns_all); do
@@ -148,7 +147,6 @@ bench_counters() {
 			    "TCPSynRetrans TCPSackRecoveryFail TCPSackFailures " \
 			    "TCPLossFailures TCPRenoRecoveryFail TCPRenoFailures", c, " ")
 		      for (i = 1; i in c; i++) print c[i], s[c[i]] + 0 }' > "$1"
-	bench_drops >> "$1"
 }
 
 # bench_drops - "bottleneck_drops N": the packets the bottleneck's root

@@ -93,7 +93,6 @@ def counters(d, name="counters"):
     return {k: v[1] - v[0] for k, v in c.items()}
 
 
-
 # An RTO increments TcpExt's TCPTimeouts only when it fires in Open without
 # SACKed data; in Recovery, Disorder (or with SACKed data) and Loss it
 # increments one of these instead (tcp_retransmit_timer(),
@@ -105,6 +104,7 @@ RTO_COUNTERS = ("TCPTimeouts", "TCPSackRecoveryFail", "TCPSackFailures",
 def rtos(c):
     """The RTOs in a run's counters: the sum of RTO_COUNTERS present."""
     return sum(c.get(k, 0) for k in RTO_COUNTERS)
+
 
 def qsample_t0(d):
     """qsample's t0 (CLOCK_MONOTONIC, us), from its summary line, or None"""
@@ -557,11 +557,12 @@ def s4(d, meta, res):
                        for g in rounds.values() if all(f["ok"] for f in g)]
                 fct = [f["done"] - f["conn"] for f in fl if f["ok"]]
                 q = queue(sub)
+                c = counters(sub)
                 per.setdefault(cc, {}).setdefault(key, []).append({
                     "qct_p50": pct(qct, 50), "qct_p99": pct(qct, 99),
                     "fct_p99": pct(fct, 99),
-                    "rtos": rtos(counters(sub)),
-                    "syn": counters(sub).get("TCPSynRetrans", None),
+                    "rtos": rtos(c),
+                    "syn": c.get("TCPSynRetrans", None),
                     "drops": counters(sub, "drops").get("bottleneck_drops", None),
                     "q_peak": max([b for _, b in q] or [0]),
                     "failed": sum(not f["ok"] for f in fl)})
@@ -639,6 +640,7 @@ def s5(d, meta, res):
         qs = [b for _, b in queue(sub)]
         hs = [f["conn"] - f["start"] for f in fl if f["ok"]]
         cpu = counters(sub, "cpu")   # USER_HZ = 100 ticks per second
+        c = counters(sub)
         nan = float("nan")
         per.setdefault(cc, {}).setdefault(load, []).append({
             "flows": len(fl), "failed": sum(not f["ok"] for f in fl),
@@ -648,8 +650,8 @@ def s5(d, meta, res):
                          "p99": pct(x, 99)} for x in sd],
             "small_p99": pct(small, 99), "small_p50": pct(small, 50),
             "all_p99": pct([x for b in sd for x in b], 99),
-            "rtos": rtos(counters(sub)),
-            "syn": counters(sub).get("TCPSynRetrans", None),
+            "rtos": rtos(c),
+            "syn": c.get("TCPSynRetrans", None),
             "drops": counters(sub, "drops").get("bottleneck_drops", None),
             "cpu_s": cpu["cpu_busy_ticks"] / 100 if "cpu_busy_ticks" in cpu else nan,
             "hpccd_s": cpu["hpccd_ticks"] / 100 if "hpccd_ticks" in cpu else nan})
