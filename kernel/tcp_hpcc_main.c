@@ -73,7 +73,7 @@ static void hpcc_update_pacing_rate(struct sock *sk)
  * one more segment out (PRR's slow-start reduction bound, as the kernel's
  * tcp_cwnd_reduction() does): without it, after the loss of most of a
  * window, the window only conserves packets and recovery sends as many
- * segments per RTT as arrived (Documentation/design.rst, "Loss recovery").
+ * segments per RTT as arrived (Documentation/design.rst, "Fallback law").
  */
 static void hpcc_prr(struct sock *sk, const struct rate_sample *rs,
 		     bool una_advanced)

@@ -1,8 +1,8 @@
 #!/bin/bash
 # SPDX-License-Identifier: GPL-2.0
 #
-# Loss recovery under hpcc's fallback law (Documentation/design.rst, "Loss
-# recovery"): a flow that loses most of a window must recover at the pace
+# Loss recovery under hpcc's fallback law (Documentation/design.rst,
+# "Fallback law"): a flow that loses most of a window must recover at the pace
 # of PRR's slow-start bound, not one segment per RTT.  Two namespaces
 # joined by veth with 10 ms of netem each way (RTT 20 ms), no TSO/GSO on
 # the sender so each segment is one packet.  A 60 000-byte transfer is 41
@@ -66,7 +66,7 @@ no_loss() {
 	[ "$(field "$out" retrans)" = 0 ] && [ "$rtt" -ge 15 ]
 }
 
-whole_window_lost() {
+most_of_window_lost() {
 	local out ms retrans n rtt
 	rtt=$(cat "$RTT_FILE")
 	[ -n "$rtt" ] || return 1
@@ -91,6 +91,6 @@ ktap_print_header
 ktap_set_plan 4
 t "two namespaces, 10 ms of netem each way, no TSO on the sender" setup
 t "hpcc: $BYTES bytes without loss, RTT measured" no_loss
-t "hpcc: 41 of 42 segments lost, recovered in < 20 RTTs" whole_window_lost
+t "hpcc: 41 of 42 segments lost, recovered in < 20 RTTs" most_of_window_lost
 t "no WARNING, BUG or Oops in the kernel log" kernel_clean_since "$MARK"
 ktap_finished
