@@ -107,9 +107,17 @@ report_s5() {
 		> "$d/s5/hpcc/1/load30/counters.before"
 	printf '%s\n' "TCPTimeouts 2" "TCPSackRecoveryFail 2" "TCPLossFailures 6" \
 		> "$d/s5/hpcc/1/load30/counters.after"
+	# hpccd: 2 s of CPU for 100 probes at the senders, 1 s and 50 at the
+	# receivers: 20 ms per probe sent
+	printf '%s\n' "tbs1 ticks 100" "tbs1 probes-sent 10" "tbr1 ticks 50" \
+		"tbr1 probes-sent 0" "tbr1 responses-sent 5" > "$d/s5/hpcc/1/load30/hpccd.before"
+	printf '%s\n' "tbs1 ticks 300" "tbs1 probes-sent 110" "tbr1 ticks 150" \
+		"tbr1 probes-sent 50" "tbr1 responses-sent 105" > "$d/s5/hpcc/1/load30/hpccd.after"
 	/usr/bin/python3 "$TOP/tools/bench/report.py" "$d" > /dev/null || return 1
 	grep '^| hpcc' "$d/report.md"
 	grep '^| S5 no collapse' "$d/report.md"
+	grep -A4 '^hpccd at 30' "$d/report.md"
+	grep -q '^| hpcc | [0-9.]* | 2\.0 / 1\.0 | 100 / 50 | 0 / 100 | 0 / 0 | 0 / 0 | 20\.00 |$' "$d/report.md" &&
 	grep -q '^| hpcc | [0-9.]* | [0-9.]* |.* | 4 | n/a | n/a | 0 | 2\.5 | 0\.3 |$' "$d/report.md" &&
 	grep -q '^| S5 no collapse at 30 % load .* | 0 of 1 runs collapsed; .* | yes |$' "$d/report.md" &&
 		[ -s "$d/s5_fct_load30.png" ] || return 1

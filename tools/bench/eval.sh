@@ -171,19 +171,45 @@ bench_cpu() {
 	} > "$1"
 }
 
+# bench_hpccd FILE - every namespace's hpccd: "NS ticks N" (utime +
+# stime, USER_HZ) and its work counters, "NS COUNTER N" (SIGUSR1 writes
+# them to TB_TMP/NS.hpccd.stats, renamed into place when complete), for
+# what hpccd's CPU buys per namespace (issue 16, item 1 (b))
+bench_hpccd() {
+	local f ns p i
+	for f in "$TB_TMP"/*.hpccd.pid; do
+		[ -e "$f" ] || continue
+		ns=$(basename "$f" .hpccd.pid)
+		p=$(cat "$f")
+		[ "$(cat "/proc/$p/comm" 2>/dev/null)" = hpccd ] || continue
+		rm -f "$TB_TMP/$ns.hpccd.stats"
+		kill -USR1 "$p" 2>/dev/null || continue
+		for ((i = 0; i < 100; i++)); do
+			[ -s "$TB_TMP/$ns.hpccd.stats" ] && break
+			sleep 0.02
+		done
+		awk -v ns="$ns" '{ print ns, "ticks", $14 + $15 }' "/proc/$p/stat"
+		awk -v ns="$ns" -F= '/^(probes-sent|probes-received|probes-timed-out|responses-sent|responses-received|events|telemetry-pushed|flows-added)=/ {
+			print ns, $1, $2 }' "$TB_TMP/$ns.hpccd.stats" 2>/dev/null
+	done > "$1"
+}
+
 # bench_fctgen DIR [fctgen options] < SCHEDULE - run a schedule, with
-# queue samples, counters, the bottleneck's drops and CPU time
+# queue samples, counters, the bottleneck's drops, CPU time and, with
+# hpccd running, its per-namespace CPU and counters
 bench_fctgen() {
 	local dir=$1
 	shift
 	tb_qsample "$dir"
 	bench_cpu "$dir/cpu.before"
+	bench_hpccd "$dir/hpccd.before"
 	bench_drops > "$dir/drops.before"
 	"$TB_BIN/fctgen" -o "$dir/flows.txt" -c "$dir/counters" "$@" \
 		> "$dir/fctgen.log" 2>&1
 	echo "fctgen $?" >> "$dir/status"
 	bench_drops > "$dir/drops.after"
 	bench_cpu "$dir/cpu.after"
+	bench_hpccd "$dir/hpccd.after"
 	tb_qstop
 }
 

@@ -93,6 +93,24 @@ def counters(d, name="counters"):
     return {k: v[1] - v[0] for k, v in c.items()}
 
 
+def hpccd_counters(d):
+    """eval.sh's bench_hpccd records: {"ROLE COUNTER": change}, ROLE
+    "senders" (namespaces tbs*), "receivers" (tbr*) or "other"; empty when
+    the run has none"""
+    c = {}
+    for when in ("before", "after"):
+        try:
+            with open(os.path.join(d, "hpccd." + when)) as fh:
+                for line in fh:
+                    ns, k, v = line.split()
+                    role = ("senders" if ns.startswith("tbs") else
+                            "receivers" if ns.startswith("tbr") else "other")
+                    c.setdefault(role + " " + k, [0, 0])[when == "after"] += int(v)
+        except (OSError, ValueError):
+            pass
+    return {k: v[1] - v[0] for k, v in c.items()}
+
+
 # An RTO increments TcpExt's TCPTimeouts only when it fires in Open without
 # SACKed data; in Recovery, Disorder (or with SACKed data) and Loss it
 # increments one of these instead (tcp_retransmit_timer(),
@@ -641,6 +659,7 @@ def s5(d, meta, res):
         hs = [f["conn"] - f["start"] for f in fl if f["ok"]]
         cpu = counters(sub, "cpu")   # USER_HZ = 100 ticks per second
         c = counters(sub)
+        hd = hpccd_counters(sub)
         nan = float("nan")
         per.setdefault(cc, {}).setdefault(load, []).append({
             "flows": len(fl), "failed": sum(not f["ok"] for f in fl),
@@ -654,7 +673,10 @@ def s5(d, meta, res):
             "syn": c.get("TCPSynRetrans", None),
             "drops": counters(sub, "drops").get("bottleneck_drops", None),
             "cpu_s": cpu["cpu_busy_ticks"] / 100 if "cpu_busy_ticks" in cpu else nan,
-            "hpccd_s": cpu["hpccd_ticks"] / 100 if "hpccd_ticks" in cpu else nan})
+            "hpccd_s": cpu["hpccd_ticks"] / 100 if "hpccd_ticks" in cpu else nan,
+            "hpccd": hd,
+            "active": (sum(f["done"] - f["conn"] for f in fl if f["ok"]) /
+                       max(1e-9, max(f["done"] for f in fl) - min(f["start"] for f in fl)))})
     res["s5"] = per
     md = ["## S5: flow completion time (websearch sizes / %s, Poisson arrivals, "
           "%s flows per run)" % (meta["fct_scale"], meta["fct_flows"]), "",
@@ -694,6 +716,7 @@ def s5(d, meta, res):
                 fmt([x["rtos"] for x in v], "%d"), fmt([x["syn"] for x in v], "%d"),
                 fmt([x["drops"] for x in v], "%d"), fmt([x["failed"] for x in v], "%d"),
                 fmt([x["cpu_s"] for x in v]), fmt([x["hpccd_s"] for x in v])))
+        md += hpccd_table(per, load)
         nb = [med([x["buckets"][i]["n"] for x in per[next(iter(per))].get(load, [])])
               for i in range(len(BUCKETS))]
         md += ["", "Flows per bucket (median run): " + ", ".join(
@@ -725,6 +748,42 @@ def s5(d, meta, res):
         plt.close(fig)
         md += ["![S5 FCT slowdown, load %s %%](s5_fct_load%s.png)" % (load, load), ""]
     return md
+
+
+def hpccd_table(per, load):
+    """What hpccd's CPU bought in each S5 run with hpccd records: CPU,
+    probes and responses sent, events, pushes, by role, and CPU per probe
+    sent; the mean number of flows in progress (FCT-weighted) beside it"""
+    rows = []
+    for cc in per:
+        v = [x for x in per[cc].get(load, []) if x["hpccd"]]
+        if not v:
+            continue
+
+        def f(role, k, scale=1.0, v=v):
+            return fmt([x["hpccd"].get(role + " " + k, 0) * scale for x in v],
+                       "%.1f" if scale != 1.0 else "%.0f")
+
+        def per_probe(x):
+            p = sum(x["hpccd"].get(r + " probes-sent", 0) for r in ("senders", "receivers"))
+            t = sum(x["hpccd"].get(r + " ticks", 0) for r in ("senders", "receivers"))
+            return 10.0 * t / p if p else float("nan")   # ticks of 10 ms -> ms
+        rows.append("| %s | %s | %s / %s | %s / %s | %s / %s | %s / %s | %s / %s | %s |" % (
+            cc, fmt([x["active"] for x in v], "%.1f"),
+            f("senders", "ticks", 0.01), f("receivers", "ticks", 0.01),
+            f("senders", "probes-sent"), f("receivers", "probes-sent"),
+            f("senders", "responses-sent"), f("receivers", "responses-sent"),
+            f("senders", "events"), f("receivers", "events"),
+            f("senders", "telemetry-pushed"), f("receivers", "telemetry-pushed"),
+            fmt([per_probe(x) for x in v], "%.2f")))
+    if not rows:
+        return []
+    return ["", "hpccd at %s %% load (every namespace's daemon; senders / "
+            "receivers; flows in progress: the mean number with a connection "
+            "open and data not yet answered):" % load, "",
+            "| cc | flows in progress | CPU s | probes sent | responses sent | "
+            "events | telemetry pushed | CPU ms per probe sent |",
+            "|---|---|---|---|---|---|---|---|"] + rows
 
 
 # --- S6 ---------------------------------------------------------------------
