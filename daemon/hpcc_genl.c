@@ -287,6 +287,16 @@ int hpcc_genl_attrs_cb(const struct nlmsghdr *nlh, void *data)
 			r->has[t] = 1;
 			r->v[t] = attr_num(a);
 		}
+		/* a flow's IPv6 addresses (binary, exactly 16 bytes) */
+		if ((t == HPCC_A_FLOW_SADDR6 || t == HPCC_A_FLOW_DADDR6) &&
+		    r->cmd != HPCC_CMD_PARAMS_GET &&
+		    r->cmd != HPCC_CMD_STATS_GET) {
+			if (mnl_attr_get_payload_len(a) == 16)
+				memcpy(t == HPCC_A_FLOW_SADDR6 ? r->saddr6 :
+				       r->daddr6, mnl_attr_get_payload(a), 16);
+			else
+				r->has[t] = 0;
+		}
 	}
 	return MNL_CB_OK;
 }

@@ -57,7 +57,9 @@ struct hpcc_genl {
  * Attributes of one message, by type (flow, params and stats sets have
  * fewer than 64), copied out of the receive buffer: the untyped view, for
  * tools that print whatever a message holds (hpccctl).  hpccd reads the
- * typed structures of hpcc_nl_gen.h instead.
+ * typed structures of hpcc_nl_gen.h instead.  Numbers are in v[]; a flow's
+ * IPv6 addresses (saddr6, daddr6: 16 bytes, network order) in saddr6 and
+ * daddr6, with has[] set.
  */
 #define HPCC_ATTRS_MAX 64
 struct hpcc_attrs {
@@ -66,6 +68,8 @@ struct hpcc_attrs {
 	uint64_t v[HPCC_ATTRS_MAX];
 	int nhop;
 	struct hpcc_hop_rec hops[HPCC_MAX_HOPS];
+	uint8_t saddr6[16];
+	uint8_t daddr6[16];
 };
 
 /**

@@ -170,6 +170,8 @@ const struct hpcc_nl_attr_desc hpcc_stats_desc[HPCC_A_STATS_MAX + 1] = {
 	[HPCC_A_STATS_PARAMS_REJECTED] = { "params-rejected", HPCC_NL_U64, 0, 0, NULL },
 	[HPCC_A_STATS_PAD] = { "pad", HPCC_NL_PAD, 0, 0, NULL },
 	[HPCC_A_STATS_KEY_COLLISIONS] = { "key-collisions", HPCC_NL_U64, 0, 0, NULL },
+	[HPCC_A_STATS_NO_STATE_FAMILY] = { "no-state-family", HPCC_NL_U64, 0, 0, NULL },
+	[HPCC_A_STATS_EXTHDR_REFUSED] = { "exthdr-refused", HPCC_NL_U64, 0, 0, NULL },
 };
 
 const char *const hpcc_stats_names[HPCC_A_STATS_MAX + 1] = {
@@ -190,6 +192,8 @@ const char *const hpcc_stats_names[HPCC_A_STATS_MAX + 1] = {
 	[HPCC_A_STATS_DSCP_NOT_HPCC] = "dscp-not-hpcc",
 	[HPCC_A_STATS_PARAMS_REJECTED] = "params-rejected",
 	[HPCC_A_STATS_KEY_COLLISIONS] = "key-collisions",
+	[HPCC_A_STATS_NO_STATE_FAMILY] = "no-state-family",
+	[HPCC_A_STATS_EXTHDR_REFUSED] = "exthdr-refused",
 };
 
 int hpcc_hop_parse(const struct nlattr *attr, size_t len, struct hpcc_hop_attrs *out)
@@ -636,6 +640,16 @@ int hpcc_stats_parse(const struct nlattr *attr, size_t len, struct hpcc_stats_at
 			ok = plen == sizeof(out->key_collisions);
 			if (ok)
 				memcpy(&out->key_collisions, p, sizeof(out->key_collisions));
+			break;
+		case HPCC_A_STATS_NO_STATE_FAMILY:
+			ok = plen == sizeof(out->no_state_family);
+			if (ok)
+				memcpy(&out->no_state_family, p, sizeof(out->no_state_family));
+			break;
+		case HPCC_A_STATS_EXTHDR_REFUSED:
+			ok = plen == sizeof(out->exthdr_refused);
+			if (ok)
+				memcpy(&out->exthdr_refused, p, sizeof(out->exthdr_refused));
 			break;
 		default:
 			ok = 0;

@@ -188,6 +188,8 @@ struct hpcc_stats_attrs {
 	uint64_t dscp_not_hpcc;
 	uint64_t params_rejected;
 	uint64_t key_collisions;
+	uint64_t no_state_family;
+	uint64_t exthdr_refused;
 };
 
 /** hpcc_stats_parse() - fill @out from @len bytes of attributes at @attr;

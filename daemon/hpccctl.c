@@ -193,9 +193,14 @@ static int param_set(int ac, char **av)
 
 /* flow show */
 
+/*
+ * A flow show filter: src and dst are 0 (any), AF_INET or AF_INET6, with
+ * the address in saddr/daddr (network order, 4 or 16 bytes).
+ */
 struct flow_filter {
-	bool src, dst, sport, dport;
-	uint32_t saddr, daddr;	/* network order */
+	int src, dst;
+	bool sport, dport;
+	uint8_t saddr[16], daddr[16];
 	uint16_t sp, dp;	/* host order */
 };
 
@@ -223,13 +228,49 @@ static struct hpcc_attrs *attrs_push(struct attrs_list *l)
 	return &l->v[l->n++];
 }
 
+/*
+ * flow_addr() - a flow's local (@local) or remote address, as the
+ * family's bytes (network order) in @out; returns the family, 0 when the
+ * message has no family or no address of it
+ */
+static int flow_addr(const struct hpcc_attrs *a, bool local, uint8_t *out)
+{
+	int s4 = local ? HPCC_A_FLOW_SADDR4 : HPCC_A_FLOW_DADDR4;
+	int s6 = local ? HPCC_A_FLOW_SADDR6 : HPCC_A_FLOW_DADDR6;
+	uint32_t ip;
+
+	if (a->v[HPCC_A_FLOW_FAMILY] == AF_INET && a->has[s4]) {
+		ip = a->v[s4];
+		memcpy(out, &ip, 4);
+		return AF_INET;
+	}
+	if (a->v[HPCC_A_FLOW_FAMILY] == AF_INET6 && a->has[s6]) {
+		memcpy(out, local ? a->saddr6 : a->daddr6, 16);
+		return AF_INET6;
+	}
+	return 0;
+}
+
+/* addr_matches() - @fam/@want (a filter's) against the flow's address */
+static bool addr_matches(const struct hpcc_attrs *a, bool local, int fam,
+			 const uint8_t *want)
+{
+	uint8_t have[16];
+	int f = flow_addr(a, local, have);
+
+	return !fam || (f == fam &&
+			!memcmp(have, want, fam == AF_INET ? 4 : 16));
+}
+
 static bool flow_matches(const struct hpcc_attrs *a,
 			 const struct flow_filter *f)
 {
-	if (a->v[HPCC_A_FLOW_FAMILY] != 2 /* AF_INET */)
+	uint8_t x[16];
+
+	if (!flow_addr(a, true, x) || !flow_addr(a, false, x))
 		return false;
-	return (!f->src || a->v[HPCC_A_FLOW_SADDR4] == f->saddr) &&
-	       (!f->dst || a->v[HPCC_A_FLOW_DADDR4] == f->daddr) &&
+	return addr_matches(a, true, f->src, f->saddr) &&
+	       addr_matches(a, false, f->dst, f->daddr) &&
 	       (!f->sport || ntohs(a->v[HPCC_A_FLOW_SPORT]) == f->sp) &&
 	       (!f->dport || ntohs(a->v[HPCC_A_FLOW_DPORT]) == f->dp);
 }
@@ -250,14 +291,27 @@ static int dump_cb(const struct nlmsghdr *nlh, void *data)
 	return MNL_CB_OK;
 }
 
-static void addr_port(const struct hpcc_attrs *a, int addr, int port,
-		      char *out, size_t len)
+/* addr_text() - the flow's local or remote address as text ("?" if none) */
+static void addr_text(const struct hpcc_attrs *a, bool local, char *s,
+		      size_t len)
 {
-	char s[INET_ADDRSTRLEN];
-	uint32_t ip = a->v[addr];
+	uint8_t ip[16];
+	int fam = flow_addr(a, local, ip);
 
-	inet_ntop(AF_INET, &ip, s, sizeof(s));
-	snprintf(out, len, "%s:%u", s, ntohs(a->v[port]));
+	if (!fam || !inet_ntop(fam, ip, s, len))
+		snprintf(s, len, "?");
+}
+
+/* addr_port() - "a.b.c.d:port" or "[v6]:port", as ss(8) prints them */
+static void addr_port(const struct hpcc_attrs *a, bool local, char *out,
+		      size_t len)
+{
+	char s[INET6_ADDRSTRLEN];
+	int port = local ? HPCC_A_FLOW_SPORT : HPCC_A_FLOW_DPORT;
+
+	addr_text(a, local, s, sizeof(s));
+	snprintf(out, len, a->v[HPCC_A_FLOW_FAMILY] == AF_INET6 ?
+		 "[%s]:%u" : "%s:%u", s, ntohs(a->v[port]));
 }
 
 /* mode_name() - the spec's name of enum mode value @m, "?" if none */
@@ -271,24 +325,42 @@ static const char *mode_name(uint64_t m)
 static struct json_object *flow_json(const struct hpcc_attrs *a)
 {
 	struct json_object *o = json_object_new_object(), *hops;
-	char s[INET_ADDRSTRLEN];
-	uint32_t ip;
+	char s[INET6_ADDRSTRLEN];
 	int i;
 
-	ip = a->v[HPCC_A_FLOW_SADDR4];
-	inet_ntop(AF_INET, &ip, s, sizeof(s));
+	/*
+	 * family; saddr and daddr (either family) as text; the spec's address
+	 * attributes too, as text (their display hints, as the kernel's YNL
+	 * CLI prints them); the ports in host order; everything else by its
+	 * spec name as a number
+	 */
+	json_object_object_add(o, "family",
+			       json_object_new_int(a->v[HPCC_A_FLOW_FAMILY]));
+	addr_text(a, true, s, sizeof(s));
 	json_object_object_add(o, "saddr", json_object_new_string(s));
+	if (a->has[HPCC_A_FLOW_SADDR4] || a->has[HPCC_A_FLOW_SADDR6])
+		json_object_object_add(o, a->has[HPCC_A_FLOW_SADDR6] ?
+				       "saddr6" : "saddr4",
+				       json_object_new_string(s));
 	json_object_object_add(o, "sport",
 			       json_object_new_int(ntohs(a->v[HPCC_A_FLOW_SPORT])));
-	ip = a->v[HPCC_A_FLOW_DADDR4];
-	inet_ntop(AF_INET, &ip, s, sizeof(s));
+	addr_text(a, false, s, sizeof(s));
 	json_object_object_add(o, "daddr", json_object_new_string(s));
+	if (a->has[HPCC_A_FLOW_DADDR4] || a->has[HPCC_A_FLOW_DADDR6])
+		json_object_object_add(o, a->has[HPCC_A_FLOW_DADDR6] ?
+				       "daddr6" : "daddr4",
+				       json_object_new_string(s));
 	json_object_object_add(o, "dport",
 			       json_object_new_int(ntohs(a->v[HPCC_A_FLOW_DPORT])));
-	for (i = 1; i <= HPCC_A_FLOW_MAX; i++)
+	for (i = 1; i <= HPCC_A_FLOW_MAX; i++) {
+		if (i == HPCC_A_FLOW_SADDR4 || i == HPCC_A_FLOW_DADDR4 ||
+		    i == HPCC_A_FLOW_SADDR6 || i == HPCC_A_FLOW_DADDR6 ||
+		    i == HPCC_A_FLOW_SPORT || i == HPCC_A_FLOW_DPORT)
+			continue;
 		if (hpcc_flow_names[i] && a->has[i])
 			json_object_object_add(o, hpcc_flow_names[i],
 					       json_object_new_uint64(a->v[i]));
+	}
 	json_object_object_add(o, "mode-name",
 			       json_object_new_string(mode_name(a->v[HPCC_A_FLOW_MODE])));
 	hops = json_object_new_array();
@@ -314,10 +386,10 @@ static struct json_object *flow_json(const struct hpcc_attrs *a)
 /* One line per flow, in the manner of ss(8). */
 static void flow_line(const struct hpcc_attrs *a)
 {
-	char l[32], p[32], age[16];
+	char l[INET6_ADDRSTRLEN + 8], p[INET6_ADDRSTRLEN + 8], age[16];
 
-	addr_port(a, HPCC_A_FLOW_SADDR4, HPCC_A_FLOW_SPORT, l, sizeof(l));
-	addr_port(a, HPCC_A_FLOW_DADDR4, HPCC_A_FLOW_DPORT, p, sizeof(p));
+	addr_port(a, true, l, sizeof(l));
+	addr_port(a, false, p, sizeof(p));
 	if (a->has[HPCC_A_FLOW_TELEMETRY_AGE])
 		snprintf(age, sizeof(age), "%.1f",
 			 a->v[HPCC_A_FLOW_TELEMETRY_AGE] / 1000.0);
@@ -345,11 +417,19 @@ static int parse_filter(int ac, char **av, struct flow_filter *f)
 		if (i + 1 >= ac)
 			goto bad;
 		if (!strcmp(av[i], "src") || !strcmp(av[i], "dst")) {
-			uint32_t *ip = av[i][0] == 's' ? &f->saddr : &f->daddr;
+			uint8_t *ip = av[i][0] == 's' ? f->saddr : f->daddr;
+			int fam = strchr(av[i + 1], ':') ? AF_INET6 : AF_INET;
+			uint8_t v4[16] = { 0, 0, 0, 0, 0, 0, 0, 0, 0, 0,
+					   0xff, 0xff };
 
-			if (inet_pton(AF_INET, av[i + 1], ip) != 1)
+			if (inet_pton(fam, av[i + 1], ip) != 1)
 				goto bad;
-			*(av[i][0] == 's' ? &f->src : &f->dst) = true;
+			/* an IPv4-mapped address names an IPv4 flow */
+			if (fam == AF_INET6 && !memcmp(ip, v4, 12)) {
+				memmove(ip, ip + 12, 4);
+				fam = AF_INET;
+			}
+			*(av[i][0] == 's' ? &f->src : &f->dst) = fam;
 		} else if (!strcmp(av[i], "sport") || !strcmp(av[i], "dport")) {
 			errno = 0;
 			v = strtoul(av[i + 1], &end, 10);

@@ -83,6 +83,7 @@ enum {
 	C_PROBES_BAD_SOURCE, C_RESPONSES_RATE_LIMITED, C_RESYNCS,
 	C_RECONCILES, C_FLOWS_RECONCILED, C_FLOWS_OVER_LIMIT, C_FLOWS_GONE,
 	C_PUSH_REPLIES_LOST, C_RESPONSES_WITH_N, C_N_FLOWS_EVICTED,
+	C_IPV6_IGNORED,
 	C_PARSE_BASE,
 	C_NUM = C_PARSE_BASE + HPCC_PARSE_NUM
 };
@@ -97,6 +98,7 @@ static const char *const counter_names[C_PARSE_BASE] = {
 	"probes-bad-source", "responses-rate-limited", "resyncs",
 	"reconciles", "flows-reconciled", "flows-over-limit", "flows-gone",
 	"push-replies-lost", "responses-with-n", "n-flows-evicted",
+	"ipv6-ignored",
 };
 
 /*
@@ -299,9 +301,13 @@ static int dump_cb(const struct nlmsghdr *nlh, void *data)
 	struct hpccd_flow *f;
 	struct hpcc_tuple t;
 
-	if (hpcc_genl_flow_cb(nlh, &m) != MNL_CB_OK ||
-	    !hpcc_flow_msg_tuple(&m, &t))
+	if (hpcc_genl_flow_cb(nlh, &m) != MNL_CB_OK)
 		return MNL_CB_OK;
+	if (!hpcc_flow_msg_tuple(&m, &t)) {
+		if (m.a.family == AF_INET6)
+			D.counters[C_IPV6_IGNORED]++;
+		return MNL_CB_OK;
+	}
 	f = flow_learn(&t);
 	if (!f)
 		return MNL_CB_OK;
@@ -482,9 +488,13 @@ static int event_cb(const struct nlmsghdr *nlh, void *data)
 	if (!D.ev.family_id || nlh->nlmsg_type != D.ev.family_id)
 		return MNL_CB_OK;
 	D.counters[C_EVENTS]++;
-	if (hpcc_genl_flow_cb(nlh, &m) != MNL_CB_OK ||
-	    !hpcc_flow_msg_tuple(&m, &t))
+	if (hpcc_genl_flow_cb(nlh, &m) != MNL_CB_OK)
 		return MNL_CB_OK;
+	if (!hpcc_flow_msg_tuple(&m, &t)) {
+		if (m.a.family == AF_INET6)
+			D.counters[C_IPV6_IGNORED]++;
+		return MNL_CB_OK;
+	}
 	switch (m.cmd) {
 	case HPCC_CMD_FLOW_NEW:
 		flow_learn(&t);

@@ -21,8 +21,46 @@
 #include <linux/tracepoint.h>
 #include <linux/hpcc.h>
 
+#include <linux/in.h>
+#include <linux/in6.h>
+
 #include "hpcc_core.h"
 #include "hpcc_mod.h"
+
+#ifndef _HPCC_EVENTS_ADDRS
+#define _HPCC_EVENTS_ADDRS
+/*
+ * hpcc_trace_addrs() - a flow's ends as the socket addresses %pISpc
+ * prints, as the kernel's tcp tracepoints store them: "a.b.c.d:port" for
+ * IPv4 (and dual-stack sockets talking IPv4), "[v6]:port" for IPv6.
+ */
+static inline void hpcc_trace_addrs(const struct hpcc_key *k, u8 *s, u8 *d)
+{
+	memset(s, 0, sizeof(struct sockaddr_in6));
+	memset(d, 0, sizeof(struct sockaddr_in6));
+	if (k->family == AF_INET) {
+		struct sockaddr_in *s4 = (struct sockaddr_in *)s;
+		struct sockaddr_in *d4 = (struct sockaddr_in *)d;
+
+		s4->sin_family = AF_INET;
+		s4->sin_port = k->sport;
+		s4->sin_addr.s_addr = k->saddr.s6_addr32[3];
+		d4->sin_family = AF_INET;
+		d4->sin_port = k->dport;
+		d4->sin_addr.s_addr = k->daddr.s6_addr32[3];
+	} else {
+		struct sockaddr_in6 *s6 = (struct sockaddr_in6 *)s;
+		struct sockaddr_in6 *d6 = (struct sockaddr_in6 *)d;
+
+		s6->sin6_family = AF_INET6;
+		s6->sin6_port = k->sport;
+		s6->sin6_addr = k->saddr;
+		d6->sin6_family = AF_INET6;
+		d6->sin6_port = k->dport;
+		d6->sin6_addr = k->daddr;
+	}
+}
+#endif
 
 TRACE_DEFINE_ENUM(HPCC_STEP_BAD);
 TRACE_DEFINE_ENUM(HPCC_STEP_FIRST);
@@ -48,8 +86,9 @@ TRACE_DEFINE_ENUM(HPCC_MODE_FALLBACK);
 			 { HPCC_MODE_FALLBACK, "fallback" })
 
 /*
- * hpcc_sample - one applied sample.  Fields: the flow's 4-tuple (local
- * first); step (enum hpcc_step); u_permille: U after the sample, in 1/1000
+ * hpcc_sample - one applied sample.  Fields: the flow's ends, local first
+ * (saddr, daddr: struct sockaddr_in or sockaddr_in6, printed as
+ * a.b.c.d:port or [v6]:port); step (enum hpcc_step); u_permille: U after the sample, in 1/1000
  * of the capacity (U is Q32 in the core); w, wc: W and Wc after it, bytes;
  * inc_stage: incStage; bind_hop: the hop whose u' set u, from 1 (0: no hop
  * updated U, as for the first sample); nhop: records in the sample;
@@ -64,10 +103,8 @@ TRACE_EVENT(hpcc_sample,
 	    TP_PROTO(const struct hpcc_ent *e, u8 step, u64 age_ns,
 		     u64 interval_ns, u32 srtt_us),
 	    TP_ARGS(e, step, age_ns, interval_ns, srtt_us),
-	    TP_STRUCT__entry(__field(__be32, saddr)
-			     __field(__be32, daddr)
-			     __field(u16, sport)
-			     __field(u16, dport)
+	    TP_STRUCT__entry(__array(u8, saddr, sizeof(struct sockaddr_in6))
+			     __array(u8, daddr, sizeof(struct sockaddr_in6))
 			     __field(u8, step)
 			     __field(u32, inc_stage)
 			     __field(u32, bind_hop)
@@ -79,10 +116,8 @@ TRACE_EVENT(hpcc_sample,
 			     __field(u64, interval_ns)
 			     __field(u32, srtt_us)
 			     __field(u32, n_flows)),
-	    TP_fast_assign(__entry->saddr = e->key.saddr;
-			   __entry->daddr = e->key.daddr;
-			   __entry->sport = ntohs(e->key.sport);
-			   __entry->dport = ntohs(e->key.dport);
+	    TP_fast_assign(hpcc_trace_addrs(&e->key, __entry->saddr,
+					    __entry->daddr);
 			   __entry->step = step;
 			   __entry->inc_stage = e->core.inc_stage;
 			   __entry->bind_hop = e->core.bind_hop;
@@ -96,9 +131,9 @@ TRACE_EVENT(hpcc_sample,
 			   __entry->interval_ns = interval_ns;
 			   __entry->srtt_us = srtt_us;
 			   __entry->n_flows = e->core.n_flows;),
-	    TP_printk("%pI4:%u > %pI4:%u step=%s U=%llu/1000 W=%llu Wc=%llu incStage=%u hop=%u/%u age_ns=%llu interval_ns=%llu srtt_us=%u n=%u",
-		      &__entry->saddr, __entry->sport, &__entry->daddr,
-		      __entry->dport, hpcc_show_step(__entry->step),
+	    TP_printk("%pISpc > %pISpc step=%s U=%llu/1000 W=%llu Wc=%llu incStage=%u hop=%u/%u age_ns=%llu interval_ns=%llu srtt_us=%u n=%u",
+		      __entry->saddr, __entry->daddr,
+		      hpcc_show_step(__entry->step),
 		      __entry->u_permille, __entry->w, __entry->wc,
 		      __entry->inc_stage, __entry->bind_hop, __entry->nhop,
 		      __entry->age_ns, __entry->interval_ns, __entry->srtt_us,
@@ -115,27 +150,23 @@ TRACE_EVENT(hpcc_mode,
 	    TP_PROTO(const struct hpcc_ent *e, u8 old_mode, u8 new_mode,
 		     u32 cwnd, u64 since_ns),
 	    TP_ARGS(e, old_mode, new_mode, cwnd, since_ns),
-	    TP_STRUCT__entry(__field(__be32, saddr)
-			     __field(__be32, daddr)
-			     __field(u16, sport)
-			     __field(u16, dport)
+	    TP_STRUCT__entry(__array(u8, saddr, sizeof(struct sockaddr_in6))
+			     __array(u8, daddr, sizeof(struct sockaddr_in6))
 			     __field(u8, old_mode)
 			     __field(u8, new_mode)
 			     __field(u32, cwnd)
 			     __field(u64, w)
 			     __field(u64, since_ns)),
-	    TP_fast_assign(__entry->saddr = e->key.saddr;
-			   __entry->daddr = e->key.daddr;
-			   __entry->sport = ntohs(e->key.sport);
-			   __entry->dport = ntohs(e->key.dport);
+	    TP_fast_assign(hpcc_trace_addrs(&e->key, __entry->saddr,
+					    __entry->daddr);
 			   __entry->old_mode = old_mode;
 			   __entry->new_mode = new_mode;
 			   __entry->cwnd = cwnd;
 			   __entry->w = e->core.w >> HPCC_W_SHIFT;
 			   __entry->since_ns = since_ns;),
-	    TP_printk("%pI4:%u > %pI4:%u %s -> %s cwnd=%u W=%llu since_ns=%llu",
-		      &__entry->saddr, __entry->sport, &__entry->daddr,
-		      __entry->dport, hpcc_show_mode(__entry->old_mode),
+	    TP_printk("%pISpc > %pISpc %s -> %s cwnd=%u W=%llu since_ns=%llu",
+		      __entry->saddr, __entry->daddr,
+		      hpcc_show_mode(__entry->old_mode),
 		      hpcc_show_mode(__entry->new_mode), __entry->cwnd,
 		      __entry->w, __entry->since_ns)
 );

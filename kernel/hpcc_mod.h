@@ -23,6 +23,7 @@
 #include <linux/seqlock.h>
 #include <linux/mutex.h>
 #include <linux/netfilter.h>
+#include <linux/in6.h>
 #include <net/genetlink.h>
 
 #include "hpcc_core.h"
@@ -86,6 +87,8 @@ enum hpcc_stat {
 	HPCC_STAT_DSCP_NOT_HPCC,
 	HPCC_STAT_PARAMS_REJECTED,
 	HPCC_STAT_KEY_COLLISIONS,
+	HPCC_STAT_NO_STATE_FAMILY,
+	HPCC_STAT_EXTHDR_REFUSED,
 	HPCC_STAT_NUM
 };
 
@@ -99,7 +102,7 @@ enum hpcc_stat {
  * @nflows: entries in the table
  * @hash_rnd: hash seed
  * @stats: counters
- * @nf_ops: the probe/response hook of this namespace
+ * @nf_ops: the probe/response hooks of this namespace, IPv4 and IPv6
  * @buckets: the flow table, 1 << HPCC_HASH_BITS RCU hash chains
  */
 struct hpcc_net {
@@ -111,22 +114,27 @@ struct hpcc_net {
 	atomic_t nflows;
 	u32 hash_rnd;
 	atomic64_t stats[HPCC_STAT_NUM];
-	struct nf_hook_ops nf_ops;
+	struct nf_hook_ops nf_ops[2];
 	struct hlist_head buckets[1 << HPCC_HASH_BITS];
 };
 
 /**
  * struct hpcc_key - a flow's 4-tuple as the local socket sees it
- * @saddr: local IPv4 address
- * @daddr: remote IPv4 address
+ * @saddr: local address; an IPv4 address (AF_INET) as its IPv4-mapped
+ *	IPv6 form, ::ffff:a.b.c.d
+ * @daddr: remote address, the same way
  * @sport: local port
  * @dport: remote port
- * @family: AF_INET
+ * @family: AF_INET for IPv4 flows, including those of IPv4-mapped IPv6
+ *	sockets (their packets are IPv4); AF_INET6 for IPv6 flows
  * @pad: zero
+ *
+ * The key is compared and hashed as bytes: whoever fills one starts from a
+ * zeroed structure (hpcc_key_v4(), hpcc_key_v6()).
  */
 struct hpcc_key {
-	__be32 saddr;
-	__be32 daddr;
+	struct in6_addr saddr;
+	struct in6_addr daddr;
 	__be16 sport;
 	__be16 dport;
 	u16 family;
@@ -278,7 +286,11 @@ struct hpcc_ent *hpcc_ent_create(struct hpcc_net *hn,
 void hpcc_ent_destroy(struct hpcc_ent *e);
 struct hpcc_ent *hpcc_ent_lookup(struct hpcc_net *hn,
 				 const struct hpcc_key *key);
-void hpcc_key_of_sk(const struct sock *sk, struct hpcc_key *key);
+bool hpcc_key_of_sk(const struct sock *sk, struct hpcc_key *key);
+void hpcc_key_v4(struct hpcc_key *key, __be32 saddr, __be32 daddr,
+		 __be16 sport, __be16 dport);
+void hpcc_key_v6(struct hpcc_key *key, const struct in6_addr *saddr,
+		 const struct in6_addr *daddr, __be16 sport, __be16 dport);
 void hpcc_pub_read(const struct hpcc_ent *e, struct hpcc_pub *pub);
 int hpcc_table_init(void);
 void hpcc_table_exit(void);

@@ -20,6 +20,7 @@
 
 #include <net/genetlink.h>
 #include <net/netlink.h>
+#include <net/ipv6.h>
 #include <net/tcp.h>
 
 #include "hpcc_compat.h"
@@ -83,44 +84,81 @@ static struct hpcc_net *hpcc_nl_net(struct genl_info *info)
 }
 
 /*
- * hpcc_nl_key() - the flow's 4-tuple from family, saddr4, daddr4, sport
- * and dport.  Return: 0, -EINVAL (missing or wrong family, extack set) or
- * -EAFNOSUPPORT (IPv6, not supported yet).
+ * hpcc_nl_key() - the flow's 4-tuple: family, sport, dport and the
+ * family's addresses, saddr4 and daddr4 (AF_INET) or saddr6 and daddr6
+ * (AF_INET6; the policy checks their length).  An IPv4-mapped IPv6
+ * address is refused: a dual-stack socket talking IPv4 is an AF_INET
+ * flow.  Return: 0 or -EINVAL (extack says which attribute is missing,
+ * of the other family or wrong).
  */
 static int hpcc_nl_key(struct genl_info *info, struct nlattr **tb,
 		       struct hpcc_key *key)
 {
 	static const int need[] = {
-		HPCC_A_FLOW_FAMILY, HPCC_A_FLOW_SADDR4, HPCC_A_FLOW_DADDR4,
-		HPCC_A_FLOW_SPORT, HPCC_A_FLOW_DPORT,
+		HPCC_A_FLOW_FAMILY, HPCC_A_FLOW_SPORT, HPCC_A_FLOW_DPORT,
 	};
-	int i;
+	int saddr, daddr, other_s, other_d, i;
+	struct in6_addr s6, d6;
+	u16 family;
 
-	if (tb[HPCC_A_FLOW_SADDR6] || tb[HPCC_A_FLOW_DADDR6] ||
-	    (tb[HPCC_A_FLOW_FAMILY] &&
-	     nla_get_u16(tb[HPCC_A_FLOW_FAMILY]) == AF_INET6)) {
-		NL_SET_ERR_MSG_MOD(info->extack, "IPv6 flows are not supported yet");
-		return -EAFNOSUPPORT;
-	}
 	for (i = 0; i < ARRAY_SIZE(need); i++) {
 		if (!tb[need[i]]) {
 			NL_SET_ERR_ATTR_MISS(info->extack, NULL, need[i]);
 			NL_SET_ERR_MSG_MOD(info->extack,
-					   "the flow needs family, saddr4, daddr4, sport and dport");
+					   "the flow needs family, addresses, sport and dport");
 			return -EINVAL;
 		}
 	}
-	if (nla_get_u16(tb[HPCC_A_FLOW_FAMILY]) != AF_INET) {
+	family = nla_get_u16(tb[HPCC_A_FLOW_FAMILY]);
+	if (family == AF_INET) {
+		saddr = HPCC_A_FLOW_SADDR4;
+		daddr = HPCC_A_FLOW_DADDR4;
+		other_s = HPCC_A_FLOW_SADDR6;
+		other_d = HPCC_A_FLOW_DADDR6;
+	} else if (family == AF_INET6) {
+		saddr = HPCC_A_FLOW_SADDR6;
+		daddr = HPCC_A_FLOW_DADDR6;
+		other_s = HPCC_A_FLOW_SADDR4;
+		other_d = HPCC_A_FLOW_DADDR4;
+	} else {
 		NL_SET_ERR_MSG_ATTR(info->extack, tb[HPCC_A_FLOW_FAMILY],
-				    "family must be AF_INET");
+				    "family must be AF_INET or AF_INET6");
 		return -EINVAL;
 	}
-	memset(key, 0, sizeof(*key));
-	key->family = AF_INET;
-	key->saddr = nla_get_be32(tb[HPCC_A_FLOW_SADDR4]);
-	key->daddr = nla_get_be32(tb[HPCC_A_FLOW_DADDR4]);
-	key->sport = nla_get_be16(tb[HPCC_A_FLOW_SPORT]);
-	key->dport = nla_get_be16(tb[HPCC_A_FLOW_DPORT]);
+	if (tb[other_s] || tb[other_d]) {
+		NL_SET_ERR_MSG_ATTR(info->extack,
+				    tb[other_s] ? tb[other_s] : tb[other_d],
+				    "address of the other family");
+		return -EINVAL;
+	}
+	for (i = 0; i < 2; i++) {
+		int need_a = i ? daddr : saddr;
+
+		if (!tb[need_a]) {
+			NL_SET_ERR_ATTR_MISS(info->extack, NULL, need_a);
+			NL_SET_ERR_MSG_MOD(info->extack,
+					   "the flow needs both addresses of its family");
+			return -EINVAL;
+		}
+	}
+	if (family == AF_INET) {
+		hpcc_key_v4(key, nla_get_in_addr(tb[saddr]),
+			    nla_get_in_addr(tb[daddr]),
+			    nla_get_be16(tb[HPCC_A_FLOW_SPORT]),
+			    nla_get_be16(tb[HPCC_A_FLOW_DPORT]));
+		return 0;
+	}
+	s6 = nla_get_in6_addr(tb[saddr]);
+	d6 = nla_get_in6_addr(tb[daddr]);
+	if (ipv6_addr_v4mapped(&s6) || ipv6_addr_v4mapped(&d6)) {
+		NL_SET_ERR_MSG_ATTR(info->extack,
+				    ipv6_addr_v4mapped(&s6) ? tb[saddr] :
+				    tb[daddr],
+				    "IPv4-mapped address: name the flow as AF_INET");
+		return -EINVAL;
+	}
+	hpcc_key_v6(key, &s6, &d6, nla_get_be16(tb[HPCC_A_FLOW_SPORT]),
+		    nla_get_be16(tb[HPCC_A_FLOW_DPORT]));
 	return 0;
 }
 
@@ -245,21 +283,36 @@ static int hpcc_nl_telemetry_set(struct sk_buff *skb, struct genl_info *info)
 	return genlmsg_reply(msg, info);
 }
 
-/* The size of what hpcc_nl_put_tuple() puts. */
+/* The most hpcc_nl_put_tuple() puts (an IPv6 flow). */
 static size_t hpcc_nl_tuple_size(void)
 {
 	return nla_total_size(sizeof(u16)) +		/* FAMILY */
-	       2 * nla_total_size(sizeof(__be32)) +	/* SADDR4, DADDR4 */
+	       2 * nla_total_size(sizeof(struct in6_addr)) + /* S/DADDR6 */
 	       2 * nla_total_size(sizeof(__be16));	/* SPORT, DPORT */
 }
 
+/*
+ * hpcc_nl_put_tuple() - family, the family's addresses (saddr4 and daddr4,
+ * or saddr6 and daddr6), sport and dport
+ */
 static int hpcc_nl_put_tuple(struct sk_buff *msg, const struct hpcc_ent *e)
 {
-	if (nla_put_u16(msg, HPCC_A_FLOW_FAMILY, e->key.family) ||
-	    nla_put_be32(msg, HPCC_A_FLOW_SADDR4, e->key.saddr) ||
-	    nla_put_be32(msg, HPCC_A_FLOW_DADDR4, e->key.daddr) ||
-	    nla_put_be16(msg, HPCC_A_FLOW_SPORT, e->key.sport) ||
-	    nla_put_be16(msg, HPCC_A_FLOW_DPORT, e->key.dport))
+	const struct hpcc_key *k = &e->key;
+
+	if (nla_put_u16(msg, HPCC_A_FLOW_FAMILY, k->family))
+		return -EMSGSIZE;
+	if (k->family == AF_INET) {
+		if (nla_put_in_addr(msg, HPCC_A_FLOW_SADDR4,
+				    k->saddr.s6_addr32[3]) ||
+		    nla_put_in_addr(msg, HPCC_A_FLOW_DADDR4,
+				    k->daddr.s6_addr32[3]))
+			return -EMSGSIZE;
+	} else if (nla_put_in6_addr(msg, HPCC_A_FLOW_SADDR6, &k->saddr) ||
+		   nla_put_in6_addr(msg, HPCC_A_FLOW_DADDR6, &k->daddr)) {
+		return -EMSGSIZE;
+	}
+	if (nla_put_be16(msg, HPCC_A_FLOW_SPORT, k->sport) ||
+	    nla_put_be16(msg, HPCC_A_FLOW_DPORT, k->dport))
 		return -EMSGSIZE;
 	return 0;
 }
@@ -545,6 +598,8 @@ static int hpcc_nl_stats_get(struct sk_buff *skb, struct genl_info *info)
 		[HPCC_STAT_DSCP_NOT_HPCC] = HPCC_A_STATS_DSCP_NOT_HPCC,
 		[HPCC_STAT_PARAMS_REJECTED] = HPCC_A_STATS_PARAMS_REJECTED,
 		[HPCC_STAT_KEY_COLLISIONS] = HPCC_A_STATS_KEY_COLLISIONS,
+		[HPCC_STAT_NO_STATE_FAMILY] = HPCC_A_STATS_NO_STATE_FAMILY,
+		[HPCC_STAT_EXTHDR_REFUSED] = HPCC_A_STATS_EXTHDR_REFUSED,
 	};
 	struct hpcc_net *hn = hpcc_nl_net(info);
 	struct sk_buff *msg;

@@ -8,22 +8,29 @@
  * and AF_PACKET taps, which run before IP, still see every probe: hpccd
  * reads them there (draft section 7.2; Documentation/design.rst, "Probe
  * and response consumption").  A packet is consumed when it is an
- * unfragmented IPv4 TCP segment with the namespace's probe or response
- * DSCP, the wire format's TCP header (seq, ack, flags, window and urgent
+ * unfragmented IPv4 or IPv6 TCP segment with the namespace's probe or
+ * response DSCP (IPv6: in the traffic class; extension headers as
+ * hpcc_probe_ipv6_tcp() says, others counted, exthdr-refused), the wire
+ * format's TCP header (seq, ack, flags, window and urgent
  * pointer 0) and a payload that starts with a valid struct hpcc_wire_hdr
  * (include/uapi/linux/hpcc_wire.h).  Everything else,
  * including TCP data that merely carries one of those DSCPs, goes on to
  * TCP and is counted (dscp-not-hpcc).
  */
 #include <linux/ip.h>
+#include <linux/ipv6.h>
 #include <linux/netfilter_ipv4.h>
+#include <linux/netfilter_ipv6.h>
 #include <linux/tcp.h>
 #include <net/dsfield.h>
 #include <net/ip.h>
+#include <net/ipv6.h>
 
 #include "hpcc_fault.h"
 #include "hpcc_mod.h"
 #include "hpcc_wire_check.h"
+
+#define HPCC_PROBE_NHOOKS	(IS_ENABLED(CONFIG_IPV6) ? 2 : 1)
 
 static bool hpcc_probe_hdr_valid(struct sk_buff *skb, unsigned int off,
 				 u8 type)
@@ -36,34 +43,38 @@ static bool hpcc_probe_hdr_valid(struct sk_buff *skb, unsigned int off,
 	return h && hpcc_wire_hdr_valid(h, type, skb->len - off);
 }
 
-static unsigned int hpcc_probe_hook(void *priv, struct sk_buff *skb,
-				    const struct nf_hook_state *state)
+/*
+ * hpcc_probe_type() - the wire type the namespace's DSCPs give @dscp:
+ * HPCC_WIRE_PROBE, HPCC_WIRE_RESPONSE, or 0 for neither
+ */
+static u8 hpcc_probe_type(struct hpcc_net *hn, u8 dscp)
 {
-	struct hpcc_net *hn = priv;
-	const struct iphdr *iph = ip_hdr(skb);
 	const struct hpcc_cfg *cfg;
-	struct tcphdr _th;
-	const struct tcphdr *th;
-	u8 dscp, probe, response, type;
-	unsigned int off;
+	u8 type = 0;
 
-	hpcc_fault_hook_delay();
-	if (iph->protocol != IPPROTO_TCP || ip_is_fragment(iph))
-		return NF_ACCEPT;
-	dscp = ipv4_get_dsfield(iph) >> 2;
 	rcu_read_lock();
 	cfg = rcu_dereference(hn->cfg);
-	probe = cfg->probe_dscp;
-	response = cfg->response_dscp;
-	rcu_read_unlock();
-	if (dscp == probe)
+	if (dscp == cfg->probe_dscp)
 		type = HPCC_WIRE_PROBE;
-	else if (dscp == response)
+	else if (dscp == cfg->response_dscp)
 		type = HPCC_WIRE_RESPONSE;
-	else
-		return NF_ACCEPT;
+	rcu_read_unlock();
+	return type;
+}
 
-	off = ip_hdrlen(skb);
+/*
+ * hpcc_probe_consume() - the transport part, common to both families: a
+ * TCP header at @off that is the wire format's, followed by a valid HPCC
+ * header of @type.  Consumes the packet (NF_STOLEN) or counts it
+ * (dscp-not-hpcc) and lets it go on.
+ */
+static unsigned int hpcc_probe_consume(struct hpcc_net *hn,
+				       struct sk_buff *skb, unsigned int off,
+				       u8 type)
+{
+	struct tcphdr _th;
+	const struct tcphdr *th;
+
 	th = skb_header_pointer(skb, off, sizeof(_th), &_th);
 	if (!th || !hpcc_wire_tcp_valid(th) ||
 	    !hpcc_probe_hdr_valid(skb, off + th->doff * 4, type)) {
@@ -76,31 +87,135 @@ static unsigned int hpcc_probe_hook(void *priv, struct sk_buff *skb,
 	return NF_STOLEN;
 }
 
-/**
- * hpcc_probe_register() - install the hook in a namespace
- * @net: the namespace
- * @hn: its state, the hook's private data
+static unsigned int hpcc_probe_hook(void *priv, struct sk_buff *skb,
+				    const struct nf_hook_state *state)
+{
+	struct hpcc_net *hn = priv;
+	const struct iphdr *iph = ip_hdr(skb);
+	u8 type;
+
+	hpcc_fault_hook_delay();
+	if (iph->protocol != IPPROTO_TCP || ip_is_fragment(iph))
+		return NF_ACCEPT;
+	type = hpcc_probe_type(hn, ipv4_get_dsfield(iph) >> 2);
+	if (!type)
+		return NF_ACCEPT;
+	return hpcc_probe_consume(hn, skb, ip_hdrlen(skb), type);
+}
+
+#if IS_ENABLED(CONFIG_IPV6)
+/* The most extension headers hpcc_probe_ipv6_tcp() walks. */
+#define HPCC_PROBE_MAX_EXTHDRS	8
+
+/*
+ * hpcc_probe_ipv6_tcp() - where the TCP header of an IPv6 packet
+ * addressed to this host starts, walking its extension headers as the
+ * stack would after LOCAL_IN: hop-by-hop and destination options are
+ * skipped, and so is a routing header with no segments left (one with
+ * segments left names another node to visit).  A fragment header (LOCAL_IN
+ * sees IPv6 fragments before reassembly), AH, ESP and more than
+ * HPCC_PROBE_MAX_EXTHDRS headers refuse the packet.
  *
- * Return: 0 or a negative errno from nf_register_net_hook().
+ * Return: the TCP header's offset; 0 when the packet is not TCP; -1 when
+ * an extension header refuses it.
+ */
+static int hpcc_probe_ipv6_tcp(const struct sk_buff *skb)
+{
+	unsigned int off = skb_network_offset(skb) + sizeof(struct ipv6hdr);
+	u8 nexthdr = ipv6_hdr(skb)->nexthdr;
+	int n;
+
+	for (n = 0; n <= HPCC_PROBE_MAX_EXTHDRS; n++) {
+		struct ipv6_rt_hdr _rh;
+		const struct ipv6_rt_hdr *rh;
+
+		switch (nexthdr) {
+		case IPPROTO_TCP:
+			return off;
+		case NEXTHDR_HOP:
+		case NEXTHDR_DEST:
+		case NEXTHDR_ROUTING:
+			break;
+		case NEXTHDR_FRAGMENT:
+		case NEXTHDR_AUTH:
+		case NEXTHDR_ESP:
+			return -1;
+		default:
+			/* another upper layer (or a header unknown here,
+			 * which the stack would refuse): not ours
+			 */
+			return 0;
+		}
+		/* the first 4 bytes of each: nexthdr, hdrlen, and for a
+		 * routing header type and segments left
+		 */
+		rh = skb_header_pointer(skb, off, sizeof(_rh), &_rh);
+		if (!rh ||
+		    (nexthdr == NEXTHDR_ROUTING && rh->segments_left))
+			return -1;
+		nexthdr = rh->nexthdr;
+		off += ipv6_optlen(rh);
+	}
+	return -1;
+}
+
+static unsigned int hpcc_probe_hook6(void *priv, struct sk_buff *skb,
+				     const struct nf_hook_state *state)
+{
+	struct hpcc_net *hn = priv;
+	u8 type;
+	int off;
+
+	hpcc_fault_hook_delay();
+	type = hpcc_probe_type(hn, ipv6_get_dsfield(ipv6_hdr(skb)) >> 2);
+	if (!type)
+		return NF_ACCEPT;
+	off = hpcc_probe_ipv6_tcp(skb);
+	if (off < 0) {
+		hpcc_stat_inc(hn, HPCC_STAT_EXTHDR_REFUSED);
+		return NF_ACCEPT;
+	}
+	if (!off)
+		return NF_ACCEPT;
+	return hpcc_probe_consume(hn, skb, off, type);
+}
+#endif
+
+/**
+ * hpcc_probe_register() - install the hooks in a namespace, IPv4 and (when
+ * the kernel has it) IPv6
+ * @net: the namespace
+ * @hn: its state, the hooks' private data
+ *
+ * Return: 0 or a negative errno from nf_register_net_hooks().
  */
 int hpcc_probe_register(struct net *net, struct hpcc_net *hn)
 {
-	hn->nf_ops = (struct nf_hook_ops){
+	hn->nf_ops[0] = (struct nf_hook_ops){
 		.hook = hpcc_probe_hook,
 		.priv = hn,
 		.pf = NFPROTO_IPV4,
 		.hooknum = NF_INET_LOCAL_IN,
 		.priority = NF_IP_PRI_FIRST,
 	};
-	return nf_register_net_hook(net, &hn->nf_ops);
+#if IS_ENABLED(CONFIG_IPV6)
+	hn->nf_ops[1] = (struct nf_hook_ops){
+		.hook = hpcc_probe_hook6,
+		.priv = hn,
+		.pf = NFPROTO_IPV6,
+		.hooknum = NF_INET_LOCAL_IN,
+		.priority = NF_IP6_PRI_FIRST,
+	};
+#endif
+	return nf_register_net_hooks(net, hn->nf_ops, HPCC_PROBE_NHOOKS);
 }
 
 /**
- * hpcc_probe_unregister() - remove the hook of a namespace
+ * hpcc_probe_unregister() - remove the hooks of a namespace
  * @net: the namespace
  * @hn: its state
  */
 void hpcc_probe_unregister(struct net *net, struct hpcc_net *hn)
 {
-	nf_unregister_net_hook(net, &hn->nf_ops);
+	nf_unregister_net_hooks(net, hn->nf_ops, HPCC_PROBE_NHOOKS);
 }

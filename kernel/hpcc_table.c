@@ -7,11 +7,14 @@
 
 #include <linux/jhash.h>
 #include <linux/slab.h>
+#include <net/ipv6.h>
 #include <net/tcp.h>
 
 #include "hpcc_mod.h"
 
 static struct kmem_cache *hpcc_ent_cache __read_mostly;
+
+static_assert(sizeof(struct hpcc_key) % sizeof(u32) == 0);
 
 static u32 hpcc_hash(const struct hpcc_net *hn, const struct hpcc_key *key)
 {
@@ -40,20 +43,73 @@ void hpcc_pub_read(const struct hpcc_ent *e, struct hpcc_pub *pub)
 }
 
 /**
- * hpcc_key_of_sk() - the flow table key of a connected TCP socket
- * @sk: the socket (IPv4, or IPv4-mapped IPv6 through inet_sk fields)
- * @key: filled
+ * hpcc_key_v4() - the key of an IPv4 flow
+ * @key: filled (zeroed first)
+ * @saddr: local IPv4 address
+ * @daddr: remote IPv4 address
+ * @sport: local port
+ * @dport: remote port
  */
-void hpcc_key_of_sk(const struct sock *sk, struct hpcc_key *key)
+void hpcc_key_v4(struct hpcc_key *key, __be32 saddr, __be32 daddr,
+		 __be16 sport, __be16 dport)
+{
+	memset(key, 0, sizeof(*key));
+	key->family = AF_INET;
+	ipv6_addr_set_v4mapped(saddr, &key->saddr);
+	ipv6_addr_set_v4mapped(daddr, &key->daddr);
+	key->sport = sport;
+	key->dport = dport;
+}
+
+/**
+ * hpcc_key_v6() - the key of an IPv6 flow
+ * @key: filled (zeroed first)
+ * @saddr: local IPv6 address
+ * @daddr: remote IPv6 address
+ * @sport: local port
+ * @dport: remote port
+ */
+void hpcc_key_v6(struct hpcc_key *key, const struct in6_addr *saddr,
+		 const struct in6_addr *daddr, __be16 sport, __be16 dport)
+{
+	memset(key, 0, sizeof(*key));
+	key->family = AF_INET6;
+	key->saddr = *saddr;
+	key->daddr = *daddr;
+	key->sport = sport;
+	key->dport = dport;
+}
+
+/**
+ * hpcc_key_of_sk() - the flow table key of a connected TCP socket
+ * @sk: the socket: IPv4, IPv6, or IPv6 with an IPv4-mapped peer (a dual
+ *	stack socket talking IPv4, whose packets are IPv4: an AF_INET key
+ *	from its inet_sk fields)
+ * @key: filled
+ *
+ * Return: true, or false for a family this kernel has no TCP for (an
+ * AF_INET6 socket when the kernel has no IPv6: cannot happen, but the
+ * caller counts it, no-state-family).
+ */
+bool hpcc_key_of_sk(const struct sock *sk, struct hpcc_key *key)
 {
 	const struct inet_sock *inet = inet_sk(sk);
 
-	memset(key, 0, sizeof(*key));
-	key->family = AF_INET;
-	key->saddr = inet->inet_saddr;
-	key->daddr = inet->inet_daddr;
-	key->sport = inet->inet_sport;
-	key->dport = inet->inet_dport;
+#if IS_ENABLED(CONFIG_IPV6)
+	if (sk->sk_family == AF_INET6 &&
+	    !ipv6_addr_v4mapped(&sk->sk_v6_daddr)) {
+		hpcc_key_v6(key, &sk->sk_v6_rcv_saddr, &sk->sk_v6_daddr,
+			    inet->inet_sport, inet->inet_dport);
+		return true;
+	}
+#endif
+	if (sk->sk_family != AF_INET && sk->sk_family != AF_INET6)
+		return false;
+	if (!IS_ENABLED(CONFIG_IPV6) && sk->sk_family == AF_INET6)
+		return false;
+	hpcc_key_v4(key, inet->inet_saddr, inet->inet_daddr, inet->inet_sport,
+		    inet->inet_dport);
+	return true;
 }
 
 /**

@@ -363,8 +363,9 @@ HPCC_DEFINE_CONG_CONTROL(hpcc_cong_control, hpcc_cong_control_rs)
  * flow-new event.  line-rate: W = W_init (draft section 4.2).  slow-start:
  * the fallback law from TCP's window (the initial window for a new
  * connection) until a sample measures U (hpcc_take_telemetry()).  Without
- * state (max-flows reached, no memory, IPv6) the flow runs the fallback
- * law only.
+ * state (max-flows reached, no memory, a key collision, a family without
+ * a key; each counted) the flow runs the fallback law only.  IPv4, IPv6
+ * and dual-stack sockets talking IPv4 (IPv4-mapped peers) all get state.
  */
 static void hpcc_init(struct sock *sk)
 {
@@ -376,9 +377,10 @@ static void hpcc_init(struct sock *sk)
 	ca->ent = NULL;
 	ca->prior_una = tcp_sk(sk)->snd_una;
 	cmpxchg(&sk->sk_pacing_status, SK_PACING_NONE, SK_PACING_NEEDED);
-	if (sk->sk_family != AF_INET)
+	if (!hpcc_key_of_sk(sk, &key)) {
+		hpcc_stat_inc(hpcc_net(sock_net(sk)), HPCC_STAT_NO_STATE_FAMILY);
 		return;
-	hpcc_key_of_sk(sk, &key);
+	}
 	e = hpcc_ent_create(hpcc_net(sock_net(sk)), &key,
 			    READ_ONCE(sk->sk_bound_dev_if));
 	if (!e)

@@ -233,10 +233,27 @@ static int bad(const char *c, char **av)
 	} else if (!strcmp(c, "bad-family")) {
 		put_tuple_as(nlh, av, 99, 0);
 		put_hop(nlh, &h, 0);
-	} else if (!strcmp(c, "ipv6")) {
+	} else if (!strcmp(c, "v4mapped")) {
+		/* an IPv4 flow named by IPv4-mapped IPv6 addresses */
+		v6[10] = 0xff;
+		v6[11] = 0xff;
 		mnl_attr_put_u16(nlh, HPCC_A_FLOW_FAMILY, AF_INET6);
 		mnl_attr_put(nlh, HPCC_A_FLOW_SADDR6, 16, v6);
 		mnl_attr_put(nlh, HPCC_A_FLOW_DADDR6, 16, v6);
+		mnl_attr_put_u16(nlh, HPCC_A_FLOW_SPORT, htons(1));
+		mnl_attr_put_u16(nlh, HPCC_A_FLOW_DPORT, htons(1));
+		put_hop(nlh, &h, 0);
+	} else if (!strcmp(c, "mixed-family")) {
+		/* AF_INET with an IPv6 address too */
+		put_tuple(nlh, av);
+		mnl_attr_put(nlh, HPCC_A_FLOW_SADDR6, 16, v6);
+		put_hop(nlh, &h, 0);
+	} else if (!strcmp(c, "v6-no-daddr")) {
+		v6[15] = 1;
+		mnl_attr_put_u16(nlh, HPCC_A_FLOW_FAMILY, AF_INET6);
+		mnl_attr_put(nlh, HPCC_A_FLOW_SADDR6, 16, v6);
+		mnl_attr_put_u16(nlh, HPCC_A_FLOW_SPORT, htons(1));
+		mnl_attr_put_u16(nlh, HPCC_A_FLOW_DPORT, htons(1));
 		put_hop(nlh, &h, 0);
 	} else if (!strcmp(c, "unknown-attr")) {
 		put_tuple(nlh, av);

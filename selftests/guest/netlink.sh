@@ -218,7 +218,7 @@ reported_n() {
 # reduction between the hand-over and the reading changed W outside the
 # law (hpcc_ssthresh() caps W and Wc at ssthresh x mss): try a new flow
 slow_start_once() {
-	local port=$1 sp=$2 tup f0 r0 s0 mss w mode red0 red
+	local port=$1 sp=$2 tup f0 r0 s0 mss w mode red0 red fb
 	tup="$CLI $port $SRV $sp"
 	fget() { nls flow-get $tup | sed -n "s/^$1=//p"; }
 	push() { # push TS TX: one sample, applied at an ACK
@@ -239,15 +239,23 @@ slow_start_once() {
 	s0=$(fget samples); red0=$(fget reductions)
 	push 1001000000000 62500000 || { flow_stop $port $sp; return 1; }
 	w=$(fget w); mss=$(fget mss); mode=$(fget mode); red=$(fget reductions)
-	echo "handed over: mode=$mode step=$(fget last_step) W=$w Wc=$(fget wc) mss=$mss samples $s0 -> $(fget samples) reductions $red0 -> $red"
+	fb=$(fget fallbacks)
+	echo "handed over: mode=$mode step=$(fget last_step) W=$w Wc=$(fget wc) mss=$mss samples $s0 -> $(fget samples) reductions $red0 -> $red fallbacks $fb"
 	flow_stop $port $sp
 	[ "$red" = "$red0" ] || return 2
 	[ "$mode" = 1 ] || return 1
+	# slow start grew cwnd x mss to W_init before the hand-over (a slow
+	# guest between the two pushes): Wc is clamped to W_init, which says
+	# nothing about where it came from; another flow
+	[ "$w" -ge "$W_INIT" ] && { echo "cwnd reached W_init first: inconclusive"; return 2; }
 	# W = Wc + W_ai with Wc a whole number of segments (cwnd x mss), not
 	# W_init's 1,250,000 - W_ai
 	python3 -c "import sys; w, mss, wi = $w, $mss, $W_INIT; sys.exit(not (w < wi and (w - 1000) % mss == 0 and w >= 2 * mss + 1000))" || return 1
-	[ "$(stat_of hs fallbacks)" = "$f0" ] && [ "$(stat_of hs resumes)" = "$r0" ] || {
-		echo "fallbacks $f0 -> $(stat_of hs fallbacks), resumes $r0 -> $(stat_of hs resumes)"
+	# the hand-over is neither a fallback nor a resume: this flow's own
+	# fallbacks (the namespace's count also moves when the long-running
+	# flow of setup goes stale meanwhile, which it may on a slow guest)
+	[ "$fb" = 0 ] && [ "$(stat_of hs resumes)" = "$r0" ] || {
+		echo "flow fallbacks $fb (namespace $f0 -> $(stat_of hs fallbacks)), resumes $r0 -> $(stat_of hs resumes)"
 		return 1; }
 }
 
@@ -268,7 +276,8 @@ bad_input() {
 	inv0=$(stat_of hs rejected_invalid); hops0=$(stat_of hs rejected_hops)
 	nof0=$(stat_of hs rejected_no_flow)
 	for c in short-addr long-port rate-zero rate-too-high missing-dport \
-		 missing-qlen bad-family ipv6 unknown-attr hop-not-nested \
+		 missing-qlen bad-family v4mapped mixed-family v6-no-daddr \
+		 unknown-attr hop-not-nested \
 		 zero-hops nine-hops; do
 		out=$(nls bad $c $TUPLE) || { echo "$c: $out"; rc=1; continue; }
 		echo "$c: $out"
@@ -288,7 +297,7 @@ bad_input() {
 	     "rejected_hops $hops0 -> $(stat_of hs rejected_hops)," \
 	     "rejected_no_flow $nof0 -> $(stat_of hs rejected_no_flow)," \
 	     "params_rejected $(stat_of hs params_rejected)"
-	[ "$(stat_of hs rejected_invalid)" = $((inv0 + 10)) ] &&
+	[ "$(stat_of hs rejected_invalid)" = $((inv0 + 12)) ] &&
 	[ "$(stat_of hs rejected_hops)" = $((hops0 + 2)) ] &&
 	[ "$(stat_of hs rejected_no_flow)" = $((nof0 + 1)) ] &&
 	[ "$(stat_of hs params_rejected)" -ge 10 ] &&
@@ -313,10 +322,12 @@ unprivileged() {
 	return $rc
 }
 
+# (hr has flows of its own: iperf3's server applies the client's -C to its
+# end, a dual-stack socket talking IPv4, which has state since issue 17)
 namespaces_apart() {
 	local out
 	ip netns exec hr "$NL" dump || return 1
-	[ "$(ip netns exec hr "$NL" dump | tail -1)" = flows=0 ] || return 1
+	ip netns exec hr "$NL" dump | grep "^$CLI:" && { echo "hr lists a flow of hs"; return 1; }
 	out=$(ip netns exec hr "$NL" flow-get $TUPLE) &&
 		{ echo "hr sees the flow of hs"; return 1; }
 	echo "hr flow-get: $out"

@@ -10,6 +10,13 @@
   probe.py l2send DEV MAC SRC DST DSCP COUNT
       send COUNT valid probes (DSCP) from a packet socket on DEV to the
       link-layer address MAC (ff:ff:ff:ff:ff:ff, 01:00:5e:00:00:01, a host's)
+  probe.py l2send6 DEV MAC SRC DST DSCP KIND EXT COUNT
+      send COUNT IPv6 packets of KIND (as for send) with DSCP in the traffic
+      class from a packet socket on DEV to MAC; EXT, the extension headers
+      before TCP: none | hbh (hop-by-hop, PadN) | dst (destination options)
+      | hbh-dst | rh0 (a routing header, segments left 0) | rh1 (segments
+      left 1) | frag (an atomic fragment header) | deep (9 destination
+      options headers)
   probe.py conns SRV PORT N CC
       open N TCP connections with congestion control CC to SRV:PORT, keep
       them open until a line on stdin, then close them all; prints "open N"
@@ -71,6 +78,42 @@ def packet(src, sport, dst, dport, dscp, kind, pid):
     return ip + tcp + payload
 
 
+def exthdr(nexthdr, kind):
+    """An IPv6 extension header of KIND (8 bytes) before NEXTHDR."""
+    if kind in ("hbh", "dst"):  # a PadN option of 4 bytes fills 8 bytes
+        return struct.pack("!BBBB4s", nexthdr, 0, 1, 4, b"\0" * 4)
+    if kind in ("rh0", "rh1"):  # type 0 layout, no address (hdrlen 0)
+        return struct.pack("!BBBB4s", nexthdr, 0, 0, int(kind[2]), b"\0" * 4)
+    if kind == "frag":  # offset 0, M 0: an atomic fragment
+        return struct.pack("!BBHI", nexthdr, 0, 0, 0x1234)
+    raise ValueError(kind)
+
+
+EXT_CODE = {"hbh": 0, "dst": 60, "rh0": 43, "rh1": 43, "frag": 44}
+
+
+def packet6(src, sport, dst, dport, dscp, kind, pid, ext):
+    """An IPv6 probe/response like packet(), with extension headers EXT."""
+    payload = packet("0.0.0.0", sport, "0.0.0.0", dport, dscp, kind, pid)[40:]
+    s, d = socket.inet_pton(socket.AF_INET6, src), socket.inet_pton(socket.AF_INET6, dst)
+    tcp = struct.pack("!HHIIBBHHH", sport, dport, 1 if kind == "seq" else 0, 0,
+                      5 << 4, 0x02 if kind == "syn" else 0,
+                      1 if kind == "window" else 0, 0, 0)
+    pseudo = s + d + struct.pack("!IxxxB", len(tcp) + len(payload),
+                                 socket.IPPROTO_TCP)
+    c = csum(pseudo + tcp + payload)
+    tcp = tcp[:16] + struct.pack("!H", c) + tcp[18:]
+    kinds = {"none": [], "hbh-dst": ["hbh", "dst"], "deep": ["dst"] * 9}.get(ext, [ext])
+    hdrs, nexthdr = b"", socket.IPPROTO_TCP
+    for k in reversed(kinds):
+        hdrs = exthdr(nexthdr, k) + hdrs
+        nexthdr = EXT_CODE[k]
+    body = hdrs + tcp + payload
+    ip = struct.pack("!IHBB16s16s", 6 << 28 | (dscp << 2) << 20, len(body),
+                     nexthdr, 64, s, d)
+    return ip + body
+
+
 def listen(dev):
     """An IPv4 packet socket on DEV, 0.2 s timeout; prints "sniffing"."""
     sk = socket.socket(socket.AF_PACKET, socket.SOCK_DGRAM,
@@ -130,6 +173,16 @@ def main(av):
         for i in range(n):
             sk.sendto(packet(src, 41000 + i, dst, 5201, dscp, "probe", i + 1),
                       (dev, 0x0800, 0, 0, hw))
+        return 0
+    if av[1] == "l2send6":
+        dev, mac, src, dst = av[2:6]
+        dscp, kind, ext, n = int(av[6]), av[7], av[8], int(av[9])
+        sk = socket.socket(socket.AF_PACKET, socket.SOCK_DGRAM,
+                           socket.htons(0x86DD))
+        hw = bytes(int(x, 16) for x in mac.split(":"))
+        for i in range(n):
+            sk.sendto(packet6(src, 42000 + i, dst, 5201, dscp, kind, i + 1, ext),
+                      (dev, 0x86DD, 0, 0, hw))
         return 0
     if av[1] == "conns":
         import resource

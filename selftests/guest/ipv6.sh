@@ -1,0 +1,279 @@
+#!/bin/bash
+# SPDX-License-Identifier: GPL-2.0
+#
+# IPv6 and dual stack in tcp_hpcc.ko (issue 17, items 1 and 2): IPv6
+# connections and IPv4 connections of dual-stack (IPv4-mapped) sockets get
+# HPCC state under the right key; flow-get, dumps and telemetry-set name
+# IPv6 flows by saddr6/daddr6; the tracepoints print them; IPv6 probes and
+# responses addressed to the host are consumed before TCP, through the
+# extension headers the hook skips, and the ones it refuses are counted.
+# Netlink goes through the kernel's YNL CLI with the project's spec
+# (Documentation/netlink/specs/hpcc.yaml), so the spec is what is tested.
+# Documentation/design.rst, "Per-flow state" and "Probe and response
+# consumption".
+set -u
+TOP=$(cd "$(dirname "$0")/../.." && pwd)
+. "$TOP/selftests/lib.sh"
+
+CLI4=198.18.0.1
+SRV4=198.18.0.2
+CLI6=fd00:48::1
+SRV6=fd00:48::2
+# the same addresses as the YNL CLI's binary attributes take them (hex)
+CLI6_HEX=fd000048000000000000000000000001
+SRV6_HEX=fd000048000000000000000000000002
+YNL=$LINUX_SRC/tools/net/ynl
+NL=$BIN/hpcc_nl
+PROBE=$TOP/selftests/guest/probe.py
+TMP=$(mktemp -d)
+MARK="ipv6.sh-start-$$"
+
+cleanup() {
+	ns_gone hs hr
+	rm -rf "$TMP"
+}
+trap cleanup EXIT
+
+# ynl NS ARGS... - the kernel's YNL CLI in NS with the hpcc spec, JSON out
+ynl() {
+	local ns=$1
+	shift
+	ip netns exec "$ns" python3 "$YNL/cli.py" \
+		--spec "$TOP/Documentation/netlink/specs/hpcc.yaml" \
+		--schema "$LINUX_SRC/Documentation/netlink/genetlink.yaml" \
+		--output-json "$@"
+}
+
+# v6key SADDR_HEX SPORT DADDR_HEX DPORT - flow-get's JSON key of an IPv6 flow
+v6key() {
+	printf '{"family": 10, "saddr6": "%s", "sport": %d, "daddr6": "%s", "dport": %d' \
+		"$1" "$2" "$3" "$4"
+}
+
+# v4key SADDR SPORT DADDR DPORT - the same for an IPv4 flow (u32 in host
+# order; the CLI puts it big-endian as the spec says)
+v4key() {
+	python3 -c 'import ipaddress, sys
+a = sys.argv[1:]
+print("{\"family\": 2, \"saddr4\": %d, \"sport\": %s, \"daddr4\": %d, \"dport\": %s" %
+      (int(ipaddress.IPv4Address(a[0])), a[1], int(ipaddress.IPv4Address(a[2])), a[3]), end="")' "$@"
+}
+
+# field JSON NAME - one top-level field of a CLI reply, empty if absent
+field() {
+	python3 -c 'import json, sys
+d = json.loads(sys.argv[1])
+v = d.get(sys.argv[2], "")
+print(v)' "$1" "$2"
+}
+
+stat_of() { ip netns exec "$1" "$NL" stats | sed -n "s/^$2=//p"; }
+snmp() { ip netns exec "$1" awk '/^Tcp:/ { if (h) { print $11; exit } h = 1 }' /proc/net/snmp; }
+
+setup() {
+	echo "$MARK" > /dev/kmsg
+	modprobe tcp_hpcc || return 1
+	ns_pair hs $CLI4 hr $SRV4 || return 1
+	ip -n hs addr add $CLI6/64 dev v0 nodad &&
+	ip -n hr addr add $SRV6/64 dev v1 nodad || return 1
+	# the receiver's sockets run hpcc too: its accepted dual-stack
+	# sockets are the IPv4-mapped case
+	ip netns exec hr sysctl -qw net.ipv4.tcp_congestion_control=hpcc || return 1
+	for ns in hs hr; do
+		ip netns exec $ns "$NL" params-set stale_rtts=1000 || return 1
+	done
+	for p in 5301 5302; do
+		{ ip netns exec hr iperf3 -s -p $p >/dev/null 2>&1 & }
+	done
+	{ ip netns exec hr python3 "$PROBE" accept 5303 >/dev/null 2>&1 & }
+	retry 50 sh -c "ip netns exec hr ss -Hltn | grep -q ':5303 '" &&
+	retry 50 sh -c "ip -n hs -6 addr show dev v0 | grep -q 'fd00:48::1'" ||
+		return 1
+	ip netns exec hr ss -Hltn
+}
+
+# An IPv6 connection gets state; flow-get by saddr6/daddr6 finds it, a
+# dump lists it with family 10 and its IPv6 addresses.
+ipv6_flow() {
+	local out
+	{ ip netns exec hs iperf3 -6 -c $SRV6 -p 5301 -C hpcc --cport 41000 \
+		-b 20M -t $((600 * SLOW)) >/dev/null 2>&1 & }
+	retry 100 sh -c "ip netns exec hs ss -Htn state established | grep -q ':41000 '" ||
+		return 1
+	out=$(ynl hs --do flow-get --json "$(v6key $CLI6_HEX 41000 $SRV6_HEX 5301)}") ||
+		{ echo "$out"; return 1; }
+	echo "flow-get: $(echo "$out" | head -c 300)"
+	[ "$(field "$out" family)" = 10 ] && [ "$(field "$out" saddr6)" = $CLI6 ] &&
+	[ "$(field "$out" daddr6)" = $SRV6 ] && [ "$(field "$out" cwnd)" -gt 0 ] &&
+	[ -z "$(field "$out" saddr4)" ] || return 1
+	out=$(ynl hs --dump flow-get) || return 1
+	python3 -c 'import json, sys
+flows = json.loads(sys.argv[1])
+v6 = [f for f in flows if f["family"] == 10 and f["saddr6"] == sys.argv[2] and f["sport"] == 41000]
+print("dump: %d flows, %d of them this IPv6 flow" % (len(flows), len(v6)))
+assert len(v6) == 1, flows' "$out" $CLI6
+}
+
+# IPv4 through dual-stack sockets: the receiver's accepted socket of an
+# IPv4 connection to its [::] listener, and a sender's AF_INET6 socket
+# connected to ::ffff:a.b.c.d, are AF_INET flows keyed by their IPv4
+# addresses.
+mapped_flows() {
+	local out nf0
+	nf0=$(stat_of hr no_state_family)
+	{ ip netns exec hs iperf3 -c $SRV4 -p 5302 -C hpcc --cport 41001 \
+		-b 5M -t $((600 * SLOW)) >/dev/null 2>&1 & }
+	{ ip netns exec hs python3 -c '
+import socket, time
+s = socket.socket(socket.AF_INET6)
+s.setsockopt(socket.IPPROTO_TCP, socket.TCP_CONGESTION, b"hpcc")
+s.bind(("::", 41002))
+s.connect(("::ffff:198.18.0.2", 5303))
+print("connected", s.getsockname()[0], flush=True)
+time.sleep(600)' > "$TMP/mapped" 2>&1 & }
+	retry 100 grep -q connected "$TMP/mapped" &&
+	retry 100 sh -c "ip netns exec hr ss -Htn state established | grep -q ':41001'" ||
+		{ cat "$TMP/mapped"; return 1; }
+	ip netns exec hr ss -Htni state established | grep -E ':4100[12]' | head -4
+	# the receiver's end of the iperf3 connection (a v4-mapped socket)
+	out=$(ynl hr --do flow-get --json "$(v4key $SRV4 5302 $CLI4 41001)}") ||
+		{ echo "receiver: $out"; return 1; }
+	echo "receiver's v4-mapped socket: family $(field "$out" family)," \
+	     "saddr4 $(field "$out" saddr4), cwnd $(field "$out" cwnd)"
+	[ "$(field "$out" family)" = 2 ] && [ "$(field "$out" saddr4)" = $SRV4 ] ||
+		return 1
+	# the sender's AF_INET6 socket talking to ::ffff:198.18.0.2
+	out=$(ynl hs --do flow-get --json "$(v4key $CLI4 41002 $SRV4 5303)}") ||
+		{ echo "sender: $out"; return 1; }
+	echo "sender's v4-mapped socket: family $(field "$out" family)," \
+	     "daddr4 $(field "$out" daddr4), mss $(field "$out" mss)"
+	[ "$(field "$out" family)" = 2 ] && [ "$(field "$out" daddr4)" = $SRV4 ] ||
+		return 1
+	echo "no-state-family $nf0 -> $(stat_of hr no_state_family)"
+	[ "$(stat_of hr no_state_family)" = 0 ] && [ "$(stat_of hs no_state_family)" = 0 ]
+}
+
+# hpccctl prints IPv6 flows as [v6]:port, filters by IPv6 address (an
+# IPv4-mapped one selects the IPv4 flow), and -j names the addresses as
+# the spec does.
+hpccctl_ipv6() {
+	local ctl=$TOP/build/hpccctl out
+	out=$(ip netns exec hs "$ctl" flow show src $CLI6 dport 5301) || return 1
+	echo "$out"
+	echo "$out" | grep -q "^\[$CLI6\]:41000 *\[$SRV6\]:5301 " || return 1
+	out=$(ip netns exec hs "$ctl" -j flow show dst $SRV6) || return 1
+	python3 -c 'import json, sys
+f = json.loads(sys.argv[1])
+print("-j dst %s: %s" % (sys.argv[3], [(x["saddr6"], x["sport"], x["family"]) for x in f]))
+assert len(f) == 1 and f[0]["saddr6"] == sys.argv[2] and f[0]["saddr"] == sys.argv[2], f
+assert f[0]["family"] == 10 and f[0]["sport"] == 41000 and "saddr4" not in f[0], f' \
+		"$out" $CLI6 $SRV6 || return 1
+	out=$(ip netns exec hs "$ctl" -j flow show dst ::ffff:$SRV4 sport 41002) || return 1
+	python3 -c 'import json, sys
+f = json.loads(sys.argv[1])
+print("-j dst ::ffff:%s sport 41002: %s" % (sys.argv[2], [(x["saddr4"], x["daddr4"], x["family"]) for x in f]))
+assert len(f) == 1 and f[0]["daddr4"] == sys.argv[2] and f[0]["family"] == 2, f' \
+		"$out" $SRV4 || return 1
+	# no flow of the other family matches an address filter
+	out=$(ip netns exec hs "$ctl" -j flow show src 198.18.0.1 dport 5301) || return 1
+	python3 -c 'import json, sys; assert json.loads(sys.argv[1]) == [], sys.argv[1]' "$out" ||
+		{ echo "IPv4 filter matched: $out"; return 1; }
+}
+
+# telemetry-set names an IPv6 flow by saddr6/daddr6; the next ACK applies
+# the sample; the tracepoints print the flow as [v6]:port.
+ipv6_telemetry() {
+	local tr=/sys/kernel/tracing out s0 n key
+	key=$(v6key $CLI6_HEX 41000 $SRV6_HEX 5301)
+	mountpoint -q $tr || mount -t tracefs nodev $tr || return 1
+	echo > $tr/trace
+	echo 1 > $tr/events/hpcc/hpcc_sample/enable
+	# (the namespace's samples counter: only this flow gets telemetry, and
+	# hpcc_nl is much quicker than the CLI in a retry loop)
+	s0=$(stat_of hs samples)
+	for n in 1 2 3; do
+		out=$(ynl hs --do telemetry-set --json "$key, \"hop\": [{\"switch-id\": 7, \"port-id\": 3, \"rate\": 1000000000, \"ts\": $((n * 100000000000)), \"tx-bytes\": $((n * 20000)), \"qlen\": 0}]}") ||
+			{ echo "telemetry-set: $out"; return 1; }
+		retry 100 sh -c "[ \"\$(ip netns exec hs '$NL' stats | sed -n 's/^samples=//p')\" -ge $((s0 + n)) ]" ||
+			{ echo "sample $n not applied"; return 1; }
+	done
+	echo 0 > $tr/events/hpcc/hpcc_sample/enable
+	out=$(ynl hs --do flow-get --json "$key}")
+	echo "namespace samples $s0 -> $(stat_of hs samples), flow samples $(field "$out" samples)," \
+	     "telemetry-in $(field "$out" telemetry-in)," \
+	     "hops $(python3 -c 'import json, sys; print(len(json.loads(sys.argv[1])["hop"]))' "$out")"
+	grep -m2 hpcc_sample $tr/trace
+	[ "$(field "$out" telemetry-in)" = 3 ] && [ "$(field "$out" samples)" -ge 3 ] &&
+	grep -q "hpcc_sample: \[$CLI6\]:41000 > \[$SRV6\]:5301 step=" $tr/trace
+}
+
+# l2send6 EXT KIND COUNT [DSCP] - IPv6 packets from hr to hs's address
+l2send6() {
+	ip netns exec hr python3 "$PROBE" l2send6 v1 "$(cat "$TMP/mac")" $SRV6 $CLI6 \
+		"${4:-60}" "$2" "$1" "$3"
+}
+
+# IPv6 probes and responses addressed to this host never reach TCP, with
+# or without the extension headers the hook skips; the ones it refuses go
+# on to the stack and are counted; a DSCP-marked packet without the HPCC
+# header goes to TCP.
+ipv6_probes() {
+	local in0 in1 p0 r0 x0 d0 ext i
+	ip netns pids hs | xargs -r kill 2>/dev/null	# quiet: stop the flows
+	ip netns pids hr | xargs -r kill 2>/dev/null
+	for ((i = 0; i < 40; i++)); do
+		in0=$(snmp hs); sleep 0.5
+		[ "$(snmp hs)" = "$in0" ] && break
+	done
+	ip -n hs link show v0 | awk '/link\/ether/ { print $2 }' > "$TMP/mac"
+	in0=$(snmp hs); p0=$(stat_of hs probes_consumed)
+	r0=$(stat_of hs responses_consumed); x0=$(stat_of hs exthdr_refused)
+	for ext in none hbh dst hbh-dst rh0; do
+		l2send6 $ext probe 4 || return 1
+	done
+	l2send6 none response 3 61 || return 1
+	sleep 0.5
+	in1=$(snmp hs)
+	echo "consumed: TcpInSegs $in0 -> $in1, probes_consumed $p0 -> $(stat_of hs probes_consumed)," \
+	     "responses_consumed $r0 -> $(stat_of hs responses_consumed)," \
+	     "exthdr_refused $x0 -> $(stat_of hs exthdr_refused)"
+	[ "$in1" = "$in0" ] && [ "$(stat_of hs probes_consumed)" = $((p0 + 20)) ] &&
+	[ "$(stat_of hs responses_consumed)" = $((r0 + 3)) ] &&
+	[ "$(stat_of hs exthdr_refused)" = "$x0" ] || return 1
+	# refused: a fragment header, a routing header with a segment left,
+	# nine destination options headers
+	p0=$(stat_of hs probes_consumed)
+	for ext in frag rh1 deep; do
+		l2send6 $ext probe 2 || return 1
+	done
+	sleep 0.5
+	echo "refused: exthdr_refused $x0 -> $(stat_of hs exthdr_refused)," \
+	     "probes_consumed $p0 -> $(stat_of hs probes_consumed)"
+	[ "$(stat_of hs exthdr_refused)" = $((x0 + 6)) ] &&
+	[ "$(stat_of hs probes_consumed)" = "$p0" ] || return 1
+	# the DSCP without the HPCC header, and a probe whose TCP header has
+	# SYN set, go on to TCP
+	in0=$(snmp hs); d0=$(stat_of hs dscp_not_hpcc)
+	l2send6 none nomagic 1 && l2send6 none syn 1 || return 1
+	sleep 0.5
+	echo "not ours: TcpInSegs $in0 -> $(snmp hs), dscp_not_hpcc $d0 -> $(stat_of hs dscp_not_hpcc)"
+	[ "$(snmp hs)" = $((in0 + 2)) ] && [ "$(stat_of hs dscp_not_hpcc)" = $((d0 + 2)) ]
+}
+
+unload() {
+	ns_gone hs hr
+	retry 100 sh -c '[ "$(cat /sys/module/tcp_hpcc/refcnt)" = 0 ]' &&
+	rmmod tcp_hpcc
+}
+
+ktap_print_header
+ktap_set_plan 8
+t "setup: two namespaces, IPv4 and IPv6 on one veth" setup
+t "an IPv6 connection gets HPCC state, found by saddr6/daddr6 and in dumps" ipv6_flow
+t "dual-stack sockets talking IPv4 (IPv4-mapped) are AF_INET flows" mapped_flows
+t "hpccctl shows IPv6 flows, filters by IPv6 address, -j names them as the spec" hpccctl_ipv6
+t "telemetry-set on an IPv6 flow is applied; hpcc_sample prints [v6]:port" ipv6_telemetry
+t "IPv6 probes and responses are consumed before TCP; refused extension headers are counted" ipv6_probes
+t "the module unloads afterwards" unload
+t "no WARNING, BUG or Oops in the kernel log" kernel_clean_since "$MARK"
+ktap_finished
