@@ -276,6 +276,19 @@ static void probe_want(struct hpccd_flow *f)
 
 /* --- flows ----------------------------------------------------------------- */
 
+/*
+ * flow_msg_tuple() - hpcc_flow_msg_tuple() for events and dumps alike,
+ * counting the IPv6 flows this hpccd does not probe yet (ipv6-ignored)
+ */
+static bool flow_msg_tuple(const struct hpcc_flow_msg *m, struct hpcc_tuple *t)
+{
+	if (hpcc_flow_msg_tuple(m, t))
+		return true;
+	if (m->a.family == AF_INET6)
+		D.counters[C_IPV6_IGNORED]++;
+	return false;
+}
+
 static struct hpccd_flow *flow_learn(const struct hpcc_tuple *t)
 {
 	struct hpccd_flow *f;
@@ -303,11 +316,8 @@ static int dump_cb(const struct nlmsghdr *nlh, void *data)
 
 	if (hpcc_genl_flow_cb(nlh, &m) != MNL_CB_OK)
 		return MNL_CB_OK;
-	if (!hpcc_flow_msg_tuple(&m, &t)) {
-		if (m.a.family == AF_INET6)
-			D.counters[C_IPV6_IGNORED]++;
+	if (!flow_msg_tuple(&m, &t))
 		return MNL_CB_OK;
-	}
 	f = flow_learn(&t);
 	if (!f)
 		return MNL_CB_OK;
@@ -490,11 +500,8 @@ static int event_cb(const struct nlmsghdr *nlh, void *data)
 	D.counters[C_EVENTS]++;
 	if (hpcc_genl_flow_cb(nlh, &m) != MNL_CB_OK)
 		return MNL_CB_OK;
-	if (!hpcc_flow_msg_tuple(&m, &t)) {
-		if (m.a.family == AF_INET6)
-			D.counters[C_IPV6_IGNORED]++;
+	if (!flow_msg_tuple(&m, &t))
 		return MNL_CB_OK;
-	}
 	switch (m.cmd) {
 	case HPCC_CMD_FLOW_NEW:
 		flow_learn(&t);
