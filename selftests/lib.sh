@@ -13,12 +13,14 @@ BIN=$TOP/build/selftests
 . "$LINUX_SRC/tools/testing/selftests/kselftest/ktap_helpers.sh"
 
 # t DESC CMD [ARGS...] - run CMD as one test case; its output becomes
-# KTAP diagnostic lines.
+# KTAP diagnostic lines, and its wall time one more ("# N s"), which is
+# how the slow cases of make check are found.
 t() {
-	local desc=$1 out rc
+	local desc=$1 out rc t0=$SECONDS
 	shift
 	out=$("$@" 2>&1) && rc=0 || rc=$?
 	[ -n "$out" ] && printf '%s\n' "$out" | sed 's/^/# /'
+	echo "# $((SECONDS - t0)) s"
 	if [ "$rc" = 0 ]; then
 		ktap_test_pass "$desc"
 	else
@@ -116,7 +118,7 @@ TALLY_SKIP=0
 # from its plan count as failures, and so does a non-zero exit status that
 # no failed result explains.
 run_tap() {
-	local name=$1 log pass fail skip plan rc
+	local name=$1 log pass fail skip plan rc t0=$SECONDS
 	shift
 	log=$(mktemp)
 	echo "# >>> $name"
@@ -138,7 +140,7 @@ run_tap() {
 		echo "# $name: printed no result"
 		fail=1
 	fi
-	echo "# <<< $name: pass $pass fail $fail skip $skip"
+	echo "# <<< $name: pass $pass fail $fail skip $skip ($((SECONDS - t0)) s)"
 	TALLY_PASS=$((TALLY_PASS + pass))
 	TALLY_FAIL=$((TALLY_FAIL + fail))
 	TALLY_SKIP=$((TALLY_SKIP + skip))
