@@ -83,8 +83,12 @@ mstat() {
 # hpccctl -j) of the sender's iperf3 data connection from port CPORT; exit
 # 1 when it is false or there is no such flow.  age(f) is telemetry-age,
 # microseconds, or a huge number before any telemetry.
+# flowj SPORT EXPR - a flow from SPORT satisfies EXPR (Python, on f, its
+# hpccctl -j record); the last records read stay in $TMP/flowj.last for a
+# failure's diagnostics (the flows may be gone when it is printed)
 flowj() {
 	ip netns exec hs "$CTL" -j flow show dst $SRV sport "$1" |
+	tee "$TMP/flowj.last" |
 	python3 -c '
 import json, sys
 def age(f):
@@ -162,8 +166,10 @@ receiver_reports_n() {
 	iperf_bg 6102 5202 20 20M
 	retry 100 flowj 6101 "f.get('n-flows') == 2 and abs(f['w-ai'] - $w0) <= 1 and age(f) < 100000" &&
 		retry 100 flowj 6102 "f.get('n-flows') == 2 and abs(f['w-ai'] - $w0) <= 1" || {
-		echo "expected n-flows 2, w-ai $w0"
-		ip netns exec hs "$CTL" -j flow show; return 1; }
+		echo "expected n-flows 2, w-ai $w0; last read:"
+		cat "$TMP/flowj.last"
+		echo "sender: responses-with-n $(dstat hs responses-with-n), responses-received $(dstat hs responses-received); receiver: n-flows-evicted $(dstat hr n-flows-evicted)"
+		return 1; }
 	echo "both flows: n-flows 2, w-ai $w0 (W_init x (1 - eta) / 2)"
 	iperf_ok 6101 && iperf_ok 6102 || return 1
 	echo "sender: responses-with-n $(dstat hs responses-with-n); receiver: n-flows-evicted $(dstat hr n-flows-evicted)"

@@ -388,11 +388,12 @@ table_full() {
 	wait "$FULL_PID"
 }
 
+# (--no-schema: host/uapi.sh validates the spec against the schema)
 ynl_dump() {
 	local out
 	out=$(ip netns exec hs python3 "$YNL/cli.py" \
 		--spec "$TOP/Documentation/netlink/specs/hpcc.yaml" \
-		--schema "$LINUX_SRC/Documentation/netlink/genetlink.yaml" \
+		--no-schema \
 		--dump flow-get) || { echo "$out"; return 1; }
 	echo "$out" | head -20
 	echo "$out" | grep -q "'sport': $CPORT" && echo "$out" | grep -q "'cwnd'"
