@@ -218,10 +218,15 @@ struct hpcc_pub {
  *	start, moved forward by every idle period (socket lock)
  * @idle_since: when the flow's last ACK left nothing in flight (its start
  *	before any data); 0 while data is in flight (socket lock)
+ * @busy_since: when sending last resumed with nothing in flight
+ *	(CA_EVENT_TX_START), tcp_clock_ns() time base (socket lock)
  * @sample_time: when the ACK path last applied a sample, tcp_clock_ns()
  *	time base; 0 before the first (socket lock)
  * @mode: enum hpcc_mode: HPCC while telemetry is fresh, FALLBACK after
  *	stale_rtts RTTs without (socket lock)
+ * @active_pending: sending resumed and hpccd has not been asked to probe
+ *	yet: the flow-active event waits for an ACK that finds the flow
+ *	outlasting one round trip (hpcc_announce_active()) (socket lock)
  * @starting: the flow started under HPCC_START_SLOW_START and no sample
  *	has measured U yet: the fallback law runs, without a fallback counted
  *	(socket lock)
@@ -254,9 +259,11 @@ struct hpcc_ent {
 	u64 wc_prior;
 	u64 active_time;
 	u64 idle_since;
+	u64 busy_since;
 	u64 sample_time;
 
 	u8 mode;
+	u8 active_pending;
 	u8 starting;
 	u8 last_step;
 	u32 fallbacks;

@@ -313,6 +313,41 @@ static void hpcc_publish(const struct sock *sk, struct hpcc_ent *e, u8 law,
 }
 
 /*
+ * hpcc_announce_active() - ask hpccd to probe (a flow-active event) once an
+ * ACK finds the flow outlasting its first round trip since sending
+ * resumed: data still in flight and either data queued that has not been
+ * sent (it needs more than the window it started with) or in flight
+ * without a break for at least srtt.  A flow that ends within a round
+ * trip (most connections of a datacenter's request-response traffic, and
+ * the one-segment answers of their other ends) is never probed: the first
+ * response would arrive after its last ACK, and its probe cycle (a probe,
+ * a response, a telemetry push at each end) would cost the hosts' CPU for
+ * nothing.  A longer flow's first sample comes one round trip later than
+ * if the probe had left with its first segment.  Documentation/design.rst,
+ * "Idle restart".
+ */
+static void hpcc_announce_active(struct sock *sk, struct hpcc_ent *e)
+{
+	const struct tcp_sock *tp = tcp_sk(sk);
+	u64 srtt_ns = (u64)(tp->srtt_us >> 3) * NSEC_PER_USEC;
+
+	if (!e->active_pending)
+		return;
+	if (!tp->packets_out) {
+		/* it ended (or paused) within the round trip: the next
+		 * CA_EVENT_TX_START starts over, a FIN alone does not
+		 */
+		e->active_pending = 0;
+		return;
+	}
+	if (!tcp_send_head(sk) &&
+	    tp->tcp_clock_cache - e->busy_since < srtt_ns)
+		return;
+	e->active_pending = 0;
+	hpcc_nl_flow_event(e, HPCC_CMD_FLOW_ACTIVE);
+}
+
+/*
  * hpcc_cong_control_rs() - called by TCP on every ACK (socket lock held).
  *
  * In Open and Disorder, the newest pending telemetry runs through NewAck;
@@ -352,6 +387,7 @@ static void hpcc_cong_control_rs(struct sock *sk, const struct rate_sample *rs)
 	if (!tcp_sk(sk)->packets_out && !e->idle_since)
 		e->idle_since = tcp_sk(sk)->tcp_clock_cache;
 	hpcc_publish(sk, e, law, tcp_sk(sk)->packets_out ? 1 : 0);
+	hpcc_announce_active(sk, e);
 }
 
 HPCC_DEFINE_CONG_CONTROL(hpcc_cong_control, hpcc_cong_control_rs)
@@ -463,8 +499,9 @@ static u32 hpcc_undo_cwnd(struct sock *sk)
  * restart after idle for a congestion control with cong_control, so it is
  * done here for the fallback law: after an idle period longer than the RTO
  * and with net.ipv4.tcp_slow_start_after_idle set, the window restarts
- * from at most the initial window (RFC 2861, RFC 5681 section 4.1).  A
- * flow-active event asks hpccd to probe.
+ * from at most the initial window (RFC 2861, RFC 5681 section 4.1).  The
+ * flow-active event that asks hpccd to probe waits for an ACK that finds
+ * the flow still sending (hpcc_announce_active()).
  */
 /* The initial window: the route's initcwnd, else TCP_INIT_CWND, as
  * tcp_init_cwnd() (not exported) computes it.
@@ -495,7 +532,8 @@ static void hpcc_tx_start(struct sock *sk, struct hpcc_ent *e)
 		tcp_snd_cwnd_set(tp, max(min(tcp_snd_cwnd(tp), restart), 2U));
 	}
 	hpcc_publish(sk, e, e->pub.law, 1);
-	hpcc_nl_flow_event(e, HPCC_CMD_FLOW_ACTIVE);
+	e->busy_since = now;
+	e->active_pending = 1;
 }
 
 static void hpcc_cwnd_event(struct sock *sk, enum tcp_ca_event ev)
