@@ -117,12 +117,24 @@ print("dump: %d flows, %d of them this IPv6 flow" % (len(flows), len(v6)))
 assert len(v6) == 1, flows' "$out" $CLI6
 }
 
+# mapped_is_v4 WHO NS SADDR SPORT DADDR DPORT - NS has the v4-mapped flow
+# as an AF_INET one with these IPv4 addresses
+mapped_is_v4() {
+	local out
+	out=$(ynl "$2" --do flow-get --json "$(v4key "$3" "$4" "$5" "$6")}") ||
+		{ echo "$1: $out"; return 1; }
+	echo "$1's v4-mapped socket: family $(field "$out" family)," \
+	     "saddr4 $(field "$out" saddr4), daddr4 $(field "$out" daddr4)"
+	[ "$(field "$out" family)" = 2 ] && [ "$(field "$out" saddr4)" = "$3" ] &&
+		[ "$(field "$out" daddr4)" = "$5" ]
+}
+
 # IPv4 through dual-stack sockets: the receiver's accepted socket of an
 # IPv4 connection to its [::] listener, and a sender's AF_INET6 socket
 # connected to ::ffff:a.b.c.d, are AF_INET flows keyed by their IPv4
 # addresses.
 mapped_flows() {
-	local out nf0
+	local nf0
 	nf0=$(stat_of hr no_state_family)
 	{ ip netns exec hs iperf3 -c $SRV4 -p 5302 -C hpcc --cport 41001 \
 		-b 5M -t $((600 * SLOW)) >/dev/null 2>&1 & }
@@ -138,20 +150,10 @@ time.sleep(600)' > "$TMP/mapped" 2>&1 & }
 	retry 100 sh -c "ip netns exec hr ss -Htn state established | grep -q ':41001'" ||
 		{ cat "$TMP/mapped"; return 1; }
 	ip netns exec hr ss -Htni state established | grep -E ':4100[12]' | head -4
-	# the receiver's end of the iperf3 connection (a v4-mapped socket)
-	out=$(ynl hr --do flow-get --json "$(v4key $SRV4 5302 $CLI4 41001)}") ||
-		{ echo "receiver: $out"; return 1; }
-	echo "receiver's v4-mapped socket: family $(field "$out" family)," \
-	     "saddr4 $(field "$out" saddr4), cwnd $(field "$out" cwnd)"
-	[ "$(field "$out" family)" = 2 ] && [ "$(field "$out" saddr4)" = $SRV4 ] ||
-		return 1
-	# the sender's AF_INET6 socket talking to ::ffff:198.18.0.2
-	out=$(ynl hs --do flow-get --json "$(v4key $CLI4 41002 $SRV4 5303)}") ||
-		{ echo "sender: $out"; return 1; }
-	echo "sender's v4-mapped socket: family $(field "$out" family)," \
-	     "daddr4 $(field "$out" daddr4), mss $(field "$out" mss)"
-	[ "$(field "$out" family)" = 2 ] && [ "$(field "$out" daddr4)" = $SRV4 ] ||
-		return 1
+	# the receiver's end of the iperf3 connection, and the sender's
+	# AF_INET6 socket talking to ::ffff:198.18.0.2
+	mapped_is_v4 receiver hr $SRV4 5302 $CLI4 41001 || return 1
+	mapped_is_v4 sender hs $CLI4 41002 $SRV4 5303 || return 1
 	echo "no-state-family $nf0 -> $(stat_of hr no_state_family)"
 	[ "$(stat_of hr no_state_family)" = 0 ] && [ "$(stat_of hs no_state_family)" = 0 ]
 }
