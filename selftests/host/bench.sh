@@ -109,10 +109,10 @@ report_s5() {
 		> "$d/s5/hpcc/1/load30/counters.after"
 	# hpccd: 2 s of CPU for 100 probes at the senders, 1 s and 50 at the
 	# receivers: 20 ms per probe sent
-	printf '%s\n' "tbs1 ticks 100" "tbs1 probes-sent 10" "tbr1 ticks 50" \
-		"tbr1 probes-sent 0" "tbr1 responses-sent 5" > "$d/s5/hpcc/1/load30/hpccd.before"
-	printf '%s\n' "tbs1 ticks 300" "tbs1 probes-sent 110" "tbr1 ticks 150" \
-		"tbr1 probes-sent 50" "tbr1 responses-sent 105" > "$d/s5/hpcc/1/load30/hpccd.after"
+	printf '%s\n' "tbs1 ticks 100" "tbs1 probes-sent 10" "tbd1 ticks 50" \
+		"tbd1 probes-sent 0" "tbd1 responses-sent 5" > "$d/s5/hpcc/1/load30/hpccd.before"
+	printf '%s\n' "tbs1 ticks 300" "tbs1 probes-sent 110" "tbd1 ticks 150" \
+		"tbd1 probes-sent 50" "tbd1 responses-sent 105" > "$d/s5/hpcc/1/load30/hpccd.after"
 	/usr/bin/python3 "$TOP/tools/bench/report.py" "$d" > /dev/null || return 1
 	grep '^| hpcc' "$d/report.md"
 	grep '^| S5 no collapse' "$d/report.md"

@@ -95,8 +95,10 @@ def counters(d, name="counters"):
 
 def hpccd_counters(d):
     """eval.sh's bench_hpccd records: {"ROLE COUNTER": change}, ROLE
-    "senders" (namespaces tbs*), "receivers" (tbr*) or "other"; empty when
-    the run has none"""
+    "senders" (namespaces tbs*), "receivers" (tbd*, the dumbbell's
+    receivers; tbr is the router) or "other"; empty when the run has
+    none.  (Until 2026-11-25 receivers were taken as tbr*, and the report
+    showed the receivers' daemons as idle.)"""
     c = {}
     for when in ("before", "after"):
         try:
@@ -104,7 +106,7 @@ def hpccd_counters(d):
                 for line in fh:
                     ns, k, v = line.split()
                     role = ("senders" if ns.startswith("tbs") else
-                            "receivers" if ns.startswith("tbr") else "other")
+                            "receivers" if ns.startswith("tbd") else "other")
                     c.setdefault(role + " " + k, [0, 0])[when == "after"] += int(v)
         except (OSError, ValueError):
             pass
