@@ -103,9 +103,9 @@ bool hpcc_key_of_sk(const struct sock *sk, struct hpcc_key *key)
 		return true;
 	}
 #endif
-	if (sk->sk_family != AF_INET && sk->sk_family != AF_INET6)
-		return false;
-	if (!IS_ENABLED(CONFIG_IPV6) && sk->sk_family == AF_INET6)
+	/* AF_INET, or (with IPv6) an AF_INET6 socket with an IPv4-mapped peer */
+	if (sk->sk_family != AF_INET &&
+	    !(IS_ENABLED(CONFIG_IPV6) && sk->sk_family == AF_INET6))
 		return false;
 	hpcc_key_v4(key, inet->inet_saddr, inet->inet_daddr, inet->inet_sport,
 		    inet->inet_dport);
