@@ -139,12 +139,17 @@ telemetry_reaches_module() {
 	local s0 p0
 	s0=$(mstat hs samples)
 	p0=$(dstat hs telemetry-pushed)
-	iperf_bg 6001 5201 10 50M
+	# up to 30 s, stopped once the check passes: each check takes 1-2 s
+	# in the guest and the first fresh sample came 4-11 s into such flows
+	# (the "telemetry after" of kill_restart_mid_flow below), so a 10-s
+	# flow once ended first (6.1, 2026-11-25)
+	iperf_bg 6001 5201 30 50M
 	# fresh (under 100 ms old) telemetry with the stamped hop record
 	retry 50 flowj 6001 'age(f) < 100000 and len(f["hops"]) == 1 and f["hops"][0]["switch-id"] == 7 and f["hops"][0]["port-id"] == 3 and f["hops"][0]["rate"] == 100000000 and f["hops"][0]["qlen"] == 1500' || {
-		ip netns exec hs "$CTL" -j flow show; return 1; }
+		echo "last read:"; cat "$TMP/flowj.last"; return 1; }
 	ip netns exec hs "$CTL" flow show sport 6001
-	iperf_ok 6001 || return 1
+	kill "$(cat "$TMP/iperf.6001.pid")" 2>/dev/null
+	wait "$(cat "$TMP/iperf.6001.pid")" 2>/dev/null
 	echo "sender: probes-sent $(dstat hs probes-sent) responses-received $(dstat hs responses-received) telemetry-pushed $p0 -> $(dstat hs telemetry-pushed) timed-out $(dstat hs probes-timed-out)"
 	echo "receiver: probes-received $(dstat hr probes-received) responses-sent $(dstat hr responses-sent)"
 	echo "module (sender): samples $s0 -> $(mstat hs samples), responses-consumed $(mstat hs responses-consumed)"
