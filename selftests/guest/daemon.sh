@@ -82,10 +82,9 @@ mstat() {
 # flowj CPORT EXPR - evaluate the Python EXPR on the JSON flow f (from
 # hpccctl -j) of the sender's iperf3 data connection from port CPORT; exit
 # 1 when it is false or there is no such flow.  age(f) is telemetry-age,
-# microseconds, or a huge number before any telemetry.
-# flowj SPORT EXPR - a flow from SPORT satisfies EXPR (Python, on f, its
-# hpccctl -j record); the last records read stay in $TMP/flowj.last for a
-# failure's diagnostics (the flows may be gone when it is printed)
+# microseconds, or a huge number before any telemetry.  The last records
+# read stay in $TMP/flowj.last for a failure's diagnostics (the flow may
+# be gone when it is printed).
 flowj() {
 	ip netns exec hs "$CTL" -j flow show dst $SRV sport "$1" |
 	tee "$TMP/flowj.last" |
@@ -124,6 +123,14 @@ iperf_bg() {
 	echo $! > "$TMP/iperf.$1.pid"
 }
 
+# iperf_stop CPORT... - stop iperf_bg flows and reap them
+iperf_stop() {
+	local c pids=()
+	for c in "$@"; do pids+=("$(cat "$TMP/iperf.$c.pid")"); done
+	kill "${pids[@]}" 2>/dev/null
+	wait "${pids[@]}" 2>/dev/null
+}
+
 iperf_ok() { # iperf_ok CPORT - it exited 0 and moved data
 	wait "$(cat "$TMP/iperf.$1.pid")" 2>/dev/null
 	python3 -c '
@@ -148,8 +155,7 @@ telemetry_reaches_module() {
 	retry 50 flowj 6001 'age(f) < 100000 and len(f["hops"]) == 1 and f["hops"][0]["switch-id"] == 7 and f["hops"][0]["port-id"] == 3 and f["hops"][0]["rate"] == 100000000 and f["hops"][0]["qlen"] == 1500' || {
 		echo "last read:"; cat "$TMP/flowj.last"; return 1; }
 	ip netns exec hs "$CTL" flow show sport 6001
-	kill "$(cat "$TMP/iperf.6001.pid")" 2>/dev/null
-	wait "$(cat "$TMP/iperf.6001.pid")" 2>/dev/null
+	iperf_stop 6001
 	echo "sender: probes-sent $(dstat hs probes-sent) responses-received $(dstat hs responses-received) telemetry-pushed $p0 -> $(dstat hs telemetry-pushed) timed-out $(dstat hs probes-timed-out)"
 	echo "receiver: probes-received $(dstat hr probes-received) responses-sent $(dstat hr responses-sent)"
 	echo "module (sender): samples $s0 -> $(mstat hs samples), responses-consumed $(mstat hs responses-consumed)"
@@ -181,8 +187,7 @@ receiver_reports_n() {
 	echo "both flows: n-flows 2, w-ai $w0 (W_init x (1 - eta) / 2)"
 	# (fresh samples are applied at ACKs of data: both flows move data;
 	# they are stopped, not waited for)
-	kill "$(cat "$TMP/iperf.6101.pid")" "$(cat "$TMP/iperf.6102.pid")" 2>/dev/null
-	wait "$(cat "$TMP/iperf.6101.pid")" "$(cat "$TMP/iperf.6102.pid")" 2>/dev/null
+	iperf_stop 6101 6102
 	echo "sender: responses-with-n $(dstat hs responses-with-n); receiver: n-flows-evicted $(dstat hr n-flows-evicted)"
 	ip netns exec hs "$CTL" param set n-flows-source configured || return 1
 	dstat_is hs responses-with-n -gt 10 && dstat_is hr n-flows-evicted = 0
@@ -214,8 +219,7 @@ probes_never_reach_tcp() {
 	[ "$c1" -ge $((c0 + 3)) ] && [ "$i1" = "$i0" ] &&
 		[ "$(mstat hr dscp-not-hpcc)" = 0 ] || rc=1
 	tc -n hr qdisc del dev v1 clsact
-	kill "$(cat "$TMP/iperf.6002.pid")" 2>/dev/null
-	wait "$(cat "$TMP/iperf.6002.pid")" 2>/dev/null
+	iperf_stop 6002
 	return $rc
 }
 
@@ -244,8 +248,7 @@ kill_restart_mid_flow() {
 		echo "no telemetry $((SECONDS - t0)) s after the start"
 		ip netns exec hs "$CTL" flow show; return 1; }
 	echo "fallbacks $f0 -> $(mstat hs fallbacks), resumes $r0 -> $(mstat hs resumes)"
-	kill "$(cat "$TMP/iperf.6003.pid")" 2>/dev/null
-	wait "$(cat "$TMP/iperf.6003.pid")" 2>/dev/null
+	iperf_stop 6003
 	[ "$(mstat hs fallbacks)" -gt "$f0" ] &&
 		[ "$(mstat hs resumes)" -gt "$r0" ]
 }
@@ -266,8 +269,7 @@ hop_gap_mid_flow() {
 	retry 50 flowj 6004 'f["mode-name"] == "hpcc" and age(f) < 100000' || {
 		ip netns exec hs "$CTL" flow show; rc=1; }
 	ip netns exec hs "$CTL" flow show sport 6004
-	kill "$(cat "$TMP/iperf.6004.pid")" 2>/dev/null
-	wait "$(cat "$TMP/iperf.6004.pid")" 2>/dev/null
+	iperf_stop 6004
 	return $rc
 }
 
@@ -378,8 +380,7 @@ telemetry_refused_keeps_probing() {
 	# under load some responses come after their timeout, so only one
 	# more refusal is required
 	[ "$p1" -ge $((p0 + 3)) ] && [ "$j1" -ge $((j0 + 1)) ] || rc=1
-	kill "$(cat "$TMP/iperf.6005.pid")" 2>/dev/null
-	wait "$(cat "$TMP/iperf.6005.pid")" 2>/dev/null
+	iperf_stop 6005
 	kill -TERM "$(pid_of hs)"
 	retry 25 sh -c "! kill -0 $(cat "$TMP/hs.pid") 2>/dev/null"
 	: > "$TMP/hs.conf"
@@ -444,8 +445,7 @@ response_flood() {
 	r0=$(dstat hs responses-sent)
 	ip netns exec hr python3 "$PROBE" send $SRV 5201 $CLI 40001 60 probe 5 &&
 		retry 25 dstat_is hs responses-sent -ge $((r0 + 5)) || rc=1
-	kill "$(cat "$TMP/iperf.6006.pid")" 2>/dev/null
-	wait "$(cat "$TMP/iperf.6006.pid")" 2>/dev/null
+	iperf_stop 6006
 	[ "$(dstat hs responses-unexpected)" -ge $((u0 + 100)) ] || rc=1
 	return $rc
 }
