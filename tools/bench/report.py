@@ -209,7 +209,7 @@ def tcp_samples(d):
     try:
         with open(os.path.join(d, "tcp.tsv")) as fh:
             for line in fh:
-                t, cwnd, pacing, srtt, _ = (int(x) for x in line.split())
+                t, cwnd, pacing, srtt = (int(x) for x in line.split()[:4])
                 out.append(((t - q_t0) / 1e6, cwnd, pacing / 1e6, srtt / 1e3))
     except OSError:
         pass

@@ -10,10 +10,20 @@
  * records the one with the most bytes acked (a data connection, not iperf3's
  * control connection) until SIGINT or SIGTERM.  RAW gets one line per sample:
  *
- *   t_us cwnd_bytes pacing_rate_bps srtt_us bytes_acked
+ *   t_us cwnd_bytes pacing_rate_bps srtt_us bytes_acked unacked_bytes
+ *   notsent_bytes busy_us rwnd_limited_us sndbuf_limited_us app_limited
  *
  * t_us on CLOCK_MONOTONIC (qsample's t0_us is on the same clock), cwnd_bytes
- * = tcpi_snd_cwnd x tcpi_snd_mss (for hpcc: W rounded down to segments).
+ * = tcpi_snd_cwnd x tcpi_snd_mss (for hpcc: W rounded down to segments),
+ * unacked_bytes = tcpi_unacked x tcpi_snd_mss (in flight, lost and
+ * retransmitted included), notsent_bytes the data written but not yet sent,
+ * busy_us, rwnd_limited_us and sndbuf_limited_us the kernel's cumulative
+ * chrono counters (tcp_chrono_start() in net/ipv4/tcp_output.c: time with
+ * data in flight, and of it the time the receive window or the send buffer
+ * held the sender back), app_limited the latest delivery-rate sample's
+ * application-limited bit.  A window-limited sender has unacked_bytes near
+ * cwnd_bytes; one held back by the pacer or by its own host has less in
+ * flight with notsent_bytes waiting.
  * Exit status 0, 1 when the netlink socket fails, 2 usage.
  */
 #include <errno.h>
@@ -149,13 +159,21 @@ int main(int ac, char **av)
 				break;
 		}
 		if (b.found)
-			fprintf(out, "%llu %llu %llu %u %llu\n",
+			fprintf(out,
+				"%llu %llu %llu %u %llu %llu %u %llu %llu %llu %u\n",
 				(unsigned long long)mono_us(),
 				(unsigned long long)b.ti.tcpi_snd_cwnd *
 					b.ti.tcpi_snd_mss,
 				(unsigned long long)b.ti.tcpi_pacing_rate * 8,
 				b.ti.tcpi_rtt,
-				(unsigned long long)b.ti.tcpi_bytes_acked);
+				(unsigned long long)b.ti.tcpi_bytes_acked,
+				(unsigned long long)b.ti.tcpi_unacked *
+					b.ti.tcpi_snd_mss,
+				b.ti.tcpi_notsent_bytes,
+				(unsigned long long)b.ti.tcpi_busy_time,
+				(unsigned long long)b.ti.tcpi_rwnd_limited,
+				(unsigned long long)b.ti.tcpi_sndbuf_limited,
+				(unsigned int)b.ti.tcpi_delivery_rate_app_limited);
 		next += interval_us;
 		d = (int64_t)(next - mono_us());
 		if (d > 0)
