@@ -216,6 +216,32 @@ def tcp_samples(d):
     return out
 
 
+def window_use(d):
+    """(in flight as % of cwnd, % of samples with the window full) over
+    tcpsample's samples after the first second (slow start or the first
+    telemetry), or (nan, nan) for a record without the in-flight column.
+    A sender that keeps less in flight than cwnd while it has data waiting
+    is held back by something else: its pacer or its host."""
+    rows = []
+    try:
+        with open(os.path.join(d, "tcp.tsv")) as fh:
+            for line in fh:
+                f = [int(x) for x in line.split()]
+                if len(f) >= 11:
+                    rows.append(f)
+    except (OSError, ValueError):
+        pass
+    if rows:
+        rows = [f for f in rows if f[0] - rows[0][0] >= 1000000]
+    cwnd = sum(f[1] for f in rows)
+    if not rows or not cwnd:
+        return float("nan"), float("nan")
+    # full: in flight within one segment of cwnd (cwnd_bytes = cwnd x mss)
+    full = sum(1 for f in rows if f[5] + 1500 >= f[1])
+    return (100.0 * sum(f[5] for f in rows) / cwnd,
+            100.0 * full / len(rows))
+
+
 def s1(d, meta, res, rep):
     r = runs(d, "s1")
     if not r:
@@ -228,7 +254,9 @@ def s1(d, meta, res, rep):
             if not s:
                 continue
             c = counters(p)
+            use, full = window_use(p)
             per.setdefault(cc, []).append({
+                "inflight_pct": use, "window_full_pct": full,
                 "goodput_mbit": s["goodput_mbit"],
                 "goodput_pct": 100 * s["goodput_mbit"] / rate,
                 "queue_p50": s["queue_p50"], "queue_p99": s["queue_p99"],
@@ -249,11 +277,12 @@ def s1(d, meta, res, rep):
     cubic = med([x["goodput_mbit"] for x in per.get("cubic", [])])
     md = ["## S1: one long flow (%s s)" % meta["long_s"], "",
           "| cc | goodput Mbit/s | % of bottleneck | % of cubic | queue p50 KB | "
-          "queue p99 KB | mean srtt ms | srtt inflation ms | retransmits | RTOs |",
-          "|---|---|---|---|---|---|---|---|---|---|"]
+          "queue p99 KB | mean srtt ms | srtt inflation ms | retransmits | RTOs | "
+          "in flight % of cwnd | window full % |",
+          "|---|---|---|---|---|---|---|---|---|---|---|---|"]
     for cc, v in per.items():
         g = [x["goodput_mbit"] for x in v]
-        md.append("| %s | %s | %s | %s | %s | %s | %s | %s | %s | %s |" % (
+        md.append("| %s | %s | %s | %s | %s | %s | %s | %s | %s | %s | %s | %s |" % (
             cc, fmt(g), fmt([x["goodput_pct"] for x in v]),
             fmt([100 * x / cubic for x in g]) if cubic == cubic else "n/a",
             fmt([x["queue_p50"] for x in v], scale=1e-3),
@@ -261,10 +290,15 @@ def s1(d, meta, res, rep):
             fmt([x["srtt_ms"] for x in v]),
             fmt([x["inflation_ms"] for x in v]),
             fmt([x["retransmits"] for x in v], "%d"),
-            fmt([x["rtos"] for x in v], "%d")))
+            fmt([x["rtos"] for x in v], "%d"),
+            fmt([x["inflight_pct"] for x in v], "%.0f"),
+            fmt([x["window_full_pct"] for x in v], "%.0f")))
     md += ["", "srtt: iperf3's mean of the sender's smoothed RTT samples; "
            "inflation: srtt over the base RTT, %.1f ms, the least RTT any S1 "
-           "flow saw." % base, ""]
+           "flow saw.  In flight: the sender's unacknowledged bytes as a share "
+           "of its cwnd (for hpcc, W in whole segments), and the share of the "
+           "100-ms samples in which they filled it to within a segment, after "
+           "the first second (tcpsample)." % base, ""]
 
     # time series of one repetition
     fig, ax = plt.subplots(3, 1, figsize=(9, 8), sharex=True)
