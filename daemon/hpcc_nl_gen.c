@@ -130,6 +130,7 @@ const struct hpcc_nl_attr_desc hpcc_params_desc[HPCC_A_PARAMS_MAX + 1] = {
 	[HPCC_A_PARAMS_N_FLOWS] = { "n-flows", HPCC_NL_U32, 0, 0, NULL },
 	[HPCC_A_PARAMS_N_FLOWS_SOURCE] = { "n-flows-source", HPCC_NL_U8, 0, 0, &hpcc_enum_n_source },
 	[HPCC_A_PARAMS_START] = { "start", HPCC_NL_U8, 0, 0, &hpcc_enum_start },
+	[HPCC_A_PARAMS_EWMA_PERIOD] = { "ewma-period", HPCC_NL_U32, 0, 0, NULL },
 };
 
 const char *const hpcc_params_names[HPCC_A_PARAMS_MAX + 1] = {
@@ -149,6 +150,7 @@ const char *const hpcc_params_names[HPCC_A_PARAMS_MAX + 1] = {
 	[HPCC_A_PARAMS_N_FLOWS] = "n-flows",
 	[HPCC_A_PARAMS_N_FLOWS_SOURCE] = "n-flows-source",
 	[HPCC_A_PARAMS_START] = "start",
+	[HPCC_A_PARAMS_EWMA_PERIOD] = "ewma-period",
 };
 
 const struct hpcc_nl_attr_desc hpcc_stats_desc[HPCC_A_STATS_MAX + 1] = {
@@ -523,6 +525,11 @@ int hpcc_params_parse(const struct nlattr *attr, size_t len, struct hpcc_params_
 			ok = plen == sizeof(out->start);
 			if (ok)
 				memcpy(&out->start, p, sizeof(out->start));
+			break;
+		case HPCC_A_PARAMS_EWMA_PERIOD:
+			ok = plen == sizeof(out->ewma_period);
+			if (ok)
+				memcpy(&out->ewma_period, p, sizeof(out->ewma_period));
 			break;
 		default:
 			ok = 0;

@@ -155,6 +155,7 @@ struct hpcc_params_attrs {
 	uint32_t n_flows;
 	uint8_t n_flows_source;
 	uint8_t start;
+	uint32_t ewma_period;
 };
 
 /** hpcc_params_parse() - fill @out from @len bytes of attributes at @attr;

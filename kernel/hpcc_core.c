@@ -217,14 +217,15 @@ u64 hpcc_w_ai_rule_of_thumb(u64 w_init, u64 eta, u32 n_flows)
 /**
  * hpcc_params_default() - the default parameters
  * @p: filled with T = 100 us, eta = 0.95 and maxStage = 5 (Figure 3),
- *	W_init = 10 Gbit/s * T, W_min = 3000 bytes and W_ai by the rule of
- *	thumb with N = 16.
+ *	W_init = 10 Gbit/s * T, W_min = 3000 bytes, W_ai by the rule of
+ *	thumb with N = 16 and U's EWMA period T_U = T (Figure 4).
  */
 void hpcc_params_default(struct hpcc_params *p)
 {
 	p->t_ns = HPCC_DEFAULT_T_NS;
 	p->eta = hpcc_mul_div(HPCC_DEFAULT_ETA_PERMILLE, HPCC_U_ONE, 1000);
 	p->max_stage = HPCC_DEFAULT_MAX_STAGE;
+	p->ewma_pct = HPCC_DEFAULT_EWMA_PCT;
 	p->w_init = hpcc_bdp(HPCC_DEFAULT_LINE_RATE_BPS, p->t_ns);
 	p->w_min = HPCC_DEFAULT_W_MIN << HPCC_W_SHIFT;
 	p->w_ai = hpcc_w_ai_rule_of_thumb(p->w_init, p->eta,
@@ -242,6 +243,8 @@ bool hpcc_params_valid(const struct hpcc_params *p)
 	return p->t_ns >= HPCC_T_MIN_NS && p->t_ns <= HPCC_T_MAX_NS &&
 	       p->eta >= HPCC_ETA_MIN && p->eta <= HPCC_ETA_MAX &&
 	       p->max_stage <= HPCC_MAX_STAGE_MAX &&
+	       (!p->ewma_pct || (p->ewma_pct >= HPCC_EWMA_PCT_MIN &&
+				 p->ewma_pct <= HPCC_EWMA_PCT_MAX)) &&
 	       p->w_min >= HPCC_W_MIN_MIN << HPCC_W_SHIFT &&
 	       p->w_init >= p->w_min &&
 	       p->w_init <= HPCC_W_MAX_MAX << HPCC_W_SHIFT &&
@@ -343,15 +346,17 @@ void hpcc_flow_restart(struct hpcc_flow *f, const struct hpcc_params *p, u64 w)
  * u' = min(qlen, L.qlen) / (B * T) + txRate / B with B in bytes per ns.
  * A hop with B = 0, dt <= 0 or txBytes < L.txBytes is skipped.  u is the
  * largest u' (the first hop among equals) and tau that hop's dt;
- * tau = min(tau, T); U = (1 - tau/T) * U + (tau/T) * u.  Each term of u'
- * saturates at HPCC_U_MAX.  That hop is recorded as @f->bind_hop.
+ * tau = min(tau, T_U); U = (1 - tau/T_U) * U + (tau/T_U) * u, where T_U
+ * is T (the draft's, Figure 4 lines 8-9) unless @p->ewma_pct sets a longer
+ * period.  Each term of u' saturates at HPCC_U_MAX.  That hop is recorded
+ * as @f->bind_hop.
  *
  * Return: false when every hop was skipped (U unchanged), else true.
  */
 bool hpcc_measure_inflight(struct hpcc_flow *f, const struct hpcc_params *p,
 			   const struct hpcc_hop *hops, u32 nhop)
 {
-	u64 u = 0, tau = 0;
+	u64 u = 0, tau = 0, t_u;
 	bool found = false;
 	u32 i, bind = 0;
 
@@ -385,9 +390,11 @@ bool hpcc_measure_inflight(struct hpcc_flow *f, const struct hpcc_params *p,
 	if (!found)
 		return false;
 	f->bind_hop = bind;
-	tau = hpcc_min(tau, p->t_ns);
-	f->u = hpcc_mul_div(f->u, p->t_ns - tau, p->t_ns) +
-	       hpcc_mul_div(u, tau, p->t_ns);
+	/* T_U <= 8 * 100 ms: no overflow */
+	t_u = p->ewma_pct ? HPCC_DIV64(p->t_ns * p->ewma_pct, 100) : p->t_ns;
+	tau = hpcc_min(tau, t_u);
+	f->u = hpcc_mul_div(f->u, t_u - tau, t_u) +
+	       hpcc_mul_div(u, tau, t_u);
 	return true;
 }
 

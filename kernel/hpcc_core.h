@@ -47,6 +47,8 @@
 #define HPCC_ETA_MIN		(HPCC_U_ONE / 2)	/* 0.5 */
 #define HPCC_ETA_MAX		HPCC_U_ONE		/* 1.0 */
 #define HPCC_MAX_STAGE_MAX	64
+#define HPCC_EWMA_PCT_MIN	100			/* T_U = T */
+#define HPCC_EWMA_PCT_MAX	800			/* T_U = 8 T */
 #define HPCC_W_MIN_MIN		128ULL			/* bytes */
 #define HPCC_W_MAX_MAX		BIT_ULL(30)		/* 1 GiB */
 
@@ -54,6 +56,7 @@
 #define HPCC_DEFAULT_T_NS	100000ULL		/* 100 us */
 #define HPCC_DEFAULT_ETA_PERMILLE 950			/* 0.95 */
 #define HPCC_DEFAULT_MAX_STAGE	5
+#define HPCC_DEFAULT_EWMA_PCT	100			/* the draft's */
 #define HPCC_DEFAULT_LINE_RATE_BPS 10000000000ULL	/* 10 Gbit/s */
 #define HPCC_DEFAULT_W_MIN	3000ULL			/* bytes */
 /* N in the rule of thumb W_ai = W_init * (1 - eta) / N (section 5). */
@@ -88,6 +91,10 @@ struct hpcc_hop {
  * @w_init: W_init, the initial window and also W_max, bytes Q16
  *	[@w_min, HPCC_W_MAX_MAX]
  * @w_min: W_min, the smallest window, bytes Q16 [HPCC_W_MIN_MIN, @w_init]
+ * @ewma_pct: the period of U's EWMA, T_U, in percent of T: tau =
+ *	min(tau, T_U), U = (1 - tau/T_U) * U + (tau/T_U) * u.  0 and 100 are
+ *	the draft's T_U = T (section 4.2, Figure 4 lines 8-9); up to
+ *	HPCC_EWMA_PCT_MAX (Documentation/algorithm.rst, "U's period")
  */
 struct hpcc_params {
 	u64 t_ns;
@@ -96,6 +103,7 @@ struct hpcc_params {
 	u64 w_ai;
 	u64 w_init;
 	u64 w_min;
+	u32 ewma_pct;
 };
 
 /**

@@ -48,6 +48,7 @@
  *	a reported N under HPCC_N_SOURCE_MAX [1, HPCC_N_FLOWS_MAX]
  * @n_source: enum hpcc_n_source, where a flow's N comes from
  * @start: enum hpcc_start, how a new flow's window starts
+ * @ewma_period_pct: the period of U's EWMA in percent of T [100, 800]
  * @rcu: for kfree_rcu()
  */
 struct hpcc_cfg {
@@ -66,6 +67,7 @@ struct hpcc_cfg {
 	u32 n_flows;
 	u8 n_source;
 	u8 start;
+	u32 ewma_period_pct;
 	struct rcu_head rcu;
 };
 

@@ -149,6 +149,13 @@ module_param_cb(start, &hpcc_param_ops, &start, 0644);
 MODULE_PARM_DESC(start,
 		 "A new flow's start: 0 line rate (W = W_init, the draft's), 1 slow start until a sample measures U [0..1], default 0");
 
+static struct hpcc_param ewma_period_pct = {
+	HPCC_DEFAULT_EWMA_PCT, HPCC_EWMA_PCT_MIN, HPCC_EWMA_PCT_MAX
+};
+module_param_cb(ewma_period_pct, &hpcc_param_ops, &ewma_period_pct, 0644);
+MODULE_PARM_DESC(ewma_period_pct,
+		 "the period of U's EWMA in percent of T, 100 the draft's T [100..800], default 100");
+
 /**
  * hpcc_cfg_defaults() - the parameters a new network namespace starts with
  * @cfg: filled from the module parameters (@cfg->p is left for
@@ -174,6 +181,7 @@ void hpcc_cfg_defaults(struct hpcc_cfg *cfg)
 	cfg->n_flows = READ_ONCE(n_flows.val);
 	cfg->n_source = READ_ONCE(n_flows_source.val);
 	cfg->start = READ_ONCE(start.val);
+	cfg->ewma_period_pct = READ_ONCE(ewma_period_pct.val);
 }
 
 /**
@@ -201,8 +209,8 @@ void hpcc_stat_inc(struct hpcc_net *hn, enum hpcc_stat s)
  * hpcc_cfg_build() - a new parameter set with the core's fixed-point form
  * @base: the user-visible fields; @base->p is ignored
  *
- * Derives T (ns), eta (Q32, rounded to nearest), W_init = line rate * T in
- * whole bytes, W_min and W_ai (the rule of thumb of draft section 5 with
+ * Derives T (ns), eta (Q32, rounded to nearest), U's EWMA period, W_init =
+ * line rate * T in whole bytes, W_min and W_ai (the rule of thumb of draft section 5 with
  * N = n_flows when w_ai_bytes is 0) and checks them with hpcc_params_valid().
  *
  * Return: a kmalloc'ed copy (GFP_KERNEL), ERR_PTR(-EINVAL) when the set is
@@ -220,6 +228,7 @@ struct hpcc_cfg *hpcc_cfg_build(const struct hpcc_cfg *base)
 	p->eta = DIV_ROUND_CLOSEST_ULL((u64)c->eta_permille << HPCC_U_SHIFT,
 				       1000);
 	p->max_stage = c->max_stage;
+	p->ewma_pct = c->ewma_period_pct;
 	p->w_init = hpcc_bdp((u64)c->line_rate_mbps * 1000000, p->t_ns);
 	p->w_init &= ~((1ULL << HPCC_W_SHIFT) - 1);	/* whole bytes */
 	p->w_min = (u64)c->w_min_bytes << HPCC_W_SHIFT;

@@ -64,6 +64,7 @@ static const struct {
 	HPCC_NL_PARAM(HPCC_A_PARAMS_N_FLOWS, n_flows),
 	HPCC_NL_PARAM(HPCC_A_PARAMS_N_FLOWS_SOURCE, n_source),
 	HPCC_NL_PARAM(HPCC_A_PARAMS_START, start),
+	HPCC_NL_PARAM(HPCC_A_PARAMS_EWMA_PERIOD, ewma_period_pct),
 #undef HPCC_NL_PARAM
 };
 
@@ -527,7 +528,7 @@ static int hpcc_nl_params_apply(struct hpcc_net *hn, struct genl_info *info)
 		}
 	}
 	err = nlmsg_parse(info->nlhdr, GENL_HDRLEN, tb,
-			  HPCC_A_PARAMS_START,
+			  HPCC_A_PARAMS_EWMA_PERIOD,
 			  hpcc_params_set_nl_policy, info->extack);
 	if (err)
 		return err;

@@ -86,7 +86,7 @@ static const struct nla_policy hpcc_flow_get_nl_policy[HPCC_A_FLOW_DPORT + 1] = 
 };
 
 /* HPCC_CMD_PARAMS_SET - do */
-static const struct nla_policy hpcc_params_set_nl_policy[HPCC_A_PARAMS_START + 1] = {
+static const struct nla_policy hpcc_params_set_nl_policy[HPCC_A_PARAMS_EWMA_PERIOD + 1] = {
 	[HPCC_A_PARAMS_T] = NLA_POLICY_FULL_RANGE(NLA_U32, &hpcc_a_params_t_range),
 	[HPCC_A_PARAMS_ETA] = NLA_POLICY_RANGE(NLA_U32, 500, 1000),
 	[HPCC_A_PARAMS_MAX_STAGE] = NLA_POLICY_MAX(NLA_U32, 64),
@@ -101,6 +101,7 @@ static const struct nla_policy hpcc_params_set_nl_policy[HPCC_A_PARAMS_START + 1
 	[HPCC_A_PARAMS_N_FLOWS] = NLA_POLICY_FULL_RANGE(NLA_U32, &hpcc_a_params_n_flows_range),
 	[HPCC_A_PARAMS_N_FLOWS_SOURCE] = NLA_POLICY_MAX(NLA_U8, 2),
 	[HPCC_A_PARAMS_START] = NLA_POLICY_MAX(NLA_U8, 1),
+	[HPCC_A_PARAMS_EWMA_PERIOD] = NLA_POLICY_RANGE(NLA_U32, 100, 800),
 };
 
 #endif /* _HPCC_NL_POLICY_H */

@@ -44,7 +44,7 @@ struct model {
 };
 
 struct mparams {
-	double t, eta, w_ai, w_init, w_min;
+	double t, t_u, eta, w_ai, w_init, w_min;
 	u32 max_stage;
 };
 
@@ -92,8 +92,8 @@ static int model_ack(struct model *m, const struct mparams *p, u32 ack,
 	memcpy(m->l, h, n * sizeof(*h));
 	if (!found)
 		return 1;
-	tau = fmin(tau, p->t);
-	m->u = (1 - tau / p->t) * m->u + tau / p->t * u;
+	tau = fmin(tau, p->t_u);
+	m->u = (1 - tau / p->t_u) * m->u + tau / p->t_u * u;
 	{
 		int upd = (s32)(ack - m->last_update_seq) > 0;
 		double w;
@@ -149,8 +149,11 @@ static int run_trace(struct __test_metadata *_metadata, u64 seed,
 		  << HPCC_W_SHIFT;
 	p.w_ai = (u64)unif(0, (double)(p.w_init >> HPCC_W_SHIFT) / 50)
 		 << HPCC_W_SHIFT;
+	/* U's EWMA period: the draft's T_U = T in even traces */
+	p.ewma_pct = seed & 1 ? HPCC_EWMA_PCT_MIN + (u32)(rnd() % 701) : 100;
 	ASSERT_TRUE(hpcc_params_valid(&p));
 	mp.t = (double)p.t_ns;
+	mp.t_u = mp.t * p.ewma_pct / 100;
 	mp.eta = (double)p.eta / HPCC_U_ONE;
 	mp.max_stage = p.max_stage;
 	mp.w_ai = (double)p.w_ai / 65536.0;

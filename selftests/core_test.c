@@ -335,6 +335,39 @@ TEST_F(core, new_int_updates_wc_after_t)
 }
 
 /*
+ * U's EWMA period T_U (ewma_pct, percent of T).  One sample a T apart with
+ * u' = 0.5 (5,000 bytes in 10 us at 1 byte/ns, empty queue): with T_U = T
+ * (0 or 100, the draft's) tau/T_U = 1 and U = u' = 0.5; with T_U = 2T,
+ * U = 0.5 * 1 + 0.5 * 0.5 = 0.75, and a sample 3T later has tau = min(3T,
+ * T_U) = T_U, so U = u' again.
+ */
+static u64 u_after(u32 ewma_pct, u64 ts2, u64 tx2)
+{
+	struct hpcc_params p = params();
+	struct hpcc_flow f;
+
+	p.ewma_pct = ewma_pct;
+	hpcc_flow_init(&f, &p);
+	ack1(&f, &p, 0, 1000, 0, 0, 0);
+	ack1(&f, &p, 1001, 2000, 10000, 5000, 0);
+	if (ts2)
+		ack1(&f, &p, 2001, 3000, ts2, tx2, 0);
+	return f.u;
+}
+
+TEST(ewma_period)
+{
+	EXPECT_EQ(UQ(1, 2), u_after(0, 0, 0));
+	EXPECT_EQ(UQ(1, 2), u_after(100, 0, 0));
+	EXPECT_EQ(UQ(3, 4), u_after(200, 0, 0));
+	EXPECT_EQ(UQ(7, 8), u_after(400, 0, 0));
+	/* 30 us later, 0.5 byte/ns: tau = T_U = 20 us, U = u' */
+	EXPECT_EQ(UQ(1, 2), u_after(200, 40000, 20000));
+	/* 10 us later, 1 byte/ns: U = 0.75 * 0.5 + 1 * 0.5 = 0.875 */
+	EXPECT_EQ(UQ(7, 8), u_after(200, 20000, 15000));
+}
+
+/*
  * A restart after a gap (the module's resume from the fallback law) keeps
  * L and lastUpdateSeq: the next sample on the same path computes U at once.
  * W is the given window within [W_min, W_init], incStage 0.
@@ -468,6 +501,15 @@ TEST(params_ranges)
 	q = p; q.w_init = WB(1ULL << 30) + 1;
 	EXPECT_FALSE(hpcc_params_valid(&q));
 	q = p; q.max_stage = 65;
+	EXPECT_FALSE(hpcc_params_valid(&q));
+	EXPECT_EQ(100, p.ewma_pct);
+	q = p; q.ewma_pct = 0;		/* zero-initialized: the draft's */
+	EXPECT_TRUE(hpcc_params_valid(&q));
+	q = p; q.ewma_pct = 800;
+	EXPECT_TRUE(hpcc_params_valid(&q));
+	q = p; q.ewma_pct = 99;
+	EXPECT_FALSE(hpcc_params_valid(&q));
+	q = p; q.ewma_pct = 801;
 	EXPECT_FALSE(hpcc_params_valid(&q));
 }
 

@@ -3,7 +3,7 @@
  * fuzz_replay - libFuzzer target over the hpcc-replay trace parser and the
  * algorithm core (NewAck and NewINT).
  *
- * Input: 16 bytes that pick the parameters (kept when hpcc_params_valid()
+ * Input: 18 bytes that pick the parameters (kept when hpcc_params_valid()
  * accepts them, defaults otherwise), then trace text.  Beyond the
  * sanitizers' checks it asserts the core's invariants after every sample:
  * W and Wc within [W_min, W_max], U at most HPCC_U_MAX, incStage at most
@@ -52,6 +52,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	q.w_init = take(&data, &size, 3) << 16;
 	q.w_min = take(&data, &size, 2) << 16;
 	q.w_ai = take(&data, &size, 2) << 16;
+	q.ewma_pct = (u32)take(&data, &size, 2);
 	if (hpcc_params_valid(&q))
 		p = q;
 

@@ -289,7 +289,7 @@ bad_input() {
 	# w_min above W_init (which T, and so SLOW, scales) is refused
 	for c in eta=400 t=0 max_stage=65 probe_dscp=64 w_min=100 \
 		 "w_min=$((W_INIT + 1))" "probe_dscp=61" w_init=5 pacing_gain=99 \
-		 pacing_gain=401; do
+		 pacing_gain=401 ewma_period=99 ewma_period=801; do
 		out=$(nls params-set $c) && { echo "params-set $c accepted"; rc=1; }
 		echo "params-set $c: $out"
 	done
@@ -302,7 +302,12 @@ bad_input() {
 	[ "$(stat_of hs rejected_no_flow)" = $((nof0 + 1)) ] &&
 	[ "$(stat_of hs params_rejected)" -ge 10 ] &&
 	[ "$(nls params-get | sed -n 's/^eta=//p')" = 950 ] &&
-	[ "$(nls params-get | sed -n 's/^pacing_gain=//p')" = 100 ] && return $rc
+	[ "$(nls params-get | sed -n 's/^pacing_gain=//p')" = 100 ] &&
+	[ "$(nls params-get | sed -n 's/^ewma_period=//p')" = 100 ] || return 1
+	# U's EWMA period: set, read back, restored to the draft's
+	nls params-set ewma_period=250 &&
+	[ "$(nls params-get | sed -n 's/^ewma_period=//p')" = 250 ] &&
+	nls params-set ewma_period=100 && return $rc
 	return 1
 }
 

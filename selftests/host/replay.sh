@@ -61,6 +61,23 @@ reported_n() {
 0.500000 52500 52500 1" ]
 }
 
+# U's EWMA period T_U = 2T (--ewma-period 200): each sample a T apart
+# weighs 1/2.  Sample 2: u' = 1.5, U = 1.25, MD to 100000*0.75/1.25+500;
+# sample 3: u' = 0.5, U = 0.875, MD to 60500*0.75/0.875+500 (rounded down).
+ewma_period() {
+	local out
+	# shellcheck disable=SC2086
+	out=$(printf '%s\n' "$TRACE" | "$R" $OPTS --ewma-period 200) || return 1
+	echo "$out"
+	[ "$out" = "1.000000 100000 100000 0
+1.250000 60500 60500 0
+0.875000 52357 52357 0" ] || return 1
+	# 100 is the draft's T_U = T
+	# shellcheck disable=SC2086
+	out=$(printf '%s\n' "$TRACE" | "$R" $OPTS --ewma-period 100) || return 1
+	[ "$out" = "$EXPECT" ]
+}
+
 rejects() { # rejects EXPECTED-STDERR-PATTERN INPUT [OPTIONS...]
 	local pat=$1 in=$2 err rc
 	shift 2
@@ -70,7 +87,7 @@ rejects() { # rejects EXPECTED-STDERR-PATTERN INPUT [OPTIONS...]
 }
 
 ktap_print_header
-ktap_set_plan 14
+ktap_set_plan 16
 t "hand-computed trace: U W Wc incStage per sample" hand_computed
 t "defaults: W_init = 10 Gbit/s x T (100 us)" defaults
 t "malformed number: exit 2, line named" \
@@ -81,6 +98,8 @@ t "missing hop field: exit 2" rejects 'line 1: qlen_bytes: missing' '1 2 1 1 1 1
 t "reported N sets the flow's W_ai (--n-flows-source)" reported_n
 t "extra field: exit 2" rejects 'line 1: extra' '1 2 1 1 1 1 1 1 1 9 9'
 t "n_flows beyond 65535: exit 2" rejects 'line 1: n_flows: out of range' '1 2 1 1 1 1 1 1 1 65536'
+t "U's EWMA period (--ewma-period)" ewma_period
+t "--ewma-period 99: exit 2" rejects 'invalid value' '' --ewma-period 99
 t "bad --n-flows-source: exit 2" rejects 'invalid value' '' --n-flows-source some
 t "ack_seq beyond 32 bits: exit 2" rejects 'line 1: ack_seq: out of range' '4294967296 2 1 1 1 1 1 1 1'
 t "64-bit overflow: exit 2" rejects 'line 1: ts_ns: out of range' '1 2 1 1 1 1 18446744073709551616 1 1'

@@ -26,6 +26,7 @@ static const char usage[] =
 "  --base-rtt-ns NS   T, the base RTT (1000..100000000)      [100000]\n"
 "  --eta X            eta, target utilization (0.5..1)       [0.95]\n"
 "  --max-stage N      maxStage (0..64)                       [5]\n"
+"  --ewma-period PCT  U's EWMA period T_U, percent of T (100..800) [100]\n"
 "  --w-init BYTES     W_init, also W_max (W_min..2^30)       [10 Gbit/s * T]\n"
 "  --w-min BYTES      W_min (128..W_init)                    [3000]\n"
 "  --w-ai BYTES       W_ai (0..W_init)             [W_init * (1 - eta) / N]\n"
@@ -80,6 +81,7 @@ int main(int argc, char **argv)
 		{ "base-rtt-ns", required_argument, NULL, 'T' },
 		{ "eta", required_argument, NULL, 'e' },
 		{ "max-stage", required_argument, NULL, 's' },
+		{ "ewma-period", required_argument, NULL, 'E' },
 		{ "w-init", required_argument, NULL, 'i' },
 		{ "w-min", required_argument, NULL, 'm' },
 		{ "w-ai", required_argument, NULL, 'a' },
@@ -121,6 +123,12 @@ int main(int argc, char **argv)
 			if (parse_u64(optarg, 0, HPCC_MAX_STAGE_MAX, &v))
 				return bad_option("--max-stage", optarg);
 			p.max_stage = (u32)v;
+			break;
+		case 'E':
+			if (parse_u64(optarg, HPCC_EWMA_PCT_MIN,
+				      HPCC_EWMA_PCT_MAX, &v))
+				return bad_option("--ewma-period", optarg);
+			p.ewma_pct = (u32)v;
 			break;
 		case 'i':
 			if (parse_u64(optarg, HPCC_W_MIN_MIN, HPCC_W_MAX_MAX,
