@@ -98,25 +98,31 @@ tb_up dumbbell $HOSTS || { echo "eval: testbed failed" >&2; exit 1; }
 # kcc CC - the kernel's name of CC: hpcc-n is hpcc with n-flows-source
 # reported (each flow's W_ai from the N its receiver reports:
 # Documentation/algorithm.rst, "Receiver-reported N"); hpcc-ss is hpcc
-# with start slow-start (algorithm.rst, "Start")
+# with start slow-start (algorithm.rst, "Start"); hpcc-e is hpcc with
+# ewma-period 200, U averaged over 2 T (algorithm.rst, "U's period")
 kcc() {
-	case $1 in hpcc-n|hpcc-ss) echo hpcc ;; *) echo "$1" ;; esac
+	case $1 in hpcc-n|hpcc-ss|hpcc-e) echo hpcc ;; *) echo "$1" ;; esac
 }
 
-# bench_cc CC - make CC every host's default; dctcp gets ECN and RED; hpcc,
-# hpcc-n and hpcc-ss get their n-flows-source and start
+# bench_cc CC - make CC every host's default; dctcp gets ECN and RED; hpcc
+# and its variants get their n-flows-source, start and ewma-period (the
+# testbed's, TB_HPCC_PARAMS, unless the variant's)
 bench_cc() {
-	local cc=$1 ns ecn=2 src=configured start=line-rate
+	local cc=$1 ns ecn=2 src=configured start=line-rate ewma
+	ewma=$(echo "$TB_HPCC_PARAMS" | sed -n 's/.*ewma-period \([0-9]*\).*/\1/p')
+	ewma=${ewma:-100}
 	[ "$cc" = dctcp ] && ecn=1
 	[ "$cc" = hpcc-n ] && src=reported
 	[ "$cc" = hpcc-ss ] && start=slow-start
+	[ "$cc" = hpcc-e ] && ewma=200
 	for ns in $(tb_ns_all); do
 		[ "$ns" = tbr ] && continue
 		ip netns exec "$ns" sysctl -qw net.ipv4.tcp_congestion_control="$(kcc "$cc")" \
 			net.ipv4.tcp_ecn=$ecn || return 1
 		case $cc in hpcc*)
 			ip netns exec "$ns" "$TB_BIN/hpccctl" param set \
-				n-flows-source $src start $start || return 1 ;;
+				n-flows-source $src start $start \
+				ewma-period "$ewma" || return 1 ;;
 		esac
 	done
 	if [ "$cc" = dctcp ]; then

@@ -23,9 +23,10 @@ matplotlib.use("Agg")
 import matplotlib.pyplot as plt  # noqa: E402
 
 # hpcc-n: hpcc with n-flows-source reported; hpcc-ss: hpcc with start
-# slow-start (eval.sh, bench_cc)
-CC_ORDER = ["hpcc", "hpcc-n", "hpcc-ss", "cubic", "bbr", "dctcp"]
+# slow-start; hpcc-e: hpcc with ewma-period 200 (eval.sh, bench_cc)
+CC_ORDER = ["hpcc", "hpcc-n", "hpcc-ss", "hpcc-e", "cubic", "bbr", "dctcp"]
 COLORS = {"hpcc": "tab:red", "hpcc-n": "tab:orange", "hpcc-ss": "tab:brown",
+          "hpcc-e": "tab:pink",
           "cubic": "tab:blue",
           "bbr": "tab:green", "dctcp": "tab:purple"}
 # S5 buckets, upper bounds in bytes (scaled sizes): one packet, IW10,
