@@ -5,7 +5,9 @@
  * and done byte-wise (unaligned-safe), as packets come from the network.
  */
 #include <endian.h>
+#include <stdbool.h>
 #include <string.h>
+#include <sys/socket.h>
 
 #include "hpcc_wire.h"
 
@@ -78,18 +80,39 @@ static void put_ip(uint8_t *ip, const struct hpcc_tuple *t, uint8_t dscp,
 	put16(ip + 10, ~csum_add(0, ip, HPCC_IP_LEN) & 0xffff);
 }
 
-/* TCP header with no flags, seq, ack and window 0, and its checksum over
- * the pseudo-header and the whole segment (the payload must be in place).
+/* IPv6 header (RFC 8200 section 3): traffic class DSCP << 2 (ECN 0), the
+ * flow label, next header TCP, hop limit 64.
  */
-static void put_tcp(uint8_t *ip, size_t total)
+static void put_ip6(uint8_t *ip, const struct hpcc_tuple *t, uint8_t dscp,
+		    size_t total)
 {
-	uint8_t *th = ip + HPCC_IP_LEN;
-	size_t seg = total - HPCC_IP_LEN;
+	put32(ip, 6U << 28 | (uint32_t)(dscp << 2) << 20 | t->flowlabel);
+	put16(ip + 4, total - HPCC_IP6_LEN);
+	ip[6] = 6;				/* TCP */
+	ip[7] = 64;				/* hop limit */
+	memcpy(ip + 8, t->saddr6, 16);
+	memcpy(ip + 24, t->daddr6, 16);
+}
+
+static size_t ip_len(const struct hpcc_tuple *t)
+{
+	return t->family == AF_INET6 ? HPCC_IP6_LEN : HPCC_IP_LEN;
+}
+
+/* TCP header at @th with no flags, seq, ack and window 0, and its checksum
+ * over the pseudo-header (IPv4: RFC 793; IPv6: RFC 8200 section 8.1) and
+ * the @seg bytes of the segment (the payload must be in place).
+ */
+static void put_tcp(uint8_t *ip, uint8_t *th, size_t seg, bool v6)
+{
 	uint32_t sum;
 
 	memset(th + 4, 0, HPCC_TCP_LEN - 4);	/* ports already set */
 	th[12] = (HPCC_TCP_LEN / 4) << 4;
-	sum = csum_add(0, ip + 12, 8);		/* addresses */
+	if (v6)
+		sum = csum_add(0, ip + 8, 32);	/* addresses */
+	else
+		sum = csum_add(0, ip + 12, 8);
 	sum += 6 + seg;
 	sum = csum_add(sum, th, seg);
 	put16(th + 16, ~sum & 0xffff);
@@ -128,48 +151,72 @@ static void get_hop(const uint8_t *p, struct hpcc_hop_rec *r)
 	r->qlen = get32(p + 32);
 }
 
-static size_t pkt_len(uint8_t hop_cap)
+static size_t pkt_len(size_t iplen, uint8_t hop_cap)
 {
-	return HPCC_IP_LEN + HPCC_TCP_LEN + HPCC_WIRE_HDR_LEN +
+	return iplen + HPCC_TCP_LEN + HPCC_WIRE_HDR_LEN +
 	       (size_t)hop_cap * HPCC_WIRE_HOP_LEN;
+}
+
+static bool tuple_ok(const struct hpcc_tuple *t)
+{
+	if (t->family == AF_INET6)
+		return t->flowlabel <= 0xfffff;
+	return !t->family || t->family == AF_INET;
+}
+
+/* The IP header of a packet of @total bytes from @t. */
+static void put_iph(uint8_t *ip, const struct hpcc_tuple *t, uint8_t dscp,
+		    size_t total, uint16_t ip_id)
+{
+	if (t->family == AF_INET6)
+		put_ip6(ip, t, dscp, total);
+	else
+		put_ip(ip, t, dscp, total, ip_id);
 }
 
 size_t hpcc_build_probe(void *buf, const struct hpcc_tuple *t, uint8_t dscp,
 			uint8_t hop_cap, uint64_t probe_id, uint64_t ts,
 			uint16_t ip_id)
 {
-	uint8_t *ip = buf, *th = ip + HPCC_IP_LEN, *h = th + HPCC_TCP_LEN;
-	size_t total = pkt_len(hop_cap);
+	size_t iplen = ip_len(t), total = pkt_len(iplen, hop_cap);
+	uint8_t *ip = buf, *th = ip + iplen, *h = th + HPCC_TCP_LEN;
 
-	if (!dscp || dscp > 63 || !hop_cap || hop_cap > HPCC_MAX_HOPS)
+	if (!dscp || dscp > 63 || !hop_cap || hop_cap > HPCC_MAX_HOPS ||
+	    !tuple_ok(t))
 		return 0;
-	put_ip(ip, t, dscp, total, ip_id);
+	put_iph(ip, t, dscp, total, ip_id);
 	memcpy(th, &t->sport, 2);
 	memcpy(th + 2, &t->dport, 2);
 	put_hdr(h, HPCC_WIRE_PROBE, 0, hop_cap, probe_id, ts);
 	memset(h + HPCC_WIRE_HDR_LEN, 0, (size_t)hop_cap * HPCC_WIRE_HOP_LEN);
-	put_tcp(ip, total);
+	put_tcp(ip, th, total - iplen, t->family == AF_INET6);
 	return total;
 }
 
 size_t hpcc_build_response(void *buf, const struct hpcc_pkt *probe,
 			   uint8_t dscp, uint16_t ip_id, uint32_t n_flows)
 {
-	uint8_t *ip = buf, *th = ip + HPCC_IP_LEN, *h = th + HPCC_TCP_LEN;
 	uint8_t nhop = probe->nhop, hop_cap = nhop ? nhop : 1;
 	struct hpcc_tuple back = {
 		.saddr = probe->tuple.daddr, .daddr = probe->tuple.saddr,
 		.sport = probe->tuple.dport, .dport = probe->tuple.sport,
+		.family = probe->tuple.family,
+		.flowlabel = probe->tuple.flowlabel,
 	};
-	size_t total = pkt_len(hop_cap) + (n_flows ? HPCC_WIRE_EXT_LEN : 0);
+	size_t iplen = ip_len(&back);
+	size_t total = pkt_len(iplen, hop_cap) +
+		       (n_flows ? HPCC_WIRE_EXT_LEN : 0);
+	uint8_t *ip = buf, *th = ip + iplen, *h = th + HPCC_TCP_LEN;
 	uint8_t *ext = h + HPCC_WIRE_HDR_LEN +
 		       (size_t)hop_cap * HPCC_WIRE_HOP_LEN;
 	uint8_t i;
 
+	memcpy(back.saddr6, probe->tuple.daddr6, 16);
+	memcpy(back.daddr6, probe->tuple.saddr6, 16);
 	if (probe->type != HPCC_WIRE_PROBE || !dscp || dscp > 63 ||
-	    nhop > HPCC_MAX_HOPS)
+	    nhop > HPCC_MAX_HOPS || !tuple_ok(&back))
 		return 0;
-	put_ip(ip, &back, dscp, total, ip_id);
+	put_iph(ip, &back, dscp, total, ip_id);
 	memcpy(th, &back.sport, 2);
 	memcpy(th + 2, &back.dport, 2);
 	put_hdr(h, HPCC_WIRE_RESPONSE, nhop, hop_cap, probe->probe_id,
@@ -184,7 +231,7 @@ size_t hpcc_build_response(void *buf, const struct hpcc_pkt *probe,
 		put16(ext + 2, 0);
 		put32(ext + 4, n_flows > 65535 ? 65535 : n_flows);
 	}
-	put_tcp(ip, total);
+	put_tcp(ip, th, total - iplen, back.family == AF_INET6);
 	return total;
 }
 
@@ -220,28 +267,95 @@ static enum hpcc_parse_err parse_ext(const uint8_t *e, size_t rest,
 	return HPCC_PARSE_OK;
 }
 
-enum hpcc_parse_err hpcc_parse(const void *buf, size_t len,
-			       struct hpcc_pkt *pkt)
+/*
+ * The IPv4 header of @ip (@len bytes, at least HPCC_IP_LEN): *@ihl its
+ * length, *@total the packet's.
+ */
+static enum hpcc_parse_err parse_ip4(const uint8_t *ip, size_t len,
+				     size_t *ihl, size_t *total)
 {
-	uint32_t n_flows = 0;
-	const uint8_t *ip = buf, *th, *h;
-	size_t ihl, total, doff, rest;
-	uint8_t i;
-
-	if (len < HPCC_IP_LEN + HPCC_TCP_LEN + HPCC_WIRE_HDR_LEN)
-		return HPCC_PARSE_SHORT;
-	ihl = (size_t)(ip[0] & 0xf) * 4;
-	if (ip[0] >> 4 != 4 || ihl < HPCC_IP_LEN)
-		return HPCC_PARSE_NOT_IPV4;
-	total = get16(ip + 2);
-	if (total > len || total < ihl + HPCC_TCP_LEN + HPCC_WIRE_HDR_LEN)
+	*ihl = (size_t)(ip[0] & 0xf) * 4;
+	if (*ihl < HPCC_IP_LEN)
+		return HPCC_PARSE_IP_VERSION;
+	*total = get16(ip + 2);
+	if (*total > len || *total < *ihl + HPCC_TCP_LEN + HPCC_WIRE_HDR_LEN)
 		return HPCC_PARSE_IP_LEN;
-	if (csum_add(0, ip, ihl) != 0xffff)
+	if (csum_add(0, ip, *ihl) != 0xffff)
 		return HPCC_PARSE_IP_CSUM;
 	if (get16(ip + 6) & 0x3fff)
 		return HPCC_PARSE_FRAGMENT;
 	if (ip[9] != 6)
 		return HPCC_PARSE_NOT_TCP;
+	return HPCC_PARSE_OK;
+}
+
+/*
+ * The IPv6 header of @ip (@len bytes, at least HPCC_IP6_LEN) and its
+ * extension headers, walked as kernel/hpcc_probe.c's hpcc_probe_ipv6_tcp()
+ * walks them: *@ihl the offset of the TCP header, *@total the packet's
+ * length.
+ */
+static enum hpcc_parse_err parse_ip6(const uint8_t *ip, size_t len,
+				     size_t *ihl, size_t *total)
+{
+	uint8_t nexthdr = ip[6];
+	size_t off = HPCC_IP6_LEN;
+	int n;
+
+	*total = HPCC_IP6_LEN + (size_t)get16(ip + 4);
+	if (*total > len)
+		return HPCC_PARSE_IP_LEN;
+	for (n = 0; nexthdr != 6; n++) {
+		switch (nexthdr) {
+		case 0:		/* hop-by-hop options */
+		case 60:	/* destination options */
+		case 43:	/* routing */
+			break;
+		case 44:	/* fragment */
+		case 51:	/* AH */
+		case 50:	/* ESP */
+			return HPCC_PARSE_IP6_EXTHDR;
+		default:
+			return HPCC_PARSE_NOT_TCP;
+		}
+		/* nexthdr, hdrlen (8-byte units beyond the first 8) and for
+		 * a routing header its type and segments left
+		 */
+		if (n == HPCC_IP6_MAX_EXTHDRS || off + 8 > *total ||
+		    (nexthdr == 43 && ip[off + 3]))
+			return HPCC_PARSE_IP6_EXTHDR;
+		nexthdr = ip[off];
+		off += ((size_t)ip[off + 1] + 1) * 8;
+	}
+	if (*total < off + HPCC_TCP_LEN + HPCC_WIRE_HDR_LEN)
+		return HPCC_PARSE_IP_LEN;
+	*ihl = off;
+	return HPCC_PARSE_OK;
+}
+
+enum hpcc_parse_err hpcc_parse(const void *buf, size_t len,
+			       struct hpcc_pkt *pkt)
+{
+	uint32_t n_flows = 0;
+	const uint8_t *ip = buf, *th, *h;
+	size_t ihl = 0, total = 0, doff, rest;
+	enum hpcc_parse_err err;
+	bool v6;
+	uint8_t i;
+
+	if (len < HPCC_IP_LEN + HPCC_TCP_LEN + HPCC_WIRE_HDR_LEN)
+		return HPCC_PARSE_SHORT;
+	v6 = ip[0] >> 4 == 6;
+	if (v6 && len < HPCC_IP6_LEN + HPCC_TCP_LEN + HPCC_WIRE_HDR_LEN)
+		return HPCC_PARSE_SHORT;
+	if (v6)
+		err = parse_ip6(ip, len, &ihl, &total);
+	else if (ip[0] >> 4 == 4)
+		err = parse_ip4(ip, len, &ihl, &total);
+	else
+		err = HPCC_PARSE_IP_VERSION;
+	if (err)
+		return err;
 	th = ip + ihl;
 	doff = (size_t)(th[12] >> 4) * 4;
 	if (doff < HPCC_TCP_LEN || ihl + doff + HPCC_WIRE_HDR_LEN > total)
@@ -269,11 +383,20 @@ enum hpcc_parse_err hpcc_parse(const void *buf, size_t len,
 		return HPCC_PARSE_EXT;
 
 	memset(pkt, 0, sizeof(*pkt));
-	memcpy(&pkt->tuple.saddr, ip + 12, 4);
-	memcpy(&pkt->tuple.daddr, ip + 16, 4);
+	if (v6) {
+		pkt->tuple.family = AF_INET6;
+		memcpy(pkt->tuple.saddr6, ip + 8, 16);
+		memcpy(pkt->tuple.daddr6, ip + 24, 16);
+		pkt->tuple.flowlabel = get32(ip) & 0xfffff;
+		pkt->dscp = (get16(ip) >> 4 & 0xff) >> 2;
+	} else {
+		pkt->tuple.family = AF_INET;
+		memcpy(&pkt->tuple.saddr, ip + 12, 4);
+		memcpy(&pkt->tuple.daddr, ip + 16, 4);
+		pkt->dscp = ip[1] >> 2;
+	}
 	memcpy(&pkt->tuple.sport, th, 2);
 	memcpy(&pkt->tuple.dport, th + 2, 2);
-	pkt->dscp = ip[1] >> 2;
 	pkt->type = h[5];
 	pkt->nhop = h[6];
 	pkt->hop_cap = h[7];
@@ -291,7 +414,7 @@ const char *hpcc_parse_err_name(enum hpcc_parse_err e)
 	static const char *const names[HPCC_PARSE_NUM] = {
 		[HPCC_PARSE_OK] = "ok",
 		[HPCC_PARSE_SHORT] = "short",
-		[HPCC_PARSE_NOT_IPV4] = "not-ipv4",
+		[HPCC_PARSE_IP_VERSION] = "ip-version",
 		[HPCC_PARSE_IP_LEN] = "ip-len",
 		[HPCC_PARSE_IP_CSUM] = "ip-csum",
 		[HPCC_PARSE_FRAGMENT] = "fragment",
@@ -305,6 +428,7 @@ const char *hpcc_parse_err_name(enum hpcc_parse_err e)
 		[HPCC_PARSE_NHOP] = "nhop",
 		[HPCC_PARSE_TRUNCATED] = "truncated",
 		[HPCC_PARSE_EXT] = "ext",
+		[HPCC_PARSE_IP6_EXTHDR] = "ip6-exthdr",
 	};
 
 	return (unsigned int)e < HPCC_PARSE_NUM ? names[e] : "?";

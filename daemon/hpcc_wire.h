@@ -1,10 +1,13 @@
 /* SPDX-License-Identifier: GPL-2.0 */
 /*
- * hpcc_wire.h - build and parse HPCC probe and response packets (IPv4 +
- * TCP + the telemetry header of include/uapi/linux/hpcc_wire.h), for hpccd and
- * its tests.  Pure functions: no I/O, no allocation, no global state.
+ * hpcc_wire.h - build and parse HPCC probe and response packets (IPv4 or
+ * IPv6 + TCP + the telemetry header of include/uapi/linux/hpcc_wire.h), for
+ * hpccd and its tests.  Pure functions: no I/O, no allocation, no global
+ * state.
  *
- * A probe has the flow's 5-tuple and the probe DSCP; its hop records are
+ * A probe has the flow's 5-tuple and the probe DSCP (IPv6: in the traffic
+ * class, with the flow's flow label, RFC 8200 section 7 and RFC 6437, so
+ * that ECMP hashes it onto the data's path); its hop records are
  * pre-allocated (hop_cap) and filled in order by INT hops.  A response
  * reverses the tuple, carries the response DSCP, the probe's id and
  * sender timestamp, and its nhop filled records (draft-pan-tsvwg-hpccplus
@@ -17,24 +20,46 @@
 #include <stdint.h>
 #include <linux/hpcc_wire.h>
 
-/* Fixed sizes on the wire: IPv4 header without options, TCP header
- * without options, HPCC header.
+/* Fixed sizes on the wire: IPv4 header without options, IPv6 header
+ * without extension headers, TCP header without options, HPCC header.
  */
 #define HPCC_IP_LEN	20
+#define HPCC_IP6_LEN	40
 #define HPCC_TCP_LEN	20
-/* The largest packet hpccd builds: HPCC_MAX_HOPS records. */
-#define HPCC_PKT_MAX	(HPCC_IP_LEN + HPCC_TCP_LEN + HPCC_WIRE_HDR_LEN + \
+/* The largest packet hpccd builds: IPv6, HPCC_MAX_HOPS records. */
+#define HPCC_PKT_MAX	(HPCC_IP6_LEN + HPCC_TCP_LEN + HPCC_WIRE_HDR_LEN + \
 			 HPCC_MAX_HOPS * HPCC_WIRE_HOP_LEN + HPCC_WIRE_EXT_MAX)
+/* The most IPv6 extension headers hpcc_parse() walks (as the kernel's
+ * probe hook, kernel/hpcc_probe.c).
+ */
+#define HPCC_IP6_MAX_EXTHDRS	8
 
 /**
  * struct hpcc_tuple - a flow's addresses and ports, network byte order,
  * as its sender sees them (saddr/sport local)
+ * @saddr: IPv4 source address (@family AF_INET)
+ * @daddr: IPv4 destination address
+ * @sport: source port
+ * @dport: destination port
+ * @family: AF_INET (0 is read as AF_INET) or AF_INET6
+ * @saddr6: IPv6 source address (@family AF_INET6)
+ * @daddr6: IPv6 destination address
+ * @flowlabel: IPv6 flow label, host order, 0..0xfffff: the path the flow
+ *	takes through ECMP, not part of the flow's identity (a rehash
+ *	changes it, RFC 6437 section 3)
+ *
+ * A tuple is compared and hashed by @family, its addresses and the ports;
+ * zero the whole struct before filling it.
  */
 struct hpcc_tuple {
 	uint32_t saddr;
 	uint32_t daddr;
 	uint16_t sport;
 	uint16_t dport;
+	uint8_t family;
+	uint8_t saddr6[16];
+	uint8_t daddr6[16];
+	uint32_t flowlabel;
 };
 
 /**
@@ -88,11 +113,15 @@ struct hpcc_pkt {
 enum hpcc_parse_err {
 	HPCC_PARSE_OK,
 	HPCC_PARSE_SHORT,	/* shorter than IPv4 + TCP + HPCC header */
-	HPCC_PARSE_NOT_IPV4,	/* version not 4, or IHL < 5 */
-	HPCC_PARSE_IP_LEN,	/* total length beyond the buffer or too short */
+	HPCC_PARSE_IP_VERSION,	/* version neither 4 nor 6, or IPv4 IHL < 5 */
+	HPCC_PARSE_IP_LEN,	/* IPv4 total length or IPv6 payload length
+				 * beyond the buffer or too short
+				 */
 	HPCC_PARSE_IP_CSUM,	/* IPv4 header checksum wrong */
 	HPCC_PARSE_FRAGMENT,	/* MF set or a fragment offset */
-	HPCC_PARSE_NOT_TCP,	/* protocol not TCP */
+	HPCC_PARSE_NOT_TCP,	/* protocol (IPv6: the last next header) not
+				 * TCP
+				 */
 	HPCC_PARSE_TCP_DOFF,	/* TCP data offset < 5 or beyond the packet */
 	HPCC_PARSE_TCP_FIELDS,	/* seq, ack, a flag or reserved bit, window
 				 * or urgent pointer not 0 (the wire format
@@ -109,15 +138,25 @@ enum hpcc_parse_err {
 				 * (length, or N 0 or above 65535), or they
 				 * take more than HPCC_WIRE_EXT_MAX bytes
 				 */
+	HPCC_PARSE_IP6_EXTHDR,	/* an IPv6 fragment, AH or ESP header, a
+				 * routing header with segments left, more
+				 * than HPCC_IP6_MAX_EXTHDRS headers, or one
+				 * beyond the packet
+				 */
 	HPCC_PARSE_NUM
 };
 
 /**
- * hpcc_parse() - parse and check an IPv4 packet as a probe or response
- * @buf: the packet from its IPv4 header on
+ * hpcc_parse() - parse and check an IPv4 or IPv6 packet as a probe or
+ * response
+ * @buf: the packet from its IP header on
  * @len: bytes in @buf
- * @pkt: filled on success (all fields in host order but the tuple)
+ * @pkt: filled on success (all fields in host order but the tuple's
+ *	addresses and ports; the tuple's @flowlabel too)
  *
+ * IPv6 extension headers are walked as the kernel's probe hook walks them:
+ * hop-by-hop and destination options and a routing header with no segments
+ * left are skipped, anything else before TCP refuses the packet.
  * Checks structure only (IPv4 header and checksum, unfragmented TCP whose
  * seq, ack, flags, window and urgent pointer are 0, the HPCC header, hop
  * counts, length, the extensions after the records), the same rule by
@@ -134,14 +173,16 @@ enum hpcc_parse_err hpcc_parse(const void *buf, size_t len,
 /**
  * hpcc_build_probe() - a probe for a flow
  * @buf: at least HPCC_PKT_MAX bytes
- * @t: the flow, as its sender sees it
+ * @t: the flow, as its sender sees it; IPv6 (@t->family AF_INET6) with
+ *	@t->flowlabel, hop limit 64 and no extension headers
  * @dscp: the probe DSCP, 1..63
  * @hop_cap: records to pre-allocate, 1..HPCC_MAX_HOPS
  * @probe_id: random 64-bit id
  * @ts: sender clock, ns
- * @ip_id: IPv4 identification
+ * @ip_id: IPv4 identification (unused for IPv6)
  *
- * Return: the packet's length, or 0 for an out-of-range @dscp or @hop_cap.
+ * Return: the packet's length, or 0 for an out-of-range @dscp, @hop_cap,
+ * @t->family or @t->flowlabel.
  */
 size_t hpcc_build_probe(void *buf, const struct hpcc_tuple *t, uint8_t dscp,
 			uint8_t hop_cap, uint64_t probe_id, uint64_t ts,
@@ -156,8 +197,9 @@ size_t hpcc_build_probe(void *buf, const struct hpcc_tuple *t, uint8_t dscp,
  * @n_flows: N to report in an HPCC_WIRE_EXT_N_FLOWS extension, 1..65535
  *	(larger values are sent as 65535); 0: no extension
  *
- * The response reverses the probe's tuple and carries its id, ts and
- * filled records; hop_cap is max(nhop, 1), so it is no longer than needed.
+ * The response reverses the probe's tuple (and family; an IPv6 response
+ * keeps the probe's flow label) and carries its id, ts and filled records;
+ * hop_cap is max(nhop, 1), so it is no longer than needed.
  *
  * Return: the packet's length, or 0 if @probe is not a probe or @dscp is
  * out of range.

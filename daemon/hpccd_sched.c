@@ -8,6 +8,7 @@
 #include <errno.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/socket.h>
 
 #include "hpccd_sched.h"
 
@@ -23,19 +24,49 @@ static uint64_t mix64(uint64_t x)
 	return x;
 }
 
+/* A tuple's family: AF_INET6, or AF_INET (also for 0). */
+static bool tuple_v6(const struct hpcc_tuple *t)
+{
+	return t->family == AF_INET6;
+}
+
+static uint64_t get_u64(const uint8_t *p)
+{
+	uint64_t v;
+
+	memcpy(&v, p, 8);
+	return v;
+}
+
+/* By family, addresses and ports; not by the flow label (a rehash changes
+ * a flow's label, not the flow).
+ */
 static uint32_t tuple_hash(const struct hpccd_sched *s,
 			   const struct hpcc_tuple *t)
 {
 	uint64_t a = ((uint64_t)t->saddr << 32) | t->daddr;
 	uint64_t b = ((uint64_t)t->sport << 16) | t->dport;
+	int i;
 
+	if (tuple_v6(t)) {
+		a = s->seed;
+		for (i = 0; i < 16; i += 8)
+			a = mix64(a ^ get_u64(t->saddr6 + i)) ^
+			    get_u64(t->daddr6 + i);
+		b |= 1ULL << 32;
+	}
 	return (uint32_t)mix64(mix64(a ^ s->seed) ^ b);
 }
 
 static bool tuple_eq(const struct hpcc_tuple *a, const struct hpcc_tuple *b)
 {
-	return a->saddr == b->saddr && a->daddr == b->daddr &&
-	       a->sport == b->sport && a->dport == b->dport;
+	if (tuple_v6(a) != tuple_v6(b) || a->sport != b->sport ||
+	    a->dport != b->dport)
+		return false;
+	if (tuple_v6(a))
+		return !memcmp(a->saddr6, b->saddr6, 16) &&
+		       !memcmp(a->daddr6, b->daddr6, 16);
+	return a->saddr == b->saddr && a->daddr == b->daddr;
 }
 
 /* --- token bucket ---------------------------------------------------------- */

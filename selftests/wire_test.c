@@ -5,6 +5,7 @@
  */
 #include <arpa/inet.h>
 #include <string.h>
+#include <sys/socket.h>
 
 #include "kselftest_harness.h"
 #include "hpcc_wire.h"
@@ -39,10 +40,38 @@ static int tcp_csum_ok(const uint8_t *ip, size_t total)
 	return fold(ip + HPCC_IP_LEN, total - HPCC_IP_LEN, sum) == 0xffff;
 }
 
-/* What an INT hop does: fill record nhop and count it (no checksums). */
-static void stamp(uint8_t *pkt, uint32_t sw, uint64_t tx)
+/* 2001:db8::1 -> 2001:db8::2, flow label 0xabcde */
+static struct hpcc_tuple flow6(void)
 {
-	uint8_t *h = pkt + OFF_HDR, *r = pkt + OFF_HOP(h[6]);
+	struct hpcc_tuple t = {
+		.family = AF_INET6, .sport = 0x409c, .dport = 0x5114,
+		.flowlabel = 0xabcde,
+		.saddr6 = { 0x20, 0x01, 0x0d, 0xb8, [15] = 1 },
+		.daddr6 = { 0x20, 0x01, 0x0d, 0xb8, [15] = 2 },
+	};
+	return t;
+}
+
+#define OFF_HDR6	(HPCC_IP6_LEN + HPCC_TCP_LEN)
+
+/* TCP checksum over the IPv6 pseudo-header (RFC 8200 section 8.1), with
+ * the TCP header at @off.
+ */
+static int tcp6_csum_ok(const uint8_t *ip, size_t off, size_t total)
+{
+	uint32_t sum = 6 + total - off;
+
+	sum = fold(ip + 8, 32, sum);
+	return fold(ip + off, total - off, sum) == 0xffff;
+}
+
+/* What an INT hop does: fill record nhop of the HPCC header at @off and
+ * count it (no checksums).
+ */
+static void stamp_at(uint8_t *pkt, size_t off, uint32_t sw, uint64_t tx)
+{
+	uint8_t *h = pkt + off,
+		*r = h + HPCC_WIRE_HDR_LEN + h[6] * HPCC_WIRE_HOP_LEN;
 	uint64_t v;
 	uint32_t w;
 
@@ -59,6 +88,11 @@ static void stamp(uint8_t *pkt, uint32_t sw, uint64_t tx)
 	w = htonl(1500 * sw);
 	memcpy(r + 32, &w, 4);
 	h[6]++;
+}
+
+static void stamp(uint8_t *pkt, uint32_t sw, uint64_t tx)
+{
+	stamp_at(pkt, OFF_HDR, sw, tx);
 }
 
 static void fix_ip_csum(uint8_t *ip)
@@ -243,7 +277,7 @@ TEST(builder_ranges)
 	EXPECT_EQ(hpcc_build_probe(buf, &flow, 60, 0, 1, 1, 1), 0);
 	EXPECT_EQ(hpcc_build_probe(buf, &flow, 60, 9, 1, 1, 1), 0);
 	n = hpcc_build_probe(buf, &flow, 63, 8, 1, 1, 1);
-	EXPECT_EQ(n, HPCC_PKT_MAX - HPCC_WIRE_EXT_MAX);
+	EXPECT_EQ(n, HPCC_PKT_MAX - HPCC_WIRE_EXT_MAX - 20);
 	ASSERT_EQ(hpcc_parse(buf, n, &p), HPCC_PARSE_OK);
 	EXPECT_EQ(hpcc_build_response(buf, &p, 0, 1, 0), 0);
 	EXPECT_EQ(hpcc_build_response(buf, &p, 64, 1, 0), 0);
@@ -283,8 +317,8 @@ struct bad_case {
 };
 
 static const struct bad_case bad_cases[] = {
-	{ "ipv6 version", 0, 0x65, 0, 1, HPCC_PARSE_NOT_IPV4 },
-	{ "ihl 4", 0, 0x44, 0, 1, HPCC_PARSE_NOT_IPV4 },
+	{ "version 5", 0, 0x55, 0, 1, HPCC_PARSE_IP_VERSION },
+	{ "ihl 4", 0, 0x44, 0, 1, HPCC_PARSE_IP_VERSION },
 	{ "total length past the buffer", 2, 0x10, 0, 1, HPCC_PARSE_IP_LEN },
 	{ "bad ip checksum", 10, 0x00, 0, 0, HPCC_PARSE_IP_CSUM },
 	{ "more fragments", 6, 0x20, 0, 1, HPCC_PARSE_FRAGMENT },
@@ -340,6 +374,162 @@ TEST(malformed_rejected)
 	EXPECT_EQ(hpcc_parse(buf, 0, &p), HPCC_PARSE_SHORT);
 	EXPECT_STREQ(hpcc_parse_err_name(HPCC_PARSE_TRUNCATED), "truncated");
 	EXPECT_STREQ(hpcc_parse_err_name(HPCC_PARSE_NUM), "?");
+}
+
+TEST(probe6_round_trip)
+{
+	struct hpcc_tuple t = flow6();
+	uint8_t buf[HPCC_PKT_MAX];
+	struct hpcc_pkt p;
+	size_t n;
+
+	n = hpcc_build_probe(buf, &t, 60, 4, 0x1122334455667788ULL,
+			     987654321ULL, 7);
+	ASSERT_EQ(n, 40 + 20 + 24 + 4 * 40);
+	/* version 6, traffic class 60 << 2, flow label 0xabcde */
+	EXPECT_EQ(buf[0], 0x60 | (60 << 2) >> 4);
+	EXPECT_EQ(buf[1], ((60 << 2) & 0xf) << 4 | 0xa);
+	EXPECT_EQ(buf[2], 0xbc);
+	EXPECT_EQ(buf[3], 0xde);
+	EXPECT_EQ((buf[4] << 8) | buf[5], n - 40);	/* payload length */
+	EXPECT_EQ(buf[6], 6);				/* next header TCP */
+	EXPECT_EQ(buf[7], 64);				/* hop limit */
+	EXPECT_EQ(0, memcmp(buf + 8, t.saddr6, 16));
+	EXPECT_EQ(0, memcmp(buf + 24, t.daddr6, 16));
+	EXPECT_EQ(buf[40 + 13], 0);
+	EXPECT_TRUE(tcp6_csum_ok(buf, 40, n));
+	ASSERT_EQ(hpcc_parse(buf, n, &p), HPCC_PARSE_OK);
+	EXPECT_EQ(p.tuple.family, AF_INET6);
+	EXPECT_EQ(0, memcmp(p.tuple.saddr6, t.saddr6, 16));
+	EXPECT_EQ(0, memcmp(p.tuple.daddr6, t.daddr6, 16));
+	EXPECT_EQ(p.tuple.flowlabel, 0xabcde);
+	EXPECT_EQ(p.tuple.sport, t.sport);
+	EXPECT_EQ(p.tuple.dport, t.dport);
+	EXPECT_EQ(p.dscp, 60);
+	EXPECT_EQ(p.type, HPCC_WIRE_PROBE);
+	EXPECT_EQ(p.hop_cap, 4);
+	EXPECT_EQ(p.probe_id, 0x1122334455667788ULL);
+	EXPECT_EQ(p.ts, 987654321ULL);
+	/* the largest probe is the largest packet but for extensions */
+	n = hpcc_build_probe(buf, &t, 63, 8, 1, 1, 1);
+	EXPECT_EQ(n, HPCC_PKT_MAX - HPCC_WIRE_EXT_MAX);
+	/* a flow label beyond 20 bits, an unknown family */
+	t.flowlabel = 0x100000;
+	EXPECT_EQ(hpcc_build_probe(buf, &t, 60, 4, 1, 1, 1), 0);
+	t = flow6();
+	t.family = 99;
+	EXPECT_EQ(hpcc_build_probe(buf, &t, 60, 4, 1, 1, 1), 0);
+}
+
+TEST(response6_reverses_and_keeps_label)
+{
+	struct hpcc_tuple t = flow6();
+	uint8_t buf[HPCC_PKT_MAX], out[HPCC_PKT_MAX];
+	struct hpcc_pkt p, r;
+	size_t n, m;
+
+	n = hpcc_build_probe(buf, &t, 60, 8, 42, 1000, 1);
+	stamp_at(buf, OFF_HDR6, 1, 111);
+	stamp_at(buf, OFF_HDR6, 2, 222);
+	ASSERT_EQ(hpcc_parse(buf, n, &p), HPCC_PARSE_OK);
+	ASSERT_EQ(p.nhop, 2);
+	m = hpcc_build_response(out, &p, 61, 9, 5);
+	ASSERT_EQ(m, 40 + 20 + 24 + 2 * 40 + HPCC_WIRE_EXT_LEN);
+	EXPECT_TRUE(tcp6_csum_ok(out, 40, m));
+	ASSERT_EQ(hpcc_parse(out, m, &r), HPCC_PARSE_OK);
+	EXPECT_EQ(r.type, HPCC_WIRE_RESPONSE);
+	EXPECT_EQ(r.dscp, 61);
+	EXPECT_EQ(r.tuple.family, AF_INET6);
+	EXPECT_EQ(0, memcmp(r.tuple.saddr6, t.daddr6, 16));
+	EXPECT_EQ(0, memcmp(r.tuple.daddr6, t.saddr6, 16));
+	EXPECT_EQ(r.tuple.sport, t.dport);
+	EXPECT_EQ(r.tuple.dport, t.sport);
+	EXPECT_EQ(r.tuple.flowlabel, 0xabcde);
+	EXPECT_EQ(r.n_flows, 5);
+	ASSERT_EQ(r.nhop, 2);
+	EXPECT_EQ(r.hops[1].switch_id, 2);
+	EXPECT_EQ(r.hops[1].tx_bytes, 222);
+}
+
+/*
+ * IPv6 extension headers before TCP: @nh headers of kind @kind (8 bytes
+ * each; @segs segments left for a routing header) inserted into a valid
+ * probe.  Returns hpcc_parse()'s verdict.
+ */
+static enum hpcc_parse_err parse_with_ext(uint8_t kind, int nh, uint8_t segs,
+					  size_t cut)
+{
+	struct hpcc_tuple t = flow6();
+	uint8_t src[HPCC_PKT_MAX], buf[HPCC_PKT_MAX + 80];
+	struct hpcc_pkt p;
+	size_t n = hpcc_build_probe(src, &t, 60, 2, 1, 1, 1), plen;
+	int i;
+
+	memcpy(buf, src, 40);
+	for (i = 0; i < nh; i++) {
+		uint8_t *e = buf + 40 + i * 8;
+
+		memset(e, 0, 8);
+		e[0] = i + 1 < nh ? kind : 6;
+		e[2] = 0;		/* routing type */
+		e[3] = segs;
+	}
+	buf[6] = nh ? kind : 6;
+	memcpy(buf + 40 + nh * 8, src + 40, n - 40);
+	n += nh * 8 - cut;
+	plen = n - 40;
+	buf[4] = plen >> 8;
+	buf[5] = plen;
+	return hpcc_parse(buf, n, &p);
+}
+
+TEST(ip6_extension_headers)
+{
+	/* skipped as the kernel's probe hook skips them */
+	EXPECT_EQ(parse_with_ext(0, 1, 0, 0), HPCC_PARSE_OK);	/* hop-by-hop */
+	EXPECT_EQ(parse_with_ext(60, 2, 0, 0), HPCC_PARSE_OK);	/* dest opts */
+	EXPECT_EQ(parse_with_ext(43, 1, 0, 0), HPCC_PARSE_OK);	/* routing */
+	EXPECT_EQ(parse_with_ext(60, 8, 0, 0), HPCC_PARSE_OK);
+	/* refused */
+	EXPECT_EQ(parse_with_ext(43, 1, 1, 0), HPCC_PARSE_IP6_EXTHDR);
+	EXPECT_EQ(parse_with_ext(44, 1, 0, 0), HPCC_PARSE_IP6_EXTHDR);
+	EXPECT_EQ(parse_with_ext(51, 1, 0, 0), HPCC_PARSE_IP6_EXTHDR);
+	EXPECT_EQ(parse_with_ext(50, 1, 0, 0), HPCC_PARSE_IP6_EXTHDR);
+	EXPECT_EQ(parse_with_ext(60, 9, 0, 0), HPCC_PARSE_IP6_EXTHDR);
+	EXPECT_EQ(parse_with_ext(17, 1, 0, 0), HPCC_PARSE_NOT_TCP);
+	EXPECT_STREQ(hpcc_parse_err_name(HPCC_PARSE_IP6_EXTHDR), "ip6-exthdr");
+}
+
+TEST(ip6_malformed_rejected)
+{
+	struct hpcc_tuple t = flow6();
+	uint8_t buf[HPCC_PKT_MAX];
+	struct hpcc_pkt p;
+	size_t n = hpcc_build_probe(buf, &t, 60, 2, 1, 1, 1);
+
+	/* shorter than IPv6 + TCP + HPCC header */
+	EXPECT_EQ(hpcc_parse(buf, 40 + 20 + 23, &p), HPCC_PARSE_SHORT);
+	/* payload length beyond the buffer */
+	EXPECT_EQ(hpcc_parse(buf, n - 1, &p), HPCC_PARSE_IP_LEN);
+	/* payload length too short for TCP and the HPCC header */
+	buf[4] = 0;
+	buf[5] = 20;
+	EXPECT_EQ(hpcc_parse(buf, n, &p), HPCC_PARSE_IP_LEN);
+	buf[4] = (n - 40) >> 8;
+	buf[5] = n - 40;
+	ASSERT_EQ(hpcc_parse(buf, n, &p), HPCC_PARSE_OK);
+	/* the TCP and HPCC checks are the same as IPv4's */
+	buf[40 + 13] = 0x02;		/* SYN */
+	EXPECT_EQ(hpcc_parse(buf, n, &p), HPCC_PARSE_TCP_FIELDS);
+	buf[40 + 13] = 0;
+	buf[OFF_HDR6 + 7] = 9;		/* hop_cap */
+	EXPECT_EQ(hpcc_parse(buf, n, &p), HPCC_PARSE_HOP_CAP);
+	buf[OFF_HDR6 + 7] = 2;
+	/* a hop-by-hop header that runs past the payload length */
+	buf[6] = 0;
+	buf[4] = 0;
+	buf[5] = 4;
+	EXPECT_EQ(hpcc_parse(buf, n, &p), HPCC_PARSE_IP6_EXTHDR);
 }
 
 TEST_HARNESS_MAIN

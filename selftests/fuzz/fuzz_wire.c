@@ -4,13 +4,15 @@
  * code that reads probe and response packets from the network.
  *
  * Each input is parsed as it is, then again with its IPv4 header checksum
- * made valid, so that the fuzzer reaches the checks behind it.
+ * made valid, so that the fuzzer reaches the checks behind it (an IPv6
+ * header has no checksum; the corpus has IPv4 and IPv6 probes).
  *
  * Invariants: parsing never reads outside the input (ASan) and never hits
  * undefined behaviour (UBSan); an accepted packet has 1 <= hop_cap <= 8
  * and nhop <= hop_cap and N <= 65535; the response built from an accepted
  * probe (with an N extension) parses again with the same id, timestamp,
- * hop records and N.
+ * hop records, N, family, reversed addresses and ports, and (IPv6) flow
+ * label.
  */
 #include <stdlib.h>
 #include <string.h>
@@ -36,7 +38,11 @@ static void check(const unsigned char *data, size_t len)
 	    r.n_flows != p.nhop + 1u ||
 	    r.probe_id != p.probe_id || r.ts != p.ts || r.nhop != p.nhop ||
 	    memcmp(r.hops, p.hops, sizeof(p.hops[0]) * p.nhop) ||
-	    r.tuple.saddr != p.tuple.daddr || r.tuple.sport != p.tuple.dport)
+	    r.tuple.family != p.tuple.family ||
+	    r.tuple.saddr != p.tuple.daddr || r.tuple.sport != p.tuple.dport ||
+	    memcmp(r.tuple.saddr6, p.tuple.daddr6, 16) ||
+	    memcmp(r.tuple.daddr6, p.tuple.saddr6, 16) ||
+	    r.tuple.flowlabel != p.tuple.flowlabel)
 		abort();
 }
 
