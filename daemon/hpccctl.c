@@ -13,6 +13,7 @@
  *   hpccctl [-j] int show
  *   hpccctl int add dev DEV [rate RATE]
  *   hpccctl int del dev DEV
+ *   hpccctl int change dev DEV rate RATE
  *   hpccctl int set [switch-id N] [probe-dscp N]
  *
  * The int commands talk to hpcc_int.ko's "hpcc-int" family
@@ -50,6 +51,7 @@ static int usage(FILE *out)
 		"       hpccctl [-j] int show\n"
 		"       hpccctl int add dev DEV [rate RATE]\n"
 		"       hpccctl int del dev DEV\n"
+		"       hpccctl int change dev DEV rate RATE\n"
 		"       hpccctl int set [switch-id N] [probe-dscp N]\n"
 		"       hpccctl -h | -V\n"
 		"  -j, --json     JSON output, with the YNL spec's attribute names\n"
@@ -603,9 +605,23 @@ static int int_show(void)
 	return 0;
 }
 
-/* int add dev DEV [rate RATE] and int del dev DEV; usage errors exit 2. */
-static int int_dev(bool add, int ac, char **av)
+/*
+ * int add dev DEV [rate RATE], int del dev DEV and int change dev DEV rate
+ * RATE (dev-set: B in place, no unstamped gap); usage errors exit 2.
+ */
+static int int_dev(uint8_t cmd, int ac, char **av)
 {
+	static const char *const use[] = {
+		[HPCC_INT_CMD_DEV_ADD] = "add dev DEV [rate RATE]",
+		[HPCC_INT_CMD_DEV_DEL] = "del dev DEV",
+		[HPCC_INT_CMD_DEV_SET] = "change dev DEV rate RATE",
+	};
+	static const char *const op[] = {
+		[HPCC_INT_CMD_DEV_ADD] = "dev-add",
+		[HPCC_INT_CMD_DEV_DEL] = "dev-del",
+		[HPCC_INT_CMD_DEV_SET] = "dev-set",
+	};
+	bool takes_rate = cmd != HPCC_INT_CMD_DEV_DEL;
 	char buf[MNL_SOCKET_BUFFER_SIZE];
 	struct nlmsghdr *nlh;
 	const char *dev = NULL;
@@ -616,7 +632,7 @@ static int int_dev(bool add, int ac, char **av)
 	for (i = 0; i + 1 < ac; i += 2) {
 		if (!strcmp(av[i], "dev") && !dev) {
 			dev = av[i + 1];
-		} else if (add && !strcmp(av[i], "rate") && !rate) {
+		} else if (takes_rate && !strcmp(av[i], "rate") && !rate) {
 			if (parse_rate(av[i + 1], &rate)) {
 				fprintf(stderr, "hpccctl: rate: \"%s\" is not a rate (such as 100mbit)\n",
 					av[i + 1]);
@@ -626,9 +642,8 @@ static int int_dev(bool add, int ac, char **av)
 			break;
 		}
 	}
-	if (i != ac || !dev) {
-		fprintf(stderr, "hpccctl: usage: int %s\n",
-			add ? "add dev DEV [rate RATE]" : "del dev DEV");
+	if (i != ac || !dev || (cmd == HPCC_INT_CMD_DEV_SET && !rate)) {
+		fprintf(stderr, "hpccctl: usage: int %s\n", use[cmd]);
 		return 2;
 	}
 	ifindex = if_nametoindex(dev);
@@ -638,13 +653,12 @@ static int int_dev(bool add, int ac, char **av)
 	}
 	if (open_int_family())
 		return 1;
-	nlh = hpcc_genl_msg(&g, buf, add ? HPCC_INT_CMD_DEV_ADD :
-				      HPCC_INT_CMD_DEV_DEL, 0);
+	nlh = hpcc_genl_msg(&g, buf, cmd, 0);
 	mnl_attr_put_u32(nlh, HPCC_INT_A_DEV_IFINDEX, ifindex);
 	if (rate)
 		mnl_attr_put_u64(nlh, HPCC_INT_A_DEV_RATE, rate);
 	err = hpcc_genl_talk(&g, nlh, NULL, NULL);
-	return err ? fail(add ? "dev-add" : "dev-del", err) : 0;
+	return err ? fail(op[cmd], err) : 0;
 }
 
 /* int set [switch-id N] [probe-dscp N] */
@@ -694,8 +708,12 @@ static int int_cmd(int ac, char **av)
 {
 	if (!ac || (!strcmp(av[0], "show") && ac == 1))
 		return int_show();
-	if (!strcmp(av[0], "add") || !strcmp(av[0], "del"))
-		return int_dev(av[0][0] == 'a', ac - 1, av + 1);
+	if (!strcmp(av[0], "add"))
+		return int_dev(HPCC_INT_CMD_DEV_ADD, ac - 1, av + 1);
+	if (!strcmp(av[0], "del"))
+		return int_dev(HPCC_INT_CMD_DEV_DEL, ac - 1, av + 1);
+	if (!strcmp(av[0], "change"))
+		return int_dev(HPCC_INT_CMD_DEV_SET, ac - 1, av + 1);
 	if (!strcmp(av[0], "set"))
 		return int_set(ac - 1, av + 1);
 	return usage(stderr);

@@ -12,7 +12,8 @@
  *
  *   switch_ID  the namespace's switch-id (config-set; default: its inode)
  *   port_ID    the egress ifindex
- *   B          the device's configured rate (dev-add; default: link speed)
+ *   B          the device's configured rate (dev-add, changed in place by
+ *              dev-set; default: link speed)
  *   ts         ktime_get_ns() when stamped
  *   txBytes    bytes the egress device's qdiscs have handed to the driver
  *              (their byte counters: the root qdisc's, or the sum of the
@@ -78,7 +79,7 @@ enum hpcc_int_cnt {
 /**
  * struct hpcc_int_dev - one egress device that stamps probes
  * @ifindex: the device, also the stamped port_ID
- * @rate: B, bits per second
+ * @rate: B, bits per second (dev-set writes it in place: READ_ONCE)
  * @out_bytes: bytes of IPv4 packets that left through the device (the
  *	POST_ROUTING hook), its txBytes while it has no queue
  * @cnt: counters, enum hpcc_int_cnt
@@ -209,7 +210,7 @@ static enum hpcc_int_cnt hpcc_int_stamp(struct hpcc_int_net *hn,
 
 	rec.switch_id = htonl(READ_ONCE(hn->switch_id));
 	rec.port_id = htonl(dev->ifindex);
-	rec.rate = cpu_to_be64(d->rate);
+	rec.rate = cpu_to_be64(READ_ONCE(d->rate));
 	/* one snapshot: no packet of this CPU moves between the reads */
 	rec.ts = cpu_to_be64(ktime_get_ns());
 	hpcc_int_queue(dev, d, &tx_bytes, &backlog);
@@ -357,6 +358,38 @@ out:
 	return err;
 }
 
+/*
+ * hpcc_int_dev_set() - dev-set: a new B for a device that stamps, written
+ * in place (the forward hook reads it with READ_ONCE), so no probe crosses
+ * the device unstamped while it changes.
+ */
+static int hpcc_int_dev_set(struct sk_buff *skb, struct genl_info *info)
+{
+	struct hpcc_int_net *hn = hpcc_int_net(genl_info_net(info));
+	struct hpcc_int_dev *d;
+	int ifindex;
+
+	ifindex = hpcc_int_ifindex(info);
+	if (ifindex < 0)
+		return ifindex;
+	if (!info->attrs[HPCC_INT_A_DEV_RATE]) {
+		NL_SET_ERR_ATTR_MISS(info->extack, NULL, HPCC_INT_A_DEV_RATE);
+		NL_SET_ERR_MSG_MOD(info->extack, "rate is required");
+		return -EINVAL;
+	}
+	rtnl_lock();
+	d = xa_load(&hn->devs, ifindex);
+	if (d)
+		WRITE_ONCE(d->rate,
+			   nla_get_u64(info->attrs[HPCC_INT_A_DEV_RATE]));
+	rtnl_unlock();
+	if (!d) {
+		NL_SET_ERR_MSG_MOD(info->extack, "the device does not stamp probes");
+		return -ENOENT;
+	}
+	return 0;
+}
+
 /* hpcc_int_dev_remove() - drop @ifindex's entry, if any.  Context: RTNL. */
 static bool hpcc_int_dev_remove(struct hpcc_int_net *hn, int ifindex)
 {
@@ -399,7 +432,7 @@ static int hpcc_int_dev_fill(struct sk_buff *msg, const struct hpcc_int_dev *d,
 	if (!hdr)
 		return -EMSGSIZE;
 	if (nla_put_u32(msg, HPCC_INT_A_DEV_IFINDEX, d->ifindex) ||
-	    nla_put_u64_64bit(msg, HPCC_INT_A_DEV_RATE, d->rate,
+	    nla_put_u64_64bit(msg, HPCC_INT_A_DEV_RATE, READ_ONCE(d->rate),
 			      HPCC_INT_A_DEV_PAD))
 		goto err;
 	for (i = 0; i < HPCC_INT_CNT_NUM; i++)
@@ -532,6 +565,13 @@ static const struct genl_ops hpcc_int_nl_ops[] = {
 		.doit = hpcc_int_config_set,
 		.policy = hpcc_int_config_set_nl_policy,
 		.maxattr = HPCC_INT_A_CONFIG_PROBE_DSCP,
+	},
+	{
+		.cmd = HPCC_INT_CMD_DEV_SET,
+		.flags = GENL_UNS_ADMIN_PERM,
+		.doit = hpcc_int_dev_set,
+		.policy = hpcc_int_dev_set_nl_policy,
+		.maxattr = HPCC_INT_A_DEV_RATE,
 	},
 };
 

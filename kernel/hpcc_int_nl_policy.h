@@ -44,4 +44,10 @@ static const struct nla_policy hpcc_int_config_set_nl_policy[HPCC_INT_A_CONFIG_P
 	[HPCC_INT_A_CONFIG_PROBE_DSCP] = NLA_POLICY_RANGE(NLA_U8, 1, 63),
 };
 
+/* HPCC_INT_CMD_DEV_SET - do */
+static const struct nla_policy hpcc_int_dev_set_nl_policy[HPCC_INT_A_DEV_RATE + 1] = {
+	[HPCC_INT_A_DEV_IFINDEX] = NLA_POLICY_FULL_RANGE(NLA_U32, &hpcc_int_a_dev_ifindex_range),
+	[HPCC_INT_A_DEV_RATE] = NLA_POLICY_FULL_RANGE(NLA_U64, &hpcc_int_a_dev_rate_range),
+};
+
 #endif /* _HPCC_INT_NL_POLICY_H */

@@ -137,6 +137,37 @@ other_dscp() {
 		rctl int set probe-dscp 60
 }
 
+# dev-set (int change): B changes in place; probes forwarded while it
+# changes back and forth are all stamped, with the old or the new B
+rate_change() {
+	local before n ifi loop
+	expect_fail "does not stamp" rctl int change dev l1 rate 1gbit &&
+	expect_fail "Operation not permitted" ip netns exec tbr \
+		setpriv --reuid=65534 --regid=65534 --clear-groups \
+		--inh-caps=-all --bounding-set=-all "$CTL" int change dev br0 rate 1mbit &&
+	rctl int change dev br0 rate 20mbit &&
+	[ "$(icount rate)" = 20000000 ] || return 1
+	ifi=$(ip -n tbr -o link show br0 | cut -d: -f1)
+	capture probe 3 || return 1
+	[ "$(awk -v ifi="$ifi" '$6 == 1 && $11 == ifi && $12 == 20000000' "$TMP/cap" | wc -l)" = 3 ] ||
+		return 1
+	before=$(icount stamped)
+	(
+		for _ in $(seq 40); do
+			rctl int change dev br0 rate 50mbit
+			rctl int change dev br0 rate 20mbit
+		done
+	) &
+	loop=$!
+	capture probe 10
+	wait $loop
+	n=$(awk '$6 == 1 && ($12 == 20000000 || $12 == 50000000)' "$TMP/cap" | wc -l)
+	echo "stamped during changes: $n of 10; stamped $before -> $(icount stamped)"
+	rctl int change dev br0 rate 50mbit &&
+	[ "$n" = 10 ] && [ "$(icount stamped)" = $((before + 10)) ] &&
+		[ "$(icount rate)" = 50000000 ]
+}
+
 dev_gone() {
 	ip -n tbr link add dum0 type dummy &&
 	rctl int add dev dum0 rate 1gbit &&
@@ -155,7 +186,7 @@ gone_and_unload() {
 }
 
 ktap_print_header
-ktap_set_plan 8
+ktap_set_plan 9
 t "testbed up (incast 1), hop configured on br0" setup
 t "int show: switch-id is the netns inode, probe-dscp 60, br0 at 50 Mbit/s" defaults
 t "dev-add/del and config-set errors: EEXIST, ENOENT, unknown speed, range, EPERM; default B = link speed" config_errors
@@ -163,5 +194,6 @@ t "forwarded probes get one record (switch, port = ifindex, B, ts, txBytes), sam
 t "full probes pass unchanged and are counted" full
 t "malformed packets with the probe DSCP (no header, a response, SYN/seq/window set) are counted, not stamped" malformed
 t "only the configured probe DSCP is stamped" other_dscp
+t "int change (dev-set): B changes in place, no probe unstamped meanwhile; ENOENT, EPERM" rate_change
 t "a deleted device leaves the table; the module unloads with devices configured and autoloads on request" gone_and_unload
 ktap_finished

@@ -32,6 +32,8 @@ usage_errors() {
 	exits 2 int bogus && exits 2 int add && exits 2 int add rate 1mbit &&
 	exits 2 int add dev lo rate 5zbit && exits 2 int add dev lo rate -1 &&
 	exits 2 int del dev lo rate 1mbit && exits 2 int set &&
+	exits 2 int change dev lo && exits 2 int change rate 1mbit &&
+	exits 2 int change dev lo rate 5zbit &&
 	exits 2 int set colour 1 && exits 2 int set switch-id -1 &&
 	exits 2 int set probe-dscp 256 && exits 2 int set switch-id 1 switch-id 2 &&
 	exits 2 --bogus stats && exits 2 --json

@@ -338,8 +338,7 @@ bench_rate() {
 		rate "${2}mbit" burst "$TB_BURST" limit "$TB_LIMIT" || return 1
 	read -r up _ < /proc/uptime
 	echo "$1 $up $2"
-	ip netns exec tbr "$TB_BIN/hpccctl" int del dev br0 &&
-	ip netns exec tbr "$TB_BIN/hpccctl" int add dev br0 rate "${2}mbit"
+	ip netns exec tbr "$TB_BIN/hpccctl" int change dev br0 rate "${2}mbit"
 }
 
 # bench_sleep_until UPTIME - sleep until /proc/uptime reads UPTIME (s)
