@@ -3,8 +3,10 @@
  * hpcc_int.c - hpcc_int.ko, a software INT transit hop for Linux forwarding
  * paths (software routers, testbeds).
  *
- * On every forwarded IPv4 packet that carries the namespace's probe DSCP
- * and leaves through a configured egress device, a netfilter hook at
+ * On every forwarded IPv4 or IPv6 packet that carries the namespace's probe
+ * DSCP (IPv6: in the traffic class; extension headers as
+ * hpcc_wire_ipv6_tcp() walks them in transit) and leaves through a
+ * configured egress device, a netfilter hook at
  * NF_INET_FORWARD (last priority: after the routing decision, before the
  * packet reaches the device's qdisc) fills the next pre-allocated hop record
  * of the HPCC probe (include/uapi/linux/hpcc_wire.h, draft-miao-ccwg-hpcc section
@@ -18,7 +20,7 @@
  *   txBytes    bytes the egress device's qdiscs have handed to the driver
  *              (their byte counters: the root qdisc's, or the sum of the
  *              per-queue qdiscs under mq); for a device without a queue
- *              (noqueue), bytes of the IPv4 packets this namespace sent
+ *              (noqueue), bytes of the IP packets this namespace sent
  *              through it, counted by a POST_ROUTING hook of this module
  *   qlen       the egress qdisc backlog in bytes, before this probe is
  *              queued (the root qdisc; the sum of the per-queue qdiscs under
@@ -47,6 +49,7 @@
 #include <linux/module.h>
 #include <linux/netdevice.h>
 #include <linux/netfilter_ipv4.h>
+#include <linux/netfilter_ipv6.h>
 #include <linux/rtnetlink.h>
 #include <linux/tcp.h>
 #include <linux/xarray.h>
@@ -67,6 +70,8 @@
 
 #define HPCC_INT_PROBE_DSCP_DEFAULT	60
 #define HPCC_INT_RATE_MAX		1600000000000ULL	/* 1.6 Tbit/s */
+/* FORWARD and POST_ROUTING, for IPv4 and (when the kernel has it) IPv6 */
+#define HPCC_INT_NHOOKS			(IS_ENABLED(CONFIG_IPV6) ? 4 : 2)
 
 enum hpcc_int_cnt {
 	HPCC_INT_CNT_STAMPED,
@@ -80,7 +85,7 @@ enum hpcc_int_cnt {
  * struct hpcc_int_dev - one egress device that stamps probes
  * @ifindex: the device, also the stamped port_ID
  * @rate: B, bits per second (dev-set writes it in place: READ_ONCE)
- * @out_bytes: bytes of IPv4 packets that left through the device (the
+ * @out_bytes: bytes of IP packets that left through the device (the
  *	POST_ROUTING hook), its txBytes while it has no queue
  * @cnt: counters, enum hpcc_int_cnt
  * @rcu: freed after a grace period (the hook reads under RCU)
@@ -106,7 +111,7 @@ struct hpcc_int_net {
 	u32 ndevs;
 	u32 switch_id;
 	u8 probe_dscp;
-	struct nf_hook_ops ops[2];
+	struct nf_hook_ops ops[HPCC_INT_NHOOKS];
 };
 
 static unsigned int hpcc_int_net_id __read_mostly;
@@ -170,25 +175,24 @@ static void hpcc_int_queue(struct net_device *dev,
 
 /*
  * hpcc_int_stamp() - fill the next hop record of the probe in @skb, which
- * leaves through @dev.  Return: the counter to increment.
+ * leaves through @dev, its TCP header at @off.  The TCP checksum is
+ * updated incrementally (the pseudo-header, IPv4's or IPv6's, does not
+ * change).  Return: the counter to increment.
  */
 static enum hpcc_int_cnt hpcc_int_stamp(struct hpcc_int_net *hn,
 					struct hpcc_int_dev *d,
 					struct sk_buff *skb,
-					struct net_device *dev)
+					struct net_device *dev,
+					unsigned int off)
 {
 	struct hpcc_wire_hdr _h, *h;
 	struct hpcc_wire_hop rec, *hop;
 	u64 tx_bytes, backlog;
 	struct tcphdr _th, *th;
-	const struct iphdr *iph = ip_hdr(skb);
-	unsigned int off, hoff, roff;
+	unsigned int hoff, roff;
 	__be16 oldw, neww;
 	__wsum diff;
 
-	if (iph->protocol != IPPROTO_TCP || ip_is_fragment(iph))
-		return HPCC_INT_CNT_MALFORMED;
-	off = skb_network_offset(skb) + ip_hdrlen(skb);
 	th = skb_header_pointer(skb, off, sizeof(_th), &_th);
 	if (!th || !hpcc_wire_tcp_valid(th))
 		return HPCC_INT_CNT_MALFORMED;
@@ -238,16 +242,59 @@ static unsigned int hpcc_int_hook(void *priv, struct sk_buff *skb,
 	struct hpcc_int_net *hn = priv;
 	struct hpcc_int_dev *d;
 
+	const struct iphdr *iph = ip_hdr(skb);
+	enum hpcc_int_cnt c;
+
 	hpcc_fault_hook_delay();
-	if (ipv4_get_dsfield(ip_hdr(skb)) >> 2 != READ_ONCE(hn->probe_dscp) ||
+	if (ipv4_get_dsfield(iph) >> 2 != READ_ONCE(hn->probe_dscp) ||
 	    !state->out)
 		return NF_ACCEPT;
 	/* netfilter hooks run under rcu_read_lock() */
 	d = xa_load(&hn->devs, state->out->ifindex);
-	if (d)
-		atomic64_inc(&d->cnt[hpcc_int_stamp(hn, d, skb, state->out)]);
+	if (!d)
+		return NF_ACCEPT;
+	if (iph->protocol != IPPROTO_TCP || ip_is_fragment(iph))
+		c = HPCC_INT_CNT_MALFORMED;
+	else
+		c = hpcc_int_stamp(hn, d, skb, state->out,
+				   skb_network_offset(skb) + ip_hdrlen(skb));
+	atomic64_inc(&d->cnt[c]);
 	return NF_ACCEPT;
 }
+
+#if IS_ENABLED(CONFIG_IPV6)
+/*
+ * The IPv6 forward hook: the probe DSCP in the traffic class, the TCP
+ * header after the extension headers a transit node skips
+ * (hpcc_wire_ipv6_tcp()); a packet that is not TCP, or whose extension
+ * headers refuse it (a fragment, AH, ESP), is counted as malformed.  The
+ * hop limit is the forwarding path's (decremented before this hook).
+ */
+static unsigned int hpcc_int_hook6(void *priv, struct sk_buff *skb,
+				   const struct nf_hook_state *state)
+{
+	struct hpcc_int_net *hn = priv;
+	struct hpcc_int_dev *d;
+	enum hpcc_int_cnt c;
+	int off;
+
+	hpcc_fault_hook_delay();
+	if (ipv6_get_dsfield(ipv6_hdr(skb)) >> 2 != READ_ONCE(hn->probe_dscp) ||
+	    !state->out)
+		return NF_ACCEPT;
+	/* netfilter hooks run under rcu_read_lock() */
+	d = xa_load(&hn->devs, state->out->ifindex);
+	if (!d)
+		return NF_ACCEPT;
+	off = hpcc_wire_ipv6_tcp(skb, true);
+	if (off <= 0)
+		c = HPCC_INT_CNT_MALFORMED;
+	else
+		c = hpcc_int_stamp(hn, d, skb, state->out, off);
+	atomic64_inc(&d->cnt[c]);
+	return NF_ACCEPT;
+}
+#endif
 
 /*
  * Bytes leaving a configured device that has no queue (noqueue), its
@@ -624,6 +671,22 @@ static int __net_init hpcc_int_net_init(struct net *net)
 		.hooknum = NF_INET_POST_ROUTING,
 		.priority = NF_IP_PRI_LAST,
 	};
+#if IS_ENABLED(CONFIG_IPV6)
+	hn->ops[2] = (struct nf_hook_ops){
+		.hook = hpcc_int_hook6,
+		.priv = hn,
+		.pf = NFPROTO_IPV6,
+		.hooknum = NF_INET_FORWARD,
+		.priority = NF_IP6_PRI_LAST,
+	};
+	hn->ops[3] = (struct nf_hook_ops){
+		.hook = hpcc_int_out_hook,
+		.priv = hn,
+		.pf = NFPROTO_IPV6,
+		.hooknum = NF_INET_POST_ROUTING,
+		.priority = NF_IP6_PRI_LAST,
+	};
+#endif
 	return nf_register_net_hooks(net, hn->ops, ARRAY_SIZE(hn->ops));
 }
 

@@ -10,7 +10,7 @@
  * and response consumption").  A packet is consumed when it is an
  * unfragmented IPv4 or IPv6 TCP segment with the namespace's probe or
  * response DSCP (IPv6: in the traffic class; extension headers as
- * hpcc_probe_ipv6_tcp() says, others counted, exthdr-refused), the wire
+ * hpcc_wire_ipv6_tcp() says, others counted, exthdr-refused), the wire
  * format's TCP header (seq, ack, flags, window and urgent
  * pointer 0) and a payload that starts with a valid struct hpcc_wire_hdr
  * (include/uapi/linux/hpcc_wire.h).  Everything else,
@@ -104,61 +104,6 @@ static unsigned int hpcc_probe_hook(void *priv, struct sk_buff *skb,
 }
 
 #if IS_ENABLED(CONFIG_IPV6)
-/* The most extension headers hpcc_probe_ipv6_tcp() walks. */
-#define HPCC_PROBE_MAX_EXTHDRS	8
-
-/*
- * hpcc_probe_ipv6_tcp() - where the TCP header of an IPv6 packet
- * addressed to this host starts, walking its extension headers as the
- * stack would after LOCAL_IN: hop-by-hop and destination options are
- * skipped, and so is a routing header with no segments left (one with
- * segments left names another node to visit).  A fragment header (LOCAL_IN
- * sees IPv6 fragments before reassembly), AH, ESP and more than
- * HPCC_PROBE_MAX_EXTHDRS headers refuse the packet.
- *
- * Return: the TCP header's offset; 0 when the packet is not TCP; -1 when
- * an extension header refuses it.
- */
-static int hpcc_probe_ipv6_tcp(const struct sk_buff *skb)
-{
-	unsigned int off = skb_network_offset(skb) + sizeof(struct ipv6hdr);
-	u8 nexthdr = ipv6_hdr(skb)->nexthdr;
-	int n;
-
-	for (n = 0; n <= HPCC_PROBE_MAX_EXTHDRS; n++) {
-		struct ipv6_rt_hdr _rh;
-		const struct ipv6_rt_hdr *rh;
-
-		switch (nexthdr) {
-		case IPPROTO_TCP:
-			return off;
-		case NEXTHDR_HOP:
-		case NEXTHDR_DEST:
-		case NEXTHDR_ROUTING:
-			break;
-		case NEXTHDR_FRAGMENT:
-		case NEXTHDR_AUTH:
-		case NEXTHDR_ESP:
-			return -1;
-		default:
-			/* another upper layer (or a header unknown here,
-			 * which the stack would refuse): not ours
-			 */
-			return 0;
-		}
-		/* the first 4 bytes of each: nexthdr, hdrlen, and for a
-		 * routing header type and segments left
-		 */
-		rh = skb_header_pointer(skb, off, sizeof(_rh), &_rh);
-		if (!rh ||
-		    (nexthdr == NEXTHDR_ROUTING && rh->segments_left))
-			return -1;
-		nexthdr = rh->nexthdr;
-		off += ipv6_optlen(rh);
-	}
-	return -1;
-}
-
 static unsigned int hpcc_probe_hook6(void *priv, struct sk_buff *skb,
 				     const struct nf_hook_state *state)
 {
@@ -170,7 +115,7 @@ static unsigned int hpcc_probe_hook6(void *priv, struct sk_buff *skb,
 	type = hpcc_probe_type(hn, ipv6_get_dsfield(ipv6_hdr(skb)) >> 2);
 	if (!type)
 		return NF_ACCEPT;
-	off = hpcc_probe_ipv6_tcp(skb);
+	off = hpcc_wire_ipv6_tcp(skb, false);
 	if (off < 0) {
 		hpcc_stat_inc(hn, HPCC_STAT_EXTHDR_REFUSED);
 		return NF_ACCEPT;

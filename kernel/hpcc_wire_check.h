@@ -9,7 +9,9 @@
 #ifndef _HPCC_WIRE_CHECK_H
 #define _HPCC_WIRE_CHECK_H
 
+#include <linux/skbuff.h>
 #include <linux/tcp.h>
+#include <net/ipv6.h>
 #include <linux/hpcc_wire.h>
 
 /**
@@ -48,5 +50,67 @@ static inline bool hpcc_wire_hdr_valid(const struct hpcc_wire_hdr *h, u8 type,
 	       h->nhop <= h->hop_cap &&
 	       room >= sizeof(*h) + h->hop_cap * HPCC_WIRE_HOP_LEN;
 }
+
+#if IS_ENABLED(CONFIG_IPV6)
+/* The most extension headers hpcc_wire_ipv6_tcp() walks. */
+#define HPCC_WIRE_MAX_EXTHDRS	8
+
+/**
+ * hpcc_wire_ipv6_tcp() - where the TCP header of an IPv6 packet starts
+ * @skb: the packet, its network header set
+ * @transit: the packet is forwarded (hpcc_int), not addressed to this
+ *	host (tcp_hpcc's LOCAL_IN hook)
+ *
+ * Walks the extension headers as the stack would: hop-by-hop and
+ * destination options are skipped, and so is a routing header, which at
+ * the destination must have no segments left (one with segments left
+ * names another node to visit) and in transit may have any.  A fragment
+ * header (netfilter sees IPv6 fragments before reassembly), AH, ESP and
+ * more than HPCC_WIRE_MAX_EXTHDRS headers refuse the packet.  hpccd's
+ * parser walks them the same way (daemon/hpcc_wire.c).
+ *
+ * Return: the TCP header's offset; 0 when the packet is not TCP; -1 when
+ * an extension header refuses it.
+ */
+static inline int hpcc_wire_ipv6_tcp(const struct sk_buff *skb, bool transit)
+{
+	unsigned int off = skb_network_offset(skb) + sizeof(struct ipv6hdr);
+	u8 nexthdr = ipv6_hdr(skb)->nexthdr;
+	int n;
+
+	for (n = 0; n <= HPCC_WIRE_MAX_EXTHDRS; n++) {
+		struct ipv6_rt_hdr _rh;
+		const struct ipv6_rt_hdr *rh;
+
+		switch (nexthdr) {
+		case IPPROTO_TCP:
+			return off;
+		case NEXTHDR_HOP:
+		case NEXTHDR_DEST:
+		case NEXTHDR_ROUTING:
+			break;
+		case NEXTHDR_FRAGMENT:
+		case NEXTHDR_AUTH:
+		case NEXTHDR_ESP:
+			return -1;
+		default:
+			/* another upper layer (or a header unknown here,
+			 * which the stack would refuse): not ours
+			 */
+			return 0;
+		}
+		/* the first 4 bytes of each: nexthdr, hdrlen, and for a
+		 * routing header type and segments left
+		 */
+		rh = skb_header_pointer(skb, off, sizeof(_rh), &_rh);
+		if (!rh ||
+		    (!transit && nexthdr == NEXTHDR_ROUTING && rh->segments_left))
+			return -1;
+		nexthdr = rh->nexthdr;
+		off += ipv6_optlen(rh);
+	}
+	return -1;
+}
+#endif
 
 #endif /* _HPCC_WIRE_CHECK_H */

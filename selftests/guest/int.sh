@@ -104,6 +104,38 @@ stamped() {
 	[ "$n" = 5 ] && [ "$(icount stamped)" = $((before + 5)) ]
 }
 
+# IPv6: probes forwarded from tbs1 to tbd1 (link-layer sends to the
+# router's l1, so the sender needs no IPv6 route) are stamped like IPv4's,
+# through hop-by-hop and destination options and a routing header with
+# segments left (in transit); a fragment header is counted as malformed
+stamped6() {
+	local mac ifi n before mal send
+	ip netns exec tbr sysctl -qw net.ipv6.conf.all.forwarding=1 &&
+	ip -n tbr addr add fd00:19::fe/64 dev br0 nodad &&
+	ip -n tbd1 addr add fd00:19::1/64 dev r0 nodad || return 1
+	mac=$(ip -n tbr -o link show l1 | sed -n 's/.*link\/ether \([0-9a-f:]*\).*/\1/p')
+	ifi=$(ip -n tbr -o link show br0 | cut -d: -f1)
+	before=$(icount stamped)
+	mal=$(icount malformed)
+	send="ip netns exec tbs1 python3 $PROBE l2send6 s0 $mac fd00:18:1::1 fd00:19::1 60 probe"
+	ip netns exec tbd1 python3 "$PROBE" stamps6 r0 60 $((5 * SLOW)) 4 > "$TMP/cap6" 2>&1 &
+	local p=$!
+	retry 25 grep -q sniffing "$TMP/cap6" || return 1
+	# neighbour discovery for fd00:19::1 first: the first probe may wait
+	# in the router for it
+	$send none 2 && $send hbh-dst 1 && $send rh1 1 && $send frag 1 || return 1
+	wait $p
+	sed -i '/^sniffing$/d' "$TMP/cap6"
+	cat "$TMP/cap6"
+	n=$(awk -v ifi="$ifi" '$4 == 63 && $6 == "ok" && $8 == 1 && $10 == 4 &&
+		$11 == "hop" && $12 == 77 && $13 == ifi && $14 == 50000000 &&
+		$15 > 0 && $16 > 0' "$TMP/cap6" | wc -l)
+	echo "well-formed IPv6 stamps: $n of 4; stamped $before -> $(icount stamped)," \
+	     "malformed $mal -> $(icount malformed)"
+	[ "$n" = 4 ] && [ "$(icount stamped)" = $((before + 4)) ] &&
+		retry 10 icount_is malformed $((mal + 1))
+}
+
 full() {
 	local before
 	before=$(icount full)
@@ -186,11 +218,12 @@ gone_and_unload() {
 }
 
 ktap_print_header
-ktap_set_plan 9
+ktap_set_plan 10
 t "testbed up (incast 1), hop configured on br0" setup
 t "int show: switch-id is the netns inode, probe-dscp 60, br0 at 50 Mbit/s" defaults
 t "dev-add/del and config-set errors: EEXIST, ENOENT, unknown speed, range, EPERM; default B = link speed" config_errors
 t "forwarded probes get one record (switch, port = ifindex, B, ts, txBytes), same length, valid checksum" stamped
+t "IPv6: forwarded probes stamped through extension headers (hop limit 63, valid checksum); a fragment counted as malformed" stamped6
 t "full probes pass unchanged and are counted" full
 t "malformed packets with the probe DSCP (no header, a response, SYN/seq/window set) are counted, not stamped" malformed
 t "only the configured probe DSCP is stamped" other_dscp

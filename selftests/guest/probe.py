@@ -34,6 +34,10 @@
       like sniff, but prints one line per probe seen: "len L csum ok|bad
       nhop N cap C" and, for each filled record, " hop SWITCH PORT RATE TS
       TXBYTES QLEN"
+  probe.py stamps6 DEV DSCP SECONDS EXPECT
+      stamps for IPv6 (DSCP in the traffic class, extension headers
+      skipped, the checksum over the IPv6 pseudo-header), with " hl H" (the
+      hop limit) after the length
 """
 import random
 import socket
@@ -157,6 +161,49 @@ def stamps(dev, dscp, secs, expect):
     return 0
 
 
+def stamps6(dev, dscp, secs, expect):
+    sk = socket.socket(socket.AF_PACKET, socket.SOCK_DGRAM,
+                       socket.htons(0x86DD))
+    sk.bind((dev, 0))
+    sk.settimeout(0.2)
+    print("sniffing", flush=True)
+    n, end = 0, time.monotonic() + secs
+    while time.monotonic() < end and n < expect:
+        try:
+            pkt = sk.recv(4096)
+        except socket.timeout:
+            continue
+        if len(pkt) < 40 or pkt[0] >> 4 != 6:
+            continue
+        if (struct.unpack("!I", pkt[:4])[0] >> 20 & 0xFF) >> 2 != dscp:
+            continue
+        total = 40 + struct.unpack("!H", pkt[4:6])[0]
+        nh, off = pkt[6], 40
+        while nh in EXT_CODE.values() and nh != 44 and off + 8 <= total:
+            nh, off = pkt[off], off + (pkt[off + 1] + 1) * 8
+        if nh != socket.IPPROTO_TCP:
+            continue
+        seg = pkt[off:total]
+        pseudo = pkt[8:40] + struct.pack("!IxxxB", len(seg), socket.IPPROTO_TCP)
+        ok = csum(pseudo + seg) == 0
+        toff = (seg[12] >> 4) * 4
+        h = seg[toff:toff + 24]
+        if len(h) < 24:
+            continue
+        magic, _ver, _typ, nhop, cap = struct.unpack("!IBBBB", h[:8])
+        if magic != MAGIC:
+            continue
+        line = "len %d hl %d csum %s nhop %d cap %d" % (
+            total, pkt[7], "ok" if ok else "bad", nhop, cap)
+        for i in range(min(nhop, cap)):
+            r = seg[toff + 24 + 40 * i:toff + 64 + 40 * i]
+            if len(r) == 40:
+                line += " hop %d %d %d %d %d %d" % struct.unpack("!IIQQQI", r[:36])
+        print(line, flush=True)
+        n += 1
+    return 0
+
+
 def main(av):
     if av[1] == "send":
         src, sport, dst, dport, dscp, kind, n = av[2:9]
@@ -246,6 +293,8 @@ def main(av):
         return 0
     if av[1] == "stamps":
         return stamps(av[2], int(av[3]), float(av[4]), int(av[5]))
+    if av[1] == "stamps6":
+        return stamps6(av[2], int(av[3]), float(av[4]), int(av[5]))
     print(__doc__, file=sys.stderr)
     return 2
 
