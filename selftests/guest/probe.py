@@ -118,89 +118,77 @@ def packet6(src, sport, dst, dport, dscp, kind, pid, ext):
     return ip + body
 
 
-def listen(dev):
-    """An IPv4 packet socket on DEV, 0.2 s timeout; prints "sniffing"."""
+def listen(dev, ethertype=0x0800):
+    """A packet socket for ETHERTYPE (IPv4 by default) on DEV, 0.2 s
+    timeout; prints "sniffing"."""
     sk = socket.socket(socket.AF_PACKET, socket.SOCK_DGRAM,
-                       socket.htons(0x0800))
+                       socket.htons(ethertype))
     sk.bind((dev, 0))
     sk.settimeout(0.2)
     print("sniffing", flush=True)
     return sk
 
 
-def stamps(dev, dscp, secs, expect):
-    sk = listen(dev)
+def stamp_line(head, ok, seg):
+    """stamps' line for the TCP segment SEG (HEAD: "len L ..." before the
+    checksum verdict OK), or None when SEG holds no HPCC header."""
+    off = (seg[12] >> 4) * 4
+    h = seg[off:off + 24]
+    if len(h) < 24:
+        return None
+    magic, _ver, _typ, nhop, cap = struct.unpack("!IBBBB", h[:8])
+    if magic != MAGIC:
+        return None
+    line = "%s csum %s nhop %d cap %d" % (head, "ok" if ok else "bad", nhop, cap)
+    for i in range(min(nhop, cap)):
+        r = seg[off + 24 + 40 * i:off + 64 + 40 * i]
+        if len(r) == 40:
+            line += " hop %d %d %d %d %d %d" % struct.unpack("!IIQQQI", r[:36])
+    return line
+
+
+def seg4(pkt, dscp):
+    """("len L", TCP checksum ok, TCP segment) of an IPv4 packet with DSCP,
+    or None"""
+    if len(pkt) < 40 or pkt[1] >> 2 != dscp or pkt[9] != socket.IPPROTO_TCP:
+        return None
+    ihl = (pkt[0] & 15) * 4
+    total = struct.unpack("!H", pkt[2:4])[0]
+    seg = pkt[ihl:total]
+    pseudo = pkt[12:20] + struct.pack("!BBH", 0, socket.IPPROTO_TCP, len(seg))
+    return "len %d" % total, csum(pseudo + seg) == 0, seg
+
+
+def seg6(pkt, dscp):
+    """seg4 for IPv6: DSCP in the traffic class, extension headers skipped
+    (not a fragment header), the hop limit after the length"""
+    if len(pkt) < 40 or pkt[0] >> 4 != 6 or \
+            (struct.unpack("!I", pkt[:4])[0] >> 20 & 0xFF) >> 2 != dscp:
+        return None
+    total = 40 + struct.unpack("!H", pkt[4:6])[0]
+    nh, off = pkt[6], 40
+    while nh in EXT_CODE.values() and nh != 44 and off + 8 <= total:
+        nh, off = pkt[off], off + (pkt[off + 1] + 1) * 8
+    if nh != socket.IPPROTO_TCP:
+        return None
+    seg = pkt[off:total]
+    pseudo = pkt[8:40] + struct.pack("!IxxxB", len(seg), socket.IPPROTO_TCP)
+    return "len %d hl %d" % (total, pkt[7]), csum(pseudo + seg) == 0, seg
+
+
+def stamps(dev, dscp, secs, expect, v6=False):
+    sk = listen(dev, 0x86DD if v6 else 0x0800)
     n, end = 0, time.monotonic() + secs
     while time.monotonic() < end and n < expect:
         try:
             pkt = sk.recv(4096)
         except socket.timeout:
             continue
-        if len(pkt) < 40 or pkt[1] >> 2 != dscp or pkt[9] != socket.IPPROTO_TCP:
-            continue
-        ihl = (pkt[0] & 15) * 4
-        total = struct.unpack("!H", pkt[2:4])[0]
-        seg = pkt[ihl:total]
-        pseudo = pkt[12:20] + struct.pack("!BBH", 0, socket.IPPROTO_TCP, len(seg))
-        ok = csum(pseudo + seg) == 0
-        off = (seg[12] >> 4) * 4
-        h = seg[off:off + 24]
-        if len(h) < 24:
-            continue
-        magic, _ver, _typ, nhop, cap = struct.unpack("!IBBBB", h[:8])
-        if magic != MAGIC:
-            continue
-        line = "len %d csum %s nhop %d cap %d" % (total, "ok" if ok else "bad",
-                                                 nhop, cap)
-        for i in range(min(nhop, cap)):
-            r = seg[off + 24 + 40 * i:off + 64 + 40 * i]
-            if len(r) == 40:
-                line += " hop %d %d %d %d %d %d" % struct.unpack("!IIQQQI", r[:36])
-        print(line, flush=True)
-        n += 1
-    return 0
-
-
-def stamps6(dev, dscp, secs, expect):
-    sk = socket.socket(socket.AF_PACKET, socket.SOCK_DGRAM,
-                       socket.htons(0x86DD))
-    sk.bind((dev, 0))
-    sk.settimeout(0.2)
-    print("sniffing", flush=True)
-    n, end = 0, time.monotonic() + secs
-    while time.monotonic() < end and n < expect:
-        try:
-            pkt = sk.recv(4096)
-        except socket.timeout:
-            continue
-        if len(pkt) < 40 or pkt[0] >> 4 != 6:
-            continue
-        if (struct.unpack("!I", pkt[:4])[0] >> 20 & 0xFF) >> 2 != dscp:
-            continue
-        total = 40 + struct.unpack("!H", pkt[4:6])[0]
-        nh, off = pkt[6], 40
-        while nh in EXT_CODE.values() and nh != 44 and off + 8 <= total:
-            nh, off = pkt[off], off + (pkt[off + 1] + 1) * 8
-        if nh != socket.IPPROTO_TCP:
-            continue
-        seg = pkt[off:total]
-        pseudo = pkt[8:40] + struct.pack("!IxxxB", len(seg), socket.IPPROTO_TCP)
-        ok = csum(pseudo + seg) == 0
-        toff = (seg[12] >> 4) * 4
-        h = seg[toff:toff + 24]
-        if len(h) < 24:
-            continue
-        magic, _ver, _typ, nhop, cap = struct.unpack("!IBBBB", h[:8])
-        if magic != MAGIC:
-            continue
-        line = "len %d hl %d csum %s nhop %d cap %d" % (
-            total, pkt[7], "ok" if ok else "bad", nhop, cap)
-        for i in range(min(nhop, cap)):
-            r = seg[toff + 24 + 40 * i:toff + 64 + 40 * i]
-            if len(r) == 40:
-                line += " hop %d %d %d %d %d %d" % struct.unpack("!IIQQQI", r[:36])
-        print(line, flush=True)
-        n += 1
+        got = (seg6 if v6 else seg4)(pkt, dscp)
+        line = got and stamp_line(*got)
+        if line:
+            print(line, flush=True)
+            n += 1
     return 0
 
 
@@ -294,7 +282,7 @@ def main(av):
     if av[1] == "stamps":
         return stamps(av[2], int(av[3]), float(av[4]), int(av[5]))
     if av[1] == "stamps6":
-        return stamps6(av[2], int(av[3]), float(av[4]), int(av[5]))
+        return stamps(av[2], int(av[3]), float(av[4]), int(av[5]), v6=True)
     print(__doc__, file=sys.stderr)
     return 2
 
