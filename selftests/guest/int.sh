@@ -169,10 +169,10 @@ other_dscp() {
 		rctl int set probe-dscp 60
 }
 
-# dev-set (int change): B changes in place; probes forwarded while it
-# changes back and forth are all stamped, with the old or the new B
+# dev-set (int change): B changes in place; probes forwarded one at a time
+# while it changes back and forth are all stamped, with the old or the new B
 rate_change() {
-	local before n ifi loop
+	local before n ifi loop sniff i
 	expect_fail "does not stamp" rctl int change dev l1 rate 1gbit &&
 	expect_fail "Operation not permitted" ip netns exec tbr \
 		setpriv --reuid=65534 --regid=65534 --clear-groups \
@@ -184,17 +184,26 @@ rate_change() {
 	[ "$(awk -v ifi="$ifi" '$6 == 1 && $11 == ifi && $12 == 20000000' "$TMP/cap" | wc -l)" = 3 ] ||
 		return 1
 	before=$(icount stamped)
+	touch "$TMP/flip"
 	(
-		for _ in $(seq 40); do
+		while [ -e "$TMP/flip" ]; do
 			rctl int change dev br0 rate 50mbit
 			rctl int change dev br0 rate 20mbit
 		done
 	) &
 	loop=$!
-	capture probe 10
+	ip netns exec tbd1 python3 "$PROBE" stamps r0 60 $((10 * SLOW)) 10 > "$TMP/cap" 2>&1 &
+	sniff=$!
+	retry 25 grep -q sniffing "$TMP/cap" || return 1
+	for i in $(seq 10); do
+		ip netns exec tbs1 python3 "$PROBE" send $SRC 40001 $DST 5201 60 probe 1
+	done
+	wait $sniff
+	rm -f "$TMP/flip"
 	wait $loop
 	n=$(awk '$6 == 1 && ($12 == 20000000 || $12 == 50000000)' "$TMP/cap" | wc -l)
-	echo "stamped during changes: $n of 10; stamped $before -> $(icount stamped)"
+	echo "stamped during changes: $n of 10 (B 20 Mbit/s: $(awk '$12 == 20000000' "$TMP/cap" | wc -l));" \
+	     "stamped $before -> $(icount stamped)"
 	rctl int change dev br0 rate 50mbit &&
 	[ "$n" = 10 ] && [ "$(icount stamped)" = $((before + 10)) ] &&
 		[ "$(icount rate)" = 50000000 ]
