@@ -192,7 +192,7 @@ rate_change() {
 		done
 	) &
 	loop=$!
-	ip netns exec tbd1 python3 "$PROBE" stamps r0 60 $((10 * SLOW)) 10 > "$TMP/cap" 2>&1 &
+	ip netns exec tbd1 python3 "$PROBE" stamps r0 60 $((60 * SLOW)) 10 > "$TMP/cap" 2>&1 &
 	sniff=$!
 	retry 25 grep -q sniffing "$TMP/cap" || return 1
 	for i in $(seq 10); do
