@@ -227,9 +227,15 @@ int hpcc_genl_talk(struct hpcc_genl *g, struct nlmsghdr *nlh, mnl_cb_t cb,
 
 void hpcc_genl_put_tuple(struct nlmsghdr *nlh, const struct hpcc_tuple *t)
 {
-	mnl_attr_put_u16(nlh, HPCC_A_FLOW_FAMILY, 2 /* AF_INET */);
-	mnl_attr_put_u32(nlh, HPCC_A_FLOW_SADDR4, t->saddr);
-	mnl_attr_put_u32(nlh, HPCC_A_FLOW_DADDR4, t->daddr);
+	if (t->family == AF_INET6) {
+		mnl_attr_put_u16(nlh, HPCC_A_FLOW_FAMILY, AF_INET6);
+		mnl_attr_put(nlh, HPCC_A_FLOW_SADDR6, 16, t->saddr6);
+		mnl_attr_put(nlh, HPCC_A_FLOW_DADDR6, 16, t->daddr6);
+	} else {
+		mnl_attr_put_u16(nlh, HPCC_A_FLOW_FAMILY, AF_INET);
+		mnl_attr_put_u32(nlh, HPCC_A_FLOW_SADDR4, t->saddr);
+		mnl_attr_put_u32(nlh, HPCC_A_FLOW_DADDR4, t->daddr);
+	}
 	mnl_attr_put_u16(nlh, HPCC_A_FLOW_SPORT, t->sport);
 	mnl_attr_put_u16(nlh, HPCC_A_FLOW_DPORT, t->dport);
 }
@@ -333,13 +339,25 @@ int hpcc_genl_flow_cb(const struct nlmsghdr *nlh, void *data)
 bool hpcc_flow_msg_tuple(const struct hpcc_flow_msg *m, struct hpcc_tuple *t)
 {
 	const uint64_t need = HPCC_HAS(HPCC_A_FLOW_FAMILY) |
-		HPCC_HAS(HPCC_A_FLOW_SADDR4) | HPCC_HAS(HPCC_A_FLOW_DADDR4) |
 		HPCC_HAS(HPCC_A_FLOW_SPORT) | HPCC_HAS(HPCC_A_FLOW_DPORT);
+	const uint64_t v4 = HPCC_HAS(HPCC_A_FLOW_SADDR4) |
+		HPCC_HAS(HPCC_A_FLOW_DADDR4);
+	const uint64_t v6 = HPCC_HAS(HPCC_A_FLOW_SADDR6) |
+		HPCC_HAS(HPCC_A_FLOW_DADDR6);
 
-	if ((m->a.present & need) != need || m->a.family != AF_INET)
+	if ((m->a.present & need) != need)
 		return false;
-	t->saddr = m->a.saddr4;
-	t->daddr = m->a.daddr4;
+	memset(t, 0, sizeof(*t));
+	if (m->a.family == AF_INET && (m->a.present & v4) == v4) {
+		t->saddr = m->a.saddr4;
+		t->daddr = m->a.daddr4;
+	} else if (m->a.family == AF_INET6 && (m->a.present & v6) == v6) {
+		memcpy(t->saddr6, m->a.saddr6, 16);
+		memcpy(t->daddr6, m->a.daddr6, 16);
+	} else {
+		return false;
+	}
+	t->family = m->a.family;
 	t->sport = m->a.sport;
 	t->dport = m->a.dport;
 	return true;

@@ -116,7 +116,11 @@ struct nlmsghdr *hpcc_genl_msg(struct hpcc_genl *g, void *buf, uint8_t cmd,
 int hpcc_genl_talk(struct hpcc_genl *g, struct nlmsghdr *nlh, mnl_cb_t cb,
 		   void *data);
 
-/** hpcc_genl_put_tuple() - the flow 4-tuple attributes (IPv4) */
+/**
+ * hpcc_genl_put_tuple() - the flow's family, addresses and ports as
+ * attributes: family AF_INET with saddr4/daddr4, or AF_INET6 (@t->family)
+ * with saddr6/daddr6; the flow label is not sent (not part of the key)
+ */
 void hpcc_genl_put_tuple(struct nlmsghdr *nlh, const struct hpcc_tuple *t);
 
 /**
@@ -134,8 +138,9 @@ int hpcc_genl_flow_cb(const struct nlmsghdr *nlh, void *data);
 
 /**
  * hpcc_flow_msg_tuple() - the flow a message names
- * Return: true and @t filled (network byte order) when it carries an
- * AF_INET family, both addresses and both ports; false otherwise.
+ * Return: true and @t filled (network byte order; the rest of @t zeroed)
+ * when it carries an AF_INET family with both IPv4 addresses, or AF_INET6
+ * with both IPv6 addresses, and both ports; false otherwise.
  */
 bool hpcc_flow_msg_tuple(const struct hpcc_flow_msg *m, struct hpcc_tuple *t);
 

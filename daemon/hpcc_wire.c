@@ -197,22 +197,17 @@ size_t hpcc_build_response(void *buf, const struct hpcc_pkt *probe,
 			   uint8_t dscp, uint16_t ip_id, uint32_t n_flows)
 {
 	uint8_t nhop = probe->nhop, hop_cap = nhop ? nhop : 1;
-	struct hpcc_tuple back = {
-		.saddr = probe->tuple.daddr, .daddr = probe->tuple.saddr,
-		.sport = probe->tuple.dport, .dport = probe->tuple.sport,
-		.family = probe->tuple.family,
-		.flowlabel = probe->tuple.flowlabel,
-	};
-	size_t iplen = ip_len(&back);
-	size_t total = pkt_len(iplen, hop_cap) +
-		       (n_flows ? HPCC_WIRE_EXT_LEN : 0);
-	uint8_t *ip = buf, *th = ip + iplen, *h = th + HPCC_TCP_LEN;
-	uint8_t *ext = h + HPCC_WIRE_HDR_LEN +
-		       (size_t)hop_cap * HPCC_WIRE_HOP_LEN;
+	struct hpcc_tuple back;
+	size_t iplen, total;
+	uint8_t *ip = buf, *th, *h, *ext;
 	uint8_t i;
 
-	memcpy(back.saddr6, probe->tuple.daddr6, 16);
-	memcpy(back.daddr6, probe->tuple.saddr6, 16);
+	hpcc_tuple_reverse(&back, &probe->tuple);
+	iplen = ip_len(&back);
+	total = pkt_len(iplen, hop_cap) + (n_flows ? HPCC_WIRE_EXT_LEN : 0);
+	th = ip + iplen;
+	h = th + HPCC_TCP_LEN;
+	ext = h + HPCC_WIRE_HDR_LEN + (size_t)hop_cap * HPCC_WIRE_HOP_LEN;
 	if (probe->type != HPCC_WIRE_PROBE || !dscp || dscp > 63 ||
 	    nhop > HPCC_MAX_HOPS || !tuple_ok(&back))
 		return 0;
@@ -407,6 +402,17 @@ enum hpcc_parse_err hpcc_parse(const void *buf, size_t len,
 		get_hop(h + HPCC_WIRE_HDR_LEN + (size_t)i * HPCC_WIRE_HOP_LEN,
 			&pkt->hops[i]);
 	return HPCC_PARSE_OK;
+}
+
+void hpcc_tuple_reverse(struct hpcc_tuple *r, const struct hpcc_tuple *t)
+{
+	*r = *t;
+	r->saddr = t->daddr;
+	r->daddr = t->saddr;
+	memcpy(r->saddr6, t->daddr6, 16);
+	memcpy(r->daddr6, t->saddr6, 16);
+	r->sport = t->dport;
+	r->dport = t->sport;
 }
 
 const char *hpcc_parse_err_name(enum hpcc_parse_err e)

@@ -208,6 +208,14 @@ size_t hpcc_build_response(void *buf, const struct hpcc_pkt *probe,
 			   uint8_t dscp, uint16_t ip_id, uint32_t n_flows);
 
 /**
+ * hpcc_tuple_reverse() - the other direction of a flow
+ * @r: set to @t with source and destination swapped (addresses of either
+ *	family, ports); family and flow label kept
+ * @t: the flow
+ */
+void hpcc_tuple_reverse(struct hpcc_tuple *r, const struct hpcc_tuple *t);
+
+/**
  * hpcc_parse_err_name() - a short name for a parse result, for counters
  * @e: the result
  *

@@ -278,15 +278,18 @@ static void probe_want(struct hpccd_flow *f)
 
 /*
  * flow_msg_tuple() - hpcc_flow_msg_tuple() for events and dumps alike,
- * counting the IPv6 flows this hpccd does not probe yet (ipv6-ignored)
+ * counting the IPv6 flows this hpccd does not probe yet (ipv6-ignored: its
+ * sockets, filter and route checks are IPv4 only)
  */
 static bool flow_msg_tuple(const struct hpcc_flow_msg *m, struct hpcc_tuple *t)
 {
-	if (hpcc_flow_msg_tuple(m, t))
-		return true;
-	if (m->a.family == AF_INET6)
+	if (!hpcc_flow_msg_tuple(m, t))
+		return false;
+	if (t->family == AF_INET6) {
 		D.counters[C_IPV6_IGNORED]++;
-	return false;
+		return false;
+	}
+	return true;
 }
 
 static struct hpccd_flow *flow_learn(const struct hpcc_tuple *t)
@@ -815,14 +818,13 @@ static void read_push_replies(void)
  */
 static void on_response(const struct hpcc_pkt *p)
 {
-	struct hpcc_tuple t = {
-		.saddr = p->tuple.daddr, .daddr = p->tuple.saddr,
-		.sport = p->tuple.dport, .dport = p->tuple.sport,
-	};
-	struct hpccd_flow *f = hpccd_flow_find(&D.sched, &t);
+	struct hpcc_tuple t;
+	struct hpccd_flow *f;
 	uint64_t now = now_ns();
 	int i;
 
+	hpcc_tuple_reverse(&t, &p->tuple);
+	f = hpccd_flow_find(&D.sched, &t);
 	D.counters[C_RESPONSES_RECEIVED]++;
 	if (!f || !hpccd_response(&D.sched, f, p->probe_id, now)) {
 		D.counters[C_RESPONSES_UNEXPECTED]++;

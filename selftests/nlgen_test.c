@@ -134,17 +134,54 @@ TEST(truncated_attribute)
 	EXPECT_FALSE(m.a.present & HPCC_HAS(HPCC_A_FLOW_CWND));
 }
 
-/* Only an IPv4 flow with all four tuple fields names a flow. */
-TEST(tuple_needs_ipv4_and_all_fields)
+/*
+ * A flow is named by its family with that family's two addresses and both
+ * ports; hpcc_genl_put_tuple() writes what hpcc_flow_msg_tuple() reads.
+ */
+TEST(tuple_needs_family_addresses_and_ports)
 {
 	char buf[MNL_SOCKET_BUFFER_SIZE];
 	struct nlmsghdr *nlh = msg(buf, HPCC_CMD_FLOW_NEW);
+	struct hpcc_tuple t, t6 = {
+		.family = AF_INET6, .sport = htons(40000), .dport = htons(5201),
+		.saddr6 = { 0x20, 0x01, 0x0d, 0xb8, [15] = 1 },
+		.daddr6 = { 0x20, 0x01, 0x0d, 0xb8, [15] = 2 },
+		.flowlabel = 0x12345,
+	};
 	struct hpcc_flow_msg m;
-	struct hpcc_tuple t;
 
+	/* AF_INET6 with IPv4 addresses */
 	put_tuple(nlh, AF_INET6);
 	ASSERT_EQ(MNL_CB_OK, hpcc_genl_flow_cb(nlh, &m));
 	EXPECT_FALSE(hpcc_flow_msg_tuple(&m, &t));
+
+	/* an IPv6 flow, written and read back; the flow label is no key */
+	nlh = msg(buf, HPCC_CMD_FLOW_NEW);
+	hpcc_genl_put_tuple(nlh, &t6);
+	ASSERT_EQ(MNL_CB_OK, hpcc_genl_flow_cb(nlh, &m));
+	EXPECT_EQ(0, m.ignored);
+	ASSERT_TRUE(hpcc_flow_msg_tuple(&m, &t));
+	EXPECT_EQ(AF_INET6, t.family);
+	EXPECT_EQ(0, memcmp(t.saddr6, t6.saddr6, 16));
+	EXPECT_EQ(0, memcmp(t.daddr6, t6.daddr6, 16));
+	EXPECT_EQ(t6.sport, t.sport);
+	EXPECT_EQ(t6.dport, t.dport);
+	EXPECT_EQ(0, t.flowlabel);
+	EXPECT_EQ(0, t.saddr);
+
+	/* and an IPv4 one */
+	memset(&t6, 0, sizeof(t6));
+	t6.saddr = htonl(0xc6120001);
+	t6.daddr = htonl(0xc6120002);
+	t6.sport = htons(1);
+	t6.dport = htons(2);
+	nlh = msg(buf, HPCC_CMD_FLOW_NEW);
+	hpcc_genl_put_tuple(nlh, &t6);
+	ASSERT_EQ(MNL_CB_OK, hpcc_genl_flow_cb(nlh, &m));
+	ASSERT_TRUE(hpcc_flow_msg_tuple(&m, &t));
+	EXPECT_EQ(AF_INET, t.family);
+	EXPECT_EQ(t6.saddr, t.saddr);
+	EXPECT_EQ(t6.dport, t.dport);
 
 	nlh = msg(buf, HPCC_CMD_FLOW_NEW);
 	mnl_attr_put_u16(nlh, HPCC_A_FLOW_FAMILY, AF_INET);

@@ -7,6 +7,7 @@
  */
 #include <stdlib.h>
 #include <string.h>
+#include <sys/socket.h>
 
 #include "kselftest_harness.h"
 #include "hpccd_sched.h"
@@ -69,6 +70,38 @@ TEST_F(sched, add_find_remove)
 		t = tup(i);
 		ASSERT_EQ(i & 1, hpccd_flow_find(&self->s, &t) != NULL);
 	}
+}
+
+/*
+ * A flow's identity: family, addresses, ports.  IPv6 flows that differ
+ * only in an address byte are different flows; an IPv4 tuple of family 0
+ * and of AF_INET is the same flow; a flow label is not part of it.
+ */
+TEST_F(sched, tuple_identity)
+{
+	struct hpcc_tuple a = {
+		.family = AF_INET6, .sport = 1, .dport = 2,
+		.saddr6 = { 0xfd, [15] = 1 }, .daddr6 = { 0xfd, [15] = 2 },
+	}, b = a, c = tup(3);
+	struct hpccd_flow *fa, *fb, *fc;
+
+	fa = hpccd_flow_add(&self->s, &a, NULL);
+	b.daddr6[8] = 1;
+	fb = hpccd_flow_add(&self->s, &b, NULL);
+	ASSERT_NE(NULL, fa);
+	ASSERT_NE(NULL, fb);
+	EXPECT_NE(fa, fb);
+	b = a;
+	b.flowlabel = 0xabcde;
+	EXPECT_EQ(fa, hpccd_flow_find(&self->s, &b));
+	/* the same addresses' bytes as IPv4: another flow */
+	b = a;
+	b.family = AF_INET;
+	EXPECT_EQ(NULL, hpccd_flow_find(&self->s, &b));
+	fc = hpccd_flow_add(&self->s, &c, NULL);
+	c.family = AF_INET;
+	EXPECT_EQ(fc, hpccd_flow_find(&self->s, &c));
+	EXPECT_EQ(3, self->s.nflows);
 }
 
 /* 1000/s with a burst of 10: ten at once, then one per ms, in order. */
