@@ -204,12 +204,25 @@ bench_hpccd() {
 # queue samples, counters, the bottleneck's drops, CPU time and, with
 # hpccd running, its per-namespace CPU and counters
 bench_fctgen() {
+	bench_fctgen_before "$1"
+	bench_fctgen_run "$@"
+}
+
+# bench_fctgen_before DIR - the queue sampler and the "before" records
+# (16 hpccd statistics dumps: 10-20 s in a loaded guest, so a run that
+# times events from its flows' start takes them before it starts)
+bench_fctgen_before() {
+	tb_qsample "$1"
+	bench_cpu "$1/cpu.before"
+	bench_hpccd "$1/hpccd.before"
+	bench_drops > "$1/drops.before"
+}
+
+# bench_fctgen_run DIR [fctgen options] < SCHEDULE - fctgen, then the
+# "after" records
+bench_fctgen_run() {
 	local dir=$1
 	shift
-	tb_qsample "$dir"
-	bench_cpu "$dir/cpu.before"
-	bench_hpccd "$dir/hpccd.before"
-	bench_drops > "$dir/drops.before"
 	"$TB_BIN/fctgen" -o "$dir/flows.txt" -c "$dir/counters" "$@" \
 		> "$dir/fctgen.log" 2>&1
 	echo "fctgen $?" >> "$dir/status"
@@ -350,11 +363,14 @@ bench_sleep_until() {
 
 # s6: one long flow; the bottleneck steps to half its rate after PHASE s
 # and back PHASE s after that step took effect (tc itself can take 1-2 s
-# to run in a busy guest; steps.txt has the real times)
+# to run in a busy guest; steps.txt has the real times).  The records
+# taken before a run come first: timed from before them, the steps of the
+# runs of ae4da9c..8e689ca fell before the flow started.
 s6() {
 	local dir=$2 p=$((PHASE * 1000000)) spid up
 	echo "1 0 tbs1 tbd1 198.19.0.1 0 $((3 * p + 3000000))" > "$dir/schedule.txt"
 	: > "$dir/steps.txt"
+	bench_fctgen_before "$dir"
 	(
 		sleep "$PHASE"
 		bench_rate down $((TB_RATE_MBIT / 2)) >> "$dir/steps.txt"
@@ -363,7 +379,7 @@ s6() {
 		bench_rate up "$TB_RATE_MBIT" >> "$dir/steps.txt"
 	) &
 	spid=$!
-	bench_fctgen "$dir" -b 100 -B "$dir/bins.txt" < "$dir/schedule.txt"
+	bench_fctgen_run "$dir" -b 100 -B "$dir/bins.txt" < "$dir/schedule.txt"
 	wait "$spid"	# not a bare wait: hpccd runs in the background too
 	bench_rate restore "$TB_RATE_MBIT" > /dev/null
 }
