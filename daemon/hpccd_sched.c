@@ -49,7 +49,7 @@ static uint32_t tuple_hash(const struct hpccd_sched *s,
 	int i;
 
 	if (tuple_v6(t)) {
-		a = s->seed;
+		a = 0;
 		for (i = 0; i < 16; i += 8)
 			a = mix64(a ^ get_u64(t->saddr6 + i)) ^
 			    get_u64(t->daddr6 + i);

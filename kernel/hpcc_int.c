@@ -236,27 +236,34 @@ static enum hpcc_int_cnt hpcc_int_stamp(struct hpcc_int_net *hn,
 	return HPCC_INT_CNT_STAMPED;
 }
 
+/*
+ * hpcc_int_egress() - the configured device a forwarded packet with @dscp
+ * leaves through when @dscp is the probe DSCP, else NULL.  Both forward
+ * hooks' first step; netfilter hooks run under rcu_read_lock().
+ */
+static struct hpcc_int_dev *hpcc_int_egress(struct hpcc_int_net *hn, u8 dscp,
+					    const struct nf_hook_state *state)
+{
+	hpcc_fault_hook_delay();
+	if (dscp != READ_ONCE(hn->probe_dscp) || !state->out)
+		return NULL;
+	return xa_load(&hn->devs, state->out->ifindex);
+}
+
 static unsigned int hpcc_int_hook(void *priv, struct sk_buff *skb,
 				  const struct nf_hook_state *state)
 {
-	struct hpcc_int_net *hn = priv;
-	struct hpcc_int_dev *d;
-
 	const struct iphdr *iph = ip_hdr(skb);
+	struct hpcc_int_dev *d;
 	enum hpcc_int_cnt c;
 
-	hpcc_fault_hook_delay();
-	if (ipv4_get_dsfield(iph) >> 2 != READ_ONCE(hn->probe_dscp) ||
-	    !state->out)
-		return NF_ACCEPT;
-	/* netfilter hooks run under rcu_read_lock() */
-	d = xa_load(&hn->devs, state->out->ifindex);
+	d = hpcc_int_egress(priv, ipv4_get_dsfield(iph) >> 2, state);
 	if (!d)
 		return NF_ACCEPT;
 	if (iph->protocol != IPPROTO_TCP || ip_is_fragment(iph))
 		c = HPCC_INT_CNT_MALFORMED;
 	else
-		c = hpcc_int_stamp(hn, d, skb, state->out,
+		c = hpcc_int_stamp(priv, d, skb, state->out,
 				   skb_network_offset(skb) + ip_hdrlen(skb));
 	atomic64_inc(&d->cnt[c]);
 	return NF_ACCEPT;
@@ -273,24 +280,18 @@ static unsigned int hpcc_int_hook(void *priv, struct sk_buff *skb,
 static unsigned int hpcc_int_hook6(void *priv, struct sk_buff *skb,
 				   const struct nf_hook_state *state)
 {
-	struct hpcc_int_net *hn = priv;
 	struct hpcc_int_dev *d;
 	enum hpcc_int_cnt c;
 	int off;
 
-	hpcc_fault_hook_delay();
-	if (ipv6_get_dsfield(ipv6_hdr(skb)) >> 2 != READ_ONCE(hn->probe_dscp) ||
-	    !state->out)
-		return NF_ACCEPT;
-	/* netfilter hooks run under rcu_read_lock() */
-	d = xa_load(&hn->devs, state->out->ifindex);
+	d = hpcc_int_egress(priv, ipv6_get_dsfield(ipv6_hdr(skb)) >> 2, state);
 	if (!d)
 		return NF_ACCEPT;
 	off = hpcc_wire_ipv6_tcp(skb, true);
 	if (off <= 0)
 		c = HPCC_INT_CNT_MALFORMED;
 	else
-		c = hpcc_int_stamp(hn, d, skb, state->out, off);
+		c = hpcc_int_stamp(priv, d, skb, state->out, off);
 	atomic64_inc(&d->cnt[c]);
 	return NF_ACCEPT;
 }
