@@ -95,6 +95,11 @@ tb_up() {
 	mkdir -p "$TB_TMP"
 	echo "$TB_S $TB_R" > "$TB_TMP/shape"
 	modprobe tcp_hpcc && modprobe hpcc_int || return 1
+	# the samplers' sock_diag modules now, not autoloaded by the first
+	# run's tcpsample while packets flow: a module load during traffic is
+	# one more thing an mttcg guest can trip on (Documentation/testing.rst,
+	# "Emulator mode")
+	modprobe -a inet_diag tcp_diag || return 1
 
 	ip netns add tbr
 	ip -n tbr link set lo up
