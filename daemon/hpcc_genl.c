@@ -354,6 +354,9 @@ bool hpcc_flow_msg_tuple(const struct hpcc_flow_msg *m, struct hpcc_tuple *t)
 	} else if (m->a.family == AF_INET6 && (m->a.present & v6) == v6) {
 		memcpy(t->saddr6, m->a.saddr6, 16);
 		memcpy(t->daddr6, m->a.daddr6, 16);
+		/* the label its data carries; 20 bits, whatever came */
+		if (m->a.present & HPCC_HAS(HPCC_A_FLOW_FLOWLABEL))
+			t->flowlabel = m->a.flowlabel & 0xfffff;
 	} else {
 		return false;
 	}

@@ -140,7 +140,8 @@ int hpcc_genl_flow_cb(const struct nlmsghdr *nlh, void *data);
  * hpcc_flow_msg_tuple() - the flow a message names
  * Return: true and @t filled (network byte order; the rest of @t zeroed)
  * when it carries an AF_INET family with both IPv4 addresses, or AF_INET6
- * with both IPv6 addresses, and both ports; false otherwise.
+ * with both IPv6 addresses, and both ports; false otherwise.  An IPv6
+ * flow's @t->flowlabel is the message's flowlabel (0 without one).
  */
 bool hpcc_flow_msg_tuple(const struct hpcc_flow_msg *m, struct hpcc_tuple *t);
 

@@ -87,6 +87,7 @@ const struct hpcc_nl_attr_desc hpcc_flow_desc[HPCC_A_FLOW_MAX + 1] = {
 	[HPCC_A_FLOW_REDUCTIONS] = { "reductions", HPCC_NL_U32, 0, 0, NULL },
 	[HPCC_A_FLOW_N_FLOWS] = { "n-flows", HPCC_NL_U32, 0, 0, NULL },
 	[HPCC_A_FLOW_W_AI] = { "w-ai", HPCC_NL_U64, 0, 0, NULL },
+	[HPCC_A_FLOW_FLOWLABEL] = { "flowlabel", HPCC_NL_U32, 0, 0, NULL },
 };
 
 const char *const hpcc_flow_names[HPCC_A_FLOW_MAX + 1] = {
@@ -110,6 +111,7 @@ const char *const hpcc_flow_names[HPCC_A_FLOW_MAX + 1] = {
 	[HPCC_A_FLOW_REDUCTIONS] = "reductions",
 	[HPCC_A_FLOW_N_FLOWS] = "n-flows",
 	[HPCC_A_FLOW_W_AI] = "w-ai",
+	[HPCC_A_FLOW_FLOWLABEL] = "flowlabel",
 };
 
 const struct hpcc_nl_attr_desc hpcc_params_desc[HPCC_A_PARAMS_MAX + 1] = {
@@ -174,6 +176,7 @@ const struct hpcc_nl_attr_desc hpcc_stats_desc[HPCC_A_STATS_MAX + 1] = {
 	[HPCC_A_STATS_KEY_COLLISIONS] = { "key-collisions", HPCC_NL_U64, 0, 0, NULL },
 	[HPCC_A_STATS_NO_STATE_FAMILY] = { "no-state-family", HPCC_NL_U64, 0, 0, NULL },
 	[HPCC_A_STATS_EXTHDR_REFUSED] = { "exthdr-refused", HPCC_NL_U64, 0, 0, NULL },
+	[HPCC_A_STATS_FLOWS_REHASHED] = { "flows-rehashed", HPCC_NL_U64, 0, 0, NULL },
 };
 
 const char *const hpcc_stats_names[HPCC_A_STATS_MAX + 1] = {
@@ -196,6 +199,7 @@ const char *const hpcc_stats_names[HPCC_A_STATS_MAX + 1] = {
 	[HPCC_A_STATS_KEY_COLLISIONS] = "key-collisions",
 	[HPCC_A_STATS_NO_STATE_FAMILY] = "no-state-family",
 	[HPCC_A_STATS_EXTHDR_REFUSED] = "exthdr-refused",
+	[HPCC_A_STATS_FLOWS_REHASHED] = "flows-rehashed",
 };
 
 int hpcc_hop_parse(const struct nlattr *attr, size_t len, struct hpcc_hop_attrs *out)
@@ -413,6 +417,11 @@ int hpcc_flow_parse(const struct nlattr *attr, size_t len, struct hpcc_flow_attr
 			ok = plen == sizeof(out->w_ai);
 			if (ok)
 				memcpy(&out->w_ai, p, sizeof(out->w_ai));
+			break;
+		case HPCC_A_FLOW_FLOWLABEL:
+			ok = plen == sizeof(out->flowlabel);
+			if (ok)
+				memcpy(&out->flowlabel, p, sizeof(out->flowlabel));
 			break;
 		default:
 			ok = 0;
@@ -657,6 +666,11 @@ int hpcc_stats_parse(const struct nlattr *attr, size_t len, struct hpcc_stats_at
 			ok = plen == sizeof(out->exthdr_refused);
 			if (ok)
 				memcpy(&out->exthdr_refused, p, sizeof(out->exthdr_refused));
+			break;
+		case HPCC_A_STATS_FLOWS_REHASHED:
+			ok = plen == sizeof(out->flows_rehashed);
+			if (ok)
+				memcpy(&out->flows_rehashed, p, sizeof(out->flows_rehashed));
 			break;
 		default:
 			ok = 0;

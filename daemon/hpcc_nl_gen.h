@@ -123,6 +123,7 @@ struct hpcc_flow_attrs {
 	uint32_t reductions;
 	uint32_t n_flows;
 	uint64_t w_ai;
+	uint32_t flowlabel;
 };
 
 /** hpcc_flow_parse() - fill @out from @len bytes of attributes at @attr;
@@ -191,6 +192,7 @@ struct hpcc_stats_attrs {
 	uint64_t key_collisions;
 	uint64_t no_state_family;
 	uint64_t exthdr_refused;
+	uint64_t flows_rehashed;
 };
 
 /** hpcc_stats_parse() - fill @out from @len bytes of attributes at @attr;

@@ -30,11 +30,13 @@
  * answered within n-flows-window-ms that share a hop with the probe's
  * path (hpccd_nf_note(), draft section 5's receiver-reported N).
  *
- * Packets: probes and responses go out through a raw IPv4 socket (one
- * packet each: no TSO; their DSCP differs from the flow's data, so GRO
- * never merges them with it) and come in through an AF_PACKET socket with
- * a classic BPF filter on the two DSCPs; the module removes them before
- * TCP.  Everything read from the network or the module is checked; what
+ * Packets: probes and responses go out through a raw socket per family
+ * (IPv4 with IP_HDRINCL, IPv6 with IPPROTO_RAW, which includes the header:
+ * one packet each, no TSO; their DSCP differs from the flow's data, so GRO
+ * never merges them with it) and come in through an AF_PACKET socket per
+ * family with a classic BPF filter on the two DSCPs; the module removes
+ * them before TCP.  An IPv6 probe carries the flow's flow label, which the
+ * module reports, so that ECMP hashes it onto the flow's path.  Everything read from the network or the module is checked; what
  * is dropped is counted.  The module may come and go: nlctrl's notify
  * group says when, and hpccd reconnects.
  *
@@ -129,7 +131,11 @@ static const char *const counter_names[C_PARSE_BASE] = {
  * @ev: the module's events and nlctrl's notifications
  * @rt: route lookups (NETLINK_ROUTE)
  * @raw_fd: raw IPv4 socket, IP_HDRINCL, for sending
- * @pkt_fd: AF_PACKET socket with the DSCP filter, for receiving
+ * @raw6_fd: raw IPv6 socket, IPPROTO_RAW (the header included), for
+ *	sending; -1 on a host without IPv6 (its IPv6 flows are counted as
+ *	ipv6-ignored)
+ * @pkt_fd: AF_PACKET socket for IPv4 with the DSCP filter, for receiving
+ * @pkt6_fd: the same for IPv6; -1 with @raw6_fd
  * @timer_fd: one-shot CLOCK_MONOTONIC timer at the next deadline
  * @sig_fd: signalfd
  * @ep_fd: epoll
@@ -143,7 +149,7 @@ static const char *const counter_names[C_PARSE_BASE] = {
  * @dump_end: when the last flow dump ended
  * @dump_ns: how long it took (the gap before a resync scales with it)
  * @counters: the statistics
- * @acache: route types of addresses
+ * @acache: route types of addresses (IPv4 as IPv4-mapped IPv6)
  */
 struct hpccd {
 	struct hpccd_cfg cfg;
@@ -155,7 +161,7 @@ struct hpccd {
 	char push_buf[2 * PUSH_BATCH];
 	struct { uint32_t seq; struct hpcc_tuple t; } push_ring[PUSH_RING];
 	struct mnl_socket *rt;
-	int raw_fd, pkt_fd, timer_fd, sig_fd, ep_fd;
+	int raw_fd, raw6_fd, pkt_fd, pkt6_fd, timer_fd, sig_fd, ep_fd;
 	uint8_t probe_dscp, response_dscp;
 	uint16_t ip_id;
 	uint64_t timer_at, woke_at;
@@ -163,11 +169,16 @@ struct hpccd {
 	bool resync_pending;
 	uint64_t dump_end, dump_ns;
 	uint64_t counters[C_NUM];
-	struct { uint32_t addr; uint8_t type; uint64_t at; } acache[ADDR_CACHE];
+	struct {
+		uint8_t addr[16];
+		uint8_t type;
+		uint64_t at;
+	} acache[ADDR_CACHE];
 };
 
 static struct hpccd D = {
-	.raw_fd = -1, .pkt_fd = -1, .timer_fd = -1, .sig_fd = -1, .ep_fd = -1,
+	.raw_fd = -1, .raw6_fd = -1, .pkt_fd = -1, .pkt6_fd = -1,
+	.timer_fd = -1, .sig_fd = -1, .ep_fd = -1,
 };
 
 static void logmsg(int prio, const char *fmt, ...)
@@ -236,18 +247,44 @@ static void timer_update(uint64_t now)
 
 /* --- sending --------------------------------------------------------------- */
 
-static bool send_pkt(const void *buf, size_t len, uint32_t daddr)
+/*
+ * send_pkt() - one packet, its IP header included, to @daddr (4 or 16
+ * bytes, network order, by @family); @ifindex is the scope of a link-local
+ * IPv6 destination (0 otherwise).  The address tells the kernel only the
+ * route: the header is sent as built.
+ */
+static bool send_pkt(const void *buf, size_t len, int family,
+		     const void *daddr, int ifindex)
 {
+	struct sockaddr_in6 to6 = { .sin6_family = AF_INET6 };
 	struct sockaddr_in to = { .sin_family = AF_INET };
+	const struct sockaddr *sa = (const struct sockaddr *)&to;
+	socklen_t salen = sizeof(to);
+	int fd = D.raw_fd;
 
-	to.sin_addr.s_addr = daddr;
-	if (sendto(D.raw_fd, buf, len, 0, (struct sockaddr *)&to,
-		   sizeof(to)) != (ssize_t)len) {
+	if (family == AF_INET6) {
+		memcpy(&to6.sin6_addr, daddr, 16);
+		to6.sin6_scope_id = ifindex;
+		sa = (const struct sockaddr *)&to6;
+		salen = sizeof(to6);
+		fd = D.raw6_fd;
+	} else {
+		memcpy(&to.sin_addr, daddr, 4);
+	}
+	if (fd < 0 || sendto(fd, buf, len, 0, sa, salen) != (ssize_t)len) {
 		D.counters[C_SEND_ERRORS]++;
-		logmsg(LOG_DEBUG, "send: %s", strerror(errno));
+		logmsg(LOG_DEBUG, "send: %s", fd < 0 ? "no socket" :
+		       strerror(errno));
 		return false;
 	}
 	return true;
+}
+
+/* The destination of a flow's probes: its remote address. */
+static const void *tuple_daddr(const struct hpcc_tuple *t)
+{
+	return t->family == AF_INET6 ? (const void *)t->daddr6 :
+				       (const void *)&t->daddr;
 }
 
 static void probe_send(struct hpccd_flow *f, uint64_t now)
@@ -259,7 +296,7 @@ static void probe_send(struct hpccd_flow *f, uint64_t now)
 	len = hpcc_build_probe(buf, &f->t, D.probe_dscp, D.cfg.max_hops, id,
 			       now, ++D.ip_id);
 	hpccd_sent(&D.sched, f, id, now);
-	if (len && send_pkt(buf, len, f->t.daddr))
+	if (len && send_pkt(buf, len, f->t.family, tuple_daddr(&f->t), 0))
 		D.counters[C_PROBES_SENT]++;
 }
 
@@ -278,14 +315,14 @@ static void probe_want(struct hpccd_flow *f)
 
 /*
  * flow_msg_tuple() - hpcc_flow_msg_tuple() for events and dumps alike,
- * counting the IPv6 flows this hpccd does not probe yet (ipv6-ignored: its
- * sockets, filter and route checks are IPv4 only)
+ * counting the IPv6 flows this hpccd cannot probe (ipv6-ignored: it has no
+ * IPv6 sockets, on a host without IPv6)
  */
 static bool flow_msg_tuple(const struct hpcc_flow_msg *m, struct hpcc_tuple *t)
 {
 	if (!hpcc_flow_msg_tuple(m, t))
 		return false;
-	if (t->family == AF_INET6) {
+	if (t->family == AF_INET6 && (D.raw6_fd < 0 || D.pkt6_fd < 0)) {
 		D.counters[C_IPV6_IGNORED]++;
 		return false;
 	}
@@ -298,10 +335,14 @@ static struct hpccd_flow *flow_learn(const struct hpcc_tuple *t)
 	bool created;
 
 	f = hpccd_flow_add(&D.sched, t, &created);
-	if (!f)
+	if (!f) {
 		D.counters[C_FLOWS_OVER_LIMIT]++;
-	else if (created)
+		return NULL;
+	}
+	if (created)
 		D.counters[C_FLOWS_ADDED]++;
+	/* not the flow's identity: the module's newest word on its path */
+	f->t.flowlabel = t->flowlabel;
 	return f;
 }
 
@@ -403,10 +444,30 @@ static void read_params(void)
 	D.response_dscp = p.response_dscp;
 }
 
+static int set_filter(int fd, struct sock_filter *code, unsigned short len)
+{
+	struct sock_fprog prog = { .len = len, .filter = code };
+	char drain[64];
+
+	if (fd < 0)
+		return 0;
+	if (setsockopt(fd, SOL_SOCKET, SO_ATTACH_FILTER, &prog,
+		       sizeof(prog)) < 0)
+		return -errno;
+	/* what arrived before the filter was attached is not filtered */
+	while (recv(fd, drain, sizeof(drain), MSG_DONTWAIT) >= 0)
+		;
+	return 0;
+}
+
 /*
- * The AF_PACKET filter: IPv4 (SOCK_DGRAM: offset 0 is the IP header), not
- * outgoing, TCP, DSCP probe or response.  Frames not addressed to this host
- * pass, to be counted (probes-not-unicast) and dropped.
+ * The AF_PACKET filters (SOCK_DGRAM: offset 0 is the IP header): not
+ * outgoing; IPv4: TCP; IPv6: a next header of TCP, or of an extension
+ * header that hpcc_parse() walks (hop-by-hop 0, routing 43, destination
+ * options 60; what follows them is its to check and count); then DSCP
+ * probe or response (IPv4: the TOS byte's high 6 bits; IPv6: the traffic
+ * class's, bits 4-9 of the first 16-bit word).  Frames not addressed to
+ * this host pass, to be counted (probes-not-unicast) and dropped.
  */
 static int attach_filter(void)
 {
@@ -422,17 +483,33 @@ static int attach_filter(void)
 		BPF_STMT(BPF_RET | BPF_K, 0),
 		BPF_STMT(BPF_RET | BPF_K, 0xffff),
 	};
-	struct sock_fprog prog = { .len = sizeof(code) / sizeof(code[0]),
-				   .filter = code };
-	char drain[64];
+	struct sock_filter code6[] = {
+		/* 0 */ BPF_STMT(BPF_LD | BPF_B | BPF_ABS,
+				 SKF_AD_OFF + SKF_AD_PKTTYPE),
+		/* 1 */ BPF_JUMP(BPF_JMP | BPF_JEQ | BPF_K, PACKET_OUTGOING,
+				 10, 0),
+		/* 2 */ BPF_STMT(BPF_LD | BPF_B | BPF_ABS, 6),
+		/* 3 */ BPF_JUMP(BPF_JMP | BPF_JEQ | BPF_K, IPPROTO_TCP, 3, 0),
+		/* 4 */ BPF_JUMP(BPF_JMP | BPF_JEQ | BPF_K, IPPROTO_HOPOPTS,
+				 2, 0),
+		/* 5 */ BPF_JUMP(BPF_JMP | BPF_JEQ | BPF_K, IPPROTO_ROUTING,
+				 1, 0),
+		/* 6 */ BPF_JUMP(BPF_JMP | BPF_JEQ | BPF_K, IPPROTO_DSTOPTS,
+				 0, 5),
+		/* 7 */ BPF_STMT(BPF_LD | BPF_H | BPF_ABS, 0),
+		/* 8 */ BPF_STMT(BPF_ALU | BPF_RSH | BPF_K, 6),
+		/* 9 */ BPF_STMT(BPF_ALU | BPF_AND | BPF_K, 0x3f),
+		/* 10 */ BPF_JUMP(BPF_JMP | BPF_JEQ | BPF_K, D.probe_dscp, 2, 0),
+		/* 11 */ BPF_JUMP(BPF_JMP | BPF_JEQ | BPF_K, D.response_dscp,
+				  1, 0),
+		/* 12 */ BPF_STMT(BPF_RET | BPF_K, 0),
+		/* 13 */ BPF_STMT(BPF_RET | BPF_K, 0xffff),
+	};
+	int err;
 
-	if (setsockopt(D.pkt_fd, SOL_SOCKET, SO_ATTACH_FILTER, &prog,
-		       sizeof(prog)) < 0)
-		return -errno;
-	/* what arrived before the filter was attached is not filtered */
-	while (recv(D.pkt_fd, drain, sizeof(drain), MSG_DONTWAIT) >= 0)
-		;
-	return 0;
+	err = set_filter(D.pkt_fd, code, sizeof(code) / sizeof(code[0]));
+	return err ? err : set_filter(D.pkt6_fd, code6,
+				      sizeof(code6) / sizeof(code6[0]));
 }
 
 static void connect_module(void)
@@ -590,22 +667,42 @@ static int route_cb(const struct nlmsghdr *nlh, void *data)
 	return MNL_CB_OK;
 }
 
-/*
- * addr_type() - the route type of @addr (network order) in this namespace:
- * RTN_LOCAL for one of its addresses, RTN_BROADCAST, RTN_MULTICAST,
- * RTN_UNICAST, ...; RTN_UNSPEC when there is no route.  Cached 5 s.
- */
-static uint8_t addr_type(uint32_t addr, uint64_t now)
+/* @addr (4 or 16 bytes by @family) as 16: IPv4 as IPv4-mapped IPv6. */
+static void addr16(int family, const void *addr, uint8_t out[16])
 {
-	unsigned int i = (ntohl(addr) * 2654435761U) >> 24, seq;
+	static const uint8_t mapped[12] = { [10] = 0xff, [11] = 0xff };
+
+	if (family == AF_INET6) {
+		memcpy(out, addr, 16);
+		return;
+	}
+	memcpy(out, mapped, 12);
+	memcpy(out + 12, addr, 4);
+}
+
+/*
+ * addr_type() - the route type of @addr (network order, 4 or 16 bytes by
+ * @family) in this namespace: RTN_LOCAL for one of its addresses,
+ * RTN_BROADCAST, RTN_MULTICAST, RTN_UNICAST, ...; RTN_UNSPEC when there is
+ * no route.  Cached 5 s.
+ */
+static uint8_t addr_type(int family, const void *addr, uint64_t now)
+{
 	char buf[MNL_SOCKET_BUFFER_SIZE];
+	uint8_t type = RTN_UNSPEC, a[16];
 	struct nlmsghdr *nlh;
 	struct rtmsg *rtm;
-	uint8_t type = RTN_UNSPEC;
+	unsigned int i, seq;
+	uint64_t h;
 	ssize_t n;
 
-	i %= ADDR_CACHE;
-	if (D.acache[i].at && D.acache[i].addr == addr &&
+	addr16(family, addr, a);
+	memcpy(&h, a, 8);
+	h ^= (uint64_t)a[8] << 32 ^ (uint64_t)a[9] << 40 ^
+	     (uint64_t)a[10] << 48 ^ (uint64_t)a[11] << 56;
+	h ^= ((uint64_t)a[12] << 24 | a[13] << 16 | a[14] << 8 | a[15]);
+	i = (unsigned int)((h * 0x9e3779b97f4a7c15ULL) >> 56) % ADDR_CACHE;
+	if (D.acache[i].at && !memcmp(D.acache[i].addr, a, 16) &&
 	    now - D.acache[i].at < ADDR_CACHE_NS)
 		return D.acache[i].type;
 	if (!D.rt)
@@ -615,37 +712,69 @@ static uint8_t addr_type(uint32_t addr, uint64_t now)
 	nlh->nlmsg_flags = NLM_F_REQUEST;
 	nlh->nlmsg_seq = seq = (unsigned int)now;
 	rtm = mnl_nlmsg_put_extra_header(nlh, sizeof(*rtm));
-	rtm->rtm_family = AF_INET;
-	rtm->rtm_dst_len = 32;
-	mnl_attr_put_u32(nlh, RTA_DST, addr);
+	rtm->rtm_family = family;
+	rtm->rtm_dst_len = family == AF_INET6 ? 128 : 32;
+	mnl_attr_put(nlh, RTA_DST, family == AF_INET6 ? 16 : 4, addr);
 	if (mnl_socket_sendto(D.rt, nlh, nlh->nlmsg_len) < 0)
 		return RTN_UNSPEC;
 	n = mnl_socket_recvfrom(D.rt, buf, sizeof(buf));
 	if (n > 0)
 		mnl_cb_run(buf, n, seq, mnl_socket_get_portid(D.rt), route_cb,
 			   &type);
-	D.acache[i].addr = addr;
+	memcpy(D.acache[i].addr, a, 16);
 	D.acache[i].type = type;
 	D.acache[i].at = now;
 	return type;
 }
 
-static bool loopback_net(uint32_t addr)
+/* 127/8, or ::1: only ever on the loopback device. */
+static bool loopback_addr(int family, const void *addr)
 {
-	return (ntohl(addr) >> 24) == 127;
+	static const uint8_t lo6[16] = { [15] = 1 };
+
+	if (family == AF_INET6)
+		return !memcmp(addr, lo6, 16);
+	return *(const uint8_t *)addr == 127;
 }
 
-/* Zero, multicast, class E and limited broadcast are never a host. */
-static bool martian(uint32_t addr)
+/*
+ * Never a host's address: IPv4 zero, multicast, class E and limited
+ * broadcast; IPv6 unspecified (::), multicast (ff00::/8) and IPv4-mapped
+ * (::ffff:0:0/96, which never appears on the wire, RFC 4291 2.5.5.2).
+ */
+static bool martian(int family, const void *addr)
 {
-	uint32_t a = ntohl(addr);
+	static const uint8_t mapped[12] = { [10] = 0xff, [11] = 0xff };
+	static const uint8_t zero[16];
+	const uint8_t *a = addr;
 
-	return !a || (a >> 28) >= 0xe;
+	if (family == AF_INET6)
+		return !memcmp(a, zero, 16) || a[0] == 0xff ||
+		       !memcmp(a, mapped, 12);
+	return !(a[0] | a[1] | a[2] | a[3]) || a[0] >= 0xe0;
 }
 
+/* fe80::/10: a response to it leaves by the interface the probe came in. */
+static bool link_local6(int family, const void *addr)
+{
+	const uint8_t *a = addr;
+
+	return family == AF_INET6 && a[0] == 0xfe && (a[1] & 0xc0) == 0x80;
+}
+
+/*
+ * on_probe() - answer a probe addressed to this host, of either family:
+ * the checks are the same (PACKET_HOST, a local unicast destination, a
+ * unicast source with a route back, the per-source limit); an IPv6
+ * source's limit is its /64's (hpccd_rl_allow()).
+ */
 static void on_probe(const struct hpcc_pkt *p, const struct sockaddr_ll *ll)
 {
-	uint32_t src = p->tuple.saddr, dst = p->tuple.daddr;
+	int fam = p->tuple.family == AF_INET6 ? AF_INET6 : AF_INET;
+	const void *src = fam == AF_INET6 ? (const void *)p->tuple.saddr6 :
+					    (const void *)&p->tuple.saddr;
+	const void *dst = fam == AF_INET6 ? (const void *)p->tuple.daddr6 :
+					    (const void *)&p->tuple.daddr;
 	bool on_lo = ll->sll_ifindex == 1;	/* LOOPBACK_IFINDEX */
 	uint8_t buf[HPCC_PKT_MAX];
 	uint64_t now;
@@ -659,30 +788,34 @@ static void on_probe(const struct hpcc_pkt *p, const struct sockaddr_ll *ll)
 		return;
 	}
 	now = now_ns();
-	if (martian(dst) || (loopback_net(dst) && !on_lo) ||
-	    addr_type(dst, now) != RTN_LOCAL) {
+	if (martian(fam, dst) || (loopback_addr(fam, dst) && !on_lo) ||
+	    addr_type(fam, dst, now) != RTN_LOCAL) {
 		D.counters[C_PROBES_NOT_LOCAL]++;
 		return;
 	}
-	if (martian(src) || (loopback_net(src) && !on_lo)) {
+	if (martian(fam, src) || (loopback_addr(fam, src) && !on_lo)) {
 		D.counters[C_PROBES_BAD_SOURCE]++;
 		return;
 	}
-	if (!hpccd_rl_allow(&D.rl, src, now)) {
+	if (!hpccd_rl_allow(&D.rl, fam, src, now)) {
 		D.counters[C_RESPONSES_RATE_LIMITED]++;
 		return;
 	}
-	type = addr_type(src, now);
-	if (type != RTN_UNICAST && type != RTN_LOCAL) {
-		D.counters[C_PROBES_BAD_SOURCE]++;
-		return;
+	/* a link-local source is reachable on the link it came from */
+	if (!link_local6(fam, src)) {
+		type = addr_type(fam, src, now);
+		if (type != RTN_UNICAST && type != RTN_LOCAL) {
+			D.counters[C_PROBES_BAD_SOURCE]++;
+			return;
+		}
 	}
 	if (D.cfg.report_n_flows && D.nf.max) {
 		n = hpccd_nf_note(&D.nf, &p->tuple, p->hops, p->nhop, now);
 		D.counters[C_N_FLOWS_EVICTED] = D.nf.evicted;
 	}
 	len = hpcc_build_response(buf, p, D.response_dscp, ++D.ip_id, n);
-	if (len && send_pkt(buf, len, src))
+	if (len && send_pkt(buf, len, fam, src,
+			    link_local6(fam, src) ? ll->sll_ifindex : 0))
 		D.counters[C_RESPONSES_SENT]++;
 }
 
@@ -710,6 +843,9 @@ static void check_flow(struct hpccd_flow *f)
 	}
 	f->srtt_us = m.a.srtt;
 	f->in_flight = m.a.in_flight;
+	if (f->t.family == AF_INET6 &&
+	    (m.a.present & HPCC_HAS(HPCC_A_FLOW_FLOWLABEL)))
+		f->t.flowlabel = m.a.flowlabel & 0xfffff;
 	if (f->in_flight)
 		probe_want(f);
 }
@@ -853,7 +989,8 @@ static void on_response(const struct hpcc_pkt *p)
 	push_add(&t, p);
 }
 
-static void read_packets(void)
+/* Probes and responses of one family's packet socket @fd. */
+static void read_packets(int fd)
 {
 	struct sockaddr_ll ll;
 	socklen_t ll_len;
@@ -865,7 +1002,7 @@ static void read_packets(void)
 
 	while (budget--) {
 		ll_len = sizeof(ll);
-		n = recvfrom(D.pkt_fd, buf, sizeof(buf), MSG_DONTWAIT,
+		n = recvfrom(fd, buf, sizeof(buf), MSG_DONTWAIT,
 			     (struct sockaddr *)&ll, &ll_len);
 		if (n < 0)
 			break;
@@ -910,22 +1047,29 @@ static void on_timer(void)
 
 /* --- statistics ------------------------------------------------------------ */
 
-/* Packets the packet socket dropped for a full receive buffer. */
+/* Packets the packet sockets dropped for a full receive buffer. */
 static void packet_drops(void)
 {
+	int fds[2] = { D.pkt_fd, D.pkt6_fd }, i;
 	struct tpacket_stats st;
-	socklen_t len = sizeof(st);
+	socklen_t len;
 
 	/* the kernel resets the counts on each read */
-	if (!getsockopt(D.pkt_fd, SOL_PACKET, PACKET_STATISTICS, &st, &len))
-		D.counters[C_SOCKET_DROPS] += st.tp_drops;
+	for (i = 0; i < 2; i++) {
+		len = sizeof(st);
+		if (fds[i] >= 0 &&
+		    !getsockopt(fds[i], SOL_PACKET, PACKET_STATISTICS, &st,
+				&len))
+			D.counters[C_SOCKET_DROPS] += st.tp_drops;
+	}
 }
 
 /* Counters as key=value lines, then one line per flow. */
 static void write_stats(void)
 {
 	const struct hpccd_flow *f;
-	char tmp[300], s[INET_ADDRSTRLEN], d[INET_ADDRSTRLEN];
+	char tmp[300], s[INET6_ADDRSTRLEN], d[INET6_ADDRSTRLEN];
+	bool v6;
 	FILE *out;
 	int i;
 
@@ -948,12 +1092,22 @@ static void write_stats(void)
 			i < C_PARSE_BASE ? counter_names[i] :
 			hpcc_parse_err_name(i - C_PARSE_BASE), D.counters[i]);
 	LIST_FOREACH(f, &D.sched.flows, all) {
-		inet_ntop(AF_INET, &f->t.saddr, s, sizeof(s));
-		inet_ntop(AF_INET, &f->t.daddr, d, sizeof(d));
-		fprintf(out, "flow %s:%u %s:%u probes=%" PRIu64 " responses=%"
+		v6 = f->t.family == AF_INET6;
+		inet_ntop(v6 ? AF_INET6 : AF_INET,
+			  v6 ? (const void *)f->t.saddr6 :
+			  (const void *)&f->t.saddr, s, sizeof(s));
+		inet_ntop(v6 ? AF_INET6 : AF_INET,
+			  v6 ? (const void *)f->t.daddr6 :
+			  (const void *)&f->t.daddr, d, sizeof(d));
+		/* IPv6 as [addr]:port, and the flow label probes carry */
+		fprintf(out, "flow %s%s%s:%u %s%s%s:%u", v6 ? "[" : "", s,
+			v6 ? "]" : "", ntohs(f->t.sport), v6 ? "[" : "", d,
+			v6 ? "]" : "", ntohs(f->t.dport));
+		if (v6)
+			fprintf(out, " flowlabel=0x%05x", f->t.flowlabel);
+		fprintf(out, " probes=%" PRIu64 " responses=%"
 			PRIu64 " lost=%" PRIu64 " rtt_us=%" PRIu64
-			" srtt_us=%u probing=%d\n",
-			s, ntohs(f->t.sport), d, ntohs(f->t.dport), f->probes,
+			" srtt_us=%u probing=%d\n", f->probes,
 			f->responses, f->lost, f->rtt_ns / 1000, f->srtt_us,
 			f->state != HPCCD_IDLE);
 	}
@@ -1056,8 +1210,26 @@ static int setup(void)
 		return -1;
 	}
 	setsockopt(D.raw_fd, IPPROTO_IP, IP_HDRINCL, &one, sizeof(one));
+	/* IPPROTO_RAW: the IPv6 header is ours (the kernel sets hdrincl) */
+	D.raw6_fd = socket(AF_INET6, SOCK_RAW | SOCK_CLOEXEC, IPPROTO_RAW);
+	if (D.raw6_fd >= 0)
+		D.pkt6_fd = socket(AF_PACKET, SOCK_DGRAM | SOCK_CLOEXEC |
+				   SOCK_NONBLOCK, htons(ETH_P_IPV6));
+	if (D.raw6_fd < 0 || D.pkt6_fd < 0) {
+		if (errno != EAFNOSUPPORT) {
+			logmsg(LOG_ERR, "raw IPv6 sockets: %s", strerror(errno));
+			return -1;
+		}
+		/* no IPv6 on this host: IPv4 only, IPv6 flows counted */
+		logmsg(LOG_INFO, "no IPv6: IPv6 flows will not be probed");
+		if (D.raw6_fd >= 0)
+			close(D.raw6_fd);
+		D.raw6_fd = -1;
+	}
 	/* room for bursts of probes; what overflows is counted (socket-drops) */
 	set_rcvbuf(D.pkt_fd, 4 << 20);
+	if (D.pkt6_fd >= 0)
+		set_rcvbuf(D.pkt6_fd, 4 << 20);
 	/* until the module says which DSCPs: drop everything */
 	D.probe_dscp = D.response_dscp = 64;
 	attach_filter();
@@ -1093,7 +1265,9 @@ static int setup(void)
 	D.ep_fd = epoll_create1(EPOLL_CLOEXEC);
 	if (D.sig_fd < 0 || D.timer_fd < 0 || D.ep_fd < 0 ||
 	    epoll_add(D.sig_fd) || epoll_add(D.timer_fd) ||
-	    epoll_add(D.pkt_fd) || epoll_add(mnl_socket_get_fd(D.ev.nl)) ||
+	    epoll_add(D.pkt_fd) ||
+	    (D.pkt6_fd >= 0 && epoll_add(D.pkt6_fd)) ||
+	    epoll_add(mnl_socket_get_fd(D.ev.nl)) ||
 	    epoll_add(mnl_socket_get_fd(D.push.nl))) {
 		logmsg(LOG_ERR, "setup: %s", strerror(errno));
 		return -1;
@@ -1204,8 +1378,8 @@ int main(int argc, char **argv)
 				run = on_signal();
 			else if (fd == D.timer_fd)
 				on_timer();
-			else if (fd == D.pkt_fd)
-				read_packets();
+			else if (fd == D.pkt_fd || fd == D.pkt6_fd)
+				read_packets(fd);
 			else if (fd == mnl_socket_get_fd(D.push.nl))
 				read_push_replies();
 			else

@@ -39,10 +39,10 @@ static uint64_t get_u64(const uint8_t *p)
 }
 
 /* By family, addresses and ports; not by the flow label (a rehash changes
- * a flow's label, not the flow).
+ * a flow's label, not the flow).  The flow table and the receiver's flow
+ * count (hpccd_nf) both hash with this, each with its own seed.
  */
-static uint32_t tuple_hash(const struct hpccd_sched *s,
-			   const struct hpcc_tuple *t)
+static uint64_t tuple_mix(uint64_t seed, const struct hpcc_tuple *t)
 {
 	uint64_t a = ((uint64_t)t->saddr << 32) | t->daddr;
 	uint64_t b = ((uint64_t)t->sport << 16) | t->dport;
@@ -55,7 +55,13 @@ static uint32_t tuple_hash(const struct hpccd_sched *s,
 			    get_u64(t->daddr6 + i);
 		b |= 1ULL << 32;
 	}
-	return (uint32_t)mix64(mix64(a ^ s->seed) ^ b);
+	return mix64(mix64(a ^ seed) ^ b);
+}
+
+static uint32_t tuple_hash(const struct hpccd_sched *s,
+			   const struct hpcc_tuple *t)
+{
+	return (uint32_t)tuple_mix(s->seed, t);
 }
 
 static bool tuple_eq(const struct hpcc_tuple *a, const struct hpcc_tuple *b)
@@ -498,17 +504,44 @@ void hpccd_rl_free(struct hpccd_rl *rl)
 	rl->nslots = 0;
 }
 
-bool hpccd_rl_allow(struct hpccd_rl *rl, uint32_t addr, uint64_t now)
+/*
+ * The bucket key of a source: an IPv4 address as its IPv4-mapped IPv6
+ * address (::ffff:a.b.c.d), an IPv6 address as its /64 (the low half 0).
+ * One IPv6 host owns a /64 and picks addresses in it at will (RFC 8981's
+ * temporary addresses; any address, for a spoofer), so a per-address
+ * bucket would limit nothing; a /64 of all zeros and an IPv4 key never
+ * meet (the latter's low half is never 0).
+ */
+static void rl_key(int family, const void *addr, uint64_t *hi, uint64_t *lo)
 {
-	uint32_t set = (uint32_t)mix64(addr ^ rl->seed) &
-		       (rl->nslots - 1) & ~(uint32_t)(RL_WAYS - 1);
-	struct hpccd_rl_slot *sl = NULL, *lru = &rl->slots[set];
+	uint32_t a4;
+
+	if (family == AF_INET6) {
+		*hi = get_u64(addr);
+		*lo = 0;
+		return;
+	}
+	memcpy(&a4, addr, 4);
+	*hi = 0;
+	*lo = 0xffff00000000ULL | a4;
+}
+
+bool hpccd_rl_allow(struct hpccd_rl *rl, int family, const void *addr,
+		    uint64_t now)
+{
+	struct hpccd_rl_slot *sl = NULL, *lru;
+	uint64_t hi, lo;
+	uint32_t set;
 	int i;
 
+	rl_key(family, addr, &hi, &lo);
+	set = (uint32_t)mix64(mix64(hi ^ rl->seed) ^ lo) &
+	      (rl->nslots - 1) & ~(uint32_t)(RL_WAYS - 1);
+	lru = &rl->slots[set];
 	for (i = 0; i < RL_WAYS; i++) {
 		struct hpccd_rl_slot *c = &rl->slots[set + i];
 
-		if (c->at && c->addr == addr) {
+		if (c->at && c->hi == hi && c->lo == lo) {
 			sl = c;
 			break;
 		}
@@ -517,7 +550,8 @@ bool hpccd_rl_allow(struct hpccd_rl *rl, uint32_t addr, uint64_t now)
 	}
 	if (!sl) {
 		sl = lru;
-		sl->addr = addr;
+		sl->hi = hi;
+		sl->lo = lo;
 		sl->tokens = burst_of(rl->rate);
 		sl->at = now ? now : 1;
 	}
@@ -580,10 +614,7 @@ void hpccd_nf_free(struct hpccd_nf *nf)
 static uint32_t nf_fbucket(const struct hpccd_nf *nf,
 			   const struct hpcc_tuple *t)
 {
-	uint64_t a = ((uint64_t)t->saddr << 32) | t->daddr;
-	uint64_t b = ((uint64_t)t->sport << 16) | t->dport;
-
-	return (uint32_t)mix64(mix64(a ^ nf->seed) ^ b) & (nf->nbuckets - 1);
+	return (uint32_t)tuple_mix(nf->seed, t) & (nf->nbuckets - 1);
 }
 
 static uint32_t nf_hbucket(const struct hpccd_nf *nf, uint32_t sw,

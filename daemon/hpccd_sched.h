@@ -228,7 +228,8 @@ uint32_t hpccd_reconcile_end(struct hpccd_sched *s);
 
 /**
  * struct hpccd_rl - per-source token buckets for responses
- * @rate: responses per second per source address (response-rate)
+ * @rate: responses per second per source (response-rate): an IPv4 address
+ *	or an IPv6 /64
  * @slots: the buckets, @nslots (a power of 2) of them, 4-way associative
  * @seed: hash seed
  *
@@ -239,7 +240,7 @@ uint32_t hpccd_reconcile_end(struct hpccd_sched *s);
 struct hpccd_rl {
 	uint32_t rate;
 	struct hpccd_rl_slot {
-		uint32_t addr;
+		uint64_t hi, lo;	/* the source's key (rl_key()) */
 		uint64_t tokens;	/* in 1/1e9 response */
 		uint64_t at;
 	} *slots;
@@ -259,10 +260,16 @@ int hpccd_rl_init(struct hpccd_rl *rl, uint32_t rate, uint32_t nslots,
 void hpccd_rl_free(struct hpccd_rl *rl);
 
 /**
- * hpccd_rl_allow() - may a response go to @addr (network order) at @now?
+ * hpccd_rl_allow() - may a response go to @addr at @now?
+ * @rl: the buckets
+ * @family: AF_INET or AF_INET6
+ * @addr: the probe's source, network order: 4 or 16 bytes by @family; an
+ *	IPv6 source shares the bucket of its /64
+ * @now: ns, CLOCK_MONOTONIC
  * Return: true, and a token is taken; false when its bucket is empty.
  */
-bool hpccd_rl_allow(struct hpccd_rl *rl, uint32_t addr, uint64_t now);
+bool hpccd_rl_allow(struct hpccd_rl *rl, int family, const void *addr,
+		    uint64_t now);
 
 /**
  * struct hpccd_nf - the receiver's count of concurrent flows per hop, for

@@ -47,6 +47,32 @@ static inline void tcp_snd_cwnd_set(struct tcp_sock *tp, u32 val)
 }
 #endif
 
+#if IS_ENABLED(CONFIG_IPV6)
+#include <net/ipv6.h>
+
+/*
+ * hpcc_autoflowlabel() - does @sk's IPv6 output set an automatic flow
+ * label: its IPV6_AUTOFLOWLABEL option if set, else the namespace's
+ * net.ipv6.auto_flowlabels default; ip6_autoflowlabel() in
+ * net/ipv6/ip6_output.c, which is not exported.  v6.7 moved the option's
+ * flags into inet6_sk()->flags (probe inet6_autoflowlabel_bit).
+ */
+static inline bool hpcc_autoflowlabel(struct net *net, const struct sock *sk)
+{
+#ifdef HPCC_HAVE_INET6_AUTOFLOWLABEL_BIT
+	if (!inet6_test_bit(AUTOFLOWLABEL_SET, sk))
+		return ip6_default_np_autolabel(net);
+	return inet6_test_bit(AUTOFLOWLABEL, sk);
+#else
+	const struct ipv6_pinfo *np = inet6_sk(sk);
+
+	if (!np->autoflowlabel_set)
+		return ip6_default_np_autolabel(net);
+	return np->autoflowlabel;
+#endif
+}
+#endif
+
 /*
  * The generated policies (tools/ynl-policy) declare their ranges
  * HPCC_NLA_RANGE_CONST: const where an nla_policy may point at a const

@@ -91,6 +91,7 @@ enum hpcc_stat {
 	HPCC_STAT_KEY_COLLISIONS,
 	HPCC_STAT_NO_STATE_FAMILY,
 	HPCC_STAT_EXTHDR_REFUSED,
+	HPCC_STAT_FLOWS_REHASHED,
 	HPCC_STAT_NUM
 };
 
@@ -242,6 +243,9 @@ struct hpcc_pub {
  *	preemption off, read by netlink in process context
  * @pub: what netlink reports, one event's values together
  * @telemetry_in: samples received (netlink writers, under @tlm_lock)
+ * @flowlabel: an IPv6 flow's flow label on its data packets, 0..0xfffff
+ *	(hpcc_flowlabel_check()); written under the socket lock, read by
+ *	netlink locklessly
  */
 struct hpcc_ent {
 	struct hlist_node node;
@@ -277,6 +281,7 @@ struct hpcc_ent {
 	seqcount_t pub_seq;
 	struct hpcc_pub pub;
 	u64 telemetry_in;
+	u32 flowlabel;
 };
 
 /* hpcc_net.c: the namespace's parameters, counters and hook */

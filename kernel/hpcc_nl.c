@@ -289,12 +289,14 @@ static size_t hpcc_nl_tuple_size(void)
 {
 	return nla_total_size(sizeof(u16)) +		/* FAMILY */
 	       2 * nla_total_size(sizeof(struct in6_addr)) + /* S/DADDR6 */
-	       2 * nla_total_size(sizeof(__be16));	/* SPORT, DPORT */
+	       2 * nla_total_size(sizeof(__be16)) +	/* SPORT, DPORT */
+	       nla_total_size(sizeof(u32));		/* FLOWLABEL */
 }
 
 /*
  * hpcc_nl_put_tuple() - family, the family's addresses (saddr4 and daddr4,
- * or saddr6 and daddr6), sport and dport
+ * or saddr6 and daddr6), sport and dport; an IPv6 flow's flow label, as
+ * the ACK path last saw it (hpcc_flowlabel_check())
  */
 static int hpcc_nl_put_tuple(struct sk_buff *msg, const struct hpcc_ent *e)
 {
@@ -309,7 +311,9 @@ static int hpcc_nl_put_tuple(struct sk_buff *msg, const struct hpcc_ent *e)
 				    k->daddr.s6_addr32[3]))
 			return -EMSGSIZE;
 	} else if (nla_put_in6_addr(msg, HPCC_A_FLOW_SADDR6, &k->saddr) ||
-		   nla_put_in6_addr(msg, HPCC_A_FLOW_DADDR6, &k->daddr)) {
+		   nla_put_in6_addr(msg, HPCC_A_FLOW_DADDR6, &k->daddr) ||
+		   nla_put_u32(msg, HPCC_A_FLOW_FLOWLABEL,
+			       READ_ONCE(e->flowlabel))) {
 		return -EMSGSIZE;
 	}
 	if (nla_put_be16(msg, HPCC_A_FLOW_SPORT, k->sport) ||
@@ -601,6 +605,7 @@ static int hpcc_nl_stats_get(struct sk_buff *skb, struct genl_info *info)
 		[HPCC_STAT_KEY_COLLISIONS] = HPCC_A_STATS_KEY_COLLISIONS,
 		[HPCC_STAT_NO_STATE_FAMILY] = HPCC_A_STATS_NO_STATE_FAMILY,
 		[HPCC_STAT_EXTHDR_REFUSED] = HPCC_A_STATS_EXTHDR_REFUSED,
+		[HPCC_STAT_FLOWS_REHASHED] = HPCC_A_STATS_FLOWS_REHASHED,
 	};
 	struct hpcc_net *hn = hpcc_nl_net(info);
 	struct sk_buff *msg;

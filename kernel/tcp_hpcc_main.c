@@ -348,6 +348,64 @@ static void hpcc_announce_active(struct sock *sk, struct hpcc_ent *e)
 }
 
 /*
+ * hpcc_flowlabel() - the flow label the kernel puts on @sk's IPv6 data
+ * packets, host order: ip6_make_flowlabel() as ip6_xmit() calls it for
+ * TCP (the socket's own label, np->flow_label, if set; else, with
+ * automatic labels, rol32() of the skb hash, which TCP sets from
+ * sk_txhash, 20 bits of it in network order, and the stateless flag under
+ * flowlabel_state_ranges).  0: no label.  Context: socket lock.
+ */
+static u32 hpcc_flowlabel(const struct sock *sk)
+{
+#if IS_ENABLED(CONFIG_IPV6)
+	const struct net *net = sock_net(sk);
+	__be32 fl = inet6_sk(sk)->flow_label & IPV6_FLOWLABEL_MASK;
+	u8 mode = READ_ONCE(net->ipv6.sysctl.auto_flowlabels);
+	u32 hash = READ_ONCE(sk->sk_txhash);
+
+	if (fl)
+		return be32_to_cpu(fl);
+	/* no sk_txhash: the stack hashes the packet's flow keys; unknown */
+	if (mode == IP6_AUTO_FLOW_LABEL_OFF || !hash ||
+	    (!hpcc_autoflowlabel((struct net *)net, sk) &&
+	     mode != IP6_AUTO_FLOW_LABEL_FORCED))
+		return 0;
+	fl = (__force __be32)rol32(hash, 16) & IPV6_FLOWLABEL_MASK;
+	if (READ_ONCE(net->ipv6.sysctl.flowlabel_state_ranges))
+		fl |= IPV6_FLOWLABEL_STATELESS_FLAG;
+	return be32_to_cpu(fl);
+#else
+	return 0;
+#endif
+}
+
+/*
+ * hpcc_flowlabel_check() - keep an IPv6 flow's @flowlabel current.  A
+ * change after the first (@announce: a rehash of sk_txhash on an RTO, by
+ * PLB or a spurious retransmission, or a label set on the socket) is
+ * counted and sent as flow-active with the new label, so that hpccd's next
+ * probes take the data's new path (draft-miao-ccwg-hpcc section 7.2: a
+ * probe shares the flow's path); the core sees the new path's hops as a
+ * path change.
+ */
+static void hpcc_flowlabel_check(struct sock *sk, struct hpcc_ent *e,
+				 bool announce)
+{
+	u32 fl;
+
+	if (e->key.family != AF_INET6)
+		return;
+	fl = hpcc_flowlabel(sk);
+	if (fl == e->flowlabel)
+		return;
+	WRITE_ONCE(e->flowlabel, fl);
+	if (!announce)
+		return;
+	hpcc_stat_inc(e->hn, HPCC_STAT_FLOWS_REHASHED);
+	hpcc_nl_flow_event(e, HPCC_CMD_FLOW_ACTIVE);
+}
+
+/*
  * hpcc_cong_control_rs() - called by TCP on every ACK (socket lock held).
  *
  * In Open and Disorder, the newest pending telemetry runs through NewAck;
@@ -369,6 +427,7 @@ static void hpcc_cong_control_rs(struct sock *sk, const struct rate_sample *rs)
 		hpcc_fallback_law(sk, rs, una_advanced);
 		return;
 	}
+	hpcc_flowlabel_check(sk, e, true);
 	rcu_read_lock();
 	cfg = rcu_dereference(e->hn->cfg);
 	if (inet_csk(sk)->icsk_ca_state <= TCP_CA_Disorder) {
@@ -422,6 +481,7 @@ static void hpcc_init(struct sock *sk)
 	if (!e)
 		return;
 	ca->ent = e;
+	hpcc_flowlabel_check(sk, e, false);
 	e->active_time = tcp_clock_ns();
 	e->idle_since = e->active_time;
 	rcu_read_lock();

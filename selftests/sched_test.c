@@ -300,27 +300,58 @@ TEST_F(sched, reconcile)
 TEST(response_limit)
 {
 	struct hpccd_rl rl;
-	uint32_t a = 0x0a000001, b = 0x0a000002, i;
+	uint32_t a = 0x0a000001, b = 0x0a000002, i, x;
 	int ok = 0;
 
 	ASSERT_EQ(0, hpccd_rl_init(&rl, 1000, 16, 1));	/* burst 10 */
 	for (i = 0; i < 100; i++)
-		ok += hpccd_rl_allow(&rl, a, T0);
+		ok += hpccd_rl_allow(&rl, AF_INET, &a, T0);
 	ASSERT_EQ(10, ok);
 	/* another source has its own bucket */
-	ASSERT_TRUE(hpccd_rl_allow(&rl, b, T0));
+	ASSERT_TRUE(hpccd_rl_allow(&rl, AF_INET, &b, T0));
 	/* one more per ms */
-	ASSERT_TRUE(hpccd_rl_allow(&rl, a, T0 + MS));
-	ASSERT_FALSE(hpccd_rl_allow(&rl, a, T0 + MS));
+	ASSERT_TRUE(hpccd_rl_allow(&rl, AF_INET, &a, T0 + MS));
+	ASSERT_FALSE(hpccd_rl_allow(&rl, AF_INET, &a, T0 + MS));
 	/* a flood of other sources does not refill a's bucket */
-	for (i = 0; i < 10000; i++)
-		hpccd_rl_allow(&rl, 0x0b000000 + i, T0 + MS + i);
+	for (i = 0; i < 10000; i++) {
+		x = 0x0b000000 + i;
+		hpccd_rl_allow(&rl, AF_INET, &x, T0 + MS + i);
+	}
 	ok = 0;
 	for (i = 0; i < 100; i++)
-		ok += hpccd_rl_allow(&rl, a, T0 + MS + 10000);
+		ok += hpccd_rl_allow(&rl, AF_INET, &a, T0 + MS + 10000);
 	ASSERT_LE(ok, 10);
 	hpccd_rl_free(&rl);
 	ASSERT_EQ(-EINVAL, hpccd_rl_init(&rl, 1000, 6, 1));
+}
+
+/* An IPv6 source's bucket is its /64's: new addresses in it get nothing
+ * more; another /64, or an IPv4 source, has its own.
+ */
+TEST(response_limit_ipv6)
+{
+	uint8_t a6[16] = { 0x20, 0x01, 0x0d, 0xb8, 0, 0, 0, 1 };
+	uint8_t c6[16] = { 0x20, 0x01, 0x0d, 0xb8, 0, 0, 0, 2 };
+	uint8_t z6[16] = { 0 };
+	uint32_t v4 = 0x0a000001, i;
+	struct hpccd_rl rl;
+	int ok = 0;
+
+	ASSERT_EQ(0, hpccd_rl_init(&rl, 1000, 64, 1));	/* burst 10 */
+	for (i = 0; i < 100; i++) {
+		a6[15] = (uint8_t)i;	/* another address in the /64 */
+		a6[9] = (uint8_t)(i * 7);
+		ok += hpccd_rl_allow(&rl, AF_INET6, a6, T0);
+	}
+	ASSERT_EQ(10, ok);
+	ASSERT_TRUE(hpccd_rl_allow(&rl, AF_INET6, c6, T0));
+	ASSERT_TRUE(hpccd_rl_allow(&rl, AF_INET, &v4, T0));
+	/* ::/64 and 0.0.0.0 are not one key */
+	for (i = 0; i < 10; i++)
+		ASSERT_TRUE(hpccd_rl_allow(&rl, AF_INET6, z6, T0));
+	v4 = 0;
+	ASSERT_TRUE(hpccd_rl_allow(&rl, AF_INET, &v4, T0));
+	hpccd_rl_free(&rl);
 }
 
 static struct hpcc_hop_rec nf_hop(uint32_t sw, uint32_t port)

@@ -29,7 +29,7 @@ TMP=$(mktemp -d)
 MARK="ipv6.sh-start-$$"
 
 cleanup() {
-	ns_gone hs hr
+	ns_gone hs hr h6s h6r h6d
 	rm -rf "$TMP"
 }
 trap cleanup EXIT
@@ -265,20 +265,140 @@ ipv6_probes() {
 	[ "$(snmp hs)" = $((in0 + 2)) ] && [ "$(stat_of hs dscp_not_hpcc)" = $((d0 + 2)) ]
 }
 
+# --- hpccd over IPv6: sender h6s, router h6r (hpcc_int on w1), receiver h6d
+
+HPCCD=$TOP/build/hpccd
+CTL=$TOP/build/hpccctl
+
+# hpccd6 NS - hpccd in NS (no settings file), stats in $TMP/NS.stats on SIGUSR1
+hpccd6() {
+	: > "$TMP/$1.conf"
+	ip netns exec "$1" "$HPCCD" -c "$TMP/$1.conf" -v -S "$TMP/$1.stats" \
+		>> "$TMP/$1.log" 2>&1 &
+	echo $! > "$TMP/$1.pid"
+	retry 50 grep -q "connected:" "$TMP/$1.log" || { cat "$TMP/$1.log"; return 1; }
+}
+
+# d6stat NS KEY - a counter of the hpccd in NS
+d6stat() {
+	rm -f "$TMP/$1.stats"
+	kill -USR1 "$(cat "$TMP/$1.pid")" && retry 25 test -s "$TMP/$1.stats" &&
+		sed -n "s/^$2=//p" "$TMP/$1.stats"
+}
+
+# m6stat NS KEY - a module counter of NS
+m6stat() { ip netns exec "$1" "$CTL" stats | awk -v k="$2" '$1 == k { print $2 }'; }
+
+# flow6 EXPR - the Python EXPR holds for the JSON flow f (hpccctl -j) of
+# the sender's data connection from port 41600; the last read stays in
+# $TMP/flow6.last
+flow6() {
+	ip netns exec h6s "$CTL" -j flow show sport 41600 | tee "$TMP/flow6.last" |
+	python3 -c '
+import json, sys
+def age(f):
+    return f.get("telemetry-age", 1 << 62)
+sys.exit(0 if [f for f in json.load(sys.stdin) if '"$1"'] else 1)'
+}
+
+# label6 - the sender module's flowlabel of that flow, as 0x%05x
+label6() {
+	python3 -c 'import json, sys
+print("0x%05x" % json.load(open(sys.argv[1]))[0]["flowlabel"])' "$TMP/flow6.last"
+}
+
+hpccd6_topology() {
+	modprobe hpcc_int || return 1
+	ip netns add h6s && ip netns add h6r && ip netns add h6d &&
+	ip link add v0 netns h6s type veth peer name v1 netns h6r &&
+	ip link add w0 netns h6d type veth peer name w1 netns h6r || return 1
+	for n in h6s h6r h6d; do ip -n $n link set lo up || return 1; done
+	ip -n h6s addr add fd00:61::1/64 dev v0 nodad &&
+	ip -n h6r addr add fd00:61::fe/64 dev v1 nodad &&
+	ip -n h6r addr add fd00:62::fe/64 dev w1 nodad &&
+	ip -n h6d addr add fd00:62::1/64 dev w0 nodad &&
+	ip -n h6s link set v0 up && ip -n h6r link set v1 up &&
+	ip -n h6r link set w1 up && ip -n h6d link set w0 up &&
+	ip -n h6s -6 route add default via fd00:61::fe &&
+	ip -n h6d -6 route add default via fd00:62::fe &&
+	ip netns exec h6r sysctl -qw net.ipv6.conf.all.forwarding=1 &&
+	ip netns exec h6r "$CTL" int add dev w1 rate 1gbit &&
+	hpccd6 h6s && hpccd6 h6d || return 1
+	{ ip netns exec h6d iperf3 -s -p 5310 >/dev/null 2>&1 & }
+	retry 50 sh -c "ip netns exec h6d ss -Hltn | grep -q ':5310 '"
+}
+
+# An IPv6 hpcc flow through an IPv6 INT hop: hpccd probes it with the
+# flow's flow label, the receiver's hpccd answers, the hop's record reaches
+# the module.  Then 1.5 s of total loss at the hop: the RTOs rehash the
+# flow (sk_txhash), its data packets take a new label, the module reports
+# it (flows-rehashed, flow-active) and the probes after it carry it too.
+hpccd_ipv6() {
+	local ifi sniff ip3 l1 l2 r0 rc=0
+	hpccd6_topology || return 1
+	ifi=$(ip -n h6r -o link show w1 | cut -d: -f1)
+	rm -f "$TMP/stop6"
+	ip netns exec h6d python3 "$PROBE" labels6 w0 41600 5310 60 "$TMP/stop6" \
+		> "$TMP/labels6" 2>&1 &
+	sniff=$!
+	retry 25 grep -q sniffing "$TMP/labels6" || return 1
+	ip netns exec h6s iperf3 -6 -c fd00:62::1 -p 5310 --cport 41600 -C hpcc \
+		-b 10M -t $((60 * SLOW)) > /dev/null 2>&1 &
+	ip3=$!
+	retry 150 flow6 'age(f) < 200000 and len(f["hops"]) == 1 and f["hops"][0]["port-id"] == '"$ifi"' and f["mode-name"] == "hpcc"' ||
+		{ echo "no telemetry over IPv6:"; cat "$TMP/flow6.last"; rc=1; }
+	if [ $rc = 0 ]; then
+		l1=$(label6)
+		r0=$(m6stat h6s flows-rehashed)
+		ip netns exec h6r tc qdisc add dev w1 root netem loss 100% &&
+		sleep 1.5 &&
+		ip netns exec h6r tc qdisc del dev w1 root || rc=1
+		# the new label in the module, and a response since
+		retry 150 flow6 '"%05x" % f.get("flowlabel", 0) != "'"${l1#0x}"'" and age(f) < 200000' ||
+			{ echo "no new label with fresh telemetry:"; cat "$TMP/flow6.last"; rc=1; }
+		l2=$(label6)
+		sleep 2
+	fi
+	touch "$TMP/stop6"
+	wait $sniff
+	kill $ip3 2>/dev/null
+	wait $ip3 2>/dev/null
+	sed -i '/^sniffing$/d' "$TMP/labels6"
+	echo "module: label $l1, then $l2; flows-rehashed ${r0:-?} -> $(m6stat h6s flows-rehashed)"
+	echo "on the wire at the receiver (data and probes, each label change):"
+	cat "$TMP/labels6"
+	echo "sender hpccd: probes-sent $(d6stat h6s probes-sent) responses-received $(d6stat h6s responses-received) telemetry-pushed $(d6stat h6s telemetry-pushed) ipv6-ignored $(d6stat h6s ipv6-ignored)"
+	echo "receiver hpccd: probes-received $(d6stat h6d probes-received) responses-sent $(d6stat h6d responses-sent)"
+	[ $rc = 0 ] || return 1
+	# before the rehash, data and probes carried the module's first label;
+	# after it, the last label of each is the module's new one, and the
+	# probes carried it at least 3 times
+	[ "$(awk '$1 == "data" { print $2; exit }' "$TMP/labels6")" = "$l1" ] &&
+	[ "$(awk '$1 == "probe" { print $2; exit }' "$TMP/labels6")" = "$l1" ] &&
+	grep -qx "count data $l2 [0-9]*" "$TMP/labels6" &&
+	[ "$(awk '$1 == "count" && $2 == "probe" && $3 == "'"$l2"'" { print $4 }' "$TMP/labels6")" -ge 3 ] &&
+	[ "$l1" != "$l2" ] &&
+	[ "$(m6stat h6s flows-rehashed)" -gt "$r0" ] &&
+	[ "$(d6stat h6d responses-sent)" -gt 0 ] &&
+	[ "$(d6stat h6s telemetry-pushed)" -gt 0 ] &&
+	[ "$(d6stat h6s ipv6-ignored)" = 0 ]
+}
+
 unload() {
-	ns_gone hs hr
+	ns_gone hs hr h6s h6r h6d
 	retry 100 sh -c '[ "$(cat /sys/module/tcp_hpcc/refcnt)" = 0 ]' &&
-	rmmod tcp_hpcc
+	rmmod tcp_hpcc && { [ ! -e /sys/module/hpcc_int ] || rmmod hpcc_int; }
 }
 
 ktap_print_header
-ktap_set_plan 8
+ktap_set_plan 9
 t "setup: two namespaces, IPv4 and IPv6 on one veth" setup
 t "an IPv6 connection gets HPCC state, found by saddr6/daddr6 and in dumps" ipv6_flow
 t "dual-stack sockets talking IPv4 (IPv4-mapped) are AF_INET flows" mapped_flows
 t "hpccctl shows IPv6 flows, filters by IPv6 address, -j names them as the spec" hpccctl_ipv6
 t "telemetry-set on an IPv6 flow is applied; hpcc_sample prints [v6]:port" ipv6_telemetry
 t "IPv6 probes and responses are consumed before TCP; refused extension headers are counted" ipv6_probes
-t "the module unloads afterwards" unload
+t "hpccd probes an IPv6 flow through an IPv6 INT hop with its flow label, and follows a rehash" hpccd_ipv6
+t "the modules unload afterwards" unload
 t "no WARNING, BUG or Oops in the kernel log" kernel_clean_since "$MARK"
 ktap_finished

@@ -38,6 +38,12 @@
       stamps for IPv6 (DSCP in the traffic class, extension headers
       skipped, the checksum over the IPv6 pseudo-header), with " hl H" (the
       hop limit) after the length
+  probe.py labels6 DEV SPORT DPORT DSCP STOPFILE
+      watch the IPv6 TCP packets from port SPORT to port DPORT on DEV until
+      STOPFILE exists
+      (at most 120 s): data (DSCP 0) and probes (DSCP) apart, print a line
+      "KIND LABEL" each time a kind's flow label differs from its last
+      one, then "count KIND LABEL N" for each kind's last label and "end"
 """
 import random
 import socket
@@ -192,6 +198,39 @@ def stamps(dev, dscp, secs, expect, v6=False):
     return 0
 
 
+def labels6(dev, sport, dport, dscp, stopfile):
+    import os
+    sk = listen(dev, 0x86DD)
+    last, n = {}, {}
+    end, check = time.monotonic() + 120, 0.0
+    while time.monotonic() < end:
+        if time.monotonic() >= check:
+            if os.path.exists(stopfile):
+                break
+            check = time.monotonic() + 0.2
+        try:
+            pkt = sk.recv(128)
+        except socket.timeout:
+            continue
+        if len(pkt) < 44 or pkt[0] >> 4 != 6 or pkt[6] != socket.IPPROTO_TCP:
+            continue
+        if struct.unpack("!HH", pkt[40:44]) != (sport, dport):
+            continue
+        word = struct.unpack("!I", pkt[:4])[0]
+        d, label = (word >> 20 & 0xFF) >> 2, word & 0xFFFFF
+        kind = "probe" if d == dscp else "data" if d == 0 else None
+        if kind is None:
+            continue
+        if last.get(kind) != label:
+            print("%s 0x%05x" % (kind, label), flush=True)
+            last[kind], n[kind] = label, 0
+        n[kind] += 1
+    for kind in sorted(last):
+        print("count %s 0x%05x %d" % (kind, last[kind], n[kind]))
+    print("end", flush=True)
+    return 0
+
+
 def main(av):
     if av[1] == "send":
         src, sport, dst, dport, dscp, kind, n = av[2:9]
@@ -281,6 +320,8 @@ def main(av):
         return 0
     if av[1] == "stamps":
         return stamps(av[2], int(av[3]), float(av[4]), int(av[5]))
+    if av[1] == "labels6":
+        return labels6(av[2], int(av[3]), int(av[4]), int(av[5]), av[6])
     if av[1] == "stamps6":
         return stamps(av[2], int(av[3]), float(av[4]), int(av[5]), v6=True)
     print(__doc__, file=sys.stderr)
