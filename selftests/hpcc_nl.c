@@ -6,6 +6,7 @@
  *   hpcc_nl flow-get SADDR SPORT DADDR DPORT     key=value lines
  *   hpcc_nl dump                                 one line per flow, then flows=N
  *   hpcc_nl telemetry SADDR SPORT DADDR DPORT HOP... [n=N]
+ *           (IPv4 or IPv6 addresses)
  *           HOP = switch_id,port_id,rate_bps,ts_ns,tx_bytes,qlen; n=N sends
  *           N as the receiver-reported n-flows
  *   hpcc_nl params-get | params-set NAME=VALUE... | stats
@@ -178,15 +179,20 @@ static int telemetry(char **av, const struct hpcc_hop_rec *hops, int nhop,
 		     struct hpcc_flow_msg *r)
 {
 	char buf[MNL_SOCKET_BUFFER_SIZE];
-	struct hpcc_tuple t;
-	struct in_addr a;
+	struct hpcc_tuple t = { 0 };
 
-	if (!inet_aton(av[0], &a))
-		return -EINVAL;
-	t.saddr = a.s_addr;
-	if (!inet_aton(av[2], &a))
-		return -EINVAL;
-	t.daddr = a.s_addr;
+	/* IPv4 or IPv6 addresses, both of one family */
+	if (strchr(av[0], ':')) {
+		t.family = AF_INET6;
+		if (inet_pton(AF_INET6, av[0], t.saddr6) != 1 ||
+		    inet_pton(AF_INET6, av[2], t.daddr6) != 1)
+			return -EINVAL;
+	} else {
+		t.family = AF_INET;
+		if (inet_pton(AF_INET, av[0], &t.saddr) != 1 ||
+		    inet_pton(AF_INET, av[2], &t.daddr) != 1)
+			return -EINVAL;
+	}
 	t.sport = htons(atoi(av[1]));
 	t.dport = htons(atoi(av[3]));
 	hpcc_genl_telemetry_put(&g, buf, &t, hops, nhop, tel_n_flows);
