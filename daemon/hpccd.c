@@ -23,9 +23,10 @@
  *
  * Receiver role: answers a valid probe only when it was addressed to this
  * host (PACKET_HOST), to one of its unicast addresses (a route lookup of
- * type local, never broadcast, multicast or 0.0.0.0; 127/8 only on the
- * loopback device), from a unicast source, and within response-rate
- * responses per second to that source; every refusal is counted.  With
+ * type local, never broadcast, multicast, 0.0.0.0, :: or IPv4-mapped;
+ * 127/8 and ::1 only on the loopback device), from a unicast source, and
+ * within response-rate responses per second to that source (an IPv6
+ * source: its /64); every refusal is counted.  With
  * report-n-flows, the response carries N: the most flows this receiver
  * answered within n-flows-window-ms that share a hop with the probe's
  * path (hpccd_nf_note(), draft section 5's receiver-reported N).
@@ -36,9 +37,10 @@
  * never merges them with it) and come in through an AF_PACKET socket per
  * family with a classic BPF filter on the two DSCPs; the module removes
  * them before TCP.  An IPv6 probe carries the flow's flow label, which the
- * module reports, so that ECMP hashes it onto the flow's path.  Everything read from the network or the module is checked; what
- * is dropped is counted.  The module may come and go: nlctrl's notify
- * group says when, and hpccd reconnects.
+ * module reports, so that ECMP hashes it onto the flow's path.  Everything
+ * read from the network or the module is checked; what is dropped is
+ * counted.  The module may come and go: nlctrl's notify group says when,
+ * and hpccd reconnects.
  *
  * Signals: SIGTERM/SIGINT exit cleanly; SIGHUP re-reads the configuration
  * file and the module's parameters; SIGUSR1 writes the statistics.

@@ -1,12 +1,15 @@
 #!/bin/bash
 # SPDX-License-Identifier: GPL-2.0
 #
-# IPv6 and dual stack in tcp_hpcc.ko (issue 17, items 1 and 2): IPv6
-# connections and IPv4 connections of dual-stack (IPv4-mapped) sockets get
-# HPCC state under the right key; flow-get, dumps and telemetry-set name
-# IPv6 flows by saddr6/daddr6; the tracepoints print them; IPv6 probes and
-# responses addressed to the host are consumed before TCP, through the
-# extension headers the hook skips, and the ones it refuses are counted.
+# IPv6 and dual stack (issue 17): IPv6 connections and IPv4 connections of
+# dual-stack (IPv4-mapped) sockets get HPCC state under the right key;
+# flow-get, dumps and telemetry-set name IPv6 flows by saddr6/daddr6; the
+# tracepoints print them; IPv6 probes and responses addressed to the host
+# are consumed before TCP, through the extension headers the hook skips,
+# and the ones it refuses are counted.  End to end with hpccd and an
+# hpcc_int hop: an IPv6 flow gets telemetry, its probes carry its flow
+# label and follow a rehash, and a dual-stack listener's IPv4 client's
+# flow runs HPCC.
 # Netlink goes through the kernel's YNL CLI with the project's spec
 # (Documentation/netlink/specs/hpcc.yaml), so the spec is what is tested.
 # Documentation/design.rst, "Per-flow state" and "Probe and response
@@ -328,7 +331,17 @@ hpccd6_topology() {
 	ip -n h6s -6 route add default via fd00:61::fe &&
 	ip -n h6d -6 route add default via fd00:62::fe &&
 	ip netns exec h6r sysctl -qw net.ipv6.conf.all.forwarding=1 &&
-	ip netns exec h6r "$CTL" int add dev w1 rate 1gbit &&
+	ip netns exec h6r "$CTL" int add dev w1 rate 1gbit || return 1
+	# IPv4 on the same links, for dual_stack_listener (the hop stamps
+	# probes leaving v1 too: the receiver's flows run towards h6s)
+	ip -n h6s addr add 198.18.61.1/24 dev v0 &&
+	ip -n h6r addr add 198.18.61.254/24 dev v1 &&
+	ip -n h6r addr add 198.18.62.254/24 dev w1 &&
+	ip -n h6d addr add 198.18.62.1/24 dev w0 &&
+	ip -n h6s route add default via 198.18.61.254 &&
+	ip -n h6d route add default via 198.18.62.254 &&
+	ip netns exec h6r sysctl -qw net.ipv4.ip_forward=1 &&
+	ip netns exec h6r "$CTL" int add dev v1 rate 1gbit &&
 	hpccd6 h6s && hpccd6 h6d || return 1
 	{ ip netns exec h6d iperf3 -s -p 5310 >/dev/null 2>&1 & }
 	retry 50 sh -c "ip netns exec h6d ss -Hltn | grep -q ':5310 '"
@@ -390,6 +403,36 @@ hpccd_ipv6() {
 	[ "$(d6stat h6s ipv6-ignored)" = 0 ]
 }
 
+# A dual-stack listener's IPv4 client: iperf3 -R makes the receiver's
+# accepted socket (AF_INET6 on [::], talking to an IPv4-mapped peer) the
+# hpcc sender; its namespace's hpccd probes it as an IPv4 flow through the
+# hop (v1 towards h6s) and the module runs it in HPCC mode with fresh
+# telemetry and one record.
+dual_ok() { # dual_ok IFINDEX - the receiver's flow to port 41601 is as asked
+	ip netns exec h6d "$CTL" -j flow show dport 41601 > "$TMP/dual.last" &&
+	python3 -c '
+import json, sys
+f = json.load(open(sys.argv[1]))
+sys.exit(0 if [x for x in f if x["family"] == 2 and x["mode-name"] == "hpcc" and
+               x.get("telemetry-age", 1 << 62) < 200000 and len(x["hops"]) == 1 and
+               x["hops"][0]["port-id"] == int(sys.argv[2])] else 1)' "$TMP/dual.last" "$1"
+}
+
+dual_stack_listener() {
+	local ifi ip3 rc=0
+	ifi=$(ip -n h6r -o link show v1 | cut -d: -f1)
+	ip netns exec h6s iperf3 -4 -c 198.18.62.1 -p 5310 -R -C hpcc --cport 41601 \
+		-b 10M -t $((60 * SLOW)) > /dev/null 2>&1 &
+	ip3=$!
+	retry 150 dual_ok "$ifi" || rc=1
+	ip netns exec h6d "$CTL" flow show dport 41601
+	ip netns exec h6d ss -Htn state established "( sport = :5310 )" | head -2
+	kill $ip3 2>/dev/null
+	wait $ip3 2>/dev/null
+	[ $rc = 0 ] || { echo "last read:"; cat "$TMP/dual.last"; }
+	return $rc
+}
+
 unload() {
 	ns_gone hs hr h6s h6r h6d
 	retry 100 sh -c '[ "$(cat /sys/module/tcp_hpcc/refcnt)" = 0 ]' &&
@@ -397,7 +440,7 @@ unload() {
 }
 
 ktap_print_header
-ktap_set_plan 9
+ktap_set_plan 10
 t "setup: two namespaces, IPv4 and IPv6 on one veth" setup
 t "an IPv6 connection gets HPCC state, found by saddr6/daddr6 and in dumps" ipv6_flow
 t "dual-stack sockets talking IPv4 (IPv4-mapped) are AF_INET flows" mapped_flows
@@ -405,6 +448,7 @@ t "hpccctl shows IPv6 flows, filters by IPv6 address, -j names them as the spec"
 t "telemetry-set on an IPv6 flow is applied; hpcc_sample prints [v6]:port" ipv6_telemetry
 t "IPv6 probes and responses are consumed before TCP; refused extension headers are counted" ipv6_probes
 t "hpccd probes an IPv6 flow through an IPv6 INT hop with its flow label, and follows a rehash" hpccd_ipv6
+t "a dual-stack listener's IPv4 client (iperf3 -R): the accepted socket runs HPCC with telemetry" dual_stack_listener
 t "the modules unload afterwards" unload
 t "no WARNING, BUG or Oops in the kernel log" kernel_clean_since "$MARK"
 ktap_finished

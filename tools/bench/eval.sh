@@ -18,7 +18,9 @@
 # guest crash.
 #
 # Environment: BENCH_CCS (default "hpcc cubic bbr dctcp"), BENCH_REPS,
-# BENCH_SCENARIOS (default "s1 s2 s3 s4 s5 s6"), BENCH_SEED, BENCH_RED_K,
+# BENCH_SCENARIOS (default "s1 s2 s3 s4 s5 s6 s1v6 s2v6"; s1v6 and s2v6
+# are S1 and S2 over IPv6, in the same dual-stack testbed), BENCH_SEED,
+# BENCH_RED_K,
 # BENCH_FCT_SCALE, BENCH_WORKLOAD, BENCH_INCAST_N (S4's N, default "8" quick,
 # "8 16 32" full), BENCH_COMMIT (tools/bench/run sets it).
 set -u
@@ -30,7 +32,10 @@ OUT=${1:?usage: eval.sh [--quick] OUT}
 trap tb_down EXIT
 
 CCS=${BENCH_CCS:-hpcc cubic bbr dctcp}
-SCENARIOS=${BENCH_SCENARIOS:-s1 s2 s3 s4 s5 s6}
+SCENARIOS=${BENCH_SCENARIOS:-s1 s2 s3 s4 s5 s6 s1v6 s2v6}
+# both families on every link; every flow IPv4 but s1v6's and s2v6's
+TB_FAMILY=dual
+TB_FLOW_FAMILY=4
 SEED=${BENCH_SEED:-1}
 # dctcp's marking threshold K at the bottleneck: RED with min = K, max =
 # K + 1, probability 1, ecn.  DCTCP's guideline is K > C * RTT / 7 (8.9 KB
@@ -275,9 +280,11 @@ bench_trace_off() {
 }
 
 # s1: one long flow; the sender's cwnd, pacing rate and RTT every 100 ms
+# (s1v6: over IPv6)
 s1() {
-	local cc=$1 dir=$2 spid
-	ip netns exec tbs1 "$TB_BIN/tcpsample" -p 5201 -o "$dir/tcp.tsv" &
+	local cc=$1 dir=$2 spid fam=()
+	[ "$TB_FLOW_FAMILY" = 6 ] && fam=(-6)
+	ip netns exec tbs1 "$TB_BIN/tcpsample" -p 5201 "${fam[@]}" -o "$dir/tcp.tsv" &
 	spid=$!
 	bench_counters "$dir/counters.before"
 	bench_trace_on "$cc"
@@ -297,6 +304,16 @@ s2() {
 		tb_run "$(kcc "$cc")" "$n" "$LONG" "$dir/n$n"
 		echo "tb_run $?" >> "$dir/n$n/status"
 	done
+}
+
+s1v6() {
+	local TB_FLOW_FAMILY=6
+	s1 "$@"
+}
+
+s2v6() {
+	local TB_FLOW_FAMILY=6
+	s2 "$@"
 }
 
 # s3: 4 flows join every PHASE s and leave in reverse; 100 ms bins

@@ -243,8 +243,10 @@ def window_use(d):
             100.0 * full / len(rows))
 
 
-def s1(d, meta, res, rep):
-    r = runs(d, "s1")
+def s1(d, meta, res, rep, sc="s1"):
+    """S1's table (sc "s1"), or S1 over IPv6 (sc "s1v6": the table
+    without the plot)"""
+    r = runs(d, sc)
     if not r:
         return []
     rate = float(meta["rate_mbit"])
@@ -266,7 +268,7 @@ def s1(d, meta, res, rep):
                 "inflation_ms": (s["mean_rtt_us"] - s["min_rtt_us"]) / 1e3,
                 "retransmits": s["retransmits"],
                 "rtos": rtos(c)})
-    res["s1"] = per
+    res[sc] = per
     # the path's base RTT: the least RTT any S1 flow saw (a flow that keeps a
     # standing queue never sees the base RTT itself)
     base = min([x["min_rtt_ms"] for v in per.values() for x in v
@@ -274,9 +276,10 @@ def s1(d, meta, res, rep):
     for v in per.values():
         for x in v:
             x["inflation_ms"] = x["srtt_ms"] - base
-    res["s1_base_rtt_ms"] = base
+    res[sc + "_base_rtt_ms"] = base
     cubic = med([x["goodput_mbit"] for x in per.get("cubic", [])])
-    md = ["## S1: one long flow (%s s)" % meta["long_s"], "",
+    md = ["## S1%s: one long flow (%s s)" % (
+        " over IPv6" if sc == "s1v6" else "", meta["long_s"]), "",
           "| cc | goodput Mbit/s | % of bottleneck | % of cubic | queue p50 KB | "
           "queue p99 KB | mean srtt ms | srtt inflation ms | retransmits | RTOs | "
           "in flight % of cwnd | window full % |",
@@ -300,6 +303,8 @@ def s1(d, meta, res, rep):
            "of its cwnd (for hpcc, W in whole segments), and the share of the "
            "100-ms samples in which they filled it to within a segment, after "
            "the first second (tcpsample)." % base, ""]
+    if sc != "s1":
+        return md
 
     # time series of one repetition
     fig, ax = plt.subplots(3, 1, figsize=(9, 8), sharex=True)
@@ -331,25 +336,50 @@ def s1(d, meta, res, rep):
 
 
 # --- S2 ---------------------------------------------------------------------
-def s2(d, meta, res):
-    r = runs(d, "s2")
+def s2(d, meta, res, sc="s2"):
+    r = runs(d, sc)
     if not r:
         return []
-    md = ["## S2: 2 and 8 long flows (%s s)" % meta["long_s"], "",
+    md = ["## S2%s: 2 and 8 long flows (%s s)" % (
+        " over IPv6" if sc == "s2v6" else "", meta["long_s"]), "",
           "Jain's index of the flows' goodputs (each iperf3 flow's own "
           "average; the flows start within a second of each other).", "",
           "| cc | flows | Jain | queue p50 KB | queue p99 KB | retransmits |",
           "|---|---|---|---|---|---|"]
-    res["s2"] = {}
+    res[sc] = {}
     for n in (2, 8):
         for cc, reps in r.items():
             v = [s for s in (summary(os.path.join(p, "n%d" % n)) for p in reps) if s]
-            res["s2"].setdefault(cc, {})[n] = v
+            res[sc].setdefault(cc, {})[n] = v
             md.append("| %s | %d | %s | %s | %s | %s |" % (
                 cc, n, fmt([s["jain"] for s in v], "%.3f"),
                 fmt([s["queue_p50"] for s in v], scale=1e-3),
                 fmt([s["queue_p99"] for s in v], scale=1e-3),
                 fmt([s["retransmits"] for s in v], "%d")))
+    return md + [""]
+
+
+def ipv6_vs_ipv4(res):
+    """IPv6 against IPv4, each cc in the same run: S1's goodput and queue,
+    S2's 8-flow Jain index (medians)"""
+    if "s1v6" not in res and "s2v6" not in res:
+        return []
+    md = ["## IPv6 against IPv4 (same run)", "",
+          "Medians; the ratio is IPv6's over IPv4's.  IPv6's 20-byte larger "
+          "header leaves an MSS of 1428 bytes against 1448 (1.4 % less "
+          "payload per packet).", "",
+          "| cc | S1 goodput v4 | S1 goodput v6 | v6/v4 | S1 queue p99 KB v4 | "
+          "v6 | S2 8-flow Jain v4 | v6 |", "|---|---|---|---|---|---|---|---|"]
+    for cc in res.get("s1v6", res.get("s2v6", {})):
+        g4 = med([x["goodput_mbit"] for x in res.get("s1", {}).get(cc, [])])
+        g6 = med([x["goodput_mbit"] for x in res.get("s1v6", {}).get(cc, [])])
+        q4 = med([x["queue_p99"] for x in res.get("s1", {}).get(cc, [])])
+        q6 = med([x["queue_p99"] for x in res.get("s1v6", {}).get(cc, [])])
+        j4 = med([x["jain"] for x in res.get("s2", {}).get(cc, {}).get(8, [])])
+        j6 = med([x["jain"] for x in res.get("s2v6", {}).get(cc, {}).get(8, [])])
+        md.append("| %s | %.1f | %.1f | %.3f | %.1f | %.1f | %.3f | %.3f |" % (
+            cc, g4, g6, g6 / g4 if g4 else float("nan"), q4 / 1e3, q6 / 1e3,
+            j4, j6))
     return md + [""]
 
 
@@ -1041,6 +1071,9 @@ def main():
     body = []
     body += s1(d, meta, res, rep)
     body += s2(d, meta, res)
+    body += s1(d, meta, res, rep, "s1v6")
+    body += s2(d, meta, res, "s2v6")
+    body += ipv6_vs_ipv4(res)
     body += s3(d, meta, res, rep)
     body += telemetry(d, meta, res, rep)
     body += s4(d, meta, res)

@@ -2,10 +2,10 @@
 /*
  * tcpsample - sample a TCP sender's cwnd, pacing rate and RTT, cheaply.
  *
- *   tcpsample -p DPORT [-i INTERVAL_US] -o RAW
+ *   tcpsample -p DPORT [-i INTERVAL_US] [-6] -o RAW
  *
- * Every INTERVAL_US (default 100000) it dumps the established IPv4 TCP
- * sockets of the current network namespace over NETLINK_SOCK_DIAG (libmnl,
+ * Every INTERVAL_US (default 100000) it dumps the established IPv4 (with
+ * -6: IPv6) TCP sockets of the current network namespace over NETLINK_SOCK_DIAG (libmnl,
  * in-process; no fork of ss) and, of those whose destination port is DPORT,
  * records the one with the most bytes acked (a data connection, not iperf3's
  * control connection) until SIGINT or SIGTERM.  RAW gets one line per sample:
@@ -94,7 +94,7 @@ static int msg_cb(const struct nlmsghdr *nlh, void *data)
 
 static int usage(void)
 {
-	fprintf(stderr, "usage: tcpsample -p DPORT [-i INTERVAL_US] -o RAW\n");
+	fprintf(stderr, "usage: tcpsample -p DPORT [-i INTERVAL_US] [-6] -o RAW\n");
 	return 2;
 }
 
@@ -102,14 +102,16 @@ int main(int ac, char **av)
 {
 	char buf[MNL_SOCKET_BUFFER_SIZE];
 	long interval_us = 100000, port = 0;
+	int family = AF_INET;
 	const char *raw = NULL;
 	struct mnl_socket *nl;
 	uint64_t next;
 	FILE *out;
 	int c;
 
-	while ((c = getopt(ac, av, "p:i:o:h")) != -1) {
+	while ((c = getopt(ac, av, "p:i:o:6h")) != -1) {
 		switch (c) {
+		case '6': family = AF_INET6; break;
 		case 'p': port = atol(optarg); break;
 		case 'i': interval_us = atol(optarg); break;
 		case 'o': raw = optarg; break;
@@ -144,7 +146,7 @@ int main(int ac, char **av)
 		nlh->nlmsg_flags = NLM_F_REQUEST | NLM_F_DUMP;
 		nlh->nlmsg_seq = seq;
 		req = mnl_nlmsg_put_extra_header(nlh, sizeof(*req));
-		req->sdiag_family = AF_INET;
+		req->sdiag_family = family;
 		req->sdiag_protocol = IPPROTO_TCP;
 		req->idiag_states = 1 << 1;	/* TCP_ESTABLISHED */
 		req->idiag_ext = 1 << (INET_DIAG_INFO - 1);

@@ -17,6 +17,12 @@
 #                                   hpcc_int stamps here) ─ d$j ── r0 198.19.0.$j
 #                                                        receiver tbd$j (netem delay)
 #
+# TB_FAMILY: 4 (default) IPv4 only; 6 or dual: the same links also carry
+# IPv6 (sender fd00:18:$i::1/64, router fd00:18:$i::fe and fd00:19::fe on
+# br0, receiver fd00:19::$j/64) and the router forwards it; flows (tb_flow)
+# use IPv6 under 6, and alternate under dual: odd flows IPv4, even flows
+# IPv6.  TB_FLOW_FAMILY=4|6, when set, puts every flow on that family.
+#
 # The bottleneck is the root qdisc of the router's bridge br0: tbf at
 # TB_RATE_MBIT with a TB_BURST bucket and an explicit bfifo child of
 # TB_LIMIT bytes.  Every receiver delays what it sends (ACKs and probe
@@ -29,6 +35,7 @@ TB_RTT_MS=${TB_RTT_MS:-10}		# BDP 62.5 KB, 43 packets of 1448 B
 TB_BURST=${TB_BURST:-64kb}
 TB_LIMIT=${TB_LIMIT:-250000}		# bfifo, 4 BDP
 TB_OFFLOADS=${TB_OFFLOADS:-on}
+TB_FAMILY=${TB_FAMILY:-4}
 # HPCC parameters of the senders (Documentation/testbed.rst has the runs
 # behind them): T = the base RTT the hosts really see (netem plus 0.5-3 ms of
 # emulated stack), line-rate = the bottleneck, eta 0.98 (a token bucket
@@ -100,6 +107,9 @@ tb_up() {
 	# one more thing an mttcg guest can trip on (Documentation/testing.rst,
 	# "Emulator mode")
 	modprobe -a inet_diag tcp_diag || return 1
+	case "$TB_FAMILY" in 4|6|dual) ;; *)
+		echo "tb_up: TB_FAMILY is 4, 6 or dual" >&2; return 2 ;;
+	esac
 
 	ip netns add tbr
 	ip -n tbr link set lo up
@@ -107,6 +117,10 @@ tb_up() {
 	ip -n tbr link add br0 type bridge
 	ip -n tbr addr add 198.19.0.254/24 dev br0
 	ip -n tbr link set br0 up
+	[ "$TB_FAMILY" = 4 ] || {
+		ip netns exec tbr sysctl -qw net.ipv6.conf.all.forwarding=1
+		ip -n tbr addr add fd00:19::fe/64 dev br0 nodad
+	}
 	for ((i = 1; i <= TB_S; i++)); do
 		ip netns add "tbs$i"
 		ip link add s0 netns "tbs$i" type veth peer name "l$i" netns tbr
@@ -116,6 +130,11 @@ tb_up() {
 		ip -n "tbs$i" link set s0 up
 		ip -n tbr link set "l$i" up
 		ip -n "tbs$i" route add default via "198.18.$i.254"
+		[ "$TB_FAMILY" = 4 ] || {
+			ip -n "tbs$i" addr add "fd00:18:$i::1/64" dev s0 nodad
+			ip -n tbr addr add "fd00:18:$i::fe/64" dev "l$i" nodad
+			ip -n "tbs$i" -6 route add default via "fd00:18:$i::fe"
+		}
 		tb_offloads "tbs$i" s0
 		tb_offloads tbr "l$i"
 	done
@@ -128,6 +147,10 @@ tb_up() {
 		ip -n "tbd$j" link set r0 up
 		ip -n tbr link set "d$j" up
 		ip -n "tbd$j" route add default via 198.19.0.254
+		[ "$TB_FAMILY" = 4 ] || {
+			ip -n "tbd$j" addr add "fd00:19::$j/64" dev r0 nodad
+			ip -n "tbd$j" -6 route add default via fd00:19::fe
+		}
 		tb_offloads "tbd$j" r0
 		tb_offloads tbr "d$j"
 		ip netns exec "tbd$j" tc qdisc add dev r0 root netem \
@@ -158,15 +181,29 @@ tb_up() {
 # tb_describe - one line: the bottleneck, base RTT and HPCC parameters
 tb_describe() {
 	echo "bottleneck tbf ${TB_RATE_MBIT} Mbit/s burst $TB_BURST, bfifo $TB_LIMIT B;" \
-		"netem ${TB_RTT_MS} ms;" \
+		"netem ${TB_RTT_MS} ms; family $TB_FAMILY;" \
 		"offloads $TB_OFFLOADS; hpcc: $TB_HPCC_PARAMS"
+}
+
+# tb_flow_family F - 4 or 6: the address family of flow F
+tb_flow_family() {
+	case "${TB_FLOW_FAMILY:-$TB_FAMILY}" in
+	6) echo 6 ;;
+	dual) echo $((($1 % 2) ? 4 : 6)) ;;
+	*) echo 4 ;;
+	esac
 }
 
 # tb_flow F - "SENDER-NS RECEIVER-NS RECEIVER-ADDR PORT" of flow F (1-based)
 tb_flow() {
-	local s r
+	local s r j
 	read -r s r < "$TB_TMP/shape"
-	echo "tbs$((($1 - 1) % s + 1)) tbd$((($1 - 1) % r + 1)) 198.19.0.$((($1 - 1) % r + 1)) $((5200 + $1))"
+	j=$((($1 - 1) % r + 1))
+	if [ "$(tb_flow_family "$1")" = 6 ]; then
+		echo "tbs$((($1 - 1) % s + 1)) tbd$j fd00:19::$j $((5200 + $1))"
+	else
+		echo "tbs$((($1 - 1) % s + 1)) tbd$j 198.19.0.$j $((5200 + $1))"
+	fi
 }
 
 # tb_qsample DIR / tb_qstop - sample the bottleneck's queue every 2 ms
