@@ -5,8 +5,9 @@
 # (tools/testbed/testbed.sh: tbf bottleneck, hpcc_int.ko stamping at the
 # router, hpccd in every host).  One hpcc flow against one cubic flow in
 # the same boot: hpcc gets at least 75 % of cubic's goodput with a p99
-# queue below a third of cubic's; its probes carry the hop's record; with
-# hpccd stopped, hpcc falls back and still moves data.  Runs as root in a
+# queue below a third of cubic's; its probes carry the hop's record, over
+# IPv4 and, in the same dual-stack testbed, over IPv6; with hpccd stopped,
+# hpcc falls back and still moves data.  Runs as root in a
 # guest; E2E_SECONDS sets each flow's length (default 8).  Each law runs
 # E2E_RUNS times (default 5), alternating, and the test compares the
 # median goodputs and the p99 of all queue samples: one 8 s hpcc run on the
@@ -49,6 +50,8 @@ setup() {
 	# what else the guest is running (earlier tests must leave nothing)
 	echo "loadavg $(cat /proc/loadavg)"
 	ps -eo pid,pcpu,etimes,comm --sort=-pcpu | head -6
+	# dual stack: the runs' flow 1 is IPv4, stamped6's is IPv6
+	TB_FAMILY=dual
 	tb_up dumbbell 1 && tb_describe &&
 	# warm-up, not measured: binaries and libraries come over 9p into the
 	# page cache, ARP and routes settle (the first measured runs were
@@ -146,6 +149,32 @@ sys.exit(0 if ok else 1)
 PY
 }
 
+# The same through the testbed over IPv6 (TB_FAMILY=dual, this flow on
+# IPv6): mid-run the flow is an IPv6 one in HPCC mode with fresh telemetry
+# and the one record of br0's hop.
+stamped6() {
+	local ifi
+	ifi=$(ip -n tbr -o link show br0 | cut -d: -f1)
+	{ sleep 3; flow_json; } &
+	TB_FLOW_FAMILY=6 tb_run hpcc 1 5 "$OUT/hpcc-v6" || return 1
+	wait
+	python3 - "$OUT/flow.json" "$ifi" "$(stat -L -c %i /run/netns/tbr)" \
+		"$OUT/hpcc-v6/summary.json" <<'PY'
+import json, sys
+fl = json.load(open(sys.argv[1]))
+f = fl[0]
+h = f["hops"]
+g = json.load(open(sys.argv[4]))["goodput_mbit"]
+print("IPv6: family %d %s, mode %s, samples %d, telemetry age %s us, hops %s; %.1f Mbit/s" % (
+      f["family"], f.get("daddr6"), f["mode-name"], f["samples"],
+      f.get("telemetry-age"), h, g))
+ok = (len(fl) == 1 and f["family"] == 10 and len(h) == 1 and
+      h[0]["port-id"] == int(sys.argv[2]) and h[0]["switch-id"] == int(sys.argv[3]) and
+      f["mode-name"] == "hpcc" and f.get("telemetry-age", 1 << 62) < 200000 and g > 0)
+sys.exit(0 if ok else 1)
+PY
+}
+
 fallback() {
 	local ns
 	for ns in tbs1 tbd1; do tb_hpccd_stop "$ns"; done
@@ -166,11 +195,12 @@ PY
 }
 
 ktap_print_header
-ktap_set_plan 6
+ktap_set_plan 7
 t "dumbbell with one sender and one receiver" setup
 t "cubic, hpcc $RUNS times each: one flow at a time through the bottleneck" runs
 t "hpcc median goodput >= 75% of cubic's" goodput
 t "hpcc queue p99 < 1/3 of cubic's (all samples of the $RUNS runs)" queue
 t "flow-get shows one hop: the router's switch-id, br0's ifindex, B = 50 Mbit/s" stamped
+t "over IPv6 (dual-stack testbed): HPCC mode, fresh telemetry, br0's record" stamped6
 t "without hpccd, hpcc falls back and still moves data (>= 10 Mbit/s)" fallback
 ktap_finished

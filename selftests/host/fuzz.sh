@@ -4,15 +4,16 @@
 # Bounded libFuzzer runs (clang, ASan + UBSan) over the trace parser and
 # the core, over the probe/response parser (daemon/hpcc_wire.c) and over hpccd's
 # configuration parser (daemon/hpccd_config.c).  HPCC_FUZZ_SECONDS
-# (default 45) per target; the three run side by side (on two cores each
-# gets about two thirds of one: over a million inputs each, where a run one
-# after another took 140 s of make check for 1.4 times the inputs).  A
+# (default 30) per target; the three run side by side (on two cores each
+# gets about two thirds of one: at 45 s, over a million inputs each, where
+# a run one after another took 140 s of make check for 1.4 times the
+# inputs; 30 s since 2026-11-25, to keep make check within 30 minutes).  A
 # crash, sanitizer report or invariant failure fails the test; the
 # reproducer is kept in build/fuzz/.
 set -u
 TOP=$(cd "$(dirname "$0")/../.." && pwd)
 . "$TOP/selftests/lib.sh"
-SECS=${HPCC_FUZZ_SECONDS:-45}
+SECS=${HPCC_FUZZ_SECONDS:-30}
 
 fuzz() { # fuzz TARGET SEED-CORPUS
 	local bin=$TOP/build/fuzz/$1 work runs rc
