@@ -15,8 +15,9 @@
 #
 # UNLOAD_CYCLES sets the cycles per module: default 20 on the debugging
 # kernel (make check-debug, with fault injection: where a race becomes a
-# KASAN report), 10 on stock kernels (where only an Oops would show it;
-# 20 cycles took 190 s of make check's 30 minutes).  UNLOAD_NETNS the
+# KASAN report), 6 on stock kernels (where only an Oops would show it;
+# 20 cycles took 190 s of make check's 30 minutes, 10 cycles 40-73 s per
+# module on 2026-11-25).  UNLOAD_NETNS the
 # namespace deletions: default 5 on the debugging kernel, 3 on stock ones
 # (each takes 10-25 s in a single-threaded TCG guest, most of it the
 # namespace's teardown).
@@ -36,7 +37,7 @@ TOP=$(cd "$(dirname "$0")/../.." && pwd)
 
 CTL=$TOP/build/hpccctl
 FLOOD=$BIN/probe_flood
-CYCLES=${UNLOAD_CYCLES:-$((SLOW > 1 ? 20 : 10))}
+CYCLES=${UNLOAD_CYCLES:-$((SLOW > 1 ? 20 : 6))}
 NNETNS=${UNLOAD_NETNS:-$((SLOW > 1 ? 5 : 3))}
 SRC=198.18.2.1
 DST=198.18.3.1
