@@ -153,6 +153,7 @@ $(BUILD)/obj-fuzz/%.o: %.c
 
 CORE_SRC := kernel/hpcc_core.c
 WIRE_SRC := daemon/hpcc_wire.c
+DECODE_SRC := daemon/hpcc_decode.c
 GENL_SRC := daemon/hpcc_genl.c daemon/hpcc_nl_gen.c
 TRACE_SRC := tools/replay/hpcc_trace.c
 
@@ -192,11 +193,14 @@ $(BUILD)/core_bench: $(call obj,obj,tools/bench/core_bench.c $(CORE_SRC))
 # that exercise our userspace code run under ASan and UBSan; the others run
 # in the guests.
 SELFTEST_PROGS := $(addprefix $(BUILD)/selftests/,tcp_cc_tool cc_sockopt \
-	hpcc_nl core_test core_equiv wire_test sched_test nlgen_test probe_flood)
+	hpcc_nl core_test core_equiv wire_test decode_test sched_test nlgen_test \
+	probe_flood)
 selftest-progs: $(SELFTEST_PROGS)
 $(BUILD)/selftests/core_%: $(call obj,obj-san,selftests/core_%.c $(CORE_SRC))
 	$(call link,$(CC),$(U_CFLAGS) $(SAN_FLAGS),-lm)
 $(BUILD)/selftests/wire_test: $(call obj,obj-san,selftests/wire_test.c $(WIRE_SRC))
+	$(call link,$(CC),$(U_CFLAGS) $(SAN_FLAGS))
+$(BUILD)/selftests/decode_test: $(call obj,obj-san,selftests/decode_test.c $(DECODE_SRC))
 	$(call link,$(CC),$(U_CFLAGS) $(SAN_FLAGS))
 $(BUILD)/selftests/sched_test: $(call obj,obj-san,selftests/sched_test.c daemon/hpccd_sched.c)
 	$(call link,$(CC),$(U_CFLAGS) $(SAN_FLAGS))
@@ -210,9 +214,12 @@ $(BUILD)/selftests/%: $(BUILD)/obj-test/selftests/%.o
 	$(call link,$(CC),$(U_CFLAGS))
 
 # libFuzzer targets (clang), with ASan and UBSan.
-FUZZ_PROGS := $(BUILD)/fuzz/fuzz_replay $(BUILD)/fuzz/fuzz_wire $(BUILD)/fuzz/fuzz_config
+FUZZ_PROGS := $(BUILD)/fuzz/fuzz_replay $(BUILD)/fuzz/fuzz_wire $(BUILD)/fuzz/fuzz_config \
+	$(BUILD)/fuzz/fuzz_decode
 fuzz-progs: $(FUZZ_PROGS)
 $(BUILD)/fuzz/fuzz_wire: $(call obj,obj-fuzz,selftests/fuzz/fuzz_wire.c $(WIRE_SRC))
+	$(call link,$(FUZZ_CC),$(FUZZ_FLAGS))
+$(BUILD)/fuzz/fuzz_decode: $(call obj,obj-fuzz,selftests/fuzz/fuzz_decode.c $(DECODE_SRC))
 	$(call link,$(FUZZ_CC),$(FUZZ_FLAGS))
 $(BUILD)/fuzz/fuzz_config: $(call obj,obj-fuzz,selftests/fuzz/fuzz_config.c daemon/hpccd_config.c)
 	$(call link,$(FUZZ_CC),$(FUZZ_FLAGS))

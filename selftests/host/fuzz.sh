@@ -3,8 +3,9 @@
 #
 # Bounded libFuzzer runs (clang, ASan + UBSan) over the trace parser and
 # the core, over the probe/response parser (daemon/hpcc_wire.c) and over hpccd's
-# configuration parser (daemon/hpccd_config.c).  HPCC_FUZZ_SECONDS
-# (default 30) per target; the three run side by side (on two cores each
+# configuration parser (daemon/hpccd_config.c) and over the decoder layer
+# (daemon/hpcc_decode.c: INT-MD v2.1 stacks).  HPCC_FUZZ_SECONDS
+# (default 30) per target; the targets run side by side (on two cores each
 # gets about two thirds of one: at 45 s, over a million inputs each, where
 # a run one after another took 140 s of make check for 1.4 times the
 # inputs; 30 s since 2026-11-25, to keep make check within 30 minutes).  A
@@ -31,7 +32,7 @@ fuzz() { # fuzz TARGET SEED-CORPUS
 RES=$(mktemp -d)
 trap 'rm -rf "$RES"' EXIT
 for target in "fuzz_replay corpus-replay" "fuzz_wire corpus-wire" \
-	      "fuzz_config corpus-config"; do
+	      "fuzz_config corpus-config" "fuzz_decode corpus-decode"; do
 	set -- $target
 	{ fuzz "$1" "$2" > "$RES/$1.out" 2>&1; echo $? > "$RES/$1.rc"; } &
 done
@@ -44,8 +45,9 @@ result() {
 }
 
 ktap_print_header
-ktap_set_plan 3
+ktap_set_plan 4
 t "fuzz_replay: parser + NewAck/NewINT, ${SECS}s, no finding" result fuzz_replay
 t "fuzz_wire: probe/response parser and builder, ${SECS}s, no finding" result fuzz_wire
 t "fuzz_config: hpccd's configuration parser, ${SECS}s, no finding" result fuzz_config
+t "fuzz_decode: the INT-MD decoder, ${SECS}s, no finding" result fuzz_decode
 ktap_finished

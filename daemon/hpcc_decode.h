@@ -1,0 +1,162 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/*
+ * hpcc_decode.h - the decoder layer: per-hop telemetry of each encoding a
+ * switch may stamp, mapped onto one hop record whose every field is marked
+ * present or absent (issue 18; Documentation/design.rst, "Telemetry
+ * encodings").  Pure functions: no I/O, no allocation, no global state.
+ *
+ * Encodings decoded so far:
+ *   - the project's own hop record (include/uapi/linux/hpcc_wire.h), every
+ *     field present: hpcc_obs_from_rec();
+ *   - P4.org INT-MD version 2.1 over TCP (In-band Network Telemetry
+ *     Dataplane Specification v2.1, 2020-11-11: section 5.7.2, the shim
+ *     header for TCP/UDP; section 5.8, the INT-MD metadata header and
+ *     instruction bitmap): hpcc_decode_intmd().
+ */
+#ifndef _HPCC_DECODE_H
+#define _HPCC_DECODE_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+#include "hpcc_wire.h"
+
+/* Which fields of a struct hpcc_hop_obs the hop reported. */
+enum {
+	HPCC_OBS_SWITCH_ID	= 1 << 0,
+	HPCC_OBS_PORT_ID	= 1 << 1,
+	HPCC_OBS_RATE		= 1 << 2,
+	HPCC_OBS_TS		= 1 << 3,
+	HPCC_OBS_TX_BYTES	= 1 << 4,
+	HPCC_OBS_QLEN		= 1 << 5,
+	HPCC_OBS_TX_UTIL	= 1 << 6,
+	HPCC_OBS_HOP_LATENCY	= 1 << 7,
+};
+
+/**
+ * struct hpcc_hop_obs - what one hop reported, in host byte order; a field
+ * counts only when its HPCC_OBS_* bit is set in @present (an absent field
+ * is 0)
+ * @present: HPCC_OBS_* bits
+ * @switch_id: the node's ID (draft-pan-tsvwg-hpccplus section 4.1
+ *	switch_ID; INT "Switch ID", bit 0)
+ * @port_id: the egress port's ID (INT: the level 1 egress port ID of bit
+ *	1, 16 bits, else the level 2 egress port ID of bit 6)
+ * @rate: B, the egress link's capacity, bit/s (INT-MD has none)
+ * @ts: ts, the time the hop stamped, in the hop's clock (INT: the egress
+ *	timestamp of bit 5, else the ingress timestamp of bit 4, 64 bits as
+ *	the device reports them; nanoseconds by the spec's default semantics)
+ * @tx_bytes: txBytes, bytes the egress port sent (INT-MD has none)
+ * @qlen: qlen, the egress queue's occupancy (INT: the 24-bit occupancy of
+ *	bit 3, in the unit the device uses: bytes, cells or packets, which
+ *	the receiver's configuration states)
+ * @tx_util: the egress port's Tx utilization as the device reports it
+ *	(INT bit 7)
+ * @hop_latency: the time the packet spent in the device, as the device
+ *	reports it (INT bit 2)
+ */
+struct hpcc_hop_obs {
+	uint32_t present;
+	uint32_t switch_id;
+	uint32_t port_id;
+	uint64_t rate;
+	uint64_t ts;
+	uint64_t tx_bytes;
+	uint32_t qlen;
+	uint32_t tx_util;
+	uint32_t hop_latency;
+};
+
+/* Why a decoder refused its input (counted by the caller). */
+enum hpcc_decode_err {
+	HPCC_DECODE_OK,
+	HPCC_DECODE_SHORT,	/* shorter than a header, or than its lengths */
+	HPCC_DECODE_TYPE,	/* INT: shim type not INT-MD (1), or NPT not 0 */
+	HPCC_DECODE_VERSION,	/* INT: metadata header version not 2 */
+	HPCC_DECODE_HOP_ML,	/* INT: Hop ML 0, or less than the baseline
+				 * instructions need
+				 */
+	HPCC_DECODE_STACK,	/* INT: stack not a whole number of hops */
+	HPCC_DECODE_TOO_MANY,	/* more hops than the caller's array */
+	HPCC_DECODE_NUM
+};
+
+/* The INT-MD shim type (section 5.1) and metadata header version. */
+#define HPCC_INT_TYPE_MD	1
+#define HPCC_INT_VERSION	2
+/* Shim (4 bytes) and INT-MD metadata header (12 bytes). */
+#define HPCC_INT_SHIM_LEN	4
+#define HPCC_INT_MD_LEN		12
+
+/**
+ * struct hpcc_intmd_info - the INT-MD header fields a caller may count
+ * @instructions: the instruction bitmap (bit 0 is the MSB)
+ * @hop_ml: per-hop metadata length, 4-byte words
+ * @remaining: Remaining Hop Count
+ * @flags: D (4), E (2) and M (1): discard, max hop count exceeded, MTU
+ *	exceeded
+ * @len: bytes of shim, header and stack (where the TCP payload starts)
+ */
+struct hpcc_intmd_info {
+	uint16_t instructions;
+	uint8_t hop_ml;
+	uint8_t remaining;
+	uint8_t flags;
+	size_t len;
+};
+
+/**
+ * hpcc_decode_intmd() - decode an INT-MD v2.1 stack carried over TCP
+ * @buf: from the INT shim header on (it follows the TCP header when the
+ *	packet's DSCP says INT is present, section 5.7.2)
+ * @len: bytes in @buf
+ * @hops: filled with the hops' records, first hop first (the stack holds
+ *	the most recent hop first, section 5.8, and is reversed here)
+ * @max_hops: entries in @hops, at most 255
+ * @nhop: set to the number of hops
+ * @info: the header's fields, or NULL
+ *
+ * Shim: type INT-MD, NPT 0 (DSCP-signalled TCP), Length = header and stack
+ * in 4-byte words.  Header: version 2, Hop ML 1..31 and at least what the
+ * instruction bitmap's baseline bits need (4 bytes each, 8 for bits 4-6);
+ * bits 9-14 are reserved (4 bytes each, skipped); domain-specific metadata
+ * (Hop ML words beyond the baseline, placed before the checksum complement
+ * of bit 15) is skipped.  A metadata word of all ones is the spec's
+ * "invalid" value: that field is absent.  Source-only domain-specific
+ * metadata is refused (HPCC_DECODE_STACK): our probes' source, hpccd,
+ * adds none.
+ *
+ * Return: HPCC_DECODE_OK, or the first problem found.
+ */
+enum hpcc_decode_err hpcc_decode_intmd(const void *buf, size_t len,
+				       struct hpcc_hop_obs *hops,
+				       unsigned int max_hops, uint8_t *nhop,
+				       struct hpcc_intmd_info *info);
+
+/**
+ * hpcc_intmd_hop_bytes() - the baseline metadata one hop adds for an
+ * instruction bitmap (4 bytes per bit set, 8 for bits 4, 5 and 6)
+ * @instructions: the bitmap, bit 0 the MSB
+ *
+ * Return: bytes, 0..72.
+ */
+unsigned int hpcc_intmd_hop_bytes(uint16_t instructions);
+
+/**
+ * hpcc_obs_from_rec() - the project's own hop record as an observation:
+ * every field present
+ * @obs: filled
+ * @rec: a parsed record (hpcc_parse())
+ */
+void hpcc_obs_from_rec(struct hpcc_hop_obs *obs,
+		       const struct hpcc_hop_rec *rec);
+
+/**
+ * hpcc_decode_err_name() - a short name for a decoder result, for counters
+ * @e: the result
+ *
+ * Return: a static string ("ok", "short", ...).
+ */
+const char *hpcc_decode_err_name(enum hpcc_decode_err e);
+
+#endif /* _HPCC_DECODE_H */
