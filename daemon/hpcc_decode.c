@@ -8,17 +8,6 @@
 
 #include "hpcc_decode.h"
 
-static uint32_t get32(const uint8_t *p)
-{
-	return (uint32_t)p[0] << 24 | (uint32_t)p[1] << 16 |
-	       (uint32_t)p[2] << 8 | p[3];
-}
-
-static uint64_t get64(const uint8_t *p)
-{
-	return (uint64_t)get32(p) << 32 | get32(p + 4);
-}
-
 /* INT instruction bit @b (0 = the bitmap's MSB) is set in @ins. */
 static int int_bit(uint16_t ins, unsigned int b)
 {
@@ -56,19 +45,19 @@ static void intmd_hop(const uint8_t *p, uint16_t ins, struct hpcc_hop_obs *o)
 	for (b = 0; b < 15; b++) {
 		if (!int_bit(ins, b))
 			continue;
-		w = get32(p + off);
+		w = hpcc_get32(p + off);
 		/* 8-byte fields only: a 4-byte one may end the hop */
-		q = int_bit_bytes(b) == 8 ? get64(p + off) : 0;
+		q = int_bit_bytes(b) == 8 ? hpcc_get64(p + off) : 0;
 		switch (b) {
 		case 0:		/* Switch ID */
 			if (w != UINT32_MAX) {
-				o->switch_id = w;
+				o->rec.switch_id = w;
 				o->present |= HPCC_OBS_SWITCH_ID;
 			}
 			break;
 		case 1:		/* L1 ingress port (16) + egress port (16) */
 			if (w != UINT32_MAX) {
-				o->port_id = w & 0xffff;
+				o->rec.port_id = w & 0xffff;
 				o->present |= HPCC_OBS_PORT_ID;
 			}
 			break;
@@ -80,26 +69,26 @@ static void intmd_hop(const uint8_t *p, uint16_t ins, struct hpcc_hop_obs *o)
 			break;
 		case 3:		/* queue ID (8) + queue occupancy (24) */
 			if (w != UINT32_MAX) {
-				o->qlen = w & 0xffffff;
+				o->rec.qlen = w & 0xffffff;
 				o->present |= HPCC_OBS_QLEN;
 			}
 			break;
 		case 4:		/* ingress timestamp: egress's wins below */
 			if (q != UINT64_MAX && !(o->present & HPCC_OBS_TS)) {
-				o->ts = q;
+				o->rec.ts = q;
 				o->present |= HPCC_OBS_TS;
 			}
 			break;
 		case 5:		/* egress timestamp */
 			if (q != UINT64_MAX) {
-				o->ts = q;
+				o->rec.ts = q;
 				o->present |= HPCC_OBS_TS;
 			}
 			break;
 		case 6:		/* L2 ingress port (32) + egress port (32) */
-			w = get32(p + off + 4);
+			w = hpcc_get32(p + off + 4);
 			if (w != UINT32_MAX && !(o->present & HPCC_OBS_PORT_ID)) {
-				o->port_id = w;
+				o->rec.port_id = w;
 				o->present |= HPCC_OBS_PORT_ID;
 			}
 			break;
@@ -172,12 +161,7 @@ void hpcc_obs_from_rec(struct hpcc_hop_obs *obs,
 	memset(obs, 0, sizeof(*obs));
 	obs->present = HPCC_OBS_SWITCH_ID | HPCC_OBS_PORT_ID | HPCC_OBS_RATE |
 		       HPCC_OBS_TS | HPCC_OBS_TX_BYTES | HPCC_OBS_QLEN;
-	obs->switch_id = rec->switch_id;
-	obs->port_id = rec->port_id;
-	obs->rate = rec->rate;
-	obs->ts = rec->ts;
-	obs->tx_bytes = rec->tx_bytes;
-	obs->qlen = rec->qlen;
+	obs->rec = *rec;
 }
 
 const char *hpcc_decode_err_name(enum hpcc_decode_err e)

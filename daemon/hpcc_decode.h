@@ -38,18 +38,19 @@ enum {
  * counts only when its HPCC_OBS_* bit is set in @present (an absent field
  * is 0)
  * @present: HPCC_OBS_* bits
- * @switch_id: the node's ID (draft-pan-tsvwg-hpccplus section 4.1
- *	switch_ID; INT "Switch ID", bit 0)
- * @port_id: the egress port's ID (INT: the level 1 egress port ID of bit
- *	1, 16 bits, else the level 2 egress port ID of bit 6)
- * @rate: B, the egress link's capacity, bit/s (INT-MD has none)
- * @ts: ts, the time the hop stamped, in the hop's clock (INT: the egress
- *	timestamp of bit 5, else the ingress timestamp of bit 4, 64 bits as
- *	the device reports them; nanoseconds by the spec's default semantics)
- * @tx_bytes: txBytes, bytes the egress port sent (INT-MD has none)
- * @qlen: qlen, the egress queue's occupancy (INT: the 24-bit occupancy of
- *	bit 3, in the unit the device uses: bytes, cells or packets, which
- *	the receiver's configuration states)
+ * @rec: the fields of the project's own hop record (struct hpcc_hop_rec),
+ *	as an encoding gives them:
+ *	switch_id: the node's ID (INT "Switch ID", bit 0);
+ *	port_id: the egress port's ID (INT: the level 1 egress port ID of
+ *	bit 1, 16 bits, else the level 2 egress port ID of bit 6);
+ *	rate: B, bit/s (INT-MD has none);
+ *	ts: in the hop's clock (INT: the egress timestamp of bit 5, else the
+ *	ingress timestamp of bit 4, 64 bits as the device reports them;
+ *	nanoseconds by the spec's default semantics);
+ *	tx_bytes: txBytes (INT-MD has none);
+ *	qlen: the egress queue's occupancy (INT: the 24-bit occupancy of bit
+ *	3, in the unit the device uses: bytes, cells or packets, which the
+ *	receiver's configuration states)
  * @tx_util: the egress port's Tx utilization as the device reports it
  *	(INT bit 7)
  * @hop_latency: the time the packet spent in the device, as the device
@@ -57,12 +58,7 @@ enum {
  */
 struct hpcc_hop_obs {
 	uint32_t present;
-	uint32_t switch_id;
-	uint32_t port_id;
-	uint64_t rate;
-	uint64_t ts;
-	uint64_t tx_bytes;
-	uint32_t qlen;
+	struct hpcc_hop_rec rec;
 	uint32_t tx_util;
 	uint32_t hop_latency;
 };

@@ -11,27 +11,6 @@
 
 #include "hpcc_wire.h"
 
-static uint16_t get16(const uint8_t *p)
-{
-	return (uint16_t)(p[0] << 8 | p[1]);
-}
-
-static uint32_t get32(const uint8_t *p)
-{
-	uint32_t v;
-
-	memcpy(&v, p, 4);
-	return be32toh(v);
-}
-
-static uint64_t get64(const uint8_t *p)
-{
-	uint64_t v;
-
-	memcpy(&v, p, 8);
-	return be64toh(v);
-}
-
 static void put16(uint8_t *p, uint16_t v)
 {
 	p[0] = v >> 8;
@@ -56,7 +35,7 @@ static uint32_t csum_add(uint32_t sum, const uint8_t *p, size_t len)
 	size_t i;
 
 	for (i = 0; i + 1 < len; i += 2)
-		sum += get16(p + i);
+		sum += hpcc_get16(p + i);
 	if (len & 1)
 		sum += p[len - 1] << 8;
 	while (sum >> 16)
@@ -143,12 +122,12 @@ static void put_hop(uint8_t *p, const struct hpcc_hop_rec *r)
 
 static void get_hop(const uint8_t *p, struct hpcc_hop_rec *r)
 {
-	r->switch_id = get32(p);
-	r->port_id = get32(p + 4);
-	r->rate = get64(p + 8);
-	r->ts = get64(p + 16);
-	r->tx_bytes = get64(p + 24);
-	r->qlen = get32(p + 32);
+	r->switch_id = hpcc_get32(p);
+	r->port_id = hpcc_get32(p + 4);
+	r->rate = hpcc_get64(p + 8);
+	r->ts = hpcc_get64(p + 16);
+	r->tx_bytes = hpcc_get64(p + 24);
+	r->qlen = hpcc_get32(p + 32);
 }
 
 static size_t pkt_len(size_t iplen, uint8_t hop_cap)
@@ -251,7 +230,7 @@ static enum hpcc_parse_err parse_ext(const uint8_t *e, size_t rest,
 		if (elen < HPCC_WIRE_EXT_LEN || elen % 4 || elen > rest)
 			return HPCC_PARSE_EXT;
 		if (e[0] == HPCC_WIRE_EXT_N_FLOWS) {
-			v = get32(e + 4);
+			v = hpcc_get32(e + 4);
 			if (!v || v > 65535)
 				return HPCC_PARSE_EXT;
 			*n_flows = v;
@@ -272,12 +251,12 @@ static enum hpcc_parse_err parse_ip4(const uint8_t *ip, size_t len,
 	*ihl = (size_t)(ip[0] & 0xf) * 4;
 	if (*ihl < HPCC_IP_LEN)
 		return HPCC_PARSE_IP_VERSION;
-	*total = get16(ip + 2);
+	*total = hpcc_get16(ip + 2);
 	if (*total > len || *total < *ihl + HPCC_TCP_LEN + HPCC_WIRE_HDR_LEN)
 		return HPCC_PARSE_IP_LEN;
 	if (csum_add(0, ip, *ihl) != 0xffff)
 		return HPCC_PARSE_IP_CSUM;
-	if (get16(ip + 6) & 0x3fff)
+	if (hpcc_get16(ip + 6) & 0x3fff)
 		return HPCC_PARSE_FRAGMENT;
 	if (ip[9] != 6)
 		return HPCC_PARSE_NOT_TCP;
@@ -297,7 +276,7 @@ static enum hpcc_parse_err parse_ip6(const uint8_t *ip, size_t len,
 	size_t off = HPCC_IP6_LEN;
 	int n;
 
-	*total = HPCC_IP6_LEN + (size_t)get16(ip + 4);
+	*total = HPCC_IP6_LEN + (size_t)hpcc_get16(ip + 4);
 	if (*total > len)
 		return HPCC_PARSE_IP_LEN;
 	for (n = 0; nexthdr != 6; n++) {
@@ -356,12 +335,12 @@ enum hpcc_parse_err hpcc_parse(const void *buf, size_t len,
 	if (doff < HPCC_TCP_LEN || ihl + doff + HPCC_WIRE_HDR_LEN > total)
 		return HPCC_PARSE_TCP_DOFF;
 	/* seq, ack, reserved bits and flags, window, urgent pointer */
-	if (get32(th + 4) || get32(th + 8) || (th[12] & 0x0f) || th[13] ||
-	    get16(th + 14) || get16(th + 18))
+	if (hpcc_get32(th + 4) || hpcc_get32(th + 8) || (th[12] & 0x0f) || th[13] ||
+	    hpcc_get16(th + 14) || hpcc_get16(th + 18))
 		return HPCC_PARSE_TCP_FIELDS;
 	h = th + doff;
 	rest = total - ihl - doff - HPCC_WIRE_HDR_LEN;
-	if (get32(h) != HPCC_WIRE_MAGIC)
+	if (hpcc_get32(h) != HPCC_WIRE_MAGIC)
 		return HPCC_PARSE_MAGIC;
 	if (h[4] != HPCC_WIRE_VERSION)
 		return HPCC_PARSE_VERSION;
@@ -382,8 +361,8 @@ enum hpcc_parse_err hpcc_parse(const void *buf, size_t len,
 		pkt->tuple.family = AF_INET6;
 		memcpy(pkt->tuple.saddr6, ip + 8, 16);
 		memcpy(pkt->tuple.daddr6, ip + 24, 16);
-		pkt->tuple.flowlabel = get32(ip) & 0xfffff;
-		pkt->dscp = (get16(ip) >> 4 & 0xff) >> 2;
+		pkt->tuple.flowlabel = hpcc_get32(ip) & 0xfffff;
+		pkt->dscp = (hpcc_get16(ip) >> 4 & 0xff) >> 2;
 	} else {
 		pkt->tuple.family = AF_INET;
 		memcpy(&pkt->tuple.saddr, ip + 12, 4);
@@ -395,8 +374,8 @@ enum hpcc_parse_err hpcc_parse(const void *buf, size_t len,
 	pkt->type = h[5];
 	pkt->nhop = h[6];
 	pkt->hop_cap = h[7];
-	pkt->probe_id = get64(h + 8);
-	pkt->ts = get64(h + 16);
+	pkt->probe_id = hpcc_get64(h + 8);
+	pkt->ts = hpcc_get64(h + 16);
 	pkt->n_flows = n_flows;
 	for (i = 0; i < pkt->nhop; i++)
 		get_hop(h + HPCC_WIRE_HDR_LEN + (size_t)i * HPCC_WIRE_HOP_LEN,

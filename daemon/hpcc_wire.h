@@ -16,9 +16,35 @@
 #ifndef _HPCC_WIRE_H
 #define _HPCC_WIRE_H
 
+#include <endian.h>
 #include <stddef.h>
 #include <stdint.h>
+#include <string.h>
 #include <linux/hpcc_wire.h>
+
+/* Big-endian reads at any alignment, for everything parsed off the wire
+ * (this file's packets and the telemetry decoders, hpcc_decode.c).
+ */
+static inline uint16_t hpcc_get16(const uint8_t *p)
+{
+	return (uint16_t)(p[0] << 8 | p[1]);
+}
+
+static inline uint32_t hpcc_get32(const uint8_t *p)
+{
+	uint32_t v;
+
+	memcpy(&v, p, 4);
+	return be32toh(v);
+}
+
+static inline uint64_t hpcc_get64(const uint8_t *p)
+{
+	uint64_t v;
+
+	memcpy(&v, p, 8);
+	return be64toh(v);
+}
 
 /* Fixed sizes on the wire: IPv4 header without options, IPv6 header
  * without extension headers, TCP header without options, HPCC header.

@@ -669,16 +669,17 @@ static int route_cb(const struct nlmsghdr *nlh, void *data)
 	return MNL_CB_OK;
 }
 
+/* ::ffff:0:0/96, the IPv4-mapped IPv6 addresses (RFC 4291 2.5.5.2) */
+static const uint8_t v4mapped_prefix[12] = { [10] = 0xff, [11] = 0xff };
+
 /* @addr (4 or 16 bytes by @family) as 16: IPv4 as IPv4-mapped IPv6. */
 static void addr16(int family, const void *addr, uint8_t out[16])
 {
-	static const uint8_t mapped[12] = { [10] = 0xff, [11] = 0xff };
-
 	if (family == AF_INET6) {
 		memcpy(out, addr, 16);
 		return;
 	}
-	memcpy(out, mapped, 12);
+	memcpy(out, v4mapped_prefix, 12);
 	memcpy(out + 12, addr, 4);
 }
 
@@ -695,15 +696,13 @@ static uint8_t addr_type(int family, const void *addr, uint64_t now)
 	struct nlmsghdr *nlh;
 	struct rtmsg *rtm;
 	unsigned int i, seq;
-	uint64_t h;
+	uint64_t h, l;
 	ssize_t n;
 
 	addr16(family, addr, a);
 	memcpy(&h, a, 8);
-	h ^= (uint64_t)a[8] << 32 ^ (uint64_t)a[9] << 40 ^
-	     (uint64_t)a[10] << 48 ^ (uint64_t)a[11] << 56;
-	h ^= ((uint64_t)a[12] << 24 | a[13] << 16 | a[14] << 8 | a[15]);
-	i = (unsigned int)((h * 0x9e3779b97f4a7c15ULL) >> 56) % ADDR_CACHE;
+	memcpy(&l, a + 8, 8);
+	i = (unsigned int)(((h ^ l) * 0x9e3779b97f4a7c15ULL) >> 56) % ADDR_CACHE;
 	if (D.acache[i].at && !memcmp(D.acache[i].addr, a, 16) &&
 	    now - D.acache[i].at < ADDR_CACHE_NS)
 		return D.acache[i].type;
@@ -746,13 +745,12 @@ static bool loopback_addr(int family, const void *addr)
  */
 static bool martian(int family, const void *addr)
 {
-	static const uint8_t mapped[12] = { [10] = 0xff, [11] = 0xff };
 	static const uint8_t zero[16];
 	const uint8_t *a = addr;
 
 	if (family == AF_INET6)
 		return !memcmp(a, zero, 16) || a[0] == 0xff ||
-		       !memcmp(a, mapped, 12);
+		       !memcmp(a, v4mapped_prefix, 12);
 	return !(a[0] | a[1] | a[2] | a[3]) || a[0] >= 0xe0;
 }
 
@@ -830,6 +828,7 @@ static void on_probe(const struct hpcc_pkt *p, const struct sockaddr_ll *ll)
 static void check_flow(struct hpccd_flow *f)
 {
 	struct hpcc_flow_msg m;
+	struct hpcc_tuple t;
 	int err = hpcc_genl_flow_get(&D.req, &f->t, &m);
 
 	if (err == -ENOENT) {
@@ -845,9 +844,9 @@ static void check_flow(struct hpccd_flow *f)
 	}
 	f->srtt_us = m.a.srtt;
 	f->in_flight = m.a.in_flight;
-	if (f->t.family == AF_INET6 &&
-	    (m.a.present & HPCC_HAS(HPCC_A_FLOW_FLOWLABEL)))
-		f->t.flowlabel = m.a.flowlabel & 0xfffff;
+	/* the label, as events and dumps give it (hpcc_flow_msg_tuple()) */
+	if (hpcc_flow_msg_tuple(&m, &t))
+		f->t.flowlabel = t.flowlabel;
 	if (f->in_flight)
 		probe_want(f);
 }

@@ -68,10 +68,10 @@ TEST(spec_example)
 	ASSERT_EQ(6, info.remaining);
 	ASSERT_EQ(0, info.flags);
 	/* first hop first */
-	ASSERT_EQ(1, h[0].switch_id);
-	ASSERT_EQ(16, h[0].qlen);
-	ASSERT_EQ(2, h[1].switch_id);
-	ASSERT_EQ(2048, h[1].qlen);
+	ASSERT_EQ(1, h[0].rec.switch_id);
+	ASSERT_EQ(16, h[0].rec.qlen);
+	ASSERT_EQ(2, h[1].rec.switch_id);
+	ASSERT_EQ(2048, h[1].rec.qlen);
 	ASSERT_EQ(HPCC_OBS_SWITCH_ID | HPCC_OBS_QLEN, h[0].present);
 	ASSERT_EQ(HPCC_OBS_SWITCH_ID | HPCC_OBS_QLEN, h[1].present);
 	/* INT-MD has no B and no txBytes */
@@ -98,11 +98,11 @@ TEST(all_baseline_fields)
 	n += put32(b + n, 750);			/* Tx utilization */
 	ASSERT_EQ(HPCC_DECODE_OK, hpcc_decode_intmd(b, n, h, 1, &nhop, NULL));
 	ASSERT_EQ(1, nhop);
-	ASSERT_EQ(77, h[0].switch_id);
-	ASSERT_EQ(9, h[0].port_id);		/* level 1 egress wins */
+	ASSERT_EQ(77, h[0].rec.switch_id);
+	ASSERT_EQ(9, h[0].rec.port_id);		/* level 1 egress wins */
 	ASSERT_EQ(1500, h[0].hop_latency);
-	ASSERT_EQ(0x1234, h[0].qlen);
-	ASSERT_EQ(1002000, h[0].ts);		/* egress ts wins */
+	ASSERT_EQ(0x1234, h[0].rec.qlen);
+	ASSERT_EQ(1002000, h[0].rec.ts);		/* egress ts wins */
 	ASSERT_EQ(750, h[0].tx_util);
 	ASSERT_EQ(HPCC_OBS_SWITCH_ID | HPCC_OBS_PORT_ID | HPCC_OBS_TS |
 		  HPCC_OBS_QLEN | HPCC_OBS_TX_UTIL | HPCC_OBS_HOP_LATENCY,
@@ -130,10 +130,10 @@ TEST(invalid_values_absent)
 	n += put32(b + n, UINT32_MAX);		/* Tx utilization */
 	ASSERT_EQ(HPCC_DECODE_OK, hpcc_decode_intmd(b, n, h, 1, &nhop, NULL));
 	ASSERT_EQ(HPCC_OBS_PORT_ID | HPCC_OBS_TS, h[0].present);
-	ASSERT_EQ(400, h[0].port_id);
-	ASSERT_EQ(5000, h[0].ts);
-	ASSERT_EQ(0, h[0].switch_id);
-	ASSERT_EQ(0, h[0].qlen);
+	ASSERT_EQ(400, h[0].rec.port_id);
+	ASSERT_EQ(5000, h[0].rec.ts);
+	ASSERT_EQ(0, h[0].rec.switch_id);
+	ASSERT_EQ(0, h[0].rec.qlen);
 }
 
 /* Reserved bit 9 (4 bytes), 8 bytes of domain-specific metadata and the
@@ -159,10 +159,10 @@ TEST(reserved_ds_and_checksum_skipped)
 	}
 	ASSERT_EQ(HPCC_DECODE_OK, hpcc_decode_intmd(b, n, h, 2, &nhop, NULL));
 	ASSERT_EQ(2, nhop);
-	ASSERT_EQ(101, h[0].switch_id);
-	ASSERT_EQ(10, h[0].qlen);
-	ASSERT_EQ(102, h[1].switch_id);
-	ASSERT_EQ(20, h[1].qlen);
+	ASSERT_EQ(101, h[0].rec.switch_id);
+	ASSERT_EQ(10, h[0].rec.qlen);
+	ASSERT_EQ(102, h[1].rec.switch_id);
+	ASSERT_EQ(20, h[1].rec.qlen);
 }
 
 /* A stack with no hop yet (the probe as its source sends it). */
@@ -231,12 +231,12 @@ TEST(own_record)
 	hpcc_obs_from_rec(&o, &r);
 	ASSERT_EQ(HPCC_OBS_SWITCH_ID | HPCC_OBS_PORT_ID | HPCC_OBS_RATE |
 		  HPCC_OBS_TS | HPCC_OBS_TX_BYTES | HPCC_OBS_QLEN, o.present);
-	ASSERT_EQ(7, o.switch_id);
-	ASSERT_EQ(3, o.port_id);
-	ASSERT_EQ(100000000, o.rate);
-	ASSERT_EQ(42, o.ts);
-	ASSERT_EQ(5000, o.tx_bytes);
-	ASSERT_EQ(1500, o.qlen);
+	ASSERT_EQ(7, o.rec.switch_id);
+	ASSERT_EQ(3, o.rec.port_id);
+	ASSERT_EQ(100000000, o.rec.rate);
+	ASSERT_EQ(42, o.rec.ts);
+	ASSERT_EQ(5000, o.rec.tx_bytes);
+	ASSERT_EQ(1500, o.rec.qlen);
 }
 
 TEST_HARNESS_MAIN

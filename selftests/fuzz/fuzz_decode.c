@@ -39,12 +39,12 @@ int LLVMFuzzerTestOneInput(const unsigned char *data, size_t len)
 	for (i = 0; i < nhop; i++) {
 		const struct hpcc_hop_obs *o = &h[i];
 
-		if (o->present & ~INT_FIELDS || o->rate || o->tx_bytes ||
-		    (!(o->present & HPCC_OBS_SWITCH_ID) && o->switch_id) ||
-		    (!(o->present & HPCC_OBS_PORT_ID) && o->port_id) ||
-		    (!(o->present & HPCC_OBS_TS) && o->ts) ||
-		    (!(o->present & HPCC_OBS_QLEN) && o->qlen) ||
-		    o->qlen > 0xffffff)
+		if (o->present & ~INT_FIELDS || o->rec.rate || o->rec.tx_bytes ||
+		    (!(o->present & HPCC_OBS_SWITCH_ID) && o->rec.switch_id) ||
+		    (!(o->present & HPCC_OBS_PORT_ID) && o->rec.port_id) ||
+		    (!(o->present & HPCC_OBS_TS) && o->rec.ts) ||
+		    (!(o->present & HPCC_OBS_QLEN) && o->rec.qlen) ||
+		    o->rec.qlen > 0xffffff)
 			abort();
 	}
 	if (nhop && (hpcc_decode_intmd(data, len, h, nhop - 1, &n2, NULL) !=
