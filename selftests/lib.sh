@@ -99,6 +99,56 @@ ns_gone() {
 	return 0
 }
 
+# --- hpccd and tcp_hpcc counters in a test's namespaces (daemon.sh,
+# ipv6.sh, harden.sh); the caller's $TMP holds the files, and $TMP/run
+# (mode 1777, made here if missing) the statistics
+
+# start_hpccd NS [caps-only|no-admin] - hpccd in NS with the settings in
+# $TMP/NS.conf (none unless a test writes some), pid in $TMP/NS.pid;
+# caps-only: as nobody with CAP_NET_ADMIN and CAP_NET_RAW and nothing
+# else; no-admin: as nobody with CAP_NET_RAW only (the module refuses its
+# telemetry and its events subscription)
+start_hpccd() {
+	local ns=$1 pre=() caps=
+	case "${2:-}" in
+	caps-only) caps=+net_admin,+net_raw ;;
+	no-admin) caps=+net_raw ;;
+	esac
+	[ -n "$caps" ] && pre=(setpriv --reuid=65534 --regid=65534
+		--clear-groups "--inh-caps=-all,$caps"
+		"--ambient-caps=-all,$caps" "--bounding-set=-all,$caps")
+	[ -d "$TMP/run" ] || mkdir -m 1777 "$TMP/run" || return 1
+	touch "$TMP/$ns.conf"
+	chmod 644 "$TMP/$ns.conf"
+	ip netns exec "$ns" "${pre[@]}" "$TOP/build/hpccd" -c "$TMP/$ns.conf" -v \
+		-S "$TMP/run/$ns.stats" >> "$TMP/$ns.log" 2>&1 &
+	echo $! > "$TMP/$ns.pid"
+	retry 50 grep -q "connected:" "$TMP/$ns.log" || {
+		cat "$TMP/$ns.log"; return 1; }
+}
+
+# pid_of NS - the pid of the hpccd in NS; fails (and prints nothing) when
+# that process is no longer hpccd, so a signal never hits another process
+pid_of() {
+	local p
+	p=$(cat "$TMP/$1.pid") && [ "$(cat "/proc/$p/comm" 2>/dev/null)" = hpccd ] &&
+		echo "$p"
+}
+
+# dstat NS KEY - a counter of the hpccd in NS (SIGUSR1 writes its stats)
+dstat() {
+	local f=$TMP/run/$1.stats
+	rm -f "$f"
+	kill -USR1 "$(pid_of "$1")" 2>/dev/null || return 1
+	retry 25 test -s "$f" || return 1
+	sed -n "s/^$2=//p" "$f"
+}
+
+# mstat NS KEY - a tcp_hpcc counter of NS (hpccctl stats)
+mstat() {
+	ip netns exec "$1" "$TOP/build/hpccctl" stats | awk -v k="$2" '$1 == k { print $2 }'
+}
+
 # kernel_clean_since MARK - no WARNING, BUG, Oops, KASAN/UBSAN, lockdep or
 # kmemleak report in the kernel log after the line MARK (which the test
 # wrote to /dev/kmsg when it started); prints the first ones found

@@ -13,7 +13,6 @@ TOP=$(cd "$(dirname "$0")/../.." && pwd)
 
 SRV=198.18.0.2   # RFC 2544 benchmarking range, inside the guest only
 CLI=198.18.0.1
-D=$TOP/build/hpccd
 CTL=$TOP/build/hpccctl
 PROBE=$TOP/selftests/guest/probe.py
 TMP=$(mktemp -d)
@@ -21,46 +20,6 @@ chmod 755 "$TMP"
 mkdir -m 1777 "$TMP/run"
 
 trap 'ns_gone hs hr; rm -rf "$TMP"' EXIT
-
-# start_hpccd NS [caps-only|no-admin] - hpccd in NS with the settings in
-# $TMP/NS.conf (none unless a test writes some), pid in $TMP/NS.pid;
-# caps-only: as nobody with CAP_NET_ADMIN and CAP_NET_RAW and nothing
-# else; no-admin: as nobody with CAP_NET_RAW only (the module refuses its
-# telemetry and its events subscription)
-start_hpccd() {
-	local ns=$1 pre=() caps=
-	case "${2:-}" in
-	caps-only) caps=+net_admin,+net_raw ;;
-	no-admin) caps=+net_raw ;;
-	esac
-	[ -n "$caps" ] && pre=(setpriv --reuid=65534 --regid=65534
-		--clear-groups --inh-caps=-all,$caps
-		--ambient-caps=-all,$caps --bounding-set=-all,$caps)
-	touch "$TMP/$ns.conf"
-	chmod 644 "$TMP/$ns.conf"
-	ip netns exec "$ns" "${pre[@]}" "$D" -c "$TMP/$ns.conf" -v \
-		-S "$TMP/run/$ns.stats" >> "$TMP/$ns.log" 2>&1 &
-	echo $! > "$TMP/$ns.pid"
-	retry 50 grep -q "connected:" "$TMP/$ns.log" || {
-		cat "$TMP/$ns.log"; return 1; }
-}
-
-# pid_of NS - the pid of the hpccd in NS; fails (and prints nothing) when
-# that process is no longer hpccd, so a signal never hits another process
-pid_of() {
-	local p
-	p=$(cat "$TMP/$1.pid") && [ "$(cat "/proc/$p/comm" 2>/dev/null)" = hpccd ] &&
-		echo "$p"
-}
-
-# dstat NS KEY - a counter of the hpccd in NS (SIGUSR1 writes its stats)
-dstat() {
-	local f=$TMP/run/$1.stats
-	rm -f "$f"
-	kill -USR1 "$(pid_of "$1")" 2>/dev/null || return 1
-	retry 25 test -s "$f" || return 1
-	sed -n "s/^$2=//p" "$f"
-}
 
 # dstat_is NS KEY OP VALUE - the counter passes [ counter OP VALUE ]
 dstat_is() {
@@ -72,11 +31,6 @@ dstat_is() {
 dropped() {
 	dstat "$1" x >/dev/null
 	awk -F= '/^dropped-/ { n += $2 } END { print n + 0 }' "$TMP/run/$1.stats"
-}
-
-# mstat NS KEY - a module counter of NS
-mstat() {
-	ip netns exec "$1" "$CTL" stats | awk -v k="$2" '$1 == k { print $2 }'
 }
 
 # flowj CPORT EXPR - evaluate the Python EXPR on the JSON flow f (from

@@ -25,11 +25,6 @@ cleanup() {
 }
 trap cleanup EXIT
 
-# mstat NS KEY - a tcp_hpcc counter of NS
-mstat() {
-	ip netns exec "$1" "$CTL" stats | awk -v k="$2" '$1 == k { print $2 }'
-}
-
 # params-set changes what every new flow may take (W_init, W_max,
 # max-flows): root of a user namespace that owns a network namespace may
 # not, CAP_NET_ADMIN of the initial user namespace may.  Reading them and

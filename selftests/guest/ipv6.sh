@@ -283,27 +283,7 @@ ipv6_probes() {
 
 # --- hpccd over IPv6: sender h6s, router h6r (hpcc_int on w1), receiver h6d
 
-HPCCD=$TOP/build/hpccd
 CTL=$TOP/build/hpccctl
-
-# hpccd6 NS - hpccd in NS (no settings file), stats in $TMP/NS.stats on SIGUSR1
-hpccd6() {
-	: > "$TMP/$1.conf"
-	ip netns exec "$1" "$HPCCD" -c "$TMP/$1.conf" -v -S "$TMP/$1.stats" \
-		>> "$TMP/$1.log" 2>&1 &
-	echo $! > "$TMP/$1.pid"
-	retry 50 grep -q "connected:" "$TMP/$1.log" || { cat "$TMP/$1.log"; return 1; }
-}
-
-# d6stat NS KEY - a counter of the hpccd in NS
-d6stat() {
-	rm -f "$TMP/$1.stats"
-	kill -USR1 "$(cat "$TMP/$1.pid")" && retry 25 test -s "$TMP/$1.stats" &&
-		sed -n "s/^$2=//p" "$TMP/$1.stats"
-}
-
-# m6stat NS KEY - a module counter of NS
-m6stat() { ip netns exec "$1" "$CTL" stats | awk -v k="$2" '$1 == k { print $2 }'; }
 
 # flow6 EXPR - the Python EXPR holds for the JSON flow f (hpccctl -j) of
 # the sender's data connection from port 41600; the last read stays in
@@ -349,7 +329,7 @@ hpccd6_topology() {
 	ip -n h6d route add default via 198.18.62.254 &&
 	ip netns exec h6r sysctl -qw net.ipv4.ip_forward=1 &&
 	ip netns exec h6r "$CTL" int add dev v1 rate 1gbit &&
-	hpccd6 h6s && hpccd6 h6d || return 1
+	start_hpccd h6s && start_hpccd h6d || return 1
 	{ ip netns exec h6d iperf3 -s -p 5310 >/dev/null 2>&1 & }
 	retry 50 sh -c "ip netns exec h6d ss -Hltn | grep -q ':5310 '"
 }
@@ -375,7 +355,7 @@ hpccd_ipv6() {
 		{ echo "no telemetry over IPv6:"; cat "$TMP/flow6.last"; rc=1; }
 	if [ $rc = 0 ]; then
 		l1=$(label6)
-		r0=$(m6stat h6s flows-rehashed)
+		r0=$(mstat h6s flows-rehashed)
 		ip netns exec h6r tc qdisc add dev w1 root netem loss 100% &&
 		sleep 1.5 &&
 		ip netns exec h6r tc qdisc del dev w1 root || rc=1
@@ -390,11 +370,11 @@ hpccd_ipv6() {
 	kill $ip3 2>/dev/null
 	wait $ip3 2>/dev/null
 	sed -i '/^sniffing$/d' "$TMP/labels6"
-	echo "module: label $l1, then $l2; flows-rehashed ${r0:-?} -> $(m6stat h6s flows-rehashed)"
+	echo "module: label $l1, then $l2; flows-rehashed ${r0:-?} -> $(mstat h6s flows-rehashed)"
 	echo "on the wire at the receiver (data and probes, each label change):"
 	cat "$TMP/labels6"
-	echo "sender hpccd: probes-sent $(d6stat h6s probes-sent) responses-received $(d6stat h6s responses-received) telemetry-pushed $(d6stat h6s telemetry-pushed) ipv6-ignored $(d6stat h6s ipv6-ignored)"
-	echo "receiver hpccd: probes-received $(d6stat h6d probes-received) responses-sent $(d6stat h6d responses-sent)"
+	echo "sender hpccd: probes-sent $(dstat h6s probes-sent) responses-received $(dstat h6s responses-received) telemetry-pushed $(dstat h6s telemetry-pushed) ipv6-ignored $(dstat h6s ipv6-ignored)"
+	echo "receiver hpccd: probes-received $(dstat h6d probes-received) responses-sent $(dstat h6d responses-sent)"
 	[ $rc = 0 ] || return 1
 	# before the rehash, data and probes carried the module's first label;
 	# after it, the last label of each is the module's new one, and the
@@ -404,10 +384,10 @@ hpccd_ipv6() {
 	grep -qx "count data $l2 [0-9]*" "$TMP/labels6" &&
 	[ "$(awk '$1 == "count" && $2 == "probe" && $3 == "'"$l2"'" { print $4 }' "$TMP/labels6")" -ge 3 ] &&
 	[ "$l1" != "$l2" ] &&
-	[ "$(m6stat h6s flows-rehashed)" -gt "$r0" ] &&
-	[ "$(d6stat h6d responses-sent)" -gt 0 ] &&
-	[ "$(d6stat h6s telemetry-pushed)" -gt 0 ] &&
-	[ "$(d6stat h6s ipv6-ignored)" = 0 ]
+	[ "$(mstat h6s flows-rehashed)" -gt "$r0" ] &&
+	[ "$(dstat h6d responses-sent)" -gt 0 ] &&
+	[ "$(dstat h6s telemetry-pushed)" -gt 0 ] &&
+	[ "$(dstat h6s ipv6-ignored)" = 0 ]
 }
 
 # A dual-stack listener's IPv4 client: iperf3 -R makes the receiver's
