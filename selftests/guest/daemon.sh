@@ -148,12 +148,15 @@ receiver_reports_n() {
 }
 
 # With the receiver dropping every TCP segment but probes (tc, before IP),
-# the flow keeps data in flight and hpccd keeps probing; TcpInSegs of the
-# receiver must not move while its module consumes the probes.  The flow
-# is not rate-limited: an app-limited one idles between bursts, which
-# ends its probe cycle, and since 7a42a5e the next flow-active waits for
-# an ACK, which the drop never lets come (6.1 consumed no probe in 3 s
-# once).
+# probes of the flow's own 5-tuple must be consumed by the receiver's
+# module while its TcpInSegs does not move.  hpccd's probing of a flow
+# whose data is all dropped is not what this tests: the flow may idle
+# between bursts (an app-limited sender; iperf3 in a busy guest is one),
+# which ends its probe cycle, and the next flow-active waits for an ACK
+# that the drop never lets come (6.1 once, 6.12 once at 48f7799: no probe
+# consumed in 3 s).  So the test sends 20 probes of the flow's tuple
+# itself from the sender's namespace, through the stand-in hop, and
+# counts the ones hpccd sends on top.
 probes_never_reach_tcp() {
 	local c0 c1 i0 i1 rc=0
 	iperf_bg 6002 5202 30 0
@@ -166,11 +169,13 @@ probes_never_reach_tcp() {
 	sleep 0.5
 	c0=$(mstat hr probes-consumed)
 	i0=$(ip netns exec hr nstat -asz TcpInSegs | awk '/TcpInSegs/ { print $2 }')
+	ip netns exec hs python3 "$PROBE" send $CLI 6002 $SRV 5202 60 probe 20 ||
+		rc=1
 	sleep 3
 	c1=$(mstat hr probes-consumed)
 	i1=$(ip netns exec hr nstat -asz TcpInSegs | awk '/TcpInSegs/ { print $2 }')
-	echo "receiver over 3 s: probes-consumed $c0 -> $c1, TcpInSegs $i0 -> $i1, dscp-not-hpcc $(mstat hr dscp-not-hpcc)"
-	[ "$c1" -ge $((c0 + 3)) ] && [ "$i1" = "$i0" ] &&
+	echo "receiver over 3 s, 20 probes sent by the test: probes-consumed $c0 -> $c1, TcpInSegs $i0 -> $i1, dscp-not-hpcc $(mstat hr dscp-not-hpcc)"
+	[ "$c1" -ge $((c0 + 20)) ] && [ "$i1" = "$i0" ] &&
 		[ "$(mstat hr dscp-not-hpcc)" = 0 ] || rc=1
 	tc -n hr qdisc del dev v1 clsact
 	iperf_stop 6002
@@ -316,24 +321,30 @@ responses_rate_limited() {
 # A refused telemetry-set (here EPERM: hpccd without CAP_NET_ADMIN) no
 # longer ends a busy flow's probing: it is counted and the flow asks again
 # after a backoff.  (The old hpccd sent one probe and stopped for good.)
+# probing_refused P J - hs's hpccd has sent P probes and had J pushes
+# refused, or more
+probing_refused() {
+	dstat_is hs probes-sent -ge "$1" && dstat_is hs telemetry-rejected -ge "$2"
+}
+
 telemetry_refused_keeps_probing() {
-	local p0 p1 j0 j1 rc=0
+	local p0 j0 rc=0
 	kill -TERM "$(pid_of hs)" && retry 25 sh -c "! kill -0 $(cat "$TMP/hs.pid") 2>/dev/null"
 	echo "reconcile-s = 1" > "$TMP/hs.conf"
-	iperf_bg 6005 5201 20 0
+	iperf_bg 6005 5201 40 0
 	retry 50 flowj 6005 'True' || return 1
 	start_hpccd hs no-admin || return 1
 	sleep 2
 	p0=$(dstat hs probes-sent)
 	j0=$(dstat hs telemetry-rejected)
-	sleep 4
-	p1=$(dstat hs probes-sent)
-	j1=$(dstat hs telemetry-rejected)
-	echo "without CAP_NET_ADMIN over 4 s: probes-sent $p0 -> $p1, telemetry-rejected $j0 -> $j1"
-	# probing goes on (the old hpccd stopped after its first refusal);
-	# under load some responses come after their timeout, so only one
-	# more refusal is required
-	[ "$p1" -ge $((p0 + 3)) ] && [ "$j1" -ge $((j0 + 1)) ] || rc=1
+	# probing goes on (the old hpccd stopped after its first refusal):
+	# within 15 s, 3 more probes and 1 more refusal.  Under load most
+	# responses can come after their timeout (one 6.1 guest beside a 6.12
+	# one: 29 probes and no refusal in the 4 s this used to wait, at
+	# 48f7799), and a late response is not pushed, so the wait is bounded
+	# by time, not fixed
+	retry 75 probing_refused $((p0 + 3)) $((j0 + 1)) || rc=1
+	echo "without CAP_NET_ADMIN: probes-sent $p0 -> $(dstat hs probes-sent), telemetry-rejected $j0 -> $(dstat hs telemetry-rejected), responses-received $(dstat hs responses-received), responses-unexpected $(dstat hs responses-unexpected), probes-timed-out $(dstat hs probes-timed-out)"
 	iperf_stop 6005
 	kill -TERM "$(pid_of hs)"
 	retry 25 sh -c "! kill -0 $(cat "$TMP/hs.pid") 2>/dev/null"
@@ -416,9 +427,15 @@ survives_module_reload() {
 	retry 50 dstat_is hs connected = 1 && retry 50 dstat_is hr connected = 1 ||
 		return 1
 	echo "reconnects $rc0 -> $(dstat hs reconnects)"
-	iperf_bg 6004 5201 10 50M
-	retry 50 flowj 6004 'age(f) < 100000 and len(f["hops"]) == 1' || return 1
-	iperf_ok 6004
+	# 30 s, stopped once telemetry is fresh: a 10-s flow ended before a
+	# check (1-2 s each) found its telemetry under 100 ms old (6.1 in CI
+	# at 48f7799); fresh samples are applied at ACKs of data, so the flow
+	# moves data and is stopped, not waited for
+	iperf_bg 6004 5201 30 50M
+	retry 50 flowj 6004 'age(f) < 100000 and len(f["hops"]) == 1' || {
+		echo "last read:"; cat "$TMP/flowj.last"; iperf_stop 6004
+		return 1; }
+	iperf_stop 6004
 }
 
 clean_exit() {
