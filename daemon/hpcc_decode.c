@@ -155,6 +155,210 @@ enum hpcc_decode_err hpcc_decode_intmd(const void *buf, size_t len,
 	return HPCC_DECODE_OK;
 }
 
+/* IOAM-Trace-Type bit @b (0 = the MSB of the 24) is set in @type. */
+static int ioam_bit(uint32_t type, unsigned int b)
+{
+	return (type >> (23 - b)) & 1;
+}
+
+/* Bytes of node data bit @b asks for (RFC 9197 section 4.4.2). */
+static unsigned int ioam_bit_bytes(unsigned int b)
+{
+	return b >= 8 && b <= 10 ? 8 : 4;
+}
+
+unsigned int hpcc_ioam_node_bytes(uint32_t trace_type)
+{
+	unsigned int b, n = 0;
+
+	for (b = 0; b <= 21; b++)
+		if (ioam_bit(trace_type, b))
+			n += ioam_bit_bytes(b);
+	return n;
+}
+
+/* Seconds and fraction (@fmt) into ns; 0 if the fraction is out of range. */
+static int ioam_ts(uint32_t sec, uint32_t frac, enum hpcc_ioam_ts_fmt fmt,
+		   uint64_t *ts)
+{
+	uint64_t ns;
+
+	switch (fmt) {
+	case HPCC_IOAM_TS_PTP:
+		if (frac >= 1000000000U)
+			return 0;
+		ns = frac;
+		break;
+	case HPCC_IOAM_TS_NTP:
+		ns = ((uint64_t)frac * 1000000000U) >> 32;
+		break;
+	default:
+		if (frac >= 1000000U)
+			return 0;
+		ns = (uint64_t)frac * 1000;
+		break;
+	}
+	*ts = (uint64_t)sec * 1000000000U + ns;
+	return 1;
+}
+
+/*
+ * One node's data at @p (hpcc_ioam_node_bytes() bytes, checked by the
+ * caller) into @o, fields in bit order.  An all-ones field is unavailable.
+ */
+static void ioam_node(const uint8_t *p, uint32_t type,
+		      enum hpcc_ioam_ts_fmt fmt, struct hpcc_hop_obs *o)
+{
+	unsigned int b, off = 0;
+	uint32_t w, sec = 0;
+	uint64_t q;
+	int have_sec = 0;
+
+	memset(o, 0, sizeof(*o));
+	for (b = 0; b <= 11; b++) {
+		if (!ioam_bit(type, b))
+			continue;
+		w = hpcc_get32(p + off);
+		q = ioam_bit_bytes(b) == 8 ? hpcc_get64(p + off) : 0;
+		switch (b) {
+		case 0:		/* hop_lim (8) + node_id (24) */
+			if ((w & 0xffffff) != 0xffffff) {
+				o->rec.switch_id = w & 0xffffff;
+				o->present |= HPCC_OBS_SWITCH_ID;
+			}
+			break;
+		case 1:		/* ingress_if_id (16) + egress_if_id (16) */
+			if ((w & 0xffff) != 0xffff) {
+				o->rec.port_id = w & 0xffff;
+				o->present |= HPCC_OBS_PORT_ID;
+			}
+			break;
+		case 2:		/* timestamp seconds */
+			have_sec = w != UINT32_MAX;
+			sec = w;
+			break;
+		case 3:		/* timestamp fraction: with the seconds only */
+			if (have_sec && w != UINT32_MAX &&
+			    ioam_ts(sec, w, fmt, &o->rec.ts))
+				o->present |= HPCC_OBS_TS;
+			break;
+		case 4:		/* transit delay, ns; the MSB: it overflowed */
+			if (!(w & 0x80000000U)) {
+				o->hop_latency = w;
+				o->present |= HPCC_OBS_HOP_LATENCY;
+			}
+			break;
+		case 6:		/* queue depth */
+			if (w != UINT32_MAX) {
+				o->rec.qlen = w;
+				o->present |= HPCC_OBS_QLEN;
+			}
+			break;
+		case 8:		/* hop_lim (8) + node_id (56): low 32 bits */
+			if ((q & 0xffffffffffffffULL) != 0xffffffffffffffULL &&
+			    !(o->present & HPCC_OBS_SWITCH_ID)) {
+				o->rec.switch_id = (uint32_t)q;
+				o->present |= HPCC_OBS_SWITCH_ID;
+			}
+			break;
+		case 9:		/* ingress_if_id (32) + egress_if_id (32) */
+			w = hpcc_get32(p + off + 4);
+			if (w != UINT32_MAX && !(o->present & HPCC_OBS_PORT_ID)) {
+				o->rec.port_id = w;
+				o->present |= HPCC_OBS_PORT_ID;
+			}
+			break;
+		default:	/* namespace data, checksum complement, buffer
+				 * occupancy: not mapped
+				 */
+			break;
+		}
+		off += ioam_bit_bytes(b);
+	}
+	/* bits 12-21 (undefined) and the opaque state snapshot: skipped */
+}
+
+/*
+ * The size of the node whose data start at @off of the @dlen-byte data
+ * list @d, or 0 if it does not fit: @nb bytes, and with bit 22 a 4-byte
+ * opaque state header (Length, 8 bits, in 4-byte words; Schema ID, 24)
+ * and Length words.
+ */
+static size_t ioam_node_size(const uint8_t *d, size_t dlen, size_t off,
+			     unsigned int nb, int oss)
+{
+	size_t sz = nb;
+
+	if (oss) {
+		if (dlen - off < (size_t)nb + 4)
+			return 0;
+		sz += 4 + (size_t)d[off + nb] * 4;
+	}
+	return dlen - off < sz ? 0 : sz;
+}
+
+enum hpcc_decode_err hpcc_decode_ioam(const void *buf, size_t len,
+				      enum hpcc_ioam_ts_fmt fmt,
+				      struct hpcc_hop_obs *hops,
+				      unsigned int max_hops, uint8_t *nhop,
+				      struct hpcc_ioam_info *info)
+{
+	const uint8_t *p = buf, *d;
+	size_t total, dlen, off, sz;
+	unsigned int nb, n, i;
+	uint32_t type;
+	uint8_t node_len, remaining;
+	int oss;
+
+	*nhop = 0;
+	if (len < 2)
+		return HPCC_DECODE_SHORT;
+	if (p[0] != HPCC_IOAM_OPT_TYPE)
+		return HPCC_DECODE_IOAM_TYPE;
+	total = (size_t)p[1] + 2;
+	if (total < HPCC_IOAM_HDR_LEN || len < total)
+		return HPCC_DECODE_SHORT;
+	if (p[3] != HPCC_IOAM_PREALLOC)
+		return HPCC_DECODE_IOAM_TYPE;
+	/* NodeLen (5) Flags (4) RemainingLen (7) */
+	node_len = p[6] >> 3;
+	remaining = p[7] & 0x7f;
+	type = (uint32_t)p[8] << 16 | (uint32_t)p[9] << 8 | p[10];
+	nb = hpcc_ioam_node_bytes(type);
+	if (ioam_bit(type, 23) || nb != node_len * 4U)
+		return HPCC_DECODE_NODE_LEN;
+	oss = ioam_bit(type, 22);
+	d = p + HPCC_IOAM_HDR_LEN;
+	dlen = total - HPCC_IOAM_HDR_LEN;
+	if ((size_t)remaining * 4 > dlen)
+		return HPCC_DECODE_STACK;
+	/* the filled part: whole nodes from RemainingLen x 4 to the end */
+	n = 0;
+	for (off = (size_t)remaining * 4; off < dlen; off += sz) {
+		sz = nb || oss ? ioam_node_size(d, dlen, off, nb, oss) : 0;
+		if (!sz)
+			return HPCC_DECODE_STACK;
+		if (++n > max_hops || n > 255)
+			return HPCC_DECODE_TOO_MANY;
+	}
+	if (info) {
+		info->namespace_id = hpcc_get16(p + 4);
+		info->trace_type = type;
+		info->node_len = node_len;
+		info->flags = (uint8_t)((p[6] & 7) << 1 | p[7] >> 7);
+		info->remaining = remaining;
+		info->len = total;
+	}
+	/* the filled part's first node is the most recent hop's */
+	off = (size_t)remaining * 4;
+	for (i = 0; i < n; i++) {
+		ioam_node(d + off, type, fmt, &hops[n - 1 - i]);
+		off += ioam_node_size(d, dlen, off, nb, oss);
+	}
+	*nhop = (uint8_t)n;
+	return HPCC_DECODE_OK;
+}
+
 void hpcc_obs_from_rec(struct hpcc_hop_obs *obs,
 		       const struct hpcc_hop_rec *rec)
 {
@@ -172,8 +376,10 @@ const char *hpcc_decode_err_name(enum hpcc_decode_err e)
 		[HPCC_DECODE_TYPE] = "int-type",
 		[HPCC_DECODE_VERSION] = "int-version",
 		[HPCC_DECODE_HOP_ML] = "int-hop-ml",
-		[HPCC_DECODE_STACK] = "int-stack",
+		[HPCC_DECODE_STACK] = "stack",
 		[HPCC_DECODE_TOO_MANY] = "too-many-hops",
+		[HPCC_DECODE_IOAM_TYPE] = "ioam-type",
+		[HPCC_DECODE_NODE_LEN] = "ioam-node-len",
 	};
 
 	return (unsigned int)e < HPCC_DECODE_NUM ? names[e] : "unknown";

@@ -11,7 +11,11 @@
  *   - P4.org INT-MD version 2.1 over TCP (In-band Network Telemetry
  *     Dataplane Specification v2.1, 2020-11-11: section 5.7.2, the shim
  *     header for TCP/UDP; section 5.8, the INT-MD metadata header and
- *     instruction bitmap): hpcc_decode_intmd().
+ *     instruction bitmap): hpcc_decode_intmd();
+ *   - the IOAM pre-allocated trace option (RFC 9197 section 4.4) in an
+ *     IPv6 hop-by-hop options header (RFC 9486 section 3), as Linux's
+ *     transit nodes fill it (net/ipv6/ioam6.c, __ioam6_fill_trace_data()):
+ *     hpcc_decode_ioam().
  */
 #ifndef _HPCC_DECODE_H
 #define _HPCC_DECODE_H
@@ -40,21 +44,23 @@ enum {
  * @present: HPCC_OBS_* bits
  * @rec: the fields of the project's own hop record (struct hpcc_hop_rec),
  *	as an encoding gives them:
- *	switch_id: the node's ID (INT "Switch ID", bit 0);
+ *	switch_id: the node's ID (INT "Switch ID", bit 0; IOAM node_id);
  *	port_id: the egress port's ID (INT: the level 1 egress port ID of
- *	bit 1, 16 bits, else the level 2 egress port ID of bit 6);
- *	rate: B, bit/s (INT-MD has none);
+ *	bit 1, 16 bits, else the level 2 egress port ID of bit 6; IOAM
+ *	egress_if_id);
+ *	rate: B, bit/s (INT-MD and IOAM have none);
  *	ts: in the hop's clock (INT: the egress timestamp of bit 5, else the
  *	ingress timestamp of bit 4, 64 bits as the device reports them;
- *	nanoseconds by the spec's default semantics);
- *	tx_bytes: txBytes (INT-MD has none);
+ *	nanoseconds by the spec's default semantics; IOAM: seconds and
+ *	fraction, in ns);
+ *	tx_bytes: txBytes (INT-MD and IOAM have none);
  *	qlen: the egress queue's occupancy (INT: the 24-bit occupancy of bit
  *	3, in the unit the device uses: bytes, cells or packets, which the
- *	receiver's configuration states)
+ *	receiver's configuration states; IOAM: queue depth, bytes on Linux)
  * @tx_util: the egress port's Tx utilization as the device reports it
  *	(INT bit 7)
  * @hop_latency: the time the packet spent in the device, as the device
- *	reports it (INT bit 2)
+ *	reports it (INT bit 2; IOAM transit delay, ns)
  */
 struct hpcc_hop_obs {
 	uint32_t present;
@@ -72,8 +78,16 @@ enum hpcc_decode_err {
 	HPCC_DECODE_HOP_ML,	/* INT: Hop ML 0, or less than the baseline
 				 * instructions need
 				 */
-	HPCC_DECODE_STACK,	/* INT: stack not a whole number of hops */
+	HPCC_DECODE_STACK,	/* INT: stack not a whole number of hops;
+				 * IOAM: filled part not whole nodes
+				 */
 	HPCC_DECODE_TOO_MANY,	/* more hops than the caller's array */
+	HPCC_DECODE_IOAM_TYPE,	/* IOAM: option type not IOAM (0x31), or IOAM
+				 * option type not pre-allocated trace (0)
+				 */
+	HPCC_DECODE_NODE_LEN,	/* IOAM: NodeLen not what IOAM-Trace-Type's
+				 * bits need, or bit 23 (reserved) set
+				 */
 	HPCC_DECODE_NUM
 };
 
@@ -137,6 +151,101 @@ enum hpcc_decode_err hpcc_decode_intmd(const void *buf, size_t len,
  * Return: bytes, 0..72.
  */
 unsigned int hpcc_intmd_hop_bytes(uint16_t instructions);
+
+/* The IPv6 option type of IOAM (RFC 9486 section 3; Linux IPV6_TLV_IOAM),
+ * the IOAM option type of the pre-allocated trace (RFC 9197 section 4.4;
+ * Linux IOAM6_TYPE_PREALLOC), and the bytes before the first node's data:
+ * the option's type, length, reserved and IOAM type (4), then the trace
+ * option header (8).
+ */
+#define HPCC_IOAM_OPT_TYPE	0x31
+#define HPCC_IOAM_PREALLOC	0
+#define HPCC_IOAM_HDR_LEN	12
+/* The Overflow flag: a node found no room and added nothing (RFC 9197
+ * section 4.4.1), in struct hpcc_ioam_info's @flags.
+ */
+#define HPCC_IOAM_FLAG_OVERFLOW	8
+
+/**
+ * enum hpcc_ioam_ts_fmt - what an IOAM namespace's timestamp fraction
+ * counts (RFC 9197 section 4.4.2.3: the namespace fixes the format)
+ * @HPCC_IOAM_TS_POSIX: microseconds, as Linux writes it (ts.tv_nsec /
+ *	NSEC_PER_USEC); the default
+ * @HPCC_IOAM_TS_PTP: nanoseconds
+ * @HPCC_IOAM_TS_NTP: units of 2^-32 s
+ */
+enum hpcc_ioam_ts_fmt {
+	HPCC_IOAM_TS_POSIX,
+	HPCC_IOAM_TS_PTP,
+	HPCC_IOAM_TS_NTP,
+};
+
+/**
+ * struct hpcc_ioam_info - the IOAM trace option's header, for counters
+ * @namespace_id: Namespace-ID
+ * @trace_type: IOAM-Trace-Type, 24 bits, bit 0 the MSB
+ * @node_len: NodeLen, 4-byte words each node adds (opaque state excluded)
+ * @flags: the 4 flag bits, HPCC_IOAM_FLAG_OVERFLOW the first
+ * @remaining: RemainingLen, 4-byte words of room left
+ * @len: bytes of the option, from its type to its end
+ */
+struct hpcc_ioam_info {
+	uint16_t namespace_id;
+	uint32_t trace_type;
+	uint8_t node_len;
+	uint8_t flags;
+	uint8_t remaining;
+	size_t len;
+};
+
+/**
+ * hpcc_decode_ioam() - decode an IOAM pre-allocated trace option
+ * @buf: from the option's type byte (0x31) on, as found in an IPv6
+ *	hop-by-hop options header
+ * @len: bytes in @buf (at least the option's; more is ignored)
+ * @fmt: the namespace's timestamp format
+ * @hops: filled with the hops' records, first hop first (a node writes
+ *	its data just before the previous node's, RFC 9197 section 4.4, so
+ *	the option holds the most recent hop first; reversed here)
+ * @max_hops: entries in @hops, at most 255
+ * @nhop: set to the number of hops
+ * @info: the header's fields, or NULL
+ *
+ * The option data are the 2-byte reserved and IOAM option type, the 8-byte
+ * trace header (Namespace-ID 16, NodeLen 5, Flags 4, RemainingLen 7,
+ * IOAM-Trace-Type 24, reserved 8) and the node data list; the nodes' data
+ * fill it from RemainingLen x 4 bytes to its end.  NodeLen must equal
+ * what the trace type's bits 0-21 need (4 bytes each, 8 for bits 8, 9 and
+ * 10; bits 12-21 are undefined, filled with all ones).  Bit 22 (opaque
+ * state snapshot) adds, per node, a 4-byte length/schema word and that
+ * many words more, which are skipped.  A field of all ones is
+ * "unavailable" (RFC 9197 section 4.4.2): absent.  Mapping: node_id
+ * (bit 0, 24 bits; else the low 32 bits of bit 8's 56) to switch_id,
+ * egress_if_id (bit 1, 16 bits; else bit 9's 32) to port_id, seconds
+ * (bit 2) and fraction (bit 3) together to ts in ns (both needed: a
+ * fraction alone wraps every second), transit delay (bit 4, ns, 31 bits)
+ * to hop_latency, queue depth (bit 6; Linux: the egress qdisc backlog in
+ * bytes) to qlen.  IOAM has no txBytes, no B and no Tx utilization.
+ * Buffer occupancy (bit 11) is a shared buffer's, not the egress queue's,
+ * and is not mapped.  When the Overflow flag is set some nodes added
+ * nothing: the caller sees it in @info.
+ *
+ * Return: HPCC_DECODE_OK, or the first problem found.
+ */
+enum hpcc_decode_err hpcc_decode_ioam(const void *buf, size_t len,
+				      enum hpcc_ioam_ts_fmt fmt,
+				      struct hpcc_hop_obs *hops,
+				      unsigned int max_hops, uint8_t *nhop,
+				      struct hpcc_ioam_info *info);
+
+/**
+ * hpcc_ioam_node_bytes() - the bytes one node adds for an IOAM-Trace-Type
+ * without its opaque state snapshot (bit 22): NodeLen x 4
+ * @trace_type: the 24-bit type, bit 0 the MSB
+ *
+ * Return: bytes, 0..100.
+ */
+unsigned int hpcc_ioam_node_bytes(uint32_t trace_type);
 
 /**
  * hpcc_obs_from_rec() - the project's own hop record as an observation:

@@ -2,10 +2,13 @@
 /*
  * decode_test - the decoder layer (daemon/hpcc_decode.c) on hand-built
  * INT-MD v2.1 stacks (P4.org INT Dataplane Specification v2.1, sections
- * 5.7.2 and 5.8) and the project's own record.  Host test, built with ASan
- * and UBSan.
+ * 5.7.2 and 5.8), IOAM pre-allocated trace options (RFC 9197 section 4.4;
+ * headers built through Linux's own uapi struct ioam6_trace_hdr, so the
+ * bit layout is checked against the kernel's) and the project's own
+ * record.  Host test, built with ASan and UBSan.
  */
 #include <string.h>
+#include <linux/ioam6.h>
 
 #include "kselftest_harness.h"
 #include "hpcc_decode.h"
@@ -215,7 +218,7 @@ TEST(refused)
 	/* one hop of 8 bytes into an array of none */
 	b[6] = 2;
 	ASSERT_EQ(HPCC_DECODE_TOO_MANY, hpcc_decode_intmd(b, n, h, 0, &nhop, NULL));
-	ASSERT_STREQ("int-stack", hpcc_decode_err_name(HPCC_DECODE_STACK));
+	ASSERT_STREQ("stack", hpcc_decode_err_name(HPCC_DECODE_STACK));
 	ASSERT_STREQ("unknown", hpcc_decode_err_name(HPCC_DECODE_NUM));
 }
 
@@ -237,6 +240,234 @@ TEST(own_record)
 	ASSERT_EQ(42, o.rec.ts);
 	ASSERT_EQ(5000, o.rec.tx_bytes);
 	ASSERT_EQ(1500, o.rec.qlen);
+}
+
+/*
+ * ioam_head() - an IPv6 IOAM option (type 0x31, pre-allocated trace) with
+ * @dlen bytes of node data list, of which @remlen words are still free,
+ * NodeLen @nodelen and trace type @type (bit 0 the MSB of 24), its trace
+ * header written through the kernel's struct ioam6_trace_hdr; returns the
+ * option's length (12 + @dlen)
+ */
+static size_t ioam_head(uint8_t *p, size_t dlen, uint8_t nodelen,
+			uint8_t remlen, uint32_t type, int overflow)
+{
+	struct ioam6_hdr *oh = (struct ioam6_hdr *)p;
+	struct ioam6_trace_hdr *th = (struct ioam6_trace_hdr *)(p + sizeof(*oh));
+
+	memset(p, 0, 12 + dlen);
+	oh->opt_type = HPCC_IOAM_OPT_TYPE;
+	oh->opt_len = (uint8_t)(2 + sizeof(*th) + dlen);
+	oh->type = IOAM6_TYPE_PREALLOC;
+	th->namespace_id = __builtin_bswap16(123);
+	th->nodelen = nodelen;
+	th->remlen = remlen;
+	th->overflow = overflow;
+	th->type_be32 = __builtin_bswap32(type << 8);
+	return 12 + dlen;
+}
+
+/* One node as Linux fills it for trace type 0xf20000 (bits 0-3 and 6). */
+static void ioam_linux_node(uint8_t *p, uint8_t hoplim, uint32_t id,
+			    uint16_t in, uint16_t out, uint32_t sec,
+			    uint32_t usec, uint32_t backlog)
+{
+	p += put32(p, (uint32_t)hoplim << 24 | id);
+	p += put32(p, (uint32_t)in << 16 | out);
+	p += put32(p, sec);
+	p += put32(p, usec);
+	put32(p, backlog);
+}
+
+/* Two Linux hops of a three-node option, the one left free first: hop 1
+ * wrote the list's last 20 bytes, hop 2 the 20 before them.
+ */
+TEST(ioam_linux_trace)
+{
+	struct hpcc_hop_obs h[4];
+	struct hpcc_ioam_info info;
+	uint8_t b[12 + 60], nhop;
+	size_t n;
+
+	ASSERT_EQ(20, hpcc_ioam_node_bytes(0xf20000));
+	n = ioam_head(b, 60, 5, 5, 0xf20000, 0);
+	ioam_linux_node(b + 12 + 20, 62, 2, 21, 22, 1000, 999999, 3000);
+	ioam_linux_node(b + 12 + 40, 63, 1, 11, 12, 1000, 250, 1500);
+	ASSERT_EQ(HPCC_DECODE_OK, hpcc_decode_ioam(b, n, HPCC_IOAM_TS_POSIX,
+						   h, 4, &nhop, &info));
+	ASSERT_EQ(2, nhop);
+	ASSERT_EQ(123, info.namespace_id);
+	ASSERT_EQ(0xf20000, info.trace_type);
+	ASSERT_EQ(5, info.node_len);
+	ASSERT_EQ(5, info.remaining);
+	ASSERT_EQ(0, info.flags);
+	ASSERT_EQ(n, info.len);
+	ASSERT_EQ(HPCC_OBS_SWITCH_ID | HPCC_OBS_PORT_ID | HPCC_OBS_TS |
+		  HPCC_OBS_QLEN, h[0].present);
+	ASSERT_EQ(1, h[0].rec.switch_id);
+	ASSERT_EQ(12, h[0].rec.port_id);
+	ASSERT_EQ(1000000250000ULL, h[0].rec.ts);
+	ASSERT_EQ(1500, h[0].rec.qlen);
+	ASSERT_EQ(2, h[1].rec.switch_id);
+	ASSERT_EQ(22, h[1].rec.port_id);
+	ASSERT_EQ(1000999999000ULL, h[1].rec.ts);
+	ASSERT_EQ(3000, h[1].rec.qlen);
+	/* no B, no txBytes, no Tx utilization in IOAM */
+	ASSERT_EQ(0, h[0].present & (HPCC_OBS_RATE | HPCC_OBS_TX_BYTES |
+				     HPCC_OBS_TX_UTIL));
+	/* the Overflow flag, as the kernel's bitfield sets it */
+	ioam_head(b, 60, 5, 5, 0xf20000, 1);
+	ioam_linux_node(b + 12 + 20, 62, 2, 21, 22, 1000, 999999, 3000);
+	ioam_linux_node(b + 12 + 40, 63, 1, 11, 12, 1000, 250, 1500);
+	ASSERT_EQ(HPCC_DECODE_OK, hpcc_decode_ioam(b, n, HPCC_IOAM_TS_POSIX,
+						   h, 4, &nhop, &info));
+	ASSERT_EQ(HPCC_IOAM_FLAG_OVERFLOW, info.flags);
+	ASSERT_EQ(2, nhop);
+}
+
+/* Linux's defaults (no ioam6_id set: 0xffffff; lo: if IDs 0xffff), a
+ * queue depth it could not read and a fraction out of range: absent.
+ */
+TEST(ioam_unavailable)
+{
+	struct hpcc_hop_obs h[1];
+	uint8_t b[12 + 20], nhop;
+	size_t n;
+
+	n = ioam_head(b, 20, 5, 0, 0xf20000, 0);
+	ioam_linux_node(b + 12, 63, 0xffffff, 0xffff, 0xffff, 5, 1000000,
+			0xffffffff);
+	ASSERT_EQ(HPCC_DECODE_OK, hpcc_decode_ioam(b, n, HPCC_IOAM_TS_POSIX,
+						   h, 1, &nhop, NULL));
+	ASSERT_EQ(1, nhop);
+	ASSERT_EQ(0, h[0].present);
+	/* seconds unavailable: no ts even with a valid fraction */
+	ioam_linux_node(b + 12, 63, 4, 1, 2, 0xffffffff, 10, 0);
+	ASSERT_EQ(HPCC_DECODE_OK, hpcc_decode_ioam(b, n, HPCC_IOAM_TS_POSIX,
+						   h, 1, &nhop, NULL));
+	ASSERT_EQ(HPCC_OBS_SWITCH_ID | HPCC_OBS_PORT_ID | HPCC_OBS_QLEN,
+		  h[0].present);
+	ASSERT_EQ(0, h[0].rec.qlen);
+}
+
+/* Wide IDs (bits 8 and 9), transit delay (bit 4, its MSB an overflow),
+ * PTP and NTP fractions.
+ */
+TEST(ioam_wide_delay_formats)
+{
+	struct hpcc_hop_obs h[1];
+	uint8_t b[12 + 32], nhop, *d = b + 12;
+	uint32_t type = 0x38c000;	/* bits 2, 3, 4, 8, 9 */
+	size_t n;
+
+	ASSERT_EQ(28, hpcc_ioam_node_bytes(type));
+	n = ioam_head(b, 28, 7, 0, type, 0);
+	put32(d, 7);				/* seconds */
+	put32(d + 4, 500000000);		/* fraction */
+	put32(d + 8, 1234);			/* transit delay, ns */
+	put64(d + 12, 0x40000012345678ULL);	/* hop_lim 0x40, node id */
+	put32(d + 20, 9);			/* ingress wide */
+	put32(d + 24, 70000);			/* egress wide */
+	ASSERT_EQ(HPCC_DECODE_OK, hpcc_decode_ioam(b, n, HPCC_IOAM_TS_PTP,
+						   h, 1, &nhop, NULL));
+	ASSERT_EQ(HPCC_OBS_SWITCH_ID | HPCC_OBS_PORT_ID | HPCC_OBS_TS |
+		  HPCC_OBS_HOP_LATENCY, h[0].present);
+	ASSERT_EQ(0x12345678, h[0].rec.switch_id);
+	ASSERT_EQ(70000, h[0].rec.port_id);
+	ASSERT_EQ(7500000000ULL, h[0].rec.ts);
+	ASSERT_EQ(1234, h[0].hop_latency);
+	/* NTP: 2^31 units of 2^-32 s are half a second */
+	put32(d + 4, 0x80000000U);
+	put32(d + 8, 0x80000001U);		/* delay overflowed */
+	ASSERT_EQ(HPCC_DECODE_OK, hpcc_decode_ioam(b, n, HPCC_IOAM_TS_NTP,
+						   h, 1, &nhop, NULL));
+	ASSERT_EQ(7500000000ULL, h[0].rec.ts);
+	ASSERT_EQ(0, h[0].present & HPCC_OBS_HOP_LATENCY);
+	/* a PTP fraction of a whole second or more is no timestamp */
+	put32(d + 4, 1000000000U);
+	ASSERT_EQ(HPCC_DECODE_OK, hpcc_decode_ioam(b, n, HPCC_IOAM_TS_PTP,
+						   h, 1, &nhop, NULL));
+	ASSERT_EQ(0, h[0].present & HPCC_OBS_TS);
+}
+
+/* Bit 22: each node's opaque state snapshot (a length word, then that
+ * many words) follows its NodeLen words and is skipped.
+ */
+TEST(ioam_opaque_state)
+{
+	struct hpcc_hop_obs h[2];
+	uint8_t b[12 + 24], nhop, *d = b + 12;
+	uint32_t type = 0x800002;	/* bit 0 and bit 22 */
+	size_t n;
+
+	n = ioam_head(b, 20, 1, 0, type, 0);
+	put32(d, 2);			/* hop 2: node 2 */
+	put32(d + 4, 1u << 24 | 77);	/* 1 word of schema 77 */
+	put32(d + 8, 0xdeadbeef);
+	put32(d + 12, 1);		/* hop 1: node 1 */
+	put32(d + 16, 0);		/* no snapshot */
+	ASSERT_EQ(HPCC_DECODE_OK, hpcc_decode_ioam(b, n, HPCC_IOAM_TS_POSIX,
+						   h, 2, &nhop, NULL));
+	ASSERT_EQ(2, nhop);
+	ASSERT_EQ(1, h[0].rec.switch_id);
+	ASSERT_EQ(2, h[1].rec.switch_id);
+	/* a snapshot longer than the list */
+	put32(d + 4, 9u << 24 | 77);
+	ASSERT_EQ(HPCC_DECODE_STACK, hpcc_decode_ioam(b, n, HPCC_IOAM_TS_POSIX,
+						      h, 2, &nhop, NULL));
+	ASSERT_EQ(0, nhop);
+}
+
+TEST(ioam_refused)
+{
+	struct hpcc_hop_obs h[2];
+	uint8_t b[12 + 40], nhop;
+	size_t n;
+
+	n = ioam_head(b, 40, 5, 0, 0xf20000, 0);
+	ASSERT_EQ(HPCC_DECODE_OK, hpcc_decode_ioam(b, n, 0, h, 2, &nhop, NULL));
+	ASSERT_EQ(2, nhop);
+	/* shorter than the option says, or than a header */
+	ASSERT_EQ(HPCC_DECODE_SHORT, hpcc_decode_ioam(b, n - 1, 0, h, 2, &nhop,
+						      NULL));
+	ASSERT_EQ(HPCC_DECODE_SHORT, hpcc_decode_ioam(b, 1, 0, h, 2, &nhop,
+						      NULL));
+	b[1] = 9;
+	ASSERT_EQ(HPCC_DECODE_SHORT, hpcc_decode_ioam(b, n, 0, h, 2, &nhop,
+						      NULL));
+	b[1] = (uint8_t)(n - 2);
+	/* not IOAM; IOAM but not the pre-allocated trace (2: edge-to-edge) */
+	b[0] = 0x1e;
+	ASSERT_EQ(HPCC_DECODE_IOAM_TYPE, hpcc_decode_ioam(b, n, 0, h, 2, &nhop,
+							  NULL));
+	b[0] = HPCC_IOAM_OPT_TYPE;
+	b[3] = 2;
+	ASSERT_EQ(HPCC_DECODE_IOAM_TYPE, hpcc_decode_ioam(b, n, 0, h, 2, &nhop,
+							  NULL));
+	/* NodeLen 4 for a 5-word type; bit 23 (reserved) set */
+	ioam_head(b, 40, 4, 0, 0xf20000, 0);
+	ASSERT_EQ(HPCC_DECODE_NODE_LEN, hpcc_decode_ioam(b, n, 0, h, 2, &nhop,
+							 NULL));
+	ioam_head(b, 40, 5, 0, 0xf20001, 0);
+	ASSERT_EQ(HPCC_DECODE_NODE_LEN, hpcc_decode_ioam(b, n, 0, h, 2, &nhop,
+							 NULL));
+	/* RemainingLen beyond the list; a filled part of 1.5 nodes */
+	ioam_head(b, 40, 5, 11, 0xf20000, 0);
+	ASSERT_EQ(HPCC_DECODE_STACK, hpcc_decode_ioam(b, n, 0, h, 2, &nhop,
+						      NULL));
+	ioam_head(b, 40, 5, 3, 0xf20000, 0);
+	ASSERT_EQ(HPCC_DECODE_STACK, hpcc_decode_ioam(b, n, 0, h, 2, &nhop,
+						      NULL));
+	/* two hops into an array of one */
+	ioam_head(b, 40, 5, 0, 0xf20000, 0);
+	ASSERT_EQ(HPCC_DECODE_TOO_MANY, hpcc_decode_ioam(b, n, 0, h, 1, &nhop,
+							 NULL));
+	ASSERT_EQ(0, nhop);
+	/* all free: no hop yet */
+	ioam_head(b, 40, 5, 10, 0xf20000, 0);
+	ASSERT_EQ(HPCC_DECODE_OK, hpcc_decode_ioam(b, n, 0, h, 2, &nhop, NULL));
+	ASSERT_EQ(0, nhop);
+	ASSERT_STREQ("ioam-node-len", hpcc_decode_err_name(HPCC_DECODE_NODE_LEN));
 }
 
 TEST_HARNESS_MAIN

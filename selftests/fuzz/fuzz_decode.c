@@ -1,14 +1,16 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
  * fuzz_decode - libFuzzer target over the decoder layer
- * (daemon/hpcc_decode.c): hpcc_decode_intmd() reads INT-MD stacks that
- * switches wrote, from the network.
+ * (daemon/hpcc_decode.c): hpcc_decode_intmd() reads INT-MD stacks and
+ * hpcc_decode_ioam() IOAM trace options that switches wrote, from the
+ * network; each input goes through both.
  *
  * Invariants: decoding never reads outside the input (ASan) and never hits
- * undefined behaviour (UBSan); an accepted stack has at most the caller's
- * hops and ends within the input; each hop marks only fields INT-MD
- * carries (never B or txBytes) and an absent field is 0; decoding into an
- * array one hop too small is refused as too-many-hops, never written past.
+ * undefined behaviour (UBSan); an accepted stack or option has at most the
+ * caller's hops and ends within the input; each hop marks only fields its
+ * encoding carries (never B or txBytes) and an absent field is 0; decoding
+ * into an array one hop too small is refused as too-many-hops, never
+ * written past.
  */
 #include <stdlib.h>
 #include <string.h>
@@ -18,6 +20,55 @@
 #define INT_FIELDS (HPCC_OBS_SWITCH_ID | HPCC_OBS_PORT_ID | HPCC_OBS_TS | \
 		    HPCC_OBS_QLEN | HPCC_OBS_TX_UTIL | HPCC_OBS_HOP_LATENCY)
 
+#define IOAM_FIELDS (HPCC_OBS_SWITCH_ID | HPCC_OBS_PORT_ID | HPCC_OBS_TS | \
+		     HPCC_OBS_QLEN | HPCC_OBS_HOP_LATENCY)
+
+/* Absent fields are 0, and nothing outside @fields is marked. */
+static void check_obs(const struct hpcc_hop_obs *o, uint32_t fields)
+{
+	if (o->present & ~fields || o->rec.rate || o->rec.tx_bytes ||
+	    (!(o->present & HPCC_OBS_SWITCH_ID) && o->rec.switch_id) ||
+	    (!(o->present & HPCC_OBS_PORT_ID) && o->rec.port_id) ||
+	    (!(o->present & HPCC_OBS_TS) && o->rec.ts) ||
+	    (!(o->present & HPCC_OBS_QLEN) && o->rec.qlen) ||
+	    (!(o->present & HPCC_OBS_TX_UTIL) && o->tx_util) ||
+	    (!(o->present & HPCC_OBS_HOP_LATENCY) && o->hop_latency))
+		abort();
+}
+
+static void fuzz_ioam(const unsigned char *data, size_t len)
+{
+	static const enum hpcc_ioam_ts_fmt fmts[] = {
+		HPCC_IOAM_TS_POSIX, HPCC_IOAM_TS_PTP, HPCC_IOAM_TS_NTP,
+	};
+	struct hpcc_hop_obs h[255];
+	struct hpcc_ioam_info info;
+	enum hpcc_decode_err e;
+	uint8_t nhop, n2;
+	unsigned int i;
+
+	e = hpcc_decode_ioam(data, len, fmts[len % 3], h, 255, &nhop, &info);
+	if (e >= HPCC_DECODE_NUM)
+		abort();
+	if (e != HPCC_DECODE_OK) {
+		if (nhop)
+			abort();
+		return;
+	}
+	if (info.len > len || info.len < HPCC_IOAM_HDR_LEN ||
+	    info.node_len * 4U != hpcc_ioam_node_bytes(info.trace_type) ||
+	    info.flags > 15 || info.remaining > 127)
+		abort();
+	for (i = 0; i < nhop; i++) {
+		check_obs(&h[i], IOAM_FIELDS);
+		if (h[i].hop_latency > 0x7fffffff)
+			abort();
+	}
+	if (nhop && (hpcc_decode_ioam(data, len, fmts[len % 3], h, nhop - 1,
+				      &n2, NULL) != HPCC_DECODE_TOO_MANY || n2))
+		abort();
+}
+
 int LLVMFuzzerTestOneInput(const unsigned char *data, size_t len)
 {
 	struct hpcc_hop_obs h[255];
@@ -26,6 +77,7 @@ int LLVMFuzzerTestOneInput(const unsigned char *data, size_t len)
 	uint8_t nhop, n2;
 	unsigned int i;
 
+	fuzz_ioam(data, len);
 	e = hpcc_decode_intmd(data, len, h, 255, &nhop, &info);
 	if (e >= HPCC_DECODE_NUM)
 		abort();
@@ -37,14 +89,8 @@ int LLVMFuzzerTestOneInput(const unsigned char *data, size_t len)
 	if (info.len > len || !info.hop_ml)
 		abort();
 	for (i = 0; i < nhop; i++) {
-		const struct hpcc_hop_obs *o = &h[i];
-
-		if (o->present & ~INT_FIELDS || o->rec.rate || o->rec.tx_bytes ||
-		    (!(o->present & HPCC_OBS_SWITCH_ID) && o->rec.switch_id) ||
-		    (!(o->present & HPCC_OBS_PORT_ID) && o->rec.port_id) ||
-		    (!(o->present & HPCC_OBS_TS) && o->rec.ts) ||
-		    (!(o->present & HPCC_OBS_QLEN) && o->rec.qlen) ||
-		    o->rec.qlen > 0xffffff)
+		check_obs(&h[i], INT_FIELDS);
+		if (h[i].rec.qlen > 0xffffff)
 			abort();
 	}
 	if (nhop && (hpcc_decode_intmd(data, len, h, nhop - 1, &n2, NULL) !=

@@ -2,9 +2,10 @@
 # SPDX-License-Identifier: GPL-2.0
 #
 # Bounded libFuzzer runs (clang, ASan + UBSan) over the trace parser and
-# the core, over the probe/response parser (daemon/hpcc_wire.c) and over hpccd's
-# configuration parser (daemon/hpccd_config.c) and over the decoder layer
-# (daemon/hpcc_decode.c: INT-MD v2.1 stacks).  HPCC_FUZZ_SECONDS
+# the core, over the probe/response parser (daemon/hpcc_wire.c), over
+# hpccd's configuration parser (daemon/hpccd_config.c) and over the decoder
+# layer (daemon/hpcc_decode.c: INT-MD v2.1 stacks, IOAM trace options).
+# HPCC_FUZZ_SECONDS
 # (default 30) per target; the targets run side by side (on two cores each
 # gets about two thirds of one: at 45 s, over a million inputs each, where
 # a run one after another took 140 s of make check for 1.4 times the
@@ -49,5 +50,5 @@ ktap_set_plan 4
 t "fuzz_replay: parser + NewAck/NewINT, ${SECS}s, no finding" result fuzz_replay
 t "fuzz_wire: probe/response parser and builder, ${SECS}s, no finding" result fuzz_wire
 t "fuzz_config: hpccd's configuration parser, ${SECS}s, no finding" result fuzz_config
-t "fuzz_decode: the INT-MD decoder, ${SECS}s, no finding" result fuzz_decode
+t "fuzz_decode: the INT-MD and IOAM decoders, ${SECS}s, no finding" result fuzz_decode
 ktap_finished
