@@ -344,7 +344,14 @@ void hpcc_flow_restart(struct hpcc_flow *f, const struct hpcc_params *p, u64 w)
  * Per hop i: dt = ts - L.ts (ns, the 64-bit difference taken as signed),
  * txRate = (txBytes - L.txBytes) / dt, and
  * u' = min(qlen, L.qlen) / (B * T) + txRate / B with B in bytes per ns.
- * A hop with B = 0, dt <= 0 or txBytes < L.txBytes is skipped.  u is the
+ * A hop with B = 0, dt <= 0 or txBytes < L.txBytes is skipped.  A hop
+ * without txBytes (HPCC_HOP_NO_TX_BYTES; Documentation/algorithm.rst,
+ * "Partial telemetry") takes txRate / B from its Tx utilization when it
+ * has one, else from its queue alone: 1 when the queue was non-empty at
+ * both samples (a work-conserving port with a standing queue sent at B),
+ * eta / 2 when it was empty at both (room: W may at most double), and
+ * when it was non-empty at one of them the hop is skipped (no verdict,
+ * like dt <= 0).  u is the
  * largest u' (the first hop among equals) and tau that hop's dt;
  * tau = min(tau, T_U); U = (1 - tau/T_U) * U + (tau/T_U) * u, where T_U
  * is T (the draft's, Figure 4 lines 8-9) unless @p->ewma_pct sets a longer
@@ -365,7 +372,11 @@ bool hpcc_measure_inflight(struct hpcc_flow *f, const struct hpcc_params *p,
 		s64 dt = (s64)(h->ts - l->ts);
 		u64 qmin, term, u1;
 
-		if (!h->rate_bps || dt <= 0 || h->tx_bytes < l->tx_bytes)
+		if (!h->rate_bps || dt <= 0)
+			continue;
+		if (!(h->flags & HPCC_HOP_NO_TX_BYTES) &&
+		    (l->flags & HPCC_HOP_NO_TX_BYTES ||
+		     h->tx_bytes < l->tx_bytes))
 			continue;
 		/* qlen term: qmin * 8e9 / (B_bps * T), Q32 */
 		qmin = hpcc_min(h->qlen, l->qlen);
@@ -373,11 +384,21 @@ bool hpcc_measure_inflight(struct hpcc_flow *f, const struct hpcc_params *p,
 				  hpcc_mul64(h->rate_bps, p->t_ns),
 				  HPCC_U_SHIFT);
 		u1 = hpcc_min(term, HPCC_U_MAX);
-		/* txRate term: (txBytes - L.txBytes) * 8e9 / (dt * B_bps) */
-		term = hpcc_div_q(hpcc_mul64(h->tx_bytes - l->tx_bytes,
-					     HPCC_BITS_NS_PER_BYTE_S),
-				  hpcc_mul64((u64)dt, h->rate_bps),
-				  HPCC_U_SHIFT);
+		if (!(h->flags & HPCC_HOP_NO_TX_BYTES))
+			/* txRate: (txBytes - L.txBytes) * 8e9 / (dt * B_bps) */
+			term = hpcc_div_q(hpcc_mul64(h->tx_bytes - l->tx_bytes,
+						     HPCC_BITS_NS_PER_BYTE_S),
+					  hpcc_mul64((u64)dt, h->rate_bps),
+					  HPCC_U_SHIFT);
+		else if (h->flags & HPCC_HOP_TX_UTIL)
+			term = (u64)h->tx_util <<
+			       (HPCC_U_SHIFT - HPCC_TX_UTIL_SHIFT);
+		else if (qmin)
+			term = HPCC_U_ONE;
+		else if (h->qlen || l->qlen)
+			continue;
+		else
+			term = p->eta / 2;
 		u1 += hpcc_min(term, HPCC_U_MAX);
 		u1 = hpcc_min(u1, HPCC_U_MAX);
 		if (!found || u1 > u) {

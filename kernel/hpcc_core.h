@@ -70,8 +70,17 @@
  * @tx_bytes: txBytes, bytes the egress port had transmitted at @ts
  * @qlen: egress queue length at @ts, bytes
  * @rate_bps: B, the egress link capacity, bits per second; 0 = unknown
+ *	(the hop is skipped: hpccd fills B from its capacity table or its
+ *	default when an encoding has none)
  * @switch_id: switch_ID of the hop
  * @port_id: port_ID, the egress port
+ * @flags: HPCC_HOP_* bits; 0 for a full record (the project's own)
+ * @tx_util: the egress port's Tx utilization, Q16 (1.0 == 65536), when
+ *	@flags has HPCC_HOP_TX_UTIL
+ *
+ * A zeroed @flags is a full record, so every filler that predates partial
+ * telemetry stays correct.  The rules for a partial one are
+ * Documentation/algorithm.rst, "Partial telemetry".
  */
 struct hpcc_hop {
 	u64 ts;
@@ -80,7 +89,17 @@ struct hpcc_hop {
 	u64 rate_bps;
 	u32 switch_id;
 	u32 port_id;
+	u32 flags;
+	u32 tx_util;
 };
+
+/* struct hpcc_hop @flags: txBytes absent (INT-MD, IFA, IOAM have none) */
+#define HPCC_HOP_NO_TX_BYTES	BIT(0)
+/* @tx_util is valid (INT-MD bit 7); used only when txBytes is absent */
+#define HPCC_HOP_TX_UTIL	BIT(1)
+#define HPCC_HOP_FLAGS		(HPCC_HOP_NO_TX_BYTES | HPCC_HOP_TX_UTIL)
+/* Tx utilization's unit: Q16 */
+#define HPCC_TX_UTIL_SHIFT	16
 
 /**
  * struct hpcc_params - HPCC++ parameters (draft section 5, Figure 3)

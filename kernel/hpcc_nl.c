@@ -207,6 +207,8 @@ static int hpcc_nl_hops(struct genl_info *info, struct hpcc_tlm *tlm,
 		h->ts = nla_get_u64(tb[HPCC_A_HOP_TS]);
 		h->tx_bytes = nla_get_u64(tb[HPCC_A_HOP_TX_BYTES]);
 		h->qlen = nla_get_u64(tb[HPCC_A_HOP_QLEN]);
+		h->flags = 0;		/* a full record */
+		h->tx_util = 0;
 	}
 	if (!tlm->nhop) {
 		*bad_count = true;

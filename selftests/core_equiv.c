@@ -75,13 +75,28 @@ static int model_ack(struct model *m, const struct mparams *p, u32 ack,
 		s64 dt = (s64)(h[i].ts - m->l[i].ts);
 		double b, q, t1, t2, u1;
 
-		if (!h[i].rate_bps || dt <= 0 || h[i].tx_bytes < m->l[i].tx_bytes)
+		int full = !(h[i].flags & HPCC_HOP_NO_TX_BYTES);
+
+		if (!h[i].rate_bps || dt <= 0)
+			continue;
+		if (full && (m->l[i].flags & HPCC_HOP_NO_TX_BYTES ||
+			     h[i].tx_bytes < m->l[i].tx_bytes))
 			continue;
 		b = (double)h[i].rate_bps / 8e9;		/* bytes/ns */
 		q = (double)(h[i].qlen < m->l[i].qlen ? h[i].qlen : m->l[i].qlen);
 		t1 = fmin(q / (b * p->t), u_max);
-		t2 = fmin((double)(h[i].tx_bytes - m->l[i].tx_bytes) /
-			  (double)dt / b, u_max);
+		/* algorithm.rst, "Partial telemetry" */
+		if (full)
+			t2 = fmin((double)(h[i].tx_bytes - m->l[i].tx_bytes) /
+				  (double)dt / b, u_max);
+		else if (h[i].flags & HPCC_HOP_TX_UTIL)
+			t2 = h[i].tx_util / 65536.0;
+		else if (q > 0)
+			t2 = 1;
+		else if (h[i].qlen || m->l[i].qlen)
+			continue;
+		else
+			t2 = p->eta / 2;
 		u1 = fmin(t1 + t2, u_max);
 		if (!found || u1 > u) {
 			u = u1;
@@ -166,10 +181,17 @@ static int run_trace(struct __test_metadata *_metadata, u64 seed,
 
 	n = 1 + rnd() % HPCC_MAX_HOPS;
 	for (i = 0; i < n; i++) {
+		/* a third of the traces' hops report partial telemetry:
+		 * no txBytes, with or without Tx utilization
+		 */
+		u32 kind = seed % 3 ? (u32)(rnd() % 3) : 0;
+
 		h[i] = (struct hpcc_hop){
 			.ts = rnd(), .tx_bytes = rnd() >> (rnd() % 2),
 			.rate_bps = rates[rnd() % 8], .switch_id = i + 1,
 			.port_id = (u32)rnd(),
+			.flags = kind == 1 ? HPCC_HOP_NO_TX_BYTES :
+				 kind == 2 ? HPCC_HOP_FLAGS : 0,
 		};
 		rho[i] = unif(0.3, 1.0);
 		q[i] = 0;
@@ -199,6 +221,9 @@ static int run_trace(struct __test_metadata *_metadata, u64 seed,
 			h[i].tx_bytes += (u64)(fmin(rho[i], 1) * unif(0.97, 1) *
 					       bpn * dt);
 			h[i].qlen = (u64)q[i];
+			if (h[i].flags & HPCC_HOP_TX_UTIL)
+				h[i].tx_util = (u32)(fmin(rho[i], 1) *
+						     unif(0.97, 1) * 65536);
 		}
 		roll = rnd() % 1000;
 		kind = 0;
@@ -211,6 +236,8 @@ static int run_trace(struct __test_metadata *_metadata, u64 seed,
 		} else if (roll < 18) {		/* path change */
 			h[rnd() % n].port_id ^= 1;
 			kind = 1;
+		} else if (roll < 20) {		/* txBytes comes or goes */
+			h[rnd() % n].flags ^= HPCC_HOP_NO_TX_BYTES;
 		}
 		nxt += 1000 + rnd() % 100000;
 		if (rnd() % 4 == 0)

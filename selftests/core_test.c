@@ -456,6 +456,90 @@ TEST_F(core, slow_start_hands_over_at_first_measurable_sample)
 	EXPECT_EQ(WB(7800), self->f.wc);
 }
 
+/* A hop without txBytes (Documentation/algorithm.rst, "Partial telemetry"). */
+static enum hpcc_step ackq(struct hpcc_flow *f, const struct hpcc_params *p,
+			   u32 ack, u32 nxt, u64 ts, u64 q, u32 flags,
+			   u32 tx_util)
+{
+	struct hpcc_hop h = hop(7, ts, 0, q);
+
+	h.flags = flags;
+	h.tx_util = tx_util;
+	return hpcc_new_ack(f, p, ack, nxt, &h, 1);
+}
+
+/* Queue empty at both samples: u' = eta / 2, so a flow cut to W_min finds
+ * the free capacity (MI doubles W at most, AI in between) up to W_max.
+ */
+TEST_F(core, queue_only_empty_finds_room)
+{
+	u32 s, seq = 0;
+	u64 w = 0;
+
+	self->f.w = self->f.wc = self->p.w_min;
+	ackq(&self->f, &self->p, seq, seq + 1000, 0, 0, HPCC_HOP_NO_TX_BYTES, 0);
+	for (s = 1; s <= 40; s++, seq += 1000) {
+		EXPECT_EQ(HPCC_STEP_WC,
+			  ackq(&self->f, &self->p, seq + 1001, seq + 2000,
+			       (u64)s * 10000, 0, HPCC_HOP_NO_TX_BYTES, 0));
+		/* never more than double per update */
+		EXPECT_LE(self->f.w, 2 * (w ? w : self->p.w_min) +
+				     self->p.w_ai);
+		w = self->f.w;
+	}
+	/* tau = T each time: U = u' = eta / 2 */
+	EXPECT_EQ(self->p.eta / 2, self->f.u);
+	EXPECT_EQ(self->p.w_init, self->f.w);
+}
+
+/* A standing queue (non-empty at both samples): u' = 1 + qmin / (B * T),
+ * so the flow backs off although the hop reports no byte counter.
+ */
+TEST_F(core, queue_only_standing_queue_cuts)
+{
+	ackq(&self->f, &self->p, 0, 1000, 0, 5000, HPCC_HOP_NO_TX_BYTES, 0);
+	EXPECT_EQ(HPCC_STEP_WC, ackq(&self->f, &self->p, 1001, 2000, 10000,
+				     5000, HPCC_HOP_NO_TX_BYTES, 0));
+	EXPECT_EQ(UQ(3, 2), self->f.u);
+	EXPECT_EQ(WB(50500), self->f.w);	/* 100000 * 0.75 / 1.5 + 500 */
+}
+
+/* A queue at one of the two samples: no verdict, the hop is skipped. */
+TEST_F(core, queue_only_transition_skipped)
+{
+	ackq(&self->f, &self->p, 0, 1000, 0, 0, HPCC_HOP_NO_TX_BYTES, 0);
+	EXPECT_EQ(HPCC_STEP_SKIPPED, ackq(&self->f, &self->p, 1001, 2000,
+					  10000, 3000, HPCC_HOP_NO_TX_BYTES, 0));
+	EXPECT_EQ(HPCC_U_ONE, self->f.u);
+	EXPECT_EQ(WB(100000), self->f.w);
+}
+
+/* Tx utilization instead of txBytes: u' = qmin / (B * T) + util. */
+TEST_F(core, tx_util_instead_of_tx_bytes)
+{
+	u32 fl = HPCC_HOP_NO_TX_BYTES | HPCC_HOP_TX_UTIL;
+
+	ackq(&self->f, &self->p, 0, 1000, 0, 2500, fl, 0);
+	/* 0.25 + 0.5 (32768 / 65536) */
+	EXPECT_EQ(HPCC_STEP_WC, ackq(&self->f, &self->p, 1001, 2000, 10000,
+				     2500, fl, 32768));
+	EXPECT_EQ(UQ(3, 4), self->f.u);
+	/* the flag is what counts: txBytes present wins over tx_util */
+	EXPECT_EQ(HPCC_STEP_SKIPPED, ackq(&self->f, &self->p, 2001, 3000,
+					  20000, 2500, HPCC_HOP_TX_UTIL, 0));
+}
+
+/* txBytes back after a record without it: no delta, skipped once. */
+TEST_F(core, tx_bytes_returning_is_skipped_once)
+{
+	ackq(&self->f, &self->p, 0, 1000, 0, 0, HPCC_HOP_NO_TX_BYTES, 0);
+	EXPECT_EQ(HPCC_STEP_SKIPPED,
+		  ack1(&self->f, &self->p, 1001, 2000, 10000, 10000, 0));
+	EXPECT_EQ(HPCC_STEP_WC,
+		  ack1(&self->f, &self->p, 2001, 3000, 20000, 15000, 0));
+	EXPECT_EQ(UQ(1, 2), self->f.u);
+}
+
 TEST(mul_div_exact_and_saturating)
 {
 	EXPECT_EQ(7, hpcc_mul_div(3, 5, 2));

@@ -78,6 +78,25 @@ ewma_period() {
 	[ "$out" = "$EXPECT" ]
 }
 
+# Partial telemetry (Documentation/algorithm.rst): a standing queue without
+# txBytes reads as a busy link (u' = 1 + 5000/10000: MD to 50500), Tx
+# utilization 50 % with the queue gone (u' = 0 + 0.5: AI to 51000), then an
+# empty queue without either (u' = eta / 2: AI to 51500, incStage 2).
+partial() {
+	local out
+	# shellcheck disable=SC2086
+	out=$(printf '%s\n' '0 1000 1 7 1 8000000000 0 - 5000' \
+		'1001 2000 1 7 1 8000000000 10000 - 5000' \
+		'2001 3000 1 7 1 8000000000 20000 u500000 0' \
+		'3001 4000 1 7 1 8000000000 30000 - 0' |
+		"$R" $OPTS) || return 1
+	echo "$out"
+	[ "$out" = "1.000000 100000 100000 0
+1.500000 50500 50500 0
+0.500000 51000 51000 1
+0.375000 51500 51500 2" ]
+}
+
 rejects() { # rejects EXPECTED-STDERR-PATTERN INPUT [OPTIONS...]
 	local pat=$1 in=$2 err rc
 	shift 2
@@ -87,7 +106,7 @@ rejects() { # rejects EXPECTED-STDERR-PATTERN INPUT [OPTIONS...]
 }
 
 ktap_print_header
-ktap_set_plan 16
+ktap_set_plan 19
 t "hand-computed trace: U W Wc incStage per sample" hand_computed
 t "defaults: W_init = 10 Gbit/s x T (100 us)" defaults
 t "malformed number: exit 2, line named" \
@@ -99,6 +118,9 @@ t "reported N sets the flow's W_ai (--n-flows-source)" reported_n
 t "extra field: exit 2" rejects 'line 1: extra' '1 2 1 1 1 1 1 1 1 9 9'
 t "n_flows beyond 65535: exit 2" rejects 'line 1: n_flows: out of range' '1 2 1 1 1 1 1 1 1 65536'
 t "U's EWMA period (--ewma-period)" ewma_period
+t "partial telemetry: no txBytes (-), Tx utilization (uPPM)" partial
+t "Tx utilization beyond 10x: exit 2" rejects 'line 1: tx_util_ppm: out of range' '1 2 1 1 1 1 1 u10000001 1'
+t "tx_bytes '-x': exit 2" rejects 'line 1: tx_bytes' '1 2 1 1 1 1 1 -x 1'
 t "--ewma-period 99: exit 2" rejects 'invalid value' '' --ewma-period 99
 t "bad --n-flows-source: exit 2" rejects 'invalid value' '' --n-flows-source some
 t "ack_seq beyond 32 bits: exit 2" rejects 'line 1: ack_seq: out of range' '4294967296 2 1 1 1 1 1 1 1'

@@ -19,6 +19,7 @@ typedef int64_t s64;
 
 #ifndef BIT_ULL
 #define BIT_ULL(nr)	(1ULL << (nr))
+#define BIT(nr)		(1UL << (nr))
 #endif
 
 #endif

@@ -37,7 +37,8 @@ static const char usage[] =
 "\n"
 "Trace: one sample a line, \"ack_seq snd_nxt nhop\" then per hop\n"
 "\"switch_id port_id B_bps ts_ns tx_bytes qlen_bytes\", then optionally the\n"
-"receiver-reported N (0: none); '#' starts a comment.\n"
+"receiver-reported N (0: none); '#' starts a comment.  tx_bytes \"-\": the\n"
+"hop has none; \"uPPM\": none, Tx utilization PPM parts per million instead.\n"
 "Exit status: 0, or 2 on a malformed line or option.\n";
 
 static int bad_option(const char *opt, const char *val)

@@ -46,6 +46,39 @@ static int next_u64(const char **p, u64 max, u64 *v, const char **err,
 	return 0;
 }
 
+/*
+ * The tx_bytes field: a decimal txBytes; "-": absent; "u" and a decimal
+ * Tx utilization in parts per million (0..10000000): absent, with Tx
+ * utilization.  Sets @h's tx_bytes, flags and tx_util.  0 on success.
+ */
+static int next_tx(const char **p, struct hpcc_hop *h, const char **err)
+{
+	const char *s = *p;
+	u64 ppm;
+
+	h->flags = 0;
+	h->tx_util = 0;
+	while (*s == ' ' || *s == '\t')
+		s++;
+	if (*s == '-' && (!s[1] || s[1] == ' ' || s[1] == '\t' ||
+			  s[1] == '\n' || s[1] == '\r')) {
+		h->tx_bytes = 0;
+		h->flags = HPCC_HOP_NO_TX_BYTES;
+		*p = s + 1;
+		return 0;
+	}
+	if (*s == 'u') {
+		*p = s + 1;
+		if (next_u64(p, 10000000, &ppm, err, "tx_util_ppm"))
+			return -1;
+		h->tx_bytes = 0;
+		h->flags = HPCC_HOP_NO_TX_BYTES | HPCC_HOP_TX_UTIL;
+		h->tx_util = (u32)((ppm << HPCC_TX_UTIL_SHIFT) / 1000000);
+		return 0;
+	}
+	return next_u64(p, ~0ULL, &h->tx_bytes, err, "tx_bytes");
+}
+
 int hpcc_trace_parse_line(const char *line, struct hpcc_sample *s,
 			  const char **err)
 {
@@ -76,7 +109,7 @@ int hpcc_trace_parse_line(const char *line, struct hpcc_sample *s,
 		    next_u64(&p, 0xffffffffULL, &port, err, "port_id") ||
 		    next_u64(&p, ~0ULL, &h->rate_bps, err, "B_bps") ||
 		    next_u64(&p, ~0ULL, &h->ts, err, "ts_ns") ||
-		    next_u64(&p, ~0ULL, &h->tx_bytes, err, "tx_bytes") ||
+		    next_tx(&p, h, err) ||
 		    next_u64(&p, ~0ULL, &h->qlen, err, "qlen_bytes"))
 			return -1;
 		h->switch_id = (u32)sw;

@@ -8,7 +8,10 @@
  * (0..65535, 0: none); separated by blanks; decimal unsigned integers; blank lines and lines
  * whose first non-blank character is '#' are ignored.  ack_seq and snd_nxt
  * are 32-bit TCP sequence numbers, nhop is 1..HPCC_MAX_HOPS, switch_id and
- * port_id are 32-bit, the others 64-bit.
+ * port_id are 32-bit, the others 64-bit.  tx_bytes may instead be "-"
+ * (the hop reported no txBytes) or "u" and the hop's Tx utilization in
+ * parts per million, 0..10000000 (no txBytes, Tx utilization instead):
+ * the partial-telemetry rules of Documentation/algorithm.rst apply.
  */
 #ifndef _HPCC_TRACE_H
 #define _HPCC_TRACE_H
