@@ -164,7 +164,7 @@ programs: $(PROGRAMS)
 # --version prints VERSION.
 $(call obj,obj,daemon/hpccd.c daemon/hpccctl.c): VERSION
 HPCCD_SRC := daemon/hpccd_config.c daemon/hpccd_sched.c
-$(BUILD)/hpccd: $(call obj,obj,daemon/hpccd.c $(HPCCD_SRC) $(GENL_SRC) $(WIRE_SRC))
+$(BUILD)/hpccd: $(call obj,obj,daemon/hpccd.c $(HPCCD_SRC) $(GENL_SRC) $(WIRE_SRC) $(DECODE_SRC))
 	$(call link,$(CC),$(U_CFLAGS),-lmnl)
 $(BUILD)/hpccctl: $(call obj,obj,daemon/hpccctl.c $(GENL_SRC))
 	$(call link,$(CC),$(U_CFLAGS),-lmnl -ljson-c)
@@ -194,13 +194,16 @@ $(BUILD)/core_bench: $(call obj,obj,tools/bench/core_bench.c $(CORE_SRC))
 # in the guests.
 SELFTEST_PROGS := $(addprefix $(BUILD)/selftests/,tcp_cc_tool cc_sockopt \
 	hpcc_nl core_test core_equiv wire_test decode_test sched_test nlgen_test \
+	config_test \
 	probe_flood)
 selftest-progs: $(SELFTEST_PROGS)
 $(BUILD)/selftests/core_%: $(call obj,obj-san,selftests/core_%.c $(CORE_SRC))
 	$(call link,$(CC),$(U_CFLAGS) $(SAN_FLAGS),-lm)
-$(BUILD)/selftests/wire_test: $(call obj,obj-san,selftests/wire_test.c $(WIRE_SRC))
+$(BUILD)/selftests/wire_test: $(call obj,obj-san,selftests/wire_test.c $(WIRE_SRC) $(DECODE_SRC))
 	$(call link,$(CC),$(U_CFLAGS) $(SAN_FLAGS))
 $(BUILD)/selftests/decode_test: $(call obj,obj-san,selftests/decode_test.c $(DECODE_SRC))
+	$(call link,$(CC),$(U_CFLAGS) $(SAN_FLAGS))
+$(BUILD)/selftests/config_test: $(call obj,obj-san,selftests/config_test.c daemon/hpccd_config.c)
 	$(call link,$(CC),$(U_CFLAGS) $(SAN_FLAGS))
 $(BUILD)/selftests/sched_test: $(call obj,obj-san,selftests/sched_test.c daemon/hpccd_sched.c)
 	$(call link,$(CC),$(U_CFLAGS) $(SAN_FLAGS))

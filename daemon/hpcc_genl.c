@@ -266,6 +266,8 @@ static void attrs_hop(const struct nlattr *nest, struct hpcc_hop_rec *h)
 		case HPCC_A_HOP_TS: h->ts = v; break;
 		case HPCC_A_HOP_TX_BYTES: h->tx_bytes = v; break;
 		case HPCC_A_HOP_QLEN: h->qlen = v; break;
+		case HPCC_A_HOP_FLAGS: h->flags = v; break;
+		case HPCC_A_HOP_TX_UTIL: h->tx_util = v; break;
 		}
 	}
 }
@@ -396,6 +398,12 @@ uint32_t hpcc_genl_telemetry_put(struct hpcc_genl *g, void *buf,
 		mnl_attr_put_u64(nlh, HPCC_A_HOP_TS, hops[i].ts);
 		mnl_attr_put_u64(nlh, HPCC_A_HOP_TX_BYTES, hops[i].tx_bytes);
 		mnl_attr_put_u64(nlh, HPCC_A_HOP_QLEN, hops[i].qlen);
+		/* a partial record (Documentation/algorithm.rst) */
+		if (hops[i].flags)
+			mnl_attr_put_u32(nlh, HPCC_A_HOP_FLAGS, hops[i].flags);
+		if (hops[i].flags & HPCC_HOP_FLAGS_TX_UTIL)
+			mnl_attr_put_u32(nlh, HPCC_A_HOP_TX_UTIL,
+					 hops[i].tx_util);
 		mnl_attr_nest_end(nlh, n);
 	}
 	if (n_flows)

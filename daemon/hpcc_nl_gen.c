@@ -46,6 +46,8 @@ const struct hpcc_nl_attr_desc hpcc_hop_desc[HPCC_A_HOP_MAX + 1] = {
 	[HPCC_A_HOP_TX_BYTES] = { "tx-bytes", HPCC_NL_U64, 0, 0, NULL },
 	[HPCC_A_HOP_QLEN] = { "qlen", HPCC_NL_U64, 0, 0, NULL },
 	[HPCC_A_HOP_PAD] = { "pad", HPCC_NL_PAD, 0, 0, NULL },
+	[HPCC_A_HOP_FLAGS] = { "flags", HPCC_NL_U32, 0, 0, NULL },
+	[HPCC_A_HOP_TX_UTIL] = { "tx-util", HPCC_NL_U32, 0, 0, NULL },
 };
 
 const char *const hpcc_hop_names[HPCC_A_HOP_MAX + 1] = {
@@ -55,6 +57,8 @@ const char *const hpcc_hop_names[HPCC_A_HOP_MAX + 1] = {
 	[HPCC_A_HOP_TS] = "ts",
 	[HPCC_A_HOP_TX_BYTES] = "tx-bytes",
 	[HPCC_A_HOP_QLEN] = "qlen",
+	[HPCC_A_HOP_FLAGS] = "flags",
+	[HPCC_A_HOP_TX_UTIL] = "tx-util",
 };
 
 const struct hpcc_nl_attr_desc hpcc_flow_desc[HPCC_A_FLOW_MAX + 1] = {
@@ -246,6 +250,16 @@ int hpcc_hop_parse(const struct nlattr *attr, size_t len, struct hpcc_hop_attrs 
 			break;
 		case HPCC_A_HOP_PAD:	/* alignment only */
 			goto next;
+		case HPCC_A_HOP_FLAGS:
+			ok = plen == sizeof(out->flags);
+			if (ok)
+				memcpy(&out->flags, p, sizeof(out->flags));
+			break;
+		case HPCC_A_HOP_TX_UTIL:
+			ok = plen == sizeof(out->tx_util);
+			if (ok)
+				memcpy(&out->tx_util, p, sizeof(out->tx_util));
+			break;
 		default:
 			ok = 0;
 			type = 64;

@@ -78,6 +78,8 @@ struct hpcc_hop_attrs {
 	uint64_t ts;
 	uint64_t tx_bytes;
 	uint64_t qlen;
+	uint32_t flags;
+	uint32_t tx_util;
 };
 
 /** hpcc_hop_parse() - fill @out from @len bytes of attributes at @attr;

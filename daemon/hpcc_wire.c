@@ -117,7 +117,12 @@ static void put_hop(uint8_t *p, const struct hpcc_hop_rec *r)
 	put64(p + 16, r->ts);
 	put64(p + 24, r->tx_bytes);
 	put32(p + 32, r->qlen);
-	put32(p + 36, 0);
+	p[36] = (uint8_t)(r->flags & (HPCC_HOP_FLAGS_NO_TX_BYTES |
+				      HPCC_HOP_FLAGS_TX_UTIL));
+	p[37] = 0;
+	put16(p + 38, r->flags & HPCC_HOP_FLAGS_TX_UTIL ?
+		      (uint16_t)(r->tx_util / 2 > 65535 ? 65535 :
+				 r->tx_util / 2) : 0);
 }
 
 static void get_hop(const uint8_t *p, struct hpcc_hop_rec *r)
@@ -128,6 +133,16 @@ static void get_hop(const uint8_t *p, struct hpcc_hop_rec *r)
 	r->ts = hpcc_get64(p + 16);
 	r->tx_bytes = hpcc_get64(p + 24);
 	r->qlen = hpcc_get32(p + 32);
+	/* unknown bits ignored; Tx utilization only with no txBytes */
+	r->flags = p[36] & HPCC_HOP_FLAGS_NO_TX_BYTES;
+	if (r->flags && p[36] & HPCC_HOP_FLAGS_TX_UTIL) {
+		r->flags |= HPCC_HOP_FLAGS_TX_UTIL;
+		r->tx_util = (uint32_t)hpcc_get16(p + 38) * 2;
+	} else {
+		r->tx_util = 0;
+	}
+	if (r->flags & HPCC_HOP_FLAGS_NO_TX_BYTES)
+		r->tx_bytes = 0;
 }
 
 static size_t pkt_len(size_t iplen, uint8_t hop_cap)
@@ -169,6 +184,50 @@ size_t hpcc_build_probe(void *buf, const struct hpcc_tuple *t, uint8_t dscp,
 	put_hdr(h, HPCC_WIRE_PROBE, 0, hop_cap, probe_id, ts);
 	memset(h + HPCC_WIRE_HDR_LEN, 0, (size_t)hop_cap * HPCC_WIRE_HOP_LEN);
 	put_tcp(ip, th, total - iplen, t->family == AF_INET6);
+	return total;
+}
+
+size_t hpcc_build_probe_ioam(void *buf, const struct hpcc_tuple *t,
+			     uint8_t dscp, uint16_t ns_id, uint8_t nodes,
+			     uint64_t probe_id, uint64_t ts)
+{
+	size_t data = (size_t)nodes * HPCC_IOAM_NODE_LEN;
+	size_t hbh = (16 + data + 7) / 8 * 8, total;
+	uint8_t *ip = buf, *o, *th, *h;
+
+	if (t->family != AF_INET6 || !dscp || dscp > 63 || !nodes ||
+	    nodes > HPCC_MAX_HOPS || !tuple_ok(t))
+		return 0;
+	total = HPCC_IP6_LEN + hbh + HPCC_TCP_LEN + HPCC_WIRE_HDR_LEN +
+		HPCC_WIRE_HOP_LEN;
+	put_ip6(ip, t, dscp, total);
+	ip[6] = 0;				/* hop-by-hop options */
+	o = ip + HPCC_IP6_LEN;
+	memset(o, 0, hbh);
+	o[0] = 6;				/* then TCP */
+	o[1] = (uint8_t)(hbh / 8 - 1);
+	o[2] = 1;				/* PadN, 0 bytes of data */
+	o[3] = 0;
+	o[4] = 0x31;				/* IOAM */
+	o[5] = (uint8_t)(2 + 8 + data);
+	o[7] = 0;				/* pre-allocated trace */
+	put16(o + 8, ns_id);
+	o[10] = (HPCC_IOAM_NODE_LEN / 4) << 3;	/* NodeLen, no flag */
+	o[11] = (uint8_t)(data / 4);		/* RemainingLen */
+	o[12] = HPCC_IOAM_TRACE_TYPE >> 16;
+	o[13] = (HPCC_IOAM_TRACE_TYPE >> 8) & 0xff;
+	o[14] = HPCC_IOAM_TRACE_TYPE & 0xff;
+	if (hbh > 16 + data) {			/* PadN to 8n */
+		o[16 + data] = 1;
+		o[16 + data + 1] = (uint8_t)(hbh - 16 - data - 2);
+	}
+	th = o + hbh;
+	h = th + HPCC_TCP_LEN;
+	memcpy(th, &t->sport, 2);
+	memcpy(th + 2, &t->dport, 2);
+	put_hdr(h, HPCC_WIRE_PROBE, 0, 1, probe_id, ts);
+	memset(h + HPCC_WIRE_HDR_LEN, 0, HPCC_WIRE_HOP_LEN);
+	put_tcp(ip, th, total - HPCC_IP6_LEN - hbh, true);
 	return total;
 }
 
@@ -269,8 +328,35 @@ static enum hpcc_parse_err parse_ip4(const uint8_t *ip, size_t len,
  * walks them: *@ihl the offset of the TCP header, *@total the packet's
  * length.
  */
+/*
+ * The IOAM option in the hop-by-hop header at @off (@hlen bytes, within
+ * the packet) of @ip: its offset and length in *@ioam_off, *@ioam_len, if
+ * there is one whose length fits the header.
+ */
+static void find_ioam(const uint8_t *ip, size_t off, size_t hlen,
+		      uint16_t *ioam_off, uint16_t *ioam_len)
+{
+	size_t o = off + 2, end = off + hlen;
+
+	while (o < end) {
+		if (ip[o] == 0) {		/* Pad1 */
+			o++;
+			continue;
+		}
+		if (o + 2 > end || o + 2 + ip[o + 1] > end)
+			return;
+		if (ip[o] == 0x31) {
+			*ioam_off = (uint16_t)o;
+			*ioam_len = (uint16_t)(2 + ip[o + 1]);
+			return;
+		}
+		o += 2 + ip[o + 1];
+	}
+}
+
 static enum hpcc_parse_err parse_ip6(const uint8_t *ip, size_t len,
-				     size_t *ihl, size_t *total)
+				     size_t *ihl, size_t *total,
+				     uint16_t *ioam_off, uint16_t *ioam_len)
 {
 	uint8_t nexthdr = ip[6];
 	size_t off = HPCC_IP6_LEN;
@@ -298,6 +384,10 @@ static enum hpcc_parse_err parse_ip6(const uint8_t *ip, size_t len,
 		if (n == HPCC_IP6_MAX_EXTHDRS || off + 8 > *total ||
 		    (nexthdr == 43 && ip[off + 3]))
 			return HPCC_PARSE_IP6_EXTHDR;
+		if (!n && !nexthdr &&
+		    off + ((size_t)ip[off + 1] + 1) * 8 <= *total)
+			find_ioam(ip, off, ((size_t)ip[off + 1] + 1) * 8,
+				  ioam_off, ioam_len);
 		nexthdr = ip[off];
 		off += ((size_t)ip[off + 1] + 1) * 8;
 	}
@@ -314,6 +404,7 @@ enum hpcc_parse_err hpcc_parse(const void *buf, size_t len,
 	const uint8_t *ip = buf, *th, *h;
 	size_t ihl = 0, total = 0, doff, rest;
 	enum hpcc_parse_err err;
+	uint16_t ioam_off = 0, ioam_len = 0;
 	bool v6;
 	uint8_t i;
 
@@ -323,7 +414,7 @@ enum hpcc_parse_err hpcc_parse(const void *buf, size_t len,
 	if (v6 && len < HPCC_IP6_LEN + HPCC_TCP_LEN + HPCC_WIRE_HDR_LEN)
 		return HPCC_PARSE_SHORT;
 	if (v6)
-		err = parse_ip6(ip, len, &ihl, &total);
+		err = parse_ip6(ip, len, &ihl, &total, &ioam_off, &ioam_len);
 	else if (ip[0] >> 4 == 4)
 		err = parse_ip4(ip, len, &ihl, &total);
 	else
@@ -377,6 +468,8 @@ enum hpcc_parse_err hpcc_parse(const void *buf, size_t len,
 	pkt->probe_id = hpcc_get64(h + 8);
 	pkt->ts = hpcc_get64(h + 16);
 	pkt->n_flows = n_flows;
+	pkt->ioam_off = ioam_off;
+	pkt->ioam_len = ioam_len;
 	for (i = 0; i < pkt->nhop; i++)
 		get_hop(h + HPCC_WIRE_HDR_LEN + (size_t)i * HPCC_WIRE_HOP_LEN,
 			&pkt->hops[i]);

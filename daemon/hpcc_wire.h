@@ -52,8 +52,19 @@ static inline uint64_t hpcc_get64(const uint8_t *p)
 #define HPCC_IP_LEN	20
 #define HPCC_IP6_LEN	40
 #define HPCC_TCP_LEN	20
-/* The largest packet hpccd builds: IPv6, HPCC_MAX_HOPS records. */
-#define HPCC_PKT_MAX	(HPCC_IP6_LEN + HPCC_TCP_LEN + HPCC_WIRE_HDR_LEN + \
+/* An IOAM probe's hop-by-hop header at most: 2 bytes of header, PadN to
+ * the option's 4n alignment (RFC 9486 section 3), the IOAM option (4) and
+ * trace header (8), HPCC_MAX_HOPS nodes of HPCC_IOAM_NODE_LEN bytes, and
+ * PadN to a multiple of 8.
+ */
+#define HPCC_IOAM_NODE_LEN	20	/* trace type 0xf20000: 5 words */
+#define HPCC_IOAM_TRACE_TYPE	0xf20000
+#define HPCC_HBH_IOAM_MAX	(16 + HPCC_MAX_HOPS * HPCC_IOAM_NODE_LEN + 4)
+/* The largest packet hpccd builds: IPv6, HPCC_MAX_HOPS records, or an IOAM
+ * probe's hop-by-hop header.
+ */
+#define HPCC_PKT_MAX	(HPCC_IP6_LEN + HPCC_HBH_IOAM_MAX + HPCC_TCP_LEN + \
+			 HPCC_WIRE_HDR_LEN + \
 			 HPCC_MAX_HOPS * HPCC_WIRE_HOP_LEN + HPCC_WIRE_EXT_MAX)
 /* The most IPv6 extension headers hpcc_parse() walks (as the kernel's
  * probe hook, kernel/hpcc_probe.c).
@@ -97,6 +108,8 @@ struct hpcc_tuple {
  * @ts: ts, ns, the hop's clock
  * @tx_bytes: txBytes of the egress port at @ts
  * @qlen: qlen, bytes, at @ts
+ * @flags: enum hpcc_hop_flags (what the record lacks; 0: a full record)
+ * @tx_util: Tx utilization, Q16 (65536 = 100 %), with HPCC_HOP_FLAGS_TX_UTIL
  */
 struct hpcc_hop_rec {
 	uint32_t switch_id;
@@ -105,6 +118,8 @@ struct hpcc_hop_rec {
 	uint64_t ts;
 	uint64_t tx_bytes;
 	uint32_t qlen;
+	uint32_t flags;
+	uint32_t tx_util;
 };
 
 /**
@@ -119,6 +134,9 @@ struct hpcc_hop_rec {
  * @n_flows: N from an HPCC_WIRE_EXT_N_FLOWS extension, 1..65535; 0 when
  *	the packet has none
  * @hops: the @nhop filled records, first hop first
+ * @ioam_off: IPv6: where an IOAM option (type 0x31) of the hop-by-hop
+ *	header starts, from the IP header (for hpcc_decode_ioam()); 0: none
+ * @ioam_len: that option's bytes, its type and length included
  */
 struct hpcc_pkt {
 	struct hpcc_tuple tuple;
@@ -130,6 +148,8 @@ struct hpcc_pkt {
 	uint64_t ts;
 	uint32_t n_flows;
 	struct hpcc_hop_rec hops[HPCC_MAX_HOPS];
+	uint16_t ioam_off;
+	uint16_t ioam_len;
 };
 
 /**
@@ -213,6 +233,33 @@ enum hpcc_parse_err hpcc_parse(const void *buf, size_t len,
 size_t hpcc_build_probe(void *buf, const struct hpcc_tuple *t, uint8_t dscp,
 			uint8_t hop_cap, uint64_t probe_id, uint64_t ts,
 			uint16_t ip_id);
+
+/**
+ * hpcc_build_probe_ioam() - an IPv6 probe that asks the path's IOAM transit
+ * nodes for a pre-allocated trace (RFC 9197 section 4.4; Linux:
+ * net.ipv6.conf.DEV.ioam6_enabled and the namespace configured)
+ * @buf: at least HPCC_PKT_MAX bytes
+ * @t: the flow, IPv6 only, with @t->flowlabel
+ * @dscp: the probe DSCP, 1..63
+ * @ns_id: the IOAM-Namespace-ID the nodes fill for
+ * @nodes: room for this many nodes, 1..HPCC_MAX_HOPS
+ * @probe_id: random 64-bit id
+ * @ts: sender clock, ns
+ *
+ * A hop-by-hop options header holds PadN (the option 4n-aligned, RFC 9486
+ * section 3), the IOAM option (type 0x31, IOAM type pre-allocated trace,
+ * trace type HPCC_IOAM_TRACE_TYPE: node_id, interface IDs, timestamp
+ * seconds and fraction, queue depth; NodeLen 5; RemainingLen room for
+ * @nodes) and PadN to a multiple of 8 bytes; then the TCP header and the
+ * HPCC header with one empty record (hop_cap 1), which hpcc_int hops
+ * leave alone once full.  The receiver's hpccd decodes the trace into the
+ * response's records.
+ *
+ * Return: the packet's length, or 0 for an out-of-range argument.
+ */
+size_t hpcc_build_probe_ioam(void *buf, const struct hpcc_tuple *t,
+			     uint8_t dscp, uint16_t ns_id, uint8_t nodes,
+			     uint64_t probe_id, uint64_t ts);
 
 /**
  * hpcc_build_response() - the response to a parsed probe

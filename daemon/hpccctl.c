@@ -379,6 +379,12 @@ static struct json_object *flow_json(const struct hpcc_attrs *a)
 		json_object_object_add(r, "tx-bytes",
 				       json_object_new_uint64(h->tx_bytes));
 		json_object_object_add(r, "qlen", json_object_new_uint64(h->qlen));
+		if (h->flags)
+			json_object_object_add(r, "flags",
+					       json_object_new_uint64(h->flags));
+		if (h->flags & HPCC_HOP_FLAGS_TX_UTIL)
+			json_object_object_add(r, "tx-util",
+					       json_object_new_uint64(h->tx_util));
 		json_object_array_add(hops, r);
 	}
 	json_object_object_add(o, "hops", hops);

@@ -71,6 +71,7 @@
 #include <sys/socket.h>
 #include <sys/timerfd.h>
 
+#include "hpcc_decode.h"
 #include "hpcc_genl.h"
 #include "hpcc_wire.h"
 #include "hpccd_config.h"
@@ -87,7 +88,8 @@ enum {
 	C_PROBES_BAD_SOURCE, C_RESPONSES_RATE_LIMITED, C_RESYNCS,
 	C_RECONCILES, C_FLOWS_RECONCILED, C_FLOWS_OVER_LIMIT, C_FLOWS_GONE,
 	C_PUSH_REPLIES_LOST, C_RESPONSES_WITH_N, C_N_FLOWS_EVICTED,
-	C_IPV6_IGNORED,
+	C_IPV6_IGNORED, C_PROBES_IOAM, C_IOAM_TRACES, C_IOAM_REFUSED,
+	C_IOAM_OVERFLOW, C_RESPONSES_NO_RATE,
 	C_PARSE_BASE,
 	C_NUM = C_PARSE_BASE + HPCC_PARSE_NUM
 };
@@ -102,7 +104,8 @@ static const char *const counter_names[C_PARSE_BASE] = {
 	"probes-bad-source", "responses-rate-limited", "resyncs",
 	"reconciles", "flows-reconciled", "flows-over-limit", "flows-gone",
 	"push-replies-lost", "responses-with-n", "n-flows-evicted",
-	"ipv6-ignored",
+	"ipv6-ignored", "probes-ioam", "ioam-traces", "ioam-refused",
+	"ioam-overflow", "responses-no-rate",
 };
 
 /*
@@ -295,8 +298,16 @@ static void probe_send(struct hpccd_flow *f, uint64_t now)
 	uint64_t id = random64();
 	size_t len;
 
-	len = hpcc_build_probe(buf, &f->t, D.probe_dscp, D.cfg.max_hops, id,
-			       now, ++D.ip_id);
+	if (f->t.family == AF_INET6 &&
+	    hpccd_cfg_encoding(&D.cfg, f->t.daddr6) == HPCCD_ENC_IOAM) {
+		len = hpcc_build_probe_ioam(buf, &f->t, D.probe_dscp,
+					    (uint16_t)D.cfg.ioam_namespace,
+					    (uint8_t)D.cfg.max_hops, id, now);
+		D.counters[C_PROBES_IOAM] += len > 0;
+	} else {
+		len = hpcc_build_probe(buf, &f->t, D.probe_dscp,
+				       D.cfg.max_hops, id, now, ++D.ip_id);
+	}
 	hpccd_sent(&D.sched, f, id, now);
 	if (len && send_pkt(buf, len, f->t.family, tuple_daddr(&f->t), 0))
 		D.counters[C_PROBES_SENT]++;
@@ -763,13 +774,54 @@ static bool link_local6(int family, const void *addr)
 }
 
 /*
+ * ioam_records() - a probe's IOAM trace (@raw, the packet from its IP
+ * header) as the response's records in @q: what IOAM has (node_id,
+ * egress interface, ts, queue depth) and HPCC_HOP_FLAGS_NO_TX_BYTES, B 0
+ * (the sender fills it from its capacity table).  A node without queue
+ * depth or timestamp gets ts 0, which the core skips (no verdict: an
+ * absent queue must not read as an empty one).  Nodes beyond
+ * HPCC_MAX_HOPS, a malformed option and the Overflow flag are counted.
+ */
+static void ioam_records(struct hpcc_pkt *q, const uint8_t *raw)
+{
+	struct hpcc_hop_obs h[255];
+	struct hpcc_ioam_info info;
+	enum hpcc_decode_err e;
+	uint8_t n, i;
+
+	e = hpcc_decode_ioam(raw + q->ioam_off, q->ioam_len, D.cfg.ioam_ts, h,
+			     sizeof(h) / sizeof(h[0]), &n, &info);
+	if (e != HPCC_DECODE_OK || n > HPCC_MAX_HOPS) {
+		D.counters[C_IOAM_REFUSED]++;
+		return;
+	}
+	D.counters[C_IOAM_TRACES]++;
+	if (info.flags & HPCC_IOAM_FLAG_OVERFLOW)
+		D.counters[C_IOAM_OVERFLOW]++;
+	for (i = 0; i < n; i++) {
+		struct hpcc_hop_rec *r = &q->hops[i];
+
+		*r = h[i].rec;
+		r->rate = 0;
+		r->tx_bytes = 0;
+		r->flags = HPCC_HOP_FLAGS_NO_TX_BYTES;
+		if ((h[i].present & (HPCC_OBS_TS | HPCC_OBS_QLEN)) !=
+		    (HPCC_OBS_TS | HPCC_OBS_QLEN))
+			r->ts = 0;
+	}
+	q->nhop = n;
+}
+
+/*
  * on_probe() - answer a probe addressed to this host, of either family:
  * the checks are the same (PACKET_HOST, a local unicast destination, a
  * unicast source with a route back, the per-source limit); an IPv6
  * source's limit is its /64's (hpccd_rl_allow()).
  */
-static void on_probe(const struct hpcc_pkt *p, const struct sockaddr_ll *ll)
+static void on_probe(const struct hpcc_pkt *probe, const uint8_t *raw,
+		     const struct sockaddr_ll *ll)
 {
+	struct hpcc_pkt q = *probe, *p = &q;
 	int fam = p->tuple.family == AF_INET6 ? AF_INET6 : AF_INET;
 	const void *src = fam == AF_INET6 ? (const void *)p->tuple.saddr6 :
 					    (const void *)&p->tuple.saddr;
@@ -809,6 +861,9 @@ static void on_probe(const struct hpcc_pkt *p, const struct sockaddr_ll *ll)
 			return;
 		}
 	}
+	/* an IOAM trace stands in for records no hpcc hop filled */
+	if (p->ioam_off && !p->nhop)
+		ioam_records(p, raw);
 	if (D.cfg.report_n_flows && D.nf.max) {
 		n = hpccd_nf_note(&D.nf, &p->tuple, p->hops, p->nhop, now);
 		D.counters[C_N_FLOWS_EVICTED] = D.nf.evicted;
@@ -955,6 +1010,7 @@ static void read_push_replies(void)
  */
 static void on_response(const struct hpcc_pkt *p)
 {
+	struct hpcc_pkt q;
 	struct hpcc_tuple t;
 	struct hpccd_flow *f;
 	uint64_t now = now_ns();
@@ -977,17 +1033,30 @@ static void on_response(const struct hpcc_pkt *p)
 		check_flow(f);
 		return;
 	}
-	for (i = 0; i < p->nhop; i++)
-		if (!p->hops[i].rate || p->hops[i].rate > 1600000000000ULL) {
+	q = *p;
+	for (i = 0; i < q.nhop; i++) {
+		/* no B (IOAM, INT-MD): the capacity table's, or the default */
+		if (!q.hops[i].rate) {
+			q.hops[i].rate = hpccd_cfg_rate(&D.cfg,
+							q.hops[i].switch_id,
+							q.hops[i].port_id);
+			if (!q.hops[i].rate) {
+				D.counters[C_RESPONSES_NO_RATE]++;
+				check_flow(f);
+				return;
+			}
+		}
+		if (q.hops[i].rate > 1600000000000ULL) {
 			D.counters[C_RESPONSES_BAD_HOP]++;
 			check_flow(f);
 			return;
 		}
+	}
 	if (f->in_flight)
 		probe_want(f);
-	if (p->n_flows)
+	if (q.n_flows)
 		D.counters[C_RESPONSES_WITH_N]++;
-	push_add(&t, p);
+	push_add(&t, &q);
 }
 
 /* Probes and responses of one family's packet socket @fd. */
@@ -1013,7 +1082,7 @@ static void read_packets(int fd)
 			continue;
 		}
 		if (p.type == HPCC_WIRE_PROBE && p.dscp == D.probe_dscp)
-			on_probe(&p, &ll);
+			on_probe(&p, buf, &ll);
 		else if (p.type == HPCC_WIRE_RESPONSE &&
 			 p.dscp == D.response_dscp)
 			on_response(&p);

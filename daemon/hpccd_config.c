@@ -2,8 +2,10 @@
 /*
  * hpccd_config.c - hpccd's settings (hpccd_config.h).
  */
+#include <arpa/inet.h>
 #include <errno.h>
 #include <stdarg.h>
+#include <stdbool.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -65,6 +67,120 @@ static int parse_uint(const char *name, const char *v, unsigned int min,
 	return 0;
 }
 
+static int parse_u64(const char *name, const char *v, uint64_t min,
+		     uint64_t max, uint64_t *out)
+{
+	char *end;
+	unsigned long long x;
+
+	errno = 0;
+	x = strtoull(v, &end, 10);
+	if (errno || end == v || *end || *v == '-' || *v == '+' ||
+	    x < min || x > max) {
+		cfg_err("%s: '%.64s' is not a number in %llu..%llu", name, v,
+			(unsigned long long)min, (unsigned long long)max);
+		return -1;
+	}
+	*out = x;
+	return 0;
+}
+
+/* "ioam 2001:db8::/32": the encoding and an IPv6 prefix. */
+static int parse_encoding(struct hpccd_cfg *c, const char *v)
+{
+	char name[16], pfx[64], extra[2], *slash;
+	struct hpccd_prefix e = { 0 };
+	unsigned int len;
+	int i;
+
+	if (sscanf(v, "%15s %63s %1s", name, pfx, extra) != 2) {
+		cfg_err("encoding: 'NAME PREFIX/LEN' expected");
+		return -1;
+	}
+	if (!strcmp(name, "ioam")) {
+		e.enc = HPCCD_ENC_IOAM;
+	} else {
+		cfg_err("encoding: '%.15s' is not ioam (the project's own needs no line)",
+			name);
+		return -1;
+	}
+	slash = strchr(pfx, '/');
+	if (!slash || parse_uint("encoding", slash + 1, 0, 128, &len))
+		return -1;
+	*slash = 0;
+	if (inet_pton(AF_INET6, pfx, e.addr) != 1) {
+		cfg_err("encoding: '%.63s' is not an IPv6 address", pfx);
+		return -1;
+	}
+	e.len = (uint8_t)len;
+	for (i = len; i < 128; i++)	/* the host bits */
+		e.addr[i / 8] &= (uint8_t)~(0x80 >> (i % 8));
+	if (c->n_enc == HPCCD_MAX_ENCODINGS) {
+		cfg_err("encoding: more than %d lines", HPCCD_MAX_ENCODINGS);
+		return -1;
+	}
+	c->enc[c->n_enc++] = e;
+	return 0;
+}
+
+/* "SWITCH PORT RATE" */
+static int parse_capacity(struct hpccd_cfg *c, const char *v)
+{
+	char a[16], b[16], r[24], extra[2];
+	struct hpccd_capacity e;
+	unsigned int sw, port;
+
+	if (sscanf(v, "%15s %15s %23s %1s", a, b, r, extra) != 3) {
+		cfg_err("capacity: 'SWITCH PORT RATE' expected");
+		return -1;
+	}
+	if (parse_uint("capacity switch", a, 0, UINT32_MAX, &sw) ||
+	    parse_uint("capacity port", b, 0, UINT32_MAX, &port) ||
+	    parse_u64("capacity rate", r, 1, 1600000000000ULL, &e.rate))
+		return -1;
+	if (c->n_cap == HPCCD_MAX_CAPACITY) {
+		cfg_err("capacity: more than %d lines", HPCCD_MAX_CAPACITY);
+		return -1;
+	}
+	e.switch_id = sw;
+	e.port_id = port;
+	c->cap[c->n_cap++] = e;
+	return 0;
+}
+
+static bool prefix_match(const struct hpccd_prefix *p, const uint8_t *a)
+{
+	unsigned int full = p->len / 8, rest = p->len % 8;
+
+	if (memcmp(p->addr, a, full))
+		return false;
+	return !rest || !((p->addr[full] ^ a[full]) & (0xff00 >> rest));
+}
+
+int hpccd_cfg_encoding(const struct hpccd_cfg *c, const uint8_t *daddr6)
+{
+	int best = -1;
+	unsigned int i;
+
+	for (i = 0; i < c->n_enc; i++)
+		if (prefix_match(&c->enc[i], daddr6) &&
+		    (best < 0 || c->enc[i].len > c->enc[best].len))
+			best = (int)i;
+	return best < 0 ? HPCCD_ENC_OWN : c->enc[best].enc;
+}
+
+uint64_t hpccd_cfg_rate(const struct hpccd_cfg *c, uint32_t switch_id,
+			uint32_t port_id)
+{
+	unsigned int i;
+
+	for (i = 0; i < c->n_cap; i++)
+		if (c->cap[i].switch_id == switch_id &&
+		    c->cap[i].port_id == port_id)
+			return c->cap[i].rate;
+	return c->default_rate;
+}
+
 int hpccd_cfg_set(struct hpccd_cfg *c, const char *k, const char *v)
 {
 	unsigned int b;
@@ -93,6 +209,25 @@ int hpccd_cfg_set(struct hpccd_cfg *c, const char *k, const char *v)
 		return parse_uint(k, v, 1, 60000, &c->n_flows_window_ms);
 	if (!strcmp(k, "n-flows-max"))
 		return parse_uint(k, v, 1, 1048576, &c->n_flows_max);
+	if (!strcmp(k, "encoding"))
+		return parse_encoding(c, v);
+	if (!strcmp(k, "capacity"))
+		return parse_capacity(c, v);
+	if (!strcmp(k, "default-rate"))
+		return parse_u64(k, v, 0, 1600000000000ULL, &c->default_rate);
+	if (!strcmp(k, "ioam-namespace"))
+		return parse_uint(k, v, 0, 65535, &c->ioam_namespace);
+	if (!strcmp(k, "ioam-ts")) {
+		static const char *const fmts[] = { "posix", "ptp", "ntp" };
+
+		for (b = 0; b < 3; b++)
+			if (!strcmp(v, fmts[b])) {
+				c->ioam_ts = b;
+				return 0;
+			}
+		cfg_err("ioam-ts: posix, ptp or ntp");
+		return -1;
+	}
 	if (!strcmp(k, "stats-file")) {
 		if (strlen(v) >= sizeof(c->stats_file)) {
 			cfg_err("stats-file: longer than %zu bytes",
@@ -136,6 +271,10 @@ int hpccd_cfg_parse(struct hpccd_cfg *c, const char *name, const char *buf,
 	char line[512], *k, *v, *eq;
 	size_t pos = 0, n;
 	int lineno = 0, bad = 0;
+
+	/* the lists are the file's: a reload replaces them */
+	c->n_enc = 0;
+	c->n_cap = 0;
 
 	while (pos < len) {
 		const char *nl = memchr(buf + pos, '\n', len - pos);

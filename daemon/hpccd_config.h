@@ -10,6 +10,44 @@
 #include <stdbool.h>
 #include <stddef.h>
 
+#include <stdint.h>
+
+/* Probe encodings (issue 18): the project's own records, or an IOAM
+ * pre-allocated trace (IPv6 only).
+ */
+enum hpccd_encoding {
+	HPCCD_ENC_OWN,
+	HPCCD_ENC_IOAM,
+};
+
+#define HPCCD_MAX_ENCODINGS	16
+#define HPCCD_MAX_CAPACITY	256
+
+/**
+ * struct hpccd_prefix - an "encoding = NAME PREFIX/LEN" line
+ * @addr: the IPv6 prefix, network byte order
+ * @len: its length, 0..128
+ * @enc: enum hpccd_encoding
+ */
+struct hpccd_prefix {
+	uint8_t addr[16];
+	uint8_t len;
+	uint8_t enc;
+};
+
+/**
+ * struct hpccd_capacity - a "capacity = SWITCH PORT RATE" line: B of the
+ * hop (switch ID, egress port ID) for records that carry none
+ * @switch_id: the hop's switch ID (IOAM node_id, INT switch ID)
+ * @port_id: its egress port ID
+ * @rate: B, bit/s, 1..1.6e12
+ */
+struct hpccd_capacity {
+	uint32_t switch_id;
+	uint32_t port_id;
+	uint64_t rate;
+};
+
 /**
  * struct hpccd_cfg - hpccd's settings
  * @file: the configuration file
@@ -33,6 +71,19 @@
  *	flow still counts in N, 1..60,000
  * @n_flows_max: n-flows-max, flows the receiver's count tracks at most,
  *	1..1,048,576 (about 200 bytes each)
+ * @enc: "encoding = ioam PREFIX/LEN" lines, @n_enc of them (at most
+ *	HPCCD_MAX_ENCODINGS; the file's, replaced on each read): IPv6
+ *	destinations whose probes carry an IOAM trace; the longest prefix
+ *	wins; every other destination gets the project's own records
+ * @ioam_namespace: ioam-namespace, the IOAM-Namespace-ID of those probes,
+ *	0..65535 (Linux: `ip ioam namespace add ID` on the transit nodes)
+ * @ioam_ts: ioam-ts, the namespace's timestamp format, enum
+ *	hpcc_ioam_ts_fmt: posix (Linux), ptp or ntp
+ * @default_rate: default-rate, B in bit/s for a record with none that the
+ *	capacity table does not name, 0 (none: such a record is refused) to
+ *	1.6e12
+ * @cap: "capacity = SWITCH PORT RATE" lines, @n_cap of them (at most
+ *	HPCCD_MAX_CAPACITY; the file's, replaced on each read)
  * @syslog: log to syslog
  * @verbose: debug messages
  */
@@ -51,9 +102,38 @@ struct hpccd_cfg {
 	unsigned int report_n_flows;
 	unsigned int n_flows_window_ms;
 	unsigned int n_flows_max;
+	struct hpccd_prefix enc[HPCCD_MAX_ENCODINGS];
+	unsigned int n_enc;
+	unsigned int ioam_namespace;
+	unsigned int ioam_ts;
+	uint64_t default_rate;
+	struct hpccd_capacity cap[HPCCD_MAX_CAPACITY];
+	unsigned int n_cap;
 	bool syslog;
 	int verbose;
 };
+
+/**
+ * hpccd_cfg_encoding() - the encoding of probes to an IPv6 destination
+ * @c: settings
+ * @daddr6: the destination, network byte order
+ *
+ * Return: enum hpccd_encoding of the longest matching "encoding" prefix,
+ * HPCCD_ENC_OWN when none matches.
+ */
+int hpccd_cfg_encoding(const struct hpccd_cfg *c, const uint8_t *daddr6);
+
+/**
+ * hpccd_cfg_rate() - B for a hop record that carries none
+ * @c: settings
+ * @switch_id: the hop's switch ID
+ * @port_id: its egress port ID
+ *
+ * Return: the capacity table's rate for the hop, else default-rate (0:
+ * none), bit/s.
+ */
+uint64_t hpccd_cfg_rate(const struct hpccd_cfg *c, uint32_t switch_id,
+			uint32_t port_id);
 
 /** hpccd_cfg_defaults() - the defaults (those of daemon/hpccd.conf) */
 void hpccd_cfg_defaults(struct hpccd_cfg *c);

@@ -220,7 +220,9 @@ static enum hpcc_int_cnt hpcc_int_stamp(struct hpcc_int_net *hn,
 	hpcc_int_queue(dev, d, &tx_bytes, &backlog);
 	rec.tx_bytes = cpu_to_be64(tx_bytes);
 	rec.qlen = htonl(min_t(u64, backlog, U32_MAX));
+	rec.flags = 0;		/* a full record */
 	rec.reserved = 0;
+	rec.tx_util = 0;
 
 	/* Both regions start at an even offset from the TCP header. */
 	diff = csum_sub(csum_partial(&rec, sizeof(rec), 0),

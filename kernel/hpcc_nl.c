@@ -174,7 +174,11 @@ static int hpcc_nl_hops(struct genl_info *info, struct hpcc_tlm *tlm,
 	struct nlattr *tb[HPCC_A_HOP_MAX + 1];
 	const struct nlattr *a;
 	int rem, err, i;
+	u32 fl;
 
+	/* the uapi's flags are the core's */
+	BUILD_BUG_ON(HPCC_HOP_FLAGS_NO_TX_BYTES != HPCC_HOP_NO_TX_BYTES);
+	BUILD_BUG_ON(HPCC_HOP_FLAGS_TX_UTIL != HPCC_HOP_TX_UTIL);
 	*bad_count = false;
 	tlm->nhop = 0;
 	nlmsg_for_each_attr(a, info->nlhdr, GENL_HDRLEN, rem) {
@@ -192,23 +196,38 @@ static int hpcc_nl_hops(struct genl_info *info, struct hpcc_tlm *tlm,
 				       hpcc_hop_nl_policy, info->extack);
 		if (err)
 			return err;
+		fl = tb[HPCC_A_HOP_FLAGS] ?
+		     nla_get_u32(tb[HPCC_A_HOP_FLAGS]) : 0;
 		for (i = HPCC_A_HOP_SWITCH_ID; i <= HPCC_A_HOP_QLEN; i++) {
+			/* txBytes may be absent when flags says so */
+			if (i == HPCC_A_HOP_TX_BYTES &&
+			    fl & HPCC_HOP_FLAGS_NO_TX_BYTES)
+				continue;
 			if (!tb[i]) {
 				NL_SET_ERR_ATTR_MISS(info->extack, a, i);
 				NL_SET_ERR_MSG_MOD(info->extack,
-						   "a hop record needs switch-id, port-id, rate, ts, tx-bytes and qlen");
+						   "a hop record needs switch-id, port-id, rate, ts, tx-bytes (unless flags no-tx-bytes) and qlen");
 				return -EINVAL;
 			}
+		}
+		if (fl & HPCC_HOP_FLAGS_TX_UTIL &&
+		    (!(fl & HPCC_HOP_FLAGS_NO_TX_BYTES) ||
+		     !tb[HPCC_A_HOP_TX_UTIL])) {
+			NL_SET_ERR_MSG_ATTR(info->extack, tb[HPCC_A_HOP_FLAGS],
+					    "flags tx-util needs no-tx-bytes and tx-util");
+			return -EINVAL;
 		}
 		h = &tlm->hops[tlm->nhop++];
 		h->switch_id = nla_get_u32(tb[HPCC_A_HOP_SWITCH_ID]);
 		h->port_id = nla_get_u32(tb[HPCC_A_HOP_PORT_ID]);
 		h->rate_bps = nla_get_u64(tb[HPCC_A_HOP_RATE]);
 		h->ts = nla_get_u64(tb[HPCC_A_HOP_TS]);
-		h->tx_bytes = nla_get_u64(tb[HPCC_A_HOP_TX_BYTES]);
+		h->tx_bytes = fl & HPCC_HOP_FLAGS_NO_TX_BYTES ? 0 :
+			      nla_get_u64(tb[HPCC_A_HOP_TX_BYTES]);
 		h->qlen = nla_get_u64(tb[HPCC_A_HOP_QLEN]);
-		h->flags = 0;		/* a full record */
-		h->tx_util = 0;
+		h->flags = fl;		/* 0: a full record */
+		h->tx_util = fl & HPCC_HOP_FLAGS_TX_UTIL ?
+			     nla_get_u32(tb[HPCC_A_HOP_TX_UTIL]) : 0;
 	}
 	if (!tlm->nhop) {
 		*bad_count = true;
@@ -355,7 +374,11 @@ static int hpcc_nl_put_hops(struct sk_buff *msg, struct hpcc_ent *e, u64 *age)
 		    nla_put_u64_64bit(msg, HPCC_A_HOP_TX_BYTES, h->tx_bytes,
 				      HPCC_A_HOP_PAD) ||
 		    nla_put_u64_64bit(msg, HPCC_A_HOP_QLEN, h->qlen,
-				      HPCC_A_HOP_PAD))
+				      HPCC_A_HOP_PAD) ||
+		    (h->flags &&
+		     nla_put_u32(msg, HPCC_A_HOP_FLAGS, h->flags)) ||
+		    (h->flags & HPCC_HOP_TX_UTIL &&
+		     nla_put_u32(msg, HPCC_A_HOP_TX_UTIL, h->tx_util)))
 			return -EMSGSIZE;
 		nla_nest_end(msg, nest);
 	}

@@ -17,6 +17,10 @@ static HPCC_NLA_RANGE_CONST struct netlink_range_validation hpcc_a_hop_rate_rang
 	.max	= 1600000000000ULL,
 };
 
+static HPCC_NLA_RANGE_CONST struct netlink_range_validation hpcc_a_hop_tx_util_range = {
+	.max	= 131072ULL,
+};
+
 static HPCC_NLA_RANGE_CONST struct netlink_range_validation hpcc_a_flow_n_flows_range = {
 	.min	= 1ULL,
 	.max	= 65535ULL,
@@ -52,13 +56,15 @@ static HPCC_NLA_RANGE_CONST struct netlink_range_validation hpcc_a_params_n_flow
 };
 
 /* Common nested types */
-static const struct nla_policy hpcc_hop_nl_policy[HPCC_A_HOP_PAD + 1] = {
+static const struct nla_policy hpcc_hop_nl_policy[HPCC_A_HOP_TX_UTIL + 1] = {
 	[HPCC_A_HOP_SWITCH_ID] = { .type = NLA_U32, },
 	[HPCC_A_HOP_PORT_ID] = { .type = NLA_U32, },
 	[HPCC_A_HOP_RATE] = NLA_POLICY_FULL_RANGE(NLA_U64, &hpcc_a_hop_rate_range),
 	[HPCC_A_HOP_TS] = { .type = NLA_U64, },
 	[HPCC_A_HOP_TX_BYTES] = { .type = NLA_U64, },
 	[HPCC_A_HOP_QLEN] = { .type = NLA_U64, },
+	[HPCC_A_HOP_FLAGS] = NLA_POLICY_MASK(NLA_U32, 0x3),
+	[HPCC_A_HOP_TX_UTIL] = NLA_POLICY_FULL_RANGE(NLA_U32, &hpcc_a_hop_tx_util_range),
 };
 
 /* HPCC_CMD_TELEMETRY_SET - do */

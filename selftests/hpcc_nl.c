@@ -204,7 +204,9 @@ static int bad(const char *c, char **av)
 {
 	char buf[MNL_SOCKET_BUFFER_SIZE];
 	struct nlmsghdr *nlh = msg_start(buf, HPCC_CMD_TELEMETRY_SET, 0);
-	struct hpcc_hop_rec h = { 1, 1, 1000000000, 1000, 0, 0 };
+	struct hpcc_hop_rec h = {
+		.switch_id = 1, .port_id = 1, .rate = 1000000000, .ts = 1000,
+	};
 	uint8_t v6[16] = { 0 };
 	int i, err;
 
@@ -341,7 +343,9 @@ static int predict(char **av, int n, const char *trace)
 {
 	uint64_t t_ns = param("t") * 1000, rate = param("line_rate") * 1000000;
 	uint64_t bdp = rate / 8 * t_ns / 1000000000;
-	struct hpcc_hop_rec h = { 7, 3, rate, 1000000, 0, 0 };
+	struct hpcc_hop_rec h = {
+		.switch_id = 7, .port_id = 3, .rate = rate, .ts = 1000000,
+	};
 	FILE *f = fopen(trace, "w");
 	struct hpcc_flow_msg reply;
 	struct hpcc_attrs r;

@@ -118,6 +118,8 @@ start_hpccd() {
 		--clear-groups "--inh-caps=-all,$caps"
 		"--ambient-caps=-all,$caps" "--bounding-set=-all,$caps")
 	[ -d "$TMP/run" ] || mkdir -m 1777 "$TMP/run" || return 1
+	# an hpccd as nobody reads its configuration there
+	[ -z "$caps" ] || chmod o+x "$TMP" || return 1
 	touch "$TMP/$ns.conf"
 	chmod 644 "$TMP/$ns.conf"
 	ip netns exec "$ns" "${pre[@]}" "$TOP/build/hpccd" -c "$TMP/$ns.conf" -v \

@@ -9,9 +9,18 @@
 
 #include "kselftest_harness.h"
 #include "hpcc_wire.h"
+#include "hpcc_decode.h"
 
 #define OFF_HDR		(HPCC_IP_LEN + HPCC_TCP_LEN)
 #define OFF_HOP(i)	(OFF_HDR + HPCC_WIRE_HDR_LEN + (i) * HPCC_WIRE_HOP_LEN)
+
+static void put_be32(uint8_t *p, uint32_t v)
+{
+	p[0] = v >> 24;
+	p[1] = v >> 16;
+	p[2] = v >> 8;
+	p[3] = v;
+}
 
 static const struct hpcc_tuple flow = {
 	.saddr = 0x010012c6,	/* 198.18.0.1 in network order */
@@ -277,7 +286,7 @@ TEST(builder_ranges)
 	EXPECT_EQ(hpcc_build_probe(buf, &flow, 60, 0, 1, 1, 1), 0);
 	EXPECT_EQ(hpcc_build_probe(buf, &flow, 60, 9, 1, 1, 1), 0);
 	n = hpcc_build_probe(buf, &flow, 63, 8, 1, 1, 1);
-	EXPECT_EQ(n, HPCC_PKT_MAX - HPCC_WIRE_EXT_MAX - 20);
+	EXPECT_EQ(n, HPCC_PKT_MAX - HPCC_WIRE_EXT_MAX - HPCC_HBH_IOAM_MAX - 20);
 	ASSERT_EQ(hpcc_parse(buf, n, &p), HPCC_PARSE_OK);
 	EXPECT_EQ(hpcc_build_response(buf, &p, 0, 1, 0), 0);
 	EXPECT_EQ(hpcc_build_response(buf, &p, 64, 1, 0), 0);
@@ -410,9 +419,11 @@ TEST(probe6_round_trip)
 	EXPECT_EQ(p.hop_cap, 4);
 	EXPECT_EQ(p.probe_id, 0x1122334455667788ULL);
 	EXPECT_EQ(p.ts, 987654321ULL);
-	/* the largest probe is the largest packet but for extensions */
+	/* the largest probe is the largest packet but for extensions and
+	 * an IOAM probe's hop-by-hop header
+	 */
 	n = hpcc_build_probe(buf, &t, 63, 8, 1, 1, 1);
-	EXPECT_EQ(n, HPCC_PKT_MAX - HPCC_WIRE_EXT_MAX);
+	EXPECT_EQ(n, HPCC_PKT_MAX - HPCC_WIRE_EXT_MAX - HPCC_HBH_IOAM_MAX);
 	/* a flow label beyond 20 bits, an unknown family */
 	t.flowlabel = 0x100000;
 	EXPECT_EQ(hpcc_build_probe(buf, &t, 60, 4, 1, 1, 1), 0);
@@ -530,6 +541,115 @@ TEST(ip6_malformed_rejected)
 	buf[4] = 0;
 	buf[5] = 4;
 	EXPECT_EQ(hpcc_parse(buf, n, &p), HPCC_PARSE_IP6_EXTHDR);
+}
+
+/*
+ * An IOAM probe: the option 4n-aligned in a hop-by-hop header of 8n bytes,
+ * the TCP checksum over the upper-layer length, parsed with the option
+ * found; empty it decodes to no hop; one node filled as Linux's transit
+ * code fills it (its data at RemainingLen x 4 - NodeLen x 4, RemainingLen
+ * then less by NodeLen) decodes to that hop.
+ */
+TEST(ioam_probe)
+{
+	struct hpcc_tuple t = flow6();
+	uint8_t buf[HPCC_PKT_MAX], nhop, *o, *d;
+	struct hpcc_ioam_info info;
+	struct hpcc_hop_obs h[HPCC_MAX_HOPS];
+	struct hpcc_pkt p;
+	size_t n, hbh;
+	uint8_t nodes;
+
+	EXPECT_EQ(hpcc_build_probe_ioam(buf, &flow, 60, 1, 4, 1, 1), 0);
+	EXPECT_EQ(hpcc_build_probe_ioam(buf, &t, 60, 1, 0, 1, 1), 0);
+	EXPECT_EQ(hpcc_build_probe_ioam(buf, &t, 60, 1, 9, 1, 1), 0);
+	for (nodes = 1; nodes <= HPCC_MAX_HOPS; nodes++) {
+		n = hpcc_build_probe_ioam(buf, &t, 60, 123, nodes, 77, 5);
+		ASSERT_LE(n, HPCC_PKT_MAX);
+		hbh = ((size_t)buf[41] + 1) * 8;
+		EXPECT_EQ(0, buf[6]);
+		EXPECT_EQ(6, buf[40]);
+		EXPECT_LE(16 + nodes * 20, hbh);
+		EXPECT_EQ(n, 40 + hbh + 20 + HPCC_WIRE_HDR_LEN +
+			  HPCC_WIRE_HOP_LEN);
+		EXPECT_TRUE(tcp6_csum_ok(buf, 40 + hbh, n));
+		ASSERT_EQ(hpcc_parse(buf, n, &p), HPCC_PARSE_OK);
+		EXPECT_EQ(44, p.ioam_off);	/* 4n from the header's start */
+		EXPECT_EQ(12 + nodes * 20, p.ioam_len);
+		EXPECT_EQ(77, p.probe_id);
+		ASSERT_EQ(HPCC_DECODE_OK,
+			  hpcc_decode_ioam(buf + p.ioam_off, p.ioam_len,
+					   HPCC_IOAM_TS_POSIX, h, HPCC_MAX_HOPS,
+					   &nhop, &info));
+		EXPECT_EQ(0, nhop);
+		EXPECT_EQ(123, info.namespace_id);
+		EXPECT_EQ(HPCC_IOAM_TRACE_TYPE, info.trace_type);
+		EXPECT_EQ(nodes * 5, info.remaining);
+	}
+	/* a transit node fills the last slot (8 nodes built above) */
+	o = buf + p.ioam_off;
+	d = o + 12 + (size_t)o[7] * 4 - 20;
+	put_be32(d, 63u << 24 | 5);		/* hop limit, node_id */
+	put_be32(d + 4, 1u << 16 | 7);		/* ingress 1, egress 7 */
+	put_be32(d + 8, 100);			/* seconds */
+	put_be32(d + 12, 250);			/* microseconds */
+	put_be32(d + 16, 3000);			/* backlog, bytes */
+	o[7] -= 5;
+	ASSERT_EQ(hpcc_parse(buf, n, &p), HPCC_PARSE_OK);
+	ASSERT_EQ(HPCC_DECODE_OK,
+		  hpcc_decode_ioam(buf + p.ioam_off, p.ioam_len,
+				   HPCC_IOAM_TS_POSIX, h, HPCC_MAX_HOPS, &nhop,
+				   NULL));
+	ASSERT_EQ(1, nhop);
+	EXPECT_EQ(5, h[0].rec.switch_id);
+	EXPECT_EQ(7, h[0].rec.port_id);
+	EXPECT_EQ(100000250000ULL, h[0].rec.ts);
+	EXPECT_EQ(3000, h[0].rec.qlen);
+	/* an IPv6 probe without a hop-by-hop header has no IOAM option */
+	n = hpcc_build_probe(buf, &t, 60, 4, 1, 1, 1);
+	ASSERT_EQ(hpcc_parse(buf, n, &p), HPCC_PARSE_OK);
+	EXPECT_EQ(0, p.ioam_off);
+}
+
+/* A partial record's flags and Tx utilization survive a response; a full
+ * record's are 0 on the wire; unknown bits and Tx utilization without
+ * no-tx-bytes are ignored.
+ */
+TEST(partial_records_in_responses)
+{
+	uint8_t buf[HPCC_PKT_MAX], out[HPCC_PKT_MAX], *rec;
+	struct hpcc_pkt p, r;
+	size_t n;
+
+	n = hpcc_build_probe(buf, &flow, 60, 2, 5, 6, 1);
+	ASSERT_EQ(hpcc_parse(buf, n, &p), HPCC_PARSE_OK);
+	p.nhop = 2;
+	p.hops[0] = (struct hpcc_hop_rec){ .switch_id = 1, .ts = 9,
+		.tx_bytes = 5, .flags = HPCC_HOP_FLAGS_NO_TX_BYTES |
+		HPCC_HOP_FLAGS_TX_UTIL, .tx_util = 49152 };
+	p.hops[1] = (struct hpcc_hop_rec){ .switch_id = 2, .ts = 9,
+		.tx_bytes = 5 };
+	n = hpcc_build_response(out, &p, 61, 1, 0);
+	ASSERT_GT(n, 0);
+	ASSERT_EQ(hpcc_parse(out, n, &r), HPCC_PARSE_OK);
+	EXPECT_EQ(HPCC_HOP_FLAGS_NO_TX_BYTES | HPCC_HOP_FLAGS_TX_UTIL,
+		  r.hops[0].flags);
+	EXPECT_EQ(49152, r.hops[0].tx_util);	/* Q15 on the wire, exact */
+	EXPECT_EQ(0, r.hops[0].tx_bytes);	/* absent */
+	EXPECT_EQ(0, r.hops[1].flags);
+	EXPECT_EQ(5, r.hops[1].tx_bytes);
+	rec = out + n - 2 * HPCC_WIRE_HOP_LEN;
+	EXPECT_EQ(3, rec[36]);
+	EXPECT_EQ(0, rec[HPCC_WIRE_HOP_LEN + 36]);
+	/* unknown bits; tx-util without no-tx-bytes */
+	rec[36] = 0x81;
+	ASSERT_EQ(hpcc_parse(out, n, &r), HPCC_PARSE_OK);
+	EXPECT_EQ(HPCC_HOP_FLAGS_NO_TX_BYTES, r.hops[0].flags);
+	EXPECT_EQ(0, r.hops[0].tx_util);
+	rec[36] = HPCC_HOP_FLAGS_TX_UTIL;
+	ASSERT_EQ(hpcc_parse(out, n, &r), HPCC_PARSE_OK);
+	EXPECT_EQ(0, r.hops[0].flags);
+	EXPECT_EQ(0, r.hops[0].tx_util);
 }
 
 TEST_HARNESS_MAIN

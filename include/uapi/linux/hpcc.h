@@ -12,6 +12,20 @@
 #define HPCC_MAX_HOPS	8
 
 /**
+ * enum hpcc_hop_flags - What a hop record lacks (Documentation/algorithm.rst,
+ *   "Partial telemetry"); none set: a full record.
+ * @HPCC_HOP_FLAGS_NO_TX_BYTES: The hop reported no txBytes (INT-MD, IFA and
+ *   IOAM have none): txRate / B comes from tx-util when set, else from the
+ *   queue alone; tx-bytes is ignored.
+ * @HPCC_HOP_FLAGS_TX_UTIL: tx-util holds the hop's Tx utilization (with
+ *   no-tx-bytes).
+ */
+enum hpcc_hop_flags {
+	HPCC_HOP_FLAGS_NO_TX_BYTES = 1,
+	HPCC_HOP_FLAGS_TX_UTIL = 2,
+};
+
+/**
  * enum hpcc_mode - Which window law a flow runs.
  * @HPCC_MODE_HPCC: HPCC++ from fresh telemetry (NewAck, draft section 4.2).
  * @HPCC_MODE_FALLBACK: The conventional law (Reno with PRR): no telemetry for
@@ -88,6 +102,8 @@ enum {
 	HPCC_A_HOP_TX_BYTES,
 	HPCC_A_HOP_QLEN,
 	HPCC_A_HOP_PAD,
+	HPCC_A_HOP_FLAGS,
+	HPCC_A_HOP_TX_UTIL,
 
 	__HPCC_A_HOP_MAX,
 	HPCC_A_HOP_MAX = (__HPCC_A_HOP_MAX - 1)

@@ -65,7 +65,16 @@ struct hpcc_wire_hdr {
  * @ts: ts, when the hop stamped the record, ns
  * @tx_bytes: txBytes, bytes the egress port had transmitted at @ts
  * @qlen: qlen, egress queue length at @ts, bytes (saturates at 2^32 - 1)
+ * @flags: what the record lacks, enum hpcc_hop_flags (linux/hpcc.h): 0 for
+ *	a record a hop stamped in this format (hpcc_int always writes 0); a
+ *	receiver that translated a standard encoding (IOAM, INT-MD) into
+ *	the response's records sets HPCC_HOP_FLAGS_NO_TX_BYTES, and
+ *	HPCC_HOP_FLAGS_TX_UTIL with @tx_util (Documentation/algorithm.rst,
+ *	"Partial telemetry").  Was reserved (0) before: old senders and hops
+ *	write 0, old receivers ignore it.  Unknown bits are ignored.
  * @reserved: 0 when sent, ignored when received
+ * @tx_util: Tx utilization, Q15 (32768 = 100 %, to 200 %), with
+ *	HPCC_HOP_FLAGS_TX_UTIL; else 0
  */
 struct hpcc_wire_hop {
 	__be32 switch_id;
@@ -74,7 +83,9 @@ struct hpcc_wire_hop {
 	__be64 ts;
 	__be64 tx_bytes;
 	__be32 qlen;
-	__be32 reserved;
+	__u8 flags;
+	__u8 reserved;
+	__be16 tx_util;
 };
 
 /**

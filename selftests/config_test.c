@@ -1,0 +1,116 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * config_test - hpccd's settings parser (daemon/hpccd_config.c) for the
+ * encodings issue's keys: "encoding = ioam PREFIX/LEN" (longest prefix
+ * wins, host bits ignored, at most HPCCD_MAX_ENCODINGS), "capacity =
+ * SWITCH PORT RATE" and default-rate (the B of a record with none),
+ * ioam-namespace, ioam-ts; the lists are replaced by each parse (a
+ * reload).  Host test, built with ASan and UBSan.
+ */
+#include <arpa/inet.h>
+#include <stdio.h>
+#include <string.h>
+
+#include "kselftest_harness.h"
+#include "hpccd_config.h"
+
+static void quiet(const char *msg)
+{
+	(void)msg;
+}
+
+static int parse(struct hpccd_cfg *c, const char *text)
+{
+	return hpccd_cfg_parse(c, "test", text, strlen(text));
+}
+
+static int enc_of(const struct hpccd_cfg *c, const char *addr)
+{
+	uint8_t a[16];
+
+	if (inet_pton(AF_INET6, addr, a) != 1)
+		return -1;
+	return hpccd_cfg_encoding(c, a);
+}
+
+TEST(encoding_longest_prefix)
+{
+	struct hpccd_cfg c;
+
+	hpccd_cfg_log = quiet;
+	hpccd_cfg_defaults(&c);
+	EXPECT_EQ(HPCCD_ENC_OWN, enc_of(&c, "2001:db8::1"));
+	ASSERT_EQ(0, parse(&c, "encoding = ioam 2001:db8:1:2::ffff/63\n"
+			       "encoding = ioam fd00::/8\n"));
+	EXPECT_EQ(2, c.n_enc);
+	/* /63: the host bits of the line are ignored */
+	EXPECT_EQ(HPCCD_ENC_IOAM, enc_of(&c, "2001:db8:1:3::9"));
+	EXPECT_EQ(HPCCD_ENC_OWN, enc_of(&c, "2001:db8:1:4::9"));
+	EXPECT_EQ(HPCCD_ENC_IOAM, enc_of(&c, "fdff::1"));
+	EXPECT_EQ(HPCCD_ENC_OWN, enc_of(&c, "fe00::1"));
+	/* ::/0 matches everything */
+	ASSERT_EQ(0, parse(&c, "encoding = ioam ::/0\n"));
+	EXPECT_EQ(1, c.n_enc);
+	EXPECT_EQ(HPCCD_ENC_IOAM, enc_of(&c, "fe00::1"));
+}
+
+TEST(encoding_refused)
+{
+	static const char *const bad[] = {
+		"encoding = int-md 2001:db8::/32\n",
+		"encoding = ioam 2001:db8::/129\n",
+		"encoding = ioam 2001:db8::\n",
+		"encoding = ioam 10.0.0.0/8\n",
+		"encoding = ioam 2001:db8::/32 extra\n",
+		"encoding = ioam\n",
+		"capacity = 1 2\n",
+		"capacity = 1 2 0\n",
+		"capacity = 1 2 1600000000001\n",
+		"capacity = -1 2 3\n",
+		"capacity = 1 2 3 4\n",
+		"default-rate = 1600000000001\n",
+		"ioam-namespace = 65536\n",
+		"ioam-ts = gps\n",
+	};
+	struct hpccd_cfg c;
+	unsigned int i;
+	char text[64 * 17] = "";
+
+	hpccd_cfg_log = quiet;
+	for (i = 0; i < sizeof(bad) / sizeof(bad[0]); i++) {
+		hpccd_cfg_defaults(&c);
+		EXPECT_EQ(-1, parse(&c, bad[i])) TH_LOG("accepted: %s", bad[i]);
+		EXPECT_EQ(0, c.n_enc);
+		EXPECT_EQ(0, c.n_cap);
+	}
+	/* more lines than the list holds: the extra one is refused */
+	for (i = 0; i <= HPCCD_MAX_ENCODINGS; i++)
+		snprintf(text + strlen(text), sizeof(text) - strlen(text),
+			 "encoding = ioam fd%02x::/16\n", i);
+	hpccd_cfg_defaults(&c);
+	EXPECT_EQ(-1, parse(&c, text));
+	EXPECT_EQ(HPCCD_MAX_ENCODINGS, c.n_enc);
+}
+
+TEST(capacity_and_default_rate)
+{
+	struct hpccd_cfg c;
+
+	hpccd_cfg_log = quiet;
+	hpccd_cfg_defaults(&c);
+	EXPECT_EQ(0, hpccd_cfg_rate(&c, 5, 7));
+	ASSERT_EQ(0, parse(&c, "capacity = 5 7 100000000\n"
+			       "capacity = 4294967295 0 25000000000\n"
+			       "ioam-namespace = 123\nioam-ts = ntp\n"));
+	EXPECT_EQ(100000000, hpccd_cfg_rate(&c, 5, 7));
+	EXPECT_EQ(25000000000ULL, hpccd_cfg_rate(&c, 4294967295U, 0));
+	EXPECT_EQ(0, hpccd_cfg_rate(&c, 5, 8));
+	EXPECT_EQ(123, c.ioam_namespace);
+	EXPECT_EQ(2, c.ioam_ts);
+	ASSERT_EQ(0, parse(&c, "default-rate = 40000000000\n"));
+	/* a reload replaces the table: only the default is left */
+	EXPECT_EQ(0, c.n_cap);
+	EXPECT_EQ(40000000000ULL, hpccd_cfg_rate(&c, 5, 7));
+}
+
+TEST_HARNESS_MAIN

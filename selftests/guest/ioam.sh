@@ -1,0 +1,146 @@
+#!/bin/bash
+# SPDX-License-Identifier: GPL-2.0
+#
+# Telemetry from Linux's own IOAM (issue 18; RFC 9197 pre-allocated trace,
+# net/ipv6/ioam6.c): an IPv6 hpcc flow through a stock Linux forwarder
+# whose ingress has ioam6_enabled.  The sender's hpccd sends IOAM probes to
+# the prefix its configuration names (encoding = ioam PREFIX/LEN); the
+# forwarder fills one node (node_id, interface IDs, timestamp, the egress
+# qdisc's backlog as queue depth); the receiver's hpccd decodes the trace
+# into the response's records, marked without txBytes; the sender fills B
+# from its capacity table and the module runs the partial-telemetry rules
+# (Documentation/algorithm.rst).  Without a rate for the hop, responses
+# are refused and counted.
+#
+#   hs (fd00:49:1::1) -- v0|v1 -- rt -- v2|v3 -- hr (fd00:49:2::1)
+#   rt: net.ipv6.ioam6_id 5, v1 ioam6_enabled, v2 ioam6_id 7 (egress
+#   interface), IOAM namespace 123, tbf 100 Mbit/s on v2
+set -u
+TOP=$(cd "$(dirname "$0")/../.." && pwd)
+. "$TOP/selftests/lib.sh"
+
+CLI=fd00:49:1::1
+SRV=fd00:49:2::1
+CTL=$TOP/build/hpccctl
+TMP=$(mktemp -d)
+mkdir -m 1777 "$TMP/run"
+
+trap 'ns_gone hs rt hr; rm -rf "$TMP"' EXIT
+
+topology() {
+	ip netns add hs && ip netns add rt && ip netns add hr &&
+	ip link add v0 netns hs type veth peer name v1 netns rt &&
+	ip link add v2 netns rt type veth peer name v3 netns hr || return 1
+	local ns
+	for ns in hs rt hr; do
+		ip netns exec "$ns" sysctl -qw net.ipv6.conf.all.accept_dad=0 \
+			net.ipv6.conf.default.accept_dad=0 || return 1
+		ip -n "$ns" link set lo up || return 1
+	done
+	ip -n hs addr add $CLI/64 dev v0 nodad &&
+	ip -n rt addr add fd00:49:1::2/64 dev v1 nodad &&
+	ip -n rt addr add fd00:49:2::2/64 dev v2 nodad &&
+	ip -n hr addr add $SRV/64 dev v3 nodad &&
+	ip -n hs link set v0 up && ip -n rt link set v1 up &&
+	ip -n rt link set v2 up && ip -n hr link set v3 up &&
+	ip -n hs route add fd00:49:2::/64 via fd00:49:1::2 &&
+	ip -n hr route add fd00:49:1::/64 via fd00:49:2::2 &&
+	ip netns exec rt sysctl -qw net.ipv6.conf.all.forwarding=1 || return 1
+	# the IOAM transit node: its ID, the ingress that fills, the egress
+	# interface's ID, the namespace
+	ip netns exec rt sysctl -qw net.ipv6.ioam6_id=5 \
+		net.ipv6.conf.v1.ioam6_enabled=1 net.ipv6.conf.v2.ioam6_id=7 &&
+	ip -n rt ioam namespace add 123 || return 1
+	tc -n rt qdisc add dev v2 root tbf rate 100mbit burst 32k limit 250k &&
+	ip netns exec hr sysctl -qw net.ipv4.tcp_congestion_control=cubic &&
+	{ ip netns exec hr iperf3 -s -p 5201 >/dev/null 2>&1 & } &&
+	retry 50 sh -c "ip netns exec hr ss -Hltn | grep -q ':5201'"
+}
+
+daemons_start() {
+	modprobe tcp_hpcc || return 1
+	cat > "$TMP/hs.conf" <<EOF
+encoding = ioam fd00:49:2::/64
+ioam-namespace = 123
+capacity = 5 7 100000000
+reconcile-s = 1
+EOF
+	start_hpccd hs && start_hpccd hr caps-only
+}
+
+# flowj EXPR - the Python EXPR on the JSON flow f of the sender's iperf3
+# data connection (port 6201); age(f) is telemetry-age, us
+flowj() {
+	ip netns exec hs "$CTL" -j flow show dst $SRV sport 6201 |
+	tee "$TMP/flowj.last" |
+	python3 -c '
+import json, sys
+def age(f):
+    return f.get("telemetry-age", 1 << 62)
+fl = json.load(sys.stdin)
+sys.exit(0 if [f for f in fl if '"$1"'] else 1)'
+}
+
+flow_start() {
+	ip netns exec hs iperf3 -6 -c $SRV -p 5201 --cport 6201 -C hpcc \
+		-t $((120 * SLOW)) -b 50M -J > "$TMP/iperf" 2>&1 &
+	echo $! > "$TMP/iperf.pid"
+}
+
+flow_stop() {
+	kill "$(cat "$TMP/iperf.pid")" 2>/dev/null
+	wait "$(cat "$TMP/iperf.pid")" 2>/dev/null
+	retry 50 sh -c "[ -z \"\$(ip netns exec hr ss -Htn state established '( sport = :5201 )')\" ]"
+	return 0
+}
+
+# The flow runs HPCC on the forwarder's IOAM node: one record, switch 5,
+# egress port 7, B from the capacity table, no txBytes.
+ioam_telemetry() {
+	local rc=0
+	flow_start
+	retry 50 flowj 'f["mode-name"] == "hpcc" and age(f) < 100000 and len(f["hops"]) == 1 and f["hops"][0]["switch-id"] == 5 and f["hops"][0]["port-id"] == 7 and f["hops"][0]["rate"] == 100000000 and f["hops"][0].get("flags") == 1' || {
+		echo "last read:"; cat "$TMP/flowj.last"; rc=1; }
+	echo "sender: probes-ioam $(dstat hs probes-ioam), responses-received $(dstat hs responses-received), telemetry-pushed $(dstat hs telemetry-pushed), responses-no-rate $(dstat hs responses-no-rate)"
+	echo "receiver: ioam-traces $(dstat hr ioam-traces), ioam-refused $(dstat hr ioam-refused), ioam-overflow $(dstat hr ioam-overflow), responses-sent $(dstat hr responses-sent)"
+	echo "receiver module: probes-consumed $(mstat hr probes-consumed)"
+	ip netns exec hs "$CTL" flow show sport 6201
+	flow_stop
+	[ $rc = 0 ] && dstat_ge hs probes-ioam 10 && dstat_ge hr ioam-traces 10 &&
+		[ "$(dstat hr ioam-refused)" = 0 ] &&
+		[ "$(dstat hr ioam-overflow)" = 0 ] &&
+		[ "$(dstat hs telemetry-rejected)" = 0 ] &&
+		[ "$(mstat hr probes-consumed)" -ge 10 ]
+}
+
+# Without a rate for the hop (no capacity line, no default-rate) the
+# responses are refused before the module, and counted.
+no_rate_refused() {
+	local n0 p0 rc=0
+	grep -v '^capacity' "$TMP/hs.conf" > "$TMP/hs.conf.new" &&
+		mv "$TMP/hs.conf.new" "$TMP/hs.conf" && chmod 644 "$TMP/hs.conf"
+	kill -HUP "$(pid_of hs)" || return 1
+	retry 25 grep -q reloaded "$TMP/hs.log" || return 1
+	n0=$(dstat hs responses-no-rate)
+	p0=$(dstat hs telemetry-pushed)
+	flow_start
+	retry 50 dstat_ge hs responses-no-rate $((n0 + 5)) || rc=1
+	echo "responses-no-rate $n0 -> $(dstat hs responses-no-rate), telemetry-pushed $p0 -> $(dstat hs telemetry-pushed)"
+	[ "$(dstat hs telemetry-pushed)" = "$p0" ] || rc=1
+	flow_stop
+	return $rc
+}
+
+# dstat_ge NS KEY N - the hpccd counter is at least N
+dstat_ge() {
+	local v
+	v=$(dstat "$1" "$2") && [ -n "$v" ] && [ "$v" -ge "$3" ]
+}
+
+ktap_print_header
+ktap_set_plan 4
+t "hs - rt (IOAM transit, tbf) - hr over IPv6" topology
+t "hpccd in both; the sender's probes to the prefix carry an IOAM trace" daemons_start
+t "the flow runs HPCC on the forwarder's IOAM node (B from the capacity table)" ioam_telemetry
+t "no rate for the hop: responses refused and counted, nothing pushed" no_rate_refused
+ktap_finished
