@@ -9,10 +9,11 @@
  *
  * Invariants: parsing never reads outside the input (ASan) and never hits
  * undefined behaviour (UBSan); an accepted packet has 1 <= hop_cap <= 8
- * and nhop <= hop_cap and N <= 65535; the response built from an accepted
- * probe (with an N extension) parses again with the same id, timestamp,
- * hop records, N, family, reversed addresses and ports, and (IPv6) flow
- * label.
+ * and nhop <= hop_cap and N <= 65535, and an IOAM option it found ends
+ * within the input; the response built from an accepted probe (with an N
+ * extension) parses again with the same id, timestamp, hop records (their
+ * flags and Tx utilization included), N, family, reversed addresses and
+ * ports, and (IPv6) flow label.
  */
 #include <stdlib.h>
 #include <string.h>
@@ -28,6 +29,9 @@ static void check(const unsigned char *data, size_t len)
 	if (hpcc_parse(data, len, &p) != HPCC_PARSE_OK)
 		return;
 	if (!p.hop_cap || p.hop_cap > HPCC_MAX_HOPS || p.nhop > p.hop_cap)
+		abort();
+	/* an IOAM option found lies within the packet */
+	if (p.ioam_off && (size_t)p.ioam_off + p.ioam_len > len)
 		abort();
 	if (p.type != HPCC_WIRE_PROBE)
 		return;
