@@ -146,6 +146,23 @@ dstat() {
 	sed -n "s/^$2=//p" "$f"
 }
 
+# flow_json NS DST SPORT EXPR - evaluate the Python EXPR on the JSON flow
+# f (hpccctl -j) in NS to DST from local port SPORT; exit 1 when it is
+# false or there is no such flow.  age(f) is telemetry-age, microseconds,
+# or a huge number before any telemetry.  The last records read stay in
+# $TMP/flowj.last for a failure's diagnostics (the flow may be gone when
+# it is printed).
+flow_json() {
+	ip netns exec "$1" "$TOP/build/hpccctl" -j flow show dst "$2" sport "$3" |
+	tee "$TMP/flowj.last" |
+	python3 -c '
+import json, sys
+def age(f):
+    return f.get("telemetry-age", 1 << 62)
+fl = json.load(sys.stdin)
+sys.exit(0 if [f for f in fl if '"$4"'] else 1)'
+}
+
 # mstat NS KEY - a tcp_hpcc counter of NS (hpccctl stats)
 mstat() {
 	ip netns exec "$1" "$TOP/build/hpccctl" stats | awk -v k="$2" '$1 == k { print $2 }'

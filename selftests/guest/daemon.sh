@@ -33,21 +33,10 @@ dropped() {
 	awk -F= '/^dropped-/ { n += $2 } END { print n + 0 }' "$TMP/run/$1.stats"
 }
 
-# flowj CPORT EXPR - evaluate the Python EXPR on the JSON flow f (from
-# hpccctl -j) of the sender's iperf3 data connection from port CPORT; exit
-# 1 when it is false or there is no such flow.  age(f) is telemetry-age,
-# microseconds, or a huge number before any telemetry.  The last records
-# read stay in $TMP/flowj.last for a failure's diagnostics (the flow may
-# be gone when it is printed).
+# flowj CPORT EXPR - flow_json (selftests/lib.sh) on the sender's iperf3
+# data connection from port CPORT
 flowj() {
-	ip netns exec hs "$CTL" -j flow show dst $SRV sport "$1" |
-	tee "$TMP/flowj.last" |
-	python3 -c '
-import json, sys
-def age(f):
-    return f.get("telemetry-age", 1 << 62)
-fl = json.load(sys.stdin)
-sys.exit(0 if [f for f in fl if '"$2"'] else 1)'
+	flow_json hs $SRV "$1" "$2"
 }
 
 topology() {

@@ -68,17 +68,10 @@ EOF
 	start_hpccd hs && start_hpccd hr caps-only
 }
 
-# flowj EXPR - the Python EXPR on the JSON flow f of the sender's iperf3
-# data connection (port 6201); age(f) is telemetry-age, us
+# flowj EXPR - flow_json (selftests/lib.sh) on the sender's iperf3 data
+# connection (port 6201)
 flowj() {
-	ip netns exec hs "$CTL" -j flow show dst $SRV sport 6201 |
-	tee "$TMP/flowj.last" |
-	python3 -c '
-import json, sys
-def age(f):
-    return f.get("telemetry-age", 1 << 62)
-fl = json.load(sys.stdin)
-sys.exit(0 if [f for f in fl if '"$1"'] else 1)'
+	flow_json hs $SRV 6201 "$1"
 }
 
 flow_start() {
