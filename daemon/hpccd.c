@@ -775,7 +775,8 @@ static bool link_local6(int family, const void *addr)
 
 /*
  * ioam_records() - a probe's IOAM trace (@raw, the packet from its IP
- * header) as the response's records in @q: what IOAM has (node_id,
+ * header), when a node filled it, as the response's records in @q,
+ * replacing any the probe carries: what IOAM has (node_id,
  * egress interface, ts, queue depth) and HPCC_HOP_FLAGS_NO_TX_BYTES, B 0
  * (the sender fills it from its capacity table).  A node without queue
  * depth or timestamp gets ts 0, which the core skips (no verdict: an
@@ -798,6 +799,8 @@ static void ioam_records(struct hpcc_pkt *q, const uint8_t *raw)
 	D.counters[C_IOAM_TRACES]++;
 	if (info.flags & HPCC_IOAM_FLAG_OVERFLOW)
 		D.counters[C_IOAM_OVERFLOW]++;
+	if (!n)			/* no IOAM node on the path */
+		return;
 	for (i = 0; i < n; i++) {
 		struct hpcc_hop_rec *r = &q->hops[i];
 
@@ -861,8 +864,11 @@ static void on_probe(const struct hpcc_pkt *probe, const uint8_t *raw,
 			return;
 		}
 	}
-	/* an IOAM trace stands in for records no hpcc hop filled */
-	if (p->ioam_off && !p->nhop)
+	/* the sender asked for an IOAM trace: its nodes, when it has any,
+	 * are the response's records (an hpcc_int hop on the same path may
+	 * have stamped the probe's one record as well; it is dropped)
+	 */
+	if (p->ioam_off)
 		ioam_records(p, raw);
 	if (D.cfg.report_n_flows && D.nf.max) {
 		n = hpccd_nf_note(&D.nf, &p->tuple, p->hops, p->nhop, now);

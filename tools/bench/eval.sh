@@ -19,7 +19,8 @@
 #
 # Environment: BENCH_CCS (default "hpcc cubic bbr dctcp"), BENCH_REPS,
 # BENCH_SCENARIOS (default "s1 s2 s3 s4 s5 s6 s1v6 s2v6"; s1v6 and s2v6
-# are S1 and S2 over IPv6, in the same dual-stack testbed), BENCH_SEED,
+# are S1 and S2 over IPv6, in the same dual-stack testbed; s1ioam and
+# s2ioam the same with the router's IOAM as the telemetry), BENCH_SEED,
 # BENCH_RED_K,
 # BENCH_FCT_SCALE, BENCH_WORKLOAD, BENCH_INCAST_N (S4's N, default "8" quick,
 # "8 16 32" full), BENCH_COMMIT (tools/bench/run sets it).
@@ -314,6 +315,28 @@ s1v6() {
 s2v6() {
 	local TB_FLOW_FAMILY=6
 	s2 "$@"
+}
+
+# s1ioam, s2ioam: s1v6 and s2v6 with the router's own IOAM (a stock Linux
+# transit node) as the telemetry instead of hpcc_int's records
+# (tb_telemetry): no txBytes, U from the queue alone, B from a capacity
+# line (Documentation/algorithm.rst, "Partial telemetry")
+s1ioam() {
+	local TB_FLOW_FAMILY=6 rc
+	tb_telemetry ioam || return 1
+	s1 "$@"
+	rc=$?
+	tb_telemetry int
+	return $rc
+}
+
+s2ioam() {
+	local TB_FLOW_FAMILY=6 rc
+	tb_telemetry ioam || return 1
+	s2 "$@"
+	rc=$?
+	tb_telemetry int
+	return $rc
 }
 
 # s3: 4 flows join every PHASE s and leave in reverse; 100 ms bins

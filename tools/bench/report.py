@@ -243,6 +243,12 @@ def window_use(d):
             100.0 * full / len(rows))
 
 
+# the variants of S1 and S2 (tools/bench/eval.sh)
+SC_TITLE = {"s1v6": " over IPv6", "s2v6": " over IPv6",
+            "s1ioam": " over IPv6 with the router's IOAM as telemetry",
+            "s2ioam": " over IPv6 with the router's IOAM as telemetry"}
+
+
 def s1(d, meta, res, rep, sc="s1"):
     """S1's table (sc "s1"), or S1 over IPv6 (sc "s1v6": the table
     without the plot)"""
@@ -279,7 +285,7 @@ def s1(d, meta, res, rep, sc="s1"):
     res[sc + "_base_rtt_ms"] = base
     cubic = med([x["goodput_mbit"] for x in per.get("cubic", [])])
     md = ["## S1%s: one long flow (%s s)" % (
-        " over IPv6" if sc == "s1v6" else "", meta["long_s"]), "",
+        SC_TITLE.get(sc, ""), meta["long_s"]), "",
           "| cc | goodput Mbit/s | % of bottleneck | % of cubic | queue p50 KB | "
           "queue p99 KB | mean srtt ms | srtt inflation ms | retransmits | RTOs | "
           "in flight % of cwnd | window full % |",
@@ -341,7 +347,7 @@ def s2(d, meta, res, sc="s2"):
     if not r:
         return []
     md = ["## S2%s: 2 and 8 long flows (%s s)" % (
-        " over IPv6" if sc == "s2v6" else "", meta["long_s"]), "",
+        SC_TITLE.get(sc, ""), meta["long_s"]), "",
           "Jain's index of the flows' goodputs (each iperf3 flow's own "
           "average; the flows start within a second of each other).", "",
           "| cc | flows | Jain | queue p50 KB | queue p99 KB | retransmits |",
@@ -377,6 +383,37 @@ def ipv6_vs_ipv4(res):
         q6 = med([x["queue_p99"] for x in res.get("s1v6", {}).get(cc, [])])
         j4 = med([x["jain"] for x in res.get("s2", {}).get(cc, {}).get(8, [])])
         j6 = med([x["jain"] for x in res.get("s2v6", {}).get(cc, {}).get(8, [])])
+        md.append("| %s | %.1f | %.1f | %.3f | %.1f | %.1f | %.3f | %.3f |" % (
+            cc, g4, g6, g6 / g4 if g4 else float("nan"), q4 / 1e3, q6 / 1e3,
+            j4, j6))
+    return md + [""]
+
+
+def ioam_vs_own(res):
+    """The router's IOAM trace against hpcc_int's records, both over IPv6,
+    each cc in the same run: S1's goodput and queue, S2's 8-flow Jain index
+    (medians).  Only hpcc reads telemetry; the other ccs show what the
+    testbed gives in each half."""
+    if "s1ioam" not in res and "s2ioam" not in res:
+        return []
+    md = ["## IOAM against the project's records (same run)", "",
+          "Both over IPv6 through the same router.  IOAM: the router is a "
+          "stock Linux IOAM transit node (node_id, interface IDs, timestamp, "
+          "queue depth = the bottleneck tbf's backlog); hpccd decodes the "
+          "trace, B comes from its capacity table, and without txBytes U "
+          "comes from the queue alone (Documentation/algorithm.rst, "
+          "\"Partial telemetry\").  Own: hpcc_int's full records.  Medians; "
+          "the ratio is IOAM's over own's.", "",
+          "| cc | S1 goodput own | S1 goodput IOAM | IOAM/own | S1 queue p99 "
+          "KB own | IOAM | S2 8-flow Jain own | IOAM |",
+          "|---|---|---|---|---|---|---|---|"]
+    for cc in res.get("s1ioam", res.get("s2ioam", {})):
+        g4 = med([x["goodput_mbit"] for x in res.get("s1v6", {}).get(cc, [])])
+        g6 = med([x["goodput_mbit"] for x in res.get("s1ioam", {}).get(cc, [])])
+        q4 = med([x["queue_p99"] for x in res.get("s1v6", {}).get(cc, [])])
+        q6 = med([x["queue_p99"] for x in res.get("s1ioam", {}).get(cc, [])])
+        j4 = med([x["jain"] for x in res.get("s2v6", {}).get(cc, {}).get(8, [])])
+        j6 = med([x["jain"] for x in res.get("s2ioam", {}).get(cc, {}).get(8, [])])
         md.append("| %s | %.1f | %.1f | %.3f | %.1f | %.1f | %.3f | %.3f |" % (
             cc, g4, g6, g6 / g4 if g4 else float("nan"), q4 / 1e3, q6 / 1e3,
             j4, j6))
@@ -1074,6 +1111,9 @@ def main():
     body += s1(d, meta, res, rep, "s1v6")
     body += s2(d, meta, res, "s2v6")
     body += ipv6_vs_ipv4(res)
+    body += s1(d, meta, res, rep, "s1ioam")
+    body += s2(d, meta, res, "s2ioam")
+    body += ioam_vs_own(res)
     body += s3(d, meta, res, rep)
     body += telemetry(d, meta, res, rep)
     body += s4(d, meta, res)

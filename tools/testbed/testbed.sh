@@ -10,6 +10,7 @@
 #   tb_run CC FLOWS SECONDS DIR    FLOWS iperf3 flows with congestion
 #                                  control CC, sampling the bottleneck queue;
 #                                  raw results in DIR, summary in DIR/summary.json
+#   tb_telemetry int|ioam          what the probes ask the bottleneck for
 #   tb_down                        remove everything
 #
 #  sender tbs$i 198.18.$i.1 s0 ── l$i 198.18.$i.254 ┐
@@ -75,11 +76,43 @@ tb_offloads() {
 		gro "$TB_OFFLOADS" >/dev/null 2>&1
 }
 
-# tb_hpccd NS - start hpccd in NS (log and stats under $TB_TMP)
+# tb_hpccd NS - start hpccd in NS (configuration, log and stats under
+# $TB_TMP; the configuration is what tb_telemetry last wrote, else empty)
 tb_hpccd() {
-	ip netns exec "$1" "$TB_BIN/hpccd" -c /dev/null \
+	touch "$TB_TMP/$1.hpccd.conf"
+	ip netns exec "$1" "$TB_BIN/hpccd" -c "$TB_TMP/$1.hpccd.conf" \
 		-S "$TB_TMP/$1.hpccd.stats" >> "$TB_TMP/$1.hpccd.log" 2>&1 &
 	echo $! > "$TB_TMP/$1.hpccd.pid"
+}
+
+# tb_telemetry int|ioam - what the senders' probes ask the bottleneck for:
+# int (the default), the project's records, which hpcc_int stamps on br0;
+# ioam (TB_FAMILY 6 or dual, IPv6 flows only), an IOAM trace, which the
+# router fills as a stock Linux IOAM transit node (tb_up configures it:
+# node 1, its br0 port 1, namespace 1; queue depth = br0's tbf backlog),
+# with B from a capacity line.  Rewrites the senders' hpccd configuration
+# and reloads them (SIGHUP); the receivers' hpccd decodes either.
+tb_telemetry() {
+	local conf="" i p n
+	case $1 in
+	int) ;;
+	ioam)
+		[ "$TB_FAMILY" != 4 ] || {
+			echo "tb_telemetry: ioam needs TB_FAMILY 6 or dual" >&2
+			return 2; }
+		conf="encoding = ioam fd00:19::/64
+ioam-namespace = 1
+capacity = 1 1 $((TB_RATE_MBIT * 1000000))" ;;
+	*) echo "tb_telemetry: int or ioam" >&2; return 2 ;;
+	esac
+	for ((i = 1; i <= TB_S; i++)); do
+		printf '%s\n' "$conf" > "$TB_TMP/tbs$i.hpccd.conf"
+		n=$(grep -c reloaded "$TB_TMP/tbs$i.hpccd.log")
+		p=$(cat "$TB_TMP/tbs$i.hpccd.pid") && kill -HUP "$p" &&
+			retry 50 sh -c "[ \$(grep -c reloaded '$TB_TMP/tbs$i.hpccd.log') -gt $n ]" ||
+			return 1
+	done
+	TB_TELEMETRY=$1
 }
 
 # tb_hpccd_stop NS - stop the hpccd of NS
@@ -100,6 +133,8 @@ tb_up() {
 	esac
 	tb_down
 	mkdir -p "$TB_TMP"
+	rm -f "$TB_TMP"/*.hpccd.conf
+	TB_TELEMETRY=int
 	echo "$TB_S $TB_R" > "$TB_TMP/shape"
 	modprobe tcp_hpcc && modprobe hpcc_int || return 1
 	# the samplers' sock_diag modules now, not autoloaded by the first
@@ -120,6 +155,11 @@ tb_up() {
 	[ "$TB_FAMILY" = 4 ] || {
 		ip netns exec tbr sysctl -qw net.ipv6.conf.all.forwarding=1
 		ip -n tbr addr add fd00:19::fe/64 dev br0 nodad
+		# an IOAM transit node too (tb_telemetry ioam): node 1, its
+		# bottleneck port 1, namespace 1; the senders' links fill
+		ip netns exec tbr sysctl -qw net.ipv6.ioam6_id=1 \
+			net.ipv6.conf.br0.ioam6_id=1
+		ip -n tbr ioam namespace add 1
 	}
 	for ((i = 1; i <= TB_S; i++)); do
 		ip netns add "tbs$i"
@@ -134,6 +174,8 @@ tb_up() {
 			ip -n "tbs$i" addr add "fd00:18:$i::1/64" dev s0 nodad
 			ip -n tbr addr add "fd00:18:$i::fe/64" dev "l$i" nodad
 			ip -n "tbs$i" -6 route add default via "fd00:18:$i::fe"
+			ip netns exec tbr sysctl -qw \
+				"net.ipv6.conf.l$i.ioam6_enabled=1"
 		}
 		tb_offloads "tbs$i" s0
 		tb_offloads tbr "l$i"
@@ -182,6 +224,7 @@ tb_up() {
 tb_describe() {
 	echo "bottleneck tbf ${TB_RATE_MBIT} Mbit/s burst $TB_BURST, bfifo $TB_LIMIT B;" \
 		"netem ${TB_RTT_MS} ms; family $TB_FAMILY;" \
+		"telemetry ${TB_TELEMETRY:-int};" \
 		"offloads $TB_OFFLOADS; hpcc: $TB_HPCC_PARAMS"
 }
 
