@@ -168,6 +168,7 @@ static int dump_cb(const struct nlmsghdr *nlh, void *data)
 
 static int parse_hop(const char *s, struct hpcc_hop_rec *h)
 {
+	memset(h, 0, sizeof(*h));	/* flags 0: a full record */
 	return sscanf(s, "%" SCNu32 ",%" SCNu32 ",%" SCNu64 ",%" SCNu64
 		      ",%" SCNu64 ",%" SCNu32, &h->switch_id, &h->port_id,
 		      &h->rate, &h->ts, &h->tx_bytes, &h->qlen) == 6 ? 0 : -1;
