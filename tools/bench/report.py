@@ -368,7 +368,8 @@ def s2(d, meta, res, sc="s2"):
 def ipv6_vs_ipv4(res):
     """IPv6 against IPv4, each cc in the same run: S1's goodput and queue,
     S2's 8-flow Jain index (medians)"""
-    if "s1v6" not in res and "s2v6" not in res:
+    if ("s1v6" not in res and "s2v6" not in res) or \
+            ("s1" not in res and "s2" not in res):
         return []
     md = ["## IPv6 against IPv4 (same run)", "",
           "Medians; the ratio is IPv6's over IPv4's.  IPv6's 20-byte larger "
@@ -394,7 +395,8 @@ def ioam_vs_own(res):
     each cc in the same run: S1's goodput and queue, S2's 8-flow Jain index
     (medians).  Only hpcc reads telemetry; the other ccs show what the
     testbed gives in each half."""
-    if "s1ioam" not in res and "s2ioam" not in res:
+    if ("s1ioam" not in res and "s2ioam" not in res) or \
+            ("s1v6" not in res and "s2v6" not in res):
         return []
     md = ["## IOAM against the project's records (same run)", "",
           "Both over IPv6 through the same router.  IOAM: the router is a "
