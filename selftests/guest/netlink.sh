@@ -242,20 +242,33 @@ slow_start_once() {
 	fb=$(fget fallbacks)
 	echo "handed over: mode=$mode step=$(fget last_step) W=$w Wc=$(fget wc) mss=$mss samples $s0 -> $(fget samples) reductions $red0 -> $red fallbacks $fb"
 	flow_stop $port $sp
-	[ "$red" = "$red0" ] || return 2
 	[ "$mode" = 1 ] || return 1
 	# slow start grew cwnd x mss to W_init before the hand-over (a slow
 	# guest between the two pushes): Wc is clamped to W_init, which says
 	# nothing about where it came from; another flow
 	[ "$w" -ge "$W_INIT" ] && { echo "cwnd reached W_init first: inconclusive"; return 2; }
-	# W = Wc + W_ai with Wc a whole number of segments (cwnd x mss), not
-	# W_init's 1,250,000 - W_ai
-	python3 -c "import sys; w, mss, wi = $w, $mss, $W_INIT; sys.exit(not (w < wi and (w - 1000) % mss == 0 and w >= 2 * mss + 1000))" || return 1
+	if [ "$red" = "$red0" ]; then
+		# W = Wc + W_ai with Wc a whole number of segments (cwnd x
+		# mss), not W_init's 1,250,000 - W_ai
+		python3 -c "import sys; w, mss, wi = $w, $mss, $W_INIT; sys.exit(not (w < wi and (w - 1000) % mss == 0 and w >= 2 * mss + 1000))" || return 1
+	else
+		# a loss reduction in between (TCG guests drop bursts at the
+		# veth: 5 to 35 reductions per attempt in CI at a1829e4, on
+		# both kernels): before the hand-over it only shrank cwnd, so
+		# W = cwnd x mss + W_ai still; after it, hpcc_ssthresh() capped
+		# W at ssthresh x mss.  Either way W is whole segments, below
+		# W_init: it came from the window, not from W_init
+		python3 -c "import sys; w, mss, wi = $w, $mss, $W_INIT; sys.exit(not (w < wi and w >= 2 * mss and (w % mss == 0 or (w - 1000) % mss == 0)))" || return 1
+		echo "loss reductions $red0 -> $red in between: W $w is whole segments"
+	fi
 	# the hand-over is neither a fallback nor a resume: this flow's own
 	# fallbacks (the namespace's count also moves when the long-running
-	# flow of setup goes stale meanwhile, which it may on a slow guest)
+	# flow of setup goes stale meanwhile, which it may on a slow guest);
+	# a flow in loss recovery takes no telemetry and may go stale, so
+	# with reductions a fallback is inconclusive
 	[ "$fb" = 0 ] && [ "$(stat_of hs resumes)" = "$r0" ] || {
 		echo "flow fallbacks $fb (namespace $f0 -> $(stat_of hs fallbacks)), resumes $r0 -> $(stat_of hs resumes)"
+		[ "$red" = "$red0" ] || return 2
 		return 1; }
 }
 
@@ -263,7 +276,7 @@ slow_start() {
 	local i rc=1
 	nls params-set start=1 || return 1
 	[ "$(nls params-get | sed -n 's/^start=//p')" = 1 ] || return 1
-	for i in 1 2 3; do
+	for i in 1 2 3 4 5; do
 		slow_start_once 4004$i 524$i && rc=0 || rc=$?
 		[ $rc = 2 ] || break
 	done
