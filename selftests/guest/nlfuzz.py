@@ -75,6 +75,17 @@ class Spec:
         self.name = y["name"]
         self.consts = {d["name"]: d.get("value") for d in y.get("definitions", [])
                        if d.get("type") == "const"}
+        # a flags set's mask (its entries are bits 0, 1, ... unless valued)
+        self.flags = {}
+        for d in y.get("definitions", []):
+            if d.get("type") == "flags":
+                bit, mask = 0, 0
+                for e in d["entries"]:
+                    if isinstance(e, dict) and "value" in e:
+                        bit = e["value"]
+                    mask |= 1 << bit
+                    bit += 1
+                self.flags[d["name"]] = mask
         self.sets = {}
         for s in y["attribute-sets"]:
             attrs, val = {}, 1
@@ -200,7 +211,13 @@ class Fuzzer:
         checks = attr.get("checks", {})
         lo = self.spec.bound(checks.get("min", 0))
         hi = max(lo, min(self.spec.bound(checks.get("max", top)), top))
-        if sane and (depth > 0 or self.rng.random() < 0.9):
+        mask = self.spec.flags.get(attr.get("enum")) \
+            if attr.get("enum-as-flags") else None
+        if sane and mask is not None:
+            # a flags attribute: none half the time, else some of its bits
+            # (NLA_POLICY_MASK refuses the others)
+            v = 0 if self.rng.random() < 0.5 else self.rng.randint(0, mask) & mask
+        elif sane and (depth > 0 or self.rng.random() < 0.9):
             v = self.rng.randint(lo, hi if "max" in checks else min(hi, 1 << 20))
         else:
             picks = [0, 1, top, top - 1, 1 << (8 * size - 1), self.rng.randrange(top + 1)]
