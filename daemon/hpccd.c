@@ -785,14 +785,15 @@ static bool link_local6(int family, const void *addr)
  */
 static void ioam_records(struct hpcc_pkt *q, const uint8_t *raw)
 {
-	struct hpcc_hop_obs h[255];
+	struct hpcc_hop_obs h[HPCC_MAX_HOPS];
 	struct hpcc_ioam_info info;
 	enum hpcc_decode_err e;
 	uint8_t n, i;
 
+	/* more nodes than records: HPCC_DECODE_TOO_MANY, refused */
 	e = hpcc_decode_ioam(raw + q->ioam_off, q->ioam_len, D.cfg.ioam_ts, h,
-			     sizeof(h) / sizeof(h[0]), &n, &info);
-	if (e != HPCC_DECODE_OK || n > HPCC_MAX_HOPS) {
+			     HPCC_MAX_HOPS, &n, &info);
+	if (e != HPCC_DECODE_OK) {
 		D.counters[C_IOAM_REFUSED]++;
 		return;
 	}
@@ -821,10 +822,9 @@ static void ioam_records(struct hpcc_pkt *q, const uint8_t *raw)
  * unicast source with a route back, the per-source limit); an IPv6
  * source's limit is its /64's (hpccd_rl_allow()).
  */
-static void on_probe(const struct hpcc_pkt *probe, const uint8_t *raw,
+static void on_probe(struct hpcc_pkt *p, const uint8_t *raw,
 		     const struct sockaddr_ll *ll)
 {
-	struct hpcc_pkt q = *probe, *p = &q;
 	int fam = p->tuple.family == AF_INET6 ? AF_INET6 : AF_INET;
 	const void *src = fam == AF_INET6 ? (const void *)p->tuple.saddr6 :
 					    (const void *)&p->tuple.saddr;
@@ -1014,9 +1014,8 @@ static void read_push_replies(void)
  * reply (read later) updates in-flight and srtt, and a refusal backs the
  * flow off then.
  */
-static void on_response(const struct hpcc_pkt *p)
+static void on_response(struct hpcc_pkt *p)
 {
-	struct hpcc_pkt q;
 	struct hpcc_tuple t;
 	struct hpccd_flow *f;
 	uint64_t now = now_ns();
@@ -1039,20 +1038,19 @@ static void on_response(const struct hpcc_pkt *p)
 		check_flow(f);
 		return;
 	}
-	q = *p;
-	for (i = 0; i < q.nhop; i++) {
+	for (i = 0; i < p->nhop; i++) {
 		/* no B (IOAM, INT-MD): the capacity table's, or the default */
-		if (!q.hops[i].rate) {
-			q.hops[i].rate = hpccd_cfg_rate(&D.cfg,
-							q.hops[i].switch_id,
-							q.hops[i].port_id);
-			if (!q.hops[i].rate) {
+		if (!p->hops[i].rate) {
+			p->hops[i].rate = hpccd_cfg_rate(&D.cfg,
+							 p->hops[i].switch_id,
+							 p->hops[i].port_id);
+			if (!p->hops[i].rate) {
 				D.counters[C_RESPONSES_NO_RATE]++;
 				check_flow(f);
 				return;
 			}
 		}
-		if (q.hops[i].rate > 1600000000000ULL) {
+		if (p->hops[i].rate > 1600000000000ULL) {
 			D.counters[C_RESPONSES_BAD_HOP]++;
 			check_flow(f);
 			return;
@@ -1060,9 +1058,9 @@ static void on_response(const struct hpcc_pkt *p)
 	}
 	if (f->in_flight)
 		probe_want(f);
-	if (q.n_flows)
+	if (p->n_flows)
 		D.counters[C_RESPONSES_WITH_N]++;
-	push_add(&t, &q);
+	push_add(&t, p);
 }
 
 /* Probes and responses of one family's packet socket @fd. */

@@ -365,61 +365,55 @@ def s2(d, meta, res, sc="s2"):
     return md + [""]
 
 
-def ipv6_vs_ipv4(res):
-    """IPv6 against IPv4, each cc in the same run: S1's goodput and queue,
-    S2's 8-flow Jain index (medians)"""
-    if ("s1v6" not in res and "s2v6" not in res) or \
-            ("s1" not in res and "s2" not in res):
+def same_run_pair(res, base, var, title, text, cols):
+    """One same-run comparison table: S1 (sc "s1" + @base/@var) goodput
+    and queue, S2's 8-flow Jain index, each cc's medians, @var over @base;
+    @cols names the two halves in the header.  Nothing unless both halves
+    ran."""
+    s1b, s1v, s2b, s2v = "s1" + base, "s1" + var, "s2" + base, "s2" + var
+    if (s1v not in res and s2v not in res) or \
+            (s1b not in res and s2b not in res):
         return []
-    md = ["## IPv6 against IPv4 (same run)", "",
-          "Medians; the ratio is IPv6's over IPv4's.  IPv6's 20-byte larger "
-          "header leaves an MSS of 1428 bytes against 1448 (1.4 % less "
-          "payload per packet).", "",
-          "| cc | S1 goodput v4 | S1 goodput v6 | v6/v4 | S1 queue p99 KB v4 | "
-          "v6 | S2 8-flow Jain v4 | v6 |", "|---|---|---|---|---|---|---|---|"]
-    for cc in res.get("s1v6", res.get("s2v6", {})):
-        g4 = med([x["goodput_mbit"] for x in res.get("s1", {}).get(cc, [])])
-        g6 = med([x["goodput_mbit"] for x in res.get("s1v6", {}).get(cc, [])])
-        q4 = med([x["queue_p99"] for x in res.get("s1", {}).get(cc, [])])
-        q6 = med([x["queue_p99"] for x in res.get("s1v6", {}).get(cc, [])])
-        j4 = med([x["jain"] for x in res.get("s2", {}).get(cc, {}).get(8, [])])
-        j6 = med([x["jain"] for x in res.get("s2v6", {}).get(cc, {}).get(8, [])])
+    b, v = cols
+    md = ["## %s (same run)" % title, "", text, "",
+          "| cc | S1 goodput %s | S1 goodput %s | %s/%s | S1 queue p99 KB %s | "
+          "%s | S2 8-flow Jain %s | %s |" % (b, v, v, b, b, v, b, v),
+          "|---|---|---|---|---|---|---|---|"]
+    for cc in res.get(s1v, res.get(s2v, {})):
+        g4 = med([x["goodput_mbit"] for x in res.get(s1b, {}).get(cc, [])])
+        g6 = med([x["goodput_mbit"] for x in res.get(s1v, {}).get(cc, [])])
+        q4 = med([x["queue_p99"] for x in res.get(s1b, {}).get(cc, [])])
+        q6 = med([x["queue_p99"] for x in res.get(s1v, {}).get(cc, [])])
+        j4 = med([x["jain"] for x in res.get(s2b, {}).get(cc, {}).get(8, [])])
+        j6 = med([x["jain"] for x in res.get(s2v, {}).get(cc, {}).get(8, [])])
         md.append("| %s | %.1f | %.1f | %.3f | %.1f | %.1f | %.3f | %.3f |" % (
             cc, g4, g6, g6 / g4 if g4 else float("nan"), q4 / 1e3, q6 / 1e3,
             j4, j6))
     return md + [""]
+
+
+def ipv6_vs_ipv4(res):
+    """IPv6 against IPv4, each cc in the same run"""
+    return same_run_pair(
+        res, "", "v6", "IPv6 against IPv4",
+        "Medians; the ratio is IPv6's over IPv4's.  IPv6's 20-byte larger "
+        "header leaves an MSS of 1428 bytes against 1448 (1.4 % less "
+        "payload per packet).", ("v4", "v6"))
 
 
 def ioam_vs_own(res):
     """The router's IOAM trace against hpcc_int's records, both over IPv6,
-    each cc in the same run: S1's goodput and queue, S2's 8-flow Jain index
-    (medians).  Only hpcc reads telemetry; the other ccs show what the
-    testbed gives in each half."""
-    if ("s1ioam" not in res and "s2ioam" not in res) or \
-            ("s1v6" not in res and "s2v6" not in res):
-        return []
-    md = ["## IOAM against the project's records (same run)", "",
-          "Both over IPv6 through the same router.  IOAM: the router is a "
-          "stock Linux IOAM transit node (node_id, interface IDs, timestamp, "
-          "queue depth = the bottleneck tbf's backlog); hpccd decodes the "
-          "trace, B comes from its capacity table, and without txBytes U "
-          "comes from the queue alone (Documentation/algorithm.rst, "
-          "\"Partial telemetry\").  Own: hpcc_int's full records.  Medians; "
-          "the ratio is IOAM's over own's.", "",
-          "| cc | S1 goodput own | S1 goodput IOAM | IOAM/own | S1 queue p99 "
-          "KB own | IOAM | S2 8-flow Jain own | IOAM |",
-          "|---|---|---|---|---|---|---|---|"]
-    for cc in res.get("s1ioam", res.get("s2ioam", {})):
-        g4 = med([x["goodput_mbit"] for x in res.get("s1v6", {}).get(cc, [])])
-        g6 = med([x["goodput_mbit"] for x in res.get("s1ioam", {}).get(cc, [])])
-        q4 = med([x["queue_p99"] for x in res.get("s1v6", {}).get(cc, [])])
-        q6 = med([x["queue_p99"] for x in res.get("s1ioam", {}).get(cc, [])])
-        j4 = med([x["jain"] for x in res.get("s2v6", {}).get(cc, {}).get(8, [])])
-        j6 = med([x["jain"] for x in res.get("s2ioam", {}).get(cc, {}).get(8, [])])
-        md.append("| %s | %.1f | %.1f | %.3f | %.1f | %.1f | %.3f | %.3f |" % (
-            cc, g4, g6, g6 / g4 if g4 else float("nan"), q4 / 1e3, q6 / 1e3,
-            j4, j6))
-    return md + [""]
+    each cc in the same run.  Only hpcc reads telemetry; the other ccs show
+    what the testbed gives in each half."""
+    return same_run_pair(
+        res, "v6", "ioam", "IOAM against the project's records",
+        "Both over IPv6 through the same router.  IOAM: the router is a "
+        "stock Linux IOAM transit node (node_id, interface IDs, timestamp, "
+        "queue depth = the bottleneck tbf's backlog); hpccd decodes the "
+        "trace, B comes from its capacity table, and without txBytes U "
+        "comes from the queue alone (Documentation/algorithm.rst, "
+        "\"Partial telemetry\").  Own: hpcc_int's full records.  Medians; "
+        "the ratio is IOAM's over own's.", ("own", "IOAM"))
 
 
 # --- S3 ---------------------------------------------------------------------
