@@ -359,6 +359,97 @@ enum hpcc_decode_err hpcc_decode_ioam(const void *buf, size_t len,
 	return HPCC_DECODE_OK;
 }
 
+uint64_t hpcc_ifa_rate(unsigned int code)
+{
+	static const uint64_t gbit[] = { 10, 25, 40, 50, 100, 200, 400 };
+
+	return code < sizeof(gbit) / sizeof(gbit[0]) ?
+	       gbit[code] * 1000000000ULL : 0;
+}
+
+/* One hop's 32 bytes at @p into @o. */
+static void ifa_hop(const uint8_t *p, struct hpcc_hop_obs *o)
+{
+	uint32_t w0 = hpcc_get32(p), w1 = hpcc_get32(p + 4);
+	uint32_t ns = hpcc_get32(p + 12);
+	uint64_t rate = hpcc_ifa_rate(p[4] >> 4);
+
+	memset(o, 0, sizeof(*o));
+	o->rec.switch_id = (w0 >> 8) & 0xfffff;
+	o->present = HPCC_OBS_SWITCH_ID | HPCC_OBS_PORT_ID |
+		     HPCC_OBS_HOP_LATENCY;
+	o->rec.port_id = hpcc_get16(p + 8);
+	o->hop_latency = hpcc_get32(p + 16);
+	if (rate) {
+		o->rec.rate = rate;
+		o->present |= HPCC_OBS_RATE;
+	}
+	if (ns < 1000000000U) {
+		o->rec.ts = (uint64_t)(w1 & 0xfffff) * 1000000000U + ns;
+		o->present |= HPCC_OBS_TS;
+	}
+}
+
+enum hpcc_decode_err hpcc_decode_ifa(const void *buf, size_t len,
+				     struct hpcc_hop_obs *hops,
+				     unsigned int max_hops, uint8_t *nhop,
+				     struct hpcc_ifa_info *info)
+{
+	const uint8_t *p = buf;
+	size_t l4, md, stack;
+	unsigned int n, i;
+
+	*nhop = 0;
+	if (len < HPCC_IFA_HDR_LEN)
+		return HPCC_DECODE_SHORT;
+	if (p[0] >> 4 != HPCC_IFA_VERSION || (p[0] & 0xf) != HPCC_IFA_GNS_LOCAL ||
+	    p[2] & (HPCC_IFA_FLAG_MF | HPCC_IFA_FLAG_TS | HPCC_IFA_FLAG_C))
+		return HPCC_DECODE_IFA;
+	switch (p[1]) {
+	case 6:		/* TCP: Data Offset, the high 4 bits of byte 12 */
+		if (len < HPCC_IFA_HDR_LEN + 13)
+			return HPCC_DECODE_SHORT;
+		l4 = (size_t)(p[HPCC_IFA_HDR_LEN + 12] >> 4) * 4;
+		if (l4 < 20)
+			return HPCC_DECODE_SHORT;
+		break;
+	case 17:	/* UDP */
+		l4 = 8;
+		break;
+	default:
+		return HPCC_DECODE_IFA;
+	}
+	md = HPCC_IFA_HDR_LEN + l4;
+	if (len < md + HPCC_IFA_MD_HDR_LEN)
+		return HPCC_DECODE_SHORT;
+	stack = (size_t)p[md + 3] * 4;
+	if (len - md - HPCC_IFA_MD_HDR_LEN < stack)
+		return HPCC_DECODE_SHORT;
+	if (stack % HPCC_IFA_HOP_LEN)
+		return HPCC_DECODE_STACK;
+	n = (unsigned int)(stack / HPCC_IFA_HOP_LEN);
+	if (n > max_hops || n > 255)
+		return HPCC_DECODE_TOO_MANY;
+	if (info) {
+		info->gns = p[0] & 0xf;
+		info->next_hdr = p[1];
+		info->flags = p[2];
+		info->max_length = p[3];
+		info->request_vector = p[md];
+		info->action_vector = p[md + 1];
+		info->hop_limit = p[md + 2];
+		info->cur_length = p[md + 3];
+		info->md_off = md;
+		info->len = md + HPCC_IFA_MD_HDR_LEN + stack;
+	}
+	p += md + HPCC_IFA_MD_HDR_LEN;
+	/* the stack's first entry is the last hop's */
+	for (i = 0; i < n; i++)
+		ifa_hop(p + (size_t)i * HPCC_IFA_HOP_LEN, &hops[n - 1 - i]);
+	*nhop = (uint8_t)n;
+	return HPCC_DECODE_OK;
+}
+
 void hpcc_obs_from_rec(struct hpcc_hop_obs *obs,
 		       const struct hpcc_hop_rec *rec)
 {
@@ -380,6 +471,7 @@ const char *hpcc_decode_err_name(enum hpcc_decode_err e)
 		[HPCC_DECODE_TOO_MANY] = "too-many-hops",
 		[HPCC_DECODE_IOAM_TYPE] = "ioam-type",
 		[HPCC_DECODE_NODE_LEN] = "ioam-node-len",
+		[HPCC_DECODE_IFA] = "ifa-header",
 	};
 
 	return (unsigned int)e < HPCC_DECODE_NUM ? names[e] : "unknown";

@@ -15,7 +15,11 @@
  *   - the IOAM pre-allocated trace option (RFC 9197 section 4.4) in an
  *     IPv6 hop-by-hop options header (RFC 9486 section 3), as Linux's
  *     transit nodes fill it (net/ipv6/ioam6.c, __ioam6_fill_trace_data()):
- *     hpcc_decode_ioam().
+ *     hpcc_decode_ioam();
+ *   - Broadcom's Inband Flow Analyzer, IFA 2.0 (draft-kumar-ippm-ifa-08:
+ *     the IFA header between IP and L4, the metadata header and stack
+ *     after L4), the per-hop metadata as Broadcom switches stamp it in
+ *     local-namespace mode: hpcc_decode_ifa().
  */
 #ifndef _HPCC_DECODE_H
 #define _HPCC_DECODE_H
@@ -87,6 +91,11 @@ enum hpcc_decode_err {
 				 */
 	HPCC_DECODE_NODE_LEN,	/* IOAM: NodeLen not what IOAM-Trace-Type's
 				 * bits need, or bit 23 (reserved) set
+				 */
+	HPCC_DECODE_IFA,	/* IFA: version not 2, a global namespace
+				 * (GNS not 0xf), tail stamping, a checksum
+				 * or fragmentation header, or an L4 header
+				 * not TCP or UDP
 				 */
 	HPCC_DECODE_NUM
 };
@@ -246,6 +255,100 @@ enum hpcc_decode_err hpcc_decode_ioam(const void *buf, size_t len,
  * Return: bytes, 0..100.
  */
 unsigned int hpcc_ioam_node_bytes(uint32_t trace_type);
+
+/* IFA 2.0: the IFA header's version, its GNS value for "per-hop local
+ * namespaces" (no global namespace), its flags, and the sizes of the IFA
+ * header, the metadata header and one hop's metadata.
+ */
+#define HPCC_IFA_VERSION	2
+#define HPCC_IFA_GNS_LOCAL	0xf
+#define HPCC_IFA_FLAG_MF	0x10	/* metadata fragmentation header */
+#define HPCC_IFA_FLAG_TS	0x08	/* tail stamp: metadata at the end */
+#define HPCC_IFA_FLAG_I		0x04	/* inband: live traffic, not a clone */
+#define HPCC_IFA_FLAG_TA	0x02	/* turn-around */
+#define HPCC_IFA_FLAG_C		0x01	/* checksum header */
+#define HPCC_IFA_HDR_LEN	4
+#define HPCC_IFA_MD_HDR_LEN	4
+#define HPCC_IFA_HOP_LEN	32
+
+/**
+ * struct hpcc_ifa_info - the IFA headers' fields, for counters
+ * @gns: Global Namespace, 4 bits (HPCC_IFA_GNS_LOCAL when accepted)
+ * @next_hdr: the L4 protocol the IFA header names (IPPROTO_TCP or _UDP)
+ * @flags: HPCC_IFA_FLAG_*
+ * @max_length: Max Length, 4-byte words the stack may grow to
+ * @request_vector: Request Vector
+ * @action_vector: Action Vector
+ * @hop_limit: Hop Limit left
+ * @cur_length: Current Length, 4-byte words of the stack
+ * @md_off: where the metadata header starts, bytes from the IFA header
+ * @len: bytes from the IFA header to the end of the stack
+ */
+struct hpcc_ifa_info {
+	uint8_t gns;
+	uint8_t next_hdr;
+	uint8_t flags;
+	uint8_t max_length;
+	uint8_t request_vector;
+	uint8_t action_vector;
+	uint8_t hop_limit;
+	uint8_t cur_length;
+	size_t md_off;
+	size_t len;
+};
+
+/**
+ * hpcc_ifa_rate() - B of an IFA egress port speed code
+ * @code: EgressPortSpeed, 4 bits
+ *
+ * The codes of draft-kumar-ippm-ifa (as google/gopacket's layers/ifa.go
+ * lists them): 0 10G, 1 25G, 2 40G, 3 50G, 4 100G, 5 200G, 6 400G.
+ *
+ * Return: bit/s, or 0 for a code with no speed assigned (7..15).
+ */
+uint64_t hpcc_ifa_rate(unsigned int code);
+
+/**
+ * hpcc_decode_ifa() - decode an IFA 2.0 metadata stack
+ * @buf: from the IFA header on (it follows the IP header, whose protocol
+ *	is IFA's: 253, the experimental value the draft's implementations
+ *	use, or what the domain configured), through the L4 header, the
+ *	metadata header and the stack
+ * @len: bytes in @buf
+ * @hops: filled with the hops' records, first hop first (the stack holds
+ *	the most recent hop first, next to the metadata header; reversed
+ *	here)
+ * @max_hops: entries in @hops, at most 255
+ * @nhop: set to the number of hops
+ * @info: the headers' fields, or NULL
+ *
+ * IFA header (draft section 4.2): Ver 4 (2), GNS 4, NextHdr 8, flags 8
+ * (R R R MF TS I TA C), Max Length 8.  Only GNS 0xf (each hop's local
+ * namespace defines its metadata) is decoded; tail stamping, the checksum
+ * header and the fragmentation header are refused (HPCC_DECODE_IFA): the
+ * probes this project sends use none of them.  The L4 header follows:
+ * TCP (its data offset gives its length) or UDP (8 bytes).  Metadata
+ * header: Request Vector 8, Action Vector 8, Hop Limit 8, Current Length
+ * 8 (4-byte words of stack).  Each hop's metadata is 32 bytes: LNS 4,
+ * DeviceID 20, IP TTL 8 | EgressPortSpeed 4, Congestion 2, QueueID 6, Rx
+ * timestamp seconds 20 | egress system port 16, ingress system port 16 |
+ * Rx timestamp nanoseconds 32 | residence time nanoseconds 32 | 3 words of
+ * opaque data (the layout google/gopacket's layers/ifa.go decodes, with
+ * its test vectors; a stack not made of whole 32-byte hops is refused,
+ * HPCC_DECODE_STACK).  Mapping: DeviceID to switch_id, the egress system
+ * port to port_id, the speed code to B (hpcc_ifa_rate()), seconds (mod
+ * 2^20) and nanoseconds to ts, residence time to hop_latency.  IFA's
+ * fixed metadata has no txBytes, no Tx utilization and no queue
+ * occupancy (only the 2-bit congestion level): the receiver derives qlen
+ * from the residence time (Documentation/algorithm.rst, "Partial
+ * telemetry").
+ *
+ * Return: HPCC_DECODE_OK, or the first problem found.
+ */
+enum hpcc_decode_err hpcc_decode_ifa(const void *buf, size_t len,
+				     struct hpcc_hop_obs *hops,
+				     unsigned int max_hops, uint8_t *nhop,
+				     struct hpcc_ifa_info *info);
 
 /**
  * hpcc_obs_from_rec() - the project's own hop record as an observation:

@@ -4,8 +4,10 @@
  * INT-MD v2.1 stacks (P4.org INT Dataplane Specification v2.1, sections
  * 5.7.2 and 5.8), IOAM pre-allocated trace options (RFC 9197 section 4.4;
  * headers built through Linux's own uapi struct ioam6_trace_hdr, so the
- * bit layout is checked against the kernel's) and the project's own
- * record.  Host test, built with ASan and UBSan.
+ * bit layout is checked against the kernel's), IFA 2.0 stacks
+ * (draft-kumar-ippm-ifa; one hop's bytes checked against the values
+ * google/gopacket's layers/ifa_test.go decodes from them) and the
+ * project's own record.  Host test, built with ASan and UBSan.
  */
 #include <string.h>
 #include <linux/ioam6.h>
@@ -468,6 +470,170 @@ TEST(ioam_refused)
 	ASSERT_EQ(HPCC_DECODE_OK, hpcc_decode_ioam(b, n, 0, h, 2, &nhop, NULL));
 	ASSERT_EQ(0, nhop);
 	ASSERT_STREQ("ioam-node-len", hpcc_decode_err_name(HPCC_DECODE_NODE_LEN));
+}
+
+/*
+ * ifa_head() - IFA header (version 2, GNS 0xf, next header TCP, @flags), a
+ * 20-byte TCP header, and the metadata header (@cur words of stack) into
+ * @p; returns 28, where the stack starts
+ */
+static size_t ifa_head(uint8_t *p, uint8_t flags, uint8_t cur)
+{
+	memset(p, 0, 28);
+	p[0] = HPCC_IFA_VERSION << 4 | HPCC_IFA_GNS_LOCAL;
+	p[1] = 6;
+	p[2] = flags;
+	p[3] = 0xff;
+	p[4 + 12] = 5 << 4;		/* TCP data offset: 5 words */
+	p[24] = 0xff;			/* request vector */
+	p[26] = 30;			/* hop limit */
+	p[27] = cur;
+	return 28;
+}
+
+/* One hop of IFA metadata from its fields into @p; returns 32. */
+static size_t ifa_hop(uint8_t *p, uint32_t dev, uint8_t speed, uint32_t sec,
+		      uint16_t egress, uint32_t ns, uint32_t residence)
+{
+	memset(p, 0, 32);
+	put32(p, 1u << 28 | dev << 8 | 61);	/* LNS 1, TTL 61 */
+	put32(p + 4, (uint32_t)speed << 28 | 46u << 20 | sec);
+	put32(p + 8, (uint32_t)egress << 16 | 1);
+	put32(p + 12, ns);
+	put32(p + 16, residence);
+	return 32;
+}
+
+/*
+ * The first hop of google/gopacket's layers/ifa_test.go (testIFAMetadata1),
+ * which it decodes as LNS 1, device 17151, TTL 61, speed 25G, queue 46,
+ * Rx 2585 s + 922645570 ns, egress port 64, ingress port 1, residence
+ * 1000000726 ns: the same bytes as ifa_hop() builds from those fields, and
+ * the same decode here.
+ */
+TEST(ifa_reference_hop)
+{
+	static const uint8_t ref[32] = {
+		0x10, 0x42, 0xff, 0x3d, 0x12, 0xe0, 0x0a, 0x19,
+		0x00, 0x40, 0x00, 0x01, 0x36, 0xfe, 0x74, 0x42,
+		0x3b, 0x9a, 0xcc, 0xd6,
+	};
+	struct hpcc_hop_obs h[2];
+	struct hpcc_ifa_info info;
+	uint8_t b[128], nhop;
+	size_t n;
+
+	n = ifa_head(b, HPCC_IFA_FLAG_I, 8);
+	n += ifa_hop(b + n, 17151, 1, 2585, 64, 922645570, 1000000726);
+	ASSERT_EQ(0, memcmp(b + 28, ref, sizeof(ref)));
+	ASSERT_EQ(HPCC_DECODE_OK, hpcc_decode_ifa(b, n, h, 2, &nhop, &info));
+	ASSERT_EQ(1, nhop);
+	ASSERT_EQ(HPCC_OBS_SWITCH_ID | HPCC_OBS_PORT_ID | HPCC_OBS_RATE |
+		  HPCC_OBS_TS | HPCC_OBS_HOP_LATENCY, h[0].present);
+	ASSERT_EQ(17151, h[0].rec.switch_id);
+	ASSERT_EQ(64, h[0].rec.port_id);
+	ASSERT_EQ(25000000000ULL, h[0].rec.rate);
+	ASSERT_EQ(2585ULL * 1000000000ULL + 922645570ULL, h[0].rec.ts);
+	ASSERT_EQ(1000000726U, h[0].hop_latency);
+	ASSERT_EQ(0, h[0].rec.qlen);
+	ASSERT_EQ(0, h[0].rec.tx_bytes);
+	ASSERT_EQ(6, info.next_hdr);
+	ASSERT_EQ(HPCC_IFA_FLAG_I, info.flags);
+	ASSERT_EQ(30, info.hop_limit);
+	ASSERT_EQ(8, info.cur_length);
+	ASSERT_EQ(24, info.md_off);
+	ASSERT_EQ(n, info.len);
+}
+
+/* Two hops, the last first on the stack; the speed codes; UDP. */
+TEST(ifa_stack)
+{
+	static const uint64_t gbit[] = { 10, 25, 40, 50, 100, 200, 400 };
+	struct hpcc_hop_obs h[2];
+	uint8_t b[128], nhop;
+	unsigned int c;
+	size_t n;
+
+	n = ifa_head(b, 0, 16);
+	n += ifa_hop(b + n, 0xbbbbb, 4, 7, 2, 5, 800);	/* hop 2 */
+	n += ifa_hop(b + n, 0xaaaaa, 6, 7, 1, 999999999, 400);
+	ASSERT_EQ(HPCC_DECODE_OK, hpcc_decode_ifa(b, n, h, 2, &nhop, NULL));
+	ASSERT_EQ(2, nhop);
+	ASSERT_EQ(0xaaaaa, h[0].rec.switch_id);
+	ASSERT_EQ(400000000000ULL, h[0].rec.rate);
+	ASSERT_EQ(7999999999ULL, h[0].rec.ts);
+	ASSERT_EQ(0xbbbbb, h[1].rec.switch_id);
+	ASSERT_EQ(2, h[1].rec.port_id);
+	ASSERT_EQ(100000000000ULL, h[1].rec.rate);
+	ASSERT_EQ(800, h[1].hop_latency);
+	for (c = 0; c < 16; c++)
+		ASSERT_EQ(c < 7 ? gbit[c] * 1000000000ULL : 0,
+			  hpcc_ifa_rate(c));
+	/* an unassigned speed code and nanoseconds out of range: absent */
+	b[28 + 4] = 0x70;
+	b[28 + 12] = 0xff;
+	ASSERT_EQ(HPCC_DECODE_OK, hpcc_decode_ifa(b, n, h, 2, &nhop, NULL));
+	ASSERT_EQ(0, h[1].present & (HPCC_OBS_RATE | HPCC_OBS_TS));
+	ASSERT_EQ(0, h[1].rec.rate);
+	ASSERT_EQ(0, h[1].rec.ts);
+	/* UDP: the metadata header 8 bytes after the IFA header */
+	b[1] = 17;
+	memmove(b + 12, b + 24, n - 24);
+	n -= 12;
+	ASSERT_EQ(HPCC_DECODE_OK, hpcc_decode_ifa(b, n, h, 2, &nhop, NULL));
+	ASSERT_EQ(2, nhop);
+	ASSERT_EQ(0xaaaaa, h[0].rec.switch_id);
+}
+
+TEST(ifa_refused)
+{
+	struct hpcc_hop_obs h[2];
+	uint8_t b[128], nhop;
+	size_t n;
+
+	n = ifa_head(b, 0, 16);
+	n += ifa_hop(b + n, 1, 4, 7, 2, 5, 800);
+	n += ifa_hop(b + n, 2, 4, 7, 2, 5, 800);
+	ASSERT_EQ(HPCC_DECODE_OK, hpcc_decode_ifa(b, n, h, 2, &nhop, NULL));
+	/* short: no header, a TCP header cut, a stack cut */
+	ASSERT_EQ(HPCC_DECODE_SHORT, hpcc_decode_ifa(b, 3, h, 2, &nhop, NULL));
+	ASSERT_EQ(HPCC_DECODE_SHORT, hpcc_decode_ifa(b, 16, h, 2, &nhop, NULL));
+	ASSERT_EQ(HPCC_DECODE_SHORT, hpcc_decode_ifa(b, n - 1, h, 2, &nhop,
+						     NULL));
+	ASSERT_EQ(0, nhop);
+	/* version 1; a global namespace; tail stamp, checksum, fragments */
+	b[0] = 0x1f;
+	ASSERT_EQ(HPCC_DECODE_IFA, hpcc_decode_ifa(b, n, h, 2, &nhop, NULL));
+	b[0] = 0x20;
+	ASSERT_EQ(HPCC_DECODE_IFA, hpcc_decode_ifa(b, n, h, 2, &nhop, NULL));
+	b[0] = 0x2f;
+	b[2] = HPCC_IFA_FLAG_TS;
+	ASSERT_EQ(HPCC_DECODE_IFA, hpcc_decode_ifa(b, n, h, 2, &nhop, NULL));
+	b[2] = HPCC_IFA_FLAG_C;
+	ASSERT_EQ(HPCC_DECODE_IFA, hpcc_decode_ifa(b, n, h, 2, &nhop, NULL));
+	b[2] = HPCC_IFA_FLAG_MF;
+	ASSERT_EQ(HPCC_DECODE_IFA, hpcc_decode_ifa(b, n, h, 2, &nhop, NULL));
+	b[2] = HPCC_IFA_FLAG_TA | HPCC_IFA_FLAG_I;
+	ASSERT_EQ(HPCC_DECODE_OK, hpcc_decode_ifa(b, n, h, 2, &nhop, NULL));
+	/* an L4 that is neither TCP nor UDP; a TCP data offset below 5 */
+	b[1] = 132;
+	ASSERT_EQ(HPCC_DECODE_IFA, hpcc_decode_ifa(b, n, h, 2, &nhop, NULL));
+	b[1] = 6;
+	b[16] = 4 << 4;
+	ASSERT_EQ(HPCC_DECODE_SHORT, hpcc_decode_ifa(b, n, h, 2, &nhop, NULL));
+	b[16] = 5 << 4;
+	/* Current Length not whole hops; more hops than the array */
+	b[27] = 12;
+	ASSERT_EQ(HPCC_DECODE_STACK, hpcc_decode_ifa(b, n, h, 2, &nhop, NULL));
+	b[27] = 16;
+	ASSERT_EQ(HPCC_DECODE_TOO_MANY, hpcc_decode_ifa(b, n, h, 1, &nhop,
+							NULL));
+	ASSERT_EQ(0, nhop);
+	/* an empty stack: no hop yet */
+	b[27] = 0;
+	ASSERT_EQ(HPCC_DECODE_OK, hpcc_decode_ifa(b, n, h, 2, &nhop, NULL));
+	ASSERT_EQ(0, nhop);
+	ASSERT_STREQ("ifa-header", hpcc_decode_err_name(HPCC_DECODE_IFA));
 }
 
 TEST_HARNESS_MAIN

@@ -2,13 +2,15 @@
 /*
  * fuzz_decode - libFuzzer target over the decoder layer
  * (daemon/hpcc_decode.c): hpcc_decode_intmd() reads INT-MD stacks and
- * hpcc_decode_ioam() IOAM trace options that switches wrote, from the
- * network; each input goes through both.
+ * hpcc_decode_ioam() IOAM trace options and hpcc_decode_ifa() IFA 2.0
+ * stacks that switches wrote, from the network; each input goes through
+ * all three.
  *
  * Invariants: decoding never reads outside the input (ASan) and never hits
  * undefined behaviour (UBSan); an accepted stack or option has at most the
  * caller's hops and ends within the input; each hop marks only fields its
- * encoding carries (never B or txBytes) and an absent field is 0; decoding
+ * encoding carries (never txBytes; B only from IFA's speed code) and an
+ * absent field is 0; decoding
  * into an array one hop too small is refused as too-many-hops, never
  * written past.
  */
@@ -33,6 +35,46 @@ static void check_obs(const struct hpcc_hop_obs *o, uint32_t fields)
 	    (!(o->present & HPCC_OBS_QLEN) && o->rec.qlen) ||
 	    (!(o->present & HPCC_OBS_TX_UTIL) && o->tx_util) ||
 	    (!(o->present & HPCC_OBS_HOP_LATENCY) && o->hop_latency))
+		abort();
+}
+
+#define IFA_FIELDS (HPCC_OBS_SWITCH_ID | HPCC_OBS_PORT_ID | HPCC_OBS_RATE | \
+		    HPCC_OBS_TS | HPCC_OBS_HOP_LATENCY)
+
+static void fuzz_ifa(const unsigned char *data, size_t len)
+{
+	struct hpcc_hop_obs h[255];
+	struct hpcc_ifa_info info;
+	enum hpcc_decode_err e;
+	uint8_t nhop, n2;
+	unsigned int i;
+
+	e = hpcc_decode_ifa(data, len, h, 255, &nhop, &info);
+	if (e >= HPCC_DECODE_NUM)
+		abort();
+	if (e != HPCC_DECODE_OK) {
+		if (nhop)
+			abort();
+		return;
+	}
+	if (info.len > len || info.gns != HPCC_IFA_GNS_LOCAL ||
+	    info.len != info.md_off + HPCC_IFA_MD_HDR_LEN +
+			info.cur_length * 4U ||
+	    nhop * HPCC_IFA_HOP_LEN != info.cur_length * 4U)
+		abort();
+	for (i = 0; i < nhop; i++) {
+		struct hpcc_hop_obs o = h[i];
+
+		/* B comes from the speed code, only ever a listed speed */
+		if (!!(o.present & HPCC_OBS_RATE) != !!o.rec.rate ||
+		    (o.rec.rate && o.rec.rate % 1000000000ULL) ||
+		    o.rec.switch_id > 0xfffff || o.rec.port_id > 0xffff)
+			abort();
+		o.rec.rate = 0;
+		check_obs(&o, IFA_FIELDS);
+	}
+	if (nhop && (hpcc_decode_ifa(data, len, h, nhop - 1, &n2, NULL) !=
+		     HPCC_DECODE_TOO_MANY || n2))
 		abort();
 }
 
@@ -78,6 +120,7 @@ int LLVMFuzzerTestOneInput(const unsigned char *data, size_t len)
 	unsigned int i;
 
 	fuzz_ioam(data, len);
+	fuzz_ifa(data, len);
 	e = hpcc_decode_intmd(data, len, h, 255, &nhop, &info);
 	if (e >= HPCC_DECODE_NUM)
 		abort();
