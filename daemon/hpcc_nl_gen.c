@@ -704,6 +704,13 @@ next:
 	return ignored;
 }
 
+static const char *const hpcc_int_enum_encoding_names[2] = {
+	[0] = "own",
+	[1] = "int-md",
+};
+
+const struct hpcc_nl_enum hpcc_int_enum_encoding = { hpcc_int_enum_encoding_names, 2 };
+
 const struct hpcc_nl_attr_desc hpcc_int_dev_desc[HPCC_INT_A_DEV_MAX + 1] = {
 	[HPCC_INT_A_DEV_IFINDEX] = { "ifindex", HPCC_NL_U32, 0, 0, NULL },
 	[HPCC_INT_A_DEV_RATE] = { "rate", HPCC_NL_U64, 0, 0, NULL },
@@ -712,6 +719,8 @@ const struct hpcc_nl_attr_desc hpcc_int_dev_desc[HPCC_INT_A_DEV_MAX + 1] = {
 	[HPCC_INT_A_DEV_MALFORMED] = { "malformed", HPCC_NL_U64, 0, 0, NULL },
 	[HPCC_INT_A_DEV_UNWRITABLE] = { "unwritable", HPCC_NL_U64, 0, 0, NULL },
 	[HPCC_INT_A_DEV_PAD] = { "pad", HPCC_NL_PAD, 0, 0, NULL },
+	[HPCC_INT_A_DEV_ENCODING] = { "encoding", HPCC_NL_U8, 0, 0, &hpcc_int_enum_encoding },
+	[HPCC_INT_A_DEV_OTHER_ENCODING] = { "other-encoding", HPCC_NL_U64, 0, 0, NULL },
 };
 
 const char *const hpcc_int_dev_names[HPCC_INT_A_DEV_MAX + 1] = {
@@ -721,6 +730,8 @@ const char *const hpcc_int_dev_names[HPCC_INT_A_DEV_MAX + 1] = {
 	[HPCC_INT_A_DEV_FULL] = "full",
 	[HPCC_INT_A_DEV_MALFORMED] = "malformed",
 	[HPCC_INT_A_DEV_UNWRITABLE] = "unwritable",
+	[HPCC_INT_A_DEV_ENCODING] = "encoding",
+	[HPCC_INT_A_DEV_OTHER_ENCODING] = "other-encoding",
 };
 
 const struct hpcc_nl_attr_desc hpcc_int_config_desc[HPCC_INT_A_CONFIG_MAX + 1] = {
@@ -779,6 +790,16 @@ int hpcc_int_dev_parse(const struct nlattr *attr, size_t len, struct hpcc_int_de
 			break;
 		case HPCC_INT_A_DEV_PAD:	/* alignment only */
 			goto next;
+		case HPCC_INT_A_DEV_ENCODING:
+			ok = plen == sizeof(out->encoding);
+			if (ok)
+				memcpy(&out->encoding, p, sizeof(out->encoding));
+			break;
+		case HPCC_INT_A_DEV_OTHER_ENCODING:
+			ok = plen == sizeof(out->other_encoding);
+			if (ok)
+				memcpy(&out->other_encoding, p, sizeof(out->other_encoding));
+			break;
 		default:
 			ok = 0;
 			type = 64;

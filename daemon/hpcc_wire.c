@@ -187,6 +187,34 @@ size_t hpcc_build_probe(void *buf, const struct hpcc_tuple *t, uint8_t dscp,
 	return total;
 }
 
+size_t hpcc_build_probe_intmd(void *buf, const struct hpcc_tuple *t,
+			      uint8_t dscp, uint8_t hop_cap, uint8_t hops,
+			      uint64_t probe_id, uint64_t ts, uint16_t ip_id)
+{
+	size_t iplen = ip_len(t);
+	size_t total = pkt_len(iplen, hop_cap) + HPCC_INTMD_HDR_LEN;
+	uint8_t *ip = buf, *th = ip + iplen, *s = th + HPCC_TCP_LEN;
+	uint8_t *h = s + HPCC_INTMD_HDR_LEN;
+
+	if (!dscp || dscp > 63 || !hop_cap || hop_cap > HPCC_MAX_HOPS ||
+	    !hops || hops > HPCC_MAX_HOPS || !tuple_ok(t))
+		return 0;
+	put_iph(ip, t, dscp, total, ip_id);
+	memcpy(th, &t->sport, 2);
+	memcpy(th + 2, &t->dport, 2);
+	memset(s, 0, HPCC_INTMD_HDR_LEN);
+	s[0] = 1 << 4;				/* INT-MD, NPT 0 */
+	s[1] = (HPCC_INTMD_HDR_LEN - 4) / 4;	/* header, empty stack */
+	s[4] = 2 << 4;				/* version 2 */
+	s[6] = HPCC_INTMD_HOP_LEN / 4;		/* Hop ML */
+	s[7] = hops;				/* Remaining Hop Count */
+	put16(s + 8, HPCC_INTMD_INSTRUCTIONS);
+	put_hdr(h, HPCC_WIRE_PROBE, 0, hop_cap, probe_id, ts);
+	memset(h + HPCC_WIRE_HDR_LEN, 0, (size_t)hop_cap * HPCC_WIRE_HOP_LEN);
+	put_tcp(ip, th, total - iplen, t->family == AF_INET6);
+	return total;
+}
+
 size_t hpcc_build_probe_ioam(void *buf, const struct hpcc_tuple *t,
 			     uint8_t dscp, uint16_t ns_id, uint8_t nodes,
 			     uint64_t probe_id, uint64_t ts)
@@ -402,7 +430,7 @@ enum hpcc_parse_err hpcc_parse(const void *buf, size_t len,
 {
 	uint32_t n_flows = 0;
 	const uint8_t *ip = buf, *th, *h;
-	size_t ihl = 0, total = 0, doff, rest;
+	size_t ihl = 0, total = 0, doff, rest, int_len = 0, int_off = 0;
 	enum hpcc_parse_err err;
 	uint16_t ioam_off = 0, ioam_len = 0;
 	bool v6;
@@ -430,13 +458,26 @@ enum hpcc_parse_err hpcc_parse(const void *buf, size_t len,
 	    hpcc_get16(th + 14) || hpcc_get16(th + 18))
 		return HPCC_PARSE_TCP_FIELDS;
 	h = th + doff;
-	rest = total - ihl - doff - HPCC_WIRE_HDR_LEN;
+	/* an INT-MD shim (type 1; the HPCC magic starts with type 4), its
+	 * header and stack before a probe's HPCC header
+	 */
+	if (h[0] >> 4 == 1) {
+		int_len = 4 + (size_t)h[1] * 4;
+		if ((h[0] >> 2) & 3 || h[1] * 4 < 12 ||
+		    ihl + doff + int_len + HPCC_WIRE_HDR_LEN > total)
+			return HPCC_PARSE_INT;
+		int_off = ihl + doff;
+		h += int_len;
+	}
+	rest = total - ihl - doff - int_len - HPCC_WIRE_HDR_LEN;
 	if (hpcc_get32(h) != HPCC_WIRE_MAGIC)
 		return HPCC_PARSE_MAGIC;
 	if (h[4] != HPCC_WIRE_VERSION)
 		return HPCC_PARSE_VERSION;
 	if (h[5] != HPCC_WIRE_PROBE && h[5] != HPCC_WIRE_RESPONSE)
 		return HPCC_PARSE_TYPE;
+	if (int_len && h[5] != HPCC_WIRE_PROBE)	/* hops stamp probes only */
+		return HPCC_PARSE_INT;
 	if (!h[7] || h[7] > HPCC_MAX_HOPS)
 		return HPCC_PARSE_HOP_CAP;
 	if (h[6] > h[7])
@@ -470,6 +511,8 @@ enum hpcc_parse_err hpcc_parse(const void *buf, size_t len,
 	pkt->n_flows = n_flows;
 	pkt->ioam_off = ioam_off;
 	pkt->ioam_len = ioam_len;
+	pkt->int_off = (uint16_t)int_off;
+	pkt->int_len = (uint16_t)int_len;
 	for (i = 0; i < pkt->nhop; i++)
 		get_hop(h + HPCC_WIRE_HDR_LEN + (size_t)i * HPCC_WIRE_HOP_LEN,
 			&pkt->hops[i]);
@@ -507,6 +550,7 @@ const char *hpcc_parse_err_name(enum hpcc_parse_err e)
 		[HPCC_PARSE_TRUNCATED] = "truncated",
 		[HPCC_PARSE_EXT] = "ext",
 		[HPCC_PARSE_IP6_EXTHDR] = "ip6-exthdr",
+		[HPCC_PARSE_INT] = "int-shim",
 	};
 
 	return (unsigned int)e < HPCC_PARSE_NUM ? names[e] : "?";

@@ -60,10 +60,22 @@ static inline uint64_t hpcc_get64(const uint8_t *p)
 #define HPCC_IOAM_NODE_LEN	20	/* trace type 0xf20000: 5 words */
 #define HPCC_IOAM_TRACE_TYPE	0xf20000
 #define HPCC_HBH_IOAM_MAX	(16 + HPCC_MAX_HOPS * HPCC_IOAM_NODE_LEN + 4)
-/* The largest packet hpccd builds: IPv6, HPCC_MAX_HOPS records, or an IOAM
- * probe's hop-by-hop header.
+/* An INT-MD probe (P4.org INT v2.1 over TCP, section 5.7.2): the shim and
+ * metadata header after the TCP header, and the instructions hpccd asks
+ * each hop for: bits 0 (switch ID), 1 (level 1 interface IDs), 3 (queue
+ * ID and occupancy), 5 (egress timestamp) and 7 (egress Tx utilization),
+ * Hop ML 6 words.  Each hop grows the packet by HPCC_INTMD_HOP_LEN.
  */
-#define HPCC_PKT_MAX	(HPCC_IP6_LEN + HPCC_HBH_IOAM_MAX + HPCC_TCP_LEN + \
+#define HPCC_INTMD_HDR_LEN	16
+#define HPCC_INTMD_INSTRUCTIONS	0xd500
+#define HPCC_INTMD_HOP_LEN	24
+#define HPCC_INTMD_MAX		(HPCC_INTMD_HDR_LEN + \
+				 HPCC_MAX_HOPS * HPCC_INTMD_HOP_LEN)
+/* The largest packet hpccd builds or parses: IPv6, HPCC_MAX_HOPS records,
+ * an IOAM probe's hop-by-hop header or an INT-MD probe's full stack.
+ */
+#define HPCC_PKT_MAX	(HPCC_IP6_LEN + HPCC_HBH_IOAM_MAX + HPCC_INTMD_MAX + \
+			 HPCC_TCP_LEN + \
 			 HPCC_WIRE_HDR_LEN + \
 			 HPCC_MAX_HOPS * HPCC_WIRE_HOP_LEN + HPCC_WIRE_EXT_MAX)
 /* The most IPv6 extension headers hpcc_parse() walks (as the kernel's
@@ -137,6 +149,10 @@ struct hpcc_hop_rec {
  * @ioam_off: IPv6: where an IOAM option (type 0x31) of the hop-by-hop
  *	header starts, from the IP header (for hpcc_decode_ioam()); 0: none
  * @ioam_len: that option's bytes, its type and length included
+ * @int_off: a probe's INT-MD shim (P4.org INT v2.1 section 5.7.2, right
+ *	after the TCP header), from the IP header (for
+ *	hpcc_decode_intmd()); 0: none
+ * @int_len: the shim, metadata header and stack, bytes
  */
 struct hpcc_pkt {
 	struct hpcc_tuple tuple;
@@ -150,6 +166,8 @@ struct hpcc_pkt {
 	struct hpcc_hop_rec hops[HPCC_MAX_HOPS];
 	uint16_t ioam_off;
 	uint16_t ioam_len;
+	uint16_t int_off;
+	uint16_t int_len;
 };
 
 /**
@@ -187,6 +205,10 @@ enum hpcc_parse_err {
 	HPCC_PARSE_IP6_EXTHDR,	/* an IPv6 fragment, AH or ESP header, a
 				 * routing header with segments left, more
 				 * than HPCC_IP6_MAX_EXTHDRS headers, or one
+				 * beyond the packet
+				 */
+	HPCC_PARSE_INT,		/* a probe's INT-MD shim with NPT not 0, a
+				 * Length below the metadata header, or
 				 * beyond the packet
 				 */
 	HPCC_PARSE_NUM
@@ -233,6 +255,34 @@ enum hpcc_parse_err hpcc_parse(const void *buf, size_t len,
 size_t hpcc_build_probe(void *buf, const struct hpcc_tuple *t, uint8_t dscp,
 			uint8_t hop_cap, uint64_t probe_id, uint64_t ts,
 			uint16_t ip_id);
+
+/**
+ * hpcc_build_probe_intmd() - a probe that asks the path's INT-MD transit
+ * hops for their metadata (P4.org INT Dataplane Specification v2.1)
+ * @buf: at least HPCC_PKT_MAX bytes
+ * @t: the flow, IPv4 or IPv6
+ * @dscp: the probe DSCP, 1..63: it is also the DSCP that signals the INT
+ *	shim after the TCP header (section 5.7.2, option 2)
+ * @hop_cap: records of the project's own format, 1..HPCC_MAX_HOPS, for
+ *	hpcc_int hops of that encoding on the same path
+ * @hops: Remaining Hop Count, how many INT-MD hops may push metadata,
+ *	1..HPCC_MAX_HOPS
+ * @probe_id: random 64-bit id
+ * @ts: sender clock, ns
+ * @ip_id: IPv4 identification (ignored for IPv6)
+ *
+ * After the TCP header: the shim (type 1 INT-MD, NPT 0, Length 3: the
+ * metadata header, no stack yet), the metadata header (version 2, Hop ML
+ * 6, Remaining Hop Count @hops, instructions HPCC_INTMD_INSTRUCTIONS,
+ * domain 0), then the HPCC header and @hop_cap empty records.  Each INT-MD
+ * hop pushes HPCC_INTMD_HOP_LEN bytes in front of the HPCC header; the
+ * receiver's hpccd decodes the stack into the response's records.
+ *
+ * Return: the packet's length, or 0 for an out-of-range argument.
+ */
+size_t hpcc_build_probe_intmd(void *buf, const struct hpcc_tuple *t,
+			      uint8_t dscp, uint8_t hop_cap, uint8_t hops,
+			      uint64_t probe_id, uint64_t ts, uint16_t ip_id);
 
 /**
  * hpcc_build_probe_ioam() - an IPv6 probe that asks the path's IOAM transit

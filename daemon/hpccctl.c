@@ -11,9 +11,9 @@
  *   hpccctl [-j] param show
  *   hpccctl param set NAME VALUE [NAME VALUE]...
  *   hpccctl [-j] int show
- *   hpccctl int add dev DEV [rate RATE]
+ *   hpccctl int add dev DEV [rate RATE] [encoding own|int-md]
  *   hpccctl int del dev DEV
- *   hpccctl int change dev DEV rate RATE
+ *   hpccctl int change dev DEV [rate RATE] [encoding own|int-md]
  *   hpccctl int set [switch-id N] [probe-dscp N]
  *
  * The int commands talk to hpcc_int.ko's "hpcc-int" family
@@ -49,9 +49,9 @@ static int usage(FILE *out)
 		"       hpccctl [-j] param show\n"
 		"       hpccctl param set NAME VALUE [NAME VALUE]...\n"
 		"       hpccctl [-j] int show\n"
-		"       hpccctl int add dev DEV [rate RATE]\n"
+		"       hpccctl int add dev DEV [rate RATE] [encoding own|int-md]\n"
 		"       hpccctl int del dev DEV\n"
-		"       hpccctl int change dev DEV rate RATE\n"
+		"       hpccctl int change dev DEV [rate RATE] [encoding own|int-md]\n"
 		"       hpccctl int set [switch-id N] [probe-dscp N]\n"
 		"       hpccctl -h | -V\n"
 		"  -j, --json     JSON output, with the YNL spec's attribute names\n"
@@ -545,6 +545,14 @@ static int parse_rate(const char *s, uint64_t *rate)
 	return -1;
 }
 
+/* The name of a device's encoding (the spec's), "?" for one unknown here. */
+static const char *int_enc_name(uint64_t v)
+{
+	const struct hpcc_nl_enum *e = &hpcc_int_enum_encoding;
+
+	return v < e->n && e->names[v] ? e->names[v] : "?";
+}
+
 static int int_show(void)
 {
 	char buf[MNL_SOCKET_BUFFER_SIZE], name[IF_NAMESIZE];
@@ -576,9 +584,9 @@ static int int_show(void)
 		printf("switch-id %" PRIu64 " probe-dscp %" PRIu64 "\n",
 		       c.v[HPCC_INT_A_CONFIG_SWITCH_ID],
 		       c.v[HPCC_INT_A_CONFIG_PROBE_DSCP]);
-		printf("%-16s %7s %14s %12s %10s %10s %10s\n", "dev", "ifindex",
-		       "rate(bit/s)", "stamped", "full", "malformed",
-		       "unwritable");
+		printf("%-16s %7s %14s %-8s %12s %10s %10s %10s %10s\n", "dev",
+		       "ifindex", "rate(bit/s)", "encoding", "stamped", "full",
+		       "malformed", "unwritable", "other-enc");
 	}
 	for (i = 0; i < l.n; i++) {
 		const struct hpcc_attrs *a = &l.v[i];
@@ -590,18 +598,24 @@ static int int_show(void)
 
 			json_object_object_add(d, "dev", json_object_new_string(name));
 			for (k = 1; k <= HPCC_INT_A_DEV_MAX; k++)
-				if (hpcc_int_dev_names[k] && a->has[k])
+				if (k == HPCC_INT_A_DEV_ENCODING && a->has[k])
+					json_object_object_add(d, hpcc_int_dev_names[k],
+							       json_object_new_string(int_enc_name(a->v[k])));
+				else if (hpcc_int_dev_names[k] && a->has[k])
 					json_object_object_add(d, hpcc_int_dev_names[k],
 							       json_object_new_uint64(a->v[k]));
 			json_object_array_add(devs, d);
 			continue;
 		}
-		printf("%-16s %7" PRIu64 " %14" PRIu64 " %12" PRIu64 " %10" PRIu64
-		       " %10" PRIu64 " %10" PRIu64 "\n", name,
+		printf("%-16s %7" PRIu64 " %14" PRIu64 " %-8s %12" PRIu64
+		       " %10" PRIu64 " %10" PRIu64 " %10" PRIu64 " %10" PRIu64
+		       "\n", name,
 		       a->v[HPCC_INT_A_DEV_IFINDEX], a->v[HPCC_INT_A_DEV_RATE],
+		       int_enc_name(a->v[HPCC_INT_A_DEV_ENCODING]),
 		       a->v[HPCC_INT_A_DEV_STAMPED], a->v[HPCC_INT_A_DEV_FULL],
 		       a->v[HPCC_INT_A_DEV_MALFORMED],
-		       a->v[HPCC_INT_A_DEV_UNWRITABLE]);
+		       a->v[HPCC_INT_A_DEV_UNWRITABLE],
+		       a->v[HPCC_INT_A_DEV_OTHER_ENCODING]);
 	}
 	if (json) {
 		json_object_object_add(o, "dev", devs);
@@ -612,15 +626,16 @@ static int int_show(void)
 }
 
 /*
- * int add dev DEV [rate RATE], int del dev DEV and int change dev DEV rate
- * RATE (dev-set: B in place, no unstamped gap); usage errors exit 2.
+ * int add dev DEV [rate RATE] [encoding E], int del dev DEV and int change
+ * dev DEV [rate RATE] [encoding E] (dev-set: in place, no unstamped gap);
+ * usage errors exit 2.
  */
 static int int_dev(uint8_t cmd, int ac, char **av)
 {
 	static const char *const use[] = {
-		[HPCC_INT_CMD_DEV_ADD] = "add dev DEV [rate RATE]",
+		[HPCC_INT_CMD_DEV_ADD] = "add dev DEV [rate RATE] [encoding own|int-md]",
 		[HPCC_INT_CMD_DEV_DEL] = "del dev DEV",
-		[HPCC_INT_CMD_DEV_SET] = "change dev DEV rate RATE",
+		[HPCC_INT_CMD_DEV_SET] = "change dev DEV [rate RATE] [encoding own|int-md]",
 	};
 	static const char *const op[] = {
 		[HPCC_INT_CMD_DEV_ADD] = "dev-add",
@@ -632,7 +647,9 @@ static int int_dev(uint8_t cmd, int ac, char **av)
 	struct nlmsghdr *nlh;
 	const char *dev = NULL;
 	uint64_t rate = 0;
+	uint64_t enc = 0;
 	unsigned int ifindex;
+	bool has_enc = false;
 	int i, err;
 
 	for (i = 0; i + 1 < ac; i += 2) {
@@ -644,11 +661,21 @@ static int int_dev(uint8_t cmd, int ac, char **av)
 					av[i + 1]);
 				return 2;
 			}
+		} else if (takes_rate && !strcmp(av[i], "encoding") &&
+			   !has_enc) {
+			if (!enum_lookup(&hpcc_int_enum_encoding, av[i + 1],
+					 &enc)) {
+				fprintf(stderr, "hpccctl: encoding: \"%s\" is not own or int-md\n",
+					av[i + 1]);
+				return 2;
+			}
+			has_enc = true;
 		} else {
 			break;
 		}
 	}
-	if (i != ac || !dev || (cmd == HPCC_INT_CMD_DEV_SET && !rate)) {
+	if (i != ac || !dev ||
+	    (cmd == HPCC_INT_CMD_DEV_SET && !rate && !has_enc)) {
 		fprintf(stderr, "hpccctl: usage: int %s\n", use[cmd]);
 		return 2;
 	}
@@ -663,6 +690,8 @@ static int int_dev(uint8_t cmd, int ac, char **av)
 	mnl_attr_put_u32(nlh, HPCC_INT_A_DEV_IFINDEX, ifindex);
 	if (rate)
 		mnl_attr_put_u64(nlh, HPCC_INT_A_DEV_RATE, rate);
+	if (has_enc)
+		mnl_attr_put_u8(nlh, HPCC_INT_A_DEV_ENCODING, (uint8_t)enc);
 	err = hpcc_genl_talk(&g, nlh, NULL, NULL);
 	return err ? fail(op[cmd], err) : 0;
 }

@@ -89,7 +89,8 @@ enum {
 	C_RECONCILES, C_FLOWS_RECONCILED, C_FLOWS_OVER_LIMIT, C_FLOWS_GONE,
 	C_PUSH_REPLIES_LOST, C_RESPONSES_WITH_N, C_N_FLOWS_EVICTED,
 	C_IPV6_IGNORED, C_PROBES_IOAM, C_IOAM_TRACES, C_IOAM_REFUSED,
-	C_IOAM_OVERFLOW, C_RESPONSES_NO_RATE,
+	C_IOAM_OVERFLOW, C_RESPONSES_NO_RATE, C_PROBES_INT_MD, C_INT_MD_STACKS,
+	C_INT_MD_REFUSED, C_INT_MD_INCOMPLETE,
 	C_PARSE_BASE,
 	C_NUM = C_PARSE_BASE + HPCC_PARSE_NUM
 };
@@ -105,7 +106,8 @@ static const char *const counter_names[C_PARSE_BASE] = {
 	"reconciles", "flows-reconciled", "flows-over-limit", "flows-gone",
 	"push-replies-lost", "responses-with-n", "n-flows-evicted",
 	"ipv6-ignored", "probes-ioam", "ioam-traces", "ioam-refused",
-	"ioam-overflow", "responses-no-rate",
+	"ioam-overflow", "responses-no-rate", "probes-int-md", "int-md-stacks",
+	"int-md-refused", "int-md-incomplete",
 };
 
 /*
@@ -298,12 +300,18 @@ static void probe_send(struct hpccd_flow *f, uint64_t now)
 	uint64_t id = random64();
 	size_t len;
 
-	if (f->t.family == AF_INET6 &&
-	    hpccd_cfg_encoding(&D.cfg, f->t.daddr6) == HPCCD_ENC_IOAM) {
+	int enc = hpccd_cfg_encoding(&D.cfg, f->t.family, tuple_daddr(&f->t));
+
+	if (enc == HPCCD_ENC_IOAM) {
 		len = hpcc_build_probe_ioam(buf, &f->t, D.probe_dscp,
 					    (uint16_t)D.cfg.ioam_namespace,
 					    (uint8_t)D.cfg.max_hops, id, now);
 		D.counters[C_PROBES_IOAM] += len > 0;
+	} else if (enc == HPCCD_ENC_INT_MD) {
+		len = hpcc_build_probe_intmd(buf, &f->t, D.probe_dscp, 1,
+					     (uint8_t)D.cfg.max_hops, id, now,
+					     ++D.ip_id);
+		D.counters[C_PROBES_INT_MD] += len > 0;
 	} else {
 		len = hpcc_build_probe(buf, &f->t, D.probe_dscp,
 				       D.cfg.max_hops, id, now, ++D.ip_id);
@@ -817,6 +825,62 @@ static void ioam_records(struct hpcc_pkt *q, const uint8_t *raw)
 }
 
 /*
+ * int_records() - a probe's INT-MD stack (@raw, the packet from its IP
+ * header), when a hop pushed metadata, as the response's records in @q,
+ * replacing any the probe carries: switch ID, egress port, egress (else
+ * ingress) timestamp, queue occupancy x int-qlen-unit, and the Tx
+ * utilization when int-tx-util-full says what 100 % is; flagged
+ * HPCC_HOP_FLAGS_NO_TX_BYTES, B 0 (the sender fills it from its capacity
+ * table).  A hop without queue occupancy (and without a Tx utilization
+ * taken) or without a timestamp gets ts 0, which the core skips.  A stack
+ * the decoder refuses and the E and M flags (a hop added nothing) are
+ * counted.
+ */
+static void int_records(struct hpcc_pkt *q, const uint8_t *raw)
+{
+	struct hpcc_hop_obs h[HPCC_MAX_HOPS];
+	struct hpcc_intmd_info info;
+	enum hpcc_decode_err e;
+	uint8_t n, i;
+
+	e = hpcc_decode_intmd(raw + q->int_off, q->int_len, h, HPCC_MAX_HOPS,
+			      &n, &info);
+	if (e != HPCC_DECODE_OK) {
+		D.counters[C_INT_MD_REFUSED]++;
+		return;
+	}
+	D.counters[C_INT_MD_STACKS]++;
+	if (info.flags & 3)		/* E or M */
+		D.counters[C_INT_MD_INCOMPLETE]++;
+	if (!n)
+		return;
+	for (i = 0; i < n; i++) {
+		struct hpcc_hop_rec *r = &q->hops[i];
+		uint64_t u;
+		bool util = false;
+
+		*r = h[i].rec;
+		r->rate = 0;
+		r->tx_bytes = 0;
+		r->flags = HPCC_HOP_FLAGS_NO_TX_BYTES;
+		u = (uint64_t)r->qlen * D.cfg.int_qlen_unit;
+		r->qlen = u > UINT32_MAX ? UINT32_MAX : (uint32_t)u;
+		if ((h[i].present & HPCC_OBS_TX_UTIL) && D.cfg.int_tx_util_full) {
+			/* Q16, at most 200 % (the wire's Q15 range) */
+			u = ((uint64_t)h[i].tx_util << 16) /
+			    D.cfg.int_tx_util_full;
+			r->tx_util = u > 131072 ? 131072 : (uint32_t)u;
+			r->flags |= HPCC_HOP_FLAGS_TX_UTIL;
+			util = true;
+		}
+		if (!(h[i].present & HPCC_OBS_TS) ||
+		    (!(h[i].present & HPCC_OBS_QLEN) && !util))
+			r->ts = 0;
+	}
+	q->nhop = n;
+}
+
+/*
  * on_probe() - answer a probe addressed to this host, of either family:
  * the checks are the same (PACKET_HOST, a local unicast destination, a
  * unicast source with a route back, the per-source limit); an IPv6
@@ -864,12 +928,15 @@ static void on_probe(struct hpcc_pkt *p, const uint8_t *raw,
 			return;
 		}
 	}
-	/* the sender asked for an IOAM trace: its nodes, when it has any,
-	 * are the response's records (an hpcc_int hop on the same path may
-	 * have stamped the probe's one record as well; it is dropped)
+	/* the sender asked for an IOAM trace or an INT-MD stack: its hops,
+	 * when it has any, are the response's records (an hpcc_int hop of
+	 * the project's encoding on the same path may have stamped the
+	 * probe's one record as well; it is dropped)
 	 */
 	if (p->ioam_off)
 		ioam_records(p, raw);
+	if (p->int_off)
+		int_records(p, raw);
 	if (D.cfg.report_n_flows && D.nf.max) {
 		n = hpccd_nf_note(&D.nf, &p->tuple, p->hops, p->nhop, now);
 		D.counters[C_N_FLOWS_EVICTED] = D.nf.evicted;

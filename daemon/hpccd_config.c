@@ -47,6 +47,7 @@ void hpccd_cfg_defaults(struct hpccd_cfg *c)
 	c->report_n_flows = 1;
 	c->n_flows_window_ms = 100;
 	c->n_flows_max = 16384;
+	c->int_qlen_unit = 1;
 }
 
 static int parse_uint(const char *name, const char *v, unsigned int min,
@@ -85,7 +86,9 @@ static int parse_u64(const char *name, const char *v, uint64_t min,
 	return 0;
 }
 
-/* "ioam 2001:db8::/32": the encoding and an IPv6 prefix. */
+/* "ioam 2001:db8::/32", "int-md 10.0.0.0/8": the encoding and a prefix
+ * (IPv4 ones stored IPv4-mapped; IOAM takes IPv6 prefixes only).
+ */
 static int parse_encoding(struct hpccd_cfg *c, const char *v)
 {
 	char name[16], pfx[64], extra[2], *slash;
@@ -99,17 +102,35 @@ static int parse_encoding(struct hpccd_cfg *c, const char *v)
 	}
 	if (!strcmp(name, "ioam")) {
 		e.enc = HPCCD_ENC_IOAM;
+	} else if (!strcmp(name, "int-md")) {
+		e.enc = HPCCD_ENC_INT_MD;
 	} else {
-		cfg_err("encoding: '%.15s' is not ioam (the project's own needs no line)",
+		cfg_err("encoding: '%.15s' is not ioam or int-md (the project's own needs no line)",
 			name);
 		return -1;
 	}
 	slash = strchr(pfx, '/');
-	if (!slash || parse_uint("encoding", slash + 1, 0, 128, &len))
+	if (!slash) {
+		cfg_err("encoding: '%.63s' has no /LEN", pfx);
 		return -1;
+	}
 	*slash = 0;
-	if (inet_pton(AF_INET6, pfx, e.addr) != 1) {
-		cfg_err("encoding: '%.63s' is not an IPv6 address", pfx);
+	if (inet_pton(AF_INET, pfx, e.addr + 12) == 1) {
+		if (e.enc == HPCCD_ENC_IOAM) {
+			cfg_err("encoding: IOAM is IPv6 only, '%.63s' is IPv4",
+				pfx);
+			return -1;
+		}
+		if (parse_uint("encoding", slash + 1, 0, 32, &len))
+			return -1;
+		e.addr[10] = 0xff;
+		e.addr[11] = 0xff;
+		len += 96;
+	} else if (inet_pton(AF_INET6, pfx, e.addr) == 1) {
+		if (parse_uint("encoding", slash + 1, 0, 128, &len))
+			return -1;
+	} else {
+		cfg_err("encoding: '%.63s' is not an address", pfx);
 		return -1;
 	}
 	e.len = (uint8_t)len;
@@ -157,13 +178,19 @@ static bool prefix_match(const struct hpccd_prefix *p, const uint8_t *a)
 	return !rest || !((p->addr[full] ^ a[full]) & (0xff00 >> rest));
 }
 
-int hpccd_cfg_encoding(const struct hpccd_cfg *c, const uint8_t *daddr6)
+int hpccd_cfg_encoding(const struct hpccd_cfg *c, int family,
+		       const void *daddr)
 {
+	uint8_t a[16] = { [10] = 0xff, [11] = 0xff };
 	int best = -1;
 	unsigned int i;
 
+	if (family == AF_INET6)
+		memcpy(a, daddr, 16);
+	else
+		memcpy(a + 12, daddr, 4);
 	for (i = 0; i < c->n_enc; i++)
-		if (prefix_match(&c->enc[i], daddr6) &&
+		if (prefix_match(&c->enc[i], a) &&
 		    (best < 0 || c->enc[i].len > c->enc[best].len))
 			best = (int)i;
 	return best < 0 ? HPCCD_ENC_OWN : c->enc[best].enc;
@@ -215,6 +242,11 @@ int hpccd_cfg_set(struct hpccd_cfg *c, const char *k, const char *v)
 		return parse_capacity(c, v);
 	if (!strcmp(k, "default-rate"))
 		return parse_u64(k, v, 0, 1600000000000ULL, &c->default_rate);
+	if (!strcmp(k, "int-qlen-unit"))
+		return parse_uint(k, v, 1, 65536, &c->int_qlen_unit);
+	if (!strcmp(k, "int-tx-util-full"))
+		return parse_uint(k, v, 0, UINT32_MAX - 1,
+				  &c->int_tx_util_full);
 	if (!strcmp(k, "ioam-namespace"))
 		return parse_uint(k, v, 0, 65535, &c->ioam_namespace);
 	if (!strcmp(k, "ioam-ts")) {

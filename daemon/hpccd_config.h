@@ -12,12 +12,13 @@
 
 #include <stdint.h>
 
-/* Probe encodings (issue 18): the project's own records, or an IOAM
- * pre-allocated trace (IPv6 only).
+/* Probe encodings (issue 18): the project's own records, an IOAM
+ * pre-allocated trace (IPv6 only), or an INT-MD v2.1 stack (IPv4 and IPv6).
  */
 enum hpccd_encoding {
 	HPCCD_ENC_OWN,
 	HPCCD_ENC_IOAM,
+	HPCCD_ENC_INT_MD,
 };
 
 #define HPCCD_MAX_ENCODINGS	16
@@ -25,7 +26,8 @@ enum hpccd_encoding {
 
 /**
  * struct hpccd_prefix - an "encoding = NAME PREFIX/LEN" line
- * @addr: the IPv6 prefix, network byte order
+ * @addr: the prefix as an IPv6 address, network byte order (an IPv4
+ *	prefix is stored IPv4-mapped, ::ffff:a.b.c.d/96+LEN)
  * @len: its length, 0..128
  * @enc: enum hpccd_encoding
  */
@@ -71,10 +73,19 @@ struct hpccd_capacity {
  *	flow still counts in N, 1..60,000
  * @n_flows_max: n-flows-max, flows the receiver's count tracks at most,
  *	1..1,048,576 (about 200 bytes each)
- * @enc: "encoding = ioam PREFIX/LEN" lines, @n_enc of them (at most
- *	HPCCD_MAX_ENCODINGS; the file's, replaced on each read): IPv6
- *	destinations whose probes carry an IOAM trace; the longest prefix
- *	wins; every other destination gets the project's own records
+ * @enc: "encoding = ioam|int-md PREFIX/LEN" lines, @n_enc of them (at
+ *	most HPCCD_MAX_ENCODINGS; the file's, replaced on each read):
+ *	destinations whose probes carry an IOAM trace (IPv6 prefixes only)
+ *	or an INT-MD stack (IPv4 or IPv6); the longest prefix wins; every
+ *	other destination gets the project's own records
+ * @int_qlen_unit: int-qlen-unit, bytes per unit of the INT queue
+ *	occupancy the path's hops report (the spec leaves the unit to the
+ *	device: bytes, cells or packets), 1..65536 (default 1: bytes, as
+ *	hpcc_int reports it)
+ * @int_tx_util_full: int-tx-util-full, the INT egress Tx utilization
+ *	value that means 100 % on the path's hops (the spec leaves the
+ *	format to the device), 1..4294967294; 0 (the default): the field is
+ *	ignored and U comes from the queue alone
  * @ioam_namespace: ioam-namespace, the IOAM-Namespace-ID of those probes,
  *	0..65535 (Linux: `ip ioam namespace add ID` on the transit nodes)
  * @ioam_ts: ioam-ts, the namespace's timestamp format, enum
@@ -104,6 +115,8 @@ struct hpccd_cfg {
 	unsigned int n_flows_max;
 	struct hpccd_prefix enc[HPCCD_MAX_ENCODINGS];
 	unsigned int n_enc;
+	unsigned int int_qlen_unit;
+	unsigned int int_tx_util_full;
 	unsigned int ioam_namespace;
 	unsigned int ioam_ts;
 	uint64_t default_rate;
@@ -114,14 +127,17 @@ struct hpccd_cfg {
 };
 
 /**
- * hpccd_cfg_encoding() - the encoding of probes to an IPv6 destination
+ * hpccd_cfg_encoding() - the encoding of probes to a destination
  * @c: settings
- * @daddr6: the destination, network byte order
+ * @family: AF_INET or AF_INET6
+ * @daddr: the destination, network byte order (4 or 16 bytes)
  *
- * Return: enum hpccd_encoding of the longest matching "encoding" prefix,
- * HPCCD_ENC_OWN when none matches.
+ * Return: enum hpccd_encoding of the longest matching "encoding" prefix
+ * (an IPv4 destination matches IPv4 prefixes, and ::/0), HPCCD_ENC_OWN
+ * when none matches.
  */
-int hpccd_cfg_encoding(const struct hpccd_cfg *c, const uint8_t *daddr6);
+int hpccd_cfg_encoding(const struct hpccd_cfg *c, int family,
+		       const void *daddr);
 
 /**
  * hpccd_cfg_rate() - B for a hop record that carries none

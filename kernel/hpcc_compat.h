@@ -14,6 +14,13 @@
 
 #include "hpcc_conftest.h"
 
+/* v6.12 moved the unaligned accessors (probe linux_unaligned_h). */
+#ifdef HPCC_HAVE_LINUX_UNALIGNED_H
+#include <linux/unaligned.h>
+#else
+#include <asm/unaligned.h>
+#endif
+
 /*
  * HPCC_DEFINE_CONG_CONTROL(name, impl) - define the cong_control hook @name
  * with the kernel's signature, calling

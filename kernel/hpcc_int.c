@@ -38,6 +38,12 @@
  * TCP checksum is updated incrementally.  Probes that cannot be stamped go
  * on unchanged and are counted per device: full, malformed, unwritable.
  *
+ * A device may stamp INT-MD v2.1 instead (encoding int-md; P4.org INT
+ * Dataplane Specification v2.1, sections 5.7.2 and 5.8): the hop pushes
+ * Hop ML words of metadata onto the INT-MD stack the probe carries after
+ * its TCP header, so the packet grows (hpcc_int_stamp_md()).  A probe
+ * without an INT-MD shim leaves such a device unstamped (other-encoding).
+ *
  * Configured over the "hpcc-int" generic netlink family
  * (Documentation/netlink/specs/hpcc-int.yaml, `hpccctl int ...`).  State is
  * per network namespace; writers hold RTNL (which also orders them against
@@ -65,6 +71,7 @@
 #include <linux/hpcc_int.h>
 
 #define HPCC_FAULT_DEFINE_PARAMS
+#include "hpcc_compat.h"
 #include "hpcc_fault.h"
 #include "hpcc_wire_check.h"
 
@@ -78,13 +85,28 @@ enum hpcc_int_cnt {
 	HPCC_INT_CNT_FULL,
 	HPCC_INT_CNT_MALFORMED,
 	HPCC_INT_CNT_UNWRITABLE,
+	HPCC_INT_CNT_OTHER_ENCODING,
 	HPCC_INT_CNT_NUM,
 };
+
+/* The netlink attribute of each counter. */
+static const int hpcc_int_cnt_attr[HPCC_INT_CNT_NUM] = {
+	[HPCC_INT_CNT_STAMPED] = HPCC_INT_A_DEV_STAMPED,
+	[HPCC_INT_CNT_FULL] = HPCC_INT_A_DEV_FULL,
+	[HPCC_INT_CNT_MALFORMED] = HPCC_INT_A_DEV_MALFORMED,
+	[HPCC_INT_CNT_UNWRITABLE] = HPCC_INT_A_DEV_UNWRITABLE,
+	[HPCC_INT_CNT_OTHER_ENCODING] = HPCC_INT_A_DEV_OTHER_ENCODING,
+};
+
+/* INT-MD metadata header flags (byte 0: Ver 4, D E M 3, reserved 1). */
+#define HPCC_INT_MD_FLAG_E	0x04	/* Remaining Hop Count was 0 */
+#define HPCC_INT_MD_FLAG_M	0x02	/* the MTU left no room */
 
 /**
  * struct hpcc_int_dev - one egress device that stamps probes
  * @ifindex: the device, also the stamped port_ID
  * @rate: B, bits per second (dev-set writes it in place: READ_ONCE)
+ * @encoding: enum hpcc_int_encoding (dev-set writes it in place: READ_ONCE)
  * @out_bytes: bytes of IP packets that left through the device (the
  *	POST_ROUTING hook), its txBytes while it has no queue
  * @cnt: counters, enum hpcc_int_cnt
@@ -93,6 +115,7 @@ enum hpcc_int_cnt {
 struct hpcc_int_dev {
 	int ifindex;
 	u64 rate;
+	u8 encoding;
 	atomic64_t out_bytes;
 	atomic64_t cnt[HPCC_INT_CNT_NUM];
 	struct rcu_head rcu;
@@ -192,11 +215,17 @@ static enum hpcc_int_cnt hpcc_int_stamp(struct hpcc_int_net *hn,
 	unsigned int hoff, roff;
 	__be16 oldw, neww;
 	__wsum diff;
+	int int_len;
 
 	th = skb_header_pointer(skb, off, sizeof(_th), &_th);
 	if (!th || !hpcc_wire_tcp_valid(th))
 		return HPCC_INT_CNT_MALFORMED;
 	hoff = off + th->doff * 4;
+	/* an INT-MD stack (hops of another encoding on the path) comes first */
+	int_len = hpcc_wire_int_len(skb, hoff);
+	if (int_len < 0)
+		return HPCC_INT_CNT_MALFORMED;
+	hoff += int_len;
 	/* a header read at @hoff means skb->len > hoff */
 	h = skb_header_pointer(skb, hoff, sizeof(_h), &_h);
 	if (!h || !hpcc_wire_hdr_valid(h, HPCC_WIRE_PROBE, skb->len - hoff))
@@ -238,6 +267,195 @@ static enum hpcc_int_cnt hpcc_int_stamp(struct hpcc_int_net *hn,
 	return HPCC_INT_CNT_STAMPED;
 }
 
+/* INT-MD instruction bit @b (0 = the bitmap's MSB) asks for 8 bytes. */
+static unsigned int hpcc_int_md_bytes(unsigned int b)
+{
+	return b >= 4 && b <= 6 ? 8 : 4;
+}
+
+/*
+ * hpcc_int_md_fill() - this hop's @ml bytes of INT-MD metadata for the
+ * instruction bitmap @ins into @md (section 5.8: fields in bit order, then
+ * domain-specific metadata, then the checksum complement; a field the hop
+ * cannot provide, and every domain-specific word, all ones).  The queue
+ * and the timestamp are read together, one snapshot.  The caller checked
+ * that the baseline fields fit in @ml.
+ */
+static void hpcc_int_md_fill(u8 *md, unsigned int ml, u16 ins,
+			     const struct hpcc_int_net *hn,
+			     const struct hpcc_int_dev *d,
+			     const struct net_device *in,
+			     struct net_device *out)
+{
+	u32 in_id = in ? in->ifindex : U32_MAX;
+	u64 tx_bytes, backlog, now;
+	unsigned int b, o = 0;
+
+	memset(md, 0xff, ml);
+	hpcc_int_queue(out, d, &tx_bytes, &backlog);
+	now = ktime_get_ns();
+	for (b = 0; b < 15; b++) {
+		if (!(ins & (0x8000 >> b)))
+			continue;
+		switch (b) {
+		case 0:		/* node ID */
+			put_unaligned_be32(READ_ONCE(hn->switch_id), md + o);
+			break;
+		case 1:		/* level 1 ingress and egress interface IDs */
+			put_unaligned_be32((in_id & 0xffff) << 16 |
+					   (out->ifindex & 0xffff), md + o);
+			break;
+		case 3:		/* queue ID 0, queue occupancy in bytes */
+			put_unaligned_be32(min_t(u64, backlog, 0xffffff),
+					   md + o);
+			break;
+		case 5:		/* egress timestamp, ns */
+			put_unaligned_be64(now, md + o);
+			break;
+		case 6:		/* level 2 ingress and egress interface IDs */
+			put_unaligned_be32(in_id, md + o);
+			put_unaligned_be32(out->ifindex, md + o + 4);
+			break;
+		default:	/* hop latency, ingress timestamp, Tx
+				 * utilization, buffer, reserved: invalid
+				 */
+			break;
+		}
+		o += hpcc_int_md_bytes(b);
+	}
+}
+
+/*
+ * hpcc_int_md_flag() - set @flag (E or M) in the INT-MD metadata header at
+ * @moff, the TCP header at @off, keeping the TCP checksum; the packet is
+ * otherwise left as it is.  Return: the counter to increment.
+ */
+static enum hpcc_int_cnt hpcc_int_md_flag(struct sk_buff *skb,
+					  unsigned int off, unsigned int moff,
+					  u8 flag)
+{
+	__be16 oldw, *w;
+
+	if (skb_ensure_writable(skb, moff + 2))
+		return HPCC_INT_CNT_UNWRITABLE;
+	/* Ver, D E M and the reserved bits: the first 16-bit word, at an
+	 * even offset from the TCP header
+	 */
+	w = (__be16 *)(skb->data + moff);
+	oldw = *w;
+	*((u8 *)w) |= flag;
+	inet_proto_csum_replace2(&((struct tcphdr *)(skb->data + off))->check,
+				 skb, oldw, *w, false);
+	return HPCC_INT_CNT_FULL;
+}
+
+/*
+ * hpcc_int_stamp_md() - push this hop's INT-MD metadata (P4.org INT v2.1,
+ * section 5.8) onto the stack of the probe in @skb, which came in through
+ * @in and leaves through @dev, its TCP header at @off, the INT shim right
+ * after it (section 5.7.2).  The metadata go right after the 12-byte
+ * metadata header, in front of the upstream hops' (the stack's top is the
+ * newest hop): the headers in front move Hop ML x 4 bytes towards the
+ * headroom, the shim's Length and the IP length grow, Remaining Hop Count
+ * drops by one, and the TCP checksum is updated incrementally (the
+ * inserted words sit at an even offset from the TCP header, so the words
+ * after them keep their alignment).  Remaining Hop Count 0 sets E and a
+ * packet that would pass the device's MTU sets M (section 5.8); neither
+ * is stamped.  Context: the FORWARD hook, skb->data at the IP header.
+ * Return: the counter to increment.
+ */
+static enum hpcc_int_cnt hpcc_int_stamp_md(struct hpcc_int_net *hn,
+					   struct hpcc_int_dev *d,
+					   struct sk_buff *skb,
+					   const struct net_device *in,
+					   struct net_device *dev,
+					   unsigned int off)
+{
+	u8 _m[HPCC_WIRE_INT_SHIM_LEN + HPCC_WIRE_INT_MD_LEN], *m;
+	unsigned int soff, moff, ins_off, ml, need, b;
+	u8 md[31 * 4];
+	__be16 oldw, *w;
+	struct tcphdr _th, *th;
+	__be32 grow;
+	__wsum diff;
+	int int_len;
+	u16 ins;
+
+	th = skb_header_pointer(skb, off, sizeof(_th), &_th);
+	if (!th || !hpcc_wire_tcp_valid(th) || skb_network_offset(skb) ||
+	    skb_is_gso(skb))
+		return HPCC_INT_CNT_MALFORMED;
+	soff = off + th->doff * 4;
+	int_len = hpcc_wire_int_len(skb, soff);
+	if (!int_len)
+		return HPCC_INT_CNT_OTHER_ENCODING;
+	if (int_len < 0)
+		return HPCC_INT_CNT_MALFORMED;
+	m = skb_header_pointer(skb, soff, sizeof(_m), _m);
+	if (!m || m[HPCC_WIRE_INT_SHIM_LEN] >> 4 != 2)	/* version 2 */
+		return HPCC_INT_CNT_MALFORMED;
+	moff = soff + HPCC_WIRE_INT_SHIM_LEN;
+	ml = (m[HPCC_WIRE_INT_SHIM_LEN + 2] & 0x1f) * 4;
+	ins = get_unaligned_be16(m + HPCC_WIRE_INT_SHIM_LEN + 4);
+	for (need = 0, b = 0; b < 16; b++)
+		if (ins & (0x8000 >> b))
+			need += hpcc_int_md_bytes(b);
+	/* Hop ML 0, or less than the bitmap's fields: no hop can add a whole
+	 * Hop ML that holds them (section 5.8: zero bytes or Hop ML x 4)
+	 */
+	if (!ml || ml < need)
+		return HPCC_INT_CNT_MALFORMED;
+	if (!m[HPCC_WIRE_INT_SHIM_LEN + 3])
+		return hpcc_int_md_flag(skb, off, moff, HPCC_INT_MD_FLAG_E);
+	if (skb->len + ml > READ_ONCE(dev->mtu) || m[1] + ml / 4 > 255)
+		return hpcc_int_md_flag(skb, off, moff, HPCC_INT_MD_FLAG_M);
+
+	ins_off = moff + HPCC_WIRE_INT_MD_LEN;
+	if (skb->ip_summed == CHECKSUM_PARTIAL && skb_checksum_help(skb))
+		return HPCC_INT_CNT_UNWRITABLE;
+	if (skb_ensure_writable(skb, ins_off) || skb_cow_head(skb, ml))
+		return HPCC_INT_CNT_UNWRITABLE;
+
+	hpcc_int_md_fill(md, ml, ins, hn, d, in, dev);
+	skb_push(skb, ml);
+	memmove(skb->data, skb->data + ml, ins_off);
+	skb_reset_network_header(skb);
+	skb_set_transport_header(skb, off);
+	skb_mac_header_rebuild(skb);
+	memcpy(skb->data + ins_off, md, ml);
+	if (skb->ip_summed == CHECKSUM_COMPLETE)
+		skb->ip_summed = CHECKSUM_NONE;
+
+	th = (struct tcphdr *)(skb->data + off);
+	/* the inserted words and the TCP length in the pseudo-header */
+	grow = htonl(ml);
+	diff = csum_add(csum_partial(md, ml, 0),
+			csum_partial(&grow, sizeof(grow), 0));
+	inet_proto_csum_replace_by_diff(&th->check, skb, diff, false, false);
+	/* the shim's Length (its first word: Type, NPT, Length) */
+	w = (__be16 *)(skb->data + soff);
+	oldw = *w;
+	((u8 *)w)[1] += ml / 4;
+	inet_proto_csum_replace2(&th->check, skb, oldw, *w, false);
+	/* Remaining Hop Count (the header's second word: Hop ML, RHC) */
+	w = (__be16 *)(skb->data + moff + 2);
+	oldw = *w;
+	((u8 *)w)[1]--;
+	inet_proto_csum_replace2(&th->check, skb, oldw, *w, false);
+
+	if (ip_hdr(skb)->version == 4) {
+		struct iphdr *iph = ip_hdr(skb);
+
+		iph->tot_len = htons(ntohs(iph->tot_len) + ml);
+		ip_send_check(iph);
+	} else {
+		struct ipv6hdr *ip6h = ipv6_hdr(skb);
+
+		ip6h->payload_len = htons(ntohs(ip6h->payload_len) + ml);
+	}
+	return HPCC_INT_CNT_STAMPED;
+}
+
 /*
  * hpcc_int_egress() - the configured device a forwarded packet with @dscp
  * leaves through when @dscp is the probe DSCP, else NULL.  Both forward
@@ -250,6 +468,19 @@ static struct hpcc_int_dev *hpcc_int_egress(struct hpcc_int_net *hn, u8 dscp,
 	if (dscp != READ_ONCE(hn->probe_dscp) || !state->out)
 		return NULL;
 	return xa_load(&hn->devs, state->out->ifindex);
+}
+
+/* Stamp in the device's encoding. */
+static enum hpcc_int_cnt hpcc_int_stamp_any(struct hpcc_int_net *hn,
+					    struct hpcc_int_dev *d,
+					    struct sk_buff *skb,
+					    const struct nf_hook_state *state,
+					    unsigned int off)
+{
+	if (READ_ONCE(d->encoding) == HPCC_INT_ENCODING_INT_MD)
+		return hpcc_int_stamp_md(hn, d, skb, state->in, state->out,
+					 off);
+	return hpcc_int_stamp(hn, d, skb, state->out, off);
 }
 
 static unsigned int hpcc_int_hook(void *priv, struct sk_buff *skb,
@@ -265,8 +496,8 @@ static unsigned int hpcc_int_hook(void *priv, struct sk_buff *skb,
 	if (iph->protocol != IPPROTO_TCP || ip_is_fragment(iph))
 		c = HPCC_INT_CNT_MALFORMED;
 	else
-		c = hpcc_int_stamp(priv, d, skb, state->out,
-				   skb_network_offset(skb) + ip_hdrlen(skb));
+		c = hpcc_int_stamp_any(priv, d, skb, state,
+				       skb_network_offset(skb) + ip_hdrlen(skb));
 	atomic64_inc(&d->cnt[c]);
 	return NF_ACCEPT;
 }
@@ -293,7 +524,7 @@ static unsigned int hpcc_int_hook6(void *priv, struct sk_buff *skb,
 	if (off <= 0)
 		c = HPCC_INT_CNT_MALFORMED;
 	else
-		c = hpcc_int_stamp(priv, d, skb, state->out, off);
+		c = hpcc_int_stamp_any(priv, d, skb, state, off);
 	atomic64_inc(&d->cnt[c]);
 	return NF_ACCEPT;
 }
@@ -373,6 +604,8 @@ static int hpcc_int_dev_add(struct sk_buff *skb, struct genl_info *info)
 	if (!d)
 		return -ENOMEM;
 	d->ifindex = ifindex;
+	if (info->attrs[HPCC_INT_A_DEV_ENCODING])
+		d->encoding = nla_get_u8(info->attrs[HPCC_INT_A_DEV_ENCODING]);
 
 	rtnl_lock();
 	dev = __dev_get_by_index(genl_info_net(info), ifindex);
@@ -422,16 +655,20 @@ static int hpcc_int_dev_set(struct sk_buff *skb, struct genl_info *info)
 	ifindex = hpcc_int_ifindex(info);
 	if (ifindex < 0)
 		return ifindex;
-	if (!info->attrs[HPCC_INT_A_DEV_RATE]) {
+	if (!info->attrs[HPCC_INT_A_DEV_RATE] &&
+	    !info->attrs[HPCC_INT_A_DEV_ENCODING]) {
 		NL_SET_ERR_ATTR_MISS(info->extack, NULL, HPCC_INT_A_DEV_RATE);
-		NL_SET_ERR_MSG_MOD(info->extack, "rate is required");
+		NL_SET_ERR_MSG_MOD(info->extack, "rate or encoding is required");
 		return -EINVAL;
 	}
 	rtnl_lock();
 	d = xa_load(&hn->devs, ifindex);
-	if (d)
+	if (d && info->attrs[HPCC_INT_A_DEV_RATE])
 		WRITE_ONCE(d->rate,
 			   nla_get_u64(info->attrs[HPCC_INT_A_DEV_RATE]));
+	if (d && info->attrs[HPCC_INT_A_DEV_ENCODING])
+		WRITE_ONCE(d->encoding,
+			   nla_get_u8(info->attrs[HPCC_INT_A_DEV_ENCODING]));
 	rtnl_unlock();
 	if (!d) {
 		NL_SET_ERR_MSG_MOD(info->extack, "the device does not stamp probes");
@@ -483,10 +720,11 @@ static int hpcc_int_dev_fill(struct sk_buff *msg, const struct hpcc_int_dev *d,
 		return -EMSGSIZE;
 	if (nla_put_u32(msg, HPCC_INT_A_DEV_IFINDEX, d->ifindex) ||
 	    nla_put_u64_64bit(msg, HPCC_INT_A_DEV_RATE, READ_ONCE(d->rate),
-			      HPCC_INT_A_DEV_PAD))
+			      HPCC_INT_A_DEV_PAD) ||
+	    nla_put_u8(msg, HPCC_INT_A_DEV_ENCODING, READ_ONCE(d->encoding)))
 		goto err;
 	for (i = 0; i < HPCC_INT_CNT_NUM; i++)
-		if (nla_put_u64_64bit(msg, HPCC_INT_A_DEV_STAMPED + i,
+		if (nla_put_u64_64bit(msg, hpcc_int_cnt_attr[i],
 				      atomic64_read(&d->cnt[i]),
 				      HPCC_INT_A_DEV_PAD))
 			goto err;
@@ -583,27 +821,30 @@ static int hpcc_int_config_set(struct sk_buff *skb, struct genl_info *info)
 	return 0;
 }
 
+/* Each operation's maxattr is its generated policy's: a hand-written
+ * bound that lags the spec makes the core parse into too small an array.
+ */
 static const struct genl_ops hpcc_int_nl_ops[] = {
 	{
 		.cmd = HPCC_INT_CMD_DEV_ADD,
 		.flags = GENL_UNS_ADMIN_PERM,
 		.doit = hpcc_int_dev_add,
 		.policy = hpcc_int_dev_add_nl_policy,
-		.maxattr = HPCC_INT_A_DEV_RATE,
+		.maxattr = ARRAY_SIZE(hpcc_int_dev_add_nl_policy) - 1,
 	},
 	{
 		.cmd = HPCC_INT_CMD_DEV_DEL,
 		.flags = GENL_UNS_ADMIN_PERM,
 		.doit = hpcc_int_dev_del,
 		.policy = hpcc_int_dev_del_nl_policy,
-		.maxattr = HPCC_INT_A_DEV_IFINDEX,
+		.maxattr = ARRAY_SIZE(hpcc_int_dev_del_nl_policy) - 1,
 	},
 	{
 		.cmd = HPCC_INT_CMD_DEV_GET,
 		.doit = hpcc_int_dev_get_doit,
 		.dumpit = hpcc_int_dev_get_dumpit,
 		.policy = hpcc_int_dev_get_nl_policy,
-		.maxattr = HPCC_INT_A_DEV_IFINDEX,
+		.maxattr = ARRAY_SIZE(hpcc_int_dev_get_nl_policy) - 1,
 	},
 	{
 		.cmd = HPCC_INT_CMD_CONFIG_GET,
@@ -614,14 +855,14 @@ static const struct genl_ops hpcc_int_nl_ops[] = {
 		.flags = GENL_UNS_ADMIN_PERM,
 		.doit = hpcc_int_config_set,
 		.policy = hpcc_int_config_set_nl_policy,
-		.maxattr = HPCC_INT_A_CONFIG_PROBE_DSCP,
+		.maxattr = ARRAY_SIZE(hpcc_int_config_set_nl_policy) - 1,
 	},
 	{
 		.cmd = HPCC_INT_CMD_DEV_SET,
 		.flags = GENL_UNS_ADMIN_PERM,
 		.doit = hpcc_int_dev_set,
 		.policy = hpcc_int_dev_set_nl_policy,
-		.maxattr = HPCC_INT_A_DEV_RATE,
+		.maxattr = ARRAY_SIZE(hpcc_int_dev_set_nl_policy) - 1,
 	},
 };
 

@@ -706,7 +706,7 @@ static const struct genl_ops hpcc_nl_ops[] = {
 		.doit = hpcc_nl_flow_get_doit,
 		.dumpit = hpcc_nl_flow_get_dumpit,
 		.policy = hpcc_flow_get_nl_policy,
-		.maxattr = HPCC_A_FLOW_DPORT,
+		.maxattr = ARRAY_SIZE(hpcc_flow_get_nl_policy) - 1,
 	},
 	{
 		.cmd = HPCC_CMD_PARAMS_GET,

@@ -13,7 +13,8 @@
  * hpcc_wire_ipv6_tcp() says, others counted, exthdr-refused), the wire
  * format's TCP header (seq, ack, flags, window and urgent
  * pointer 0) and a payload that starts with a valid struct hpcc_wire_hdr
- * (include/uapi/linux/hpcc_wire.h).  Everything else,
+ * (include/uapi/linux/hpcc_wire.h), in a probe possibly after an INT-MD
+ * shim, header and stack (hpcc_wire_int_len()).  Everything else,
  * including TCP data that merely carries one of those DSCPs, goes on to
  * TCP and is counted (dscp-not-hpcc).
  */
@@ -74,10 +75,14 @@ static unsigned int hpcc_probe_consume(struct hpcc_net *hn,
 {
 	struct tcphdr _th;
 	const struct tcphdr *th;
+	int int_len = 0;
 
 	th = skb_header_pointer(skb, off, sizeof(_th), &_th);
-	if (!th || !hpcc_wire_tcp_valid(th) ||
-	    !hpcc_probe_hdr_valid(skb, off + th->doff * 4, type)) {
+	/* a probe may carry an INT-MD stack before its HPCC header */
+	if (th && hpcc_wire_tcp_valid(th) && type == HPCC_WIRE_PROBE)
+		int_len = hpcc_wire_int_len(skb, off + th->doff * 4);
+	if (!th || !hpcc_wire_tcp_valid(th) || int_len < 0 ||
+	    !hpcc_probe_hdr_valid(skb, off + th->doff * 4 + int_len, type)) {
 		hpcc_stat_inc(hn, HPCC_STAT_DSCP_NOT_HPCC);
 		return NF_ACCEPT;
 	}

@@ -51,6 +51,49 @@ static inline bool hpcc_wire_hdr_valid(const struct hpcc_wire_hdr *h, u8 type,
 	       room >= sizeof(*h) + h->hop_cap * HPCC_WIRE_HOP_LEN;
 }
 
+/*
+ * INT-MD over TCP (P4.org In-band Network Telemetry Dataplane
+ * Specification v2.1, section 5.7.2): a probe may carry a 4-byte shim
+ * (Type 4 bits, NPT 2, reserved 2, Length 8: the 12-byte metadata header
+ * and the stack in 4-byte words, the shim not counted; 16 bits of DSCP)
+ * right after its TCP header, then the INT-MD metadata header (section
+ * 5.8) and stack, then the HPCC header.
+ */
+#define HPCC_WIRE_INT_TYPE_MD	1
+#define HPCC_WIRE_INT_SHIM_LEN	4
+#define HPCC_WIRE_INT_MD_LEN	12
+
+/**
+ * hpcc_wire_int_len() - the INT-MD shim, header and stack in front of a
+ * probe's HPCC header
+ * @skb: the packet
+ * @off: where its TCP payload starts
+ *
+ * The HPCC header's magic starts with 0x48 (type 4), so a payload whose
+ * first 4 bits are 1 is an INT-MD shim.
+ *
+ * Return: the bytes of shim, metadata header and stack when the payload
+ * starts with an INT-MD shim (NPT 0, the DSCP-signalled case) whose Length
+ * covers the metadata header and lies within the packet; 0 when it starts
+ * with anything else; -1 for an INT-MD shim that does not (malformed).
+ */
+static inline int hpcc_wire_int_len(const struct sk_buff *skb,
+				    unsigned int off)
+{
+	u8 _s[2];
+	const u8 *s;
+	unsigned int len;
+
+	s = skb_header_pointer(skb, off, sizeof(_s), _s);
+	if (!s || s[0] >> 4 != HPCC_WIRE_INT_TYPE_MD)
+		return 0;
+	len = HPCC_WIRE_INT_SHIM_LEN + s[1] * 4;
+	if ((s[0] >> 2) & 3 || s[1] * 4 < HPCC_WIRE_INT_MD_LEN ||
+	    skb->len < off + len)
+		return -1;
+	return len;
+}
+
 #if IS_ENABLED(CONFIG_IPV6)
 /* The most extension headers hpcc_wire_ipv6_tcp() walks. */
 #define HPCC_WIRE_MAX_EXTHDRS	8

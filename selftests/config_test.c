@@ -1,8 +1,9 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
  * config_test - hpccd's settings parser (daemon/hpccd_config.c) for the
- * encodings issue's keys: "encoding = ioam PREFIX/LEN" (longest prefix
- * wins, host bits ignored, at most HPCCD_MAX_ENCODINGS), "capacity =
+ * encodings issue's keys: "encoding = ioam|int-md PREFIX/LEN" (longest
+ * prefix wins, host bits ignored, IPv4 prefixes for INT-MD, at most
+ * HPCCD_MAX_ENCODINGS), int-qlen-unit, int-tx-util-full, "capacity =
  * SWITCH PORT RATE" and default-rate (the B of a record with none),
  * ioam-namespace, ioam-ts; the lists are replaced by each parse (a
  * reload).  Host test, built with ASan and UBSan.
@@ -28,9 +29,11 @@ static int enc_of(const struct hpccd_cfg *c, const char *addr)
 {
 	uint8_t a[16];
 
+	if (inet_pton(AF_INET, addr, a) == 1)
+		return hpccd_cfg_encoding(c, AF_INET, a);
 	if (inet_pton(AF_INET6, addr, a) != 1)
 		return -1;
-	return hpccd_cfg_encoding(c, a);
+	return hpccd_cfg_encoding(c, AF_INET6, a);
 }
 
 TEST(encoding_longest_prefix)
@@ -57,7 +60,13 @@ TEST(encoding_longest_prefix)
 TEST(encoding_refused)
 {
 	static const char *const bad[] = {
-		"encoding = int-md 2001:db8::/32\n",
+		"encoding = int 2001:db8::/32\n",
+		"encoding = int-md 10.0.0.0/33\n",
+		"encoding = int-md 10.0.0.0\n",
+		"encoding = int-md 10.0.0/8\n",
+		"int-qlen-unit = 0\n",
+		"int-qlen-unit = 65537\n",
+		"int-tx-util-full = 4294967295\n",
 		"encoding = ioam 2001:db8::/129\n",
 		"encoding = ioam 2001:db8::\n",
 		"encoding = ioam 10.0.0.0/8\n",
@@ -90,6 +99,38 @@ TEST(encoding_refused)
 	hpccd_cfg_defaults(&c);
 	EXPECT_EQ(-1, parse(&c, text));
 	EXPECT_EQ(HPCCD_MAX_ENCODINGS, c.n_enc);
+}
+
+/* INT-MD prefixes of both families in one list; IPv4 ones match only
+ * IPv4 destinations (and ::/0 everything); the INT units.
+ */
+TEST(encoding_int_md)
+{
+	struct hpccd_cfg c;
+
+	hpccd_cfg_log = quiet;
+	hpccd_cfg_defaults(&c);
+	EXPECT_EQ(1, c.int_qlen_unit);
+	EXPECT_EQ(0, c.int_tx_util_full);
+	EXPECT_EQ(HPCCD_ENC_OWN, enc_of(&c, "10.1.2.3"));
+	ASSERT_EQ(0, parse(&c, "encoding = int-md 10.1.0.0/16\n"
+			       "encoding = int-md 2001:db8::/32\n"
+			       "encoding = ioam 2001:db8:1::/48\n"
+			       "int-qlen-unit = 80\nint-tx-util-full = 10000\n"));
+	EXPECT_EQ(HPCCD_ENC_INT_MD, enc_of(&c, "10.1.2.3"));
+	EXPECT_EQ(HPCCD_ENC_OWN, enc_of(&c, "10.2.0.1"));
+	EXPECT_EQ(HPCCD_ENC_INT_MD, enc_of(&c, "2001:db8:2::1"));
+	EXPECT_EQ(HPCCD_ENC_IOAM, enc_of(&c, "2001:db8:1::1"));
+	/* an IPv4 prefix is not an IPv6 one that starts with the same bits;
+	 * an IPv4-mapped destination is the IPv4 one
+	 */
+	EXPECT_EQ(HPCCD_ENC_OWN, enc_of(&c, "a01:203::"));
+	EXPECT_EQ(HPCCD_ENC_INT_MD, enc_of(&c, "::ffff:10.1.0.1"));
+	EXPECT_EQ(80, c.int_qlen_unit);
+	EXPECT_EQ(10000, c.int_tx_util_full);
+	ASSERT_EQ(0, parse(&c, "encoding = int-md 0.0.0.0/0\n"));
+	EXPECT_EQ(HPCCD_ENC_INT_MD, enc_of(&c, "192.0.2.1"));
+	EXPECT_EQ(HPCCD_ENC_OWN, enc_of(&c, "2001:db8::1"));
 }
 
 TEST(capacity_and_default_rate)

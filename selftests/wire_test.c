@@ -286,7 +286,8 @@ TEST(builder_ranges)
 	EXPECT_EQ(hpcc_build_probe(buf, &flow, 60, 0, 1, 1, 1), 0);
 	EXPECT_EQ(hpcc_build_probe(buf, &flow, 60, 9, 1, 1, 1), 0);
 	n = hpcc_build_probe(buf, &flow, 63, 8, 1, 1, 1);
-	EXPECT_EQ(n, HPCC_PKT_MAX - HPCC_WIRE_EXT_MAX - HPCC_HBH_IOAM_MAX - 20);
+	EXPECT_EQ(n, HPCC_PKT_MAX - HPCC_WIRE_EXT_MAX - HPCC_HBH_IOAM_MAX -
+		  HPCC_INTMD_MAX - 20);
 	ASSERT_EQ(hpcc_parse(buf, n, &p), HPCC_PARSE_OK);
 	EXPECT_EQ(hpcc_build_response(buf, &p, 0, 1, 0), 0);
 	EXPECT_EQ(hpcc_build_response(buf, &p, 64, 1, 0), 0);
@@ -423,7 +424,8 @@ TEST(probe6_round_trip)
 	 * an IOAM probe's hop-by-hop header
 	 */
 	n = hpcc_build_probe(buf, &t, 63, 8, 1, 1, 1);
-	EXPECT_EQ(n, HPCC_PKT_MAX - HPCC_WIRE_EXT_MAX - HPCC_HBH_IOAM_MAX);
+	EXPECT_EQ(n, HPCC_PKT_MAX - HPCC_WIRE_EXT_MAX - HPCC_HBH_IOAM_MAX -
+		  HPCC_INTMD_MAX);
 	/* a flow label beyond 20 bits, an unknown family */
 	t.flowlabel = 0x100000;
 	EXPECT_EQ(hpcc_build_probe(buf, &t, 60, 4, 1, 1, 1), 0);
@@ -650,6 +652,119 @@ TEST(partial_records_in_responses)
 	ASSERT_EQ(hpcc_parse(out, n, &r), HPCC_PARSE_OK);
 	EXPECT_EQ(0, r.hops[0].flags);
 	EXPECT_EQ(0, r.hops[0].tx_util);
+}
+
+/*
+ * intmd_push() - what an INT-MD transit hop does (P4.org INT v2.1 section
+ * 5.8) to the IPv4 probe @pkt of *@n bytes whose shim is at @soff: push
+ * one hop of the probe's instructions (switch ID @sw, ports 1 and 7,
+ * queue occupancy @q, egress timestamp @ts, Tx utilization @u) in front
+ * of the stack, grow the shim Length, IP total length, decrement the
+ * Remaining Hop Count, and recompute both checksums.
+ */
+static void intmd_push(uint8_t *pkt, size_t *n, size_t soff, uint32_t sw,
+		       uint32_t q, uint64_t ts, uint32_t u)
+{
+	size_t at = soff + HPCC_INTMD_HDR_LEN;
+	uint8_t *m;
+	uint32_t sum;
+
+	memmove(pkt + at + HPCC_INTMD_HOP_LEN, pkt + at, *n - at);
+	m = pkt + at;
+	put_be32(m, sw);
+	put_be32(m + 4, 1u << 16 | 7);
+	put_be32(m + 8, q);
+	put_be32(m + 12, (uint32_t)(ts >> 32));
+	put_be32(m + 16, (uint32_t)ts);
+	put_be32(m + 20, u);
+	*n += HPCC_INTMD_HOP_LEN;
+	pkt[soff + 1] += HPCC_INTMD_HOP_LEN / 4;
+	pkt[soff + 4 + 3]--;
+	pkt[2] = (uint8_t)(*n >> 8);
+	pkt[3] = (uint8_t)*n;
+	fix_ip_csum(pkt);
+	/* TCP checksum over the new segment */
+	pkt[20 + 16] = 0;
+	pkt[20 + 17] = 0;
+	sum = fold(pkt + 12, 8, 6 + (uint32_t)(*n - 20));
+	sum = fold(pkt + 20, *n - 20, sum);
+	pkt[20 + 16] = (uint8_t)(~sum >> 8);
+	pkt[20 + 17] = (uint8_t)~sum;
+}
+
+/* An INT-MD probe is built, found by the parser in front of the HPCC
+ * header, grows by two hops and decodes in path order; a response never
+ * carries a stack; a malformed shim is refused.
+ */
+TEST(intmd_probe)
+{
+	struct hpcc_tuple t6 = flow6();
+	uint8_t buf[HPCC_PKT_MAX], nhop;
+	struct hpcc_hop_obs h[HPCC_MAX_HOPS];
+	struct hpcc_intmd_info info;
+	struct hpcc_pkt p;
+	size_t n;
+
+	EXPECT_EQ(hpcc_build_probe_intmd(buf, &flow, 60, 1, 0, 1, 1, 1), 0);
+	EXPECT_EQ(hpcc_build_probe_intmd(buf, &flow, 60, 1, 9, 1, 1, 1), 0);
+	EXPECT_EQ(hpcc_build_probe_intmd(buf, &flow, 0, 1, 4, 1, 1, 1), 0);
+	n = hpcc_build_probe_intmd(buf, &t6, 60, 1, 4, 9, 5, 1);
+	EXPECT_EQ(n, 40 + 20 + 16 + HPCC_WIRE_HDR_LEN + HPCC_WIRE_HOP_LEN);
+	EXPECT_TRUE(tcp6_csum_ok(buf, 40, n));
+	ASSERT_EQ(hpcc_parse(buf, n, &p), HPCC_PARSE_OK);
+	EXPECT_EQ(60, p.int_off);
+	EXPECT_EQ(16, p.int_len);
+
+	n = hpcc_build_probe_intmd(buf, &flow, 60, 1, 4, 77, 5, 1);
+	EXPECT_EQ(n, 20 + 20 + 16 + HPCC_WIRE_HDR_LEN + HPCC_WIRE_HOP_LEN);
+	EXPECT_TRUE(tcp_csum_ok(buf, n));
+	ASSERT_EQ(hpcc_parse(buf, n, &p), HPCC_PARSE_OK);
+	EXPECT_EQ(40, p.int_off);
+	EXPECT_EQ(16, p.int_len);
+	EXPECT_EQ(77, p.probe_id);
+	EXPECT_EQ(1, p.hop_cap);
+	ASSERT_EQ(HPCC_DECODE_OK,
+		  hpcc_decode_intmd(buf + p.int_off, p.int_len, h,
+				    HPCC_MAX_HOPS, &nhop, &info));
+	EXPECT_EQ(0, nhop);
+	EXPECT_EQ(HPCC_INTMD_INSTRUCTIONS, info.instructions);
+	EXPECT_EQ(HPCC_INTMD_HOP_LEN,
+		  hpcc_intmd_hop_bytes(HPCC_INTMD_INSTRUCTIONS));
+	EXPECT_EQ(HPCC_INTMD_HOP_LEN / 4, info.hop_ml);
+	EXPECT_EQ(4, info.remaining);
+
+	intmd_push(buf, &n, 40, 11, 1500, 1000, 0xffffffff);
+	intmd_push(buf, &n, 40, 22, 0, 2000, 50);
+	EXPECT_TRUE(tcp_csum_ok(buf, n));
+	ASSERT_EQ(hpcc_parse(buf, n, &p), HPCC_PARSE_OK);
+	EXPECT_EQ(16 + 2 * HPCC_INTMD_HOP_LEN, p.int_len);
+	EXPECT_EQ(77, p.probe_id);
+	ASSERT_EQ(HPCC_DECODE_OK,
+		  hpcc_decode_intmd(buf + p.int_off, p.int_len, h,
+				    HPCC_MAX_HOPS, &nhop, &info));
+	ASSERT_EQ(2, nhop);
+	EXPECT_EQ(2, info.remaining);
+	EXPECT_EQ(11, h[0].rec.switch_id);
+	EXPECT_EQ(7, h[0].rec.port_id);
+	EXPECT_EQ(1500, h[0].rec.qlen);
+	EXPECT_EQ(1000, h[0].rec.ts);
+	EXPECT_EQ(0, h[0].present & HPCC_OBS_TX_UTIL);	/* all ones */
+	EXPECT_EQ(22, h[1].rec.switch_id);
+	EXPECT_EQ(50, h[1].tx_util);
+
+	/* NPT 1; a Length below the header; a Length past the packet */
+	buf[40] |= 1 << 2;
+	EXPECT_EQ(hpcc_parse(buf, n, &p), HPCC_PARSE_INT);
+	buf[40] &= ~(1 << 2);
+	buf[41] = 2;
+	EXPECT_EQ(hpcc_parse(buf, n, &p), HPCC_PARSE_INT);
+	buf[41] = 200;
+	EXPECT_EQ(hpcc_parse(buf, n, &p), HPCC_PARSE_INT);
+	EXPECT_STREQ("int-shim", hpcc_parse_err_name(HPCC_PARSE_INT));
+	/* a response whose payload starts with a shim is refused */
+	n = hpcc_build_probe_intmd(buf, &flow, 60, 1, 4, 77, 5, 1);
+	buf[40 + 16 + 5] = HPCC_WIRE_RESPONSE;
+	EXPECT_EQ(hpcc_parse(buf, n, &p), HPCC_PARSE_INT);
 }
 
 TEST_HARNESS_MAIN

@@ -9,8 +9,10 @@
  *
  * Invariants: parsing never reads outside the input (ASan) and never hits
  * undefined behaviour (UBSan); an accepted packet has 1 <= hop_cap <= 8
- * and nhop <= hop_cap and N <= 65535, and an IOAM option it found ends
- * within the input; the response built from an accepted probe (with an N
+ * and nhop <= hop_cap and N <= 65535, an IOAM option it found ends
+ * within the input, and an INT-MD stack it found is a probe's, at least
+ * shim and metadata header long, and ends within the input (with the HPCC
+ * header after it); the response built from an accepted probe (with an N
  * extension) parses again with the same id, timestamp, hop records (their
  * flags and Tx utilization included), N, family, reversed addresses and
  * ports, and (IPv6) flow label.
@@ -32,6 +34,11 @@ static void check(const unsigned char *data, size_t len)
 		abort();
 	/* an IOAM option found lies within the packet */
 	if (p.ioam_off && (size_t)p.ioam_off + p.ioam_len > len)
+		abort();
+	/* an INT-MD stack found: a probe's, whole, the HPCC header after it */
+	if (p.int_off && (p.type != HPCC_WIRE_PROBE || p.int_len < 16 ||
+			  (size_t)p.int_off + p.int_len + HPCC_WIRE_HDR_LEN >
+			  len))
 		abort();
 	if (p.type != HPCC_WIRE_PROBE)
 		return;

@@ -140,6 +140,106 @@ stamped6() {
 		retry 10 icount_is malformed $((mal + 1))
 }
 
+# ifindex DEV - DEV's ifindex in the router
+ifindex() { ip -n tbr -o link show "$1" | cut -d: -f1; }
+
+# INT-MD (encoding int-md, dev-set in place): a probe with an INT-MD shim
+# grows by one hop of Hop ML words pushed on its stack, in bitmap order:
+# switch ID, level 1 ports (ingress l1, egress br0), queue ID 0 +
+# occupancy, the egress timestamp, Tx utilization invalid (all ones);
+# Remaining Hop Count 3 -> 2; the TCP checksum stays valid; the project's
+# records are left alone
+intmd_stamped() {
+	local before br l1 n
+	rctl int change dev br0 encoding int-md &&
+	[ "$(icount encoding)" = int-md ] && [ "$(icount rate)" = 50000000 ] ||
+		return 1
+	br=$(ifindex br0)
+	l1=$(ifindex l1)
+	before=$(icount stamped)
+	capture intmd 3 || return 1
+	n=$(awk -v w1="$(printf '%x' $((l1 << 16 | br)))" '
+		$2 == 264 && $4 == "ok" && $6 == 0 && $9 == "int" &&
+		$11 == 0 && $13 == 2 && $15 == 6 && $17 == 1 && $18 == "md" {
+			split($19, w, ",")
+			if (w[1] == "4d" && w[2] == w1 && w[3] !~ /^ff/ &&
+			    w[4] w[5] != "00" && w[6] == "ffffffff")
+				print
+		}' "$TMP/cap" | wc -l)
+	echo "INT-MD stamps: $n of 3; stamped $before -> $(icount stamped)"
+	[ "$n" = 3 ] && [ "$(icount stamped)" = $((before + 3)) ]
+}
+
+# every baseline instruction, domain-specific words and the checksum
+# complement: what the hop cannot provide is all ones (hop latency,
+# ingress timestamp, Tx utilization, buffer, the domain's words, the
+# complement: the TCP checksum is updated instead); level 2 ports are
+# the ifindexes
+intmd_all() {
+	local br l1
+	br=$(ifindex br0)
+	l1=$(ifindex l1)
+	capture intmd-all 2 || return 1
+	[ "$(awk -v br="$(printf '%x' "$br")" -v l1="$(printf '%x' "$l1")" '
+		$2 == 300 && $4 == "ok" && $15 == 15 && $17 == 1 {
+			split($19, w, ",")
+			if (w[1] == "4d" && w[3] == "ffffffff" &&
+			    w[5] == "ffffffff" && w[6] == "ffffffff" &&
+			    w[9] == l1 && w[10] == br && w[11] == "ffffffff" &&
+			    w[12] == "ffffffff" && w[13] == "ffffffff" &&
+			    w[14] == "ffffffff" && w[15] == "ffffffff")
+				print
+		}' "$TMP/cap" | wc -l)" = 2 ]
+}
+
+# Remaining Hop Count 0 sets E, a probe that the hop's metadata would push
+# past the device's MTU sets M (section 5.8): neither grows, both are
+# counted full; a probe without an INT-MD shim is not stamped on an
+# int-md device (other-encoding)
+intmd_limits() {
+	local full other mtu rc=0
+	full=$(icount full)
+	other=$(icount other-encoding)
+	capture intmd-rhc0 2 || return 1
+	[ "$(awk '$2 == 240 && $4 == "ok" && $11 == 2 && $17 == 0' "$TMP/cap" | wc -l)" = 2 ] || {
+		echo "no E flag"; rc=1; }
+	mtu=$(cat /sys/class/net/br0/mtu 2>/dev/null || ip netns exec tbr cat /sys/class/net/br0/mtu)
+	ip -n tbr link set br0 mtu 250 || return 1
+	capture intmd 2 || rc=1
+	ip -n tbr link set br0 mtu "$mtu"
+	[ "$(awk '$2 == 240 && $4 == "ok" && $11 == 1 && $17 == 0' "$TMP/cap" | wc -l)" = 2 ] || {
+		echo "no M flag"; rc=1; }
+	capture probe 2 || return 1
+	[ "$(awk '$2 == 224 && $6 == 0' "$TMP/cap" | wc -l)" = 2 ] || rc=1
+	echo "full $full -> $(icount full), other-encoding $other -> $(icount other-encoding)"
+	[ $rc = 0 ] && [ "$(icount full)" = $((full + 4)) ] &&
+		[ "$(icount other-encoding)" = $((other + 2)) ]
+}
+
+# back to the project's encoding, in place: an INT-MD probe (a path with
+# INT-MD hops elsewhere) gets its record stamped after the stack, and
+# does not grow
+intmd_then_own() {
+	local br
+	br=$(ifindex br0)
+	rctl int change dev br0 encoding own && [ "$(icount encoding)" = own ] &&
+	capture intmd 2 || return 1
+	[ "$(awk -v br="$br" '$2 == 240 && $4 == "ok" && $6 == 1 &&
+		$9 == "hop" && $10 == 77 && $11 == br && $16 == "int" &&
+		$24 == 0' "$TMP/cap" | wc -l)" = 2 ] &&
+		expect_usage "not own or int-md" rctl int change dev br0 encoding ifa &&
+		expect_usage "usage" rctl int change dev br0
+}
+
+# expect_usage WHAT... - the command exits 2 (a usage error) printing WHAT
+expect_usage() {
+	local msg=$1 out rc
+	shift
+	out=$("$@" 2>&1) && rc=0 || rc=$?
+	echo "$* -> $rc: $out"
+	[ "$rc" = 2 ] && grep -q -- "$msg" <<< "$out"
+}
+
 full() {
 	local before
 	before=$(icount full)
@@ -231,12 +331,16 @@ gone_and_unload() {
 }
 
 ktap_print_header
-ktap_set_plan 10
+ktap_set_plan 14
 t "testbed up (incast 1), hop configured on br0" setup
 t "int show: switch-id is the netns inode, probe-dscp 60, br0 at 50 Mbit/s" defaults
 t "dev-add/del and config-set errors: EEXIST, ENOENT, unknown speed, range, EPERM; default B = link speed" config_errors
 t "forwarded probes get one record (switch, port = ifindex, B, ts, txBytes), same length, valid checksum" stamped
 t "IPv6: forwarded probes stamped through extension headers (hop limit 63, valid checksum); a fragment counted as malformed" stamped6
+t "INT-MD device: one hop pushed (switch, ports, queue, egress ts), Remaining Hop Count 2, valid checksum" intmd_stamped
+t "INT-MD: fields the hop cannot provide, domain words and the checksum complement all ones; level 2 ports" intmd_all
+t "INT-MD: Remaining Hop Count 0 sets E, the MTU sets M (counted full); a probe without a shim counted other-encoding" intmd_limits
+t "back to the own encoding in place: an INT-MD probe's record is stamped after its stack" intmd_then_own
 t "full probes pass unchanged and are counted" full
 t "malformed packets with the probe DSCP (no header, a response, SYN/seq/window set) are counted, not stamped" malformed
 t "only the configured probe DSCP is stamped" other_dscp

@@ -5,6 +5,11 @@
   probe.py send SRC SPORT DST DPORT DSCP KIND COUNT
       KIND: probe | response | nomagic (the DSCP, a TCP header, no HPCC header)
             | full (a probe whose HOPS records are all filled already)
+            | intmd (a probe with an INT-MD v2.1 shim and header after the
+              TCP header, empty stack: instructions 0xd500 as hpccd sends,
+              Hop ML 6, Remaining Hop Count 3) | intmd-all (every baseline
+              bit 0-8, two domain-specific words and the checksum
+              complement: Hop ML 15) | intmd-rhc0 (Remaining Hop Count 0)
             | syn, seq, window (a probe whose TCP header has SYN set, seq 1
               or window 1: not the wire format's, so not a probe)
   probe.py l2send DEV MAC SRC DST DSCP COUNT
@@ -33,7 +38,9 @@
   probe.py stamps DEV DSCP SECONDS EXPECT
       like sniff, but prints one line per probe seen: "len L csum ok|bad
       nhop N cap C" and, for each filled record, " hop SWITCH PORT RATE TS
-      TXBYTES QLEN"
+      TXBYTES QLEN", and for a probe with an INT-MD stack " int flags F rhc
+      R ml M n N" and per hop on the stack (the newest first) " md W,W,..."
+      (its 4-byte words in hex)
   probe.py stamps6 DEV DSCP SECONDS EXPECT
       stamps for IPv6 (DSCP in the traffic class, extension headers
       skipped, the checksum over the IPv6 pseudo-header), with " hl H" (the
@@ -63,6 +70,20 @@ def csum(data):
     return ~s & 0xFFFF
 
 
+# INT-MD kinds: (instruction bitmap, domain-specific instructions, Hop ML,
+# Remaining Hop Count); intmd-all's Hop ML: bits 0-8 (48 bytes), two
+# domain-specific words, the checksum complement
+INTMD = {"intmd": (0xD500, 0, 6, 3), "intmd-all": (0xFF81, 0x8001, 15, 3),
+         "intmd-rhc0": (0xD500, 0, 6, 0)}
+
+
+def intmd_head(kind):
+    """The INT shim (type 1, NPT 0, Length 3) and INT-MD header of KIND."""
+    ins, ds, ml, rhc = INTMD[kind]
+    return struct.pack("!BBBB", 1 << 4, 3, 0, 0) + \
+        struct.pack("!BBBBHHHH", 2 << 4, 0, ml, rhc, ins, 1 if ds else 0, ds, 0)
+
+
 def packet(src, sport, dst, dport, dscp, kind, pid):
     if kind == "nomagic":
         payload = b"x" * 64
@@ -71,6 +92,8 @@ def packet(src, sport, dst, dport, dscp, kind, pid):
         nhop = HOPS if kind == "full" else 0
         payload = struct.pack("!IBBBBQQ", MAGIC, VERSION, typ, nhop, HOPS, pid,
                               time.monotonic_ns()) + b"\0" * (40 * HOPS)
+        if kind in INTMD:
+            payload = intmd_head(kind) + payload
     s, d = socket.inet_aton(src), socket.inet_aton(dst)
     seq = 1 if kind == "seq" else 0
     flags = 0x02 if kind == "syn" else 0
@@ -139,6 +162,18 @@ def stamp_line(head, ok, seg):
     """stamps' line for the TCP segment SEG (HEAD: "len L ..." before the
     checksum verdict OK), or None when SEG holds no HPCC header."""
     off = (seg[12] >> 4) * 4
+    tail = ""
+    if len(seg) >= off + 16 and seg[off] >> 4 == 1:  # an INT-MD shim
+        words, m = seg[off + 1], seg[off + 4:off + 16]
+        ml = (m[2] & 0x1F) * 4
+        stack = seg[off + 16:off + 4 + words * 4]
+        n = len(stack) // ml if ml else 0
+        tail = " int flags %d rhc %d ml %d n %d" % ((m[0] >> 1) & 7, m[3],
+                                                   ml // 4, n)
+        for i in range(n):
+            w = struct.unpack("!%dI" % (ml // 4), stack[i * ml:(i + 1) * ml])
+            tail += " md " + ",".join("%x" % x for x in w)
+        off += 4 + words * 4
     h = seg[off:off + 24]
     if len(h) < 24:
         return None
@@ -150,7 +185,7 @@ def stamp_line(head, ok, seg):
         r = seg[off + 24 + 40 * i:off + 64 + 40 * i]
         if len(r) == 40:
             line += " hop %d %d %d %d %d %d" % struct.unpack("!IIQQQI", r[:36])
-    return line
+    return line + tail
 
 
 def seg4(pkt, dscp):

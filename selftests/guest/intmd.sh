@@ -1,0 +1,134 @@
+#!/bin/bash
+# SPDX-License-Identifier: GPL-2.0
+#
+# Telemetry in P4.org INT-MD v2.1 over TCP (issue 18; INT Dataplane
+# Specification v2.1, sections 5.7.2 and 5.8), end to end over IPv4 and
+# IPv6: the sender's hpccd sends INT-MD probes to the prefixes its
+# configuration names (encoding = int-md PREFIX/LEN); the forwarder's
+# hpcc_int, its egress device set to encoding int-md, pushes one hop of
+# metadata (switch ID, ports, queue occupancy, egress timestamp; Tx
+# utilization invalid) onto the stack and grows the probe; the receiver's
+# module consumes the probe through the stack, its hpccd decodes the stack
+# into the response's records, marked without txBytes; the sender fills B
+# from its capacity table and the module runs the partial-telemetry rules
+# (Documentation/algorithm.rst, "Partial telemetry").
+#
+#   hs (10.49.1.1, fd00:49:1::1) -- v0|v1 -- rt -- v2|v3 -- hr (10.49.2.1,
+#   fd00:49:2::1); rt: hpcc_int on v2, encoding int-md, switch-id 5, B 100
+#   Mbit/s, tbf 100 Mbit/s on v2
+set -u
+TOP=$(cd "$(dirname "$0")/../.." && pwd)
+. "$TOP/selftests/lib.sh"
+
+SRV4=10.49.2.1
+SRV6=fd00:49:2::1
+CTL=$TOP/build/hpccctl
+TMP=$(mktemp -d)
+mkdir -m 1777 "$TMP/run"
+
+trap 'ns_gone hs rt hr; rm -rf "$TMP"' EXIT
+
+rctl() { ip netns exec rt "$CTL" "$@"; }
+
+topology() {
+	ip netns add hs && ip netns add rt && ip netns add hr &&
+	ip link add v0 netns hs type veth peer name v1 netns rt &&
+	ip link add v2 netns rt type veth peer name v3 netns hr || return 1
+	local ns
+	for ns in hs rt hr; do
+		ip netns exec "$ns" sysctl -qw net.ipv6.conf.all.accept_dad=0 \
+			net.ipv6.conf.default.accept_dad=0 || return 1
+		ip -n "$ns" link set lo up || return 1
+	done
+	ip -n hs addr add 10.49.1.1/24 dev v0 &&
+	ip -n hs addr add fd00:49:1::1/64 dev v0 nodad &&
+	ip -n rt addr add 10.49.1.2/24 dev v1 &&
+	ip -n rt addr add fd00:49:1::2/64 dev v1 nodad &&
+	ip -n rt addr add 10.49.2.2/24 dev v2 &&
+	ip -n rt addr add fd00:49:2::2/64 dev v2 nodad &&
+	ip -n hr addr add $SRV4/24 dev v3 &&
+	ip -n hr addr add $SRV6/64 dev v3 nodad &&
+	ip -n hs link set v0 up && ip -n rt link set v1 up &&
+	ip -n rt link set v2 up && ip -n hr link set v3 up &&
+	ip -n hs route add 10.49.2.0/24 via 10.49.1.2 &&
+	ip -n hs route add fd00:49:2::/64 via fd00:49:1::2 &&
+	ip -n hr route add 10.49.1.0/24 via 10.49.2.2 &&
+	ip -n hr route add fd00:49:1::/64 via fd00:49:2::2 &&
+	ip netns exec rt sysctl -qw net.ipv4.ip_forward=1 \
+		net.ipv6.conf.all.forwarding=1 || return 1
+	tc -n rt qdisc add dev v2 root tbf rate 100mbit burst 32k limit 250k &&
+	modprobe hpcc_int &&
+	rctl int add dev v2 rate 100mbit encoding int-md &&
+	rctl int set switch-id 5 &&
+	ip netns exec hr sysctl -qw net.ipv4.tcp_congestion_control=cubic &&
+	{ ip netns exec hr iperf3 -s -p 5201 >/dev/null 2>&1 & } &&
+	retry 50 sh -c "ip netns exec hr ss -Hltn | grep -q ':5201'"
+}
+
+# the egress port ID an INT-MD hop reports for v2: its ifindex, 16 bits
+port_id() { echo $(($(ip -n rt -o link show v2 | cut -d: -f1) & 0xffff)); }
+
+daemons_start() {
+	modprobe tcp_hpcc || return 1
+	cat > "$TMP/hs.conf" <<EOF
+encoding = int-md 10.49.2.0/24
+encoding = int-md fd00:49:2::/64
+capacity = 5 $(port_id) 100000000
+reconcile-s = 1
+EOF
+	start_hpccd hs && start_hpccd hr caps-only
+}
+
+# istat KEY - a counter of v2 in the router (hpccctl -j int show)
+istat() {
+	rctl -j int show | python3 -c '
+import json, sys
+d = [x for x in json.load(sys.stdin)["dev"] if x["dev"] == "v2"]
+print(d[0][sys.argv[1]] if d else -1)' "$1"
+}
+
+# dstat_ge NS KEY N - the hpccd counter is at least N
+dstat_ge() {
+	local v
+	v=$(dstat "$1" "$2") && [ -n "$v" ] && [ "$v" -ge "$3" ]
+}
+
+# flow DST FAMILY - an hpcc flow from hs to DST runs HPCC on the INT-MD
+# hop: one record, switch 5, the egress port's ID, B from the capacity
+# table, no txBytes (flags 1); the counters on the path agree
+flow() {
+	local dst=$1 fam=$2 rc=0 pid s0 p0 st0 c0
+	s0=$(dstat hr int-md-stacks)
+	p0=$(dstat hs probes-int-md)
+	st0=$(istat stamped)
+	c0=$(mstat hr probes-consumed)
+	ip netns exec hs iperf3 "-$fam" -c "$dst" -p 5201 --cport 6201 -C hpcc \
+		-t $((120 * SLOW)) -b 50M -J > "$TMP/iperf" 2>&1 &
+	pid=$!
+	retry 50 flow_json hs "$dst" 6201 'f["mode-name"] == "hpcc" and age(f) < 100000 and len(f["hops"]) == 1 and f["hops"][0]["switch-id"] == 5 and f["hops"][0]["port-id"] == '"$(port_id)"' and f["hops"][0]["rate"] == 100000000 and f["hops"][0].get("flags") == 1' || {
+		echo "last read:"; cat "$TMP/flowj.last"; rc=1; }
+	echo "sender: probes-int-md $p0 -> $(dstat hs probes-int-md), telemetry-pushed $(dstat hs telemetry-pushed), responses-no-rate $(dstat hs responses-no-rate)"
+	echo "receiver: int-md-stacks $s0 -> $(dstat hr int-md-stacks), int-md-refused $(dstat hr int-md-refused), int-md-incomplete $(dstat hr int-md-incomplete), dropped-int-shim $(dstat hr dropped-int-shim)"
+	echo "router v2: stamped $st0 -> $(istat stamped), other-encoding $(istat other-encoding), malformed $(istat malformed), full $(istat full)"
+	echo "receiver module: probes-consumed $c0 -> $(mstat hr probes-consumed)"
+	ip netns exec hs "$CTL" flow show sport 6201
+	kill $pid 2>/dev/null
+	wait $pid 2>/dev/null
+	retry 50 sh -c "[ -z \"\$(ip netns exec hr ss -Htn state established '( sport = :5201 )')\" ]"
+	[ $rc = 0 ] && dstat_ge hs probes-int-md $((p0 + 10)) &&
+		dstat_ge hr int-md-stacks $((s0 + 10)) &&
+		[ "$(dstat hr int-md-refused)" = 0 ] &&
+		[ "$(dstat hr int-md-incomplete)" = 0 ] &&
+		[ "$(dstat hs telemetry-rejected)" = 0 ] &&
+		[ "$(istat stamped)" -ge $((st0 + 10)) ] &&
+		[ "$(istat malformed)" = 0 ] &&
+		[ "$(mstat hr probes-consumed)" -ge $((c0 + 10)) ]
+}
+
+ktap_print_header
+ktap_set_plan 4
+t "hs - rt (hpcc_int v2 encoding int-md, tbf) - hr, IPv4 and IPv6" topology
+t "hpccd in both; the sender's probes to both prefixes carry an INT-MD header" daemons_start
+t "IPv4: the flow runs HPCC on the forwarder's INT-MD hop (B from the capacity table)" flow $SRV4 4
+t "IPv6: the flow runs HPCC on the forwarder's INT-MD hop" flow $SRV6 6
+ktap_finished
