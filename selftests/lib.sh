@@ -85,6 +85,21 @@ stand_in_hop() {
 		action csum tcp
 }
 
+# line3 - namespaces hs, rt and hr in a line, hs v0 - v1 rt v2 - v3 hr,
+# lo up, IPv6 duplicate address detection off (the caller adds the
+# addresses, routes and forwarding)
+line3() {
+	local ns
+	ip netns add hs && ip netns add rt && ip netns add hr &&
+	ip link add v0 netns hs type veth peer name v1 netns rt &&
+	ip link add v2 netns rt type veth peer name v3 netns hr || return 1
+	for ns in hs rt hr; do
+		ip netns exec "$ns" sysctl -qw net.ipv6.conf.all.accept_dad=0 \
+			net.ipv6.conf.default.accept_dad=0 || return 1
+		ip -n "$ns" link set lo up || return 1
+	done
+}
+
 # ns_gone NS... - kill every process in the network namespaces, then
 # delete them (a test's cleanup; a missing namespace is no error)
 ns_gone() {

@@ -38,6 +38,14 @@ static void check_obs(const struct hpcc_hop_obs *o, uint32_t fields)
 		abort();
 }
 
+/* A decoder's result is one it has, and a refusal reports no hops. */
+static int accepted(enum hpcc_decode_err e, uint8_t nhop)
+{
+	if (e >= HPCC_DECODE_NUM || (e != HPCC_DECODE_OK && nhop))
+		abort();
+	return e == HPCC_DECODE_OK;
+}
+
 #define IFA_FIELDS (HPCC_OBS_SWITCH_ID | HPCC_OBS_PORT_ID | HPCC_OBS_RATE | \
 		    HPCC_OBS_TS | HPCC_OBS_HOP_LATENCY)
 
@@ -50,13 +58,8 @@ static void fuzz_ifa(const unsigned char *data, size_t len)
 	unsigned int i;
 
 	e = hpcc_decode_ifa(data, len, h, 255, &nhop, &info);
-	if (e >= HPCC_DECODE_NUM)
-		abort();
-	if (e != HPCC_DECODE_OK) {
-		if (nhop)
-			abort();
+	if (!accepted(e, nhop))
 		return;
-	}
 	if (info.len > len || info.gns != HPCC_IFA_GNS_LOCAL ||
 	    info.len != info.md_off + HPCC_IFA_MD_HDR_LEN +
 			info.cur_length * 4U ||
@@ -90,13 +93,8 @@ static void fuzz_ioam(const unsigned char *data, size_t len)
 	unsigned int i;
 
 	e = hpcc_decode_ioam(data, len, fmts[len % 3], h, 255, &nhop, &info);
-	if (e >= HPCC_DECODE_NUM)
-		abort();
-	if (e != HPCC_DECODE_OK) {
-		if (nhop)
-			abort();
+	if (!accepted(e, nhop))
 		return;
-	}
 	if (info.len > len || info.len < HPCC_IOAM_HDR_LEN ||
 	    info.node_len * 4U != hpcc_ioam_node_bytes(info.trace_type) ||
 	    info.flags > 15 || info.remaining > 127)
@@ -122,13 +120,8 @@ int LLVMFuzzerTestOneInput(const unsigned char *data, size_t len)
 	fuzz_ioam(data, len);
 	fuzz_ifa(data, len);
 	e = hpcc_decode_intmd(data, len, h, 255, &nhop, &info);
-	if (e >= HPCC_DECODE_NUM)
-		abort();
-	if (e != HPCC_DECODE_OK) {
-		if (nhop)
-			abort();
+	if (!accepted(e, nhop))
 		return 0;
-	}
 	if (info.len > len || !info.hop_ml)
 		abort();
 	for (i = 0; i < nhop; i++) {

@@ -62,14 +62,20 @@ ok = (d["switch-id"] == int(sys.argv[1]) and d["probe-dscp"] == 60 and
 sys.exit(0 if ok else 1)' "$inum"
 }
 
-# expect_fail WHAT... - the command exits 1 and prints the message WHAT
-expect_fail() {
-	local msg=$1 out rc
-	shift
+# expect_exit RC WHAT... - the command exits RC and prints the message WHAT
+expect_exit() {
+	local want=$1 msg=$2 out rc
+	shift 2
 	out=$("$@" 2>&1) && rc=0 || rc=$?
 	echo "$* -> $rc: $out"
-	[ "$rc" = 1 ] && grep -q -- "$msg" <<< "$out"
+	[ "$rc" = "$want" ] && grep -q -- "$msg" <<< "$out"
 }
+
+# expect_fail WHAT... - the command fails (exit 1) printing WHAT
+expect_fail() { expect_exit 1 "$@"; }
+
+# expect_usage WHAT... - the command exits 2 (a usage error) printing WHAT
+expect_usage() { expect_exit 2 "$@"; }
 
 config_errors() {
 	expect_fail "already stamps" rctl int add dev br0 rate 1gbit &&
@@ -231,14 +237,6 @@ intmd_then_own() {
 		expect_usage "usage" rctl int change dev br0
 }
 
-# expect_usage WHAT... - the command exits 2 (a usage error) printing WHAT
-expect_usage() {
-	local msg=$1 out rc
-	shift
-	out=$("$@" 2>&1) && rc=0 || rc=$?
-	echo "$* -> $rc: $out"
-	[ "$rc" = 2 ] && grep -q -- "$msg" <<< "$out"
-}
 
 full() {
 	local before

@@ -28,15 +28,7 @@ mkdir -m 1777 "$TMP/run"
 trap 'ns_gone hs rt hr; rm -rf "$TMP"' EXIT
 
 topology() {
-	ip netns add hs && ip netns add rt && ip netns add hr &&
-	ip link add v0 netns hs type veth peer name v1 netns rt &&
-	ip link add v2 netns rt type veth peer name v3 netns hr || return 1
-	local ns
-	for ns in hs rt hr; do
-		ip netns exec "$ns" sysctl -qw net.ipv6.conf.all.accept_dad=0 \
-			net.ipv6.conf.default.accept_dad=0 || return 1
-		ip -n "$ns" link set lo up || return 1
-	done
+	line3 || return 1
 	ip -n hs addr add $CLI/64 dev v0 nodad &&
 	ip -n rt addr add fd00:49:1::2/64 dev v1 nodad &&
 	ip -n rt addr add fd00:49:2::2/64 dev v2 nodad &&
