@@ -137,6 +137,7 @@ const struct hpcc_nl_attr_desc hpcc_params_desc[HPCC_A_PARAMS_MAX + 1] = {
 	[HPCC_A_PARAMS_N_FLOWS_SOURCE] = { "n-flows-source", HPCC_NL_U8, 0, 0, &hpcc_enum_n_source },
 	[HPCC_A_PARAMS_START] = { "start", HPCC_NL_U8, 0, 0, &hpcc_enum_start },
 	[HPCC_A_PARAMS_EWMA_PERIOD] = { "ewma-period", HPCC_NL_U32, 0, 0, NULL },
+	[HPCC_A_PARAMS_IFA_PROTOCOL] = { "ifa-protocol", HPCC_NL_U8, 0, 0, NULL },
 };
 
 const char *const hpcc_params_names[HPCC_A_PARAMS_MAX + 1] = {
@@ -157,6 +158,7 @@ const char *const hpcc_params_names[HPCC_A_PARAMS_MAX + 1] = {
 	[HPCC_A_PARAMS_N_FLOWS_SOURCE] = "n-flows-source",
 	[HPCC_A_PARAMS_START] = "start",
 	[HPCC_A_PARAMS_EWMA_PERIOD] = "ewma-period",
+	[HPCC_A_PARAMS_IFA_PROTOCOL] = "ifa-protocol",
 };
 
 const struct hpcc_nl_attr_desc hpcc_stats_desc[HPCC_A_STATS_MAX + 1] = {
@@ -554,6 +556,11 @@ int hpcc_params_parse(const struct nlattr *attr, size_t len, struct hpcc_params_
 			if (ok)
 				memcpy(&out->ewma_period, p, sizeof(out->ewma_period));
 			break;
+		case HPCC_A_PARAMS_IFA_PROTOCOL:
+			ok = plen == sizeof(out->ifa_protocol);
+			if (ok)
+				memcpy(&out->ifa_protocol, p, sizeof(out->ifa_protocol));
+			break;
 		default:
 			ok = 0;
 			type = 64;
@@ -704,12 +711,13 @@ next:
 	return ignored;
 }
 
-static const char *const hpcc_int_enum_encoding_names[2] = {
+static const char *const hpcc_int_enum_encoding_names[3] = {
 	[0] = "own",
 	[1] = "int-md",
+	[2] = "ifa",
 };
 
-const struct hpcc_nl_enum hpcc_int_enum_encoding = { hpcc_int_enum_encoding_names, 2 };
+const struct hpcc_nl_enum hpcc_int_enum_encoding = { hpcc_int_enum_encoding_names, 3 };
 
 const struct hpcc_nl_attr_desc hpcc_int_dev_desc[HPCC_INT_A_DEV_MAX + 1] = {
 	[HPCC_INT_A_DEV_IFINDEX] = { "ifindex", HPCC_NL_U32, 0, 0, NULL },
@@ -737,12 +745,14 @@ const char *const hpcc_int_dev_names[HPCC_INT_A_DEV_MAX + 1] = {
 const struct hpcc_nl_attr_desc hpcc_int_config_desc[HPCC_INT_A_CONFIG_MAX + 1] = {
 	[HPCC_INT_A_CONFIG_SWITCH_ID] = { "switch-id", HPCC_NL_U32, 0, 0, NULL },
 	[HPCC_INT_A_CONFIG_PROBE_DSCP] = { "probe-dscp", HPCC_NL_U8, 0, 0, NULL },
+	[HPCC_INT_A_CONFIG_IFA_PROTOCOL] = { "ifa-protocol", HPCC_NL_U8, 0, 0, NULL },
 	[HPCC_INT_A_CONFIG_DEVS] = { "devs", HPCC_NL_U32, 0, 0, NULL },
 };
 
 const char *const hpcc_int_config_names[HPCC_INT_A_CONFIG_MAX + 1] = {
 	[HPCC_INT_A_CONFIG_SWITCH_ID] = "switch-id",
 	[HPCC_INT_A_CONFIG_PROBE_DSCP] = "probe-dscp",
+	[HPCC_INT_A_CONFIG_IFA_PROTOCOL] = "ifa-protocol",
 	[HPCC_INT_A_CONFIG_DEVS] = "devs",
 };
 
@@ -839,6 +849,11 @@ int hpcc_int_config_parse(const struct nlattr *attr, size_t len, struct hpcc_int
 			ok = plen == sizeof(out->probe_dscp);
 			if (ok)
 				memcpy(&out->probe_dscp, p, sizeof(out->probe_dscp));
+			break;
+		case HPCC_INT_A_CONFIG_IFA_PROTOCOL:
+			ok = plen == sizeof(out->ifa_protocol);
+			if (ok)
+				memcpy(&out->ifa_protocol, p, sizeof(out->ifa_protocol));
 			break;
 		case HPCC_INT_A_CONFIG_DEVS:
 			ok = plen == sizeof(out->devs);

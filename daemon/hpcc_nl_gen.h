@@ -159,6 +159,7 @@ struct hpcc_params_attrs {
 	uint8_t n_flows_source;
 	uint8_t start;
 	uint32_t ewma_period;
+	uint8_t ifa_protocol;
 };
 
 /** hpcc_params_parse() - fill @out from @len bytes of attributes at @attr;
@@ -242,6 +243,7 @@ struct hpcc_int_config_attrs {
 	uint64_t bad;
 	uint32_t switch_id;
 	uint8_t probe_dscp;
+	uint8_t ifa_protocol;
 	uint32_t devs;
 };
 

@@ -215,6 +215,42 @@ size_t hpcc_build_probe_intmd(void *buf, const struct hpcc_tuple *t,
 	return total;
 }
 
+size_t hpcc_build_probe_ifa(void *buf, const struct hpcc_tuple *t,
+			    uint8_t dscp, uint8_t proto, uint8_t hops,
+			    uint64_t probe_id, uint64_t ts, uint16_t ip_id)
+{
+	size_t iplen = ip_len(t);
+	size_t total = pkt_len(iplen, 1) + 8;
+	uint8_t *ip = buf, *f = ip + iplen, *th = f + 4;
+	uint8_t *m = th + HPCC_TCP_LEN, *h = m + 4;
+
+	if (!dscp || dscp > 63 || proto < 143 || proto > 254 || !hops ||
+	    hops > HPCC_MAX_HOPS || !tuple_ok(t))
+		return 0;
+	put_iph(ip, t, dscp, total, ip_id);
+	if (t->family == AF_INET6) {
+		ip[6] = proto;
+	} else {
+		ip[9] = proto;
+		put16(ip + 10, 0);
+		put16(ip + 10, ~csum_add(0, ip, HPCC_IP_LEN) & 0xffff);
+	}
+	f[0] = 2 << 4 | 0xf;			/* version 2, GNS: local */
+	f[1] = 6;				/* TCP */
+	f[2] = 0;				/* no flags */
+	f[3] = (uint8_t)(hops * 8);		/* Max Length, words */
+	memcpy(th, &t->sport, 2);
+	memcpy(th + 2, &t->dport, 2);
+	m[0] = 0;				/* Request Vector */
+	m[1] = 0;				/* Action Vector */
+	m[2] = hops;				/* Hop Limit */
+	m[3] = 0;				/* Current Length */
+	put_hdr(h, HPCC_WIRE_PROBE, 0, 1, probe_id, ts);
+	memset(h + HPCC_WIRE_HDR_LEN, 0, HPCC_WIRE_HOP_LEN);
+	put_tcp(ip, th, total - iplen - 4, t->family == AF_INET6);
+	return total;
+}
+
 size_t hpcc_build_probe_ioam(void *buf, const struct hpcc_tuple *t,
 			     uint8_t dscp, uint16_t ns_id, uint8_t nodes,
 			     uint64_t probe_id, uint64_t ts)
@@ -333,7 +369,7 @@ static enum hpcc_parse_err parse_ext(const uint8_t *e, size_t rest,
  * length, *@total the packet's.
  */
 static enum hpcc_parse_err parse_ip4(const uint8_t *ip, size_t len,
-				     size_t *ihl, size_t *total)
+				     size_t *ihl, size_t *total, uint8_t *proto)
 {
 	*ihl = (size_t)(ip[0] & 0xf) * 4;
 	if (*ihl < HPCC_IP_LEN)
@@ -345,14 +381,13 @@ static enum hpcc_parse_err parse_ip4(const uint8_t *ip, size_t len,
 		return HPCC_PARSE_IP_CSUM;
 	if (hpcc_get16(ip + 6) & 0x3fff)
 		return HPCC_PARSE_FRAGMENT;
-	if (ip[9] != 6)
-		return HPCC_PARSE_NOT_TCP;
+	*proto = ip[9];
 	return HPCC_PARSE_OK;
 }
 
 /*
  * The IPv6 header of @ip (@len bytes, at least HPCC_IP6_LEN) and its
- * extension headers, walked as kernel/hpcc_wire_check.h's hpcc_wire_ipv6_tcp()
+ * extension headers, walked as kernel/hpcc_wire_check.h's hpcc_wire_ipv6_l4()
  * walks them: *@ihl the offset of the TCP header, *@total the packet's
  * length.
  */
@@ -384,16 +419,18 @@ static void find_ioam(const uint8_t *ip, size_t off, size_t hlen,
 
 static enum hpcc_parse_err parse_ip6(const uint8_t *ip, size_t len,
 				     size_t *ihl, size_t *total,
-				     uint16_t *ioam_off, uint16_t *ioam_len)
+				     uint16_t *ioam_off, uint16_t *ioam_len,
+				     uint8_t *proto)
 {
 	uint8_t nexthdr = ip[6];
 	size_t off = HPCC_IP6_LEN;
+	bool ext = true;
 	int n;
 
 	*total = HPCC_IP6_LEN + (size_t)hpcc_get16(ip + 4);
 	if (*total > len)
 		return HPCC_PARSE_IP_LEN;
-	for (n = 0; nexthdr != 6; n++) {
+	for (n = 0; ext; n++) {
 		switch (nexthdr) {
 		case 0:		/* hop-by-hop options */
 		case 60:	/* destination options */
@@ -403,8 +440,9 @@ static enum hpcc_parse_err parse_ip6(const uint8_t *ip, size_t len,
 		case 51:	/* AH */
 		case 50:	/* ESP */
 			return HPCC_PARSE_IP6_EXTHDR;
-		default:
-			return HPCC_PARSE_NOT_TCP;
+		default:	/* the upper layer: TCP, IFA, anything */
+			ext = false;
+			continue;
 		}
 		/* nexthdr, hdrlen (8-byte units beyond the first 8) and for
 		 * a routing header its type and segments left
@@ -422,6 +460,7 @@ static enum hpcc_parse_err parse_ip6(const uint8_t *ip, size_t len,
 	if (*total < off + HPCC_TCP_LEN + HPCC_WIRE_HDR_LEN)
 		return HPCC_PARSE_IP_LEN;
 	*ihl = off;
+	*proto = nexthdr;
 	return HPCC_PARSE_OK;
 }
 
@@ -431,6 +470,8 @@ enum hpcc_parse_err hpcc_parse(const void *buf, size_t len,
 	uint32_t n_flows = 0;
 	const uint8_t *ip = buf, *th, *h;
 	size_t ihl = 0, total = 0, doff, rest, int_len = 0, int_off = 0;
+	size_t ifa_off = 0, ifa_len = 0;
+	uint8_t proto = 6;
 	enum hpcc_parse_err err;
 	uint16_t ioam_off = 0, ioam_len = 0;
 	bool v6;
@@ -442,13 +483,24 @@ enum hpcc_parse_err hpcc_parse(const void *buf, size_t len,
 	if (v6 && len < HPCC_IP6_LEN + HPCC_TCP_LEN + HPCC_WIRE_HDR_LEN)
 		return HPCC_PARSE_SHORT;
 	if (v6)
-		err = parse_ip6(ip, len, &ihl, &total, &ioam_off, &ioam_len);
+		err = parse_ip6(ip, len, &ihl, &total, &ioam_off, &ioam_len,
+				&proto);
 	else if (ip[0] >> 4 == 4)
-		err = parse_ip4(ip, len, &ihl, &total);
+		err = parse_ip4(ip, len, &ihl, &total, &proto);
 	else
 		err = HPCC_PARSE_IP_VERSION;
 	if (err)
 		return err;
+	/* not TCP: an IFA probe's IFA header (version 2, next header TCP),
+	 * whatever protocol number marks IFA (the caller checks it)
+	 */
+	if (proto != 6) {
+		if (total < ihl + 4 + HPCC_TCP_LEN + HPCC_WIRE_HDR_LEN ||
+		    ip[ihl] >> 4 != 2 || ip[ihl + 1] != 6)
+			return HPCC_PARSE_NOT_TCP;
+		ifa_off = ihl;
+		ihl += 4;
+	}
 	th = ip + ihl;
 	doff = (size_t)(th[12] >> 4) * 4;
 	if (doff < HPCC_TCP_LEN || ihl + doff + HPCC_WIRE_HDR_LEN > total)
@@ -458,10 +510,21 @@ enum hpcc_parse_err hpcc_parse(const void *buf, size_t len,
 	    hpcc_get16(th + 14) || hpcc_get16(th + 18))
 		return HPCC_PARSE_TCP_FIELDS;
 	h = th + doff;
-	/* an INT-MD shim (type 1; the HPCC magic starts with type 4), its
-	 * header and stack before a probe's HPCC header
-	 */
-	if (h[0] >> 4 == 1) {
+	if (ifa_off) {
+		/* the IFA metadata header (Current Length in words: whole
+		 * 32-byte hops) and stack before the HPCC header
+		 */
+		if (ihl + doff + 4 + HPCC_WIRE_HDR_LEN > total)
+			return HPCC_PARSE_IFA;
+		ifa_len = ihl - ifa_off + doff + 4 + (size_t)h[3] * 4;
+		if ((h[3] * 4) % 32 ||
+		    ifa_off + ifa_len + HPCC_WIRE_HDR_LEN > total)
+			return HPCC_PARSE_IFA;
+		h = ip + ifa_off + ifa_len;
+	} else if (h[0] >> 4 == 1) {
+		/* an INT-MD shim (type 1; the HPCC magic starts with type
+		 * 4), its header and stack before a probe's HPCC header
+		 */
 		int_len = 4 + (size_t)h[1] * 4;
 		if ((h[0] >> 2) & 3 || h[1] * 4 < 12 ||
 		    ihl + doff + int_len + HPCC_WIRE_HDR_LEN > total)
@@ -469,7 +532,7 @@ enum hpcc_parse_err hpcc_parse(const void *buf, size_t len,
 		int_off = ihl + doff;
 		h += int_len;
 	}
-	rest = total - ihl - doff - int_len - HPCC_WIRE_HDR_LEN;
+	rest = total - (size_t)(h - ip) - HPCC_WIRE_HDR_LEN;
 	if (hpcc_get32(h) != HPCC_WIRE_MAGIC)
 		return HPCC_PARSE_MAGIC;
 	if (h[4] != HPCC_WIRE_VERSION)
@@ -478,6 +541,8 @@ enum hpcc_parse_err hpcc_parse(const void *buf, size_t len,
 		return HPCC_PARSE_TYPE;
 	if (int_len && h[5] != HPCC_WIRE_PROBE)	/* hops stamp probes only */
 		return HPCC_PARSE_INT;
+	if (ifa_off && h[5] != HPCC_WIRE_PROBE)
+		return HPCC_PARSE_IFA;
 	if (!h[7] || h[7] > HPCC_MAX_HOPS)
 		return HPCC_PARSE_HOP_CAP;
 	if (h[6] > h[7])
@@ -513,6 +578,9 @@ enum hpcc_parse_err hpcc_parse(const void *buf, size_t len,
 	pkt->ioam_len = ioam_len;
 	pkt->int_off = (uint16_t)int_off;
 	pkt->int_len = (uint16_t)int_len;
+	pkt->ifa_off = (uint16_t)ifa_off;
+	pkt->ifa_len = (uint16_t)ifa_len;
+	pkt->ifa_proto = ifa_off ? proto : 0;
 	for (i = 0; i < pkt->nhop; i++)
 		get_hop(h + HPCC_WIRE_HDR_LEN + (size_t)i * HPCC_WIRE_HOP_LEN,
 			&pkt->hops[i]);
@@ -551,6 +619,7 @@ const char *hpcc_parse_err_name(enum hpcc_parse_err e)
 		[HPCC_PARSE_EXT] = "ext",
 		[HPCC_PARSE_IP6_EXTHDR] = "ip6-exthdr",
 		[HPCC_PARSE_INT] = "int-shim",
+		[HPCC_PARSE_IFA] = "ifa",
 	};
 
 	return (unsigned int)e < HPCC_PARSE_NUM ? names[e] : "?";

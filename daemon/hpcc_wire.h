@@ -71,10 +71,17 @@ static inline uint64_t hpcc_get64(const uint8_t *p)
 #define HPCC_INTMD_HOP_LEN	24
 #define HPCC_INTMD_MAX		(HPCC_INTMD_HDR_LEN + \
 				 HPCC_MAX_HOPS * HPCC_INTMD_HOP_LEN)
+/* An IFA 2.0 probe (draft-kumar-ippm-ifa-08): the IFA header between the IP
+ * and TCP headers, the IFA metadata header after the TCP header, and each
+ * hop's HPCC_IFA_HOP_LEN (hpcc_decode.h) bytes in front of the HPCC header.
+ */
+#define HPCC_IFA_PROTOCOL	253	/* the default ifa-protocol */
+#define HPCC_IFA_MAX		(8 + HPCC_MAX_HOPS * 32)
 /* The largest packet hpccd builds or parses: IPv6, HPCC_MAX_HOPS records,
- * an IOAM probe's hop-by-hop header or an INT-MD probe's full stack.
+ * an IOAM probe's hop-by-hop header, an INT-MD or IFA probe's full stack.
  */
 #define HPCC_PKT_MAX	(HPCC_IP6_LEN + HPCC_HBH_IOAM_MAX + HPCC_INTMD_MAX + \
+			 HPCC_IFA_MAX + \
 			 HPCC_TCP_LEN + \
 			 HPCC_WIRE_HDR_LEN + \
 			 HPCC_MAX_HOPS * HPCC_WIRE_HOP_LEN + HPCC_WIRE_EXT_MAX)
@@ -153,6 +160,12 @@ struct hpcc_hop_rec {
  *	after the TCP header), from the IP header (for
  *	hpcc_decode_intmd()); 0: none
  * @int_len: the shim, metadata header and stack, bytes
+ * @ifa_off: an IFA probe's IFA header (right after the IP header and its
+ *	extension headers), from the IP header (for hpcc_decode_ifa()); 0:
+ *	none
+ * @ifa_len: from the IFA header to the end of the stack, bytes
+ * @ifa_proto: that probe's IP protocol (IPv6: next header), for the
+ *	caller to compare with its ifa-protocol
  */
 struct hpcc_pkt {
 	struct hpcc_tuple tuple;
@@ -168,6 +181,9 @@ struct hpcc_pkt {
 	uint16_t ioam_len;
 	uint16_t int_off;
 	uint16_t int_len;
+	uint16_t ifa_off;
+	uint16_t ifa_len;
+	uint8_t ifa_proto;
 };
 
 /**
@@ -210,6 +226,10 @@ enum hpcc_parse_err {
 	HPCC_PARSE_INT,		/* a probe's INT-MD shim with NPT not 0, a
 				 * Length below the metadata header, or
 				 * beyond the packet
+				 */
+	HPCC_PARSE_IFA,		/* an IFA packet whose metadata header or
+				 * stack (whole 32-byte hops) is beyond it,
+				 * or that is not a probe
 				 */
 	HPCC_PARSE_NUM
 };
@@ -283,6 +303,33 @@ size_t hpcc_build_probe(void *buf, const struct hpcc_tuple *t, uint8_t dscp,
 size_t hpcc_build_probe_intmd(void *buf, const struct hpcc_tuple *t,
 			      uint8_t dscp, uint8_t hop_cap, uint8_t hops,
 			      uint64_t probe_id, uint64_t ts, uint16_t ip_id);
+
+/**
+ * hpcc_build_probe_ifa() - a probe that asks the path's IFA 2.0 transit
+ * hops for their metadata (draft-kumar-ippm-ifa-08)
+ * @buf: at least HPCC_PKT_MAX bytes
+ * @t: the flow, IPv4 or IPv6
+ * @dscp: the probe DSCP, 1..63
+ * @proto: the IP protocol (IPv6: next header) that marks IFA, 143..254
+ * @hops: Hop Limit, how many hops may push metadata, 1..HPCC_MAX_HOPS;
+ *	Max Length is room for as many
+ * @probe_id: random 64-bit id
+ * @ts: sender clock, ns
+ * @ip_id: IPv4 identification (ignored for IPv6)
+ *
+ * The IP header's protocol is @proto; the IFA header (version 2, GNS 0xf:
+ * each hop's local namespace, next header TCP, no flags, Max Length
+ * @hops x 8 words) follows it, then the TCP header (its checksum over the
+ * TCP pseudo-header and everything after it), the IFA metadata header
+ * (Request Vector 0, Action Vector 0, Hop Limit @hops, Current Length 0),
+ * the HPCC header and one record.  Each IFA hop pushes 32 bytes in front
+ * of the HPCC header; the receiver's hpccd decodes the stack.
+ *
+ * Return: the packet's length, or 0 for an out-of-range argument.
+ */
+size_t hpcc_build_probe_ifa(void *buf, const struct hpcc_tuple *t,
+			    uint8_t dscp, uint8_t proto, uint8_t hops,
+			    uint64_t probe_id, uint64_t ts, uint16_t ip_id);
 
 /**
  * hpcc_build_probe_ioam() - an IPv6 probe that asks the path's IOAM transit

@@ -11,10 +11,10 @@
  *   hpccctl [-j] param show
  *   hpccctl param set NAME VALUE [NAME VALUE]...
  *   hpccctl [-j] int show
- *   hpccctl int add dev DEV [rate RATE] [encoding own|int-md]
+ *   hpccctl int add dev DEV [rate RATE] [encoding own|int-md|ifa]
  *   hpccctl int del dev DEV
- *   hpccctl int change dev DEV [rate RATE] [encoding own|int-md]
- *   hpccctl int set [switch-id N] [probe-dscp N]
+ *   hpccctl int change dev DEV [rate RATE] [encoding own|int-md|ifa]
+ *   hpccctl int set [switch-id N] [probe-dscp N] [ifa-protocol N]
  *
  * The int commands talk to hpcc_int.ko's "hpcc-int" family
  * (Documentation/netlink/specs/hpcc-int.yaml).
@@ -49,10 +49,10 @@ static int usage(FILE *out)
 		"       hpccctl [-j] param show\n"
 		"       hpccctl param set NAME VALUE [NAME VALUE]...\n"
 		"       hpccctl [-j] int show\n"
-		"       hpccctl int add dev DEV [rate RATE] [encoding own|int-md]\n"
+		"       hpccctl int add dev DEV [rate RATE] [encoding own|int-md|ifa]\n"
 		"       hpccctl int del dev DEV\n"
-		"       hpccctl int change dev DEV [rate RATE] [encoding own|int-md]\n"
-		"       hpccctl int set [switch-id N] [probe-dscp N]\n"
+		"       hpccctl int change dev DEV [rate RATE] [encoding own|int-md|ifa]\n"
+		"       hpccctl int set [switch-id N] [probe-dscp N] [ifa-protocol N]\n"
 		"       hpccctl -h | -V\n"
 		"  -j, --json     JSON output, with the YNL spec's attribute names\n"
 		"  -h, --help     this text\n"
@@ -581,9 +581,11 @@ static int int_show(void)
 					       json_object_new_uint64(c.v[k]));
 		devs = json_object_new_array();
 	} else {
-		printf("switch-id %" PRIu64 " probe-dscp %" PRIu64 "\n",
+		printf("switch-id %" PRIu64 " probe-dscp %" PRIu64
+		       " ifa-protocol %" PRIu64 "\n",
 		       c.v[HPCC_INT_A_CONFIG_SWITCH_ID],
-		       c.v[HPCC_INT_A_CONFIG_PROBE_DSCP]);
+		       c.v[HPCC_INT_A_CONFIG_PROBE_DSCP],
+		       c.v[HPCC_INT_A_CONFIG_IFA_PROTOCOL]);
 		printf("%-16s %7s %14s %-8s %12s %10s %10s %10s %10s\n", "dev",
 		       "ifindex", "rate(bit/s)", "encoding", "stamped", "full",
 		       "malformed", "unwritable", "other-enc");
@@ -633,9 +635,9 @@ static int int_show(void)
 static int int_dev(uint8_t cmd, int ac, char **av)
 {
 	static const char *const use[] = {
-		[HPCC_INT_CMD_DEV_ADD] = "add dev DEV [rate RATE] [encoding own|int-md]",
+		[HPCC_INT_CMD_DEV_ADD] = "add dev DEV [rate RATE] [encoding own|int-md|ifa]",
 		[HPCC_INT_CMD_DEV_DEL] = "del dev DEV",
-		[HPCC_INT_CMD_DEV_SET] = "change dev DEV [rate RATE] [encoding own|int-md]",
+		[HPCC_INT_CMD_DEV_SET] = "change dev DEV [rate RATE] [encoding own|int-md|ifa]",
 	};
 	static const char *const op[] = {
 		[HPCC_INT_CMD_DEV_ADD] = "dev-add",
@@ -665,7 +667,7 @@ static int int_dev(uint8_t cmd, int ac, char **av)
 			   !has_enc) {
 			if (!enum_lookup(&hpcc_int_enum_encoding, av[i + 1],
 					 &enc)) {
-				fprintf(stderr, "hpccctl: encoding: \"%s\" is not own or int-md\n",
+				fprintf(stderr, "hpccctl: encoding: \"%s\" is not own, int-md or ifa\n",
 					av[i + 1]);
 				return 2;
 			}
@@ -701,23 +703,28 @@ static int int_set(int ac, char **av)
 {
 	char buf[MNL_SOCKET_BUFFER_SIZE];
 	struct nlmsghdr *nlh;
-	uint64_t val[2];
-	int type[2], i, n = 0, err;
+	uint64_t val[3];
+	int type[3], i, j, n = 0, err;
 
-	if (!ac || ac % 2 || ac > 4)
+	if (!ac || ac % 2 || ac > 6)
 		goto usage;
 	for (i = 0; i < ac; i += 2, n++) {
+		bool u8;
 		char *end;
 
 		type[n] = hpcc_name_lookup(hpcc_int_config_names,
-					   HPCC_INT_A_CONFIG_PROBE_DSCP, av[i]);
-		if (!type[n] || (n && type[0] == type[1]))
+					   HPCC_INT_A_CONFIG_MAX, av[i]);
+		/* devs is read only */
+		if (!type[n] || type[n] == HPCC_INT_A_CONFIG_DEVS)
 			goto usage;
+		for (j = 0; j < n; j++)
+			if (type[j] == type[n])
+				goto usage;
+		u8 = type[n] != HPCC_INT_A_CONFIG_SWITCH_ID;
 		errno = 0;
 		val[n] = strtoull(av[i + 1], &end, 0);
 		if (errno || end == av[i + 1] || *end || av[i + 1][0] == '-' ||
-		    val[n] > (type[n] == HPCC_INT_A_CONFIG_PROBE_DSCP ?
-			      UINT8_MAX : UINT32_MAX)) {
+		    val[n] > (u8 ? UINT8_MAX : UINT32_MAX)) {
 			fprintf(stderr, "hpccctl: %s: \"%s\" is not a valid value\n",
 				av[i], av[i + 1]);
 			return 2;
@@ -727,7 +734,7 @@ static int int_set(int ac, char **av)
 		return 1;
 	nlh = hpcc_genl_msg(&g, buf, HPCC_INT_CMD_CONFIG_SET, 0);
 	for (i = 0; i < n; i++) {
-		if (type[i] == HPCC_INT_A_CONFIG_PROBE_DSCP)
+		if (type[i] != HPCC_INT_A_CONFIG_SWITCH_ID)
 			mnl_attr_put_u8(nlh, type[i], val[i]);
 		else
 			mnl_attr_put_u32(nlh, type[i], val[i]);
@@ -735,7 +742,7 @@ static int int_set(int ac, char **av)
 	err = hpcc_genl_talk(&g, nlh, NULL, NULL);
 	return err ? fail("config-set", err) : 0;
 usage:
-	fprintf(stderr, "hpccctl: usage: int set [switch-id N] [probe-dscp N]\n");
+	fprintf(stderr, "hpccctl: usage: int set [switch-id N] [probe-dscp N] [ifa-protocol N]\n");
 	return 2;
 }
 

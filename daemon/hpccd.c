@@ -90,7 +90,8 @@ enum {
 	C_PUSH_REPLIES_LOST, C_RESPONSES_WITH_N, C_N_FLOWS_EVICTED,
 	C_IPV6_IGNORED, C_PROBES_IOAM, C_IOAM_TRACES, C_IOAM_REFUSED,
 	C_IOAM_OVERFLOW, C_RESPONSES_NO_RATE, C_PROBES_INT_MD, C_INT_MD_STACKS,
-	C_INT_MD_REFUSED, C_INT_MD_INCOMPLETE,
+	C_INT_MD_REFUSED, C_INT_MD_INCOMPLETE, C_PROBES_IFA, C_IFA_STACKS,
+	C_IFA_REFUSED, C_IFA_NO_RATE, C_IFA_OTHER_PROTOCOL,
 	C_PARSE_BASE,
 	C_NUM = C_PARSE_BASE + HPCC_PARSE_NUM
 };
@@ -107,7 +108,8 @@ static const char *const counter_names[C_PARSE_BASE] = {
 	"push-replies-lost", "responses-with-n", "n-flows-evicted",
 	"ipv6-ignored", "probes-ioam", "ioam-traces", "ioam-refused",
 	"ioam-overflow", "responses-no-rate", "probes-int-md", "int-md-stacks",
-	"int-md-refused", "int-md-incomplete",
+	"int-md-refused", "int-md-incomplete", "probes-ifa", "ifa-stacks",
+	"ifa-refused", "ifa-no-rate", "ifa-other-protocol",
 };
 
 /*
@@ -148,6 +150,8 @@ static const char *const counter_names[C_PARSE_BASE] = {
  * @ep_fd: epoll
  * @probe_dscp: from the module's parameters (64 until known: matches none)
  * @response_dscp: same
+ * @ifa_protocol: the module's ifa-protocol, the IP protocol (IPv6: next
+ *	header) of IFA probes (HPCC_IFA_PROTOCOL until it is read)
  * @ip_id: IPv4 identification of the next packet sent
  * @timer_at: when @timer_fd fires, 0 when disarmed
  * @woke_at: when it last fired
@@ -169,7 +173,7 @@ struct hpccd {
 	struct { uint32_t seq; struct hpcc_tuple t; } push_ring[PUSH_RING];
 	struct mnl_socket *rt;
 	int raw_fd, raw6_fd, pkt_fd, pkt6_fd, timer_fd, sig_fd, ep_fd;
-	uint8_t probe_dscp, response_dscp;
+	uint8_t probe_dscp, response_dscp, ifa_protocol;
 	uint16_t ip_id;
 	uint64_t timer_at, woke_at;
 	uint64_t reconcile_at;
@@ -185,6 +189,7 @@ struct hpccd {
 
 static struct hpccd D = {
 	.raw_fd = -1, .raw6_fd = -1, .pkt_fd = -1, .pkt6_fd = -1,
+	.ifa_protocol = HPCC_IFA_PROTOCOL,
 	.timer_fd = -1, .sig_fd = -1, .ep_fd = -1,
 };
 
@@ -312,6 +317,12 @@ static void probe_send(struct hpccd_flow *f, uint64_t now)
 					     (uint8_t)D.cfg.max_hops, id, now,
 					     ++D.ip_id);
 		D.counters[C_PROBES_INT_MD] += len > 0;
+	} else if (enc == HPCCD_ENC_IFA) {
+		len = hpcc_build_probe_ifa(buf, &f->t, D.probe_dscp,
+					   D.ifa_protocol,
+					   (uint8_t)D.cfg.max_hops, id, now,
+					   ++D.ip_id);
+		D.counters[C_PROBES_IFA] += len > 0;
 	} else {
 		len = hpcc_build_probe(buf, &f->t, D.probe_dscp,
 				       D.cfg.max_hops, id, now, ++D.ip_id);
@@ -463,6 +474,9 @@ static void read_params(void)
 	}
 	D.probe_dscp = p.probe_dscp;
 	D.response_dscp = p.response_dscp;
+	/* a module without IFA support: the default, which it ignores */
+	D.ifa_protocol = p.present & HPCC_HAS(HPCC_A_PARAMS_IFA_PROTOCOL) ?
+			 p.ifa_protocol : HPCC_IFA_PROTOCOL;
 }
 
 static int set_filter(int fd, struct sock_filter *code, unsigned short len)
@@ -483,9 +497,10 @@ static int set_filter(int fd, struct sock_filter *code, unsigned short len)
 
 /*
  * The AF_PACKET filters (SOCK_DGRAM: offset 0 is the IP header): not
- * outgoing; IPv4: TCP; IPv6: a next header of TCP, or of an extension
- * header that hpcc_parse() walks (hop-by-hop 0, routing 43, destination
- * options 60; what follows them is its to check and count); then DSCP
+ * outgoing; IPv4: TCP or the module's ifa-protocol (IFA probes); IPv6: a
+ * next header of TCP, of ifa-protocol, or of an extension header that
+ * hpcc_parse() walks (hop-by-hop 0, routing 43, destination options 60;
+ * what follows them is its to check and count); then DSCP
  * probe or response (IPv4: the TOS byte's high 6 bits; IPv6: the traffic
  * class's, bits 4-9 of the first 16-bit word).  Frames not addressed to
  * this host pass, to be counted (probes-not-unicast) and dropped.
@@ -494,9 +509,10 @@ static int attach_filter(void)
 {
 	struct sock_filter code[] = {
 		BPF_STMT(BPF_LD | BPF_B | BPF_ABS, SKF_AD_OFF + SKF_AD_PKTTYPE),
-		BPF_JUMP(BPF_JMP | BPF_JEQ | BPF_K, PACKET_OUTGOING, 6, 0),
+		BPF_JUMP(BPF_JMP | BPF_JEQ | BPF_K, PACKET_OUTGOING, 7, 0),
 		BPF_STMT(BPF_LD | BPF_B | BPF_ABS, 9),
-		BPF_JUMP(BPF_JMP | BPF_JEQ | BPF_K, IPPROTO_TCP, 0, 4),
+		BPF_JUMP(BPF_JMP | BPF_JEQ | BPF_K, IPPROTO_TCP, 1, 0),
+		BPF_JUMP(BPF_JMP | BPF_JEQ | BPF_K, D.ifa_protocol, 0, 4),
 		BPF_STMT(BPF_LD | BPF_B | BPF_ABS, 1),
 		BPF_STMT(BPF_ALU | BPF_RSH | BPF_K, 2),
 		BPF_JUMP(BPF_JMP | BPF_JEQ | BPF_K, D.probe_dscp, 2, 0),
@@ -508,23 +524,25 @@ static int attach_filter(void)
 		/* 0 */ BPF_STMT(BPF_LD | BPF_B | BPF_ABS,
 				 SKF_AD_OFF + SKF_AD_PKTTYPE),
 		/* 1 */ BPF_JUMP(BPF_JMP | BPF_JEQ | BPF_K, PACKET_OUTGOING,
-				 10, 0),
+				 11, 0),
 		/* 2 */ BPF_STMT(BPF_LD | BPF_B | BPF_ABS, 6),
-		/* 3 */ BPF_JUMP(BPF_JMP | BPF_JEQ | BPF_K, IPPROTO_TCP, 3, 0),
-		/* 4 */ BPF_JUMP(BPF_JMP | BPF_JEQ | BPF_K, IPPROTO_HOPOPTS,
+		/* 3 */ BPF_JUMP(BPF_JMP | BPF_JEQ | BPF_K, IPPROTO_TCP, 4, 0),
+		/* 4 */ BPF_JUMP(BPF_JMP | BPF_JEQ | BPF_K, D.ifa_protocol,
+				 3, 0),
+		/* 5 */ BPF_JUMP(BPF_JMP | BPF_JEQ | BPF_K, IPPROTO_HOPOPTS,
 				 2, 0),
-		/* 5 */ BPF_JUMP(BPF_JMP | BPF_JEQ | BPF_K, IPPROTO_ROUTING,
+		/* 6 */ BPF_JUMP(BPF_JMP | BPF_JEQ | BPF_K, IPPROTO_ROUTING,
 				 1, 0),
-		/* 6 */ BPF_JUMP(BPF_JMP | BPF_JEQ | BPF_K, IPPROTO_DSTOPTS,
+		/* 7 */ BPF_JUMP(BPF_JMP | BPF_JEQ | BPF_K, IPPROTO_DSTOPTS,
 				 0, 5),
-		/* 7 */ BPF_STMT(BPF_LD | BPF_H | BPF_ABS, 0),
-		/* 8 */ BPF_STMT(BPF_ALU | BPF_RSH | BPF_K, 6),
-		/* 9 */ BPF_STMT(BPF_ALU | BPF_AND | BPF_K, 0x3f),
-		/* 10 */ BPF_JUMP(BPF_JMP | BPF_JEQ | BPF_K, D.probe_dscp, 2, 0),
-		/* 11 */ BPF_JUMP(BPF_JMP | BPF_JEQ | BPF_K, D.response_dscp,
+		/* 8 */ BPF_STMT(BPF_LD | BPF_H | BPF_ABS, 0),
+		/* 9 */ BPF_STMT(BPF_ALU | BPF_RSH | BPF_K, 6),
+		/* 10 */ BPF_STMT(BPF_ALU | BPF_AND | BPF_K, 0x3f),
+		/* 11 */ BPF_JUMP(BPF_JMP | BPF_JEQ | BPF_K, D.probe_dscp, 2, 0),
+		/* 12 */ BPF_JUMP(BPF_JMP | BPF_JEQ | BPF_K, D.response_dscp,
 				  1, 0),
-		/* 12 */ BPF_STMT(BPF_RET | BPF_K, 0),
-		/* 13 */ BPF_STMT(BPF_RET | BPF_K, 0xffff),
+		/* 13 */ BPF_STMT(BPF_RET | BPF_K, 0),
+		/* 14 */ BPF_STMT(BPF_RET | BPF_K, 0xffff),
 	};
 	int err;
 
@@ -881,6 +899,65 @@ static void int_records(struct hpcc_pkt *q, const uint8_t *raw)
 }
 
 /*
+ * ifa_records() - a probe's IFA stack (@raw, the packet from its IP
+ * header), when a hop pushed metadata, as the response's records in @q,
+ * replacing any the probe carries: device ID, egress port, Rx timestamp,
+ * B from the port speed code, else from this host's capacity table or
+ * default-rate, and qlen derived from the residence time: (residence -
+ * ifa-base-ns) x B, the bytes a FIFO port draining at B holds for that
+ * long (IFA's fixed metadata has no queue occupancy); flagged
+ * HPCC_HOP_FLAGS_NO_TX_BYTES.  A hop without B, a timestamp or a
+ * residence time gets ts 0, which the core skips; one without B is
+ * counted (ifa-no-rate).  A stack the decoder refuses is counted.
+ */
+static void ifa_records(struct hpcc_pkt *q, const uint8_t *raw)
+{
+	struct hpcc_hop_obs h[HPCC_MAX_HOPS];
+	struct hpcc_ifa_info info;
+	enum hpcc_decode_err e;
+	uint8_t n, i;
+
+	e = hpcc_decode_ifa(raw + q->ifa_off, q->ifa_len, h, HPCC_MAX_HOPS, &n,
+			    &info);
+	if (e != HPCC_DECODE_OK) {
+		D.counters[C_IFA_REFUSED]++;
+		return;
+	}
+	D.counters[C_IFA_STACKS]++;
+	if (!n)
+		return;
+	for (i = 0; i < n; i++) {
+		struct hpcc_hop_rec *r = &q->hops[i];
+		uint64_t res, b;
+
+		*r = h[i].rec;
+		r->tx_bytes = 0;
+		r->flags = HPCC_HOP_FLAGS_NO_TX_BYTES;
+		if (!r->rate)
+			r->rate = hpccd_cfg_rate(&D.cfg, r->switch_id,
+						 r->port_id);
+		if (!r->rate) {
+			D.counters[C_IFA_NO_RATE]++;
+			r->ts = 0;
+			continue;
+		}
+		if (!(h[i].present & HPCC_OBS_HOP_LATENCY) ||
+		    !(h[i].present & HPCC_OBS_TS)) {
+			r->ts = 0;
+			continue;
+		}
+		/* ns x bit/s / 8e9, in two steps that cannot overflow:
+		 * residence < 2^32 ns, B / 1000 <= 1.6e9
+		 */
+		res = h[i].hop_latency > D.cfg.ifa_base_ns ?
+		      h[i].hop_latency - D.cfg.ifa_base_ns : 0;
+		b = res * (r->rate / 1000) / 8000000;
+		r->qlen = b > UINT32_MAX ? UINT32_MAX : (uint32_t)b;
+	}
+	q->nhop = n;
+}
+
+/*
  * on_probe() - answer a probe addressed to this host, of either family:
  * the checks are the same (PACKET_HOST, a local unicast destination, a
  * unicast source with a route back, the per-source limit); an IPv6
@@ -902,6 +979,11 @@ static void on_probe(struct hpcc_pkt *p, const uint8_t *raw,
 	size_t len;
 
 	D.counters[C_PROBES_RECEIVED]++;
+	/* an IFA-shaped packet of another protocol: not ours to answer */
+	if (p->ifa_off && p->ifa_proto != D.ifa_protocol) {
+		D.counters[C_IFA_OTHER_PROTOCOL]++;
+		return;
+	}
 	if (ll->sll_pkttype != PACKET_HOST) {
 		D.counters[C_PROBES_NOT_UNICAST]++;
 		return;
@@ -928,15 +1010,17 @@ static void on_probe(struct hpcc_pkt *p, const uint8_t *raw,
 			return;
 		}
 	}
-	/* the sender asked for an IOAM trace or an INT-MD stack: its hops,
-	 * when it has any, are the response's records (an hpcc_int hop of
-	 * the project's encoding on the same path may have stamped the
-	 * probe's one record as well; it is dropped)
+	/* the sender asked for an IOAM trace, an INT-MD stack or an IFA
+	 * stack: its hops, when it has any, are the response's records (an
+	 * hpcc_int hop of the project's encoding on the same path may have
+	 * stamped the probe's one record as well; it is dropped)
 	 */
 	if (p->ioam_off)
 		ioam_records(p, raw);
 	if (p->int_off)
 		int_records(p, raw);
+	if (p->ifa_off)
+		ifa_records(p, raw);
 	if (D.cfg.report_n_flows && D.nf.max) {
 		n = hpccd_nf_note(&D.nf, &p->tuple, p->hops, p->nhop, now);
 		D.counters[C_N_FLOWS_EVICTED] = D.nf.evicted;

@@ -86,8 +86,9 @@ static int parse_u64(const char *name, const char *v, uint64_t min,
 	return 0;
 }
 
-/* "ioam 2001:db8::/32", "int-md 10.0.0.0/8": the encoding and a prefix
- * (IPv4 ones stored IPv4-mapped; IOAM takes IPv6 prefixes only).
+/* "ioam 2001:db8::/32", "int-md 10.0.0.0/8", "ifa 10.0.0.0/8": the
+ * encoding and a prefix (IPv4 ones stored IPv4-mapped; IOAM takes IPv6
+ * prefixes only).
  */
 static int parse_encoding(struct hpccd_cfg *c, const char *v)
 {
@@ -104,8 +105,10 @@ static int parse_encoding(struct hpccd_cfg *c, const char *v)
 		e.enc = HPCCD_ENC_IOAM;
 	} else if (!strcmp(name, "int-md")) {
 		e.enc = HPCCD_ENC_INT_MD;
+	} else if (!strcmp(name, "ifa")) {
+		e.enc = HPCCD_ENC_IFA;
 	} else {
-		cfg_err("encoding: '%.15s' is not ioam or int-md (the project's own needs no line)",
+		cfg_err("encoding: '%.15s' is not ioam, int-md or ifa (the project's own needs no line)",
 			name);
 		return -1;
 	}
@@ -242,6 +245,8 @@ int hpccd_cfg_set(struct hpccd_cfg *c, const char *k, const char *v)
 		return parse_capacity(c, v);
 	if (!strcmp(k, "default-rate"))
 		return parse_u64(k, v, 0, 1600000000000ULL, &c->default_rate);
+	if (!strcmp(k, "ifa-base-ns"))
+		return parse_uint(k, v, 0, 1000000000, &c->ifa_base_ns);
 	if (!strcmp(k, "int-qlen-unit"))
 		return parse_uint(k, v, 1, 65536, &c->int_qlen_unit);
 	if (!strcmp(k, "int-tx-util-full"))

@@ -13,12 +13,14 @@
 #include <stdint.h>
 
 /* Probe encodings (issue 18): the project's own records, an IOAM
- * pre-allocated trace (IPv6 only), or an INT-MD v2.1 stack (IPv4 and IPv6).
+ * pre-allocated trace (IPv6 only), an INT-MD v2.1 stack or an IFA 2.0 stack
+ * (IPv4 and IPv6).
  */
 enum hpccd_encoding {
 	HPCCD_ENC_OWN,
 	HPCCD_ENC_IOAM,
 	HPCCD_ENC_INT_MD,
+	HPCCD_ENC_IFA,
 };
 
 #define HPCCD_MAX_ENCODINGS	16
@@ -73,11 +75,15 @@ struct hpccd_capacity {
  *	flow still counts in N, 1..60,000
  * @n_flows_max: n-flows-max, flows the receiver's count tracks at most,
  *	1..1,048,576 (about 200 bytes each)
- * @enc: "encoding = ioam|int-md PREFIX/LEN" lines, @n_enc of them (at
- *	most HPCCD_MAX_ENCODINGS; the file's, replaced on each read):
- *	destinations whose probes carry an IOAM trace (IPv6 prefixes only)
- *	or an INT-MD stack (IPv4 or IPv6); the longest prefix wins; every
- *	other destination gets the project's own records
+ * @enc: "encoding = ioam|int-md|ifa PREFIX/LEN" lines, @n_enc of them
+ *	(at most HPCCD_MAX_ENCODINGS; the file's, replaced on each read):
+ *	destinations whose probes carry an IOAM trace (IPv6 prefixes only),
+ *	an INT-MD stack or an IFA stack (IPv4 or IPv6); the longest prefix
+ *	wins; every other destination gets the project's own records
+ * @ifa_base_ns: ifa-base-ns, the residence time of an empty queue on the
+ *	IFA hops of paths to this host (their pipeline latency), ns,
+ *	0..1,000,000,000 (default 0): subtracted before a residence time is
+ *	read as a queue (Documentation/algorithm.rst, "Partial telemetry")
  * @int_qlen_unit: int-qlen-unit, bytes per unit of the INT queue
  *	occupancy the path's hops report (the spec leaves the unit to the
  *	device: bytes, cells or packets), 1..65536 (default 1: bytes, as
@@ -117,6 +123,7 @@ struct hpccd_cfg {
 	unsigned int n_enc;
 	unsigned int int_qlen_unit;
 	unsigned int int_tx_util_full;
+	unsigned int ifa_base_ns;
 	unsigned int ioam_namespace;
 	unsigned int ioam_ts;
 	uint64_t default_rate;

@@ -49,6 +49,8 @@
  * @n_source: enum hpcc_n_source, where a flow's N comes from
  * @start: enum hpcc_start, how a new flow's window starts
  * @ewma_period_pct: the period of U's EWMA in percent of T [100, 800]
+ * @ifa_protocol: IP protocol (IPv6: next header) of IFA 2.0 probes
+ *	[143, 254]
  * @rcu: for kfree_rcu()
  */
 struct hpcc_cfg {
@@ -68,6 +70,7 @@ struct hpcc_cfg {
 	u8 n_source;
 	u8 start;
 	u32 ewma_period_pct;
+	u8 ifa_protocol;
 	struct rcu_head rcu;
 };
 

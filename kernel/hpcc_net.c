@@ -118,6 +118,11 @@ module_param_cb(response_dscp, &hpcc_param_ops, &response_dscp, 0644);
 MODULE_PARM_DESC(response_dscp,
 		 "DSCP of response packets [1..63], default 61");
 
+static struct hpcc_param ifa_protocol = { 253, 143, 254 };
+module_param_cb(ifa_protocol, &hpcc_param_ops, &ifa_protocol, 0644);
+MODULE_PARM_DESC(ifa_protocol,
+		 "IP protocol (IPv6: next header) of IFA 2.0 probes [143..254], default 253");
+
 static struct hpcc_param max_flows = { 65536, 1, 1048576 };
 module_param_cb(max_flows, &hpcc_param_ops, &max_flows, 0644);
 MODULE_PARM_DESC(max_flows,
@@ -182,6 +187,7 @@ void hpcc_cfg_defaults(struct hpcc_cfg *cfg)
 	cfg->n_source = READ_ONCE(n_flows_source.val);
 	cfg->start = READ_ONCE(start.val);
 	cfg->ewma_period_pct = READ_ONCE(ewma_period_pct.val);
+	cfg->ifa_protocol = READ_ONCE(ifa_protocol.val);
 }
 
 /**

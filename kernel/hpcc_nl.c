@@ -65,13 +65,15 @@ static const struct {
 	HPCC_NL_PARAM(HPCC_A_PARAMS_N_FLOWS_SOURCE, n_source),
 	HPCC_NL_PARAM(HPCC_A_PARAMS_START, start),
 	HPCC_NL_PARAM(HPCC_A_PARAMS_EWMA_PERIOD, ewma_period_pct),
+	HPCC_NL_PARAM(HPCC_A_PARAMS_IFA_PROTOCOL, ifa_protocol),
 #undef HPCC_NL_PARAM
 };
 
 static_assert(sizeof_field(struct hpcc_cfg, probe_dscp) == 1 &&
 	      sizeof_field(struct hpcc_cfg, response_dscp) == 1 &&
 	      sizeof_field(struct hpcc_cfg, n_source) == 1 &&
-	      sizeof_field(struct hpcc_cfg, start) == 1);
+	      sizeof_field(struct hpcc_cfg, start) == 1 &&
+	      sizeof_field(struct hpcc_cfg, ifa_protocol) == 1);
 
 /* hpcc_nl_param_u8() - whether parameter @i is a u8 (else a u32) */
 static bool hpcc_nl_param_u8(int i)
@@ -557,7 +559,7 @@ static int hpcc_nl_params_apply(struct hpcc_net *hn, struct genl_info *info)
 		}
 	}
 	err = nlmsg_parse(info->nlhdr, GENL_HDRLEN, tb,
-			  HPCC_A_PARAMS_EWMA_PERIOD,
+			  HPCC_A_PARAMS_IFA_PROTOCOL,
 			  hpcc_params_set_nl_policy, info->extack);
 	if (err)
 		return err;
@@ -706,7 +708,7 @@ static const struct genl_ops hpcc_nl_ops[] = {
 		.doit = hpcc_nl_flow_get_doit,
 		.dumpit = hpcc_nl_flow_get_dumpit,
 		.policy = hpcc_flow_get_nl_policy,
-		.maxattr = ARRAY_SIZE(hpcc_flow_get_nl_policy) - 1,
+		.maxattr = HPCC_A_FLOW_DPORT,
 	},
 	{
 		.cmd = HPCC_CMD_PARAMS_GET,

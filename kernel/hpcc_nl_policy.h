@@ -92,7 +92,7 @@ static const struct nla_policy hpcc_flow_get_nl_policy[HPCC_A_FLOW_DPORT + 1] = 
 };
 
 /* HPCC_CMD_PARAMS_SET - do */
-static const struct nla_policy hpcc_params_set_nl_policy[HPCC_A_PARAMS_EWMA_PERIOD + 1] = {
+static const struct nla_policy hpcc_params_set_nl_policy[HPCC_A_PARAMS_IFA_PROTOCOL + 1] = {
 	[HPCC_A_PARAMS_T] = NLA_POLICY_FULL_RANGE(NLA_U32, &hpcc_a_params_t_range),
 	[HPCC_A_PARAMS_ETA] = NLA_POLICY_RANGE(NLA_U32, 500, 1000),
 	[HPCC_A_PARAMS_MAX_STAGE] = NLA_POLICY_MAX(NLA_U32, 64),
@@ -108,6 +108,7 @@ static const struct nla_policy hpcc_params_set_nl_policy[HPCC_A_PARAMS_EWMA_PERI
 	[HPCC_A_PARAMS_N_FLOWS_SOURCE] = NLA_POLICY_MAX(NLA_U8, 2),
 	[HPCC_A_PARAMS_START] = NLA_POLICY_MAX(NLA_U8, 1),
 	[HPCC_A_PARAMS_EWMA_PERIOD] = NLA_POLICY_RANGE(NLA_U32, 100, 800),
+	[HPCC_A_PARAMS_IFA_PROTOCOL] = NLA_POLICY_RANGE(NLA_U8, 143, 254),
 };
 
 #endif /* _HPCC_NL_POLICY_H */

@@ -10,11 +10,14 @@
  * and response consumption").  A packet is consumed when it is an
  * unfragmented IPv4 or IPv6 TCP segment with the namespace's probe or
  * response DSCP (IPv6: in the traffic class; extension headers as
- * hpcc_wire_ipv6_tcp() says, others counted, exthdr-refused), the wire
+ * hpcc_wire_ipv6_l4() says, others counted, exthdr-refused), the wire
  * format's TCP header (seq, ack, flags, window and urgent
  * pointer 0) and a payload that starts with a valid struct hpcc_wire_hdr
  * (include/uapi/linux/hpcc_wire.h), in a probe possibly after an INT-MD
- * shim, header and stack (hpcc_wire_int_len()).  Everything else,
+ * shim, header and stack (hpcc_wire_int_len()); and an IFA 2.0 probe, whose
+ * IP protocol (IPv6: next header) is the namespace's ifa-protocol, with the
+ * IFA header, the same TCP header and the IFA metadata header and stack
+ * before its HPCC header (hpcc_wire_ifa_find()).  Everything else,
  * including TCP data that merely carries one of those DSCPs, goes on to
  * TCP and is counted (dscp-not-hpcc).
  */
@@ -46,9 +49,10 @@ static bool hpcc_probe_hdr_valid(struct sk_buff *skb, unsigned int off,
 
 /*
  * hpcc_probe_type() - the wire type the namespace's DSCPs give @dscp:
- * HPCC_WIRE_PROBE, HPCC_WIRE_RESPONSE, or 0 for neither
+ * HPCC_WIRE_PROBE, HPCC_WIRE_RESPONSE, or 0 for neither; *@ifa_proto is
+ * set to the namespace's ifa-protocol
  */
-static u8 hpcc_probe_type(struct hpcc_net *hn, u8 dscp)
+static u8 hpcc_probe_type(struct hpcc_net *hn, u8 dscp, u8 *ifa_proto)
 {
 	const struct hpcc_cfg *cfg;
 	u8 type = 0;
@@ -59,8 +63,31 @@ static u8 hpcc_probe_type(struct hpcc_net *hn, u8 dscp)
 		type = HPCC_WIRE_PROBE;
 	else if (dscp == cfg->response_dscp)
 		type = HPCC_WIRE_RESPONSE;
+	*ifa_proto = cfg->ifa_protocol;
 	rcu_read_unlock();
 	return type;
+}
+
+/*
+ * hpcc_probe_consume_ifa() - an IFA probe (hpcc_wire_ifa_find()) whose
+ * IFA header is at @off, with a valid HPCC probe header after its stack:
+ * consumed (NF_STOLEN); anything else is counted (dscp-not-hpcc) and goes
+ * on to the stack.
+ */
+static unsigned int hpcc_probe_consume_ifa(struct hpcc_net *hn,
+					   struct sk_buff *skb,
+					   unsigned int off)
+{
+	struct hpcc_wire_ifa ifa;
+
+	if (!hpcc_wire_ifa_find(skb, off, &ifa) ||
+	    !hpcc_probe_hdr_valid(skb, ifa.hdr, HPCC_WIRE_PROBE)) {
+		hpcc_stat_inc(hn, HPCC_STAT_DSCP_NOT_HPCC);
+		return NF_ACCEPT;
+	}
+	hpcc_stat_inc(hn, HPCC_STAT_PROBES_CONSUMED);
+	consume_skb(skb);
+	return NF_STOLEN;
 }
 
 /*
@@ -97,15 +124,19 @@ static unsigned int hpcc_probe_hook(void *priv, struct sk_buff *skb,
 {
 	struct hpcc_net *hn = priv;
 	const struct iphdr *iph = ip_hdr(skb);
-	u8 type;
+	u8 type, ifa_proto;
 
 	hpcc_fault_hook_delay();
-	if (iph->protocol != IPPROTO_TCP || ip_is_fragment(iph))
+	if (ip_is_fragment(iph))
 		return NF_ACCEPT;
-	type = hpcc_probe_type(hn, ipv4_get_dsfield(iph) >> 2);
+	type = hpcc_probe_type(hn, ipv4_get_dsfield(iph) >> 2, &ifa_proto);
 	if (!type)
 		return NF_ACCEPT;
-	return hpcc_probe_consume(hn, skb, ip_hdrlen(skb), type);
+	if (iph->protocol == IPPROTO_TCP)
+		return hpcc_probe_consume(hn, skb, ip_hdrlen(skb), type);
+	if (iph->protocol == ifa_proto && type == HPCC_WIRE_PROBE)
+		return hpcc_probe_consume_ifa(hn, skb, ip_hdrlen(skb));
+	return NF_ACCEPT;
 }
 
 #if IS_ENABLED(CONFIG_IPV6)
@@ -113,21 +144,24 @@ static unsigned int hpcc_probe_hook6(void *priv, struct sk_buff *skb,
 				     const struct nf_hook_state *state)
 {
 	struct hpcc_net *hn = priv;
-	u8 type;
+	u8 type, ifa_proto, proto;
 	int off;
 
 	hpcc_fault_hook_delay();
-	type = hpcc_probe_type(hn, ipv6_get_dsfield(ipv6_hdr(skb)) >> 2);
+	type = hpcc_probe_type(hn, ipv6_get_dsfield(ipv6_hdr(skb)) >> 2,
+			       &ifa_proto);
 	if (!type)
 		return NF_ACCEPT;
-	off = hpcc_wire_ipv6_tcp(skb, false);
+	off = hpcc_wire_ipv6_l4(skb, false, &proto);
 	if (off < 0) {
 		hpcc_stat_inc(hn, HPCC_STAT_EXTHDR_REFUSED);
 		return NF_ACCEPT;
 	}
-	if (!off)
-		return NF_ACCEPT;
-	return hpcc_probe_consume(hn, skb, off, type);
+	if (proto == IPPROTO_TCP)
+		return hpcc_probe_consume(hn, skb, off, type);
+	if (proto == ifa_proto && type == HPCC_WIRE_PROBE)
+		return hpcc_probe_consume_ifa(hn, skb, off);
+	return NF_ACCEPT;
 }
 #endif
 

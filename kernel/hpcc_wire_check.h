@@ -94,15 +94,83 @@ static inline int hpcc_wire_int_len(const struct sk_buff *skb,
 	return len;
 }
 
+/*
+ * IFA 2.0 (draft-kumar-ippm-ifa-08): an IFA probe's IP protocol (IPv6:
+ * next header) is the namespace's ifa-protocol; the 4-byte IFA header
+ * (Ver 2, GNS, NextHdr, flags R R R MF TS I TA C, Max Length) comes right
+ * after the IP header, then the probe's TCP header, the 4-byte IFA
+ * metadata header (Request Vector, Action Vector, Hop Limit, Current
+ * Length in 4-byte words) and the stack of 32-byte hops, then the HPCC
+ * header.
+ */
+#define HPCC_WIRE_IFA_HDR_LEN		4
+#define HPCC_WIRE_IFA_MD_HDR_LEN	4
+#define HPCC_WIRE_IFA_HOP_LEN		32
+/* Version 2 and GNS 0xf (each hop's local namespace); flags refused. */
+#define HPCC_WIRE_IFA_VER_GNS		0x2f
+#define HPCC_WIRE_IFA_FLAGS_REFUSED	(0x10 | 0x08 | 0x01)	/* MF TS C */
+
+/**
+ * struct hpcc_wire_ifa - where the parts of an IFA probe start
+ * @tcp: the TCP header
+ * @md: the IFA metadata header
+ * @hdr: the HPCC header, after the stack
+ */
+struct hpcc_wire_ifa {
+	unsigned int tcp;
+	unsigned int md;
+	unsigned int hdr;
+};
+
+/**
+ * hpcc_wire_ifa_find() - the parts of an IFA probe
+ * @skb: the packet
+ * @off: where its IFA header starts (right after the IP header)
+ * @ifa: filled when found
+ *
+ * Return: true when the IFA header is version 2 with GNS 0xf, next header
+ * TCP and none of the MF, TS and C flags (no fragmentation or checksum
+ * header, metadata in front of the payload: what hpccd sends), the TCP
+ * header is the wire format's, and the metadata header and a stack of
+ * Current Length words, whole 32-byte hops, lie within the packet with
+ * something after them (the HPCC header, which the caller checks).
+ */
+static inline bool hpcc_wire_ifa_find(const struct sk_buff *skb,
+				      unsigned int off,
+				      struct hpcc_wire_ifa *ifa)
+{
+	struct tcphdr _th;
+	const struct tcphdr *th;
+	u8 _h[4];
+	const u8 *h;
+
+	h = skb_header_pointer(skb, off, sizeof(_h), _h);
+	if (!h || h[0] != HPCC_WIRE_IFA_VER_GNS || h[1] != IPPROTO_TCP ||
+	    h[2] & HPCC_WIRE_IFA_FLAGS_REFUSED)
+		return false;
+	ifa->tcp = off + HPCC_WIRE_IFA_HDR_LEN;
+	th = skb_header_pointer(skb, ifa->tcp, sizeof(_th), &_th);
+	if (!th || !hpcc_wire_tcp_valid(th))
+		return false;
+	ifa->md = ifa->tcp + th->doff * 4;
+	h = skb_header_pointer(skb, ifa->md, sizeof(_h), _h);
+	if (!h || (h[3] * 4) % HPCC_WIRE_IFA_HOP_LEN)
+		return false;
+	ifa->hdr = ifa->md + HPCC_WIRE_IFA_MD_HDR_LEN + h[3] * 4;
+	return skb->len > ifa->hdr;
+}
+
 #if IS_ENABLED(CONFIG_IPV6)
-/* The most extension headers hpcc_wire_ipv6_tcp() walks. */
+/* The most extension headers hpcc_wire_ipv6_l4() walks. */
 #define HPCC_WIRE_MAX_EXTHDRS	8
 
 /**
- * hpcc_wire_ipv6_tcp() - where the TCP header of an IPv6 packet starts
+ * hpcc_wire_ipv6_l4() - where the upper-layer header of an IPv6 packet
+ * starts
  * @skb: the packet, its network header set
  * @transit: the packet is forwarded (hpcc_int), not addressed to this
  *	host (tcp_hpcc's LOCAL_IN hook)
+ * @proto: set to the upper-layer protocol (the last next header)
  *
  * Walks the extension headers as the stack would: hop-by-hop and
  * destination options are skipped, and so is a routing header, which at
@@ -112,10 +180,12 @@ static inline int hpcc_wire_int_len(const struct sk_buff *skb,
  * more than HPCC_WIRE_MAX_EXTHDRS headers refuse the packet.  hpccd's
  * parser walks them the same way (daemon/hpcc_wire.c).
  *
- * Return: the TCP header's offset; 0 when the packet is not TCP; -1 when
- * an extension header refuses it.
+ * Return: the upper-layer header's offset (TCP, the IFA header of an IFA
+ * probe, or anything else: the caller looks at *@proto); -1 when an
+ * extension header refuses the packet.
  */
-static inline int hpcc_wire_ipv6_tcp(const struct sk_buff *skb, bool transit)
+static inline int hpcc_wire_ipv6_l4(const struct sk_buff *skb, bool transit,
+				    u8 *proto)
 {
 	unsigned int off = skb_network_offset(skb) + sizeof(struct ipv6hdr);
 	u8 nexthdr = ipv6_hdr(skb)->nexthdr;
@@ -126,8 +196,6 @@ static inline int hpcc_wire_ipv6_tcp(const struct sk_buff *skb, bool transit)
 		const struct ipv6_rt_hdr *rh;
 
 		switch (nexthdr) {
-		case IPPROTO_TCP:
-			return off;
 		case NEXTHDR_HOP:
 		case NEXTHDR_DEST:
 		case NEXTHDR_ROUTING:
@@ -137,10 +205,11 @@ static inline int hpcc_wire_ipv6_tcp(const struct sk_buff *skb, bool transit)
 		case NEXTHDR_ESP:
 			return -1;
 		default:
-			/* another upper layer (or a header unknown here,
-			 * which the stack would refuse): not ours
+			/* TCP, IFA, another upper layer (or a header unknown
+			 * here, which the stack would refuse)
 			 */
-			return 0;
+			*proto = nexthdr;
+			return off;
 		}
 		/* the first 4 bytes of each: nexthdr, hdrlen, and for a
 		 * routing header type and segments left

@@ -1,9 +1,10 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
  * config_test - hpccd's settings parser (daemon/hpccd_config.c) for the
- * encodings issue's keys: "encoding = ioam|int-md PREFIX/LEN" (longest
- * prefix wins, host bits ignored, IPv4 prefixes for INT-MD, at most
- * HPCCD_MAX_ENCODINGS), int-qlen-unit, int-tx-util-full, "capacity =
+ * encodings issue's keys: "encoding = ioam|int-md|ifa PREFIX/LEN" (longest
+ * prefix wins, host bits ignored, IPv4 prefixes for INT-MD and IFA, at
+ * most HPCCD_MAX_ENCODINGS), int-qlen-unit, int-tx-util-full,
+ * ifa-base-ns, "capacity =
  * SWITCH PORT RATE" and default-rate (the B of a record with none),
  * ioam-namespace, ioam-ts; the lists are replaced by each parse (a
  * reload).  Host test, built with ASan and UBSan.
@@ -67,6 +68,8 @@ TEST(encoding_refused)
 		"int-qlen-unit = 0\n",
 		"int-qlen-unit = 65537\n",
 		"int-tx-util-full = 4294967295\n",
+		"encoding = ifa 10.0.0.0/33\n",
+		"ifa-base-ns = 1000000001\n",
 		"encoding = ioam 2001:db8::/129\n",
 		"encoding = ioam 2001:db8::\n",
 		"encoding = ioam 10.0.0.0/8\n",
@@ -128,6 +131,13 @@ TEST(encoding_int_md)
 	EXPECT_EQ(HPCCD_ENC_INT_MD, enc_of(&c, "::ffff:10.1.0.1"));
 	EXPECT_EQ(80, c.int_qlen_unit);
 	EXPECT_EQ(10000, c.int_tx_util_full);
+	ASSERT_EQ(0, parse(&c, "encoding = ifa 10.1.2.0/24\n"
+			       "encoding = int-md 10.1.0.0/16\n"
+			       "encoding = ifa fd00::/8\nifa-base-ns = 600\n"));
+	EXPECT_EQ(HPCCD_ENC_IFA, enc_of(&c, "10.1.2.3"));
+	EXPECT_EQ(HPCCD_ENC_INT_MD, enc_of(&c, "10.1.3.3"));
+	EXPECT_EQ(HPCCD_ENC_IFA, enc_of(&c, "fd12::1"));
+	EXPECT_EQ(600, c.ifa_base_ns);
 	ASSERT_EQ(0, parse(&c, "encoding = int-md 0.0.0.0/0\n"));
 	EXPECT_EQ(HPCCD_ENC_INT_MD, enc_of(&c, "192.0.2.1"));
 	EXPECT_EQ(HPCCD_ENC_OWN, enc_of(&c, "2001:db8::1"));

@@ -287,7 +287,7 @@ TEST(builder_ranges)
 	EXPECT_EQ(hpcc_build_probe(buf, &flow, 60, 9, 1, 1, 1), 0);
 	n = hpcc_build_probe(buf, &flow, 63, 8, 1, 1, 1);
 	EXPECT_EQ(n, HPCC_PKT_MAX - HPCC_WIRE_EXT_MAX - HPCC_HBH_IOAM_MAX -
-		  HPCC_INTMD_MAX - 20);
+		  HPCC_INTMD_MAX - HPCC_IFA_MAX - 20);
 	ASSERT_EQ(hpcc_parse(buf, n, &p), HPCC_PARSE_OK);
 	EXPECT_EQ(hpcc_build_response(buf, &p, 0, 1, 0), 0);
 	EXPECT_EQ(hpcc_build_response(buf, &p, 64, 1, 0), 0);
@@ -425,7 +425,7 @@ TEST(probe6_round_trip)
 	 */
 	n = hpcc_build_probe(buf, &t, 63, 8, 1, 1, 1);
 	EXPECT_EQ(n, HPCC_PKT_MAX - HPCC_WIRE_EXT_MAX - HPCC_HBH_IOAM_MAX -
-		  HPCC_INTMD_MAX);
+		  HPCC_INTMD_MAX - HPCC_IFA_MAX);
 	/* a flow label beyond 20 bits, an unknown family */
 	t.flowlabel = 0x100000;
 	EXPECT_EQ(hpcc_build_probe(buf, &t, 60, 4, 1, 1, 1), 0);
@@ -765,6 +765,95 @@ TEST(intmd_probe)
 	n = hpcc_build_probe_intmd(buf, &flow, 60, 1, 4, 77, 5, 1);
 	buf[40 + 16 + 5] = HPCC_WIRE_RESPONSE;
 	EXPECT_EQ(hpcc_parse(buf, n, &p), HPCC_PARSE_INT);
+}
+
+/* An IFA probe, IPv4 and IPv6: built with the protocol given, found by
+ * the parser through its IFA header, TCP header, metadata header and
+ * stack, grows by a hop and decodes; malformed stacks and an IFA
+ * response are refused.
+ */
+TEST(ifa_probe)
+{
+	struct hpcc_tuple t6 = flow6();
+	uint8_t buf[HPCC_PKT_MAX], nhop, *m;
+	struct hpcc_hop_obs h[HPCC_MAX_HOPS];
+	struct hpcc_ifa_info info;
+	struct hpcc_pkt p;
+	size_t n, md;
+
+	EXPECT_EQ(hpcc_build_probe_ifa(buf, &flow, 60, 142, 4, 1, 1, 1), 0);
+	EXPECT_EQ(hpcc_build_probe_ifa(buf, &flow, 60, 255, 4, 1, 1, 1), 0);
+	EXPECT_EQ(hpcc_build_probe_ifa(buf, &flow, 60, 253, 0, 1, 1, 1), 0);
+	EXPECT_EQ(hpcc_build_probe_ifa(buf, &flow, 60, 253, 9, 1, 1, 1), 0);
+
+	n = hpcc_build_probe_ifa(buf, &t6, 60, 253, 4, 9, 5, 1);
+	EXPECT_EQ(n, 40 + 4 + 20 + 4 + HPCC_WIRE_HDR_LEN + HPCC_WIRE_HOP_LEN);
+	EXPECT_EQ(253, buf[6]);
+	EXPECT_TRUE(tcp6_csum_ok(buf, 44, n));
+	ASSERT_EQ(hpcc_parse(buf, n, &p), HPCC_PARSE_OK);
+	EXPECT_EQ(40, p.ifa_off);
+	EXPECT_EQ(4 + 20 + 4, p.ifa_len);
+	EXPECT_EQ(253, p.ifa_proto);
+	EXPECT_EQ(9, p.probe_id);
+
+	n = hpcc_build_probe_ifa(buf, &flow, 60, 200, 4, 77, 5, 1);
+	EXPECT_EQ(n, 20 + 4 + 20 + 4 + HPCC_WIRE_HDR_LEN + HPCC_WIRE_HOP_LEN);
+	EXPECT_EQ(200, buf[9]);
+	EXPECT_EQ(0xffff, fold(buf, 20, 0));	/* IPv4 header checksum */
+	ASSERT_EQ(hpcc_parse(buf, n, &p), HPCC_PARSE_OK);
+	EXPECT_EQ(20, p.ifa_off);
+	EXPECT_EQ(200, p.ifa_proto);
+	EXPECT_EQ(0, p.int_off);
+	ASSERT_EQ(HPCC_DECODE_OK,
+		  hpcc_decode_ifa(buf + p.ifa_off, p.ifa_len, h, HPCC_MAX_HOPS,
+				  &nhop, &info));
+	EXPECT_EQ(0, nhop);
+	EXPECT_EQ(4, info.hop_limit);
+	EXPECT_EQ(32, info.max_length);
+	EXPECT_EQ(6, info.next_hdr);
+
+	/* a hop pushes 32 bytes after the metadata header */
+	md = 20 + 4 + 20;
+	memmove(buf + md + 4 + 32, buf + md + 4, n - md - 4);
+	memset(buf + md + 4, 0, 32);
+	put_be32(buf + md + 4, 1u << 28 | 5u << 8 | 63);
+	put_be32(buf + md + 8, 4u << 28 | 7);		/* 100G, 7 s */
+	put_be32(buf + md + 12, 2u << 16 | 1);
+	put_be32(buf + md + 16, 500);
+	put_be32(buf + md + 20, 1200);
+	m = buf + md;
+	m[2]--;
+	m[3] += 8;
+	n += 32;
+	buf[2] = (uint8_t)(n >> 8);
+	buf[3] = (uint8_t)n;
+	fix_ip_csum(buf);
+	ASSERT_EQ(hpcc_parse(buf, n, &p), HPCC_PARSE_OK);
+	EXPECT_EQ(4 + 20 + 4 + 32, p.ifa_len);
+	EXPECT_EQ(77, p.probe_id);
+	ASSERT_EQ(HPCC_DECODE_OK,
+		  hpcc_decode_ifa(buf + p.ifa_off, p.ifa_len, h, HPCC_MAX_HOPS,
+				  &nhop, &info));
+	ASSERT_EQ(1, nhop);
+	EXPECT_EQ(5, h[0].rec.switch_id);
+	EXPECT_EQ(2, h[0].rec.port_id);
+	EXPECT_EQ(100000000000ULL, h[0].rec.rate);
+	EXPECT_EQ(7000000500ULL, h[0].rec.ts);
+	EXPECT_EQ(1200, h[0].hop_latency);
+
+	/* Current Length not whole hops, past the packet; an IFA response;
+	 * not IFA at all (version 1)
+	 */
+	m[3] = 4;
+	EXPECT_EQ(hpcc_parse(buf, n, &p), HPCC_PARSE_IFA);
+	m[3] = 64;
+	EXPECT_EQ(hpcc_parse(buf, n, &p), HPCC_PARSE_IFA);
+	m[3] = 8;
+	buf[md + 4 + 32 + 5] = HPCC_WIRE_RESPONSE;
+	EXPECT_EQ(hpcc_parse(buf, n, &p), HPCC_PARSE_IFA);
+	EXPECT_STREQ("ifa", hpcc_parse_err_name(HPCC_PARSE_IFA));
+	buf[20] = 0x1f;
+	EXPECT_EQ(hpcc_parse(buf, n, &p), HPCC_PARSE_NOT_TCP);
 }
 
 TEST_HARNESS_MAIN

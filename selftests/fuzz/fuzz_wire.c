@@ -12,7 +12,9 @@
  * and nhop <= hop_cap and N <= 65535, an IOAM option it found ends
  * within the input, and an INT-MD stack it found is a probe's, at least
  * shim and metadata header long, and ends within the input (with the HPCC
- * header after it); the response built from an accepted probe (with an N
+ * header after it), and an IFA stack it found is a probe's, whole 32-byte
+ * hops after the IFA, TCP and metadata headers, within the input with the
+ * HPCC header after it; the response built from an accepted probe (with an N
  * extension) parses again with the same id, timestamp, hop records (their
  * flags and Tx utilization included), N, family, reversed addresses and
  * ports, and (IPv6) flow label.
@@ -40,6 +42,20 @@ static void check(const unsigned char *data, size_t len)
 			  (size_t)p.int_off + p.int_len + HPCC_WIRE_HDR_LEN >
 			  len))
 		abort();
+	/* an IFA stack found: a probe's, not TCP's protocol, whole hops
+	 * after the IFA, TCP (its data offset) and metadata headers, the
+	 * HPCC header after it
+	 */
+	if (p.ifa_off) {
+		size_t doff;
+
+		if (p.type != HPCC_WIRE_PROBE || p.ifa_proto == 6 ||
+		    (size_t)p.ifa_off + p.ifa_len + HPCC_WIRE_HDR_LEN > len)
+			abort();
+		doff = (size_t)(data[p.ifa_off + 4 + 12] >> 4) * 4;
+		if (p.ifa_len < 8 + doff || (p.ifa_len - 8 - doff) % 32)
+			abort();
+	}
 	if (p.type != HPCC_WIRE_PROBE)
 		return;
 	if (p.n_flows > 65535)

@@ -233,10 +233,75 @@ intmd_then_own() {
 	[ "$(awk -v br="$br" '$2 == 240 && $4 == "ok" && $6 == 1 &&
 		$9 == "hop" && $10 == 77 && $11 == br && $16 == "int" &&
 		$24 == 0' "$TMP/cap" | wc -l)" = 2 ] &&
-		expect_usage "not own or int-md" rctl int change dev br0 encoding ifa &&
+		expect_usage "not own, int-md or ifa" rctl int change dev br0 encoding ioam &&
 		expect_usage "usage" rctl int change dev br0
 }
 
+
+# IFA 2.0 (encoding ifa): an IFA probe (IP protocol 253, the namespace's
+# ifa-protocol by default) grows by one 32-byte hop pushed after its IFA
+# metadata header: LNS 1, device ID 77, TTL 63; speed code 0xf (50 Mbit/s
+# is none of the draft's speeds); egress br0 and ingress l1; Rx ns; the
+# residence time; opaque 0; Hop Limit 3 -> 2, Current Length 0 -> 8
+# words; the TCP checksum stays valid
+ifa_stamped() {
+	local before br l1 n
+	[ "$(rctl -j int show | python3 -c 'import json,sys; print(json.load(sys.stdin)["ifa-protocol"])')" = 253 ] &&
+	rctl int change dev br0 encoding ifa && [ "$(icount encoding)" = ifa ] ||
+		return 1
+	br=$(ifindex br0)
+	l1=$(ifindex l1)
+	before=$(icount stamped)
+	capture ifa 3 || return 1
+	n=$(awk -v w2="$(printf '%x' $((br << 16 | l1)))" '
+		$2 == 264 && $4 == "ok" && $6 == 0 && $9 == "ifa" &&
+		$11 == 2 && $13 == 8 && $15 == 1 && $16 == "fa" {
+			split($17, w, ",")
+			if (w[1] == "10004d3f" && w[2] ~ /^f/ && w[3] == w2 &&
+			    w[6] == "0" && w[7] == "0" && w[8] == "0")
+				print
+		}' "$TMP/cap" | wc -l)
+	echo "IFA stamps: $n of 3; stamped $before -> $(icount stamped)"
+	[ "$n" = 3 ] && [ "$(icount stamped)" = $((before + 3)) ]
+}
+
+# IFA: Hop Limit 0 and a packet the hop would push past the MTU are not
+# stamped (counted full); a TCP probe on an ifa device counts
+# other-encoding; another ifa-protocol makes 253 not IFA (malformed)
+ifa_limits() {
+	local full other mal mtu rc=0
+	full=$(icount full)
+	other=$(icount other-encoding)
+	mal=$(icount malformed)
+	capture ifa-hl0 1 || return 1
+	[ "$(awk '$2 == 232 && $11 == 0 && $15 == 0' "$TMP/cap" | wc -l)" = 1 ] || rc=1
+	mtu=$(ip netns exec tbr cat /sys/class/net/br0/mtu)
+	ip -n tbr link set br0 mtu 240 || return 1
+	capture ifa 1 || rc=1
+	ip -n tbr link set br0 mtu "$mtu"
+	[ "$(awk '$2 == 232 && $15 == 0' "$TMP/cap" | wc -l)" = 1 ] || rc=1
+	capture probe 1 || rc=1
+	rctl int set ifa-protocol 200 || rc=1
+	capture ifa 1 || rc=1
+	rctl int set ifa-protocol 253 || rc=1
+	echo "full $full -> $(icount full), other-encoding $other -> $(icount other-encoding), malformed $mal -> $(icount malformed)"
+	[ $rc = 0 ] && [ "$(icount full)" = $((full + 2)) ] &&
+		[ "$(icount other-encoding)" = $((other + 1)) ] &&
+		[ "$(icount malformed)" = $((mal + 1)) ] &&
+		expect_usage "not a valid value" rctl int set ifa-protocol 256 &&
+		expect_fail "out of range\|Invalid argument\|Numerical" rctl int set ifa-protocol 100
+}
+
+# the own encoding on an IFA probe: its record stamped after the stack,
+# the packet does not grow
+ifa_then_own() {
+	local br
+	br=$(ifindex br0)
+	rctl int change dev br0 encoding own && capture ifa 2 || return 1
+	[ "$(awk -v br="$br" '$2 == 232 && $4 == "ok" && $6 == 1 &&
+		$9 == "hop" && $10 == 77 && $11 == br && $16 == "ifa" &&
+		$22 == 0' "$TMP/cap" | wc -l)" = 2 ]
+}
 
 full() {
 	local before
@@ -329,7 +394,7 @@ gone_and_unload() {
 }
 
 ktap_print_header
-ktap_set_plan 14
+ktap_set_plan 17
 t "testbed up (incast 1), hop configured on br0" setup
 t "int show: switch-id is the netns inode, probe-dscp 60, br0 at 50 Mbit/s" defaults
 t "dev-add/del and config-set errors: EEXIST, ENOENT, unknown speed, range, EPERM; default B = link speed" config_errors
@@ -339,6 +404,9 @@ t "INT-MD device: one hop pushed (switch, ports, queue, egress ts), Remaining Ho
 t "INT-MD: fields the hop cannot provide, domain words and the checksum complement all ones; level 2 ports" intmd_all
 t "INT-MD: Remaining Hop Count 0 sets E, the MTU sets M (counted full); a probe without a shim counted other-encoding" intmd_limits
 t "back to the own encoding in place: an INT-MD probe's record is stamped after its stack" intmd_then_own
+t "IFA device: one 32-byte hop pushed (device ID, TTL, speed code, ports), Hop Limit 2, Current Length 8, valid checksum" ifa_stamped
+t "IFA: Hop Limit 0 and the MTU counted full; a TCP probe other-encoding; ifa-protocol set, 253 malformed" ifa_limits
+t "back to the own encoding: an IFA probe's record is stamped after its stack" ifa_then_own
 t "full probes pass unchanged and are counted" full
 t "malformed packets with the probe DSCP (no header, a response, SYN/seq/window set) are counted, not stamped" malformed
 t "only the configured probe DSCP is stamped" other_dscp

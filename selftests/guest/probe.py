@@ -10,6 +10,9 @@
               Hop ML 6, Remaining Hop Count 3) | intmd-all (every baseline
               bit 0-8, two domain-specific words and the checksum
               complement: Hop ML 15) | intmd-rhc0 (Remaining Hop Count 0)
+            | ifa (an IFA 2.0 probe: IP protocol 253, the IFA header, the
+              TCP header, the IFA metadata header with Hop Limit 3 and
+              Max Length 24 words, empty stack) | ifa-hl0 (Hop Limit 0)
             | syn, seq, window (a probe whose TCP header has SYN set, seq 1
               or window 1: not the wire format's, so not a probe)
   probe.py l2send DEV MAC SRC DST DSCP COUNT
@@ -40,7 +43,8 @@
       nhop N cap C" and, for each filled record, " hop SWITCH PORT RATE TS
       TXBYTES QLEN", and for a probe with an INT-MD stack " int flags F rhc
       R ml M n N" and per hop on the stack (the newest first) " md W,W,..."
-      (its 4-byte words in hex)
+      (its 4-byte words in hex), and for an IFA probe (protocol 253) " ifa
+      hl H cur C n N" and per hop " fa W,W,..." (the newest first)
   probe.py stamps6 DEV DSCP SECONDS EXPECT
       stamps for IPv6 (DSCP in the traffic class, extension headers
       skipped, the checksum over the IPv6 pseudo-header), with " hl H" (the
@@ -84,7 +88,12 @@ def intmd_head(kind):
         struct.pack("!BBBBHHHH", 2 << 4, 0, ml, rhc, ins, 1 if ds else 0, ds, 0)
 
 
+IFA_PROTO = 253
+
+
 def packet(src, sport, dst, dport, dscp, kind, pid):
+    if kind.startswith("ifa"):
+        return packet_ifa(src, sport, dst, dport, dscp, kind, pid)
     if kind == "nomagic":
         payload = b"x" * 64
     else:
@@ -109,6 +118,26 @@ def packet(src, sport, dst, dport, dscp, kind, pid):
                      0x4000, 64, socket.IPPROTO_TCP, 0, s, d)
     ip = ip[:10] + struct.pack("!H", csum(ip)) + ip[12:]
     return ip + tcp + payload
+
+
+def packet_ifa(src, sport, dst, dport, dscp, kind, pid):
+    """An IFA 2.0 probe of KIND (ifa, ifa-hl0) with HOPS records."""
+    hl = 0 if kind == "ifa-hl0" else 3
+    payload = struct.pack("!BBBB", 0, 0, hl, 0) + \
+        struct.pack("!IBBBBQQ", MAGIC, VERSION, 1, 0, HOPS, pid,
+                    time.monotonic_ns()) + b"\0" * (40 * HOPS)
+    s, d = socket.inet_aton(src), socket.inet_aton(dst)
+    tcp = struct.pack("!HHIIBBHHH", sport, dport, 0, 0, 5 << 4, 0, 0, 0, 0)
+    pseudo = s + d + struct.pack("!BBH", 0, socket.IPPROTO_TCP,
+                                 len(tcp) + len(payload))
+    c = csum(pseudo + tcp + payload)
+    tcp = tcp[:16] + struct.pack("!H", c) + tcp[18:]
+    ifa = struct.pack("!BBBB", 0x2F, socket.IPPROTO_TCP, 0, 24)
+    total = 20 + len(ifa) + len(tcp) + len(payload)
+    ip = struct.pack("!BBHHHBBH4s4s", 0x45, dscp << 2, total, pid & 0xFFFF,
+                     0x4000, 64, IFA_PROTO, 0, s, d)
+    ip = ip[:10] + struct.pack("!H", csum(ip)) + ip[12:]
+    return ip + ifa + tcp + payload
 
 
 def exthdr(nexthdr, kind):
@@ -158,12 +187,22 @@ def listen(dev, ethertype=0x0800):
     return sk
 
 
-def stamp_line(head, ok, seg):
+def stamp_line(head, ok, seg, ifa=False):
     """stamps' line for the TCP segment SEG (HEAD: "len L ..." before the
-    checksum verdict OK), or None when SEG holds no HPCC header."""
+    checksum verdict OK; IFA: SEG carries the IFA metadata header and
+    stack after the TCP header), or None when SEG holds no HPCC header."""
     off = (seg[12] >> 4) * 4
     tail = ""
-    if len(seg) >= off + 16 and seg[off] >> 4 == 1:  # an INT-MD shim
+    if ifa and len(seg) >= off + 4:
+        hl, cur = seg[off + 2], seg[off + 3]
+        stack = seg[off + 4:off + 4 + cur * 4]
+        n = len(stack) // 32
+        tail = " ifa hl %d cur %d n %d" % (hl, cur, n)
+        for i in range(n):
+            w = struct.unpack("!8I", stack[i * 32:(i + 1) * 32])
+            tail += " fa " + ",".join("%x" % x for x in w)
+        off += 4 + cur * 4
+    elif len(seg) >= off + 16 and seg[off] >> 4 == 1:  # an INT-MD shim
         words, m = seg[off + 1], seg[off + 4:off + 16]
         ml = (m[2] & 0x1F) * 4
         stack = seg[off + 16:off + 4 + words * 4]
@@ -189,15 +228,17 @@ def stamp_line(head, ok, seg):
 
 
 def seg4(pkt, dscp):
-    """("len L", TCP checksum ok, TCP segment) of an IPv4 packet with DSCP,
-    or None"""
-    if len(pkt) < 40 or pkt[1] >> 2 != dscp or pkt[9] != socket.IPPROTO_TCP:
+    """("len L", TCP checksum ok, TCP segment, IFA) of an IPv4 packet with
+    DSCP (TCP, or IFA: protocol 253, the IFA header skipped), or None"""
+    if len(pkt) < 40 or pkt[1] >> 2 != dscp or \
+            pkt[9] not in (socket.IPPROTO_TCP, IFA_PROTO):
         return None
-    ihl = (pkt[0] & 15) * 4
+    ifa = pkt[9] == IFA_PROTO
+    ihl = (pkt[0] & 15) * 4 + (4 if ifa else 0)
     total = struct.unpack("!H", pkt[2:4])[0]
     seg = pkt[ihl:total]
     pseudo = pkt[12:20] + struct.pack("!BBH", 0, socket.IPPROTO_TCP, len(seg))
-    return "len %d" % total, csum(pseudo + seg) == 0, seg
+    return "len %d" % total, csum(pseudo + seg) == 0, seg, ifa
 
 
 def seg6(pkt, dscp):
@@ -214,7 +255,7 @@ def seg6(pkt, dscp):
         return None
     seg = pkt[off:total]
     pseudo = pkt[8:40] + struct.pack("!IxxxB", len(seg), socket.IPPROTO_TCP)
-    return "len %d hl %d" % (total, pkt[7]), csum(pseudo + seg) == 0, seg
+    return "len %d hl %d" % (total, pkt[7]), csum(pseudo + seg) == 0, seg, False
 
 
 def stamps(dev, dscp, secs, expect, v6=False):

@@ -14,8 +14,8 @@
  *   (Documentation/design.rst, "Telemetry encodings").
  * @HPCC_INT_ENCODING_OWN: The project's hop record
  *   (include/uapi/linux/hpcc_wire.h): the next pre-allocated record, the
- *   packet never grows. A probe that carries an INT-MD stack has its record
- *   stamped after the stack.
+ *   packet never grows. A probe that carries an INT-MD or IFA stack has its
+ *   record stamped after the stack.
  * @HPCC_INT_ENCODING_INT_MD: P4.org INT-MD v2.1 over TCP (section 5.7.2, the
  *   probe DSCP signals the shim after the TCP header; section 5.8): the hop
  *   pushes Hop ML words of metadata onto the stack, in the order of the
@@ -27,10 +27,23 @@
  *   Remaining Hop Count 0 sets E, a packet that would pass the device's MTU
  *   sets M; neither is stamped (counted full). A probe without an INT-MD shim
  *   leaves unstamped (other-encoding).
+ * @HPCC_INT_ENCODING_IFA: Broadcom's IFA 2.0 (draft-kumar-ippm-ifa-08), on
+ *   probes whose IP protocol is the namespace's ifa-protocol: the hop pushes
+ *   32 bytes of metadata on the stack after the IFA metadata header (section
+ *   4.3; the newest hop first), the packet grows by them: LNS 1, device ID
+ *   (the low 20 bits of switch-id), IP TTL (IPv6: hop limit); the egress port
+ *   speed code of B (0xf when B is none of the draft's speeds), congestion 0,
+ *   queue ID 0, Rx timestamp seconds (20 bits); egress and ingress system
+ *   ports (ifindex, 16 bits each); Rx timestamp ns (ktime_get_ns()); residence
+ *   time, the time the qdisc backlog takes to drain at B (ns); three opaque
+ *   words of 0. Hop Limit 0, Current Length at Max Length or a packet that
+ *   would pass the device's MTU: not stamped (counted full). A probe that is
+ *   not IFA leaves unstamped (other-encoding).
  */
 enum hpcc_int_encoding {
 	HPCC_INT_ENCODING_OWN,
 	HPCC_INT_ENCODING_INT_MD,
+	HPCC_INT_ENCODING_IFA,
 };
 
 enum {
@@ -51,6 +64,7 @@ enum {
 enum {
 	HPCC_INT_A_CONFIG_SWITCH_ID = 1,
 	HPCC_INT_A_CONFIG_PROBE_DSCP,
+	HPCC_INT_A_CONFIG_IFA_PROTOCOL,
 	HPCC_INT_A_CONFIG_DEVS,
 
 	__HPCC_INT_A_CONFIG_MAX,

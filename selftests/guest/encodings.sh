@@ -1,9 +1,11 @@
 #!/bin/bash
 # SPDX-License-Identifier: GPL-2.0
 #
-# Telemetry in P4.org INT-MD v2.1 over TCP (issue 18; INT Dataplane
-# Specification v2.1, sections 5.7.2 and 5.8), end to end over IPv4 and
-# IPv6: the sender's hpccd sends INT-MD probes to the prefixes its
+# Telemetry in the switches' standard encodings that hpcc_int can stamp,
+# end to end over IPv4 and IPv6 (issue 18).
+#
+# P4.org INT-MD v2.1 over TCP (INT Dataplane Specification v2.1, sections
+# 5.7.2 and 5.8): the sender's hpccd sends INT-MD probes to the prefixes its
 # configuration names (encoding = int-md PREFIX/LEN); the forwarder's
 # hpcc_int, its egress device set to encoding int-md, pushes one hop of
 # metadata (switch ID, ports, queue occupancy, egress timestamp; Tx
@@ -13,9 +15,15 @@
 # from its capacity table and the module runs the partial-telemetry rules
 # (Documentation/algorithm.rst, "Partial telemetry").
 #
+# Broadcom IFA 2.0 (draft-kumar-ippm-ifa-08): the same with encoding = ifa
+# and the device's encoding ifa: the probe's IP protocol is IFA's (253),
+# the hop pushes 32 bytes (device ID, ports, Rx timestamp, residence
+# time; its 100 Mbit/s has no speed code), the receiver takes B from its
+# own capacity line and derives the queue from the residence time.
+#
 #   hs (10.49.1.1, fd00:49:1::1) -- v0|v1 -- rt -- v2|v3 -- hr (10.49.2.1,
-#   fd00:49:2::1); rt: hpcc_int on v2, encoding int-md, switch-id 5, B 100
-#   Mbit/s, tbf 100 Mbit/s on v2
+#   fd00:49:2::1); rt: hpcc_int on v2, encoding int-md then ifa,
+#   switch-id 5, B 100 Mbit/s, tbf 100 Mbit/s on v2
 set -u
 TOP=$(cd "$(dirname "$0")/../.." && pwd)
 . "$TOP/selftests/lib.sh"
@@ -68,7 +76,18 @@ encoding = int-md fd00:49:2::/64
 capacity = 5 $(port_id) 100000000
 reconcile-s = 1
 EOF
+	# the receiver: B of the IFA hop, whose speed code names no 100M
+	echo "capacity = 5 $(port_id) 100000000" > "$TMP/hr.conf"
 	start_hpccd hs && start_hpccd hr caps-only
+}
+
+# to_ifa - the router's device and the sender's prefixes switch to IFA
+to_ifa() {
+	rctl int change dev v2 encoding ifa &&
+	sed -i 's/^encoding = int-md/encoding = ifa/' "$TMP/hs.conf" &&
+	kill -HUP "$(pid_of hs)" &&
+	retry 25 grep -q reloaded "$TMP/hs.log" &&
+	grep '^encoding' "$TMP/hs.conf"
 }
 
 # istat KEY - a counter of v2 in the router (hpccctl -j int show)
@@ -85,13 +104,14 @@ dstat_ge() {
 	v=$(dstat "$1" "$2") && [ -n "$v" ] && [ "$v" -ge "$3" ]
 }
 
-# flow DST FAMILY - an hpcc flow from hs to DST runs HPCC on the INT-MD
-# hop: one record, switch 5, the egress port's ID, B from the capacity
-# table, no txBytes (flags 1); the counters on the path agree
+# flow DST FAMILY ENC - an hpcc flow from hs to DST runs HPCC on the hop
+# in encoding ENC (int-md or ifa): one record, switch 5, the egress port's
+# ID, B from a capacity table, no txBytes (flags 1); the counters on the
+# path agree
 flow() {
-	local dst=$1 fam=$2 rc=0 pid s0 p0 st0 c0
-	s0=$(dstat hr int-md-stacks)
-	p0=$(dstat hs probes-int-md)
+	local dst=$1 fam=$2 enc=$3 rc=0 pid s0 p0 st0 c0
+	s0=$(dstat hr "$enc-stacks")
+	p0=$(dstat hs "probes-$enc")
 	st0=$(istat stamped)
 	c0=$(mstat hr probes-consumed)
 	ip netns exec hs iperf3 "-$fam" -c "$dst" -p 5201 --cport 6201 -C hpcc \
@@ -99,18 +119,19 @@ flow() {
 	pid=$!
 	retry 50 flow_json hs "$dst" 6201 'f["mode-name"] == "hpcc" and age(f) < 100000 and len(f["hops"]) == 1 and f["hops"][0]["switch-id"] == 5 and f["hops"][0]["port-id"] == '"$(port_id)"' and f["hops"][0]["rate"] == 100000000 and f["hops"][0].get("flags") == 1' || {
 		echo "last read:"; cat "$TMP/flowj.last"; rc=1; }
-	echo "sender: probes-int-md $p0 -> $(dstat hs probes-int-md), telemetry-pushed $(dstat hs telemetry-pushed), responses-no-rate $(dstat hs responses-no-rate)"
-	echo "receiver: int-md-stacks $s0 -> $(dstat hr int-md-stacks), int-md-refused $(dstat hr int-md-refused), int-md-incomplete $(dstat hr int-md-incomplete), dropped-int-shim $(dstat hr dropped-int-shim)"
+	echo "sender: probes-$enc $p0 -> $(dstat hs "probes-$enc"), telemetry-pushed $(dstat hs telemetry-pushed), responses-no-rate $(dstat hs responses-no-rate)"
+	echo "receiver: $enc-stacks $s0 -> $(dstat hr "$enc-stacks"), $enc-refused $(dstat hr "$enc-refused"), int-md-incomplete $(dstat hr int-md-incomplete), ifa-no-rate $(dstat hr ifa-no-rate), dropped-int-shim $(dstat hr dropped-int-shim), dropped-ifa $(dstat hr dropped-ifa)"
 	echo "router v2: stamped $st0 -> $(istat stamped), other-encoding $(istat other-encoding), malformed $(istat malformed), full $(istat full)"
 	echo "receiver module: probes-consumed $c0 -> $(mstat hr probes-consumed)"
 	ip netns exec hs "$CTL" flow show sport 6201
 	kill $pid 2>/dev/null
 	wait $pid 2>/dev/null
 	retry 50 sh -c "[ -z \"\$(ip netns exec hr ss -Htn state established '( sport = :5201 )')\" ]"
-	[ $rc = 0 ] && dstat_ge hs probes-int-md $((p0 + 10)) &&
-		dstat_ge hr int-md-stacks $((s0 + 10)) &&
-		[ "$(dstat hr int-md-refused)" = 0 ] &&
+	[ $rc = 0 ] && dstat_ge hs "probes-$enc" $((p0 + 10)) &&
+		dstat_ge hr "$enc-stacks" $((s0 + 10)) &&
+		[ "$(dstat hr "$enc-refused")" = 0 ] &&
 		[ "$(dstat hr int-md-incomplete)" = 0 ] &&
+		[ "$(dstat hr ifa-no-rate)" = 0 ] &&
 		[ "$(dstat hs telemetry-rejected)" = 0 ] &&
 		[ "$(istat stamped)" -ge $((st0 + 10)) ] &&
 		[ "$(istat malformed)" = 0 ] &&
@@ -118,9 +139,12 @@ flow() {
 }
 
 ktap_print_header
-ktap_set_plan 4
+ktap_set_plan 7
 t "hs - rt (hpcc_int v2 encoding int-md, tbf) - hr, IPv4 and IPv6" topology
 t "hpccd in both; the sender's probes to both prefixes carry an INT-MD header" daemons_start
-t "IPv4: the flow runs HPCC on the forwarder's INT-MD hop (B from the capacity table)" flow $SRV4 4
-t "IPv6: the flow runs HPCC on the forwarder's INT-MD hop" flow $SRV6 6
+t "IPv4: the flow runs HPCC on the forwarder's INT-MD hop (B from the capacity table)" flow $SRV4 4 int-md
+t "IPv6: the flow runs HPCC on the forwarder's INT-MD hop" flow $SRV6 6 int-md
+t "the hop and the sender's prefixes switch to IFA 2.0 in place (dev-set, SIGHUP)" to_ifa
+t "IPv4: the flow runs HPCC on the forwarder's IFA hop (B from the receiver's capacity line, the queue from the residence time)" flow $SRV4 4 ifa
+t "IPv6: the flow runs HPCC on the forwarder's IFA hop" flow $SRV6 6 ifa
 ktap_finished
