@@ -450,6 +450,48 @@ enum hpcc_decode_err hpcc_decode_ifa(const void *buf, size_t len,
 	return HPCC_DECODE_OK;
 }
 
+bool hpcc_obs_to_rec(const struct hpcc_hop_obs *obs,
+		     const struct hpcc_obs_units *u, uint64_t rate,
+		     struct hpcc_hop_rec *rec)
+{
+	bool queue = false, util = false;
+	uint64_t v, lat;
+
+	*rec = obs->rec;
+	rec->tx_bytes = 0;
+	rec->flags = HPCC_HOP_FLAGS_NO_TX_BYTES;
+	rec->tx_util = 0;
+	rec->qlen = 0;
+	if (!(obs->present & HPCC_OBS_RATE))
+		rec->rate = rate;
+	if (obs->present & HPCC_OBS_QLEN) {
+		v = (uint64_t)obs->rec.qlen * u->qlen_unit;
+		rec->qlen = v > UINT32_MAX ? UINT32_MAX : (uint32_t)v;
+		queue = true;
+	} else if ((obs->present & HPCC_OBS_HOP_LATENCY) && rec->rate) {
+		/* ns x bit/s / 8e9 in two steps that cannot overflow:
+		 * latency < 2^32 ns, B / 1000 <= 1.6e9 for B <= 1.6e12
+		 */
+		lat = obs->hop_latency > u->base_ns ?
+		      obs->hop_latency - u->base_ns : 0;
+		v = rec->rate > 1600000000000ULL ? UINT64_MAX :
+		    lat * (rec->rate / 1000) / 8000000;
+		rec->qlen = v > UINT32_MAX ? UINT32_MAX : (uint32_t)v;
+		queue = true;
+	}
+	if ((obs->present & HPCC_OBS_TX_UTIL) && u->tx_util_full) {
+		v = ((uint64_t)obs->tx_util << 16) / u->tx_util_full;
+		rec->tx_util = v > 131072 ? 131072 : (uint32_t)v;
+		rec->flags |= HPCC_HOP_FLAGS_TX_UTIL;
+		util = true;
+	}
+	if (!(obs->present & HPCC_OBS_TS) || (!queue && !util)) {
+		rec->ts = 0;
+		return false;
+	}
+	return true;
+}
+
 void hpcc_obs_from_rec(struct hpcc_hop_obs *obs,
 		       const struct hpcc_hop_rec *rec)
 {

@@ -24,6 +24,7 @@
 #ifndef _HPCC_DECODE_H
 #define _HPCC_DECODE_H
 
+#include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
 
@@ -349,6 +350,47 @@ enum hpcc_decode_err hpcc_decode_ifa(const void *buf, size_t len,
 				     struct hpcc_hop_obs *hops,
 				     unsigned int max_hops, uint8_t *nhop,
 				     struct hpcc_ifa_info *info);
+
+/**
+ * struct hpcc_obs_units - how a receiver reads what the hops of an
+ * encoding report, from its configuration (the specs leave units to the
+ * device)
+ * @qlen_unit: bytes per unit of queue occupancy (INT: int-qlen-unit; 1 for
+ *	bytes)
+ * @tx_util_full: the Tx utilization value that means 100 %; 0: the field
+ *	is ignored (INT: int-tx-util-full)
+ * @base_ns: the hop latency (residence time) of an empty queue, ns,
+ *	subtracted before it is read as a queue (IFA: ifa-base-ns)
+ */
+struct hpcc_obs_units {
+	uint32_t qlen_unit;
+	uint32_t tx_util_full;
+	uint32_t base_ns;
+};
+
+/**
+ * hpcc_obs_to_rec() - the record a receiver returns for a hop that a
+ * standard encoding reported (Documentation/algorithm.rst, "Partial
+ * telemetry")
+ * @obs: what the hop reported (a decoder's output)
+ * @u: the units of its encoding on this path
+ * @rate: B in bit/s for a hop that reported none (the receiver's capacity
+ *	table or default-rate), 0 for none
+ * @rec: filled: switch and port ID and ts as reported, B as reported or
+ *	@rate (0: the sender fills it), no txBytes (flags no-tx-bytes); qlen
+ *	= queue occupancy x @u->qlen_unit, or, without occupancy, (hop
+ *	latency - @u->base_ns) x B / 8 (the bytes a FIFO port draining at B
+ *	holds for that long); Tx utilization in Q16 (flag tx-util) when
+ *	reported and @u->tx_util_full is set, at most 200 %; qlen saturates at
+ *	2^32 - 1
+ *
+ * Return: true when the record can drive the core: a timestamp, and a
+ * queue (reported or derived) or a Tx utilization; else false and ts 0,
+ * which the core skips (an absent queue must not read as an empty one).
+ */
+bool hpcc_obs_to_rec(const struct hpcc_hop_obs *obs,
+		     const struct hpcc_obs_units *u, uint64_t rate,
+		     struct hpcc_hop_rec *rec);
 
 /**
  * hpcc_obs_from_rec() - the project's own hop record as an observation:

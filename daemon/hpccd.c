@@ -91,7 +91,7 @@ enum {
 	C_IPV6_IGNORED, C_PROBES_IOAM, C_IOAM_TRACES, C_IOAM_REFUSED,
 	C_IOAM_OVERFLOW, C_RESPONSES_NO_RATE, C_PROBES_INT_MD, C_INT_MD_STACKS,
 	C_INT_MD_REFUSED, C_INT_MD_INCOMPLETE, C_PROBES_IFA, C_IFA_STACKS,
-	C_IFA_REFUSED, C_IFA_NO_RATE, C_IFA_OTHER_PROTOCOL,
+	C_IFA_REFUSED, C_IFA_NO_RATE, C_IFA_OTHER_PROTOCOL, C_HOPS_SKIPPED,
 	C_PARSE_BASE,
 	C_NUM = C_PARSE_BASE + HPCC_PARSE_NUM
 };
@@ -109,7 +109,7 @@ static const char *const counter_names[C_PARSE_BASE] = {
 	"ipv6-ignored", "probes-ioam", "ioam-traces", "ioam-refused",
 	"ioam-overflow", "responses-no-rate", "probes-int-md", "int-md-stacks",
 	"int-md-refused", "int-md-incomplete", "probes-ifa", "ifa-stacks",
-	"ifa-refused", "ifa-no-rate", "ifa-other-protocol",
+	"ifa-refused", "ifa-no-rate", "ifa-other-protocol", "hops-skipped",
 };
 
 /*
@@ -800,21 +800,44 @@ static bool link_local6(int family, const void *addr)
 }
 
 /*
+ * obs_records() - the @n hops a standard encoding reported, @h, as the
+ * response's records in @q, replacing any the probe carries
+ * (hpcc_obs_to_rec(): B from the hop or this host's capacity table, else
+ * 0 for the sender to fill; qlen in bytes, or from the hop latency; Tx
+ * utilization in Q16); a hop the core cannot use gets ts 0 and is counted
+ * (hops-skipped).
+ */
+static void obs_records(struct hpcc_pkt *q, const struct hpcc_hop_obs *h,
+			uint8_t n, const struct hpcc_obs_units *units)
+{
+	uint8_t i;
+
+	for (i = 0; i < n; i++) {
+		uint64_t rate = 0;
+
+		if (!(h[i].present & HPCC_OBS_RATE))
+			rate = hpccd_cfg_rate(&D.cfg, h[i].rec.switch_id,
+					      h[i].rec.port_id);
+		if (!hpcc_obs_to_rec(&h[i], units, rate, &q->hops[i]))
+			D.counters[C_HOPS_SKIPPED]++;
+	}
+	q->nhop = n;
+}
+
+/*
  * ioam_records() - a probe's IOAM trace (@raw, the packet from its IP
- * header), when a node filled it, as the response's records in @q,
- * replacing any the probe carries: what IOAM has (node_id,
- * egress interface, ts, queue depth) and HPCC_HOP_FLAGS_NO_TX_BYTES, B 0
- * (the sender fills it from its capacity table).  A node without queue
- * depth or timestamp gets ts 0, which the core skips (no verdict: an
- * absent queue must not read as an empty one).  Nodes beyond
- * HPCC_MAX_HOPS, a malformed option and the Overflow flag are counted.
+ * header), when a node filled it, as the response's records in @q
+ * (obs_records(): node_id, egress interface, ts, queue depth in bytes).
+ * Nodes beyond HPCC_MAX_HOPS, a malformed option and the Overflow flag are
+ * counted.
  */
 static void ioam_records(struct hpcc_pkt *q, const uint8_t *raw)
 {
+	const struct hpcc_obs_units units = { .qlen_unit = 1 };
 	struct hpcc_hop_obs h[HPCC_MAX_HOPS];
 	struct hpcc_ioam_info info;
 	enum hpcc_decode_err e;
-	uint8_t n, i;
+	uint8_t n;
 
 	/* more nodes than records: HPCC_DECODE_TOO_MANY, refused */
 	e = hpcc_decode_ioam(raw + q->ioam_off, q->ioam_len, D.cfg.ioam_ts, h,
@@ -826,40 +849,28 @@ static void ioam_records(struct hpcc_pkt *q, const uint8_t *raw)
 	D.counters[C_IOAM_TRACES]++;
 	if (info.flags & HPCC_IOAM_FLAG_OVERFLOW)
 		D.counters[C_IOAM_OVERFLOW]++;
-	if (!n)			/* no IOAM node on the path */
-		return;
-	for (i = 0; i < n; i++) {
-		struct hpcc_hop_rec *r = &q->hops[i];
-
-		*r = h[i].rec;
-		r->rate = 0;
-		r->tx_bytes = 0;
-		r->flags = HPCC_HOP_FLAGS_NO_TX_BYTES;
-		if ((h[i].present & (HPCC_OBS_TS | HPCC_OBS_QLEN)) !=
-		    (HPCC_OBS_TS | HPCC_OBS_QLEN))
-			r->ts = 0;
-	}
-	q->nhop = n;
+	if (n)			/* else no IOAM node on the path */
+		obs_records(q, h, n, &units);
 }
 
 /*
  * int_records() - a probe's INT-MD stack (@raw, the packet from its IP
- * header), when a hop pushed metadata, as the response's records in @q,
- * replacing any the probe carries: switch ID, egress port, egress (else
- * ingress) timestamp, queue occupancy x int-qlen-unit, and the Tx
- * utilization when int-tx-util-full says what 100 % is; flagged
- * HPCC_HOP_FLAGS_NO_TX_BYTES, B 0 (the sender fills it from its capacity
- * table).  A hop without queue occupancy (and without a Tx utilization
- * taken) or without a timestamp gets ts 0, which the core skips.  A stack
- * the decoder refuses and the E and M flags (a hop added nothing) are
- * counted.
+ * header), when a hop pushed metadata, as the response's records in @q
+ * (obs_records(): switch ID, egress port, egress (else ingress)
+ * timestamp, queue occupancy x int-qlen-unit, the Tx utilization when
+ * int-tx-util-full says what 100 % is).  A stack the decoder refuses and
+ * the E and M flags (a hop added nothing) are counted.
  */
 static void int_records(struct hpcc_pkt *q, const uint8_t *raw)
 {
+	const struct hpcc_obs_units units = {
+		.qlen_unit = D.cfg.int_qlen_unit,
+		.tx_util_full = D.cfg.int_tx_util_full,
+	};
 	struct hpcc_hop_obs h[HPCC_MAX_HOPS];
 	struct hpcc_intmd_info info;
 	enum hpcc_decode_err e;
-	uint8_t n, i;
+	uint8_t n;
 
 	e = hpcc_decode_intmd(raw + q->int_off, q->int_len, h, HPCC_MAX_HOPS,
 			      &n, &info);
@@ -870,48 +881,25 @@ static void int_records(struct hpcc_pkt *q, const uint8_t *raw)
 	D.counters[C_INT_MD_STACKS]++;
 	if (info.flags & 3)		/* E or M */
 		D.counters[C_INT_MD_INCOMPLETE]++;
-	if (!n)
-		return;
-	for (i = 0; i < n; i++) {
-		struct hpcc_hop_rec *r = &q->hops[i];
-		uint64_t u;
-		bool util = false;
-
-		*r = h[i].rec;
-		r->rate = 0;
-		r->tx_bytes = 0;
-		r->flags = HPCC_HOP_FLAGS_NO_TX_BYTES;
-		u = (uint64_t)r->qlen * D.cfg.int_qlen_unit;
-		r->qlen = u > UINT32_MAX ? UINT32_MAX : (uint32_t)u;
-		if ((h[i].present & HPCC_OBS_TX_UTIL) && D.cfg.int_tx_util_full) {
-			/* Q16, at most 200 % (the wire's Q15 range) */
-			u = ((uint64_t)h[i].tx_util << 16) /
-			    D.cfg.int_tx_util_full;
-			r->tx_util = u > 131072 ? 131072 : (uint32_t)u;
-			r->flags |= HPCC_HOP_FLAGS_TX_UTIL;
-			util = true;
-		}
-		if (!(h[i].present & HPCC_OBS_TS) ||
-		    (!(h[i].present & HPCC_OBS_QLEN) && !util))
-			r->ts = 0;
-	}
-	q->nhop = n;
+	if (n)
+		obs_records(q, h, n, &units);
 }
 
 /*
  * ifa_records() - a probe's IFA stack (@raw, the packet from its IP
- * header), when a hop pushed metadata, as the response's records in @q,
- * replacing any the probe carries: device ID, egress port, Rx timestamp,
- * B from the port speed code, else from this host's capacity table or
- * default-rate, and qlen derived from the residence time: (residence -
- * ifa-base-ns) x B, the bytes a FIFO port draining at B holds for that
- * long (IFA's fixed metadata has no queue occupancy); flagged
- * HPCC_HOP_FLAGS_NO_TX_BYTES.  A hop without B, a timestamp or a
- * residence time gets ts 0, which the core skips; one without B is
- * counted (ifa-no-rate).  A stack the decoder refuses is counted.
+ * header), when a hop pushed metadata, as the response's records in @q
+ * (obs_records(): device ID, egress port, Rx timestamp, B from the port
+ * speed code, else from this host's capacity table or default-rate, and
+ * qlen from the residence time: (residence - ifa-base-ns) x B, as IFA's
+ * fixed metadata has no queue occupancy).  A hop without B is counted
+ * (ifa-no-rate), and so is a stack the decoder refuses.
  */
 static void ifa_records(struct hpcc_pkt *q, const uint8_t *raw)
 {
+	const struct hpcc_obs_units units = {
+		.qlen_unit = 1,
+		.base_ns = D.cfg.ifa_base_ns,
+	};
 	struct hpcc_hop_obs h[HPCC_MAX_HOPS];
 	struct hpcc_ifa_info info;
 	enum hpcc_decode_err e;
@@ -924,37 +912,13 @@ static void ifa_records(struct hpcc_pkt *q, const uint8_t *raw)
 		return;
 	}
 	D.counters[C_IFA_STACKS]++;
-	if (!n)
-		return;
-	for (i = 0; i < n; i++) {
-		struct hpcc_hop_rec *r = &q->hops[i];
-		uint64_t res, b;
-
-		*r = h[i].rec;
-		r->tx_bytes = 0;
-		r->flags = HPCC_HOP_FLAGS_NO_TX_BYTES;
-		if (!r->rate)
-			r->rate = hpccd_cfg_rate(&D.cfg, r->switch_id,
-						 r->port_id);
-		if (!r->rate) {
+	for (i = 0; i < n; i++)
+		if (!(h[i].present & HPCC_OBS_RATE) &&
+		    !hpccd_cfg_rate(&D.cfg, h[i].rec.switch_id,
+				    h[i].rec.port_id))
 			D.counters[C_IFA_NO_RATE]++;
-			r->ts = 0;
-			continue;
-		}
-		if (!(h[i].present & HPCC_OBS_HOP_LATENCY) ||
-		    !(h[i].present & HPCC_OBS_TS)) {
-			r->ts = 0;
-			continue;
-		}
-		/* ns x bit/s / 8e9, in two steps that cannot overflow:
-		 * residence < 2^32 ns, B / 1000 <= 1.6e9
-		 */
-		res = h[i].hop_latency > D.cfg.ifa_base_ns ?
-		      h[i].hop_latency - D.cfg.ifa_base_ns : 0;
-		b = res * (r->rate / 1000) / 8000000;
-		r->qlen = b > UINT32_MAX ? UINT32_MAX : (uint32_t)b;
-	}
-	q->nhop = n;
+	if (n)
+		obs_records(q, h, n, &units);
 }
 
 /*

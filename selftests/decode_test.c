@@ -636,4 +636,91 @@ TEST(ifa_refused)
 	ASSERT_STREQ("ifa-header", hpcc_decode_err_name(HPCC_DECODE_IFA));
 }
 
+/*
+ * hpcc_obs_to_rec(): a receiver's record of what a hop reported, by the
+ * partial-telemetry rules (algorithm.rst): queue occupancy in the path's
+ * unit, Tx utilization over its full-scale value, a queue from the hop
+ * latency and B, B from the caller when the hop gave none, and ts 0 for a
+ * hop the core cannot use.
+ */
+TEST(obs_to_rec)
+{
+	struct hpcc_obs_units u = { .qlen_unit = 80, .tx_util_full = 10000 };
+	struct hpcc_hop_obs o;
+	struct hpcc_hop_rec r;
+
+	/* INT: occupancy in 80-byte cells, Tx utilization in 1/10000 */
+	memset(&o, 0, sizeof(o));
+	o.present = HPCC_OBS_SWITCH_ID | HPCC_OBS_TS | HPCC_OBS_QLEN |
+		    HPCC_OBS_TX_UTIL;
+	o.rec.switch_id = 3;
+	o.rec.ts = 1000;
+	o.rec.qlen = 10;
+	o.rec.tx_bytes = 99;
+	o.tx_util = 5000;
+	ASSERT_TRUE(hpcc_obs_to_rec(&o, &u, 25000000000ULL, &r));
+	EXPECT_EQ(3, r.switch_id);
+	EXPECT_EQ(1000, r.ts);
+	EXPECT_EQ(800, r.qlen);
+	EXPECT_EQ(0, r.tx_bytes);
+	EXPECT_EQ(25000000000ULL, r.rate);
+	EXPECT_EQ(HPCC_HOP_FLAGS_NO_TX_BYTES | HPCC_HOP_FLAGS_TX_UTIL, r.flags);
+	EXPECT_EQ(32768, r.tx_util);		/* 50 % in Q16 */
+	/* saturation: the queue at 2^32 - 1, the utilization at 200 % */
+	o.rec.qlen = 0xffffff;
+	u.qlen_unit = 65536;
+	o.tx_util = 90000;
+	ASSERT_TRUE(hpcc_obs_to_rec(&o, &u, 0, &r));
+	EXPECT_EQ(UINT32_MAX, r.qlen);
+	EXPECT_EQ(131072, r.tx_util);
+	EXPECT_EQ(0, r.rate);			/* the sender fills it */
+	/* no full-scale value: the utilization is ignored */
+	u.tx_util_full = 0;
+	ASSERT_TRUE(hpcc_obs_to_rec(&o, &u, 0, &r));
+	EXPECT_EQ(HPCC_HOP_FLAGS_NO_TX_BYTES, r.flags);
+	EXPECT_EQ(0, r.tx_util);
+	/* neither queue nor utilization, or no timestamp: ts 0 */
+	o.present &= ~HPCC_OBS_QLEN;
+	EXPECT_FALSE(hpcc_obs_to_rec(&o, &u, 0, &r));
+	EXPECT_EQ(0, r.ts);
+	o.present = HPCC_OBS_QLEN;
+	EXPECT_FALSE(hpcc_obs_to_rec(&o, &u, 0, &r));
+	EXPECT_EQ(0, r.ts);
+
+	/* IFA: 100G from the speed code, 1200 ns residence less 400 ns of
+	 * pipeline: 800 ns at 100 Gbit/s is 10000 bytes
+	 */
+	memset(&o, 0, sizeof(o));
+	o.present = HPCC_OBS_SWITCH_ID | HPCC_OBS_PORT_ID | HPCC_OBS_RATE |
+		    HPCC_OBS_TS | HPCC_OBS_HOP_LATENCY;
+	o.rec.rate = 100000000000ULL;
+	o.rec.ts = 7;
+	o.hop_latency = 1200;
+	u = (struct hpcc_obs_units){ .qlen_unit = 1, .base_ns = 400 };
+	ASSERT_TRUE(hpcc_obs_to_rec(&o, &u, 5, &r));
+	EXPECT_EQ(100000000000ULL, r.rate);	/* the hop's, not the caller's */
+	EXPECT_EQ(10000, r.qlen);
+	EXPECT_EQ(7, r.ts);
+	/* a residence below the base: an empty queue, not a refusal */
+	o.hop_latency = 300;
+	ASSERT_TRUE(hpcc_obs_to_rec(&o, &u, 0, &r));
+	EXPECT_EQ(0, r.qlen);
+	/* no speed code: B from the caller (1200 ns at 100 Mbit/s: 15 bytes),
+	 * or none, and then no queue either
+	 */
+	o.present &= ~HPCC_OBS_RATE;
+	o.rec.rate = 0;
+	o.hop_latency = 1600;
+	ASSERT_TRUE(hpcc_obs_to_rec(&o, &u, 100000000, &r));
+	EXPECT_EQ(100000000, r.rate);
+	EXPECT_EQ(15, r.qlen);
+	EXPECT_FALSE(hpcc_obs_to_rec(&o, &u, 0, &r));
+	EXPECT_EQ(0, r.ts);
+	/* a latency of 2^32 - 1 ns at 1.6 Tbit/s saturates the queue */
+	o.hop_latency = UINT32_MAX;
+	u.base_ns = 0;
+	ASSERT_TRUE(hpcc_obs_to_rec(&o, &u, 1600000000000ULL, &r));
+	EXPECT_EQ(UINT32_MAX, r.qlen);
+}
+
 TEST_HARNESS_MAIN

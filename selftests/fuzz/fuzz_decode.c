@@ -14,6 +14,7 @@
  * into an array one hop too small is refused as too-many-hops, never
  * written past.
  */
+#include <stdbool.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -36,6 +37,34 @@ static void check_obs(const struct hpcc_hop_obs *o, uint32_t fields)
 	    (!(o->present & HPCC_OBS_TX_UTIL) && o->tx_util) ||
 	    (!(o->present & HPCC_OBS_HOP_LATENCY) && o->hop_latency))
 		abort();
+}
+
+/*
+ * Each decoded hop as a receiver's record (hpcc_obs_to_rec(), with units
+ * and a B from the input's length): no txBytes, the flags the rules
+ * allow, Tx utilization at most 200 %, and ts 0 exactly when refused.
+ */
+static void check_rec(const struct hpcc_hop_obs *h, unsigned int n,
+		      size_t len)
+{
+	const struct hpcc_obs_units u = {
+		.qlen_unit = (uint32_t)(len % 65536) + 1,
+		.tx_util_full = (uint32_t)(len % 3) * 50000,
+		.base_ns = (uint32_t)(len % 1000),
+	};
+	struct hpcc_hop_rec r;
+	unsigned int i;
+	bool ok;
+
+	for (i = 0; i < n; i++) {
+		ok = hpcc_obs_to_rec(&h[i], &u, len % 2 ? 100000000 : 0, &r);
+		if (r.tx_bytes || !(r.flags & HPCC_HOP_FLAGS_NO_TX_BYTES) ||
+		    r.flags & ~(HPCC_HOP_FLAGS_NO_TX_BYTES |
+				HPCC_HOP_FLAGS_TX_UTIL) ||
+		    r.tx_util > 131072 || (!ok && r.ts) ||
+		    (ok && r.ts != h[i].rec.ts))
+			abort();
+	}
 }
 
 /* A decoder's result is one it has, and a refusal reports no hops. */
@@ -76,6 +105,7 @@ static void fuzz_ifa(const unsigned char *data, size_t len)
 		o.rec.rate = 0;
 		check_obs(&o, IFA_FIELDS);
 	}
+	check_rec(h, nhop, len);
 	if (nhop && (hpcc_decode_ifa(data, len, h, nhop - 1, &n2, NULL) !=
 		     HPCC_DECODE_TOO_MANY || n2))
 		abort();
@@ -104,6 +134,7 @@ static void fuzz_ioam(const unsigned char *data, size_t len)
 		if (h[i].hop_latency > 0x7fffffff)
 			abort();
 	}
+	check_rec(h, nhop, len);
 	if (nhop && (hpcc_decode_ioam(data, len, fmts[len % 3], h, nhop - 1,
 				      &n2, NULL) != HPCC_DECODE_TOO_MANY || n2))
 		abort();
@@ -129,6 +160,7 @@ int LLVMFuzzerTestOneInput(const unsigned char *data, size_t len)
 		if (h[i].rec.qlen > 0xffffff)
 			abort();
 	}
+	check_rec(h, nhop, len);
 	if (nhop && (hpcc_decode_intmd(data, len, h, nhop - 1, &n2, NULL) !=
 		     HPCC_DECODE_TOO_MANY || n2))
 		abort();
