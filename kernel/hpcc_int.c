@@ -110,6 +110,11 @@ static const int hpcc_int_cnt_attr[HPCC_INT_CNT_NUM] = {
  * @encoding: enum hpcc_int_encoding (dev-set writes it in place: READ_ONCE)
  * @out_bytes: bytes of IP packets that left through the device (the
  *	POST_ROUTING hook), its txBytes while it has no queue
+ * @util_lock: serializes the Tx utilization's state between the CPUs that
+ *	stamp INT-MD (softirq context only)
+ * @util_ts: when the Tx utilization was last measured, ns; 0: never
+ * @util_bytes: txBytes then
+ * @util_bp: the Tx utilization measured then, 1/10000 of B; U32_MAX: none
  * @cnt: counters, enum hpcc_int_cnt
  * @rcu: freed after a grace period (the hook reads under RCU)
  */
@@ -118,6 +123,10 @@ struct hpcc_int_dev {
 	u64 rate;
 	u8 encoding;
 	atomic64_t out_bytes;
+	spinlock_t util_lock;	/* the util_* fields */
+	u64 util_ts;
+	u64 util_bytes;
+	u32 util_bp;
 	atomic64_t cnt[HPCC_INT_CNT_NUM];
 	struct rcu_head rcu;
 };
@@ -345,6 +354,51 @@ static unsigned int hpcc_int_md_bytes(unsigned int b)
 	return b >= 4 && b <= 6 ? 8 : 4;
 }
 
+/* The shortest interval a Tx utilization is measured over. */
+#define HPCC_INT_UTIL_MIN_NS	(100 * NSEC_PER_USEC)
+
+/*
+ * hpcc_int_tx_util() - the egress port's Tx utilization for INT-MD bit 7,
+ * in 1/10000 of B (so a receiver's int-tx-util-full is 10000), at most
+ * 20000: the bytes its qdisc handed to the driver (@tx_bytes at @now)
+ * since the last measurement, over that interval, at B = @rate.  An
+ * interval shorter than HPCC_INT_UTIL_MIN_NS keeps the last value; the
+ * first call, and a byte counter that went backwards (a new qdisc), only
+ * start an interval.  Context: the FORWARD hook (softirq).
+ * Return: the utilization, or U32_MAX for none yet (the spec's invalid).
+ */
+static u32 hpcc_int_tx_util(struct hpcc_int_dev *d, u64 now, u64 tx_bytes,
+			    u64 rate)
+{
+	u64 dt, db;
+	u32 util;
+
+	spin_lock(&d->util_lock);
+	util = d->util_bp;
+	dt = now - d->util_ts;
+	if (d->util_ts && dt < HPCC_INT_UTIL_MIN_NS &&
+	    tx_bytes >= d->util_bytes)
+		goto out;
+	if (d->util_ts && tx_bytes >= d->util_bytes) {
+		/* bits x 1e4 / (dt x B): db x 8e7 / (us x kbit/s), db below
+		 * 2^36 so the product fits in 64 bits
+		 */
+		db = min_t(u64, tx_bytes - d->util_bytes, 1ULL << 36);
+		util = min_t(u64, div64_u64(db * 80000000ULL,
+					    div_u64(dt, NSEC_PER_USEC) *
+					    max_t(u64, rate / 1000, 1)),
+			     20000);
+	} else {
+		util = U32_MAX;
+	}
+	d->util_ts = now;
+	d->util_bytes = tx_bytes;
+	d->util_bp = util;
+out:
+	spin_unlock(&d->util_lock);
+	return util;
+}
+
 /*
  * hpcc_int_md_fill() - this hop's @ml bytes of INT-MD metadata for the
  * instruction bitmap @ins into @md (section 5.8: fields in bit order, then
@@ -355,7 +409,7 @@ static unsigned int hpcc_int_md_bytes(unsigned int b)
  */
 static void hpcc_int_md_fill(u8 *md, unsigned int ml, u16 ins,
 			     const struct hpcc_int_net *hn,
-			     const struct hpcc_int_dev *d,
+			     struct hpcc_int_dev *d,
 			     const struct net_device *in,
 			     struct net_device *out)
 {
@@ -388,8 +442,13 @@ static void hpcc_int_md_fill(u8 *md, unsigned int ml, u16 ins,
 			put_unaligned_be32(in_id, md + o);
 			put_unaligned_be32(out->ifindex, md + o + 4);
 			break;
-		default:	/* hop latency, ingress timestamp, Tx
-				 * utilization, buffer, reserved: invalid
+		case 7:		/* egress Tx utilization, 1/10000 of B */
+			put_unaligned_be32(hpcc_int_tx_util(d, now, tx_bytes,
+							    READ_ONCE(d->rate)),
+					   md + o);
+			break;
+		default:	/* hop latency, ingress timestamp, buffer,
+				 * reserved: invalid
 				 */
 			break;
 		}
@@ -785,6 +844,8 @@ static int hpcc_int_dev_add(struct sk_buff *skb, struct genl_info *info)
 	if (!d)
 		return -ENOMEM;
 	d->ifindex = ifindex;
+	spin_lock_init(&d->util_lock);
+	d->util_bp = U32_MAX;
 	if (info->attrs[HPCC_INT_A_DEV_ENCODING])
 		d->encoding = nla_get_u8(info->attrs[HPCC_INT_A_DEV_ENCODING]);
 

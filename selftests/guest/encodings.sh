@@ -76,8 +76,10 @@ encoding = int-md fd00:49:2::/64
 capacity = 5 $(port_id) 100000000
 reconcile-s = 1
 EOF
-	# the receiver: B of the IFA hop, whose speed code names no 100M
-	echo "capacity = 5 $(port_id) 100000000" > "$TMP/hr.conf"
+	# the receiver: B of the IFA hop, whose speed code names no 100M;
+	# hpcc_int's INT Tx utilization is in 1/10000
+	printf 'capacity = 5 %s 100000000\nint-tx-util-full = 10000\n' \
+		"$(port_id)" > "$TMP/hr.conf"
 	start_hpccd hs && start_hpccd hr caps-only
 }
 
@@ -104,12 +106,12 @@ dstat_ge() {
 	v=$(dstat "$1" "$2") && [ -n "$v" ] && [ "$v" -ge "$3" ]
 }
 
-# flow DST FAMILY ENC - an hpcc flow from hs to DST runs HPCC on the hop
-# in encoding ENC (int-md or ifa): one record, switch 5, the egress port's
-# ID, B from a capacity table, no txBytes (flags 1); the counters on the
-# path agree
+# flow DST FAMILY ENC FLAGS - an hpcc flow from hs to DST runs HPCC on
+# the hop in encoding ENC (int-md or ifa): one record, switch 5, the
+# egress port's ID, B from a capacity table, no txBytes (flags FLAGS: 1,
+# or 3 with the hop's Tx utilization); the counters on the path agree
 flow() {
-	local dst=$1 fam=$2 enc=$3 rc=0 pid s0 p0 st0 c0
+	local dst=$1 fam=$2 enc=$3 flags=$4 rc=0 pid s0 p0 st0 c0
 	s0=$(dstat hr "$enc-stacks")
 	p0=$(dstat hs "probes-$enc")
 	st0=$(istat stamped)
@@ -117,7 +119,7 @@ flow() {
 	ip netns exec hs iperf3 "-$fam" -c "$dst" -p 5201 --cport 6201 -C hpcc \
 		-t $((120 * SLOW)) -b 50M -J > "$TMP/iperf" 2>&1 &
 	pid=$!
-	retry 50 flow_json hs "$dst" 6201 'f["mode-name"] == "hpcc" and age(f) < 100000 and len(f["hops"]) == 1 and f["hops"][0]["switch-id"] == 5 and f["hops"][0]["port-id"] == '"$(port_id)"' and f["hops"][0]["rate"] == 100000000 and f["hops"][0].get("flags") == 1' || {
+	retry 50 flow_json hs "$dst" 6201 'f["mode-name"] == "hpcc" and age(f) < 100000 and len(f["hops"]) == 1 and f["hops"][0]["switch-id"] == 5 and f["hops"][0]["port-id"] == '"$(port_id)"' and f["hops"][0]["rate"] == 100000000 and f["hops"][0].get("flags") == '"$flags"' and ('"$flags"' == 1 or 0 <= f["hops"][0].get("tx-util", -1) <= 131072)' || {
 		echo "last read:"; cat "$TMP/flowj.last"; rc=1; }
 	echo "sender: probes-$enc $p0 -> $(dstat hs "probes-$enc"), telemetry-pushed $(dstat hs telemetry-pushed), responses-no-rate $(dstat hs responses-no-rate)"
 	echo "receiver: $enc-stacks $s0 -> $(dstat hr "$enc-stacks"), $enc-refused $(dstat hr "$enc-refused"), int-md-incomplete $(dstat hr int-md-incomplete), ifa-no-rate $(dstat hr ifa-no-rate), dropped-int-shim $(dstat hr dropped-int-shim), dropped-ifa $(dstat hr dropped-ifa)"
@@ -142,9 +144,9 @@ ktap_print_header
 ktap_set_plan 7
 t "hs - rt (hpcc_int v2 encoding int-md, tbf) - hr, IPv4 and IPv6" topology
 t "hpccd in both; the sender's probes to both prefixes carry an INT-MD header" daemons_start
-t "IPv4: the flow runs HPCC on the forwarder's INT-MD hop (B from the capacity table)" flow $SRV4 4 int-md
-t "IPv6: the flow runs HPCC on the forwarder's INT-MD hop" flow $SRV6 6 int-md
+t "IPv4: the flow runs HPCC on the forwarder's INT-MD hop (B from the capacity table, its Tx utilization)" flow $SRV4 4 int-md 3
+t "IPv6: the flow runs HPCC on the forwarder's INT-MD hop" flow $SRV6 6 int-md 3
 t "the hop and the sender's prefixes switch to IFA 2.0 in place (dev-set, SIGHUP)" to_ifa
-t "IPv4: the flow runs HPCC on the forwarder's IFA hop (B from the receiver's capacity line, the queue from the residence time)" flow $SRV4 4 ifa
-t "IPv6: the flow runs HPCC on the forwarder's IFA hop" flow $SRV6 6 ifa
+t "IPv4: the flow runs HPCC on the forwarder's IFA hop (B from the receiver's capacity line, the queue from the residence time)" flow $SRV4 4 ifa 1
+t "IPv6: the flow runs HPCC on the forwarder's IFA hop" flow $SRV6 6 ifa 1
 ktap_finished

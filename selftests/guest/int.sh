@@ -152,9 +152,10 @@ ifindex() { ip -n tbr -o link show "$1" | cut -d: -f1; }
 # INT-MD (encoding int-md, dev-set in place): a probe with an INT-MD shim
 # grows by one hop of Hop ML words pushed on its stack, in bitmap order:
 # switch ID, level 1 ports (ingress l1, egress br0), queue ID 0 +
-# occupancy, the egress timestamp, Tx utilization invalid (all ones);
-# Remaining Hop Count 3 -> 2; the TCP checksum stays valid; the project's
-# records are left alone
+# occupancy, the egress timestamp, Tx utilization (all ones until the
+# device has measured one, else at most 20000, 1/10000 of B); Remaining
+# Hop Count 3 -> 2; the TCP checksum stays valid; the project's records
+# are left alone
 intmd_stamped() {
 	local before br l1 n
 	rctl int change dev br0 encoding int-md &&
@@ -169,7 +170,8 @@ intmd_stamped() {
 		$11 == 0 && $13 == 2 && $15 == 6 && $17 == 1 && $18 == "md" {
 			split($19, w, ",")
 			if (w[1] == "4d" && w[2] == w1 && w[3] !~ /^ff/ &&
-			    w[4] w[5] != "00" && w[6] == "ffffffff")
+			    w[4] w[5] != "00" &&
+			    (w[6] == "ffffffff" || length(w[6]) <= 4))
 				print
 		}' "$TMP/cap" | wc -l)
 	echo "INT-MD stamps: $n of 3; stamped $before -> $(icount stamped)"
@@ -178,9 +180,9 @@ intmd_stamped() {
 
 # every baseline instruction, domain-specific words and the checksum
 # complement: what the hop cannot provide is all ones (hop latency,
-# ingress timestamp, Tx utilization, buffer, the domain's words, the
-# complement: the TCP checksum is updated instead); level 2 ports are
-# the ifindexes
+# ingress timestamp, buffer, the domain's words, the complement: the TCP
+# checksum is updated instead); level 2 ports are the ifindexes; Tx
+# utilization measured or all ones
 intmd_all() {
 	local br l1
 	br=$(ifindex br0)
@@ -191,7 +193,8 @@ intmd_all() {
 			split($19, w, ",")
 			if (w[1] == "4d" && w[3] == "ffffffff" &&
 			    w[5] == "ffffffff" && w[6] == "ffffffff" &&
-			    w[9] == l1 && w[10] == br && w[11] == "ffffffff" &&
+			    w[9] == l1 && w[10] == br &&
+			    (w[11] == "ffffffff" || length(w[11]) <= 4) &&
 			    w[12] == "ffffffff" && w[13] == "ffffffff" &&
 			    w[14] == "ffffffff" && w[15] == "ffffffff")
 				print

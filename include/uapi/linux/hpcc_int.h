@@ -21,12 +21,15 @@
  *   pushes Hop ML words of metadata onto the stack, in the order of the
  *   instruction bitmap, the packet grows by them. Switch ID (switch-id), level
  *   1 and 2 ingress and egress interface IDs (ifindex), queue ID 0 and queue
- *   occupancy (the egress qdisc's backlog in bytes, saturated at 2^24 - 1) and
- *   the egress timestamp (ktime_get_ns()); every other field, and the checksum
- *   complement (the TCP checksum is updated instead), all ones ("invalid").
- *   Remaining Hop Count 0 sets E, a packet that would pass the device's MTU
- *   sets M; neither is stamped (counted full). A probe without an INT-MD shim
- *   leaves unstamped (other-encoding).
+ *   occupancy (the egress qdisc's backlog in bytes, saturated at 2^24 - 1),
+ *   the egress timestamp (ktime_get_ns()) and the egress Tx utilization
+ *   (1/10000 of B, at most 20000: the qdisc's bytes since the device's
+ *   previous measurement, at least 100 us before; all ones before the first);
+ *   every other field, and the checksum complement (the TCP checksum is
+ *   updated instead), all ones ("invalid"). Remaining Hop Count 0 sets E, a
+ *   packet that would pass the device's MTU sets M; neither is stamped
+ *   (counted full). A probe without an INT-MD shim leaves unstamped
+ *   (other-encoding).
  * @HPCC_INT_ENCODING_IFA: Broadcom's IFA 2.0 (draft-kumar-ippm-ifa-08), on
  *   probes whose IP protocol is the namespace's ifa-protocol: the hop pushes
  *   32 bytes of metadata on the stack after the IFA metadata header (section
