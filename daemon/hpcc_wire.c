@@ -43,8 +43,11 @@ static uint32_t csum_add(uint32_t sum, const uint8_t *p, size_t len)
 	return sum;
 }
 
+/* IPv4 header: DSCP << 2 (ECN 0), DF, TTL 64, protocol @proto (TCP, or
+ * an IFA probe's ifa-protocol), its checksum.
+ */
 static void put_ip(uint8_t *ip, const struct hpcc_tuple *t, uint8_t dscp,
-		   size_t total, uint16_t ip_id)
+		   size_t total, uint16_t ip_id, uint8_t proto)
 {
 	memset(ip, 0, HPCC_IP_LEN);
 	ip[0] = 0x45;
@@ -53,21 +56,22 @@ static void put_ip(uint8_t *ip, const struct hpcc_tuple *t, uint8_t dscp,
 	put16(ip + 4, ip_id);
 	put16(ip + 6, 0x4000);			/* DF */
 	ip[8] = 64;				/* TTL */
-	ip[9] = 6;				/* TCP */
+	ip[9] = proto;
 	memcpy(ip + 12, &t->saddr, 4);
 	memcpy(ip + 16, &t->daddr, 4);
 	put16(ip + 10, ~csum_add(0, ip, HPCC_IP_LEN) & 0xffff);
 }
 
 /* IPv6 header (RFC 8200 section 3): traffic class DSCP << 2 (ECN 0), the
- * flow label, next header TCP, hop limit 64.
+ * flow label, next header @next (TCP, hop-by-hop options, or an IFA
+ * probe's ifa-protocol), hop limit 64.
  */
 static void put_ip6(uint8_t *ip, const struct hpcc_tuple *t, uint8_t dscp,
-		    size_t total)
+		    size_t total, uint8_t next)
 {
 	put32(ip, 6U << 28 | (uint32_t)(dscp << 2) << 20 | t->flowlabel);
 	put16(ip + 4, total - HPCC_IP6_LEN);
-	ip[6] = 6;				/* TCP */
+	ip[6] = next;
 	ip[7] = 64;				/* hop limit */
 	memcpy(ip + 8, t->saddr6, 16);
 	memcpy(ip + 24, t->daddr6, 16);
@@ -160,12 +164,27 @@ static bool tuple_ok(const struct hpcc_tuple *t)
 
 /* The IP header of a packet of @total bytes from @t. */
 static void put_iph(uint8_t *ip, const struct hpcc_tuple *t, uint8_t dscp,
-		    size_t total, uint16_t ip_id)
+		    size_t total, uint16_t ip_id, uint8_t proto)
 {
 	if (t->family == AF_INET6)
-		put_ip6(ip, t, dscp, total);
+		put_ip6(ip, t, dscp, total, proto);
 	else
-		put_ip(ip, t, dscp, total, ip_id);
+		put_ip(ip, t, dscp, total, ip_id, proto);
+}
+
+/*
+ * put_probe() - what every probe carries after its IP header and whatever
+ * encoding sits before the HPCC header: the flow's ports in the TCP header
+ * at @th (put_tcp() fills the rest once the payload is in place), and at
+ * @h the HPCC probe header with @hop_cap empty records.
+ */
+static void put_probe(uint8_t *th, uint8_t *h, const struct hpcc_tuple *t,
+		      uint8_t hop_cap, uint64_t probe_id, uint64_t ts)
+{
+	memcpy(th, &t->sport, 2);
+	memcpy(th + 2, &t->dport, 2);
+	put_hdr(h, HPCC_WIRE_PROBE, 0, hop_cap, probe_id, ts);
+	memset(h + HPCC_WIRE_HDR_LEN, 0, (size_t)hop_cap * HPCC_WIRE_HOP_LEN);
 }
 
 size_t hpcc_build_probe(void *buf, const struct hpcc_tuple *t, uint8_t dscp,
@@ -178,11 +197,8 @@ size_t hpcc_build_probe(void *buf, const struct hpcc_tuple *t, uint8_t dscp,
 	if (!dscp || dscp > 63 || !hop_cap || hop_cap > HPCC_MAX_HOPS ||
 	    !tuple_ok(t))
 		return 0;
-	put_iph(ip, t, dscp, total, ip_id);
-	memcpy(th, &t->sport, 2);
-	memcpy(th + 2, &t->dport, 2);
-	put_hdr(h, HPCC_WIRE_PROBE, 0, hop_cap, probe_id, ts);
-	memset(h + HPCC_WIRE_HDR_LEN, 0, (size_t)hop_cap * HPCC_WIRE_HOP_LEN);
+	put_iph(ip, t, dscp, total, ip_id, 6);
+	put_probe(th, h, t, hop_cap, probe_id, ts);
 	put_tcp(ip, th, total - iplen, t->family == AF_INET6);
 	return total;
 }
@@ -199,9 +215,8 @@ size_t hpcc_build_probe_intmd(void *buf, const struct hpcc_tuple *t,
 	if (!dscp || dscp > 63 || !hop_cap || hop_cap > HPCC_MAX_HOPS ||
 	    !hops || hops > HPCC_MAX_HOPS || !tuple_ok(t))
 		return 0;
-	put_iph(ip, t, dscp, total, ip_id);
-	memcpy(th, &t->sport, 2);
-	memcpy(th + 2, &t->dport, 2);
+	put_iph(ip, t, dscp, total, ip_id, 6);
+	put_probe(th, h, t, hop_cap, probe_id, ts);
 	memset(s, 0, HPCC_INTMD_HDR_LEN);
 	s[0] = 1 << 4;				/* INT-MD, NPT 0 */
 	s[1] = (HPCC_INTMD_HDR_LEN - 4) / 4;	/* header, empty stack */
@@ -209,8 +224,6 @@ size_t hpcc_build_probe_intmd(void *buf, const struct hpcc_tuple *t,
 	s[6] = HPCC_INTMD_HOP_LEN / 4;		/* Hop ML */
 	s[7] = hops;				/* Remaining Hop Count */
 	put16(s + 8, HPCC_INTMD_INSTRUCTIONS);
-	put_hdr(h, HPCC_WIRE_PROBE, 0, hop_cap, probe_id, ts);
-	memset(h + HPCC_WIRE_HDR_LEN, 0, (size_t)hop_cap * HPCC_WIRE_HOP_LEN);
 	put_tcp(ip, th, total - iplen, t->family == AF_INET6);
 	return total;
 }
@@ -227,26 +240,16 @@ size_t hpcc_build_probe_ifa(void *buf, const struct hpcc_tuple *t,
 	if (!dscp || dscp > 63 || proto < 143 || proto > 254 || !hops ||
 	    hops > HPCC_MAX_HOPS || !tuple_ok(t))
 		return 0;
-	put_iph(ip, t, dscp, total, ip_id);
-	if (t->family == AF_INET6) {
-		ip[6] = proto;
-	} else {
-		ip[9] = proto;
-		put16(ip + 10, 0);
-		put16(ip + 10, ~csum_add(0, ip, HPCC_IP_LEN) & 0xffff);
-	}
+	put_iph(ip, t, dscp, total, ip_id, proto);
+	put_probe(th, h, t, 1, probe_id, ts);
 	f[0] = 2 << 4 | 0xf;			/* version 2, GNS: local */
 	f[1] = 6;				/* TCP */
 	f[2] = 0;				/* no flags */
 	f[3] = (uint8_t)(hops * 8);		/* Max Length, words */
-	memcpy(th, &t->sport, 2);
-	memcpy(th + 2, &t->dport, 2);
 	m[0] = 0;				/* Request Vector */
 	m[1] = 0;				/* Action Vector */
 	m[2] = hops;				/* Hop Limit */
 	m[3] = 0;				/* Current Length */
-	put_hdr(h, HPCC_WIRE_PROBE, 0, 1, probe_id, ts);
-	memset(h + HPCC_WIRE_HDR_LEN, 0, HPCC_WIRE_HOP_LEN);
 	put_tcp(ip, th, total - iplen - 4, t->family == AF_INET6);
 	return total;
 }
@@ -264,8 +267,7 @@ size_t hpcc_build_probe_ioam(void *buf, const struct hpcc_tuple *t,
 		return 0;
 	total = HPCC_IP6_LEN + hbh + HPCC_TCP_LEN + HPCC_WIRE_HDR_LEN +
 		HPCC_WIRE_HOP_LEN;
-	put_ip6(ip, t, dscp, total);
-	ip[6] = 0;				/* hop-by-hop options */
+	put_ip6(ip, t, dscp, total, 0);		/* hop-by-hop options */
 	o = ip + HPCC_IP6_LEN;
 	memset(o, 0, hbh);
 	o[0] = 6;				/* then TCP */
@@ -287,10 +289,7 @@ size_t hpcc_build_probe_ioam(void *buf, const struct hpcc_tuple *t,
 	}
 	th = o + hbh;
 	h = th + HPCC_TCP_LEN;
-	memcpy(th, &t->sport, 2);
-	memcpy(th + 2, &t->dport, 2);
-	put_hdr(h, HPCC_WIRE_PROBE, 0, 1, probe_id, ts);
-	memset(h + HPCC_WIRE_HDR_LEN, 0, HPCC_WIRE_HOP_LEN);
+	put_probe(th, h, t, 1, probe_id, ts);
 	put_tcp(ip, th, total - HPCC_IP6_LEN - hbh, true);
 	return total;
 }
@@ -313,7 +312,7 @@ size_t hpcc_build_response(void *buf, const struct hpcc_pkt *probe,
 	if (probe->type != HPCC_WIRE_PROBE || !dscp || dscp > 63 ||
 	    nhop > HPCC_MAX_HOPS || !tuple_ok(&back))
 		return 0;
-	put_iph(ip, &back, dscp, total, ip_id);
+	put_iph(ip, &back, dscp, total, ip_id, 6);
 	memcpy(th, &back.sport, 2);
 	memcpy(th + 2, &back.dport, 2);
 	put_hdr(h, HPCC_WIRE_RESPONSE, nhop, hop_cap, probe->probe_id,

@@ -912,13 +912,13 @@ static void ifa_records(struct hpcc_pkt *q, const uint8_t *raw)
 		return;
 	}
 	D.counters[C_IFA_STACKS]++;
+	if (!n)
+		return;
+	obs_records(q, h, n, &units);
+	/* B from neither the speed code nor this host's capacity table */
 	for (i = 0; i < n; i++)
-		if (!(h[i].present & HPCC_OBS_RATE) &&
-		    !hpccd_cfg_rate(&D.cfg, h[i].rec.switch_id,
-				    h[i].rec.port_id))
+		if (!q->hops[i].rate)
 			D.counters[C_IFA_NO_RATE]++;
-	if (n)
-		obs_records(q, h, n, &units);
 }
 
 /*

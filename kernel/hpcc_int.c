@@ -281,20 +281,14 @@ static enum hpcc_int_cnt hpcc_int_stamp(struct hpcc_int_net *hn,
 					struct net_device *dev,
 					unsigned int off)
 {
-	struct tcphdr _th;
-	const struct tcphdr *th;
-	unsigned int hoff;
-	int int_len;
+	/* an INT-MD stack (hops of another encoding on the path) may come
+	 * first
+	 */
+	unsigned int hoff = hpcc_wire_tcp_hdr(skb, off, true);
 
-	th = skb_header_pointer(skb, off, sizeof(_th), &_th);
-	if (!th || !hpcc_wire_tcp_valid(th))
+	if (!hoff)
 		return HPCC_INT_CNT_MALFORMED;
-	hoff = off + th->doff * 4;
-	/* an INT-MD stack (hops of another encoding on the path) comes first */
-	int_len = hpcc_wire_int_len(skb, hoff);
-	if (int_len < 0)
-		return HPCC_INT_CNT_MALFORMED;
-	return hpcc_int_stamp_at(hn, d, skb, dev, off, hoff + int_len);
+	return hpcc_int_stamp_at(hn, d, skb, dev, off, hoff);
 }
 
 /*
@@ -595,22 +589,18 @@ static enum hpcc_int_cnt hpcc_int_stamp_ifa(struct hpcc_int_net *hn,
 					    unsigned int off, u8 ttl)
 {
 	u32 in_id = in ? in->ifindex : U32_MAX;
-	u8 _h[4], _m[4], md[HPCC_WIRE_IFA_HOP_LEN];
 	u64 tx_bytes, backlog, now, rate, res;
+	u8 md[HPCC_WIRE_IFA_HOP_LEN];
 	struct hpcc_wire_ifa ifa;
-	const u8 *h, *m;
 	struct tcphdr *th;
 	__be16 oldw, *w;
 
 	if (skb_network_offset(skb) || skb_is_gso(skb) ||
 	    !hpcc_wire_ifa_find(skb, off, &ifa))
 		return HPCC_INT_CNT_MALFORMED;
-	h = skb_header_pointer(skb, off, sizeof(_h), _h);
-	m = skb_header_pointer(skb, ifa.md, sizeof(_m), _m);
-	if (!h || !m)
-		return HPCC_INT_CNT_MALFORMED;
 	/* Hop Limit, Max Length (words), the MTU */
-	if (!m[2] || m[3] + HPCC_WIRE_IFA_HOP_LEN / 4 > h[3] ||
+	if (!ifa.hop_limit ||
+	    ifa.cur_len + HPCC_WIRE_IFA_HOP_LEN / 4 > ifa.max_len ||
 	    skb->len + HPCC_WIRE_IFA_HOP_LEN > READ_ONCE(dev->mtu))
 		return HPCC_INT_CNT_FULL;
 

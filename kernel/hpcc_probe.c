@@ -69,47 +69,17 @@ static u8 hpcc_probe_type(struct hpcc_net *hn, u8 dscp, u8 *ifa_proto)
 }
 
 /*
- * hpcc_probe_consume_ifa() - an IFA probe (hpcc_wire_ifa_find()) whose
- * IFA header is at @off, with a valid HPCC probe header after its stack:
- * consumed (NF_STOLEN); anything else is counted (dscp-not-hpcc) and goes
- * on to the stack.
- */
-static unsigned int hpcc_probe_consume_ifa(struct hpcc_net *hn,
-					   struct sk_buff *skb,
-					   unsigned int off)
-{
-	struct hpcc_wire_ifa ifa;
-
-	if (!hpcc_wire_ifa_find(skb, off, &ifa) ||
-	    !hpcc_probe_hdr_valid(skb, ifa.hdr, HPCC_WIRE_PROBE)) {
-		hpcc_stat_inc(hn, HPCC_STAT_DSCP_NOT_HPCC);
-		return NF_ACCEPT;
-	}
-	hpcc_stat_inc(hn, HPCC_STAT_PROBES_CONSUMED);
-	consume_skb(skb);
-	return NF_STOLEN;
-}
-
-/*
- * hpcc_probe_consume() - the transport part, common to both families: a
- * TCP header at @off that is the wire format's, followed by a valid HPCC
- * header of @type.  Consumes the packet (NF_STOLEN) or counts it
+ * hpcc_probe_consume() - the transport part, common to both families and
+ * to TCP and IFA probes: a valid HPCC header of @type at @hoff (0: the
+ * headers before it were not the wire format's, hpcc_wire_tcp_hdr() and
+ * hpcc_wire_ifa_find()).  Consumes the packet (NF_STOLEN) or counts it
  * (dscp-not-hpcc) and lets it go on.
  */
 static unsigned int hpcc_probe_consume(struct hpcc_net *hn,
-				       struct sk_buff *skb, unsigned int off,
+				       struct sk_buff *skb, unsigned int hoff,
 				       u8 type)
 {
-	struct tcphdr _th;
-	const struct tcphdr *th;
-	int int_len = 0;
-
-	th = skb_header_pointer(skb, off, sizeof(_th), &_th);
-	/* a probe may carry an INT-MD stack before its HPCC header */
-	if (th && hpcc_wire_tcp_valid(th) && type == HPCC_WIRE_PROBE)
-		int_len = hpcc_wire_int_len(skb, off + th->doff * 4);
-	if (!th || !hpcc_wire_tcp_valid(th) || int_len < 0 ||
-	    !hpcc_probe_hdr_valid(skb, off + th->doff * 4 + int_len, type)) {
+	if (!hoff || !hpcc_probe_hdr_valid(skb, hoff, type)) {
 		hpcc_stat_inc(hn, HPCC_STAT_DSCP_NOT_HPCC);
 		return NF_ACCEPT;
 	}
@@ -117,6 +87,17 @@ static unsigned int hpcc_probe_consume(struct hpcc_net *hn,
 		      HPCC_STAT_PROBES_CONSUMED : HPCC_STAT_RESPONSES_CONSUMED);
 	consume_skb(skb);
 	return NF_STOLEN;
+}
+
+/* The HPCC header after an IFA probe's stack, its IFA header at @off; 0:
+ * not found.
+ */
+static unsigned int hpcc_probe_ifa_hdr(const struct sk_buff *skb,
+				       unsigned int off)
+{
+	struct hpcc_wire_ifa ifa;
+
+	return hpcc_wire_ifa_find(skb, off, &ifa) ? ifa.hdr : 0;
 }
 
 static unsigned int hpcc_probe_hook(void *priv, struct sk_buff *skb,
@@ -133,9 +114,14 @@ static unsigned int hpcc_probe_hook(void *priv, struct sk_buff *skb,
 	if (!type)
 		return NF_ACCEPT;
 	if (iph->protocol == IPPROTO_TCP)
-		return hpcc_probe_consume(hn, skb, ip_hdrlen(skb), type);
+		return hpcc_probe_consume(hn, skb,
+					  hpcc_wire_tcp_hdr(skb, ip_hdrlen(skb),
+							    type == HPCC_WIRE_PROBE),
+					  type);
 	if (iph->protocol == ifa_proto && type == HPCC_WIRE_PROBE)
-		return hpcc_probe_consume_ifa(hn, skb, ip_hdrlen(skb));
+		return hpcc_probe_consume(hn, skb,
+					  hpcc_probe_ifa_hdr(skb, ip_hdrlen(skb)),
+					  type);
 	return NF_ACCEPT;
 }
 
@@ -158,9 +144,13 @@ static unsigned int hpcc_probe_hook6(void *priv, struct sk_buff *skb,
 		return NF_ACCEPT;
 	}
 	if (proto == IPPROTO_TCP)
-		return hpcc_probe_consume(hn, skb, off, type);
+		return hpcc_probe_consume(hn, skb,
+					  hpcc_wire_tcp_hdr(skb, off,
+							    type == HPCC_WIRE_PROBE),
+					  type);
 	if (proto == ifa_proto && type == HPCC_WIRE_PROBE)
-		return hpcc_probe_consume_ifa(hn, skb, off);
+		return hpcc_probe_consume(hn, skb, hpcc_probe_ifa_hdr(skb, off),
+					  type);
 	return NF_ACCEPT;
 }
 #endif

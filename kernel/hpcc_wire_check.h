@@ -94,6 +94,34 @@ static inline int hpcc_wire_int_len(const struct sk_buff *skb,
 	return len;
 }
 
+/**
+ * hpcc_wire_tcp_hdr() - where the HPCC header of a TCP probe or response
+ * starts
+ * @skb: the packet
+ * @off: its TCP header's offset
+ * @probe: the packet is a probe, which may carry an INT-MD shim, header
+ *	and stack between its TCP header and its HPCC header
+ *
+ * Return: that offset, when the TCP header is the wire format's and an
+ * INT-MD shim, if any, is well formed (hpcc_wire_int_len()); else 0, which
+ * no HPCC header follows an IP header at.
+ */
+static inline unsigned int hpcc_wire_tcp_hdr(const struct sk_buff *skb,
+					     unsigned int off, bool probe)
+{
+	struct tcphdr _th;
+	const struct tcphdr *th;
+	int int_len = 0;
+
+	th = skb_header_pointer(skb, off, sizeof(_th), &_th);
+	if (!th || !hpcc_wire_tcp_valid(th))
+		return 0;
+	off += th->doff * 4;
+	if (probe)
+		int_len = hpcc_wire_int_len(skb, off);
+	return int_len < 0 ? 0 : off + int_len;
+}
+
 /*
  * IFA 2.0 (draft-kumar-ippm-ifa-08): an IFA probe's IP protocol (IPv6:
  * next header) is the namespace's ifa-protocol; the 4-byte IFA header
@@ -111,15 +139,22 @@ static inline int hpcc_wire_int_len(const struct sk_buff *skb,
 #define HPCC_WIRE_IFA_FLAGS_REFUSED	(0x10 | 0x08 | 0x01)	/* MF TS C */
 
 /**
- * struct hpcc_wire_ifa - where the parts of an IFA probe start
+ * struct hpcc_wire_ifa - where the parts of an IFA probe start, and the
+ * header fields a hop updates
  * @tcp: the TCP header
  * @md: the IFA metadata header
  * @hdr: the HPCC header, after the stack
+ * @max_len: the IFA header's Max Length, 4-byte words
+ * @hop_limit: the metadata header's Hop Limit
+ * @cur_len: the metadata header's Current Length, 4-byte words
  */
 struct hpcc_wire_ifa {
 	unsigned int tcp;
 	unsigned int md;
 	unsigned int hdr;
+	u8 max_len;
+	u8 hop_limit;
+	u8 cur_len;
 };
 
 /**
@@ -148,6 +183,7 @@ static inline bool hpcc_wire_ifa_find(const struct sk_buff *skb,
 	if (!h || h[0] != HPCC_WIRE_IFA_VER_GNS || h[1] != IPPROTO_TCP ||
 	    h[2] & HPCC_WIRE_IFA_FLAGS_REFUSED)
 		return false;
+	ifa->max_len = h[3];
 	ifa->tcp = off + HPCC_WIRE_IFA_HDR_LEN;
 	th = skb_header_pointer(skb, ifa->tcp, sizeof(_th), &_th);
 	if (!th || !hpcc_wire_tcp_valid(th))
@@ -156,6 +192,8 @@ static inline bool hpcc_wire_ifa_find(const struct sk_buff *skb,
 	h = skb_header_pointer(skb, ifa->md, sizeof(_h), _h);
 	if (!h || (h[3] * 4) % HPCC_WIRE_IFA_HOP_LEN)
 		return false;
+	ifa->hop_limit = h[2];
+	ifa->cur_len = h[3];
 	ifa->hdr = ifa->md + HPCC_WIRE_IFA_MD_HDR_LEN + h[3] * 4;
 	return skb->len > ifa->hdr;
 }
