@@ -719,6 +719,13 @@ static const char *const hpcc_int_enum_encoding_names[3] = {
 
 const struct hpcc_nl_enum hpcc_int_enum_encoding = { hpcc_int_enum_encoding_names, 3 };
 
+static const char *const hpcc_int_enum_tx_model_names[2] = {
+	[0] = "qdisc",
+	[1] = "wire",
+};
+
+const struct hpcc_nl_enum hpcc_int_enum_tx_model = { hpcc_int_enum_tx_model_names, 2 };
+
 const struct hpcc_nl_attr_desc hpcc_int_dev_desc[HPCC_INT_A_DEV_MAX + 1] = {
 	[HPCC_INT_A_DEV_IFINDEX] = { "ifindex", HPCC_NL_U32, 0, 0, NULL },
 	[HPCC_INT_A_DEV_RATE] = { "rate", HPCC_NL_U64, 0, 0, NULL },
@@ -729,6 +736,7 @@ const struct hpcc_nl_attr_desc hpcc_int_dev_desc[HPCC_INT_A_DEV_MAX + 1] = {
 	[HPCC_INT_A_DEV_PAD] = { "pad", HPCC_NL_PAD, 0, 0, NULL },
 	[HPCC_INT_A_DEV_ENCODING] = { "encoding", HPCC_NL_U8, 0, 0, &hpcc_int_enum_encoding },
 	[HPCC_INT_A_DEV_OTHER_ENCODING] = { "other-encoding", HPCC_NL_U64, 0, 0, NULL },
+	[HPCC_INT_A_DEV_TX_MODEL] = { "tx-model", HPCC_NL_U8, 0, 0, &hpcc_int_enum_tx_model },
 };
 
 const char *const hpcc_int_dev_names[HPCC_INT_A_DEV_MAX + 1] = {
@@ -740,6 +748,7 @@ const char *const hpcc_int_dev_names[HPCC_INT_A_DEV_MAX + 1] = {
 	[HPCC_INT_A_DEV_UNWRITABLE] = "unwritable",
 	[HPCC_INT_A_DEV_ENCODING] = "encoding",
 	[HPCC_INT_A_DEV_OTHER_ENCODING] = "other-encoding",
+	[HPCC_INT_A_DEV_TX_MODEL] = "tx-model",
 };
 
 const struct hpcc_nl_attr_desc hpcc_int_config_desc[HPCC_INT_A_CONFIG_MAX + 1] = {
@@ -809,6 +818,11 @@ int hpcc_int_dev_parse(const struct nlattr *attr, size_t len, struct hpcc_int_de
 			ok = plen == sizeof(out->other_encoding);
 			if (ok)
 				memcpy(&out->other_encoding, p, sizeof(out->other_encoding));
+			break;
+		case HPCC_INT_A_DEV_TX_MODEL:
+			ok = plen == sizeof(out->tx_model);
+			if (ok)
+				memcpy(&out->tx_model, p, sizeof(out->tx_model));
 			break;
 		default:
 			ok = 0;

@@ -202,6 +202,7 @@ struct hpcc_stats_attrs {
  * return the number ignored (unknown, wrong length, past a bound) */
 int hpcc_stats_parse(const struct nlattr *attr, size_t len, struct hpcc_stats_attrs *out);
 extern const struct hpcc_nl_enum hpcc_int_enum_encoding;
+extern const struct hpcc_nl_enum hpcc_int_enum_tx_model;
 extern const struct hpcc_nl_attr_desc hpcc_int_dev_desc[HPCC_INT_A_DEV_MAX + 1];
 extern const char *const hpcc_int_dev_names[HPCC_INT_A_DEV_MAX + 1];
 extern const struct hpcc_nl_attr_desc hpcc_int_config_desc[HPCC_INT_A_CONFIG_MAX + 1];
@@ -225,6 +226,7 @@ struct hpcc_int_dev_attrs {
 	uint64_t unwritable;
 	uint8_t encoding;
 	uint64_t other_encoding;
+	uint8_t tx_model;
 };
 
 /** hpcc_int_dev_parse() - fill @out from @len bytes of attributes at @attr;

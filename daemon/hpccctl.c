@@ -11,9 +11,9 @@
  *   hpccctl [-j] param show
  *   hpccctl param set NAME VALUE [NAME VALUE]...
  *   hpccctl [-j] int show
- *   hpccctl int add dev DEV [rate RATE] [encoding own|int-md|ifa]
+ *   hpccctl int add dev DEV [rate RATE] [encoding own|int-md|ifa] [tx-model qdisc|wire]
  *   hpccctl int del dev DEV
- *   hpccctl int change dev DEV [rate RATE] [encoding own|int-md|ifa]
+ *   hpccctl int change dev DEV [rate RATE] [encoding own|int-md|ifa] [tx-model qdisc|wire]
  *   hpccctl int set [switch-id N] [probe-dscp N] [ifa-protocol N]
  *
  * The int commands talk to hpcc_int.ko's "hpcc-int" family
@@ -49,9 +49,9 @@ static int usage(FILE *out)
 		"       hpccctl [-j] param show\n"
 		"       hpccctl param set NAME VALUE [NAME VALUE]...\n"
 		"       hpccctl [-j] int show\n"
-		"       hpccctl int add dev DEV [rate RATE] [encoding own|int-md|ifa]\n"
+		"       hpccctl int add dev DEV [rate RATE] [encoding own|int-md|ifa] [tx-model qdisc|wire]\n"
 		"       hpccctl int del dev DEV\n"
-		"       hpccctl int change dev DEV [rate RATE] [encoding own|int-md|ifa]\n"
+		"       hpccctl int change dev DEV [rate RATE] [encoding own|int-md|ifa] [tx-model qdisc|wire]\n"
 		"       hpccctl int set [switch-id N] [probe-dscp N] [ifa-protocol N]\n"
 		"       hpccctl -h | -V\n"
 		"  -j, --json     JSON output, with the YNL spec's attribute names\n"
@@ -545,11 +545,9 @@ static int parse_rate(const char *s, uint64_t *rate)
 	return -1;
 }
 
-/* The name of a device's encoding (the spec's), "?" for one unknown here. */
-static const char *int_enc_name(uint64_t v)
+/* The name of value @v of the spec's enum @e, "?" for one unknown here. */
+static const char *int_enum_name(const struct hpcc_nl_enum *e, uint64_t v)
 {
-	const struct hpcc_nl_enum *e = &hpcc_int_enum_encoding;
-
 	return v < e->n && e->names[v] ? e->names[v] : "?";
 }
 
@@ -586,9 +584,10 @@ static int int_show(void)
 		       c.v[HPCC_INT_A_CONFIG_SWITCH_ID],
 		       c.v[HPCC_INT_A_CONFIG_PROBE_DSCP],
 		       c.v[HPCC_INT_A_CONFIG_IFA_PROTOCOL]);
-		printf("%-16s %7s %14s %-8s %12s %10s %10s %10s %10s\n", "dev",
-		       "ifindex", "rate(bit/s)", "encoding", "stamped", "full",
-		       "malformed", "unwritable", "other-enc");
+		printf("%-16s %7s %14s %-8s %-8s %12s %10s %10s %10s %10s\n",
+		       "dev", "ifindex", "rate(bit/s)", "encoding", "tx-model",
+		       "stamped", "full", "malformed", "unwritable",
+		       "other-enc");
 	}
 	for (i = 0; i < l.n; i++) {
 		const struct hpcc_attrs *a = &l.v[i];
@@ -602,18 +601,24 @@ static int int_show(void)
 			for (k = 1; k <= HPCC_INT_A_DEV_MAX; k++)
 				if (k == HPCC_INT_A_DEV_ENCODING && a->has[k])
 					json_object_object_add(d, hpcc_int_dev_names[k],
-							       json_object_new_string(int_enc_name(a->v[k])));
+							       json_object_new_string(int_enum_name(&hpcc_int_enum_encoding, a->v[k])));
+				else if (k == HPCC_INT_A_DEV_TX_MODEL && a->has[k])
+					json_object_object_add(d, hpcc_int_dev_names[k],
+							       json_object_new_string(int_enum_name(&hpcc_int_enum_tx_model, a->v[k])));
 				else if (hpcc_int_dev_names[k] && a->has[k])
 					json_object_object_add(d, hpcc_int_dev_names[k],
 							       json_object_new_uint64(a->v[k]));
 			json_object_array_add(devs, d);
 			continue;
 		}
-		printf("%-16s %7" PRIu64 " %14" PRIu64 " %-8s %12" PRIu64
+		printf("%-16s %7" PRIu64 " %14" PRIu64 " %-8s %-8s %12" PRIu64
 		       " %10" PRIu64 " %10" PRIu64 " %10" PRIu64 " %10" PRIu64
 		       "\n", name,
 		       a->v[HPCC_INT_A_DEV_IFINDEX], a->v[HPCC_INT_A_DEV_RATE],
-		       int_enc_name(a->v[HPCC_INT_A_DEV_ENCODING]),
+		       int_enum_name(&hpcc_int_enum_encoding,
+				     a->v[HPCC_INT_A_DEV_ENCODING]),
+		       int_enum_name(&hpcc_int_enum_tx_model,
+				     a->v[HPCC_INT_A_DEV_TX_MODEL]),
 		       a->v[HPCC_INT_A_DEV_STAMPED], a->v[HPCC_INT_A_DEV_FULL],
 		       a->v[HPCC_INT_A_DEV_MALFORMED],
 		       a->v[HPCC_INT_A_DEV_UNWRITABLE],
@@ -628,16 +633,17 @@ static int int_show(void)
 }
 
 /*
- * int add dev DEV [rate RATE] [encoding E], int del dev DEV and int change
- * dev DEV [rate RATE] [encoding E] (dev-set: in place, no unstamped gap);
+ * int add dev DEV [rate RATE] [encoding E] [tx-model M], int del dev DEV
+ * and int change dev DEV [rate RATE] [encoding E] [tx-model M] (dev-set: in
+ * place, no unstamped gap);
  * usage errors exit 2.
  */
 static int int_dev(uint8_t cmd, int ac, char **av)
 {
 	static const char *const use[] = {
-		[HPCC_INT_CMD_DEV_ADD] = "add dev DEV [rate RATE] [encoding own|int-md|ifa]",
+		[HPCC_INT_CMD_DEV_ADD] = "add dev DEV [rate RATE] [encoding own|int-md|ifa] [tx-model qdisc|wire]",
 		[HPCC_INT_CMD_DEV_DEL] = "del dev DEV",
-		[HPCC_INT_CMD_DEV_SET] = "change dev DEV [rate RATE] [encoding own|int-md|ifa]",
+		[HPCC_INT_CMD_DEV_SET] = "change dev DEV [rate RATE] [encoding own|int-md|ifa] [tx-model qdisc|wire]",
 	};
 	static const char *const op[] = {
 		[HPCC_INT_CMD_DEV_ADD] = "dev-add",
@@ -649,9 +655,9 @@ static int int_dev(uint8_t cmd, int ac, char **av)
 	struct nlmsghdr *nlh;
 	const char *dev = NULL;
 	uint64_t rate = 0;
-	uint64_t enc = 0;
+	uint64_t enc = 0, txm = 0;
 	unsigned int ifindex;
-	bool has_enc = false;
+	bool has_enc = false, has_txm = false;
 	int i, err;
 
 	for (i = 0; i + 1 < ac; i += 2) {
@@ -672,12 +678,21 @@ static int int_dev(uint8_t cmd, int ac, char **av)
 				return 2;
 			}
 			has_enc = true;
+		} else if (takes_rate && !strcmp(av[i], "tx-model") &&
+			   !has_txm) {
+			if (!enum_lookup(&hpcc_int_enum_tx_model, av[i + 1],
+					 &txm)) {
+				fprintf(stderr, "hpccctl: tx-model: \"%s\" is not qdisc or wire\n",
+					av[i + 1]);
+				return 2;
+			}
+			has_txm = true;
 		} else {
 			break;
 		}
 	}
 	if (i != ac || !dev ||
-	    (cmd == HPCC_INT_CMD_DEV_SET && !rate && !has_enc)) {
+	    (cmd == HPCC_INT_CMD_DEV_SET && !rate && !has_enc && !has_txm)) {
 		fprintf(stderr, "hpccctl: usage: int %s\n", use[cmd]);
 		return 2;
 	}
@@ -694,6 +709,8 @@ static int int_dev(uint8_t cmd, int ac, char **av)
 		mnl_attr_put_u64(nlh, HPCC_INT_A_DEV_RATE, rate);
 	if (has_enc)
 		mnl_attr_put_u8(nlh, HPCC_INT_A_DEV_ENCODING, (uint8_t)enc);
+	if (has_txm)
+		mnl_attr_put_u8(nlh, HPCC_INT_A_DEV_TX_MODEL, (uint8_t)txm);
 	err = hpcc_genl_talk(&g, nlh, NULL, NULL);
 	return err ? fail(op[cmd], err) : 0;
 }

@@ -115,6 +115,14 @@ static const int hpcc_int_cnt_attr[HPCC_INT_CNT_NUM] = {
  * @util_ts: when the Tx utilization was last measured, ns; 0: never
  * @util_bytes: txBytes then
  * @util_bp: the Tx utilization measured then, 1/10000 of B; U32_MAX: none
+ * @tx_model: enum hpcc_int_tx_model (dev-set writes it in place:
+ *	READ_ONCE)
+ * @wire_lock: serializes the wire's state (tx-model wire) between the CPUs
+ *	that stamp and dev-set, which restarts it
+ * @wire_ts: when the wire was last brought up to date, ns; 0: restart
+ * @wire_in: the qdisc's byte counter then
+ * @wire_q: the wire's backlog then, bytes (at most HPCC_INT_WIRE_Q_MAX)
+ * @wire_tx: the bytes the wire has sent, its txBytes
  * @cnt: counters, enum hpcc_int_cnt
  * @rcu: freed after a grace period (the hook reads under RCU)
  */
@@ -127,6 +135,12 @@ struct hpcc_int_dev {
 	u64 util_ts;
 	u64 util_bytes;
 	u32 util_bp;
+	u8 tx_model;
+	spinlock_t wire_lock;	/* the wire_* fields */
+	u64 wire_ts;
+	u64 wire_in;
+	u64 wire_q;
+	u64 wire_tx;
 	atomic64_t cnt[HPCC_INT_CNT_NUM];
 	struct rcu_head rcu;
 };
@@ -175,15 +189,15 @@ static void hpcc_int_qdisc_add(const struct Qdisc *q, u64 *bytes,
 }
 
 /*
- * hpcc_int_queue() - txBytes and qlen of @dev, read in one pass: the bytes
- * its qdiscs have dequeued to the driver and the bytes they hold.  Under a
- * multiqueue root (mq, mqprio) the root's own counters are only summed at
- * dump time, so the per-queue qdiscs are added here; otherwise every queue
- * points at the root.  A device without a queue (noqueue) holds nothing,
- * and its txBytes is what the POST_ROUTING hook counted.  Context: RCU;
- * lockless reads of 64-bit counters, no call into the driver.
+ * hpcc_int_qdisc() - the bytes @dev's qdiscs have dequeued to the driver
+ * and the bytes they hold.  Under a multiqueue root (mq, mqprio) the root's
+ * own counters are only summed at dump time, so the per-queue qdiscs are
+ * added here; otherwise every queue points at the root.  A device without
+ * a queue (noqueue) holds nothing, and its byte count is what the
+ * POST_ROUTING hook counted.  Context: RCU; lockless reads of 64-bit
+ * counters, no call into the driver.
  */
-static void hpcc_int_queue(struct net_device *dev,
+static void hpcc_int_qdisc(struct net_device *dev,
 			   const struct hpcc_int_dev *d, u64 *bytes,
 			   u64 *backlog)
 {
@@ -209,6 +223,61 @@ static void hpcc_int_queue(struct net_device *dev,
 	}
 }
 
+/* The wire's backlog saturates here (about 3 hours at 100 Mbit/s). */
+#define HPCC_INT_WIRE_Q_MAX	BIT_ULL(40)
+
+/*
+ * hpcc_int_wire() - tx-model wire: bring @d's wire up to @now, given the
+ * qdisc's byte counter @in, as a fluid FIFO of rate @rate bit/s: it sends
+ * min(backlog + the bytes handed on since, @rate x dt) and keeps the rest.
+ * A restart (wire_ts 0, after dev-add or dev-set) or a counter that went
+ * back (a new qdisc) starts from an empty wire at @in; a @now before the
+ * last update (another CPU's stamp came first) sends nothing.  Context:
+ * @d->wire_lock held.
+ */
+static void hpcc_int_wire(struct hpcc_int_dev *d, u64 now, u64 in, u64 rate)
+{
+	u64 dt, avail, cap;
+
+	if (!d->wire_ts || in < d->wire_in) {
+		d->wire_q = 0;
+	} else {
+		avail = min(d->wire_q + (in - d->wire_in), HPCC_INT_WIRE_Q_MAX);
+		dt = now > d->wire_ts ? now - d->wire_ts : 0;
+		/* rate x dt / 8e9 bytes, with a 128-bit product */
+		cap = min(mul_u64_u64_div_u64(dt, rate, 8 * NSEC_PER_SEC),
+			  avail);
+		d->wire_tx += cap;
+		d->wire_q = avail - cap;
+	}
+	d->wire_ts = max(now, d->wire_ts);
+	d->wire_in = in;
+}
+
+/*
+ * hpcc_int_queue() - txBytes and qlen of @dev at @now, read in one pass:
+ * the qdisc's (hpcc_int_qdisc()), or under tx-model wire the wire's
+ * (hpcc_int_wire(); the qdisc read under the wire's lock, so that the
+ * counter each update sees never goes back): the bytes it has sent, and
+ * its backlog added to the qdisc's.  Context: RCU, softirq.
+ */
+static void hpcc_int_queue(struct net_device *dev, struct hpcc_int_dev *d,
+			   u64 now, u64 *bytes, u64 *backlog)
+{
+	u64 in;
+
+	if (READ_ONCE(d->tx_model) != HPCC_INT_TX_MODEL_WIRE) {
+		hpcc_int_qdisc(dev, d, bytes, backlog);
+		return;
+	}
+	spin_lock(&d->wire_lock);
+	hpcc_int_qdisc(dev, d, &in, backlog);
+	hpcc_int_wire(d, now, in, READ_ONCE(d->rate));
+	*bytes = d->wire_tx;
+	*backlog += d->wire_q;
+	spin_unlock(&d->wire_lock);
+}
+
 /*
  * hpcc_int_stamp_at() - fill the next hop record of the probe in @skb,
  * which leaves through @dev, its TCP header at @off and its HPCC header at
@@ -224,7 +293,7 @@ static enum hpcc_int_cnt hpcc_int_stamp_at(struct hpcc_int_net *hn,
 {
 	struct hpcc_wire_hdr _h, *h;
 	struct hpcc_wire_hop rec, *hop;
-	u64 tx_bytes, backlog;
+	u64 tx_bytes, backlog, now;
 	struct tcphdr *th;
 	unsigned int roff;
 	__be16 oldw, neww;
@@ -249,8 +318,9 @@ static enum hpcc_int_cnt hpcc_int_stamp_at(struct hpcc_int_net *hn,
 	rec.port_id = htonl(dev->ifindex);
 	rec.rate = cpu_to_be64(READ_ONCE(d->rate));
 	/* one snapshot: no packet of this CPU moves between the reads */
-	rec.ts = cpu_to_be64(ktime_get_ns());
-	hpcc_int_queue(dev, d, &tx_bytes, &backlog);
+	now = ktime_get_ns();
+	rec.ts = cpu_to_be64(now);
+	hpcc_int_queue(dev, d, now, &tx_bytes, &backlog);
 	rec.tx_bytes = cpu_to_be64(tx_bytes);
 	rec.qlen = htonl(min_t(u64, backlog, U32_MAX));
 	rec.flags = 0;		/* a full record */
@@ -412,8 +482,8 @@ static void hpcc_int_md_fill(u8 *md, unsigned int ml, u16 ins,
 	unsigned int b, o = 0;
 
 	memset(md, 0xff, ml);
-	hpcc_int_queue(out, d, &tx_bytes, &backlog);
 	now = ktime_get_ns();
+	hpcc_int_queue(out, d, now, &tx_bytes, &backlog);
 	for (b = 0; b < 15; b++) {
 		if (!(ins & (0x8000 >> b)))
 			continue;
@@ -605,8 +675,8 @@ static enum hpcc_int_cnt hpcc_int_stamp_ifa(struct hpcc_int_net *hn,
 		return HPCC_INT_CNT_FULL;
 
 	rate = READ_ONCE(d->rate);
-	hpcc_int_queue(dev, d, &tx_bytes, &backlog);
 	now = ktime_get_ns();
+	hpcc_int_queue(dev, d, now, &tx_bytes, &backlog);
 	/* backlog x 8e9 / B ns, without overflow: B >= 1 bit/s, backlog
 	 * below 2^40 bytes
 	 */
@@ -762,7 +832,7 @@ static unsigned int hpcc_int_hook6(void *priv, struct sk_buff *skb,
 
 /*
  * Bytes leaving a configured device that has no queue (noqueue), its
- * txBytes (hpcc_int_queue()).  A device with a qdisc is skipped before the
+ * txBytes (hpcc_int_qdisc()).  A device with a qdisc is skipped before the
  * lookup: its qdisc counts the bytes, and the usual path costs one pointer
  * read instead of an atomic add per packet.
  */
@@ -836,8 +906,11 @@ static int hpcc_int_dev_add(struct sk_buff *skb, struct genl_info *info)
 	d->ifindex = ifindex;
 	spin_lock_init(&d->util_lock);
 	d->util_bp = U32_MAX;
+	spin_lock_init(&d->wire_lock);
 	if (info->attrs[HPCC_INT_A_DEV_ENCODING])
 		d->encoding = nla_get_u8(info->attrs[HPCC_INT_A_DEV_ENCODING]);
+	if (info->attrs[HPCC_INT_A_DEV_TX_MODEL])
+		d->tx_model = nla_get_u8(info->attrs[HPCC_INT_A_DEV_TX_MODEL]);
 
 	rtnl_lock();
 	dev = __dev_get_by_index(genl_info_net(info), ifindex);
@@ -874,9 +947,10 @@ out:
 }
 
 /*
- * hpcc_int_dev_set() - dev-set: a new B for a device that stamps, written
- * in place (the forward hook reads it with READ_ONCE), so no probe crosses
- * the device unstamped while it changes.
+ * hpcc_int_dev_set() - dev-set: a new B, encoding and/or tx-model for a
+ * device that stamps, written in place (the forward hook reads them with
+ * READ_ONCE), so no probe crosses the device unstamped while they change.
+ * A new B or tx-model restarts the wire (hpcc_int_wire()).
  */
 static int hpcc_int_dev_set(struct sk_buff *skb, struct genl_info *info)
 {
@@ -888,9 +962,11 @@ static int hpcc_int_dev_set(struct sk_buff *skb, struct genl_info *info)
 	if (ifindex < 0)
 		return ifindex;
 	if (!info->attrs[HPCC_INT_A_DEV_RATE] &&
-	    !info->attrs[HPCC_INT_A_DEV_ENCODING]) {
+	    !info->attrs[HPCC_INT_A_DEV_ENCODING] &&
+	    !info->attrs[HPCC_INT_A_DEV_TX_MODEL]) {
 		NL_SET_ERR_ATTR_MISS(info->extack, NULL, HPCC_INT_A_DEV_RATE);
-		NL_SET_ERR_MSG_MOD(info->extack, "rate or encoding is required");
+		NL_SET_ERR_MSG_MOD(info->extack,
+				   "rate, encoding or tx-model is required");
 		return -EINVAL;
 	}
 	rtnl_lock();
@@ -901,6 +977,15 @@ static int hpcc_int_dev_set(struct sk_buff *skb, struct genl_info *info)
 	if (d && info->attrs[HPCC_INT_A_DEV_ENCODING])
 		WRITE_ONCE(d->encoding,
 			   nla_get_u8(info->attrs[HPCC_INT_A_DEV_ENCODING]));
+	if (d && info->attrs[HPCC_INT_A_DEV_TX_MODEL])
+		WRITE_ONCE(d->tx_model,
+			   nla_get_u8(info->attrs[HPCC_INT_A_DEV_TX_MODEL]));
+	if (d && (info->attrs[HPCC_INT_A_DEV_RATE] ||
+		  info->attrs[HPCC_INT_A_DEV_TX_MODEL])) {
+		spin_lock_bh(&d->wire_lock);
+		d->wire_ts = 0;
+		spin_unlock_bh(&d->wire_lock);
+	}
 	rtnl_unlock();
 	if (!d) {
 		NL_SET_ERR_MSG_MOD(info->extack, "the device does not stamp probes");
@@ -953,7 +1038,8 @@ static int hpcc_int_dev_fill(struct sk_buff *msg, const struct hpcc_int_dev *d,
 	if (nla_put_u32(msg, HPCC_INT_A_DEV_IFINDEX, d->ifindex) ||
 	    nla_put_u64_64bit(msg, HPCC_INT_A_DEV_RATE, READ_ONCE(d->rate),
 			      HPCC_INT_A_DEV_PAD) ||
-	    nla_put_u8(msg, HPCC_INT_A_DEV_ENCODING, READ_ONCE(d->encoding)))
+	    nla_put_u8(msg, HPCC_INT_A_DEV_ENCODING, READ_ONCE(d->encoding)) ||
+	    nla_put_u8(msg, HPCC_INT_A_DEV_TX_MODEL, READ_ONCE(d->tx_model)))
 		goto err;
 	for (i = 0; i < HPCC_INT_CNT_NUM; i++)
 		if (nla_put_u64_64bit(msg, hpcc_int_cnt_attr[i],
@@ -1070,7 +1156,7 @@ static const struct genl_ops hpcc_int_nl_ops[] = {
 		.flags = GENL_UNS_ADMIN_PERM,
 		.doit = hpcc_int_dev_add,
 		.policy = hpcc_int_dev_add_nl_policy,
-		.maxattr = HPCC_INT_A_DEV_ENCODING,
+		.maxattr = HPCC_INT_A_DEV_TX_MODEL,
 	},
 	{
 		.cmd = HPCC_INT_CMD_DEV_DEL,
@@ -1102,7 +1188,7 @@ static const struct genl_ops hpcc_int_nl_ops[] = {
 		.flags = GENL_UNS_ADMIN_PERM,
 		.doit = hpcc_int_dev_set,
 		.policy = hpcc_int_dev_set_nl_policy,
-		.maxattr = HPCC_INT_A_DEV_ENCODING,
+		.maxattr = HPCC_INT_A_DEV_TX_MODEL,
 	},
 };
 

@@ -23,10 +23,11 @@ static HPCC_NLA_RANGE_CONST struct netlink_range_validation hpcc_int_a_dev_rate_
 };
 
 /* HPCC_INT_CMD_DEV_ADD - do */
-static const struct nla_policy hpcc_int_dev_add_nl_policy[HPCC_INT_A_DEV_ENCODING + 1] = {
+static const struct nla_policy hpcc_int_dev_add_nl_policy[HPCC_INT_A_DEV_TX_MODEL + 1] = {
 	[HPCC_INT_A_DEV_IFINDEX] = NLA_POLICY_FULL_RANGE(NLA_U32, &hpcc_int_a_dev_ifindex_range),
 	[HPCC_INT_A_DEV_RATE] = NLA_POLICY_FULL_RANGE(NLA_U64, &hpcc_int_a_dev_rate_range),
 	[HPCC_INT_A_DEV_ENCODING] = NLA_POLICY_MAX(NLA_U8, 2),
+	[HPCC_INT_A_DEV_TX_MODEL] = NLA_POLICY_MAX(NLA_U8, 1),
 };
 
 /* HPCC_INT_CMD_DEV_DEL - do */
@@ -47,10 +48,11 @@ static const struct nla_policy hpcc_int_config_set_nl_policy[HPCC_INT_A_CONFIG_I
 };
 
 /* HPCC_INT_CMD_DEV_SET - do */
-static const struct nla_policy hpcc_int_dev_set_nl_policy[HPCC_INT_A_DEV_ENCODING + 1] = {
+static const struct nla_policy hpcc_int_dev_set_nl_policy[HPCC_INT_A_DEV_TX_MODEL + 1] = {
 	[HPCC_INT_A_DEV_IFINDEX] = NLA_POLICY_FULL_RANGE(NLA_U32, &hpcc_int_a_dev_ifindex_range),
 	[HPCC_INT_A_DEV_RATE] = NLA_POLICY_FULL_RANGE(NLA_U64, &hpcc_int_a_dev_rate_range),
 	[HPCC_INT_A_DEV_ENCODING] = NLA_POLICY_MAX(NLA_U8, 2),
+	[HPCC_INT_A_DEV_TX_MODEL] = NLA_POLICY_MAX(NLA_U8, 1),
 };
 
 #endif /* _HPCC_INT_NL_POLICY_H */

@@ -11,6 +11,8 @@ TOP=$(cd "$(dirname "$0")/../.." && pwd)
 . "$TOP/selftests/lib.sh"
 . "$TOP/tools/testbed/testbed.sh"
 
+# the hop's own counters (the qdisc's); the wire case switches in place
+TB_TX_MODEL=qdisc
 CTL=$TOP/build/hpccctl
 PROBE=$TOP/selftests/guest/probe.py
 SRC=198.18.1.1
@@ -379,6 +381,50 @@ rate_change() {
 		[ "$(icount rate)" = 50000000 ]
 }
 
+# tx-model wire (int change): a burst the tbf's bucket lets through at once
+# (about 100 KB of UDP, under its 64 KB burst plus what 50 Mbit/s drains in
+# the meantime) enters a wire of B = 20 kbit/s (2.5 KB/s; the two captures
+# take 5 s or more): between two probes txBytes moves by at most B x dt,
+# the wire's backlog is in qlen, and nothing is lost (txBytes + qlen grew
+# by at least the burst); under tx-model qdisc the same burst moves
+# txBytes by all of it at once
+wire() {
+	local a b
+	expect_usage "is not qdisc or wire" rctl int change dev br0 tx-model fast &&
+	rctl int change dev br0 rate 20kbit tx-model wire &&
+	[ "$(icount tx-model)" = wire ] || return 1
+	capture probe 1 > /dev/null || return 1
+	a=$(awk '$6 == 1 {print $13, $14, $15}' "$TMP/cap")
+	ip netns exec tbs1 python3 -c '
+import socket
+s = socket.socket(socket.AF_INET, socket.SOCK_DGRAM)
+for i in range(72):
+    s.sendto(b"x" * 1400, ("'$DST'", 9))' || return 1
+	capture probe 1 > /dev/null || return 1
+	b=$(awk '$6 == 1 {print $13, $14, $15}' "$TMP/cap")
+	echo "wire: before (ts txBytes qlen) $a, after $b"
+	python3 -c '
+import sys
+t0, x0, q0, t1, x1, q1 = map(int, sys.argv[1:7])
+sent, cap = x1 - x0, 20000 * (t1 - t0) / 8e9
+print("sent %d bytes in %.3f s (B x dt %.0f); qlen %d; grown %d" %
+      (sent, (t1 - t0) / 1e9, cap, q1, sent + q1 - q0))
+sys.exit(0 if sent <= cap + 1 and q1 > 0 and sent + q1 - q0 >= 72 * 1428 else 1)' $a $b || return 1
+	rctl int change dev br0 rate 50mbit tx-model qdisc &&
+	[ "$(icount tx-model)" = qdisc ] &&
+	capture probe 1 > /dev/null || return 1
+	a=$(awk '$6 == 1 {print $14}' "$TMP/cap")
+	ip netns exec tbs1 python3 -c '
+import socket
+s = socket.socket(socket.AF_INET, socket.SOCK_DGRAM)
+for i in range(72):
+    s.sendto(b"x" * 1400, ("'$DST'", 9))' || return 1
+	capture probe 1 > /dev/null || return 1
+	b=$(awk '$6 == 1 {print $14}' "$TMP/cap")
+	echo "qdisc: txBytes $a -> $b"
+	[ $((b - a)) -ge $((72 * 1428)) ]
+}
+
 dev_gone() {
 	ip -n tbr link add dum0 type dummy &&
 	rctl int add dev dum0 rate 1gbit &&
@@ -397,7 +443,7 @@ gone_and_unload() {
 }
 
 ktap_print_header
-ktap_set_plan 17
+ktap_set_plan 18
 t "testbed up (incast 1), hop configured on br0" setup
 t "int show: switch-id is the netns inode, probe-dscp 60, br0 at 50 Mbit/s" defaults
 t "dev-add/del and config-set errors: EEXIST, ENOENT, unknown speed, range, EPERM; default B = link speed" config_errors
@@ -414,5 +460,6 @@ t "full probes pass unchanged and are counted" full
 t "malformed packets with the probe DSCP (no header, a response, SYN/seq/window set) are counted, not stamped" malformed
 t "only the configured probe DSCP is stamped" other_dscp
 t "int change (dev-set): B changes in place, no probe unstamped meanwhile; ENOENT, EPERM" rate_change
+t "tx-model wire: txBytes moves at most B x dt, a burst waits in qlen, none lost; qdisc: the burst at once" wire
 t "a deleted device leaves the table; the module unloads with devices configured and autoloads on request" gone_and_unload
 ktap_finished

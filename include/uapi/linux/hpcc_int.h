@@ -49,6 +49,29 @@ enum hpcc_int_encoding {
 	HPCC_INT_ENCODING_IFA,
 };
 
+/**
+ * enum hpcc_int_tx_model - Where a device's txBytes and qlen come from
+ *   (Documentation/design.rst, "The software INT hop").
+ * @HPCC_INT_TX_MODEL_QDISC: The egress qdisc's own counters: txBytes the bytes
+ *   it has handed to the driver, qlen its backlog. Right where the qdisc feeds
+ *   a link of rate B (a NIC, whose ring BQL keeps short).
+ * @HPCC_INT_TX_MODEL_WIRE: A wire of rate B after the qdisc: the bytes the
+ *   qdisc hands on enter the wire's FIFO, which sends B bytes per second of
+ *   them; txBytes is what the wire has sent and qlen adds the wire's backlog
+ *   to the qdisc's. For a shaper with a burst allowance (a tbf whose bucket
+ *   releases up to its burst at once), whose own counters move faster than B:
+ *   on such a port txBytes / dt reads above B with an empty queue, which no
+ *   real port can do. Updated at every probe the device stamps, as a fluid:
+ *   between two probes the wire sends min(its backlog + the bytes handed on, B
+ *   x dt), saturating at 2^40 bytes of backlog. The state restarts (an empty
+ *   wire) when the mode or B changes, or the qdisc's counter goes back (a new
+ *   qdisc).
+ */
+enum hpcc_int_tx_model {
+	HPCC_INT_TX_MODEL_QDISC,
+	HPCC_INT_TX_MODEL_WIRE,
+};
+
 enum {
 	HPCC_INT_A_DEV_IFINDEX = 1,
 	HPCC_INT_A_DEV_RATE,
@@ -59,6 +82,7 @@ enum {
 	HPCC_INT_A_DEV_PAD,
 	HPCC_INT_A_DEV_ENCODING,
 	HPCC_INT_A_DEV_OTHER_ENCODING,
+	HPCC_INT_A_DEV_TX_MODEL,
 
 	__HPCC_INT_A_DEV_MAX,
 	HPCC_INT_A_DEV_MAX = (__HPCC_INT_A_DEV_MAX - 1)
