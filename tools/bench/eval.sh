@@ -105,22 +105,30 @@ tb_up dumbbell $HOSTS || { echo "eval: testbed failed" >&2; exit 1; }
 # reported (each flow's W_ai from the N its receiver reports:
 # Documentation/algorithm.rst, "Receiver-reported N"); hpcc-ss is hpcc
 # with start slow-start (algorithm.rst, "Start"); hpcc-e is hpcc with
-# ewma-period 200, U averaged over 2 T (algorithm.rst, "U's period")
+# ewma-period 200, U averaged over 2 T (algorithm.rst, "U's period");
+# hpcc-q and hpcc-w are hpcc with the bottleneck hop's tx-model qdisc and
+# wire, whatever the testbed's (TB_TX_MODEL; Documentation/testbed.rst,
+# "The hop's tx-model")
 kcc() {
-	case $1 in hpcc-n|hpcc-ss|hpcc-e) echo hpcc ;; *) echo "$1" ;; esac
+	case $1 in hpcc-n|hpcc-ss|hpcc-e|hpcc-q|hpcc-w) echo hpcc ;; *) echo "$1" ;; esac
 }
 
 # bench_cc CC - make CC every host's default; dctcp gets ECN and RED; hpcc
 # and its variants get their n-flows-source, start and ewma-period (the
-# testbed's, TB_HPCC_PARAMS, unless the variant's)
+# testbed's, TB_HPCC_PARAMS, unless the variant's), and the hop its
+# tx-model (TB_TX_MODEL, or the variant's)
 bench_cc() {
-	local cc=$1 ns ecn=2 src=configured start=line-rate ewma
+	local cc=$1 ns ecn=2 src=configured start=line-rate ewma txm=$TB_TX_MODEL
 	ewma=$(echo "$TB_HPCC_PARAMS" | sed -n 's/.*ewma-period \([0-9]*\).*/\1/p')
 	ewma=${ewma:-100}
 	[ "$cc" = dctcp ] && ecn=1
 	[ "$cc" = hpcc-n ] && src=reported
 	[ "$cc" = hpcc-ss ] && start=slow-start
 	[ "$cc" = hpcc-e ] && ewma=200
+	[ "$cc" = hpcc-q ] && txm=qdisc
+	[ "$cc" = hpcc-w ] && txm=wire
+	ip netns exec tbr "$TB_BIN/hpccctl" int change dev br0 tx-model "$txm" ||
+		return 1
 	for ns in $(tb_ns_all); do
 		[ "$ns" = tbr ] && continue
 		ip netns exec "$ns" sysctl -qw net.ipv4.tcp_congestion_control="$(kcc "$cc")" \

@@ -23,10 +23,13 @@ matplotlib.use("Agg")
 import matplotlib.pyplot as plt  # noqa: E402
 
 # hpcc-n: hpcc with n-flows-source reported; hpcc-ss: hpcc with start
-# slow-start; hpcc-e: hpcc with ewma-period 200 (eval.sh, bench_cc)
-CC_ORDER = ["hpcc", "hpcc-n", "hpcc-ss", "hpcc-e", "cubic", "bbr", "dctcp"]
+# slow-start; hpcc-e: hpcc with ewma-period 200; hpcc-q, hpcc-w: hpcc with
+# the hop's tx-model qdisc, wire (eval.sh, bench_cc)
+CC_ORDER = ["hpcc", "hpcc-n", "hpcc-ss", "hpcc-e", "hpcc-q", "hpcc-w", "cubic",
+            "bbr", "dctcp"]
 COLORS = {"hpcc": "tab:red", "hpcc-n": "tab:orange", "hpcc-ss": "tab:brown",
-          "hpcc-e": "tab:pink",
+          "hpcc-e": "tab:pink", "hpcc-q": "tab:cyan",
+          "hpcc-w": "tab:olive",
           "cubic": "tab:blue",
           "bbr": "tab:green", "dctcp": "tab:purple"}
 # S5 buckets, upper bounds in bytes (scaled sizes): one packet, IW10,
@@ -558,11 +561,14 @@ def hpcc_trace(d):
     return out
 
 
-def trace_stats(fl):
+def trace_stats(fl, eta=0.98):
     """One flow's telemetry figures: applied samples, the median interval
     between them and its ratio to the median srtt, the median age at the
-    ACK, and the fallbacks (mode changes to fallback)."""
+    ACK, the fallbacks (mode changes to fallback), and after the first 20
+    samples U's spread, the share of samples with U >= eta and W."""
     s = fl["sample"]
+    u = sorted(f["U"] for _, f in s[20:] if "U" in f)
+    w = [f["W"] / 1e3 for _, f in s[20:] if "W" in f]
     iv = [f["interval_ns"] / 1e6 for _, f in s if f.get("interval_ns")]
     srtt = [f["srtt_us"] / 1e3 for _, f in s if f.get("srtt_us")]
     ratio = [f["interval_ns"] / 1e3 / f["srtt_us"] for _, f in s
@@ -570,22 +576,36 @@ def trace_stats(fl):
     return {"samples": len(s), "interval_ms": med(iv), "srtt_ms": med(srtt),
             "interval_srtt": med(ratio),
             "age_ms": med([f["age_ns"] / 1e6 for _, f in s]),
+            # U's spread and W after the first 20 samples (the start)
+            "u_p10": pct(u, 10), "u_p50": pct(u, 50), "u_p90": pct(u, 90),
+            "u_ge_eta": (sum(1 for x in u if x >= eta) / len(u)
+                         if u else float("nan")),
+            "w_kb": med(w),
             "fallbacks": sum(1 for _, f in fl["mode"] if f["to"] == "fallback")}
 
 
 def telemetry(d, meta, res, rep):
     out = {}
-    for sc in ("s1", "s3"):
-        for p in runs(d, sc).get("hpcc", []):
+    m = re.search(r"\beta (\d+)", meta.get("hpcc_params", ""))
+    eta = int(m.group(1)) / 1000 if m else 0.98
+    for sc, cc in ((sc, cc) for sc in ("s1", "s3") for cc in CC_ORDER
+                   if cc.startswith("hpcc")):
+        for p in runs(d, sc).get(cc, []):
             tr = hpcc_trace(p)
             if tr is None:
                 continue
             # the data flows: S1's one (the most samples), S3's four
             fls = sorted(tr.values(), key=lambda x: -len(x["sample"]))
             fls = fls[:1] if sc == "s1" else fls[:4]
-            st = [trace_stats(f) for f in fls if f["sample"]]
-            out.setdefault(sc, []).append({
+            st = [trace_stats(f, eta) for f in fls if f["sample"]]
+            out.setdefault(sc if cc == "hpcc" else "%s %s" % (sc, cc),
+                           []).append({
                 "flows": st,
+                "u_p10": med([x["u_p10"] for x in st]),
+                "u_p50": med([x["u_p50"] for x in st]),
+                "u_p90": med([x["u_p90"] for x in st]),
+                "u_ge_eta": med([x["u_ge_eta"] for x in st]),
+                "w_kb": med([x["w_kb"] for x in st]),
                 "interval_srtt": med([x["interval_srtt"] for x in st]),
                 "interval_ms": med([x["interval_ms"] for x in st]),
                 "age_ms": med([x["age_ms"] for x in st]),
@@ -601,16 +621,26 @@ def telemetry(d, meta, res, rep):
           "applied, the interval between consecutive ones (median per flow, "
           "then the median over the flows) and its ratio to the flow's srtt, "
           "the sample's age when an ACK applied it (from its arrival over "
-          "netlink), and the fallbacks to the conventional law per flow.", "",
+          "netlink), the fallbacks to the conventional law per flow, and "
+          "after each flow's first 20 samples U's 10th, 50th and 90th "
+          "percentiles, the share of samples with U >= eta (each a "
+          "multiplicative decrease) and the median W.  hpcc's variants have "
+          "rows of their own.", "",
           "| scenario | samples per flow | interval ms | interval / srtt | "
-          "age ms | fallbacks per flow |", "|---|---|---|---|---|---|"]
+          "age ms | fallbacks per flow | U p10 / p50 / p90 | U >= eta | "
+          "W KB |", "|---|---|---|---|---|---|---|---|---|"]
     for sc, v in out.items():
-        md.append("| %s | %s | %s | %s | %s | %s |" % (
+        md.append("| %s | %s | %s | %s | %s | %s | %s / %s / %s | %s | %s |" % (
             sc.upper(), fmt([x["samples_per_flow"] for x in v], "%.0f"),
             fmt([x["interval_ms"] for x in v], "%.2f"),
             fmt([x["interval_srtt"] for x in v], "%.2f"),
             fmt([x["age_ms"] for x in v], "%.2f"),
-            fmt([x["fallbacks_per_flow"] for x in v], "%.1f")))
+            fmt([x["fallbacks_per_flow"] for x in v], "%.1f"),
+            fmt([x["u_p10"] for x in v], "%.2f"),
+            fmt([x["u_p50"] for x in v], "%.2f"),
+            fmt([x["u_p90"] for x in v], "%.2f"),
+            fmt([x["u_ge_eta"] * 100 for x in v], "%.0f %%"),
+            fmt([x["w_kb"] for x in v], "%.1f")))
     md.append("")
     for sc, t0f in (("s1", qsample_t0), ("s3", flows_t0)):
         reps = runs(d, sc).get("hpcc", [])

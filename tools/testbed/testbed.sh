@@ -37,6 +37,9 @@ TB_BURST=${TB_BURST:-64kb}
 TB_LIMIT=${TB_LIMIT:-250000}		# bfifo, 4 BDP
 TB_OFFLOADS=${TB_OFFLOADS:-on}
 TB_FAMILY=${TB_FAMILY:-4}
+# where the hop's txBytes and qlen come from (hpccctl int ... tx-model;
+# Documentation/testbed.rst, "The hop's tx-model")
+TB_TX_MODEL=${TB_TX_MODEL:-wire}
 # HPCC parameters of the senders (Documentation/testbed.rst has the runs
 # behind them): T = the base RTT the hosts really see (netem plus 0.5-3 ms of
 # emulated stack), line-rate = the bottleneck, eta 0.98 (a token bucket
@@ -204,7 +207,7 @@ tb_up() {
 	ip netns exec tbr tc qdisc add dev br0 parent 1:1 handle 10: bfifo \
 		limit "$TB_LIMIT"
 	ip netns exec tbr "$TB_BIN/hpccctl" int add dev br0 \
-		rate "${TB_RATE_MBIT}mbit" || return 1
+		rate "${TB_RATE_MBIT}mbit" tx-model "$TB_TX_MODEL" || return 1
 
 	# hosts: HPCC parameters for this network, hpccd everywhere
 	for ns in $(tb_ns_all); do
@@ -224,7 +227,7 @@ tb_up() {
 tb_describe() {
 	echo "bottleneck tbf ${TB_RATE_MBIT} Mbit/s burst $TB_BURST, bfifo $TB_LIMIT B;" \
 		"netem ${TB_RTT_MS} ms; family $TB_FAMILY;" \
-		"telemetry ${TB_TELEMETRY:-int};" \
+		"telemetry ${TB_TELEMETRY:-int}, tx-model $TB_TX_MODEL;" \
 		"offloads $TB_OFFLOADS; hpcc: $TB_HPCC_PARAMS"
 }
 
