@@ -633,6 +633,25 @@ static int int_show(void)
 }
 
 /*
+ * int_enum_arg() - @val as a name of the spec's enum @e into @out; else
+ * print "hpccctl: KEY: "VAL" is not A, B or C" and return -1.
+ */
+static int int_enum_arg(const char *key, const struct hpcc_nl_enum *e,
+			const char *val, uint64_t *out)
+{
+	size_t i;
+
+	if (enum_lookup(e, val, out))
+		return 0;
+	fprintf(stderr, "hpccctl: %s: \"%s\" is not ", key, val);
+	for (i = 0; i < e->n; i++)
+		fprintf(stderr, "%s%s", i ? (i + 1 == e->n ? " or " : ", ") : "",
+			e->names[i]);
+	fputc('\n', stderr);
+	return -1;
+}
+
+/*
  * int add dev DEV [rate RATE] [encoding E] [tx-model M], int del dev DEV
  * and int change dev DEV [rate RATE] [encoding E] [tx-model M] (dev-set: in
  * place, no unstamped gap);
@@ -671,21 +690,15 @@ static int int_dev(uint8_t cmd, int ac, char **av)
 			}
 		} else if (takes_rate && !strcmp(av[i], "encoding") &&
 			   !has_enc) {
-			if (!enum_lookup(&hpcc_int_enum_encoding, av[i + 1],
-					 &enc)) {
-				fprintf(stderr, "hpccctl: encoding: \"%s\" is not own, int-md or ifa\n",
-					av[i + 1]);
+			if (int_enum_arg("encoding", &hpcc_int_enum_encoding,
+					 av[i + 1], &enc))
 				return 2;
-			}
 			has_enc = true;
 		} else if (takes_rate && !strcmp(av[i], "tx-model") &&
 			   !has_txm) {
-			if (!enum_lookup(&hpcc_int_enum_tx_model, av[i + 1],
-					 &txm)) {
-				fprintf(stderr, "hpccctl: tx-model: \"%s\" is not qdisc or wire\n",
-					av[i + 1]);
+			if (int_enum_arg("tx-model", &hpcc_int_enum_tx_model,
+					 av[i + 1], &txm))
 				return 2;
-			}
 			has_txm = true;
 		} else {
 			break;

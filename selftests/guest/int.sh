@@ -388,41 +388,50 @@ rate_change() {
 # the wire's backlog is in qlen, and nothing is lost (txBytes + qlen grew
 # by at least the burst); under tx-model qdisc the same burst moves
 # txBytes by all of it at once
-wire() {
-	local a b
-	expect_usage "is not qdisc or wire" rctl int change dev br0 tx-model fast &&
-	rctl int change dev br0 rate 20kbit tx-model wire &&
-	[ "$(icount tx-model)" = wire ] || return 1
-	capture probe 1 > /dev/null || return 1
-	a=$(awk '$6 == 1 {print $13, $14, $15}' "$TMP/cap")
+# udp_burst - 72 UDP datagrams of 1400 bytes (102816 bytes of IP) from the
+# sender to the receiver, as fast as python sends them
+udp_burst() {
 	ip netns exec tbs1 python3 -c '
 import socket
 s = socket.socket(socket.AF_INET, socket.SOCK_DGRAM)
 for i in range(72):
-    s.sendto(b"x" * 1400, ("'$DST'", 9))' || return 1
+    s.sendto(b"x" * 1400, ("'$DST'", 9))'
+}
+
+# around_burst - "ts txBytes qlen" of br0's record in a probe before and
+# in one after udp_burst, on one line
+around_burst() {
+	local a b
+	capture probe 1 > /dev/null || return 1
+	a=$(awk '$6 == 1 {print $13, $14, $15}' "$TMP/cap")
+	udp_burst || return 1
 	capture probe 1 > /dev/null || return 1
 	b=$(awk '$6 == 1 {print $13, $14, $15}' "$TMP/cap")
-	echo "wire: before (ts txBytes qlen) $a, after $b"
+	echo "$a $b"
+}
+
+wire() {
+	local v
+	expect_usage "is not qdisc or wire" rctl int change dev br0 tx-model fast &&
+	rctl int change dev br0 rate 20kbit tx-model wire &&
+	[ "$(icount tx-model)" = wire ] || return 1
+	v=$(around_burst) || return 1
+	echo "wire: ts txBytes qlen before and after: $v"
+	# shellcheck disable=SC2086
 	python3 -c '
 import sys
 t0, x0, q0, t1, x1, q1 = map(int, sys.argv[1:7])
 sent, cap = x1 - x0, 20000 * (t1 - t0) / 8e9
 print("sent %d bytes in %.3f s (B x dt %.0f); qlen %d; grown %d" %
       (sent, (t1 - t0) / 1e9, cap, q1, sent + q1 - q0))
-sys.exit(0 if sent <= cap + 1 and q1 > 0 and sent + q1 - q0 >= 72 * 1428 else 1)' $a $b || return 1
+sys.exit(0 if sent <= cap + 1 and q1 > 0 and sent + q1 - q0 >= 72 * 1428 else 1)' $v || return 1
 	rctl int change dev br0 rate 50mbit tx-model qdisc &&
-	[ "$(icount tx-model)" = qdisc ] &&
-	capture probe 1 > /dev/null || return 1
-	a=$(awk '$6 == 1 {print $14}' "$TMP/cap")
-	ip netns exec tbs1 python3 -c '
-import socket
-s = socket.socket(socket.AF_INET, socket.SOCK_DGRAM)
-for i in range(72):
-    s.sendto(b"x" * 1400, ("'$DST'", 9))' || return 1
-	capture probe 1 > /dev/null || return 1
-	b=$(awk '$6 == 1 {print $14}' "$TMP/cap")
-	echo "qdisc: txBytes $a -> $b"
-	[ $((b - a)) -ge $((72 * 1428)) ]
+	[ "$(icount tx-model)" = qdisc ] || return 1
+	v=$(around_burst) || return 1
+	echo "qdisc: ts txBytes qlen before and after: $v"
+	# shellcheck disable=SC2086
+	set -- $v
+	[ $(($5 - $2)) -ge $((72 * 1428)) ]
 }
 
 dev_gone() {
