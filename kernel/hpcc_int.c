@@ -223,7 +223,7 @@ static void hpcc_int_qdisc(struct net_device *dev,
 	}
 }
 
-/* The wire's backlog saturates here (about 3 hours at 100 Mbit/s). */
+/* The wire's backlog saturates here (1.1 TB: a day at 100 Mbit/s). */
 #define HPCC_INT_WIRE_Q_MAX	BIT_ULL(40)
 
 /*
