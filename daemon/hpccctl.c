@@ -140,6 +140,12 @@ static bool enum_lookup(const struct hpcc_nl_enum *e, const char *v,
 	return false;
 }
 
+/* enum_name() - the name of value @v of the spec's enum @e, "?" if none */
+static const char *enum_name(const struct hpcc_nl_enum *e, uint64_t v)
+{
+	return v < e->n && e->names[v] ? e->names[v] : "?";
+}
+
 /* Arguments are checked before the module is needed: usage errors exit 2. */
 static int param_set(int ac, char **av)
 {
@@ -316,13 +322,6 @@ static void addr_port(const struct hpcc_attrs *a, bool local, char *out,
 		 "[%s]:%u" : "%s:%u", s, ntohs(a->v[port]));
 }
 
-/* mode_name() - the spec's name of enum mode value @m, "?" if none */
-static const char *mode_name(uint64_t m)
-{
-	const struct hpcc_nl_enum *e = &hpcc_enum_mode;
-
-	return m < e->n && e->names[m] ? e->names[m] : "?";
-}
 
 static struct json_object *flow_json(const struct hpcc_attrs *a)
 {
@@ -364,7 +363,8 @@ static struct json_object *flow_json(const struct hpcc_attrs *a)
 					       json_object_new_uint64(a->v[i]));
 	}
 	json_object_object_add(o, "mode-name",
-			       json_object_new_string(mode_name(a->v[HPCC_A_FLOW_MODE])));
+			       json_object_new_string(enum_name(&hpcc_enum_mode,
+								a->v[HPCC_A_FLOW_MODE])));
 	hops = json_object_new_array();
 	for (i = 0; i < a->nhop; i++) {
 		const struct hpcc_hop_rec *h = &a->hops[i];
@@ -406,7 +406,7 @@ static void flow_line(const struct hpcc_attrs *a)
 	printf("%-21s %-21s %-8s %6" PRIu64 " %10" PRIu64 " %10" PRIu64
 	       " %6.3f %5" PRIu64 " %8" PRIu64 " %9.1f %8s %8" PRIu64
 	       " %5" PRIu64 " %4d\n",
-	       l, p, mode_name(a->v[HPCC_A_FLOW_MODE]), a->v[HPCC_A_FLOW_CWND],
+	       l, p, enum_name(&hpcc_enum_mode, a->v[HPCC_A_FLOW_MODE]), a->v[HPCC_A_FLOW_CWND],
 	       a->v[HPCC_A_FLOW_W], a->v[HPCC_A_FLOW_WC],
 	       a->v[HPCC_A_FLOW_U] / 4294967296.0,
 	       a->v[HPCC_A_FLOW_INC_STAGE], a->v[HPCC_A_FLOW_SRTT],
@@ -545,12 +545,6 @@ static int parse_rate(const char *s, uint64_t *rate)
 	return -1;
 }
 
-/* The name of value @v of the spec's enum @e, "?" for one unknown here. */
-static const char *int_enum_name(const struct hpcc_nl_enum *e, uint64_t v)
-{
-	return v < e->n && e->names[v] ? e->names[v] : "?";
-}
-
 static int int_show(void)
 {
 	char buf[MNL_SOCKET_BUFFER_SIZE], name[IF_NAMESIZE];
@@ -598,16 +592,17 @@ static int int_show(void)
 			struct json_object *d = json_object_new_object();
 
 			json_object_object_add(d, "dev", json_object_new_string(name));
-			for (k = 1; k <= HPCC_INT_A_DEV_MAX; k++)
-				if (k == HPCC_INT_A_DEV_ENCODING && a->has[k])
-					json_object_object_add(d, hpcc_int_dev_names[k],
-							       json_object_new_string(int_enum_name(&hpcc_int_enum_encoding, a->v[k])));
-				else if (k == HPCC_INT_A_DEV_TX_MODEL && a->has[k])
-					json_object_object_add(d, hpcc_int_dev_names[k],
-							       json_object_new_string(int_enum_name(&hpcc_int_enum_tx_model, a->v[k])));
-				else if (hpcc_int_dev_names[k] && a->has[k])
-					json_object_object_add(d, hpcc_int_dev_names[k],
-							       json_object_new_uint64(a->v[k]));
+			/* an attribute with a spec enum by its name */
+			for (k = 1; k <= HPCC_INT_A_DEV_MAX; k++) {
+				const struct hpcc_nl_enum *e =
+					hpcc_int_dev_desc[k].enumeration;
+
+				if (!hpcc_int_dev_names[k] || !a->has[k])
+					continue;
+				json_object_object_add(d, hpcc_int_dev_names[k], e ?
+						       json_object_new_string(enum_name(e, a->v[k])) :
+						       json_object_new_uint64(a->v[k]));
+			}
 			json_object_array_add(devs, d);
 			continue;
 		}
@@ -615,10 +610,10 @@ static int int_show(void)
 		       " %10" PRIu64 " %10" PRIu64 " %10" PRIu64 " %10" PRIu64
 		       "\n", name,
 		       a->v[HPCC_INT_A_DEV_IFINDEX], a->v[HPCC_INT_A_DEV_RATE],
-		       int_enum_name(&hpcc_int_enum_encoding,
-				     a->v[HPCC_INT_A_DEV_ENCODING]),
-		       int_enum_name(&hpcc_int_enum_tx_model,
-				     a->v[HPCC_INT_A_DEV_TX_MODEL]),
+		       enum_name(&hpcc_int_enum_encoding,
+				 a->v[HPCC_INT_A_DEV_ENCODING]),
+		       enum_name(&hpcc_int_enum_tx_model,
+				 a->v[HPCC_INT_A_DEV_TX_MODEL]),
 		       a->v[HPCC_INT_A_DEV_STAMPED], a->v[HPCC_INT_A_DEV_FULL],
 		       a->v[HPCC_INT_A_DEV_MALFORMED],
 		       a->v[HPCC_INT_A_DEV_UNWRITABLE],

@@ -598,20 +598,17 @@ def telemetry(d, meta, res, rep):
             fls = sorted(tr.values(), key=lambda x: -len(x["sample"]))
             fls = fls[:1] if sc == "s1" else fls[:4]
             st = [trace_stats(f, eta) for f in fls if f["sample"]]
-            out.setdefault(sc if cc == "hpcc" else "%s %s" % (sc, cc),
-                           []).append({
-                "flows": st,
-                "u_p10": med([x["u_p10"] for x in st]),
-                "u_p50": med([x["u_p50"] for x in st]),
-                "u_p90": med([x["u_p90"] for x in st]),
-                "u_ge_eta": med([x["u_ge_eta"] for x in st]),
-                "w_kb": med([x["w_kb"] for x in st]),
-                "interval_srtt": med([x["interval_srtt"] for x in st]),
-                "interval_ms": med([x["interval_ms"] for x in st]),
-                "age_ms": med([x["age_ms"] for x in st]),
+            # per repetition: the median over its flows of each figure
+            rep_st = {"flows": st}
+            rep_st.update({k: med([x[k] for x in st]) for k in (
+                "u_p10", "u_p50", "u_p90", "u_ge_eta", "w_kb",
+                "interval_srtt", "interval_ms", "age_ms")})
+            rep_st.update({
                 "samples_per_flow": med([x["samples"] for x in st]),
                 "fallbacks_per_flow": (sum(x["fallbacks"] for x in st) / len(st)
                                        if st else float("nan"))})
+            out.setdefault(sc if cc == "hpcc" else "%s %s" % (sc, cc),
+                           []).append(rep_st)
     if not out:
         return []
     res["telemetry"] = out
