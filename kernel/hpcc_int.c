@@ -110,15 +110,14 @@ static const int hpcc_int_cnt_attr[HPCC_INT_CNT_NUM] = {
  * @encoding: enum hpcc_int_encoding (dev-set writes it in place: READ_ONCE)
  * @out_bytes: bytes of IP packets that left through the device (the
  *	POST_ROUTING hook), its txBytes while it has no queue
- * @util_lock: serializes the Tx utilization's state between the CPUs that
- *	stamp INT-MD (softirq context only)
+ * @lock: serializes the Tx utilization's state (INT-MD) and the wire's
+ *	(tx-model wire) between the CPUs that stamp (softirq) and dev-set,
+ *	which restarts the wire (BH off)
  * @util_ts: when the Tx utilization was last measured, ns; 0: never
  * @util_bytes: txBytes then
  * @util_bp: the Tx utilization measured then, 1/10000 of B; U32_MAX: none
  * @tx_model: enum hpcc_int_tx_model (dev-set writes it in place:
  *	READ_ONCE)
- * @wire_lock: serializes the wire's state (tx-model wire) between the CPUs
- *	that stamp and dev-set, which restarts it
  * @wire_ts: when the wire was last brought up to date, ns; 0: restart
  * @wire_in: the qdisc's byte counter then
  * @wire_q: the wire's backlog then, bytes (at most HPCC_INT_WIRE_Q_MAX)
@@ -131,12 +130,11 @@ struct hpcc_int_dev {
 	u64 rate;
 	u8 encoding;
 	atomic64_t out_bytes;
-	spinlock_t util_lock;	/* the util_* fields */
+	spinlock_t lock;	/* the util_* and wire_* fields */
 	u64 util_ts;
 	u64 util_bytes;
 	u32 util_bp;
 	u8 tx_model;
-	spinlock_t wire_lock;	/* the wire_* fields */
 	u64 wire_ts;
 	u64 wire_in;
 	u64 wire_q;
@@ -233,7 +231,7 @@ static void hpcc_int_qdisc(struct net_device *dev,
  * A restart (wire_ts 0, after dev-add or dev-set) or a counter that went
  * back (a new qdisc) starts from an empty wire at @in; a @now before the
  * last update (another CPU's stamp came first) sends nothing.  Context:
- * @d->wire_lock held.
+ * @d->lock held.
  */
 static void hpcc_int_wire(struct hpcc_int_dev *d, u64 now, u64 in, u64 rate)
 {
@@ -257,12 +255,13 @@ static void hpcc_int_wire(struct hpcc_int_dev *d, u64 now, u64 in, u64 rate)
 /*
  * hpcc_int_queue() - txBytes and qlen of @dev at @now, read in one pass:
  * the qdisc's (hpcc_int_qdisc()), or under tx-model wire the wire's
- * (hpcc_int_wire(); the qdisc read under the wire's lock, so that the
- * counter each update sees never goes back): the bytes it has sent, and
- * its backlog added to the qdisc's.  Context: RCU, softirq.
+ * (hpcc_int_wire() at B = @rate, the B the caller stamps; the qdisc read
+ * under @d->lock, so that the counter each update sees never goes back):
+ * the bytes it has sent, and its backlog added to the qdisc's.
+ * Context: RCU, softirq.
  */
 static void hpcc_int_queue(struct net_device *dev, struct hpcc_int_dev *d,
-			   u64 now, u64 *bytes, u64 *backlog)
+			   u64 now, u64 rate, u64 *bytes, u64 *backlog)
 {
 	u64 in;
 
@@ -270,12 +269,12 @@ static void hpcc_int_queue(struct net_device *dev, struct hpcc_int_dev *d,
 		hpcc_int_qdisc(dev, d, bytes, backlog);
 		return;
 	}
-	spin_lock(&d->wire_lock);
+	spin_lock(&d->lock);
 	hpcc_int_qdisc(dev, d, &in, backlog);
-	hpcc_int_wire(d, now, in, READ_ONCE(d->rate));
+	hpcc_int_wire(d, now, in, rate);
 	*bytes = d->wire_tx;
 	*backlog += d->wire_q;
-	spin_unlock(&d->wire_lock);
+	spin_unlock(&d->lock);
 }
 
 /*
@@ -293,7 +292,7 @@ static enum hpcc_int_cnt hpcc_int_stamp_at(struct hpcc_int_net *hn,
 {
 	struct hpcc_wire_hdr _h, *h;
 	struct hpcc_wire_hop rec, *hop;
-	u64 tx_bytes, backlog, now;
+	u64 tx_bytes, backlog, now, rate;
 	struct tcphdr *th;
 	unsigned int roff;
 	__be16 oldw, neww;
@@ -316,11 +315,14 @@ static enum hpcc_int_cnt hpcc_int_stamp_at(struct hpcc_int_net *hn,
 
 	rec.switch_id = htonl(READ_ONCE(hn->switch_id));
 	rec.port_id = htonl(dev->ifindex);
-	rec.rate = cpu_to_be64(READ_ONCE(d->rate));
-	/* one snapshot: no packet of this CPU moves between the reads */
+	/* one B and one snapshot: no packet of this CPU moves between the
+	 * reads
+	 */
+	rate = READ_ONCE(d->rate);
+	rec.rate = cpu_to_be64(rate);
 	now = ktime_get_ns();
 	rec.ts = cpu_to_be64(now);
-	hpcc_int_queue(dev, d, now, &tx_bytes, &backlog);
+	hpcc_int_queue(dev, d, now, rate, &tx_bytes, &backlog);
 	rec.tx_bytes = cpu_to_be64(tx_bytes);
 	rec.qlen = htonl(min_t(u64, backlog, U32_MAX));
 	rec.flags = 0;		/* a full record */
@@ -437,7 +439,7 @@ static u32 hpcc_int_tx_util(struct hpcc_int_dev *d, u64 now, u64 tx_bytes,
 	u64 dt, db;
 	u32 util;
 
-	spin_lock(&d->util_lock);
+	spin_lock(&d->lock);
 	util = d->util_bp;
 	dt = now - d->util_ts;
 	if (d->util_ts && dt < HPCC_INT_UTIL_MIN_NS &&
@@ -459,7 +461,7 @@ static u32 hpcc_int_tx_util(struct hpcc_int_dev *d, u64 now, u64 tx_bytes,
 	d->util_bytes = tx_bytes;
 	d->util_bp = util;
 out:
-	spin_unlock(&d->util_lock);
+	spin_unlock(&d->lock);
 	return util;
 }
 
@@ -478,12 +480,13 @@ static void hpcc_int_md_fill(u8 *md, unsigned int ml, u16 ins,
 			     struct net_device *out)
 {
 	u32 in_id = in ? in->ifindex : U32_MAX;
-	u64 tx_bytes, backlog, now;
+	u64 tx_bytes, backlog, now, rate;
 	unsigned int b, o = 0;
 
 	memset(md, 0xff, ml);
+	rate = READ_ONCE(d->rate);
 	now = ktime_get_ns();
-	hpcc_int_queue(out, d, now, &tx_bytes, &backlog);
+	hpcc_int_queue(out, d, now, rate, &tx_bytes, &backlog);
 	for (b = 0; b < 15; b++) {
 		if (!(ins & (0x8000 >> b)))
 			continue;
@@ -508,7 +511,7 @@ static void hpcc_int_md_fill(u8 *md, unsigned int ml, u16 ins,
 			break;
 		case 7:		/* egress Tx utilization, 1/10000 of B */
 			put_unaligned_be32(hpcc_int_tx_util(d, now, tx_bytes,
-							    READ_ONCE(d->rate)),
+							    rate),
 					   md + o);
 			break;
 		default:	/* hop latency, ingress timestamp, buffer,
@@ -676,7 +679,7 @@ static enum hpcc_int_cnt hpcc_int_stamp_ifa(struct hpcc_int_net *hn,
 
 	rate = READ_ONCE(d->rate);
 	now = ktime_get_ns();
-	hpcc_int_queue(dev, d, now, &tx_bytes, &backlog);
+	hpcc_int_queue(dev, d, now, rate, &tx_bytes, &backlog);
 	/* backlog x 8e9 / B ns, without overflow: B >= 1 bit/s, backlog
 	 * below 2^40 bytes
 	 */
@@ -904,9 +907,8 @@ static int hpcc_int_dev_add(struct sk_buff *skb, struct genl_info *info)
 	if (!d)
 		return -ENOMEM;
 	d->ifindex = ifindex;
-	spin_lock_init(&d->util_lock);
+	spin_lock_init(&d->lock);
 	d->util_bp = U32_MAX;
-	spin_lock_init(&d->wire_lock);
 	if (info->attrs[HPCC_INT_A_DEV_ENCODING])
 		d->encoding = nla_get_u8(info->attrs[HPCC_INT_A_DEV_ENCODING]);
 	if (info->attrs[HPCC_INT_A_DEV_TX_MODEL])
@@ -982,9 +984,9 @@ static int hpcc_int_dev_set(struct sk_buff *skb, struct genl_info *info)
 			   nla_get_u8(info->attrs[HPCC_INT_A_DEV_TX_MODEL]));
 	if (d && (info->attrs[HPCC_INT_A_DEV_RATE] ||
 		  info->attrs[HPCC_INT_A_DEV_TX_MODEL])) {
-		spin_lock_bh(&d->wire_lock);
+		spin_lock_bh(&d->lock);
 		d->wire_ts = 0;
-		spin_unlock_bh(&d->wire_lock);
+		spin_unlock_bh(&d->lock);
 	}
 	rtnl_unlock();
 	if (!d) {
