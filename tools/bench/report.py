@@ -102,7 +102,8 @@ def hpccd_counters(d):
     "senders" (namespaces tbs*), "receivers" (tbd*, the dumbbell's
     receivers; tbr is the router) or "other"; empty when the run has
     none.  (Until 2026-11-25 receivers were taken as tbr*, and the report
-    showed the receivers' daemons as idle.)"""
+    showed the receivers' daemons as idle.)  The gauges in HPCCD_GAUGES
+    are the "after" record's values, not changes."""
     c = {}
     for when in ("before", "after"):
         try:
@@ -111,10 +112,17 @@ def hpccd_counters(d):
                     ns, k, v = line.split()
                     role = ("senders" if ns.startswith("tbs") else
                             "receivers" if ns.startswith("tbd") else "other")
+                    if k in HPCCD_GAUGES and when == "before":
+                        continue
                     c.setdefault(role + " " + k, [0, 0])[when == "after"] += int(v)
         except (OSError, ValueError):
             pass
     return {k: v[1] - v[0] for k, v in c.items()}
+
+
+# Gauges in eval.sh's bench_hpccd records: the flows in hpccd's table and
+# the module's, in each namespace when the record was taken.
+HPCCD_GAUGES = ("flows", "module-flows")
 
 
 # An RTO increments TcpExt's TCPTimeouts only when it fires in Open without
@@ -905,12 +913,35 @@ def hpccd_table(per, load):
             fmt([per_probe(x) for x in v], "%.2f")))
     if not rows:
         return []
-    return ["", "hpccd at %s %% load (every namespace's daemon; senders / "
-            "receivers; flows in progress: the mean number with a connection "
-            "open and data not yet answered):" % load, "",
-            "| cc | flows in progress | CPU s | probes sent | responses sent | "
-            "events | telemetry pushed | CPU ms per probe sent |",
-            "|---|---|---|---|---|---|---|---|"] + rows
+    out = ["", "hpccd at %s %% load (every namespace's daemon; senders / "
+           "receivers; flows in progress: the mean number with a connection "
+           "open and data not yet answered):" % load, "",
+           "| cc | flows in progress | CPU s | probes sent | responses sent | "
+           "events | telemetry pushed | CPU ms per probe sent |",
+           "|---|---|---|---|---|---|---|---|"] + rows
+    # Dead flows (issue 16, item 1 (c)): runs recorded since 2026-11-26
+    dead = []
+    for cc in per:
+        v = [x for x in per[cc].get(load, [])
+             if "senders flows" in x["hpccd"]]
+        if not v:
+            continue
+
+        def g(k, v=v):
+            return fmt([sum(x["hpccd"].get(r + " " + k, 0)
+                            for r in ("senders", "receivers")) for x in v], "%.0f")
+        dead.append("| %s | %s | %s | %s | %s |" % (
+            cc, g("resyncs"), g("flows-reconciled"), g("flows"),
+            g("module-flows")))
+    if dead:
+        out += ["", "Dead flows at %s %% load (all namespaces; resyncs after "
+                "lost events and flows-reconciled, the flows a reconcile "
+                "found hpccd held and the module no longer had, during the "
+                "run; then the flows in hpccd's tables and the module's "
+                "when the run had ended):" % load, "",
+                "| cc | resyncs | flows reconciled | hpccd flows after | "
+                "module flows after |", "|---|---|---|---|---|"] + dead
+    return out
 
 
 # --- S6 ---------------------------------------------------------------------
