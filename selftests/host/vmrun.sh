@@ -34,14 +34,18 @@ timeout_fails_the_run() {
 	[ "$rc" = 124 ]
 }
 
-# --accel picks the emulator mode, --append reaches the guest's command line
+# --accel picks the emulator mode, --append reaches the guest's command
+# line, and in both modes the emulated CPU has neither ERMS nor FSRM (whose
+# rep movsb/stosb TCG runs a byte at a time: tools/vmrun)
 accel_and_append() {
 	local out rc m
 	for m in tcg1 mttcg; do
 		out=$(tools/vmrun --kernel "$K" --timeout 120 --accel $m \
-			--append hpcc.test=$m -- cat /proc/cmdline 2>/dev/null) && rc=0 || rc=$?
+			--append hpcc.test=$m -- sh -c 'cat /proc/cmdline; echo "cpus with erms or fsrm: $(grep -cw -e erms -e fsrm /proc/cpuinfo)"' \
+			2>/dev/null) && rc=0 || rc=$?
 		echo "$m: status $rc: $out"
-		[ "$rc" = 0 ] && echo "$out" | grep -qw "hpcc.test=$m" || return 1
+		[ "$rc" = 0 ] && echo "$out" | grep -qw "hpcc.test=$m" &&
+			echo "$out" | grep -qx "cpus with erms or fsrm: 0" || return 1
 	done
 	tools/vmrun --accel bogus -- true 2>/dev/null; rc=$?
 	echo "bogus: status $rc"
@@ -52,6 +56,6 @@ ktap_print_header
 ktap_set_plan 4
 t "vmrun returns the command's status and streams its output" status_and_output
 t "vmrun fails (125) when the guest kernel logs a WARNING" warning_fails_the_run
-t "vmrun --accel tcg1|mttcg runs, --append reaches /proc/cmdline, a bad mode is refused" accel_and_append
+t "vmrun --accel tcg1|mttcg runs without ERMS/FSRM, --append reaches /proc/cmdline, a bad mode is refused" accel_and_append
 t "vmrun fails (124) when the timeout passes" timeout_fails_the_run
 ktap_finished
