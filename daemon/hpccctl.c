@@ -322,7 +322,6 @@ static void addr_port(const struct hpcc_attrs *a, bool local, char *out,
 		 "[%s]:%u" : "%s:%u", s, ntohs(a->v[port]));
 }
 
-
 static struct json_object *flow_json(const struct hpcc_attrs *a)
 {
 	struct json_object *o = json_object_new_object(), *hops;
