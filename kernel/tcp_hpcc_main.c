@@ -499,7 +499,14 @@ static void hpcc_init(struct sock *sk)
 	hpcc_nl_flow_event(e, HPCC_CMD_FLOW_NEW);
 }
 
-/* hpcc_release() - the connection is closing or changes algorithm. */
+/*
+ * hpcc_release() - the connection is closing or changes algorithm.  The
+ * entry leaves the table before flow-del is sent: a flow-get dump that
+ * hpccd starts after reading the event cannot list the flow again (it
+ * would probe a dead flow until its next reconcile).  The entry is freed
+ * after a grace period, so the event, built inside this read-side
+ * section, still reads it.
+ */
 static void hpcc_release(struct sock *sk)
 {
 	struct hpcc_ca *ca = inet_csk_ca(sk);
@@ -508,8 +515,10 @@ static void hpcc_release(struct sock *sk)
 	if (!e)
 		return;
 	ca->ent = NULL;
-	hpcc_nl_flow_event(e, HPCC_CMD_FLOW_DEL);
+	rcu_read_lock();
 	hpcc_ent_destroy(e);
+	hpcc_nl_flow_event(e, HPCC_CMD_FLOW_DEL);
+	rcu_read_unlock();
 }
 
 /*
