@@ -108,19 +108,25 @@ tb_up dumbbell $HOSTS || { echo "eval: testbed failed" >&2; exit 1; }
 # ewma-period 200, U averaged over 2 T (algorithm.rst, "U's period");
 # hpcc-q and hpcc-w are hpcc with the bottleneck hop's tx-model qdisc and
 # wire, whatever the testbed's (TB_TX_MODEL; Documentation/testbed.rst,
-# "The hop's tx-model")
+# "The hop's tx-model"); hpcc-m0 and hpcc-m2 are hpcc with max-stage 0
+# (every update multiplicative) and 2
 kcc() {
-	case $1 in hpcc-n|hpcc-ss|hpcc-e|hpcc-q|hpcc-w) echo hpcc ;; *) echo "$1" ;; esac
+	case $1 in hpcc-n|hpcc-ss|hpcc-e|hpcc-q|hpcc-w|hpcc-m0|hpcc-m2) echo hpcc ;;
+	*) echo "$1" ;; esac
 }
 
 # bench_cc CC - make CC every host's default; dctcp gets ECN and RED; hpcc
-# and its variants get their n-flows-source, start and ewma-period (the
-# testbed's, TB_HPCC_PARAMS, unless the variant's), and the hop its
-# tx-model (TB_TX_MODEL, or the variant's)
+# and its variants get their n-flows-source, start, ewma-period and
+# max-stage (the testbed's, TB_HPCC_PARAMS, unless the variant's), and the
+# hop its tx-model (TB_TX_MODEL, or the variant's)
 bench_cc() {
-	local cc=$1 ns ecn=2 src=configured start=line-rate ewma txm=$TB_TX_MODEL
+	local cc=$1 ns ecn=2 src=configured start=line-rate ewma ms txm=$TB_TX_MODEL
 	ewma=$(echo "$TB_HPCC_PARAMS" | sed -n 's/.*ewma-period \([0-9]*\).*/\1/p')
 	ewma=${ewma:-100}
+	ms=$(echo "$TB_HPCC_PARAMS" | sed -n 's/.*max-stage \([0-9]*\).*/\1/p')
+	ms=${ms:-5}
+	[ "$cc" = hpcc-m0 ] && ms=0
+	[ "$cc" = hpcc-m2 ] && ms=2
 	[ "$cc" = dctcp ] && ecn=1
 	[ "$cc" = hpcc-n ] && src=reported
 	[ "$cc" = hpcc-ss ] && start=slow-start
@@ -136,7 +142,7 @@ bench_cc() {
 		case $cc in hpcc*)
 			ip netns exec "$ns" "$TB_BIN/hpccctl" param set \
 				n-flows-source $src start $start \
-				ewma-period "$ewma" || return 1 ;;
+				ewma-period "$ewma" max-stage "$ms" || return 1 ;;
 		esac
 	done
 	if [ "$cc" = dctcp ]; then

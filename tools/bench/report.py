@@ -24,12 +24,13 @@ import matplotlib.pyplot as plt  # noqa: E402
 
 # hpcc-n: hpcc with n-flows-source reported; hpcc-ss: hpcc with start
 # slow-start; hpcc-e: hpcc with ewma-period 200; hpcc-q, hpcc-w: hpcc with
-# the hop's tx-model qdisc, wire (eval.sh, bench_cc)
-CC_ORDER = ["hpcc", "hpcc-n", "hpcc-ss", "hpcc-e", "hpcc-q", "hpcc-w", "cubic",
-            "bbr", "dctcp"]
+# the hop's tx-model qdisc, wire; hpcc-m0, hpcc-m2: hpcc with max-stage 0, 2
+# (eval.sh, bench_cc)
+CC_ORDER = ["hpcc", "hpcc-n", "hpcc-ss", "hpcc-e", "hpcc-q", "hpcc-w",
+            "hpcc-m0", "hpcc-m2", "cubic", "bbr", "dctcp"]
 COLORS = {"hpcc": "tab:red", "hpcc-n": "tab:orange", "hpcc-ss": "tab:brown",
           "hpcc-e": "tab:pink", "hpcc-q": "tab:cyan",
-          "hpcc-w": "tab:olive",
+          "hpcc-w": "tab:olive", "hpcc-m0": "tab:gray", "hpcc-m2": "gold",
           "cubic": "tab:blue",
           "bbr": "tab:green", "dctcp": "tab:purple"}
 # S5 buckets, upper bounds in bytes (scaled sizes): one packet, IW10,
