@@ -156,7 +156,27 @@ struct hpcc_talk {
 	struct hpcc_genl *g;
 	mnl_cb_t cb;
 	void *data;
+	bool intr;	/* a message was flagged NLM_F_DUMP_INTR */
 };
+
+/*
+ * take_dump_intr() - clear NLM_F_DUMP_INTR on the messages of @buf and
+ * note it in @t: libmnl would stop at such a message with EINTR and leave
+ * the rest of the dump in the socket for the next request to trip on.
+ */
+static void take_dump_intr(struct hpcc_talk *t, void *buf, size_t len)
+{
+	struct nlmsghdr *nlh = buf;
+	int n = (int)len;
+
+	while (mnl_nlmsg_ok(nlh, n)) {
+		if (nlh->nlmsg_flags & NLM_F_DUMP_INTR) {
+			nlh->nlmsg_flags &= ~NLM_F_DUMP_INTR;
+			t->intr = true;
+		}
+		nlh = mnl_nlmsg_next(nlh, &n);
+	}
+}
 
 static int data_cb(const struct nlmsghdr *nlh, void *data)
 {
@@ -219,10 +239,13 @@ int hpcc_genl_talk(struct hpcc_genl *g, struct nlmsghdr *nlh, mnl_cb_t cb,
 		n = mnl_socket_recvfrom(g->nl, buf, sizeof(buf));
 		if (n < 0)
 			return errno == EAGAIN ? -ETIMEDOUT : -errno;
+		take_dump_intr(&t, buf, n);
 		ret = mnl_cb_run2(buf, n, seq, portid, data_cb, &t, ctl,
 				  NLMSG_MIN_TYPE);
 	} while (ret > 0);
-	return ret < 0 ? -errno : 0;
+	if (ret < 0)
+		return -errno;
+	return t.intr ? -EINTR : 0;
 }
 
 void hpcc_genl_put_tuple(struct nlmsghdr *nlh, const struct hpcc_tuple *t)

@@ -110,8 +110,14 @@ struct nlmsghdr *hpcc_genl_msg(struct hpcc_genl *g, void *buf, uint8_t cmd,
 /**
  * hpcc_genl_talk() - send @nlh and run @cb on each reply until the ACK or
  * NLMSG_DONE
- * Return: 0, or the negative errno of the error reply (extack message in
- * @g->extack) or of the socket.
+ *
+ * A dump whose table changed while it ran (a message flagged
+ * NLM_F_DUMP_INTR) is read to its end, @cb run on every message, and
+ * then -EINTR returned: what it listed is true, but a missing entry may
+ * still exist.
+ *
+ * Return: 0, -EINTR (above), or the negative errno of the error reply
+ * (extack message in @g->extack) or of the socket.
  */
 int hpcc_genl_talk(struct hpcc_genl *g, struct nlmsghdr *nlh, mnl_cb_t cb,
 		   void *data);

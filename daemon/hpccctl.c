@@ -466,16 +466,29 @@ static int flow_show(int ac, char **av)
 	struct attrs_list l = { .f = &f };
 	struct json_object *arr;
 	size_t i;
-	int err;
+	int err, tries = 3;
 
 	err = parse_filter(ac, av, &f);
 	if (err)
 		return err;
 	if (open_family())
 		return 1;
-	err = hpcc_genl_talk(&g, hpcc_genl_msg(&g, buf, HPCC_CMD_FLOW_GET,
-					       NLM_F_DUMP), dump_cb, &l);
-	if (err) {
+	/* a table that changed under the dump (EINTR) may have been listed
+	 * with a flow missing or twice: dump again, and after the last try
+	 * show it with a warning
+	 */
+	do {
+		free(l.v);
+		l.v = NULL;
+		l.n = 0;
+		l.cap = 0;
+		err = hpcc_genl_talk(&g, hpcc_genl_msg(&g, buf,
+						       HPCC_CMD_FLOW_GET,
+						       NLM_F_DUMP), dump_cb, &l);
+	} while (err == -EINTR && --tries);
+	if (err == -EINTR) {
+		fprintf(stderr, "hpccctl: the flow table changed during the dump: a flow may be missing or shown twice\n");
+	} else if (err) {
 		free(l.v);
 		return fail("flow-get", err);
 	}

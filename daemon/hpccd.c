@@ -92,7 +92,7 @@ enum {
 	C_IOAM_OVERFLOW, C_RESPONSES_NO_RATE, C_PROBES_INT_MD, C_INT_MD_STACKS,
 	C_INT_MD_REFUSED, C_INT_MD_INCOMPLETE, C_PROBES_IFA, C_IFA_STACKS,
 	C_IFA_REFUSED, C_IFA_NO_RATE, C_IFA_OTHER_PROTOCOL, C_HOPS_SKIPPED,
-	C_PARSE_BASE,
+	C_DUMPS_INTERRUPTED, C_PARSE_BASE,
 	C_NUM = C_PARSE_BASE + HPCC_PARSE_NUM
 };
 
@@ -110,6 +110,7 @@ static const char *const counter_names[C_PARSE_BASE] = {
 	"ioam-overflow", "responses-no-rate", "probes-int-md", "int-md-stacks",
 	"int-md-refused", "int-md-incomplete", "probes-ifa", "ifa-stacks",
 	"ifa-refused", "ifa-no-rate", "ifa-other-protocol", "hops-skipped",
+	"dumps-interrupted",
 };
 
 /*
@@ -419,11 +420,20 @@ static void drain_events(void)
 		;
 }
 
+static void check_flow(struct hpccd_flow *f);
+
+static void check_unseen(struct hpccd_flow *f, void *data)
+{
+	check_flow(f);
+}
+
 /*
  * reconcile() - make the flow table the module's: dump its flows (learning
  * new ones, probing those with data in flight) and forget those it did not
  * list.  Probe state of the flows that stay is kept.  After lost events
- * (resync_pending) the queued events are drained first.
+ * (resync_pending) the queued events are drained first.  A dump the table
+ * changed under (NLM_F_DUMP_INTR) may have missed live flows: those it did
+ * not list are looked up one by one instead (dumps-interrupted).
  */
 static void reconcile(void)
 {
@@ -446,6 +456,20 @@ static void reconcile(void)
 						   NLM_F_DUMP), dump_cb, NULL);
 	D.dump_end = now_ns();
 	D.dump_ns = D.dump_end - start;
+	if (err == -EINTR) {
+		/* the table changed between the dump's parts: a flow it did
+		 * not list may live on (the kernel's resume index shifted
+		 * past it), so each is asked for by itself (check_flow():
+		 * ENOENT forgets it, and counts flows-gone)
+		 */
+		D.counters[C_DUMPS_INTERRUPTED]++;
+		D.counters[C_RECONCILES]++;
+		gone = D.counters[C_FLOWS_GONE];
+		hpccd_reconcile_unseen(&D.sched, check_unseen, NULL);
+		gone = (uint32_t)(D.counters[C_FLOWS_GONE] - gone);
+		D.counters[C_FLOWS_RECONCILED] += gone;
+		return;
+	}
 	if (err) {
 		logmsg(LOG_WARNING, "flow dump: %s", strerror(-err));
 		return;

@@ -479,6 +479,24 @@ uint32_t hpccd_reconcile_end(struct hpccd_sched *s)
 	return n;
 }
 
+uint32_t hpccd_reconcile_unseen(struct hpccd_sched *s,
+				void (*fn)(struct hpccd_flow *f, void *data),
+				void *data)
+{
+	struct hpccd_flow *f, *next;
+	uint32_t n = 0;
+
+	for (f = LIST_FIRST(&s->flows); f; f = next) {
+		next = LIST_NEXT(f, all);
+		if (f->mark != s->mark) {
+			f->mark = s->mark;
+			fn(f, data);
+			n++;
+		}
+	}
+	return n;
+}
+
 /* --- per-source response limit --------------------------------------------- */
 
 #define RL_WAYS 4

@@ -227,6 +227,16 @@ void hpccd_reconcile_begin(struct hpccd_sched *s);
 uint32_t hpccd_reconcile_end(struct hpccd_sched *s);
 
 /**
+ * hpccd_reconcile_unseen() - ... or, after a dump that may have missed
+ * flows (NLM_F_DUMP_INTR), @fn is called on each flow it did not list,
+ * which @fn may remove (hpccd_flow_remove()) but no other flow
+ * Return: how many flows @fn was called on.
+ */
+uint32_t hpccd_reconcile_unseen(struct hpccd_sched *s,
+				void (*fn)(struct hpccd_flow *f, void *data),
+				void *data);
+
+/**
  * struct hpccd_rl - per-source token buckets for responses
  * @rate: responses per second per source (response-rate): an IPv4 address
  *	or an IPv6 /64

@@ -105,6 +105,9 @@ enum hpcc_stat {
  * @cfg: parameters, RCU
  * @cfg_mutex: serializes params-set
  * @lock: serializes flow table writers (BH-safe)
+ * @flows_gen: flow table generation, one more at every insert and removal
+ *	(under @lock); a flow-get dump flags a message NLM_F_DUMP_INTR when it
+ *	changed between parts
  * @nflows: entries in the table
  * @hash_rnd: hash seed
  * @stats: counters
@@ -117,6 +120,7 @@ struct hpcc_net {
 	struct hpcc_cfg __rcu *cfg;
 	struct mutex cfg_mutex;	/* serializes params-set */
 	spinlock_t lock;	/* flow table writers, BH */
+	u32 flows_gen;		/* table changes, under lock (dumps) */
 	atomic_t nflows;
 	u32 hash_rnd;
 	atomic64_t stats[HPCC_STAT_NUM];

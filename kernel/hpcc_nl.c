@@ -390,9 +390,14 @@ static int hpcc_nl_put_hops(struct sk_buff *msg, struct hpcc_ent *e, u64 *age)
 #define HPCC_PUT64(msg, attr, v) \
 	nla_put_u64_64bit(msg, attr, v, HPCC_A_FLOW_PAD)
 
-/* hpcc_nl_fill_flow() - one flow-get message (do, dump). */
+/*
+ * hpcc_nl_fill_flow() - one flow-get message (do, dump).  In a dump (@cb
+ * set) a message is flagged NLM_F_DUMP_INTR when the table changed since
+ * the dump began (genl_dump_check_consistent()).
+ */
 static int hpcc_nl_fill_flow(struct sk_buff *msg, struct hpcc_ent *e,
-			     u32 portid, u32 seq, int flags)
+			     u32 portid, u32 seq, int flags,
+			     struct netlink_callback *cb)
 {
 	u64 age = U64_MAX;
 	struct hpcc_pub p;
@@ -408,6 +413,8 @@ static int hpcc_nl_fill_flow(struct sk_buff *msg, struct hpcc_ent *e,
 			  HPCC_CMD_FLOW_GET);
 	if (!hdr)
 		return -EMSGSIZE;
+	if (cb)
+		genl_dump_check_consistent(cb, hdr);
 	if (hpcc_nl_put_tuple(msg, e) || hpcc_nl_put_hops(msg, e, &age) ||
 	    nla_put_u8(msg, HPCC_A_FLOW_IN_FLIGHT, p.in_flight) ||
 	    nla_put_u32(msg, HPCC_A_FLOW_SRTT, p.srtt_us) ||
@@ -461,7 +468,8 @@ static int hpcc_nl_flow_get_doit(struct sk_buff *skb, struct genl_info *info)
 				   "no hpcc flow with this 4-tuple in this network namespace");
 		return -ENOENT;
 	}
-	err = hpcc_nl_fill_flow(msg, e, info->snd_portid, info->snd_seq, 0);
+	err = hpcc_nl_fill_flow(msg, e, info->snd_portid, info->snd_seq, 0,
+				NULL);
 	rcu_read_unlock();
 	if (err) {
 		nlmsg_free(msg);
@@ -471,6 +479,15 @@ static int hpcc_nl_flow_get_doit(struct sk_buff *skb, struct genl_info *info)
 }
 
 /* Dump position: cb->args[0] the bucket, cb->args[1] entries done in it. */
+/*
+ * hpcc_nl_flow_get_dumpit() - flow-get dump: one message per flow, bucket
+ * by bucket, resuming at (bucket, index in the bucket).  A flow added or
+ * removed between two parts shifts the indexes, so the dump may list a
+ * flow twice or miss one that was there all along: then a message after
+ * the change carries NLM_F_DUMP_INTR (the table's generation, taken at
+ * each part, differs from the previous part's), and the reader must not
+ * take a flow's absence as its end (hpccd's reconcile does not).
+ */
 static int hpcc_nl_flow_get_dumpit(struct sk_buff *skb,
 				   struct netlink_callback *cb)
 {
@@ -478,6 +495,8 @@ static int hpcc_nl_flow_get_dumpit(struct sk_buff *skb,
 	unsigned long b = cb->args[0], skip = cb->args[1], idx;
 	struct hpcc_ent *e;
 
+	/* never 0: nl_dump_check_consistent() ignores a prev_seq of 0 */
+	cb->seq = (READ_ONCE(hn->flows_gen) << 1) | 1;
 	rcu_read_lock();
 	for (; b < ARRAY_SIZE(hn->buckets); b++, skip = 0) {
 		idx = 0;
@@ -486,7 +505,7 @@ static int hpcc_nl_flow_get_dumpit(struct sk_buff *skb,
 				continue;
 			if (hpcc_nl_fill_flow(skb, e, NETLINK_CB(cb->skb).portid,
 					      cb->nlh->nlmsg_seq,
-					      NLM_F_MULTI)) {
+					      NLM_F_MULTI, cb)) {
 				cb->args[0] = b;
 				cb->args[1] = idx - 1;
 				goto out;

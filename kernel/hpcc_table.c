@@ -174,6 +174,7 @@ struct hpcc_ent *hpcc_ent_create(struct hpcc_net *hn,
 	}
 	refcount_inc(&hn->ref);
 	hlist_add_head_rcu(&e->node, &hn->buckets[h]);
+	WRITE_ONCE(hn->flows_gen, hn->flows_gen + 1);
 	spin_unlock_bh(&hn->lock);
 	hpcc_stat_inc(hn, HPCC_STAT_FLOWS_CREATED);
 	return e;
@@ -198,6 +199,7 @@ void hpcc_ent_destroy(struct hpcc_ent *e)
 
 	spin_lock_bh(&hn->lock);
 	hlist_del_rcu(&e->node);
+	WRITE_ONCE(hn->flows_gen, hn->flows_gen + 1);
 	spin_unlock_bh(&hn->lock);
 	atomic_dec(&hn->nflows);
 	call_rcu(&e->rcu, hpcc_ent_free_rcu);

@@ -297,6 +297,47 @@ TEST_F(sched, reconcile)
 	ASSERT_NE(NULL, hpccd_flow_find(&self->s, &t));
 }
 
+/* check_unseen stand-in: forgets the odd ones (ENOENT), keeps the rest */
+static void forget_odd(struct hpccd_flow *f, void *data)
+{
+	struct hpccd_sched *s = data;
+
+	if (f->t.sport & 1)
+		hpccd_flow_remove(s, f);
+}
+
+/* An interrupted dump: the flows it did not list are each passed to fn,
+ * which may remove them; the listed ones are not; none is forgotten
+ * without fn's word.
+ */
+TEST_F(sched, reconcile_unseen)
+{
+	struct hpcc_tuple t;
+	uint32_t i;
+
+	for (i = 0; i < 100; i++) {
+		t = tup(i);
+		hpccd_flow_add(&self->s, &t, NULL);
+	}
+	hpccd_reconcile_begin(&self->s);
+	for (i = 0; i < 100; i += 10) {	/* the dump listed 10 */
+		t = tup(i);
+		hpccd_flow_add(&self->s, &t, NULL);
+	}
+	ASSERT_EQ(90, hpccd_reconcile_unseen(&self->s, forget_odd, &self->s));
+	ASSERT_EQ(50, self->s.nflows);	/* 10 listed + 40 even, unlisted */
+	for (i = 0; i < 100; i++) {
+		t = tup(i);
+		if (i & 1) {
+			ASSERT_EQ(NULL, hpccd_flow_find(&self->s, &t));
+		} else {
+			ASSERT_NE(NULL, hpccd_flow_find(&self->s, &t));
+		}
+	}
+	/* each was seen once: a second pass calls fn on none */
+	ASSERT_EQ(0, hpccd_reconcile_unseen(&self->s, forget_odd, &self->s));
+}
+
 TEST(response_limit)
 {
 	struct hpccd_rl rl;

@@ -410,6 +410,31 @@ thousand_sockets() {
 	echo "after close: table 0, slab objects $(slab_objects)"
 }
 
+# A flow-get dump resumes each part at (bucket, index in the bucket), so a
+# flow added or removed between two parts can make it miss a flow that was
+# there all along (hpccd's reconcile then forgot a live flow).  A message
+# after such a change carries NLM_F_DUMP_INTR: 100 flows (several parts)
+# and a new one after the first part.
+dump_intr() {
+	local line out parts rc=0
+	coproc DUMPS { ip netns exec hm "$BIN/tcp_cc_tool" many 50 hpcc; }
+	read -r -t $((60 * SLOW)) line <&"${DUMPS[0]}"
+	[ "$line" = ready ] || { echo "tool: $line"; return 1; }
+	out=$(ip netns exec hm "$NL" dump-change) || rc=1
+	echo "with $(stat_of hm flows) flows: $out"
+	case $out in *intr=1*) ;; *) rc=1 ;; esac
+	parts=$(echo "$out" | sed -n 's/^parts=\([0-9]*\) .*/\1/p')
+	[ "${parts:-0}" -ge 2 ] || rc=1
+	# an unchanged table: no flag
+	out=$(ip netns exec hm "$NL" dump) || rc=1
+	echo "$out" | grep -q '^interrupted' && { echo "an unchanged dump was flagged"; rc=1; }
+	eval "exec ${DUMPS[1]}>&-"
+	wait "$DUMPS_PID"
+	retry 50 sh -c "[ \"\$(ip netns exec hm '$NL' stats | sed -n 's/^flows=//p')\" = 0 ]" ||
+		rc=1
+	return $rc
+}
+
 table_full() {
 	local line
 	ip netns exec hm "$NL" params-set max_flows=100 || return 1
@@ -651,6 +676,7 @@ t "an unprivileged user cannot write or join events" unprivileged
 t "two namespaces do not see each other's flows or parameters" namespaces_apart
 t "flow-new, flow-del and (only for a flow outlasting a round trip) flow-active events reach a listener" events
 t "1000 connections (2000 hpcc sockets): no table or slab leak" thousand_sockets
+t "a flow-get dump the table changes under is flagged NLM_F_DUMP_INTR" dump_intr
 t "max-flows bounds the table and table-full is counted" table_full
 t "the kernel's YNL CLI dumps flows with the project's spec" ynl_dump
 t "a loss is counted as a reduction and caps W at half of W_init" loss_caps_w
