@@ -108,24 +108,25 @@ report_s5() {
 	printf '%s\n' "TCPTimeouts 2" "TCPSackRecoveryFail 2" "TCPLossFailures 6" \
 		> "$d/s5/hpcc/1/load30/counters.after"
 	# hpccd: 2 s of CPU for 100 probes at the senders, 1 s and 50 at the
-	# receivers: 20 ms per probe sent; 2 resyncs and 4 flows reconciled
-	# in the run, and the gauges after it (before's are not subtracted):
+	# receivers: 20 ms per probe sent; 2 resyncs, 4 flows reconciled and
+	# 3 dumps interrupted in the run, and the gauges after it (before's are not subtracted):
 	# 5 flows in hpccd's tables, 3 in the module's
 	printf '%s\n' "tbs1 ticks 100" "tbs1 probes-sent 10" "tbd1 ticks 50" \
 		"tbd1 probes-sent 0" "tbd1 responses-sent 5" "tbs1 resyncs 1" \
 		"tbs1 flows-reconciled 10" "tbs1 flows 7" "tbs1 module-flows 6" \
-		> "$d/s5/hpcc/1/load30/hpccd.before"
+		"tbs1 dumps-interrupted 2" > "$d/s5/hpcc/1/load30/hpccd.before"
 	printf '%s\n' "tbs1 ticks 300" "tbs1 probes-sent 110" "tbd1 ticks 150" \
 		"tbd1 probes-sent 50" "tbd1 responses-sent 105" "tbs1 resyncs 3" \
 		"tbs1 flows-reconciled 14" "tbs1 flows 3" "tbs1 module-flows 1" \
-		"tbd1 flows 2" "tbd1 module-flows 2" > "$d/s5/hpcc/1/load30/hpccd.after"
+		"tbd1 flows 2" "tbd1 module-flows 2" "tbs1 dumps-interrupted 5" \
+		> "$d/s5/hpcc/1/load30/hpccd.after"
 	/usr/bin/python3 "$TOP/tools/bench/report.py" "$d" > /dev/null || return 1
 	grep '^| hpcc' "$d/report.md"
 	grep '^| S5 no collapse' "$d/report.md"
 	grep -A4 '^hpccd at 30' "$d/report.md"
 	grep -A4 '^Dead flows at 30' "$d/report.md"
 	grep -q '^| hpcc | [0-9.]* | 2\.0 / 1\.0 | 100 / 50 | 0 / 100 | 0 / 0 | 0 / 0 | 20\.00 |$' "$d/report.md" &&
-	grep -q '^| hpcc | 2 | 4 | 5 | 3 |$' "$d/report.md" &&
+	grep -q '^| hpcc | 2 | 4 | 3 | 5 | 3 |$' "$d/report.md" &&
 	grep -q '^| hpcc | [0-9.]* | [0-9.]* |.* | 4 | n/a | n/a | 0 | 2\.5 | 0\.3 |$' "$d/report.md" &&
 	grep -q '^| S5 no collapse at 30 % load .* | 0 of 1 runs collapsed; .* | yes |$' "$d/report.md" &&
 		[ -s "$d/s5_fct_load30.png" ] || return 1

@@ -201,8 +201,10 @@ bench_cpu() {
 # stime, USER_HZ) and its work counters, "NS COUNTER N" (SIGUSR1 writes
 # them to TB_TMP/NS.hpccd.stats, renamed into place when complete), for
 # what hpccd's CPU buys per namespace (issue 16, item 1 (b)); and for
-# dead flows (item 1 (c)) its resyncs and flows-reconciled (flows a
-# reconcile found it held and the module no longer had), with two gauges:
+# dead flows (item 1 (c)) its resyncs, flows-reconciled (flows a
+# reconcile found it held and the module no longer had) and
+# dumps-interrupted (reconciles whose dump the table changed under, which
+# then looked its unlisted flows up one by one), with two gauges:
 # "NS flows N", the flows in hpccd's table, and "NS module-flows N", the
 # module's (hpccctl stats) in that namespace at the same moment
 bench_hpccd() {
@@ -219,7 +221,7 @@ bench_hpccd() {
 			sleep 0.02
 		done
 		awk -v ns="$ns" '{ print ns, "ticks", $14 + $15 }' "/proc/$p/stat"
-		awk -v ns="$ns" -F= '/^(probes-sent|probes-received|probes-timed-out|responses-sent|responses-received|events|telemetry-pushed|flows-added|resyncs|flows-reconciled|flows)=/ {
+		awk -v ns="$ns" -F= '/^(probes-sent|probes-received|probes-timed-out|responses-sent|responses-received|events|telemetry-pushed|flows-added|resyncs|flows-reconciled|dumps-interrupted|flows)=/ {
 			print ns, $1, $2 }' "$TB_TMP/$ns.hpccd.stats" 2>/dev/null
 		ip netns exec "$ns" "$TB_BIN/hpccctl" stats 2>/dev/null |
 			awk -v ns="$ns" '$1 == "flows" { print ns, "module-flows", $2 }'

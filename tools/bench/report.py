@@ -931,17 +931,20 @@ def hpccd_table(per, load):
         def g(k, v=v):
             return fmt([sum(x["hpccd"].get(r + " " + k, 0)
                             for r in ("senders", "receivers")) for x in v], "%.0f")
-        dead.append("| %s | %s | %s | %s | %s |" % (
-            cc, g("resyncs"), g("flows-reconciled"), g("flows"),
-            g("module-flows")))
+        dead.append("| %s | %s | %s | %s | %s | %s |" % (
+            cc, g("resyncs"), g("flows-reconciled"),
+            g("dumps-interrupted"), g("flows"), g("module-flows")))
     if dead:
         out += ["", "Dead flows at %s %% load (all namespaces; resyncs after "
-                "lost events and flows-reconciled, the flows a reconcile "
-                "found hpccd held and the module no longer had, during the "
+                "lost events, flows-reconciled, the flows a reconcile "
+                "found hpccd held and the module no longer had, and the "
+                "reconciles whose dump the table changed under (each "
+                "unlisted flow then looked up by itself), during the "
                 "run; then the flows in hpccd's tables and the module's "
                 "when the run had ended):" % load, "",
-                "| cc | resyncs | flows reconciled | hpccd flows after | "
-                "module flows after |", "|---|---|---|---|---|"] + dead
+                "| cc | resyncs | flows reconciled | dumps interrupted | "
+                "hpccd flows after | module flows after |",
+                "|---|---|---|---|---|---|"] + dead
     return out
 
 
