@@ -21,8 +21,9 @@
  *   hpcc_nl listen N                             print N flow events
  *   hpcc_nl dump-change                          a flow-get dump that gets a
  *           new flow (a loopback connection with hpcc) after its first
- *           part: prints "parts=P flows=F intr=0|1" (intr: a message
- *           was flagged NLM_F_DUMP_INTR)
+ *           part was made (in the request's sendmsg; the next part is
+ *           made at the first recv): prints "parts=P flows=F intr=0|1"
+ *           (P: recvs; intr: a message was flagged NLM_F_DUMP_INTR)
  *
  * Errors print "error: ERRNO (strerror): extack message" and exit 1.
  */
@@ -473,8 +474,9 @@ static int loopback_flow(int *fds)
 }
 
 /*
- * dump_change() - read a flow-get dump one part (one recv) at a time, with
- * a new flow between the first and the second part; libmnl is not used to
+ * dump_change() - a flow-get dump with a new flow between its first part
+ * (made by sendmsg) and the next (made by the first recv, even if only
+ * NLMSG_DONE is left), read one recv at a time; libmnl is not used to
  * read it, as it stops at the first NLM_F_DUMP_INTR message.
  */
 static int dump_change(void)
@@ -487,6 +489,8 @@ static int dump_change(void)
 
 	if (mnl_socket_sendto(g.nl, nlh, nlh->nlmsg_len) < 0)
 		die("sendto");
+	if (loopback_flow(fds))
+		die("loopback connection");
 	while (!done) {
 		n = mnl_socket_recvfrom(g.nl, buf, sizeof(buf));
 		if (n < 0)
@@ -503,8 +507,6 @@ static int dump_change(void)
 			else
 				flows++;
 		}
-		if (parts == 1 && !done && loopback_flow(fds))
-			die("loopback connection");
 	}
 	printf("parts=%d flows=%d intr=%d\n", parts, flows, intr);
 	close(fds[0]);

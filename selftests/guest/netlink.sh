@@ -413,8 +413,8 @@ thousand_sockets() {
 # A flow-get dump resumes each part at (bucket, index in the bucket), so a
 # flow added or removed between two parts can make it miss a flow that was
 # there all along (hpccd's reconcile then forgot a live flow).  A message
-# after such a change carries NLM_F_DUMP_INTR: 100 flows (several parts)
-# and a new one after the first part.
+# after such a change carries NLM_F_DUMP_INTR: 100 flows (two parts) and a
+# new one after the first part was made.
 dump_intr() {
 	local line out parts rc=0
 	coproc DUMPS { ip netns exec hm "$BIN/tcp_cc_tool" many 50 hpcc; }
