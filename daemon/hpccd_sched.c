@@ -464,19 +464,14 @@ void hpccd_reconcile_begin(struct hpccd_sched *s)
 	s->mark++;
 }
 
+static void reconcile_remove(struct hpccd_flow *f, void *data)
+{
+	hpccd_flow_remove(data, f);
+}
+
 uint32_t hpccd_reconcile_end(struct hpccd_sched *s)
 {
-	struct hpccd_flow *f, *next;
-	uint32_t n = 0;
-
-	for (f = LIST_FIRST(&s->flows); f; f = next) {
-		next = LIST_NEXT(f, all);
-		if (f->mark != s->mark) {
-			hpccd_flow_remove(s, f);
-			n++;
-		}
-	}
-	return n;
+	return hpccd_reconcile_unseen(s, reconcile_remove, s);
 }
 
 uint32_t hpccd_reconcile_unseen(struct hpccd_sched *s,

@@ -478,10 +478,10 @@ static int hpcc_nl_flow_get_doit(struct sk_buff *skb, struct genl_info *info)
 	return genlmsg_reply(msg, info);
 }
 
-/* Dump position: cb->args[0] the bucket, cb->args[1] entries done in it. */
 /*
  * hpcc_nl_flow_get_dumpit() - flow-get dump: one message per flow, bucket
- * by bucket, resuming at (bucket, index in the bucket).  A flow added or
+ * by bucket, resuming at cb->args[0], the bucket, and cb->args[1], the
+ * entries done in it.  A flow added or
  * removed between two parts shifts the indexes, so the dump may list a
  * flow twice or miss one that was there all along: then a message after
  * the change carries NLM_F_DUMP_INTR (the table's generation, taken at
