@@ -80,11 +80,13 @@ flow_stop() {
 }
 
 # The flow runs HPCC on the forwarder's IOAM node: one record, switch 5,
-# egress port 7, B from the capacity table, no txBytes.
+# egress port 7, B from the capacity table, no txBytes.  "Runs HPCC" is
+# 10 samples applied to the new flow, not a snapshot of the mode
+# (encodings.sh's flow() says why).
 ioam_telemetry() {
 	local rc=0
 	flow_start
-	retry 50 flowj 'f["mode-name"] == "hpcc" and age(f) < 100000 and len(f["hops"]) == 1 and f["hops"][0]["switch-id"] == 5 and f["hops"][0]["port-id"] == 7 and f["hops"][0]["rate"] == 100000000 and f["hops"][0].get("flags") == 1' || {
+	retry 50 flowj 'f["samples"] >= 10 and age(f) < 100000 and len(f["hops"]) == 1 and f["hops"][0]["switch-id"] == 5 and f["hops"][0]["port-id"] == 7 and f["hops"][0]["rate"] == 100000000 and f["hops"][0].get("flags") == 1' || {
 		echo "last read:"; cat "$TMP/flowj.last"; rc=1; }
 	echo "sender: probes-ioam $(dstat hs probes-ioam), responses-received $(dstat hs responses-received), telemetry-pushed $(dstat hs telemetry-pushed), responses-no-rate $(dstat hs responses-no-rate)"
 	echo "receiver: ioam-traces $(dstat hr ioam-traces), ioam-refused $(dstat hr ioam-refused), ioam-overflow $(dstat hr ioam-overflow), responses-sent $(dstat hr responses-sent)"
