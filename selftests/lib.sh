@@ -161,6 +161,16 @@ dstat() {
 	sed -n "s/^$2=//p" "$f"
 }
 
+# dvars NS PREFIX - one statistics dump of NS's hpccd (dstat), every
+# counter in it as a shell variable PREFIX_KEY, dashes made underscores
+# (probes-sent: PREFIX_probes_sent): one dump and one awk for any number
+# of counters, where dstat costs a dump and a sed for each
+dvars() {
+	dstat "$1" probes-sent > /dev/null || return 1
+	eval "$(awk -F= -v p="$2" '$1 ~ /^[a-z0-9-]+$/ && $2 ~ /^[0-9]+$/ {
+		gsub(/-/, "_", $1); print p "_" $1 "=" $2 }' "$TMP/run/$1.stats")"
+}
+
 # flow_json NS DST SPORT EXPR - evaluate the Python EXPR on the JSON flow
 # f (hpccctl -j) in NS to DST from local port SPORT; exit 1 when it is
 # false or there is no such flow.  age(f) is telemetry-age, microseconds,

@@ -88,11 +88,12 @@ ioam_telemetry() {
 	flow_start
 	retry 50 flowj 'f["samples"] >= 10 and age(f) < 100000 and len(f["hops"]) == 1 and f["hops"][0]["switch-id"] == 5 and f["hops"][0]["port-id"] == 7 and f["hops"][0]["rate"] == 100000000 and f["hops"][0].get("flags") == 1' || {
 		echo "last read:"; cat "$TMP/flowj.last"; rc=1; }
+	# stopped before the counters are read (encodings.sh's flow())
+	ip netns exec hs "$CTL" flow show sport 6201
+	flow_stop
 	echo "sender: probes-ioam $(dstat hs probes-ioam), responses-received $(dstat hs responses-received), telemetry-pushed $(dstat hs telemetry-pushed), responses-no-rate $(dstat hs responses-no-rate)"
 	echo "receiver: ioam-traces $(dstat hr ioam-traces), ioam-refused $(dstat hr ioam-refused), ioam-overflow $(dstat hr ioam-overflow), responses-sent $(dstat hr responses-sent)"
 	echo "receiver module: probes-consumed $(mstat hr probes-consumed)"
-	ip netns exec hs "$CTL" flow show sport 6201
-	flow_stop
 	[ $rc = 0 ] && dstat_ge hs probes-ioam 10 && dstat_ge hr ioam-traces 10 &&
 		[ "$(dstat hr ioam-refused)" = 0 ] &&
 		[ "$(dstat hr ioam-overflow)" = 0 ] &&
