@@ -138,10 +138,11 @@ flow() {
 	v=s_probes_$e; pe=${!v:-0}
 	v=r_${e}_stacks; se=${!v:-0}
 	v=r_${e}_refused; re=${!v:--1}
-	read -r st om ma fu < <(rctl -j int show | python3 -c '
+	# a here-string, not a process substitution: the guest has no /dev/fd
+	read -r st om ma fu <<< "$(rctl -j int show | python3 -c '
 import json, sys
 d = [x for x in json.load(sys.stdin)["dev"] if x["dev"] == "v2"]
-print(*([d[0][k] for k in ("stamped", "other-encoding", "malformed", "full")] if d else [-1] * 4))')
+print(*([d[0][k] for k in ("stamped", "other-encoding", "malformed", "full")] if d else [-1] * 4))')"
 	mc=$(mstat hr probes-consumed)
 	echo "sender: probes-$enc $p0 -> $pe, telemetry-pushed ${s_telemetry_pushed:-}, responses-no-rate ${s_responses_no_rate:-}, telemetry-rejected ${s_telemetry_rejected:-}"
 	echo "receiver: $enc-stacks $s0 -> $se, $enc-refused $re, int-md-incomplete ${r_int_md_incomplete:-}, ifa-no-rate ${r_ifa_no_rate:-}, dropped-int-shim ${r_dropped_int_shim:-}, dropped-ifa ${r_dropped_ifa:-}"
