@@ -92,18 +92,13 @@ to_ifa() {
 	grep '^encoding' "$TMP/hs.conf"
 }
 
-# istat KEY - a counter of v2 in the router (hpccctl -j int show)
+# istat KEY... - counters of v2 in the router (hpccctl -j int show), one
+# read for all of them, space-separated; -1 each when v2 has no hop
 istat() {
 	rctl -j int show | python3 -c '
 import json, sys
 d = [x for x in json.load(sys.stdin)["dev"] if x["dev"] == "v2"]
-print(d[0][sys.argv[1]] if d else -1)' "$1"
-}
-
-# dstat_ge NS KEY N - the hpccd counter is at least N
-dstat_ge() {
-	local v
-	v=$(dstat "$1" "$2") && [ -n "$v" ] && [ "$v" -ge "$3" ]
+print(*[d[0][k] if d else -1 for k in sys.argv[1:]])' "$@"
 }
 
 # flow DST FAMILY ENC FLAGS - an hpcc flow from hs to DST runs HPCC on
@@ -139,10 +134,7 @@ flow() {
 	v=r_${e}_stacks; se=${!v:-0}
 	v=r_${e}_refused; re=${!v:--1}
 	# a here-string, not a process substitution: the guest has no /dev/fd
-	read -r st om ma fu <<< "$(rctl -j int show | python3 -c '
-import json, sys
-d = [x for x in json.load(sys.stdin)["dev"] if x["dev"] == "v2"]
-print(*([d[0][k] for k in ("stamped", "other-encoding", "malformed", "full")] if d else [-1] * 4))')"
+	read -r st om ma fu <<< "$(istat stamped other-encoding malformed full)"
 	mc=$(mstat hr probes-consumed)
 	echo "sender: probes-$enc $p0 -> $pe, telemetry-pushed ${s_telemetry_pushed:-}, responses-no-rate ${s_responses_no_rate:-}, telemetry-rejected ${s_telemetry_rejected:-}"
 	echo "receiver: $enc-stacks $s0 -> $se, $enc-refused $re, int-md-incomplete ${r_int_md_incomplete:-}, ifa-no-rate ${r_ifa_no_rate:-}, dropped-int-shim ${r_dropped_int_shim:-}, dropped-ifa ${r_dropped_ifa:-}"
