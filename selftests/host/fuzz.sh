@@ -4,7 +4,8 @@
 # Bounded libFuzzer runs (clang, ASan + UBSan) over the trace parser and
 # the core, over the probe/response parser (daemon/hpcc_wire.c), over
 # hpccd's configuration parser (daemon/hpccd_config.c) and over the decoder
-# layer (daemon/hpcc_decode.c: INT-MD v2.1 stacks, IOAM trace options).
+# layer (daemon/hpcc_decode.c: INT-MD v2.1 stacks, IOAM trace options)
+# and over the FCR message decoder and hold set (kernel/hpcc_fcr.h).
 # HPCC_FUZZ_SECONDS
 # (default 30) per target; the targets run side by side (on two cores each
 # gets about two thirds of one: at 45 s, over a million inputs each, where
@@ -33,7 +34,8 @@ fuzz() { # fuzz TARGET SEED-CORPUS
 RES=$(mktemp -d)
 trap 'rm -rf "$RES"' EXIT
 for target in "fuzz_replay corpus-replay" "fuzz_wire corpus-wire" \
-	      "fuzz_config corpus-config" "fuzz_decode corpus-decode"; do
+	      "fuzz_config corpus-config" "fuzz_decode corpus-decode" \
+	      "fuzz_fcr corpus-fcr"; do
 	set -- $target
 	{ fuzz "$1" "$2" > "$RES/$1.out" 2>&1; echo $? > "$RES/$1.rc"; } &
 done
@@ -46,9 +48,10 @@ result() {
 }
 
 ktap_print_header
-ktap_set_plan 4
+ktap_set_plan 5
 t "fuzz_replay: parser + NewAck/NewINT, ${SECS}s, no finding" result fuzz_replay
 t "fuzz_wire: probe/response parser and builder, ${SECS}s, no finding" result fuzz_wire
 t "fuzz_config: hpccd's configuration parser, ${SECS}s, no finding" result fuzz_config
 t "fuzz_decode: the INT-MD and IOAM decoders, ${SECS}s, no finding" result fuzz_decode
+t "fuzz_fcr: the FCR decoder and hold set, ${SECS}s, no finding" result fuzz_fcr
 ktap_finished

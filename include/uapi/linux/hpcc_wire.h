@@ -31,10 +31,13 @@
  * enum hpcc_wire_type - value of hpcc_wire_hdr.type
  * @HPCC_WIRE_PROBE: sender to receiver; INT hops stamp it
  * @HPCC_WIRE_RESPONSE: receiver to sender; hops leave it alone
+ * @HPCC_WIRE_FCR: a congested hop to a flow's sender, UDP
+ *	(struct hpcc_wire_fcr)
  */
 enum hpcc_wire_type {
 	HPCC_WIRE_PROBE = 1,
 	HPCC_WIRE_RESPONSE = 2,
+	HPCC_WIRE_FCR = 3,
 };
 
 /**
@@ -96,10 +99,19 @@ struct hpcc_wire_hop {
  *	responding receiver answered probes for, within its counting window,
  *	that share one hop (switch_id, port_id) with this probe's records.
  *	1 to 65535; only in responses; the last one in a packet counts.
+ * @HPCC_WIRE_EXT_FCR: in a probe: its flow's sender takes Fast Congestion
+ *	Response messages (draft-even-tsvwg-datacenter-fast-congestion
+ *	sections 6 and 7, "the data sender should mark support"); @value is
+ *	a bit set, bit 0 (HPCC_WIRE_FCR_SUPPORT) set, the others 0 and
+ *	ignored.  A hop learns the flow's support from it (hpcc_int), a
+ *	receiver ignores it.
  */
 enum hpcc_wire_ext_kind {
 	HPCC_WIRE_EXT_N_FLOWS = 1,
+	HPCC_WIRE_EXT_FCR = 2,
 };
+
+#define HPCC_WIRE_FCR_SUPPORT	1	/* HPCC_WIRE_EXT_FCR's value, bit 0 */
 
 /**
  * struct hpcc_wire_ext - a response extension, after the hop_cap records
@@ -115,6 +127,62 @@ struct hpcc_wire_ext {
 	__be16 reserved;
 	__be32 value;
 };
+
+/**
+ * struct hpcc_wire_fcr - a Fast Congestion Response message
+ *	(draft-even-tsvwg-datacenter-fast-congestion sections 3, 5 and 7)
+ * @magic: HPCC_WIRE_MAGIC
+ * @version: HPCC_WIRE_VERSION
+ * @type: HPCC_WIRE_FCR
+ * @family: 4 or 6: the family of the flow's packets (an IPv4 flow's
+ *	addresses are in their IPv4-mapped form, ::ffff:a.b.c.d)
+ * @flags: 0 when sent, ignored when received
+ * @switch_id: switch_ID of the congested hop
+ * @port_id: port_ID of its congested egress port
+ * @rate: the rate the hop asks every sender of the port to send at, bits
+ *	per second, 1 to 1.6e12; the same for all of them (section 5)
+ * @ts: the hop's clock when it queued the message, ns (reaction-time
+ *	measurement only: a sender does not trust it)
+ * @seq: the TCP sequence number of a data segment of the flow the hop
+ *	forwarded while congested: the nonce by which the sender knows the
+ *	message comes from the flow's path (it must lie within the sender's
+ *	window, as RFC 5961 section 5 has it for ICMP)
+ * @round: the port's FCR round, one more at each new rate; a sender keeps
+ *	the newest message of each (switch_id, port_id)
+ * @interval: the hop's time between two rounds, us, 1 to 10^6: the
+ *	sender holds the rate at most twice this long without a new message
+ * @sport: the flow's source port (the sender's)
+ * @dport: the flow's destination port
+ * @saddr: the flow's source address, the sender's (IPv4-mapped for 4)
+ * @daddr: the flow's destination address
+ *
+ * Carried as the payload of a UDP datagram from the hop's address to the
+ * sender's address and the port its FCR configuration names (default
+ * HPCC_WIRE_FCR_PORT), with the response DSCP.  The message is
+ * HPCC_WIRE_FCR_LEN bytes; bytes after it are ignored.  All fields are
+ * big-endian; the structure has no holes.
+ */
+struct hpcc_wire_fcr {
+	__be32 magic;
+	__u8 version;
+	__u8 type;
+	__u8 family;
+	__u8 flags;
+	__be32 switch_id;
+	__be32 port_id;
+	__be64 rate;
+	__be64 ts;
+	__be32 seq;
+	__be32 round;
+	__be16 sport;
+	__be16 dport;
+	__be32 interval;
+	__u8 saddr[16];
+	__u8 daddr[16];
+};
+
+#define HPCC_WIRE_FCR_LEN	80	/* sizeof(struct hpcc_wire_fcr) */
+#define HPCC_WIRE_FCR_PORT	6862	/* default UDP port of FCR messages */
 
 #define HPCC_WIRE_HDR_LEN	24	/* sizeof(struct hpcc_wire_hdr) */
 #define HPCC_WIRE_HOP_LEN	40	/* sizeof(struct hpcc_wire_hop) */

@@ -1,0 +1,384 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/*
+ * hpcc_fcr.h - Fast Congestion Response (draft-even-tsvwg-datacenter-fast-
+ * congestion): the message codec, the managed-domain check and the sender's
+ * per-flow set of rates, with the lowest-rate rule (section 4) and expiry.
+ *
+ * One source for the kernel (tcp_hpcc.ko decodes and holds, hpcc_int.ko
+ * encodes) and for userspace (unit tests, the fuzz target, hpccctl): static
+ * inline functions on byte buffers, no kernel or libc dependency, so that
+ * the code the tests run is the code the modules run.  The message is
+ * struct hpcc_wire_fcr (include/uapi/linux/hpcc_wire.h); Documentation/
+ * design.rst, "Fast Congestion Response", has the rules.
+ */
+#ifndef _HPCC_FCR_H
+#define _HPCC_FCR_H
+
+#ifdef __KERNEL__
+#include <linux/types.h>
+#else
+#include "hpcc_user.h"
+#endif
+#include <linux/hpcc_wire.h>
+
+/* The range a message's rate and interval must lie in (wire format). */
+#define HPCC_FCR_RATE_MAX	1600000000000ULL	/* 1.6 Tbit/s */
+#define HPCC_FCR_INTERVAL_MAX	1000000U		/* us */
+/* Rates a sender holds per flow: distinct congested ports on its path. */
+#define HPCC_FCR_HOLDS		4
+/* Managed prefixes a namespace may name. */
+#define HPCC_FCR_PREFIXES	16
+
+/**
+ * struct hpcc_fcr_msg - a decoded FCR message, host byte order
+ * @family: 4 or 6
+ * @switch_id: switch_ID of the congested hop
+ * @port_id: port_ID of its congested port
+ * @rate: bits per second, 1 to HPCC_FCR_RATE_MAX
+ * @ts: the hop's clock when it queued the message, ns
+ * @seq: TCP sequence number of a data segment of the flow (the nonce)
+ * @round: the port's FCR round
+ * @interval: the hop's time between rounds, us, 1 to HPCC_FCR_INTERVAL_MAX
+ * @sport: the flow's source port
+ * @dport: the flow's destination port
+ * @saddr: the flow's source address, IPv4-mapped for family 4
+ * @daddr: the flow's destination address, the same way
+ */
+struct hpcc_fcr_msg {
+	u8 family;
+	u32 switch_id;
+	u32 port_id;
+	u64 rate;
+	u64 ts;
+	u32 seq;
+	u32 round;
+	u32 interval;
+	u16 sport;
+	u16 dport;
+	u8 saddr[16];
+	u8 daddr[16];
+};
+
+/**
+ * enum hpcc_fcr_err - why hpcc_fcr_decode() refused a message
+ * @HPCC_FCR_OK: a valid message
+ * @HPCC_FCR_E_SHORT: fewer than HPCC_WIRE_FCR_LEN bytes
+ * @HPCC_FCR_E_HEADER: magic, version or type not an FCR's
+ * @HPCC_FCR_E_FAMILY: family neither 4 nor 6, or 4 with an address that is
+ *	not IPv4-mapped
+ * @HPCC_FCR_E_RATE: rate 0 or above HPCC_FCR_RATE_MAX
+ * @HPCC_FCR_E_INTERVAL: interval 0 or above HPCC_FCR_INTERVAL_MAX
+ */
+enum hpcc_fcr_err {
+	HPCC_FCR_OK,
+	HPCC_FCR_E_SHORT,
+	HPCC_FCR_E_HEADER,
+	HPCC_FCR_E_FAMILY,
+	HPCC_FCR_E_RATE,
+	HPCC_FCR_E_INTERVAL,
+};
+
+static inline u32 hpcc_fcr_get32(const u8 *p)
+{
+	return (u32)p[0] << 24 | (u32)p[1] << 16 | (u32)p[2] << 8 | p[3];
+}
+
+static inline u64 hpcc_fcr_get64(const u8 *p)
+{
+	return (u64)hpcc_fcr_get32(p) << 32 | hpcc_fcr_get32(p + 4);
+}
+
+static inline void hpcc_fcr_put32(u8 *p, u32 v)
+{
+	p[0] = v >> 24;
+	p[1] = v >> 16;
+	p[2] = v >> 8;
+	p[3] = v;
+}
+
+static inline void hpcc_fcr_put64(u8 *p, u64 v)
+{
+	hpcc_fcr_put32(p, v >> 32);
+	hpcc_fcr_put32(p + 4, (u32)v);
+}
+
+/* Whether @a is an IPv4-mapped IPv6 address, ::ffff:a.b.c.d. */
+static inline bool hpcc_fcr_mapped(const u8 *a)
+{
+	int i;
+
+	for (i = 0; i < 10; i++)
+		if (a[i])
+			return false;
+	return a[10] == 0xff && a[11] == 0xff;
+}
+
+/* Offsets of struct hpcc_wire_fcr's fields. */
+enum {
+	HPCC_FCR_O_MAGIC = 0,
+	HPCC_FCR_O_VERSION = 4,
+	HPCC_FCR_O_TYPE = 5,
+	HPCC_FCR_O_FAMILY = 6,
+	HPCC_FCR_O_FLAGS = 7,
+	HPCC_FCR_O_SWITCH = 8,
+	HPCC_FCR_O_PORT = 12,
+	HPCC_FCR_O_RATE = 16,
+	HPCC_FCR_O_TS = 24,
+	HPCC_FCR_O_SEQ = 32,
+	HPCC_FCR_O_ROUND = 36,
+	HPCC_FCR_O_SPORT = 40,
+	HPCC_FCR_O_DPORT = 42,
+	HPCC_FCR_O_INTERVAL = 44,
+	HPCC_FCR_O_SADDR = 48,
+	HPCC_FCR_O_DADDR = 64,
+};
+
+/**
+ * hpcc_fcr_decode() - read an FCR message
+ * @b: the UDP payload
+ * @len: its length, bytes; bytes after HPCC_WIRE_FCR_LEN are ignored
+ * @m: filled when the message is valid
+ *
+ * Return: enum hpcc_fcr_err; HPCC_FCR_OK (0) for a message whose header is
+ * an FCR's, whose family and addresses agree and whose rate and interval
+ * are within the wire format's ranges.  The flags byte is ignored.  Whether
+ * the sender expects such a rate and has such a flow is the caller's check.
+ */
+static inline int hpcc_fcr_decode(const u8 *b, unsigned int len,
+				  struct hpcc_fcr_msg *m)
+{
+	bool v4;
+	int i;
+
+	if (len < HPCC_WIRE_FCR_LEN)
+		return HPCC_FCR_E_SHORT;
+	if (hpcc_fcr_get32(b + HPCC_FCR_O_MAGIC) != HPCC_WIRE_MAGIC ||
+	    b[HPCC_FCR_O_VERSION] != HPCC_WIRE_VERSION ||
+	    b[HPCC_FCR_O_TYPE] != HPCC_WIRE_FCR)
+		return HPCC_FCR_E_HEADER;
+	m->family = b[HPCC_FCR_O_FAMILY];
+	if (m->family != 4 && m->family != 6)
+		return HPCC_FCR_E_FAMILY;
+	for (i = 0; i < 16; i++) {
+		m->saddr[i] = b[HPCC_FCR_O_SADDR + i];
+		m->daddr[i] = b[HPCC_FCR_O_DADDR + i];
+	}
+	v4 = m->family == 4;
+	if (v4 != hpcc_fcr_mapped(m->saddr) || v4 != hpcc_fcr_mapped(m->daddr))
+		return HPCC_FCR_E_FAMILY;
+	m->rate = hpcc_fcr_get64(b + HPCC_FCR_O_RATE);
+	if (!m->rate || m->rate > HPCC_FCR_RATE_MAX)
+		return HPCC_FCR_E_RATE;
+	m->interval = hpcc_fcr_get32(b + HPCC_FCR_O_INTERVAL);
+	if (!m->interval || m->interval > HPCC_FCR_INTERVAL_MAX)
+		return HPCC_FCR_E_INTERVAL;
+	m->switch_id = hpcc_fcr_get32(b + HPCC_FCR_O_SWITCH);
+	m->port_id = hpcc_fcr_get32(b + HPCC_FCR_O_PORT);
+	m->ts = hpcc_fcr_get64(b + HPCC_FCR_O_TS);
+	m->seq = hpcc_fcr_get32(b + HPCC_FCR_O_SEQ);
+	m->round = hpcc_fcr_get32(b + HPCC_FCR_O_ROUND);
+	m->sport = (u16)(b[HPCC_FCR_O_SPORT] << 8 | b[HPCC_FCR_O_SPORT + 1]);
+	m->dport = (u16)(b[HPCC_FCR_O_DPORT] << 8 | b[HPCC_FCR_O_DPORT + 1]);
+	return HPCC_FCR_OK;
+}
+
+/**
+ * hpcc_fcr_encode() - write an FCR message
+ * @b: HPCC_WIRE_FCR_LEN bytes
+ * @m: the message; its fields are written as they are (the hop that sends
+ *	it keeps them in range)
+ */
+static inline void hpcc_fcr_encode(u8 *b, const struct hpcc_fcr_msg *m)
+{
+	int i;
+
+	hpcc_fcr_put32(b + HPCC_FCR_O_MAGIC, HPCC_WIRE_MAGIC);
+	b[HPCC_FCR_O_VERSION] = HPCC_WIRE_VERSION;
+	b[HPCC_FCR_O_TYPE] = HPCC_WIRE_FCR;
+	b[HPCC_FCR_O_FAMILY] = m->family;
+	b[HPCC_FCR_O_FLAGS] = 0;
+	hpcc_fcr_put32(b + HPCC_FCR_O_SWITCH, m->switch_id);
+	hpcc_fcr_put32(b + HPCC_FCR_O_PORT, m->port_id);
+	hpcc_fcr_put64(b + HPCC_FCR_O_RATE, m->rate);
+	hpcc_fcr_put64(b + HPCC_FCR_O_TS, m->ts);
+	hpcc_fcr_put32(b + HPCC_FCR_O_SEQ, m->seq);
+	hpcc_fcr_put32(b + HPCC_FCR_O_ROUND, m->round);
+	b[HPCC_FCR_O_SPORT] = m->sport >> 8;
+	b[HPCC_FCR_O_SPORT + 1] = (u8)m->sport;
+	b[HPCC_FCR_O_DPORT] = m->dport >> 8;
+	b[HPCC_FCR_O_DPORT + 1] = (u8)m->dport;
+	hpcc_fcr_put32(b + HPCC_FCR_O_INTERVAL, m->interval);
+	for (i = 0; i < 16; i++) {
+		b[HPCC_FCR_O_SADDR + i] = m->saddr[i];
+		b[HPCC_FCR_O_DADDR + i] = m->daddr[i];
+	}
+}
+
+/**
+ * struct hpcc_fcr_prefix - one prefix of the managed domain
+ * @addr: the prefix, IPv6 or IPv4-mapped (an IPv4 a.b.c.d/n is
+ *	::ffff:a.b.c.d/96+n); bits after @plen are 0
+ * @plen: its length in bits, 0 to 128 (IPv4-mapped: 96 to 128)
+ */
+struct hpcc_fcr_prefix {
+	u8 addr[16];
+	u8 plen;
+};
+
+/**
+ * hpcc_fcr_prefix_match() - whether @a lies in prefix @p
+ * @a: an address, IPv6 or IPv4-mapped
+ * @p: the prefix
+ *
+ * Return: true when the first @p->plen bits of @a are @p->addr's.
+ */
+static inline bool hpcc_fcr_prefix_match(const u8 *a,
+					 const struct hpcc_fcr_prefix *p)
+{
+	unsigned int bits = p->plen > 128 ? 128 : p->plen;
+	unsigned int i;
+
+	for (i = 0; i < bits / 8; i++)
+		if (a[i] != p->addr[i])
+			return false;
+	if (bits % 8) {
+		u8 mask = (u8)(0xff00 >> (bits % 8));
+
+		if ((a[i] ^ p->addr[i]) & mask)
+			return false;
+	}
+	return true;
+}
+
+/**
+ * hpcc_fcr_in_domain() - whether @a lies in one of @n prefixes
+ * @a: an address, IPv6 or IPv4-mapped
+ * @p: the managed prefixes
+ * @n: how many, 0 to HPCC_FCR_PREFIXES; with 0 nothing is in the domain
+ *
+ * Return: true when a prefix holds @a.
+ */
+static inline bool hpcc_fcr_in_domain(const u8 *a,
+				      const struct hpcc_fcr_prefix *p,
+				      unsigned int n)
+{
+	unsigned int i;
+
+	for (i = 0; i < n; i++)
+		if (hpcc_fcr_prefix_match(a, &p[i]))
+			return true;
+	return false;
+}
+
+/**
+ * struct hpcc_fcr_hold - a rate a sender holds for one flow from one
+ *	congested port
+ * @switch_id: the hop's switch_ID
+ * @port_id: its port_ID
+ * @round: the round of the message it came in
+ * @seq: the message's sequence number (the nonce, checked by the ACK path)
+ * @rate: bits per second; 0: the slot is free
+ * @until: when the hold ends, ns (the arrival plus twice the hop's
+ *	interval, at most the sender's fcr hold-max)
+ */
+struct hpcc_fcr_hold {
+	u32 switch_id;
+	u32 port_id;
+	u32 round;
+	u32 seq;
+	u64 rate;
+	u64 until;
+};
+
+/**
+ * enum hpcc_fcr_put_res - what hpcc_fcr_hold_put() did with a message
+ * @HPCC_FCR_PUT_NEW: took a free or expired slot
+ * @HPCC_FCR_PUT_UPDATED: replaced the same port's older round
+ * @HPCC_FCR_PUT_OLD: the same port's hold has this round or a newer one:
+ *	nothing changed (a duplicate or a reordered message)
+ * @HPCC_FCR_PUT_REPLACED: every slot held, by other ports: replaced the
+ *	one with the highest rate, which was above this message's
+ * @HPCC_FCR_PUT_FULL: every slot held by other ports with rates at or
+ *	below this message's: nothing changed (the lowest rates are kept)
+ */
+enum hpcc_fcr_put_res {
+	HPCC_FCR_PUT_NEW,
+	HPCC_FCR_PUT_UPDATED,
+	HPCC_FCR_PUT_OLD,
+	HPCC_FCR_PUT_REPLACED,
+	HPCC_FCR_PUT_FULL,
+};
+
+/**
+ * hpcc_fcr_hold_put() - take a valid message into a flow's holds
+ * @h: the flow's HPCC_FCR_HOLDS holds
+ * @m: the message
+ * @now: the time, ns
+ * @hold_max: the longest a rate is held, ns
+ *
+ * A port's newer round replaces its older one (rounds compare in serial
+ * number arithmetic); another port's message takes a free or expired slot,
+ * or the slot of the highest rate when that is higher: the lowest rates are
+ * the ones that matter (section 4).
+ *
+ * Return: enum hpcc_fcr_put_res.
+ */
+static inline int hpcc_fcr_hold_put(struct hpcc_fcr_hold *h,
+				    const struct hpcc_fcr_msg *m, u64 now,
+				    u64 hold_max)
+{
+	u64 hold = (u64)m->interval * 2000;
+	int i, free = -1, high = 0;
+	int res = HPCC_FCR_PUT_NEW;
+
+	for (i = 0; i < HPCC_FCR_HOLDS; i++) {
+		if (h[i].rate && h[i].until > now &&
+		    h[i].switch_id == m->switch_id &&
+		    h[i].port_id == m->port_id) {
+			if ((s32)(m->round - h[i].round) <= 0)
+				return HPCC_FCR_PUT_OLD;
+			free = i;
+			res = HPCC_FCR_PUT_UPDATED;
+			break;
+		}
+		if (free < 0 && (!h[i].rate || h[i].until <= now))
+			free = i;
+		if (h[i].rate > h[high].rate)
+			high = i;
+	}
+	if (free < 0) {
+		if (h[high].rate <= m->rate)
+			return HPCC_FCR_PUT_FULL;
+		free = high;
+		res = HPCC_FCR_PUT_REPLACED;
+	}
+	h[free].switch_id = m->switch_id;
+	h[free].port_id = m->port_id;
+	h[free].round = m->round;
+	h[free].seq = m->seq;
+	h[free].rate = m->rate;
+	h[free].until = now + (hold < hold_max ? hold : hold_max);
+	return res;
+}
+
+/**
+ * hpcc_fcr_lowest() - the rate a flow must keep to: the lowest of its
+ *	holds in force (section 4, "the NIC should use the lowest rate
+ *	information from all received FCRs")
+ * @h: the flow's HPCC_FCR_HOLDS holds
+ * @now: the time, ns
+ *
+ * Return: bits per second; 0 when no hold is in force.
+ */
+static inline u64 hpcc_fcr_lowest(const struct hpcc_fcr_hold *h, u64 now)
+{
+	u64 low = 0;
+	int i;
+
+	for (i = 0; i < HPCC_FCR_HOLDS; i++)
+		if (h[i].rate && h[i].until > now && (!low || h[i].rate < low))
+			low = h[i].rate;
+	return low;
+}
+
+#endif /* _HPCC_FCR_H */

@@ -1,0 +1,55 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * fuzz_fcr - libFuzzer target over the FCR message decoder and the hold
+ * set (kernel/hpcc_fcr.h), the code tcp_hpcc runs on UDP payloads from the
+ * network.
+ *
+ * Each input is decoded as it is.  Invariants: decoding never reads outside
+ * the input (ASan) and never hits undefined behaviour (UBSan); an accepted
+ * message has family 4 (both addresses IPv4-mapped) or 6 (neither), a rate
+ * of 1 to 1.6e12 and an interval of 1 to 10^6 us, and encodes back to the
+ * input's first HPCC_WIRE_FCR_LEN bytes but for the flags byte; put into a
+ * hold set it never leaves a lowest rate above its own while held, nor any
+ * rate after twice its interval.
+ */
+#include <stdlib.h>
+#include <string.h>
+
+#include "hpcc_fcr.h"
+
+int LLVMFuzzerTestOneInput(const unsigned char *data, size_t len)
+{
+	struct hpcc_fcr_hold h[HPCC_FCR_HOLDS] = {};
+	unsigned char b[HPCC_WIRE_FCR_LEN];
+	struct hpcc_fcr_msg m;
+	int i;
+
+	if (hpcc_fcr_decode(data, len, &m) != HPCC_FCR_OK)
+		return 0;
+	if ((m.family == 4) != hpcc_fcr_mapped(m.saddr) ||
+	    (m.family == 4) != hpcc_fcr_mapped(m.daddr) ||
+	    (m.family != 4 && m.family != 6))
+		abort();
+	if (!m.rate || m.rate > HPCC_FCR_RATE_MAX || !m.interval ||
+	    m.interval > HPCC_FCR_INTERVAL_MAX)
+		abort();
+	hpcc_fcr_encode(b, &m);
+	for (i = 0; i < HPCC_WIRE_FCR_LEN; i++)
+		if (i != HPCC_FCR_O_FLAGS && b[i] != data[i])
+			abort();
+	/* three holds from other ports first (the input's own bytes as rates) */
+	for (i = 0; i < 3; i++) {
+		struct hpcc_fcr_msg o = m;
+
+		o.switch_id = ~m.switch_id;	/* never m's port */
+		o.port_id = i;
+		o.rate = 1 + data[i] * 1000000ULL;
+		hpcc_fcr_hold_put(h, &o, 0, ~0ULL);
+	}
+	hpcc_fcr_hold_put(h, &m, 0, ~0ULL);
+	if (hpcc_fcr_lowest(h, 1) > m.rate)
+		abort();
+	if (hpcc_fcr_lowest(h, 2000ULL * HPCC_FCR_INTERVAL_MAX))
+		abort();
+	return 0;
+}
