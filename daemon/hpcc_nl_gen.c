@@ -92,6 +92,9 @@ const struct hpcc_nl_attr_desc hpcc_flow_desc[HPCC_A_FLOW_MAX + 1] = {
 	[HPCC_A_FLOW_N_FLOWS] = { "n-flows", HPCC_NL_U32, 0, 0, NULL },
 	[HPCC_A_FLOW_W_AI] = { "w-ai", HPCC_NL_U64, 0, 0, NULL },
 	[HPCC_A_FLOW_FLOWLABEL] = { "flowlabel", HPCC_NL_U32, 0, 0, NULL },
+	[HPCC_A_FLOW_FCR_RATE] = { "fcr-rate", HPCC_NL_U64, 0, 0, NULL },
+	[HPCC_A_FLOW_FCR_IN] = { "fcr-in", HPCC_NL_U64, 0, 0, NULL },
+	[HPCC_A_FLOW_FCR_DELAY] = { "fcr-delay", HPCC_NL_U64, 0, 0, NULL },
 };
 
 const char *const hpcc_flow_names[HPCC_A_FLOW_MAX + 1] = {
@@ -116,6 +119,9 @@ const char *const hpcc_flow_names[HPCC_A_FLOW_MAX + 1] = {
 	[HPCC_A_FLOW_N_FLOWS] = "n-flows",
 	[HPCC_A_FLOW_W_AI] = "w-ai",
 	[HPCC_A_FLOW_FLOWLABEL] = "flowlabel",
+	[HPCC_A_FLOW_FCR_RATE] = "fcr-rate",
+	[HPCC_A_FLOW_FCR_IN] = "fcr-in",
+	[HPCC_A_FLOW_FCR_DELAY] = "fcr-delay",
 };
 
 const struct hpcc_nl_attr_desc hpcc_params_desc[HPCC_A_PARAMS_MAX + 1] = {
@@ -183,6 +189,13 @@ const struct hpcc_nl_attr_desc hpcc_stats_desc[HPCC_A_STATS_MAX + 1] = {
 	[HPCC_A_STATS_NO_STATE_FAMILY] = { "no-state-family", HPCC_NL_U64, 0, 0, NULL },
 	[HPCC_A_STATS_EXTHDR_REFUSED] = { "exthdr-refused", HPCC_NL_U64, 0, 0, NULL },
 	[HPCC_A_STATS_FLOWS_REHASHED] = { "flows-rehashed", HPCC_NL_U64, 0, 0, NULL },
+	[HPCC_A_STATS_FCR_ACCEPTED] = { "fcr-accepted", HPCC_NL_U64, 0, 0, NULL },
+	[HPCC_A_STATS_FCR_MALFORMED] = { "fcr-malformed", HPCC_NL_U64, 0, 0, NULL },
+	[HPCC_A_STATS_FCR_OUT_OF_DOMAIN] = { "fcr-out-of-domain", HPCC_NL_U64, 0, 0, NULL },
+	[HPCC_A_STATS_FCR_OUT_OF_RANGE] = { "fcr-out-of-range", HPCC_NL_U64, 0, 0, NULL },
+	[HPCC_A_STATS_FCR_NO_FLOW] = { "fcr-no-flow", HPCC_NL_U64, 0, 0, NULL },
+	[HPCC_A_STATS_FCR_BAD_SEQ] = { "fcr-bad-seq", HPCC_NL_U64, 0, 0, NULL },
+	[HPCC_A_STATS_FCR_IGNORED] = { "fcr-ignored", HPCC_NL_U64, 0, 0, NULL },
 };
 
 const char *const hpcc_stats_names[HPCC_A_STATS_MAX + 1] = {
@@ -206,6 +219,38 @@ const char *const hpcc_stats_names[HPCC_A_STATS_MAX + 1] = {
 	[HPCC_A_STATS_NO_STATE_FAMILY] = "no-state-family",
 	[HPCC_A_STATS_EXTHDR_REFUSED] = "exthdr-refused",
 	[HPCC_A_STATS_FLOWS_REHASHED] = "flows-rehashed",
+	[HPCC_A_STATS_FCR_ACCEPTED] = "fcr-accepted",
+	[HPCC_A_STATS_FCR_MALFORMED] = "fcr-malformed",
+	[HPCC_A_STATS_FCR_OUT_OF_DOMAIN] = "fcr-out-of-domain",
+	[HPCC_A_STATS_FCR_OUT_OF_RANGE] = "fcr-out-of-range",
+	[HPCC_A_STATS_FCR_NO_FLOW] = "fcr-no-flow",
+	[HPCC_A_STATS_FCR_BAD_SEQ] = "fcr-bad-seq",
+	[HPCC_A_STATS_FCR_IGNORED] = "fcr-ignored",
+};
+
+const struct hpcc_nl_attr_desc hpcc_fcr_prefix_desc[HPCC_A_FCR_PREFIX_MAX + 1] = {
+	[HPCC_A_FCR_PREFIX_ADDR4] = { "addr4", HPCC_NL_U32, 1, 0, NULL },
+	[HPCC_A_FCR_PREFIX_ADDR6] = { "addr6", HPCC_NL_BINARY, 0, 0, NULL },
+	[HPCC_A_FCR_PREFIX_PLEN] = { "plen", HPCC_NL_U8, 0, 0, NULL },
+};
+
+const char *const hpcc_fcr_prefix_names[HPCC_A_FCR_PREFIX_MAX + 1] = {
+	[HPCC_A_FCR_PREFIX_PLEN] = "plen",
+};
+
+const struct hpcc_nl_attr_desc hpcc_fcr_desc[HPCC_A_FCR_MAX + 1] = {
+	[HPCC_A_FCR_PORT] = { "port", HPCC_NL_U16, 0, 0, NULL },
+	[HPCC_A_FCR_HOLD_MAX] = { "hold-max", HPCC_NL_U32, 0, 0, NULL },
+	[HPCC_A_FCR_RATE_MIN] = { "rate-min", HPCC_NL_U64, 0, 0, NULL },
+	[HPCC_A_FCR_PREFIX] = { "prefix", HPCC_NL_NEST, 0, 1, NULL },
+	[HPCC_A_FCR_PREFIXES_FLUSH] = { "prefixes-flush", HPCC_NL_FLAG, 0, 0, NULL },
+	[HPCC_A_FCR_PAD] = { "pad", HPCC_NL_PAD, 0, 0, NULL },
+};
+
+const char *const hpcc_fcr_names[HPCC_A_FCR_MAX + 1] = {
+	[HPCC_A_FCR_PORT] = "port",
+	[HPCC_A_FCR_HOLD_MAX] = "hold-max",
+	[HPCC_A_FCR_RATE_MIN] = "rate-min",
 };
 
 int hpcc_hop_parse(const struct nlattr *attr, size_t len, struct hpcc_hop_attrs *out)
@@ -438,6 +483,21 @@ int hpcc_flow_parse(const struct nlattr *attr, size_t len, struct hpcc_flow_attr
 			ok = plen == sizeof(out->flowlabel);
 			if (ok)
 				memcpy(&out->flowlabel, p, sizeof(out->flowlabel));
+			break;
+		case HPCC_A_FLOW_FCR_RATE:
+			ok = plen == sizeof(out->fcr_rate);
+			if (ok)
+				memcpy(&out->fcr_rate, p, sizeof(out->fcr_rate));
+			break;
+		case HPCC_A_FLOW_FCR_IN:
+			ok = plen == sizeof(out->fcr_in);
+			if (ok)
+				memcpy(&out->fcr_in, p, sizeof(out->fcr_in));
+			break;
+		case HPCC_A_FLOW_FCR_DELAY:
+			ok = plen == sizeof(out->fcr_delay);
+			if (ok)
+				memcpy(&out->fcr_delay, p, sizeof(out->fcr_delay));
 			break;
 		default:
 			ok = 0;
@@ -693,6 +753,140 @@ int hpcc_stats_parse(const struct nlattr *attr, size_t len, struct hpcc_stats_at
 			if (ok)
 				memcpy(&out->flows_rehashed, p, sizeof(out->flows_rehashed));
 			break;
+		case HPCC_A_STATS_FCR_ACCEPTED:
+			ok = plen == sizeof(out->fcr_accepted);
+			if (ok)
+				memcpy(&out->fcr_accepted, p, sizeof(out->fcr_accepted));
+			break;
+		case HPCC_A_STATS_FCR_MALFORMED:
+			ok = plen == sizeof(out->fcr_malformed);
+			if (ok)
+				memcpy(&out->fcr_malformed, p, sizeof(out->fcr_malformed));
+			break;
+		case HPCC_A_STATS_FCR_OUT_OF_DOMAIN:
+			ok = plen == sizeof(out->fcr_out_of_domain);
+			if (ok)
+				memcpy(&out->fcr_out_of_domain, p, sizeof(out->fcr_out_of_domain));
+			break;
+		case HPCC_A_STATS_FCR_OUT_OF_RANGE:
+			ok = plen == sizeof(out->fcr_out_of_range);
+			if (ok)
+				memcpy(&out->fcr_out_of_range, p, sizeof(out->fcr_out_of_range));
+			break;
+		case HPCC_A_STATS_FCR_NO_FLOW:
+			ok = plen == sizeof(out->fcr_no_flow);
+			if (ok)
+				memcpy(&out->fcr_no_flow, p, sizeof(out->fcr_no_flow));
+			break;
+		case HPCC_A_STATS_FCR_BAD_SEQ:
+			ok = plen == sizeof(out->fcr_bad_seq);
+			if (ok)
+				memcpy(&out->fcr_bad_seq, p, sizeof(out->fcr_bad_seq));
+			break;
+		case HPCC_A_STATS_FCR_IGNORED:
+			ok = plen == sizeof(out->fcr_ignored);
+			if (ok)
+				memcpy(&out->fcr_ignored, p, sizeof(out->fcr_ignored));
+			break;
+		default:
+			ok = 0;
+			type = 64;
+		}
+		if (ok) {
+			out->present |= 1ULL << type;
+		} else {
+			ignored++;
+			if (type < 64)
+				out->bad |= 1ULL << type;
+		}
+next:
+		rem -= MNL_ALIGN(mnl_attr_get_len(attr));
+		attr = mnl_attr_next(attr);
+	}
+	return ignored;
+}
+
+int hpcc_fcr_prefix_parse(const struct nlattr *attr, size_t len, struct hpcc_fcr_prefix_attrs *out)
+{
+	int rem = (int)len, ignored = 0;
+
+	memset(out, 0, sizeof(*out));
+	while (mnl_attr_ok(attr, rem)) {
+		uint16_t type = mnl_attr_get_type(attr);
+		uint16_t plen = mnl_attr_get_payload_len(attr);
+		const void *p = mnl_attr_get_payload(attr);
+		int ok = 1;
+
+		switch (type) {
+		case HPCC_A_FCR_PREFIX_ADDR4:
+			ok = plen == sizeof(out->addr4);
+			if (ok)
+				memcpy(&out->addr4, p, sizeof(out->addr4));
+			break;
+		case HPCC_A_FCR_PREFIX_ADDR6:
+			ok = plen == sizeof(out->addr6);
+			if (ok)
+				memcpy(out->addr6, p, sizeof(out->addr6));
+			break;
+		case HPCC_A_FCR_PREFIX_PLEN:
+			ok = plen == sizeof(out->plen);
+			if (ok)
+				memcpy(&out->plen, p, sizeof(out->plen));
+			break;
+		default:
+			ok = 0;
+			type = 64;
+		}
+		if (ok) {
+			out->present |= 1ULL << type;
+		} else {
+			ignored++;
+			if (type < 64)
+				out->bad |= 1ULL << type;
+		}
+		rem -= MNL_ALIGN(mnl_attr_get_len(attr));
+		attr = mnl_attr_next(attr);
+	}
+	return ignored;
+}
+
+int hpcc_fcr_parse(const struct nlattr *attr, size_t len, struct hpcc_fcr_attrs *out)
+{
+	int rem = (int)len, ignored = 0;
+
+	memset(out, 0, sizeof(*out));
+	while (mnl_attr_ok(attr, rem)) {
+		uint16_t type = mnl_attr_get_type(attr);
+		uint16_t plen = mnl_attr_get_payload_len(attr);
+		const void *p = mnl_attr_get_payload(attr);
+		int ok = 1;
+
+		switch (type) {
+		case HPCC_A_FCR_PORT:
+			ok = plen == sizeof(out->port);
+			if (ok)
+				memcpy(&out->port, p, sizeof(out->port));
+			break;
+		case HPCC_A_FCR_HOLD_MAX:
+			ok = plen == sizeof(out->hold_max);
+			if (ok)
+				memcpy(&out->hold_max, p, sizeof(out->hold_max));
+			break;
+		case HPCC_A_FCR_RATE_MIN:
+			ok = plen == sizeof(out->rate_min);
+			if (ok)
+				memcpy(&out->rate_min, p, sizeof(out->rate_min));
+			break;
+		case HPCC_A_FCR_PREFIX:
+			ok = out->n_prefix < sizeof(out->prefix) / sizeof(out->prefix[0]);
+			if (ok)
+				ignored += hpcc_fcr_prefix_parse(p, plen, &out->prefix[out->n_prefix++]);
+			break;
+		case HPCC_A_FCR_PREFIXES_FLUSH:
+			ok = plen == 0;
+			break;
+		case HPCC_A_FCR_PAD:	/* alignment only */
+			goto next;
 		default:
 			ok = 0;
 			type = 64;

@@ -21,6 +21,7 @@ enum hpcc_nl_kind {
 	HPCC_NL_U64,
 	HPCC_NL_BINARY,
 	HPCC_NL_NEST,
+	HPCC_NL_FLAG,
 };
 
 /**
@@ -61,6 +62,10 @@ extern const struct hpcc_nl_attr_desc hpcc_params_desc[HPCC_A_PARAMS_MAX + 1];
 extern const char *const hpcc_params_names[HPCC_A_PARAMS_MAX + 1];
 extern const struct hpcc_nl_attr_desc hpcc_stats_desc[HPCC_A_STATS_MAX + 1];
 extern const char *const hpcc_stats_names[HPCC_A_STATS_MAX + 1];
+extern const struct hpcc_nl_attr_desc hpcc_fcr_prefix_desc[HPCC_A_FCR_PREFIX_MAX + 1];
+extern const char *const hpcc_fcr_prefix_names[HPCC_A_FCR_PREFIX_MAX + 1];
+extern const struct hpcc_nl_attr_desc hpcc_fcr_desc[HPCC_A_FCR_MAX + 1];
+extern const char *const hpcc_fcr_names[HPCC_A_FCR_MAX + 1];
 
 /**
  * struct hpcc_hop_attrs - the "hop" attribute set of hpcc, typed
@@ -126,6 +131,9 @@ struct hpcc_flow_attrs {
 	uint32_t n_flows;
 	uint64_t w_ai;
 	uint32_t flowlabel;
+	uint64_t fcr_rate;
+	uint64_t fcr_in;
+	uint64_t fcr_delay;
 };
 
 /** hpcc_flow_parse() - fill @out from @len bytes of attributes at @attr;
@@ -196,11 +204,58 @@ struct hpcc_stats_attrs {
 	uint64_t no_state_family;
 	uint64_t exthdr_refused;
 	uint64_t flows_rehashed;
+	uint64_t fcr_accepted;
+	uint64_t fcr_malformed;
+	uint64_t fcr_out_of_domain;
+	uint64_t fcr_out_of_range;
+	uint64_t fcr_no_flow;
+	uint64_t fcr_bad_seq;
+	uint64_t fcr_ignored;
 };
 
 /** hpcc_stats_parse() - fill @out from @len bytes of attributes at @attr;
  * return the number ignored (unknown, wrong length, past a bound) */
 int hpcc_stats_parse(const struct nlattr *attr, size_t len, struct hpcc_stats_attrs *out);
+
+/**
+ * struct hpcc_fcr_prefix_attrs - the "fcr-prefix" attribute set of hpcc, typed
+ * @present: bit (1 << type) for each attribute read
+ * @bad: bit (1 << type) for each attribute ignored for its length
+ * Other fields: the attributes of the same names (network byte
+ * order where the spec says big-endian); n_X counts a multi-attr X.
+ */
+struct hpcc_fcr_prefix_attrs {
+	uint64_t present;
+	uint64_t bad;
+	uint32_t addr4;
+	uint8_t addr6[16];
+	uint8_t plen;
+};
+
+/** hpcc_fcr_prefix_parse() - fill @out from @len bytes of attributes at @attr;
+ * return the number ignored (unknown, wrong length, past a bound) */
+int hpcc_fcr_prefix_parse(const struct nlattr *attr, size_t len, struct hpcc_fcr_prefix_attrs *out);
+
+/**
+ * struct hpcc_fcr_attrs - the "fcr" attribute set of hpcc, typed
+ * @present: bit (1 << type) for each attribute read
+ * @bad: bit (1 << type) for each attribute ignored for its length
+ * Other fields: the attributes of the same names (network byte
+ * order where the spec says big-endian); n_X counts a multi-attr X.
+ */
+struct hpcc_fcr_attrs {
+	uint64_t present;
+	uint64_t bad;
+	uint16_t port;
+	uint32_t hold_max;
+	uint64_t rate_min;
+	unsigned int n_prefix;
+	struct hpcc_fcr_prefix_attrs prefix[16];
+};
+
+/** hpcc_fcr_parse() - fill @out from @len bytes of attributes at @attr;
+ * return the number ignored (unknown, wrong length, past a bound) */
+int hpcc_fcr_parse(const struct nlattr *attr, size_t len, struct hpcc_fcr_attrs *out);
 extern const struct hpcc_nl_enum hpcc_int_enum_encoding;
 extern const struct hpcc_nl_enum hpcc_int_enum_tx_model;
 extern const struct hpcc_nl_attr_desc hpcc_int_dev_desc[HPCC_INT_A_DEV_MAX + 1];

@@ -34,6 +34,7 @@
 #include <net/if.h>
 #include <json-c/json.h>
 #include <libmnl/libmnl.h>
+#include <linux/genetlink.h>
 #include <linux/hpcc.h>
 
 #include "hpcc_genl.h"
@@ -48,6 +49,8 @@ static int usage(FILE *out)
 		"       hpccctl [-j] stats\n"
 		"       hpccctl [-j] param show\n"
 		"       hpccctl param set NAME VALUE [NAME VALUE]...\n"
+		"       hpccctl [-j] fcr show\n"
+		"       hpccctl fcr set [port PORT] [hold-max USEC] [rate-min RATE] [prefix ADDR/LEN]... [flush]\n"
 		"       hpccctl [-j] int show\n"
 		"       hpccctl int add dev DEV [rate RATE] [encoding own|int-md|ifa] [tx-model qdisc|wire]\n"
 		"       hpccctl int del dev DEV\n"
@@ -197,6 +200,181 @@ static int param_set(int ac, char **av)
 		hpcc_genl_put_param(nlh, type[i], val[i]);
 	err = hpcc_genl_talk(&g, nlh, NULL, NULL);
 	return err ? fail("params-set", err) : 0;
+}
+
+/* fcr show / fcr set */
+
+static int parse_rate(const char *s, uint64_t *rate);
+
+/* fcr_cb() - the typed fcr-get reply into the struct hpcc_fcr_attrs */
+static int fcr_cb(const struct nlmsghdr *nlh, void *data)
+{
+	hpcc_fcr_parse(mnl_nlmsg_get_payload_offset(nlh, GENL_HDRLEN),
+		       mnl_nlmsg_get_payload_len(nlh) - GENL_HDRLEN, data);
+	return MNL_CB_OK;
+}
+
+/* prefix_text() - "a.b.c.d/n" or "x::/n" of a reported prefix */
+static void prefix_text(const struct hpcc_fcr_prefix_attrs *p, char *s,
+			size_t len)
+{
+	char a[INET6_ADDRSTRLEN] = "?";
+
+	if (p->present & (1ULL << HPCC_A_FCR_PREFIX_ADDR4))
+		inet_ntop(AF_INET, &p->addr4, a, sizeof(a));
+	else if (p->present & (1ULL << HPCC_A_FCR_PREFIX_ADDR6))
+		inet_ntop(AF_INET6, p->addr6, a, sizeof(a));
+	snprintf(s, len, "%s/%u", a, p->plen);
+}
+
+static int fcr_show(void)
+{
+	char buf[MNL_SOCKET_BUFFER_SIZE], pfx[INET6_ADDRSTRLEN + 4];
+	struct hpcc_fcr_attrs f;
+	struct json_object *o, *l;
+	unsigned int i;
+	int err;
+
+	if (open_family())
+		return 1;
+	err = hpcc_genl_talk(&g, hpcc_genl_msg(&g, buf, HPCC_CMD_FCR_GET, 0),
+			     fcr_cb, &f);
+	if (err)
+		return fail("fcr-get", err);
+	if (!json) {
+		printf("fcr %s port %u hold-max %u rate-min %" PRIu64 "\nprefixes",
+		       f.port && f.n_prefix ? "on" : "off", f.port, f.hold_max,
+		       f.rate_min);
+		for (i = 0; i < f.n_prefix; i++) {
+			prefix_text(&f.prefix[i], pfx, sizeof(pfx));
+			printf(" %s", pfx);
+		}
+		puts(f.n_prefix ? "" : " none");
+		return 0;
+	}
+	o = json_object_new_object();
+	json_object_object_add(o, "port", json_object_new_uint64(f.port));
+	json_object_object_add(o, "hold-max", json_object_new_uint64(f.hold_max));
+	json_object_object_add(o, "rate-min", json_object_new_uint64(f.rate_min));
+	l = json_object_new_array();
+	for (i = 0; i < f.n_prefix; i++) {
+		prefix_text(&f.prefix[i], pfx, sizeof(pfx));
+		json_object_array_add(l, json_object_new_string(pfx));
+	}
+	json_object_object_add(o, "prefix", l);
+	json_print(o);
+	return 0;
+}
+
+/*
+ * fcr_prefix() - ADDR/LEN into a prefix nest of @nlh; usage errors (exit
+ * 2) are found before anything is sent
+ */
+static int fcr_prefix(struct nlmsghdr *nlh, const char *arg)
+{
+	char a[INET6_ADDRSTRLEN];
+	const char *slash = strchr(arg, '/');
+	unsigned char b[16];
+	struct nlattr *nest;
+	unsigned long len;
+	char *end;
+	int v4;
+
+	if (!slash || (size_t)(slash - arg) >= sizeof(a))
+		goto bad;
+	memcpy(a, arg, slash - arg);
+	a[slash - arg] = 0;
+	v4 = inet_pton(AF_INET, a, b) == 1;
+	if (!v4 && inet_pton(AF_INET6, a, b) != 1)
+		goto bad;
+	errno = 0;
+	len = strtoul(slash + 1, &end, 10);
+	if (errno || end == slash + 1 || *end || len > (v4 ? 32U : 128U))
+		goto bad;
+	if (!nlh)
+		return 0;
+	nest = mnl_attr_nest_start(nlh, HPCC_A_FCR_PREFIX);
+	if (v4)
+		mnl_attr_put(nlh, HPCC_A_FCR_PREFIX_ADDR4, 4, b);
+	else
+		mnl_attr_put(nlh, HPCC_A_FCR_PREFIX_ADDR6, 16, b);
+	mnl_attr_put_u8(nlh, HPCC_A_FCR_PREFIX_PLEN, len);
+	mnl_attr_nest_end(nlh, nest);
+	return 0;
+bad:
+	fprintf(stderr, "hpccctl: prefix: \"%s\" is not ADDR/LEN\n", arg);
+	return 2;
+}
+
+/* fcr_args() - check the arguments (@nlh NULL) or put them into @nlh */
+static int fcr_args(int ac, char **av, struct nlmsghdr *nlh)
+{
+	uint64_t v;
+	char *end;
+	int i;
+
+	for (i = 0; i < ac; i++) {
+		const char *k = av[i];
+
+		if (!strcmp(k, "flush")) {
+			if (nlh)
+				mnl_attr_put(nlh, HPCC_A_FCR_PREFIXES_FLUSH, 0, NULL);
+			continue;
+		}
+		if (i + 1 >= ac)
+			goto bad;
+		i++;
+		if (!strcmp(k, "prefix")) {
+			if (fcr_prefix(nlh, av[i]))
+				return 2;
+			continue;
+		}
+		if (!strcmp(k, "rate-min")) {
+			if (parse_rate(av[i], &v))
+				goto bad;
+			if (nlh)
+				mnl_attr_put_u64(nlh, HPCC_A_FCR_RATE_MIN, v);
+			continue;
+		}
+		errno = 0;
+		v = strtoull(av[i], &end, 0);
+		if (errno || end == av[i] || *end || av[i][0] == '-')
+			goto bad;
+		if (!strcmp(k, "port") && v <= UINT16_MAX) {
+			if (nlh)
+				mnl_attr_put_u16(nlh, HPCC_A_FCR_PORT, v);
+		} else if (!strcmp(k, "hold-max") && v <= UINT32_MAX) {
+			if (nlh)
+				mnl_attr_put_u32(nlh, HPCC_A_FCR_HOLD_MAX, v);
+		} else {
+			goto bad;
+		}
+	}
+	return 0;
+bad:
+	fprintf(stderr, "hpccctl: fcr set: bad argument \"%s\"\n", av[i < ac ? i : ac - 1]);
+	return 2;
+}
+
+static int fcr_set(int ac, char **av)
+{
+	char buf[MNL_SOCKET_BUFFER_SIZE];
+	struct nlmsghdr *nlh;
+	int err;
+
+	if (!ac) {
+		fprintf(stderr, "hpccctl: fcr set needs something to set\n");
+		return 2;
+	}
+	err = fcr_args(ac, av, NULL);
+	if (err)
+		return err;
+	if (open_family())
+		return 1;
+	nlh = hpcc_genl_msg(&g, buf, HPCC_CMD_FCR_SET, 0);
+	fcr_args(ac, av, nlh);
+	err = hpcc_genl_talk(&g, nlh, NULL, NULL);
+	return err ? fail("fcr-set", err) : 0;
 }
 
 /* flow show */
@@ -844,5 +1022,10 @@ int main(int ac, char **av)
 		return param_set(ac - 2, av + 2);
 	if (!strcmp(av[0], "int"))
 		return int_cmd(ac - 1, av + 1);
+	if (!strcmp(av[0], "fcr") && (ac == 1 || !strcmp(av[1], "show")) &&
+	    ac <= 2)
+		return fcr_show();
+	if (!strcmp(av[0], "fcr") && ac >= 2 && !strcmp(av[1], "set"))
+		return fcr_set(ac - 2, av + 2);
 	return usage(stderr);
 }

@@ -28,6 +28,9 @@
 #define HPCC_FCR_HOLDS		4
 /* Managed prefixes a namespace may name. */
 #define HPCC_FCR_PREFIXES	16
+/* A sender's defaults (fcr-set): hold-max, us, and rate-min, bit/s. */
+#define HPCC_FCR_HOLD_MAX_DEFAULT	100000U
+#define HPCC_FCR_RATE_MIN_DEFAULT	1000000ULL
 
 /**
  * struct hpcc_fcr_msg - a decoded FCR message, host byte order
@@ -277,7 +280,9 @@ static inline bool hpcc_fcr_in_domain(const u8 *a,
  * @port_id: its port_ID
  * @round: the round of the message it came in
  * @seq: the message's sequence number (the nonce, checked by the ACK path)
+ * @checked: the ACK path has checked @seq (0 after every update)
  * @rate: bits per second; 0: the slot is free
+ * @ts: the message's ts, the hop's clock, ns
  * @until: when the hold ends, ns (the arrival plus twice the hop's
  *	interval, at most the sender's fcr hold-max)
  */
@@ -286,7 +291,9 @@ struct hpcc_fcr_hold {
 	u32 port_id;
 	u32 round;
 	u32 seq;
+	u32 checked;
 	u64 rate;
+	u64 ts;
 	u64 until;
 };
 
@@ -356,7 +363,9 @@ static inline int hpcc_fcr_hold_put(struct hpcc_fcr_hold *h,
 	h[free].port_id = m->port_id;
 	h[free].round = m->round;
 	h[free].seq = m->seq;
+	h[free].checked = 0;
 	h[free].rate = m->rate;
+	h[free].ts = m->ts;
 	h[free].until = now + (hold < hold_max ? hold : hold_max);
 	return res;
 }

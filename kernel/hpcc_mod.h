@@ -27,6 +27,7 @@
 #include <net/genetlink.h>
 
 #include "hpcc_core.h"
+#include "hpcc_fcr.h"
 
 #define HPCC_HASH_BITS		10
 
@@ -51,6 +52,11 @@
  * @ewma_period_pct: the period of U's EWMA in percent of T [100, 800]
  * @ifa_protocol: IP protocol (IPv6: next header) of IFA 2.0 probes
  *	[143, 254]
+ * @fcr_port: UDP port of FCR messages (fcr-set); 0: FCR off
+ * @fcr_hold_max_us: the longest an FCR rate is held, us [1, 10^6]
+ * @fcr_rate_min: the lowest rate an FCR message may carry, bit/s
+ * @fcr_nprefix: managed prefixes in @fcr_prefix; 0: FCR off
+ * @fcr_prefix: the managed prefixes, IPv4 ones IPv4-mapped
  * @rcu: for kfree_rcu()
  */
 struct hpcc_cfg {
@@ -71,6 +77,11 @@ struct hpcc_cfg {
 	u8 start;
 	u32 ewma_period_pct;
 	u8 ifa_protocol;
+	u16 fcr_port;
+	u32 fcr_hold_max_us;
+	u64 fcr_rate_min;
+	u32 fcr_nprefix;
+	struct hpcc_fcr_prefix fcr_prefix[HPCC_FCR_PREFIXES];
 	struct rcu_head rcu;
 };
 
@@ -95,6 +106,13 @@ enum hpcc_stat {
 	HPCC_STAT_NO_STATE_FAMILY,
 	HPCC_STAT_EXTHDR_REFUSED,
 	HPCC_STAT_FLOWS_REHASHED,
+	HPCC_STAT_FCR_ACCEPTED,
+	HPCC_STAT_FCR_MALFORMED,
+	HPCC_STAT_FCR_OUT_OF_DOMAIN,
+	HPCC_STAT_FCR_OUT_OF_RANGE,
+	HPCC_STAT_FCR_NO_FLOW,
+	HPCC_STAT_FCR_BAD_SEQ,
+	HPCC_STAT_FCR_IGNORED,
 	HPCC_STAT_NUM
 };
 
@@ -186,6 +204,9 @@ struct hpcc_tlm {
  * @last_step: enum hpcc_step of the last sample
  * @n_flows: N of the flow's own W_ai; 0 while it uses the namespace's
  * @w_ai: the flow's own W_ai, bytes Q16; 0 while it uses the namespace's
+ * @fcr_rate: the FCR rate in force at the last ACK, bit/s; 0: none
+ * @fcr_delay: ns from the hop's ts of the newest FCR rate applied to the
+ *	ACK that applied it; 0: none yet
  */
 struct hpcc_pub {
 	u64 w;
@@ -206,6 +227,8 @@ struct hpcc_pub {
 	u8 last_step;
 	u32 n_flows;
 	u64 w_ai;
+	u64 fcr_rate;
+	u64 fcr_delay;
 };
 
 /**
@@ -253,6 +276,16 @@ struct hpcc_pub {
  * @flowlabel: an IPv6 flow's flow label on its data packets, 0..0xfffff
  *	(hpcc_flowlabel_check()); written under the socket lock, read by
  *	netlink locklessly
+ * @fcr_lock: serializes @fcr and @fcr_gen between the FCR hook (softirq,
+ *	any CPU) and the ACK path (socket lock; BH off inside)
+ * @fcr: the FCR rates the flow holds, one per congested port
+ * @fcr_gen: messages taken into @fcr (under @fcr_lock; READ_ONCE outside)
+ * @fcr_in: messages accepted for the flow (under @fcr_lock)
+ * @fcr_used_gen: @fcr_gen the ACK path last looked at (socket lock)
+ * @fcr_until: when the last hold in force at that look ends, ns (socket
+ *	lock): until then, or a new message, the ACK path takes @fcr_lock
+ * @fcr_rate: the rate applied at the last ACK, bit/s; 0: none (socket lock)
+ * @fcr_delay: see struct hpcc_pub (socket lock)
  */
 struct hpcc_ent {
 	struct hlist_node node;
@@ -289,6 +322,15 @@ struct hpcc_ent {
 	struct hpcc_pub pub;
 	u64 telemetry_in;
 	u32 flowlabel;
+
+	spinlock_t fcr_lock;	/* fcr[], fcr_gen, fcr_in */
+	struct hpcc_fcr_hold fcr[HPCC_FCR_HOLDS];
+	u64 fcr_gen;
+	u64 fcr_in;
+	u64 fcr_used_gen;
+	u64 fcr_until;
+	u64 fcr_rate;
+	u64 fcr_delay;
 };
 
 /* hpcc_net.c: the namespace's parameters, counters and hook */
@@ -320,6 +362,10 @@ void hpcc_table_exit(void);
 int hpcc_nl_init(void);
 void hpcc_nl_exit(void);
 void hpcc_nl_flow_event(struct hpcc_ent *e, u8 cmd);
+
+/* hpcc_fcr_rx.c */
+int hpcc_fcr_rcv(struct hpcc_net *hn, struct sk_buff *skb, unsigned int off,
+		 const struct in6_addr *src, u8 pf);
 
 /* hpcc_probe.c */
 int hpcc_probe_register(struct net *net, struct hpcc_net *hn);

@@ -188,6 +188,9 @@ void hpcc_cfg_defaults(struct hpcc_cfg *cfg)
 	cfg->start = READ_ONCE(start.val);
 	cfg->ewma_period_pct = READ_ONCE(ewma_period_pct.val);
 	cfg->ifa_protocol = READ_ONCE(ifa_protocol.val);
+	/* FCR is off until fcr-set names a port and the managed prefixes */
+	cfg->fcr_hold_max_us = HPCC_FCR_HOLD_MAX_DEFAULT;
+	cfg->fcr_rate_min = HPCC_FCR_RATE_MIN_DEFAULT;
 }
 
 /**

@@ -437,7 +437,10 @@ static int hpcc_nl_fill_flow(struct sk_buff *msg, struct hpcc_ent *e,
 	    nla_put_u32(msg, HPCC_A_FLOW_LAST_SND_NXT, p.last_snd_nxt) ||
 	    (p.n_flows &&
 	     nla_put_u32(msg, HPCC_A_FLOW_N_FLOWS, p.n_flows)) ||
-	    HPCC_PUT64(msg, HPCC_A_FLOW_W_AI, p.w_ai >> HPCC_W_SHIFT)) {
+	    HPCC_PUT64(msg, HPCC_A_FLOW_W_AI, p.w_ai >> HPCC_W_SHIFT) ||
+	    HPCC_PUT64(msg, HPCC_A_FLOW_FCR_RATE, p.fcr_rate) ||
+	    HPCC_PUT64(msg, HPCC_A_FLOW_FCR_IN, READ_ONCE(e->fcr_in)) ||
+	    HPCC_PUT64(msg, HPCC_A_FLOW_FCR_DELAY, p.fcr_delay)) {
 		genlmsg_cancel(msg, hdr);
 		return -EMSGSIZE;
 	}
@@ -630,6 +633,186 @@ static int hpcc_nl_params_set(struct sk_buff *skb, struct genl_info *info)
 	return err;
 }
 
+/*
+ * fcr-get: the namespace's FCR configuration; a managed prefix is reported
+ * in its family's form (addr4 for an IPv4-mapped one).
+ */
+static int hpcc_nl_fcr_get(struct sk_buff *skb, struct genl_info *info)
+{
+	struct hpcc_net *hn = hpcc_nl_net(info);
+	const struct hpcc_cfg *c;
+	struct sk_buff *msg;
+	struct nlattr *nest;
+	void *hdr;
+	u32 i;
+
+	msg = genlmsg_new(NLMSG_GOODSIZE, GFP_KERNEL);
+	if (!msg)
+		return -ENOMEM;
+	hdr = genlmsg_put_reply(msg, info, &hpcc_genl_family, 0,
+				HPCC_CMD_FCR_GET);
+	if (!hdr)
+		goto err;
+	rcu_read_lock();
+	c = rcu_dereference(hn->cfg);
+	if (nla_put_u16(msg, HPCC_A_FCR_PORT, c->fcr_port) ||
+	    nla_put_u32(msg, HPCC_A_FCR_HOLD_MAX, c->fcr_hold_max_us) ||
+	    nla_put_u64_64bit(msg, HPCC_A_FCR_RATE_MIN, c->fcr_rate_min,
+			      HPCC_A_FCR_PAD))
+		goto err_unlock;
+	for (i = 0; i < c->fcr_nprefix; i++) {
+		const struct hpcc_fcr_prefix *p = &c->fcr_prefix[i];
+		bool v4 = hpcc_fcr_mapped(p->addr) && p->plen >= 96;
+		__be32 a4;
+
+		memcpy(&a4, p->addr + 12, sizeof(a4));
+		nest = nla_nest_start(msg, HPCC_A_FCR_PREFIX);
+		if (!nest ||
+		    (v4 ? nla_put_in_addr(msg, HPCC_A_FCR_PREFIX_ADDR4, a4) :
+		     nla_put(msg, HPCC_A_FCR_PREFIX_ADDR6, 16, p->addr)) ||
+		    nla_put_u8(msg, HPCC_A_FCR_PREFIX_PLEN,
+			       v4 ? p->plen - 96 : p->plen))
+			goto err_unlock;
+		nla_nest_end(msg, nest);
+	}
+	rcu_read_unlock();
+	genlmsg_end(msg, hdr);
+	return genlmsg_reply(msg, info);
+err_unlock:
+	rcu_read_unlock();
+err:
+	nlmsg_free(msg);
+	return -EMSGSIZE;
+}
+
+/*
+ * hpcc_nl_fcr_prefix() - one fcr-set prefix into @p (IPv4 as IPv4-mapped):
+ * exactly one of addr4 and addr6, plen within its family's length, no
+ * address bit set after it.  Return: 0 or -EINVAL, extack set.
+ */
+static int hpcc_nl_fcr_prefix(const struct nlattr *nest,
+			      struct hpcc_fcr_prefix *p,
+			      struct netlink_ext_ack *extack)
+{
+	struct nlattr *tb[HPCC_A_FCR_PREFIX_MAX + 1];
+	struct in6_addr a, m;
+	unsigned int max;
+	int err;
+
+	err = nla_parse_nested(tb, HPCC_A_FCR_PREFIX_MAX, nest,
+			       hpcc_fcr_prefix_nl_policy, extack);
+	if (err)
+		return err;
+	if (!tb[HPCC_A_FCR_PREFIX_ADDR4] == !tb[HPCC_A_FCR_PREFIX_ADDR6]) {
+		NL_SET_ERR_MSG_ATTR(extack, nest,
+				    "a prefix needs exactly one of addr4 and addr6");
+		return -EINVAL;
+	}
+	if (!tb[HPCC_A_FCR_PREFIX_PLEN]) {
+		NL_SET_ERR_MSG_ATTR(extack, nest, "a prefix needs plen");
+		return -EINVAL;
+	}
+	memset(p, 0, sizeof(*p));
+	if (tb[HPCC_A_FCR_PREFIX_ADDR4]) {
+		ipv6_addr_set_v4mapped(nla_get_in_addr(tb[HPCC_A_FCR_PREFIX_ADDR4]),
+				       &a);
+		memcpy(p->addr, &a, 16);
+		max = 32;
+	} else {
+		nla_memcpy(p->addr, tb[HPCC_A_FCR_PREFIX_ADDR6], 16);
+		max = 128;
+		if (hpcc_fcr_mapped(p->addr)) {
+			NL_SET_ERR_MSG_ATTR(extack, tb[HPCC_A_FCR_PREFIX_ADDR6],
+					    "an IPv4-mapped prefix goes in addr4");
+			return -EINVAL;
+		}
+	}
+	p->plen = nla_get_u8(tb[HPCC_A_FCR_PREFIX_PLEN]);
+	if (p->plen > max) {
+		NL_SET_ERR_MSG_ATTR(extack, tb[HPCC_A_FCR_PREFIX_PLEN],
+				    "plen beyond the address family's length");
+		return -EINVAL;
+	}
+	p->plen += 128 - max;
+	/* the same prefix with its host bits cleared must be itself */
+	memcpy(&a, p->addr, sizeof(a));
+	ipv6_addr_prefix(&m, &a, p->plen);
+	if (!ipv6_addr_equal(&a, &m)) {
+		NL_SET_ERR_MSG_ATTR(extack, nest,
+				    "address bits set after the prefix length");
+		return -EINVAL;
+	}
+	return 0;
+}
+
+static int hpcc_nl_fcr_apply(struct hpcc_net *hn, struct genl_info *info)
+{
+	struct nlattr *tb[HPCC_A_FCR_MAX + 1];
+	struct hpcc_fcr_prefix pfx[HPCC_FCR_PREFIXES];
+	struct hpcc_cfg *old, *c;
+	const struct nlattr *a;
+	int err, rem, n = 0;
+
+	err = nlmsg_parse(info->nlhdr, GENL_HDRLEN, tb,
+			  HPCC_A_FCR_PREFIXES_FLUSH, hpcc_fcr_set_nl_policy,
+			  info->extack);
+	if (err)
+		return err;
+	nlmsg_for_each_attr(a, info->nlhdr, GENL_HDRLEN, rem) {
+		if (nla_type(a) != HPCC_A_FCR_PREFIX)
+			continue;
+		if (tb[HPCC_A_FCR_PREFIXES_FLUSH]) {
+			NL_SET_ERR_MSG_ATTR(info->extack, a,
+					    "prefix with prefixes-flush");
+			return -EINVAL;
+		}
+		if (n == HPCC_FCR_PREFIXES) {
+			NL_SET_ERR_MSG_ATTR(info->extack, a,
+					    "more than 16 prefixes");
+			return -EINVAL;
+		}
+		err = hpcc_nl_fcr_prefix(a, &pfx[n], info->extack);
+		if (err)
+			return err;
+		n++;
+	}
+
+	mutex_lock(&hn->cfg_mutex);
+	old = rcu_dereference_protected(hn->cfg,
+					lockdep_is_held(&hn->cfg_mutex));
+	c = kmemdup(old, sizeof(*old), GFP_KERNEL_ACCOUNT);
+	if (!c) {
+		mutex_unlock(&hn->cfg_mutex);
+		return -ENOMEM;
+	}
+	if (tb[HPCC_A_FCR_PORT])
+		c->fcr_port = nla_get_u16(tb[HPCC_A_FCR_PORT]);
+	if (tb[HPCC_A_FCR_HOLD_MAX])
+		c->fcr_hold_max_us = nla_get_u32(tb[HPCC_A_FCR_HOLD_MAX]);
+	if (tb[HPCC_A_FCR_RATE_MIN])
+		c->fcr_rate_min = nla_get_u64(tb[HPCC_A_FCR_RATE_MIN]);
+	if (tb[HPCC_A_FCR_PREFIXES_FLUSH])
+		c->fcr_nprefix = 0;
+	if (n) {
+		memcpy(c->fcr_prefix, pfx, n * sizeof(pfx[0]));
+		c->fcr_nprefix = n;
+	}
+	rcu_assign_pointer(hn->cfg, c);
+	kfree_rcu(old, rcu);
+	mutex_unlock(&hn->cfg_mutex);
+	return 0;
+}
+
+static int hpcc_nl_fcr_set(struct sk_buff *skb, struct genl_info *info)
+{
+	struct hpcc_net *hn = hpcc_nl_net(info);
+	int err = hpcc_nl_fcr_apply(hn, info);
+
+	if (err)
+		hpcc_stat_inc(hn, HPCC_STAT_PARAMS_REJECTED);
+	return err;
+}
+
 static int hpcc_nl_stats_get(struct sk_buff *skb, struct genl_info *info)
 {
 	static const u8 attr[HPCC_STAT_NUM] = {
@@ -652,6 +835,13 @@ static int hpcc_nl_stats_get(struct sk_buff *skb, struct genl_info *info)
 		[HPCC_STAT_NO_STATE_FAMILY] = HPCC_A_STATS_NO_STATE_FAMILY,
 		[HPCC_STAT_EXTHDR_REFUSED] = HPCC_A_STATS_EXTHDR_REFUSED,
 		[HPCC_STAT_FLOWS_REHASHED] = HPCC_A_STATS_FLOWS_REHASHED,
+		[HPCC_STAT_FCR_ACCEPTED] = HPCC_A_STATS_FCR_ACCEPTED,
+		[HPCC_STAT_FCR_MALFORMED] = HPCC_A_STATS_FCR_MALFORMED,
+		[HPCC_STAT_FCR_OUT_OF_DOMAIN] = HPCC_A_STATS_FCR_OUT_OF_DOMAIN,
+		[HPCC_STAT_FCR_OUT_OF_RANGE] = HPCC_A_STATS_FCR_OUT_OF_RANGE,
+		[HPCC_STAT_FCR_NO_FLOW] = HPCC_A_STATS_FCR_NO_FLOW,
+		[HPCC_STAT_FCR_BAD_SEQ] = HPCC_A_STATS_FCR_BAD_SEQ,
+		[HPCC_STAT_FCR_IGNORED] = HPCC_A_STATS_FCR_IGNORED,
 	};
 	struct hpcc_net *hn = hpcc_nl_net(info);
 	struct sk_buff *msg;
@@ -744,6 +934,18 @@ static const struct genl_ops hpcc_nl_ops[] = {
 	{
 		.cmd = HPCC_CMD_STATS_GET,
 		.doit = hpcc_nl_stats_get,
+	},
+	{
+		.cmd = HPCC_CMD_FCR_GET,
+		.doit = hpcc_nl_fcr_get,
+	},
+	{
+		.cmd = HPCC_CMD_FCR_SET,
+		/* which hosts may slow this host's flows down: not for the
+		 * owner of a user namespace
+		 */
+		.flags = GENL_ADMIN_PERM,
+		.doit = hpcc_nl_fcr_set,
 	},
 };
 

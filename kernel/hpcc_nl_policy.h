@@ -55,7 +55,23 @@ static HPCC_NLA_RANGE_CONST struct netlink_range_validation hpcc_a_params_n_flow
 	.max	= 65535ULL,
 };
 
+static HPCC_NLA_RANGE_CONST struct netlink_range_validation hpcc_a_fcr_hold_max_range = {
+	.min	= 1ULL,
+	.max	= 1000000ULL,
+};
+
+static HPCC_NLA_RANGE_CONST struct netlink_range_validation hpcc_a_fcr_rate_min_range = {
+	.min	= 1ULL,
+	.max	= 1600000000000ULL,
+};
+
 /* Common nested types */
+static const struct nla_policy hpcc_fcr_prefix_nl_policy[HPCC_A_FCR_PREFIX_PLEN + 1] = {
+	[HPCC_A_FCR_PREFIX_ADDR4] = { .type = NLA_U32, },
+	[HPCC_A_FCR_PREFIX_ADDR6] = NLA_POLICY_EXACT_LEN(16),
+	[HPCC_A_FCR_PREFIX_PLEN] = NLA_POLICY_MAX(NLA_U8, 128),
+};
+
 static const struct nla_policy hpcc_hop_nl_policy[HPCC_A_HOP_TX_UTIL + 1] = {
 	[HPCC_A_HOP_SWITCH_ID] = { .type = NLA_U32, },
 	[HPCC_A_HOP_PORT_ID] = { .type = NLA_U32, },
@@ -109,6 +125,15 @@ static const struct nla_policy hpcc_params_set_nl_policy[HPCC_A_PARAMS_IFA_PROTO
 	[HPCC_A_PARAMS_START] = NLA_POLICY_MAX(NLA_U8, 1),
 	[HPCC_A_PARAMS_EWMA_PERIOD] = NLA_POLICY_RANGE(NLA_U32, 100, 800),
 	[HPCC_A_PARAMS_IFA_PROTOCOL] = NLA_POLICY_RANGE(NLA_U8, 143, 254),
+};
+
+/* HPCC_CMD_FCR_SET - do */
+static const struct nla_policy hpcc_fcr_set_nl_policy[HPCC_A_FCR_PREFIXES_FLUSH + 1] = {
+	[HPCC_A_FCR_PORT] = { .type = NLA_U16, },
+	[HPCC_A_FCR_HOLD_MAX] = NLA_POLICY_FULL_RANGE(NLA_U32, &hpcc_a_fcr_hold_max_range),
+	[HPCC_A_FCR_RATE_MIN] = NLA_POLICY_FULL_RANGE(NLA_U64, &hpcc_a_fcr_rate_min_range),
+	[HPCC_A_FCR_PREFIX] = NLA_POLICY_NESTED(hpcc_fcr_prefix_nl_policy),
+	[HPCC_A_FCR_PREFIXES_FLUSH] = { .type = NLA_FLAG, },
 };
 
 #endif /* _HPCC_NL_POLICY_H */

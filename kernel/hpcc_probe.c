@@ -20,6 +20,10 @@
  * before its HPCC header (hpcc_wire_ifa_find()).  Everything else,
  * including TCP data that merely carries one of those DSCPs, goes on to
  * TCP and is counted (dscp-not-hpcc).
+ *
+ * The same hooks take Fast Congestion Response messages, UDP datagrams to
+ * the namespace's FCR port (IPv6: without extension headers), to
+ * hpcc_fcr_rcv() (hpcc_fcr_rx.c).
  */
 #include <linux/ip.h>
 #include <linux/ipv6.h>
@@ -110,6 +114,14 @@ static unsigned int hpcc_probe_hook(void *priv, struct sk_buff *skb,
 	hpcc_fault_hook_delay();
 	if (ip_is_fragment(iph))
 		return NF_ACCEPT;
+	if (iph->protocol == IPPROTO_UDP) {
+		struct in6_addr src;
+		int v;
+
+		ipv6_addr_set_v4mapped(iph->saddr, &src);
+		v = hpcc_fcr_rcv(hn, skb, ip_hdrlen(skb), &src, NFPROTO_IPV4);
+		return v < 0 ? NF_ACCEPT : v;
+	}
 	type = hpcc_probe_type(hn, ipv4_get_dsfield(iph) >> 2, &ifa_proto);
 	if (!type)
 		return NF_ACCEPT;
@@ -134,6 +146,13 @@ static unsigned int hpcc_probe_hook6(void *priv, struct sk_buff *skb,
 	int off;
 
 	hpcc_fault_hook_delay();
+	/* FCR messages come without extension headers */
+	if (ipv6_hdr(skb)->nexthdr == IPPROTO_UDP) {
+		int v = hpcc_fcr_rcv(hn, skb, sizeof(struct ipv6hdr),
+				     &ipv6_hdr(skb)->saddr, NFPROTO_IPV6);
+
+		return v < 0 ? NF_ACCEPT : v;
+	}
 	type = hpcc_probe_type(hn, ipv6_get_dsfield(ipv6_hdr(skb)) >> 2,
 			       &ifa_proto);
 	if (!type)

@@ -302,6 +302,8 @@ static void hpcc_publish(const struct sock *sk, struct hpcc_ent *e, u8 law,
 		.last_step = e->last_step,
 		.n_flows = e->core.n_flows,
 		.w_ai = e->core.w_ai,
+		.fcr_rate = e->fcr_rate,
+		.fcr_delay = e->fcr_delay,
 	};
 
 	sock_owned_by_me(sk);
@@ -413,6 +415,82 @@ static void hpcc_flowlabel_check(struct sock *sk, struct hpcc_ent *e,
  * telemetry for stale_rtts RTTs, and in CWR, Recovery and Loss, the
  * fallback law runs (Documentation/design.rst).
  */
+/*
+ * hpcc_fcr_apply() - Fast Congestion Response on the flow, after the law of
+ * this ACK ran (Documentation/design.rst, "Fast Congestion Response"): the
+ * lowest rate R of the holds in force (draft section 4) caps the pacing
+ * rate at R and the window at R x T (at least 2 MSS).  Under the HPCC law W
+ * and Wc are capped too (not below W_min), so that once no hold is in
+ * force HPCC's own law raises W from there (section 5: "use the sender
+ * congestion control to raise the sending rate").  A hold's sequence
+ * number is checked once, first: it must lie from snd_una - max_window to
+ * snd_nxt (RFC 5961 section 5's rule for ICMP), else the hold is dropped
+ * and counted (fcr-bad-seq).  Without a new message and after the last
+ * hold ended, the lock is not taken.
+ */
+static void hpcc_fcr_apply(struct sock *sk, struct hpcc_ent *e,
+			   const struct hpcc_cfg *cfg, u8 law)
+{
+	struct tcp_sock *tp = tcp_sk(sk);
+	u64 now = tp->tcp_clock_cache;
+	u64 gen = READ_ONCE(e->fcr_gen);
+	u32 lo = tp->snd_una - max(tp->max_window, 1U);
+	u64 rate, until = 0, ts = 0, w, cwnd, pacing;
+	int i, bad = 0;
+
+	if (gen == e->fcr_used_gen && now >= e->fcr_until) {
+		e->fcr_rate = 0;
+		return;
+	}
+	spin_lock_bh(&e->fcr_lock);
+	for (i = 0; i < HPCC_FCR_HOLDS; i++) {
+		struct hpcc_fcr_hold *h = &e->fcr[i];
+
+		if (!h->rate || h->until <= now)
+			continue;
+		if (!h->checked && !between(h->seq, lo, tp->snd_nxt)) {
+			h->rate = 0;
+			bad++;
+			continue;
+		}
+		h->checked = 1;
+		until = max(until, h->until);
+	}
+	rate = hpcc_fcr_lowest(e->fcr, now);
+	for (i = 0; i < HPCC_FCR_HOLDS; i++)
+		if (rate && e->fcr[i].rate == rate)
+			ts = e->fcr[i].ts;
+	spin_unlock_bh(&e->fcr_lock);
+
+	for (i = 0; i < bad; i++)
+		hpcc_stat_inc(e->hn, HPCC_STAT_FCR_BAD_SEQ);
+	if (bad && net_ratelimit())
+		pr_info("FCR for port %u dropped: sequence number outside the window\n",
+			ntohs(e->key.sport));
+	if (gen != e->fcr_used_gen && rate)
+		e->fcr_delay = now > ts ? now - ts : 0;
+	e->fcr_used_gen = gen;
+	e->fcr_until = until;
+	e->fcr_rate = rate;
+	if (!rate)
+		return;
+
+	w = mul_u64_u64_div_u64(rate, cfg->p.t_ns, 8 * NSEC_PER_SEC);
+	w = clamp_t(u64, w, 2 * tp->mss_cache, 1ULL << 30);
+	if (law == HPCC_MODE_HPCC) {
+		u64 wq = max(w << HPCC_W_SHIFT, cfg->p.w_min);
+
+		e->core.w = min(e->core.w, wq);
+		e->core.wc = min(e->core.wc, wq);
+	}
+	cwnd = max_t(u64, div_u64(w, max_t(u32, tp->mss_cache, 1)), 2);
+	if (tcp_snd_cwnd(tp) > cwnd)
+		tcp_snd_cwnd_set(tp, cwnd);
+	pacing = div_u64(rate, 8);
+	if (READ_ONCE(sk->sk_pacing_rate) > pacing)
+		WRITE_ONCE(sk->sk_pacing_rate, pacing);
+}
+
 static void hpcc_cong_control_rs(struct sock *sk, const struct rate_sample *rs)
 {
 	struct hpcc_ca *ca = inet_csk_ca(sk);
@@ -442,6 +520,7 @@ static void hpcc_cong_control_rs(struct sock *sk, const struct rate_sample *rs)
 	}
 	if (law != HPCC_MODE_HPCC)
 		hpcc_fallback_law(sk, rs, una_advanced);
+	hpcc_fcr_apply(sk, e, cfg, law);
 	rcu_read_unlock();
 	if (!tcp_sk(sk)->packets_out && !e->idle_since)
 		e->idle_since = tcp_sk(sk)->tcp_clock_cache;
