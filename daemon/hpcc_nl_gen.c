@@ -931,6 +931,19 @@ const struct hpcc_nl_attr_desc hpcc_int_dev_desc[HPCC_INT_A_DEV_MAX + 1] = {
 	[HPCC_INT_A_DEV_ENCODING] = { "encoding", HPCC_NL_U8, 0, 0, &hpcc_int_enum_encoding },
 	[HPCC_INT_A_DEV_OTHER_ENCODING] = { "other-encoding", HPCC_NL_U64, 0, 0, NULL },
 	[HPCC_INT_A_DEV_TX_MODEL] = { "tx-model", HPCC_NL_U8, 0, 0, &hpcc_int_enum_tx_model },
+	[HPCC_INT_A_DEV_FCR_QLEN_HIGH] = { "fcr-qlen-high", HPCC_NL_U32, 0, 0, NULL },
+	[HPCC_INT_A_DEV_FCR_QLEN_LOW] = { "fcr-qlen-low", HPCC_NL_U32, 0, 0, NULL },
+	[HPCC_INT_A_DEV_FCR_INTERVAL] = { "fcr-interval", HPCC_NL_U32, 0, 0, NULL },
+	[HPCC_INT_A_DEV_FCR_ETA] = { "fcr-eta", HPCC_NL_U32, 0, 0, NULL },
+	[HPCC_INT_A_DEV_FCR_SENT] = { "fcr-sent", HPCC_NL_U64, 0, 0, NULL },
+	[HPCC_INT_A_DEV_FCR_DROPPED] = { "fcr-dropped", HPCC_NL_U64, 0, 0, NULL },
+	[HPCC_INT_A_DEV_FCR_ROUNDS] = { "fcr-rounds", HPCC_NL_U64, 0, 0, NULL },
+	[HPCC_INT_A_DEV_CE_MARKED] = { "ce-marked", HPCC_NL_U64, 0, 0, NULL },
+	[HPCC_INT_A_DEV_NOT_ECT] = { "not-ect", HPCC_NL_U64, 0, 0, NULL },
+	[HPCC_INT_A_DEV_FCR_TABLE_FULL] = { "fcr-table-full", HPCC_NL_U64, 0, 0, NULL },
+	[HPCC_INT_A_DEV_FCR_CONGESTED] = { "fcr-congested", HPCC_NL_U8, 0, 0, NULL },
+	[HPCC_INT_A_DEV_FCR_RATE] = { "fcr-rate", HPCC_NL_U64, 0, 0, NULL },
+	[HPCC_INT_A_DEV_FCR_ACTIVE] = { "fcr-active", HPCC_NL_U32, 0, 0, NULL },
 };
 
 const char *const hpcc_int_dev_names[HPCC_INT_A_DEV_MAX + 1] = {
@@ -943,6 +956,19 @@ const char *const hpcc_int_dev_names[HPCC_INT_A_DEV_MAX + 1] = {
 	[HPCC_INT_A_DEV_ENCODING] = "encoding",
 	[HPCC_INT_A_DEV_OTHER_ENCODING] = "other-encoding",
 	[HPCC_INT_A_DEV_TX_MODEL] = "tx-model",
+	[HPCC_INT_A_DEV_FCR_QLEN_HIGH] = "fcr-qlen-high",
+	[HPCC_INT_A_DEV_FCR_QLEN_LOW] = "fcr-qlen-low",
+	[HPCC_INT_A_DEV_FCR_INTERVAL] = "fcr-interval",
+	[HPCC_INT_A_DEV_FCR_ETA] = "fcr-eta",
+	[HPCC_INT_A_DEV_FCR_SENT] = "fcr-sent",
+	[HPCC_INT_A_DEV_FCR_DROPPED] = "fcr-dropped",
+	[HPCC_INT_A_DEV_FCR_ROUNDS] = "fcr-rounds",
+	[HPCC_INT_A_DEV_CE_MARKED] = "ce-marked",
+	[HPCC_INT_A_DEV_NOT_ECT] = "not-ect",
+	[HPCC_INT_A_DEV_FCR_TABLE_FULL] = "fcr-table-full",
+	[HPCC_INT_A_DEV_FCR_CONGESTED] = "fcr-congested",
+	[HPCC_INT_A_DEV_FCR_RATE] = "fcr-rate",
+	[HPCC_INT_A_DEV_FCR_ACTIVE] = "fcr-active",
 };
 
 const struct hpcc_nl_attr_desc hpcc_int_config_desc[HPCC_INT_A_CONFIG_MAX + 1] = {
@@ -950,6 +976,8 @@ const struct hpcc_nl_attr_desc hpcc_int_config_desc[HPCC_INT_A_CONFIG_MAX + 1] =
 	[HPCC_INT_A_CONFIG_PROBE_DSCP] = { "probe-dscp", HPCC_NL_U8, 0, 0, NULL },
 	[HPCC_INT_A_CONFIG_IFA_PROTOCOL] = { "ifa-protocol", HPCC_NL_U8, 0, 0, NULL },
 	[HPCC_INT_A_CONFIG_DEVS] = { "devs", HPCC_NL_U32, 0, 0, NULL },
+	[HPCC_INT_A_CONFIG_FCR_PORT] = { "fcr-port", HPCC_NL_U16, 0, 0, NULL },
+	[HPCC_INT_A_CONFIG_FCR_DSCP] = { "fcr-dscp", HPCC_NL_U8, 0, 0, NULL },
 };
 
 const char *const hpcc_int_config_names[HPCC_INT_A_CONFIG_MAX + 1] = {
@@ -957,6 +985,8 @@ const char *const hpcc_int_config_names[HPCC_INT_A_CONFIG_MAX + 1] = {
 	[HPCC_INT_A_CONFIG_PROBE_DSCP] = "probe-dscp",
 	[HPCC_INT_A_CONFIG_IFA_PROTOCOL] = "ifa-protocol",
 	[HPCC_INT_A_CONFIG_DEVS] = "devs",
+	[HPCC_INT_A_CONFIG_FCR_PORT] = "fcr-port",
+	[HPCC_INT_A_CONFIG_FCR_DSCP] = "fcr-dscp",
 };
 
 int hpcc_int_dev_parse(const struct nlattr *attr, size_t len, struct hpcc_int_dev_attrs *out)
@@ -1018,6 +1048,71 @@ int hpcc_int_dev_parse(const struct nlattr *attr, size_t len, struct hpcc_int_de
 			if (ok)
 				memcpy(&out->tx_model, p, sizeof(out->tx_model));
 			break;
+		case HPCC_INT_A_DEV_FCR_QLEN_HIGH:
+			ok = plen == sizeof(out->fcr_qlen_high);
+			if (ok)
+				memcpy(&out->fcr_qlen_high, p, sizeof(out->fcr_qlen_high));
+			break;
+		case HPCC_INT_A_DEV_FCR_QLEN_LOW:
+			ok = plen == sizeof(out->fcr_qlen_low);
+			if (ok)
+				memcpy(&out->fcr_qlen_low, p, sizeof(out->fcr_qlen_low));
+			break;
+		case HPCC_INT_A_DEV_FCR_INTERVAL:
+			ok = plen == sizeof(out->fcr_interval);
+			if (ok)
+				memcpy(&out->fcr_interval, p, sizeof(out->fcr_interval));
+			break;
+		case HPCC_INT_A_DEV_FCR_ETA:
+			ok = plen == sizeof(out->fcr_eta);
+			if (ok)
+				memcpy(&out->fcr_eta, p, sizeof(out->fcr_eta));
+			break;
+		case HPCC_INT_A_DEV_FCR_SENT:
+			ok = plen == sizeof(out->fcr_sent);
+			if (ok)
+				memcpy(&out->fcr_sent, p, sizeof(out->fcr_sent));
+			break;
+		case HPCC_INT_A_DEV_FCR_DROPPED:
+			ok = plen == sizeof(out->fcr_dropped);
+			if (ok)
+				memcpy(&out->fcr_dropped, p, sizeof(out->fcr_dropped));
+			break;
+		case HPCC_INT_A_DEV_FCR_ROUNDS:
+			ok = plen == sizeof(out->fcr_rounds);
+			if (ok)
+				memcpy(&out->fcr_rounds, p, sizeof(out->fcr_rounds));
+			break;
+		case HPCC_INT_A_DEV_CE_MARKED:
+			ok = plen == sizeof(out->ce_marked);
+			if (ok)
+				memcpy(&out->ce_marked, p, sizeof(out->ce_marked));
+			break;
+		case HPCC_INT_A_DEV_NOT_ECT:
+			ok = plen == sizeof(out->not_ect);
+			if (ok)
+				memcpy(&out->not_ect, p, sizeof(out->not_ect));
+			break;
+		case HPCC_INT_A_DEV_FCR_TABLE_FULL:
+			ok = plen == sizeof(out->fcr_table_full);
+			if (ok)
+				memcpy(&out->fcr_table_full, p, sizeof(out->fcr_table_full));
+			break;
+		case HPCC_INT_A_DEV_FCR_CONGESTED:
+			ok = plen == sizeof(out->fcr_congested);
+			if (ok)
+				memcpy(&out->fcr_congested, p, sizeof(out->fcr_congested));
+			break;
+		case HPCC_INT_A_DEV_FCR_RATE:
+			ok = plen == sizeof(out->fcr_rate);
+			if (ok)
+				memcpy(&out->fcr_rate, p, sizeof(out->fcr_rate));
+			break;
+		case HPCC_INT_A_DEV_FCR_ACTIVE:
+			ok = plen == sizeof(out->fcr_active);
+			if (ok)
+				memcpy(&out->fcr_active, p, sizeof(out->fcr_active));
+			break;
 		default:
 			ok = 0;
 			type = 64;
@@ -1067,6 +1162,16 @@ int hpcc_int_config_parse(const struct nlattr *attr, size_t len, struct hpcc_int
 			ok = plen == sizeof(out->devs);
 			if (ok)
 				memcpy(&out->devs, p, sizeof(out->devs));
+			break;
+		case HPCC_INT_A_CONFIG_FCR_PORT:
+			ok = plen == sizeof(out->fcr_port);
+			if (ok)
+				memcpy(&out->fcr_port, p, sizeof(out->fcr_port));
+			break;
+		case HPCC_INT_A_CONFIG_FCR_DSCP:
+			ok = plen == sizeof(out->fcr_dscp);
+			if (ok)
+				memcpy(&out->fcr_dscp, p, sizeof(out->fcr_dscp));
 			break;
 		default:
 			ok = 0;

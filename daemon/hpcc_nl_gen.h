@@ -282,6 +282,19 @@ struct hpcc_int_dev_attrs {
 	uint8_t encoding;
 	uint64_t other_encoding;
 	uint8_t tx_model;
+	uint32_t fcr_qlen_high;
+	uint32_t fcr_qlen_low;
+	uint32_t fcr_interval;
+	uint32_t fcr_eta;
+	uint64_t fcr_sent;
+	uint64_t fcr_dropped;
+	uint64_t fcr_rounds;
+	uint64_t ce_marked;
+	uint64_t not_ect;
+	uint64_t fcr_table_full;
+	uint8_t fcr_congested;
+	uint64_t fcr_rate;
+	uint32_t fcr_active;
 };
 
 /** hpcc_int_dev_parse() - fill @out from @len bytes of attributes at @attr;
@@ -302,6 +315,8 @@ struct hpcc_int_config_attrs {
 	uint8_t probe_dscp;
 	uint8_t ifa_protocol;
 	uint32_t devs;
+	uint16_t fcr_port;
+	uint8_t fcr_dscp;
 };
 
 /** hpcc_int_config_parse() - fill @out from @len bytes of attributes at @attr;

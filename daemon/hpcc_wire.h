@@ -277,6 +277,26 @@ size_t hpcc_build_probe(void *buf, const struct hpcc_tuple *t, uint8_t dscp,
 			uint16_t ip_id);
 
 /**
+ * hpcc_build_probe_fcr() - hpcc_build_probe() with an FCR extension
+ *	(HPCC_WIRE_EXT_FCR, value HPCC_WIRE_FCR_SUPPORT) after the records:
+ *	the flow's sender takes Fast Congestion Response messages, and the
+ *	hops with FCR on learn it from this probe
+ * @buf: at least HPCC_PKT_MAX bytes
+ * @t: the flow
+ * @dscp: the probe DSCP, 1..63
+ * @hop_cap: records to pre-allocate, 1..HPCC_MAX_HOPS
+ * @probe_id: random 64-bit id
+ * @ts: sender clock, ns
+ * @ip_id: IPv4 identification (unused for IPv6)
+ *
+ * Return: the packet's length (HPCC_WIRE_EXT_LEN more than
+ * hpcc_build_probe()'s), or 0 as hpcc_build_probe().
+ */
+size_t hpcc_build_probe_fcr(void *buf, const struct hpcc_tuple *t,
+			    uint8_t dscp, uint8_t hop_cap, uint64_t probe_id,
+			    uint64_t ts, uint16_t ip_id);
+
+/**
  * hpcc_build_probe_intmd() - a probe that asks the path's INT-MD transit
  * hops for their metadata (P4.org INT Dataplane Specification v2.1)
  * @buf: at least HPCC_PKT_MAX bytes

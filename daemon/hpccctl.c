@@ -53,9 +53,11 @@ static int usage(FILE *out)
 		"       hpccctl fcr set [port PORT] [hold-max USEC] [rate-min RATE] [prefix ADDR/LEN]... [flush]\n"
 		"       hpccctl [-j] int show\n"
 		"       hpccctl int add dev DEV [rate RATE] [encoding own|int-md|ifa] [tx-model qdisc|wire]\n"
+		"                  [fcr-qlen-high BYTES] [fcr-qlen-low BYTES] [fcr-interval USEC] [fcr-eta PERMILLE]\n"
 		"       hpccctl int del dev DEV\n"
 		"       hpccctl int change dev DEV [rate RATE] [encoding own|int-md|ifa] [tx-model qdisc|wire]\n"
-		"       hpccctl int set [switch-id N] [probe-dscp N] [ifa-protocol N]\n"
+		"                  [fcr-qlen-high BYTES] [fcr-qlen-low BYTES] [fcr-interval USEC] [fcr-eta PERMILLE]\n"
+		"       hpccctl int set [switch-id N] [probe-dscp N] [ifa-protocol N] [fcr-port N] [fcr-dscp N]\n"
 		"       hpccctl -h | -V\n"
 		"  -j, --json     JSON output, with the YNL spec's attribute names\n"
 		"  -h, --help     this text\n"
@@ -764,10 +766,13 @@ static int int_show(void)
 		devs = json_object_new_array();
 	} else {
 		printf("switch-id %" PRIu64 " probe-dscp %" PRIu64
-		       " ifa-protocol %" PRIu64 "\n",
+		       " ifa-protocol %" PRIu64 " fcr-port %" PRIu64
+		       " fcr-dscp %" PRIu64 "\n",
 		       c.v[HPCC_INT_A_CONFIG_SWITCH_ID],
 		       c.v[HPCC_INT_A_CONFIG_PROBE_DSCP],
-		       c.v[HPCC_INT_A_CONFIG_IFA_PROTOCOL]);
+		       c.v[HPCC_INT_A_CONFIG_IFA_PROTOCOL],
+		       c.v[HPCC_INT_A_CONFIG_FCR_PORT],
+		       c.v[HPCC_INT_A_CONFIG_FCR_DSCP]);
 		printf("%-16s %7s %14s %-8s %-8s %12s %10s %10s %10s %10s\n",
 		       "dev", "ifindex", "rate(bit/s)", "encoding", "tx-model",
 		       "stamped", "full", "malformed", "unwritable",
@@ -808,6 +813,27 @@ static int int_show(void)
 		       a->v[HPCC_INT_A_DEV_MALFORMED],
 		       a->v[HPCC_INT_A_DEV_UNWRITABLE],
 		       a->v[HPCC_INT_A_DEV_OTHER_ENCODING]);
+		if (!a->v[HPCC_INT_A_DEV_FCR_QLEN_HIGH])
+			continue;
+		printf("  fcr qlen-high %" PRIu64 " qlen-low %" PRIu64
+		       " interval %" PRIu64 " eta %" PRIu64 " congested %" PRIu64
+		       " rate %" PRIu64 " active %" PRIu64 "\n"
+		       "      sent %" PRIu64 " dropped %" PRIu64 " rounds %" PRIu64
+		       " ce-marked %" PRIu64 " not-ect %" PRIu64
+		       " table-full %" PRIu64 "\n",
+		       a->v[HPCC_INT_A_DEV_FCR_QLEN_HIGH],
+		       a->v[HPCC_INT_A_DEV_FCR_QLEN_LOW],
+		       a->v[HPCC_INT_A_DEV_FCR_INTERVAL],
+		       a->v[HPCC_INT_A_DEV_FCR_ETA],
+		       a->v[HPCC_INT_A_DEV_FCR_CONGESTED],
+		       a->v[HPCC_INT_A_DEV_FCR_RATE],
+		       a->v[HPCC_INT_A_DEV_FCR_ACTIVE],
+		       a->v[HPCC_INT_A_DEV_FCR_SENT],
+		       a->v[HPCC_INT_A_DEV_FCR_DROPPED],
+		       a->v[HPCC_INT_A_DEV_FCR_ROUNDS],
+		       a->v[HPCC_INT_A_DEV_CE_MARKED],
+		       a->v[HPCC_INT_A_DEV_NOT_ECT],
+		       a->v[HPCC_INT_A_DEV_FCR_TABLE_FULL]);
 	}
 	if (json) {
 		json_object_object_add(o, "dev", devs);
@@ -836,8 +862,10 @@ static int int_enum_arg(const char *key, const struct hpcc_nl_enum *e,
 	return -1;
 }
 
+#define FCR_USE "[fcr-qlen-high BYTES] [fcr-qlen-low BYTES] [fcr-interval USEC] [fcr-eta PERMILLE]"
+
 /*
- * int add dev DEV [rate RATE] [encoding E] [tx-model M], int del dev DEV
+ * int add dev DEV [rate RATE] [encoding E] [tx-model M] [fcr-...], int del dev DEV
  * and int change dev DEV [rate RATE] [encoding E] [tx-model M] (dev-set: in
  * place, no unstamped gap);
  * usage errors exit 2.
@@ -845,9 +873,11 @@ static int int_enum_arg(const char *key, const struct hpcc_nl_enum *e,
 static int int_dev(uint8_t cmd, int ac, char **av)
 {
 	static const char *const use[] = {
-		[HPCC_INT_CMD_DEV_ADD] = "add dev DEV [rate RATE] [encoding own|int-md|ifa] [tx-model qdisc|wire]",
-		[HPCC_INT_CMD_DEV_DEL] = "del dev DEV",
-		[HPCC_INT_CMD_DEV_SET] = "change dev DEV [rate RATE] [encoding own|int-md|ifa] [tx-model qdisc|wire]",
+		[HPCC_INT_CMD_DEV_ADD] = "add dev DEV [rate RATE] [encoding own|int-md|ifa] [tx-model qdisc|wire]"
+			"%s",
+		[HPCC_INT_CMD_DEV_DEL] = "del dev DEV%s",
+		[HPCC_INT_CMD_DEV_SET] = "change dev DEV [rate RATE] [encoding own|int-md|ifa] [tx-model qdisc|wire]"
+			"%s",
 	};
 	static const char *const op[] = {
 		[HPCC_INT_CMD_DEV_ADD] = "dev-add",
@@ -862,10 +892,33 @@ static int int_dev(uint8_t cmd, int ac, char **av)
 	uint64_t enc = 0, txm = 0;
 	unsigned int ifindex;
 	bool has_enc = false, has_txm = false;
-	int i, err;
+	/* fcr-qlen-high, fcr-qlen-low, fcr-interval, fcr-eta: given, value */
+	static const int fcr_attr[4] = {
+		HPCC_INT_A_DEV_FCR_QLEN_HIGH, HPCC_INT_A_DEV_FCR_QLEN_LOW,
+		HPCC_INT_A_DEV_FCR_INTERVAL, HPCC_INT_A_DEV_FCR_ETA,
+	};
+	bool has_fcr[4] = { false };
+	uint64_t fcr[4];
+	int i, k, err;
 
 	for (i = 0; i + 1 < ac; i += 2) {
-		if (!strcmp(av[i], "dev") && !dev) {
+		k = takes_rate ? hpcc_name_lookup(hpcc_int_dev_names,
+						  HPCC_INT_A_DEV_MAX, av[i]) : 0;
+		for (err = 0; err < 4 && fcr_attr[err] != k; err++)
+			;
+		if (err < 4 && !has_fcr[err]) {
+			char *end;
+
+			errno = 0;
+			fcr[err] = strtoull(av[i + 1], &end, 0);
+			if (errno || end == av[i + 1] || *end ||
+			    av[i + 1][0] == '-' || fcr[err] > UINT32_MAX) {
+				fprintf(stderr, "hpccctl: %s: \"%s\" is not a valid value\n",
+					av[i], av[i + 1]);
+				return 2;
+			}
+			has_fcr[err] = true;
+		} else if (!strcmp(av[i], "dev") && !dev) {
 			dev = av[i + 1];
 		} else if (takes_rate && !strcmp(av[i], "rate") && !rate) {
 			if (parse_rate(av[i + 1], &rate)) {
@@ -890,8 +943,11 @@ static int int_dev(uint8_t cmd, int ac, char **av)
 		}
 	}
 	if (i != ac || !dev ||
-	    (cmd == HPCC_INT_CMD_DEV_SET && !rate && !has_enc && !has_txm)) {
-		fprintf(stderr, "hpccctl: usage: int %s\n", use[cmd]);
+	    (cmd == HPCC_INT_CMD_DEV_SET && !rate && !has_enc && !has_txm &&
+	     !has_fcr[0] && !has_fcr[1] && !has_fcr[2] && !has_fcr[3])) {
+		fprintf(stderr, "hpccctl: usage: int ");
+		fprintf(stderr, use[cmd], takes_rate ? "\n       " FCR_USE : "");
+		fputc('\n', stderr);
 		return 2;
 	}
 	ifindex = if_nametoindex(dev);
@@ -909,6 +965,9 @@ static int int_dev(uint8_t cmd, int ac, char **av)
 		mnl_attr_put_u8(nlh, HPCC_INT_A_DEV_ENCODING, (uint8_t)enc);
 	if (has_txm)
 		mnl_attr_put_u8(nlh, HPCC_INT_A_DEV_TX_MODEL, (uint8_t)txm);
+	for (k = 0; k < 4; k++)
+		if (has_fcr[k])
+			mnl_attr_put_u32(nlh, fcr_attr[k], (uint32_t)fcr[k]);
 	err = hpcc_genl_talk(&g, nlh, NULL, NULL);
 	return err ? fail(op[cmd], err) : 0;
 }
@@ -918,10 +977,10 @@ static int int_set(int ac, char **av)
 {
 	char buf[MNL_SOCKET_BUFFER_SIZE];
 	struct nlmsghdr *nlh;
-	uint64_t val[3];
-	int type[3], i, j, n = 0, err;
+	uint64_t val[5];
+	int type[5], i, j, n = 0, err;
 
-	if (!ac || ac % 2 || ac > 6)
+	if (!ac || ac % 2 || ac > 10)
 		goto usage;
 	for (i = 0; i < ac; i += 2, n++) {
 		bool u8;
@@ -935,11 +994,14 @@ static int int_set(int ac, char **av)
 		for (j = 0; j < n; j++)
 			if (type[j] == type[n])
 				goto usage;
-		u8 = type[n] != HPCC_INT_A_CONFIG_SWITCH_ID;
+		u8 = type[n] != HPCC_INT_A_CONFIG_SWITCH_ID &&
+		     type[n] != HPCC_INT_A_CONFIG_FCR_PORT;
 		errno = 0;
 		val[n] = strtoull(av[i + 1], &end, 0);
 		if (errno || end == av[i + 1] || *end || av[i + 1][0] == '-' ||
-		    val[n] > (u8 ? UINT8_MAX : UINT32_MAX)) {
+		    val[n] > (u8 ? UINT8_MAX :
+			      type[n] == HPCC_INT_A_CONFIG_FCR_PORT ?
+			      UINT16_MAX : UINT32_MAX)) {
 			fprintf(stderr, "hpccctl: %s: \"%s\" is not a valid value\n",
 				av[i], av[i + 1]);
 			return 2;
@@ -949,15 +1011,17 @@ static int int_set(int ac, char **av)
 		return 1;
 	nlh = hpcc_genl_msg(&g, buf, HPCC_INT_CMD_CONFIG_SET, 0);
 	for (i = 0; i < n; i++) {
-		if (type[i] != HPCC_INT_A_CONFIG_SWITCH_ID)
-			mnl_attr_put_u8(nlh, type[i], val[i]);
-		else
+		if (type[i] == HPCC_INT_A_CONFIG_SWITCH_ID)
 			mnl_attr_put_u32(nlh, type[i], val[i]);
+		else if (type[i] == HPCC_INT_A_CONFIG_FCR_PORT)
+			mnl_attr_put_u16(nlh, type[i], val[i]);
+		else
+			mnl_attr_put_u8(nlh, type[i], val[i]);
 	}
 	err = hpcc_genl_talk(&g, nlh, NULL, NULL);
 	return err ? fail("config-set", err) : 0;
 usage:
-	fprintf(stderr, "hpccctl: usage: int set [switch-id N] [probe-dscp N] [ifa-protocol N]\n");
+	fprintf(stderr, "hpccctl: usage: int set [switch-id N] [probe-dscp N] [ifa-protocol N] [fcr-port N] [fcr-dscp N]\n");
 	return 2;
 }
 

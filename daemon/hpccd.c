@@ -92,7 +92,7 @@ enum {
 	C_IOAM_OVERFLOW, C_RESPONSES_NO_RATE, C_PROBES_INT_MD, C_INT_MD_STACKS,
 	C_INT_MD_REFUSED, C_INT_MD_INCOMPLETE, C_PROBES_IFA, C_IFA_STACKS,
 	C_IFA_REFUSED, C_IFA_NO_RATE, C_IFA_OTHER_PROTOCOL, C_HOPS_SKIPPED,
-	C_DUMPS_INTERRUPTED, C_PARSE_BASE,
+	C_DUMPS_INTERRUPTED, C_PROBES_FCR, C_PARSE_BASE,
 	C_NUM = C_PARSE_BASE + HPCC_PARSE_NUM
 };
 
@@ -110,7 +110,7 @@ static const char *const counter_names[C_PARSE_BASE] = {
 	"ioam-overflow", "responses-no-rate", "probes-int-md", "int-md-stacks",
 	"int-md-refused", "int-md-incomplete", "probes-ifa", "ifa-stacks",
 	"ifa-refused", "ifa-no-rate", "ifa-other-protocol", "hops-skipped",
-	"dumps-interrupted",
+	"dumps-interrupted", "probes-fcr",
 };
 
 /*
@@ -324,6 +324,10 @@ static void probe_send(struct hpccd_flow *f, uint64_t now)
 					   (uint8_t)D.cfg.max_hops, id, now,
 					   ++D.ip_id);
 		D.counters[C_PROBES_IFA] += len > 0;
+	} else if (hpccd_cfg_fcr(&D.cfg, f->t.family, tuple_daddr(&f->t))) {
+		len = hpcc_build_probe_fcr(buf, &f->t, D.probe_dscp,
+					   D.cfg.max_hops, id, now, ++D.ip_id);
+		D.counters[C_PROBES_FCR] += len > 0;
 	} else {
 		len = hpcc_build_probe(buf, &f->t, D.probe_dscp,
 				       D.cfg.max_hops, id, now, ++D.ip_id);

@@ -86,16 +86,54 @@ static int parse_u64(const char *name, const char *v, uint64_t min,
 	return 0;
 }
 
+/*
+ * parse_prefix() - "ADDR/LEN" of a @key line into @e (an IPv4 prefix
+ * stored IPv4-mapped, host bits cleared); IPv6 only when @v6_only.
+ */
+static int parse_prefix(const char *key, char *pfx, struct hpccd_prefix *e,
+			bool v6_only)
+{
+	char *slash = strchr(pfx, '/');
+	unsigned int len;
+	int i;
+
+	if (!slash) {
+		cfg_err("%s: '%.63s' has no /LEN", key, pfx);
+		return -1;
+	}
+	*slash = 0;
+	if (inet_pton(AF_INET, pfx, e->addr + 12) == 1) {
+		if (v6_only) {
+			cfg_err("%s: IOAM is IPv6 only, '%.63s' is IPv4", key,
+				pfx);
+			return -1;
+		}
+		if (parse_uint(key, slash + 1, 0, 32, &len))
+			return -1;
+		e->addr[10] = 0xff;
+		e->addr[11] = 0xff;
+		len += 96;
+	} else if (inet_pton(AF_INET6, pfx, e->addr) == 1) {
+		if (parse_uint(key, slash + 1, 0, 128, &len))
+			return -1;
+	} else {
+		cfg_err("%s: '%.63s' is not an address", key, pfx);
+		return -1;
+	}
+	e->len = (uint8_t)len;
+	for (i = len; i < 128; i++)	/* the host bits */
+		e->addr[i / 8] &= (uint8_t)~(0x80 >> (i % 8));
+	return 0;
+}
+
 /* "ioam 2001:db8::/32", "int-md 10.0.0.0/8", "ifa 10.0.0.0/8": the
  * encoding and a prefix (IPv4 ones stored IPv4-mapped; IOAM takes IPv6
  * prefixes only).
  */
 static int parse_encoding(struct hpccd_cfg *c, const char *v)
 {
-	char name[16], pfx[64], extra[2], *slash;
+	char name[16], pfx[64], extra[2];
 	struct hpccd_prefix e = { 0 };
-	unsigned int len;
-	int i;
 
 	if (sscanf(v, "%15s %63s %1s", name, pfx, extra) != 2) {
 		cfg_err("encoding: 'NAME PREFIX/LEN' expected");
@@ -112,38 +150,33 @@ static int parse_encoding(struct hpccd_cfg *c, const char *v)
 			name);
 		return -1;
 	}
-	slash = strchr(pfx, '/');
-	if (!slash) {
-		cfg_err("encoding: '%.63s' has no /LEN", pfx);
+	if (parse_prefix("encoding", pfx, &e, e.enc == HPCCD_ENC_IOAM))
 		return -1;
-	}
-	*slash = 0;
-	if (inet_pton(AF_INET, pfx, e.addr + 12) == 1) {
-		if (e.enc == HPCCD_ENC_IOAM) {
-			cfg_err("encoding: IOAM is IPv6 only, '%.63s' is IPv4",
-				pfx);
-			return -1;
-		}
-		if (parse_uint("encoding", slash + 1, 0, 32, &len))
-			return -1;
-		e.addr[10] = 0xff;
-		e.addr[11] = 0xff;
-		len += 96;
-	} else if (inet_pton(AF_INET6, pfx, e.addr) == 1) {
-		if (parse_uint("encoding", slash + 1, 0, 128, &len))
-			return -1;
-	} else {
-		cfg_err("encoding: '%.63s' is not an address", pfx);
-		return -1;
-	}
-	e.len = (uint8_t)len;
-	for (i = len; i < 128; i++)	/* the host bits */
-		e.addr[i / 8] &= (uint8_t)~(0x80 >> (i % 8));
 	if (c->n_enc == HPCCD_MAX_ENCODINGS) {
 		cfg_err("encoding: more than %d lines", HPCCD_MAX_ENCODINGS);
 		return -1;
 	}
 	c->enc[c->n_enc++] = e;
+	return 0;
+}
+
+/* "fcr = PREFIX/LEN": destinations whose flows announce FCR support. */
+static int parse_fcr(struct hpccd_cfg *c, const char *v)
+{
+	char pfx[64], extra[2];
+	struct hpccd_prefix e = { 0 };
+
+	if (sscanf(v, "%63s %1s", pfx, extra) != 1) {
+		cfg_err("fcr: 'PREFIX/LEN' expected");
+		return -1;
+	}
+	if (parse_prefix("fcr", pfx, &e, false))
+		return -1;
+	if (c->n_fcr == HPCCD_MAX_ENCODINGS) {
+		cfg_err("fcr: more than %d lines", HPCCD_MAX_ENCODINGS);
+		return -1;
+	}
+	c->fcr[c->n_fcr++] = e;
 	return 0;
 }
 
@@ -181,17 +214,39 @@ static bool prefix_match(const struct hpccd_prefix *p, const uint8_t *a)
 	return !rest || !((p->addr[full] ^ a[full]) & (0xff00 >> rest));
 }
 
+/* @daddr of @family as an IPv6 or IPv4-mapped address */
+static void addr_mapped(uint8_t *a, int family, const void *daddr)
+{
+	memset(a, 0, 16);
+	if (family == AF_INET6) {
+		memcpy(a, daddr, 16);
+	} else {
+		a[10] = 0xff;
+		a[11] = 0xff;
+		memcpy(a + 12, daddr, 4);
+	}
+}
+
+bool hpccd_cfg_fcr(const struct hpccd_cfg *c, int family, const void *daddr)
+{
+	uint8_t a[16];
+	unsigned int i;
+
+	addr_mapped(a, family, daddr);
+	for (i = 0; i < c->n_fcr; i++)
+		if (prefix_match(&c->fcr[i], a))
+			return true;
+	return false;
+}
+
 int hpccd_cfg_encoding(const struct hpccd_cfg *c, int family,
 		       const void *daddr)
 {
-	uint8_t a[16] = { [10] = 0xff, [11] = 0xff };
+	uint8_t a[16];
 	int best = -1;
 	unsigned int i;
 
-	if (family == AF_INET6)
-		memcpy(a, daddr, 16);
-	else
-		memcpy(a + 12, daddr, 4);
+	addr_mapped(a, family, daddr);
 	for (i = 0; i < c->n_enc; i++)
 		if (prefix_match(&c->enc[i], a) &&
 		    (best < 0 || c->enc[i].len > c->enc[best].len))
@@ -241,6 +296,8 @@ int hpccd_cfg_set(struct hpccd_cfg *c, const char *k, const char *v)
 		return parse_uint(k, v, 1, 1048576, &c->n_flows_max);
 	if (!strcmp(k, "encoding"))
 		return parse_encoding(c, v);
+	if (!strcmp(k, "fcr"))
+		return parse_fcr(c, v);
 	if (!strcmp(k, "capacity"))
 		return parse_capacity(c, v);
 	if (!strcmp(k, "default-rate"))
@@ -311,6 +368,7 @@ int hpccd_cfg_parse(struct hpccd_cfg *c, const char *name, const char *buf,
 
 	/* the lists are the file's: a reload replaces them */
 	c->n_enc = 0;
+	c->n_fcr = 0;
 	c->n_cap = 0;
 
 	while (pos < len) {

@@ -76,6 +76,8 @@ struct hpccd_capacity {
  * @n_flows_max: n-flows-max, flows the receiver's count tracks at most,
  *	1..1,048,576 (about 200 bytes each)
  * @enc: "encoding = ioam|int-md|ifa PREFIX/LEN" lines, @n_enc of them
+ * @fcr: "fcr = PREFIX/LEN" lines, @n_fcr of them: destinations whose
+ *	flows' probes announce FCR support (HPCC_WIRE_EXT_FCR)
  *	(at most HPCCD_MAX_ENCODINGS; the file's, replaced on each read):
  *	destinations whose probes carry an IOAM trace (IPv6 prefixes only),
  *	an INT-MD stack or an IFA stack (IPv4 or IPv6); the longest prefix
@@ -120,6 +122,8 @@ struct hpccd_cfg {
 	unsigned int n_flows_window_ms;
 	unsigned int n_flows_max;
 	struct hpccd_prefix enc[HPCCD_MAX_ENCODINGS];
+	unsigned int n_fcr;
+	struct hpccd_prefix fcr[HPCCD_MAX_ENCODINGS];
 	unsigned int n_enc;
 	unsigned int int_qlen_unit;
 	unsigned int int_tx_util_full;
@@ -132,6 +136,17 @@ struct hpccd_cfg {
 	bool syslog;
 	int verbose;
 };
+
+/**
+ * hpccd_cfg_fcr() - whether probes to a destination announce FCR support
+ * @c: the settings
+ * @family: AF_INET or AF_INET6
+ * @daddr: the destination, 4 or 16 bytes, network byte order
+ *
+ * Return: true when an "fcr" prefix holds @daddr (draft-even-tsvwg-
+ * datacenter-fast-congestion section 6: the sender marks support).
+ */
+bool hpccd_cfg_fcr(const struct hpccd_cfg *c, int family, const void *daddr);
 
 /**
  * hpccd_cfg_encoding() - the encoding of probes to a destination

@@ -52,6 +52,8 @@
 
 #include <linux/ethtool.h>
 #include <linux/ip.h>
+#include <linux/ipv6.h>
+#include <linux/jhash.h>
 #include <linux/module.h>
 #include <linux/netdevice.h>
 #include <linux/netfilter_ipv4.h>
@@ -62,6 +64,7 @@
 #include <net/checksum.h>
 #include <net/dsfield.h>
 #include <net/genetlink.h>
+#include <net/inet_ecn.h>
 #include <net/ip.h>
 #include <net/netns/generic.h>
 #include <net/sch_generic.h>
@@ -73,6 +76,7 @@
 #define HPCC_FAULT_DEFINE_PARAMS
 #include "hpcc_compat.h"
 #include "hpcc_fault.h"
+#include "hpcc_fcr.h"
 #include "hpcc_wire_check.h"
 
 #define HPCC_INT_PROBE_DSCP_DEFAULT	60
@@ -99,6 +103,28 @@ static const int hpcc_int_cnt_attr[HPCC_INT_CNT_NUM] = {
 	[HPCC_INT_CNT_OTHER_ENCODING] = HPCC_INT_A_DEV_OTHER_ENCODING,
 };
 
+/* FCR counters of a device, and their netlink attributes. */
+enum hpcc_int_fcr_cnt {
+	HPCC_INT_FCR_CNT_SENT,
+	HPCC_INT_FCR_CNT_DROPPED,
+	HPCC_INT_FCR_CNT_ROUNDS,
+	HPCC_INT_FCR_CNT_CE_MARKED,
+	HPCC_INT_FCR_CNT_NOT_ECT,
+	HPCC_INT_FCR_CNT_TABLE_FULL,
+	HPCC_INT_FCR_CNT_NUM,
+};
+
+static const int hpcc_int_fcr_cnt_attr[HPCC_INT_FCR_CNT_NUM] = {
+	[HPCC_INT_FCR_CNT_SENT] = HPCC_INT_A_DEV_FCR_SENT,
+	[HPCC_INT_FCR_CNT_DROPPED] = HPCC_INT_A_DEV_FCR_DROPPED,
+	[HPCC_INT_FCR_CNT_ROUNDS] = HPCC_INT_A_DEV_FCR_ROUNDS,
+	[HPCC_INT_FCR_CNT_CE_MARKED] = HPCC_INT_A_DEV_CE_MARKED,
+	[HPCC_INT_FCR_CNT_NOT_ECT] = HPCC_INT_A_DEV_NOT_ECT,
+	[HPCC_INT_FCR_CNT_TABLE_FULL] = HPCC_INT_A_DEV_FCR_TABLE_FULL,
+};
+
+struct hpcc_int_fcr;
+
 /* INT-MD metadata header flags (byte 0: Ver 4, D E M 3, reserved 1). */
 #define HPCC_INT_MD_FLAG_E	0x04	/* Remaining Hop Count was 0 */
 #define HPCC_INT_MD_FLAG_M	0x02	/* the MTU left no room */
@@ -123,6 +149,13 @@ static const int hpcc_int_cnt_attr[HPCC_INT_CNT_NUM] = {
  * @wire_q: the wire's backlog then, bytes (at most HPCC_INT_WIRE_Q_MAX)
  * @wire_tx: the bytes the wire has sent, its txBytes
  * @cnt: counters, enum hpcc_int_cnt
+ * @fcr_high: FCR's fcr-qlen-high, bytes; 0: FCR off (RTNL writes,
+ *	READ_ONCE)
+ * @fcr_low: fcr-qlen-low, bytes (RTNL writes, READ_ONCE)
+ * @fcr_interval: fcr-interval, us (RTNL writes, READ_ONCE)
+ * @fcr_eta: fcr-eta, thousandths (RTNL writes, READ_ONCE)
+ * @fcr: the FCR state, allocated when FCR is first turned on (RCU)
+ * @fcr_cnt: FCR counters, enum hpcc_int_fcr_cnt
  * @rcu: freed after a grace period (the hook reads under RCU)
  */
 struct hpcc_int_dev {
@@ -140,6 +173,12 @@ struct hpcc_int_dev {
 	u64 wire_q;
 	u64 wire_tx;
 	atomic64_t cnt[HPCC_INT_CNT_NUM];
+	u32 fcr_high;
+	u32 fcr_low;
+	u32 fcr_interval;
+	u32 fcr_eta;
+	struct hpcc_int_fcr __rcu *fcr;
+	atomic64_t fcr_cnt[HPCC_INT_FCR_CNT_NUM];
 	struct rcu_head rcu;
 };
 
@@ -152,6 +191,18 @@ struct hpcc_int_dev {
  * @ifa_protocol: IP protocol (IPv6: next header) of IFA probes, 143..254
  *	(READ_ONCE/WRITE_ONCE)
  * @ops: the forward hook (stamps) and the post-routing hook (counts)
+ * @net: the namespace (not referenced: the state lives as long as it)
+ * @fcr_ndevs: devices with FCR on (RTNL writes, READ_ONCE): the forward
+ *	hooks look at packets other than probes only while it is not 0
+ * @fcr_port: UDP port FCR messages go to (READ_ONCE/WRITE_ONCE)
+ * @fcr_dscp: their DSCP (READ_ONCE/WRITE_ONCE)
+ * @fcr_lock: protects @fcr_queue (BH)
+ * @fcr_queue: FCR messages waiting for @fcr_work, struct hpcc_int_fcr_req
+ * @fcr_queued: their number, at most HPCC_INT_FCR_QUEUE
+ * @fcr_work: sends them
+ * @fcr_mutex: serializes @fcr_work's use of @fcr_sock
+ * @fcr_sock: the UDP sockets they leave from, IPv4 and IPv6, created at
+ *	first use
  */
 struct hpcc_int_net {
 	struct xarray devs;
@@ -160,6 +211,16 @@ struct hpcc_int_net {
 	u8 probe_dscp;
 	u8 ifa_protocol;
 	struct nf_hook_ops ops[HPCC_INT_NHOOKS];
+	struct net *net;
+	u32 fcr_ndevs;
+	u16 fcr_port;
+	u8 fcr_dscp;
+	spinlock_t fcr_lock;	/* fcr_queue */
+	struct list_head fcr_queue;
+	atomic_t fcr_queued;
+	struct work_struct fcr_work;
+	struct mutex fcr_mutex;	/* fcr_sock */
+	struct socket *fcr_sock[2];
 };
 
 static unsigned int hpcc_int_net_id __read_mostly;
@@ -773,6 +834,442 @@ static enum hpcc_int_cnt hpcc_int_stamp_ifa_any(struct hpcc_int_net *hn,
 	}
 }
 
+/* The traffic class of the IPv6 socket @sk's datagrams. */
+static void hpcc_int_fcr_tclass(struct sock *sk, u8 tclass)
+{
+#if IS_ENABLED(CONFIG_IPV6)
+	lock_sock(sk);
+	inet6_sk(sk)->tclass = tclass;
+	release_sock(sk);
+#endif
+}
+
+/* --- Fast Congestion Response ------------------------------------------- */
+
+/*
+ * A port with FCR (dev-add/dev-set fcr-qlen-high) tracks the flows it
+ * forwards and the senders that announced FCR support in their probes
+ * (HPCC_WIRE_EXT_FCR), and while its backlog says congested (at or above
+ * fcr-qlen-high until at or below fcr-qlen-low) runs rounds fcr-interval
+ * apart: each round's rate is B x fcr-eta / 1000 over the flows seen in the
+ * last interval (draft section 5: the same rate for every sender), and each
+ * flow of a supporting sender gets one FCR message per round, built from
+ * its packet (its sequence number is the message's nonce) and sent by a
+ * work item from the namespace's UDP sockets (a packet hook neither sends
+ * nor sleeps).  Flows of other senders get CE marks (mixed mode, sections
+ * 3.1 and 3.3).  Documentation/design.rst, "Fast Congestion Response".
+ */
+#define HPCC_INT_FCR_FLOWS	256	/* flows a port tracks */
+#define HPCC_INT_FCR_PROBE	8	/* slots a flow may hash to */
+#define HPCC_INT_FCR_SENDERS	64	/* supporting senders a port knows */
+#define HPCC_INT_FCR_QUEUE	256	/* messages waiting to be sent */
+#define HPCC_INT_FCR_PORT_DEFAULT	HPCC_WIRE_FCR_PORT
+#define HPCC_INT_FCR_DSCP_DEFAULT	61
+#define HPCC_INT_FCR_INTERVAL_DEFAULT	1000	/* us */
+#define HPCC_INT_FCR_ETA_DEFAULT	950
+/* A sender's support is forgotten this long after its last probe, ns. */
+#define HPCC_INT_FCR_SENDER_TTL		(10ULL * NSEC_PER_SEC)
+
+/**
+ * struct hpcc_int_fcr_flow - a flow a port forwards
+ * @saddr: source address, IPv4-mapped for IPv4
+ * @daddr: destination address, the same way
+ * @sport: source port
+ * @dport: destination port
+ * @family: 4 or 6; 0: the slot is free
+ * @support: a probe of this flow announced FCR support
+ * @seq: the TCP sequence number of its newest data segment
+ * @seen: when its newest data segment (or first probe) passed, ns
+ * @sent_round: the round it last got a message in
+ */
+struct hpcc_int_fcr_flow {
+	u8 saddr[16];
+	u8 daddr[16];
+	__be16 sport;
+	__be16 dport;
+	u8 family;
+	u8 support;
+	u32 seq;
+	u64 seen;
+	u32 sent_round;
+};
+
+/**
+ * struct hpcc_int_fcr - a port's FCR state, allocated when FCR is first
+ * turned on for it and freed with it
+ * @lock: serializes everything below between the CPUs that forward
+ * @hash_rnd: seed of the flow and sender hashes
+ * @congested: the port is congested (hysteresis state)
+ * @round: the current round, one more at each
+ * @round_ts: when it started, ns; 0: start one at the next packet
+ * @rate: its rate, bits per second
+ * @active: the flows it counted
+ * @senders: supporting senders' addresses (IPv4-mapped), by hash
+ * @sender_seen: when each last probed, ns; 0: free
+ * @flows: the flows, open addressing over HPCC_INT_FCR_PROBE slots
+ */
+struct hpcc_int_fcr {
+	spinlock_t lock;	/* the whole state */
+	u32 hash_rnd;
+	bool congested;
+	u32 round;
+	u64 round_ts;
+	u64 rate;
+	u32 active;
+	u8 senders[HPCC_INT_FCR_SENDERS][16];
+	u64 sender_seen[HPCC_INT_FCR_SENDERS];
+	struct hpcc_int_fcr_flow flows[HPCC_INT_FCR_FLOWS];
+};
+
+/**
+ * struct hpcc_int_fcr_req - a message waiting in the namespace's queue
+ * @node: in hpcc_int_net.fcr_queue
+ * @ifindex: the port it came from (its fcr-sent or fcr-dropped counts it)
+ * @m: the message; its saddr is where it goes
+ */
+struct hpcc_int_fcr_req {
+	struct list_head node;
+	int ifindex;
+	struct hpcc_fcr_msg m;
+};
+
+/* The flow's slot, or a free or stale one taken for it; NULL: no room. */
+static struct hpcc_int_fcr_flow *
+hpcc_int_fcr_flow(struct hpcc_int_fcr *f, const struct hpcc_int_fcr_flow *k,
+		  u64 now, u64 stale)
+{
+	const size_t klen = offsetof(struct hpcc_int_fcr_flow, family) + 1;
+	u32 h = jhash(k, klen, f->hash_rnd);
+	struct hpcc_int_fcr_flow *fl, *free = NULL;
+	int i;
+
+	for (i = 0; i < HPCC_INT_FCR_PROBE; i++) {
+		fl = &f->flows[(h + i) % HPCC_INT_FCR_FLOWS];
+		if (fl->family && !memcmp(fl, k, klen))
+			return fl;
+		if (!free && (!fl->family || fl->seen + stale < now))
+			free = fl;
+	}
+	if (free) {
+		memcpy(free, k, klen);
+		free->support = 0;
+		free->seq = 0;
+		free->seen = now;
+		free->sent_round = f->round - 1;
+	}
+	return free;
+}
+
+/* The slot of sender @a in the supporting-senders table. */
+static unsigned int hpcc_int_fcr_sender(const struct hpcc_int_fcr *f,
+					const u8 *a)
+{
+	return jhash(a, 16, f->hash_rnd) % HPCC_INT_FCR_SENDERS;
+}
+
+/*
+ * hpcc_int_fcr_key() - the 4-tuple and family of the TCP packet in @skb
+ * (TCP header @th), in the flow table's form
+ */
+static void hpcc_int_fcr_key(const struct sk_buff *skb,
+			     const struct tcphdr *th,
+			     struct hpcc_int_fcr_flow *k)
+{
+	memset(k, 0, sizeof(*k));
+	if (ip_hdr(skb)->version == 4) {
+		ipv6_addr_set_v4mapped(ip_hdr(skb)->saddr,
+				       (struct in6_addr *)k->saddr);
+		ipv6_addr_set_v4mapped(ip_hdr(skb)->daddr,
+				       (struct in6_addr *)k->daddr);
+		k->family = 4;
+	} else {
+		memcpy(k->saddr, &ipv6_hdr(skb)->saddr, 16);
+		memcpy(k->daddr, &ipv6_hdr(skb)->daddr, 16);
+		k->family = 6;
+	}
+	k->sport = th->source;
+	k->dport = th->dest;
+}
+
+/*
+ * hpcc_int_fcr_probe() - a probe leaving through @d: when it carries the
+ * FCR extension with the support bit, its flow and its sender support FCR.
+ * The extensions follow the hop_cap records (include/uapi/linux/
+ * hpcc_wire.h); a malformed extension ends the walk.  Context: RCU,
+ * softirq.
+ */
+static void hpcc_int_fcr_probe(struct hpcc_int_dev *d, struct sk_buff *skb,
+			       unsigned int off)
+{
+	struct hpcc_int_fcr *f = rcu_dereference(d->fcr);
+	struct hpcc_int_fcr_flow k, *fl;
+	struct hpcc_wire_hdr _h;
+	const struct hpcc_wire_hdr *h;
+	struct tcphdr _th;
+	const struct tcphdr *th;
+	unsigned int hoff, eoff, end;
+	bool support = false;
+	u64 now;
+
+	th = skb_header_pointer(skb, off, sizeof(_th), &_th);
+	hoff = hpcc_wire_tcp_hdr(skb, off, true);
+	if (!f || !th || !hoff)
+		return;
+	h = skb_header_pointer(skb, hoff, sizeof(_h), &_h);
+	if (!h || !hpcc_wire_hdr_valid(h, HPCC_WIRE_PROBE, skb->len - hoff))
+		return;
+	eoff = hoff + sizeof(*h) + h->hop_cap * HPCC_WIRE_HOP_LEN;
+	end = min(skb->len, eoff + HPCC_WIRE_EXT_MAX);
+	while (eoff + HPCC_WIRE_EXT_LEN <= end) {
+		struct hpcc_wire_ext _e;
+		const struct hpcc_wire_ext *e;
+
+		e = skb_header_pointer(skb, eoff, sizeof(_e), &_e);
+		if (!e || e->len < HPCC_WIRE_EXT_LEN || e->len % 4)
+			return;
+		if (e->kind == HPCC_WIRE_EXT_FCR)
+			support = ntohl(e->value) & HPCC_WIRE_FCR_SUPPORT;
+		eoff += e->len;
+	}
+	if (!support)
+		return;
+	hpcc_int_fcr_key(skb, th, &k);
+	now = ktime_get_ns();
+	spin_lock(&f->lock);
+	fl = hpcc_int_fcr_flow(f, &k, now,
+			       2000ULL * READ_ONCE(d->fcr_interval));
+	if (fl)
+		fl->support = 1;
+	memcpy(f->senders[hpcc_int_fcr_sender(f, k.saddr)], k.saddr, 16);
+	f->sender_seen[hpcc_int_fcr_sender(f, k.saddr)] = now;
+	spin_unlock(&f->lock);
+}
+
+/*
+ * hpcc_int_fcr_round() - start a round at @now: count the flows seen in
+ * the last interval and hand each the same share of eta x B.  Context:
+ * @f->lock held.
+ */
+static void hpcc_int_fcr_round(struct hpcc_int_dev *d, struct hpcc_int_fcr *f,
+			       u64 now, u64 interval)
+{
+	u32 n = 0;
+	int i;
+
+	for (i = 0; i < HPCC_INT_FCR_FLOWS; i++)
+		if (f->flows[i].family && f->flows[i].seen + interval >= now)
+			n++;
+	f->round++;
+	f->round_ts = now;
+	f->active = max(n, 1U);
+	f->rate = max_t(u64, div_u64(READ_ONCE(d->rate) / 1000 *
+				     READ_ONCE(d->fcr_eta), f->active), 1);
+	atomic64_inc(&d->fcr_cnt[HPCC_INT_FCR_CNT_ROUNDS]);
+}
+
+/*
+ * hpcc_int_fcr_send() - queue @m for the work item that sends it
+ * (hpcc_int_fcr_work()); a full queue or no memory drops it, counted.
+ * Context: softirq.
+ */
+static void hpcc_int_fcr_send(struct hpcc_int_net *hn, struct hpcc_int_dev *d,
+			      const struct hpcc_fcr_msg *m)
+{
+	struct hpcc_int_fcr_req *r = NULL;
+
+	if (atomic_inc_return(&hn->fcr_queued) <= HPCC_INT_FCR_QUEUE)
+		r = kmalloc(sizeof(*r), GFP_ATOMIC);
+	if (!r) {
+		atomic_dec(&hn->fcr_queued);
+		atomic64_inc(&d->fcr_cnt[HPCC_INT_FCR_CNT_DROPPED]);
+		return;
+	}
+	r->ifindex = d->ifindex;
+	r->m = *m;
+	spin_lock(&hn->fcr_lock);
+	list_add_tail(&r->node, &hn->fcr_queue);
+	spin_unlock(&hn->fcr_lock);
+	queue_work(system_highpri_wq, &hn->fcr_work);
+}
+
+/*
+ * hpcc_int_fcr_data() - a TCP packet (not a probe) leaving through @d, its
+ * TCP header at @off: track its flow; while the port is congested, an FCR
+ * message for a flow whose sender supports FCR (one per round), a CE mark
+ * for the others.  A flow whose own probes did not announce support but
+ * whose sender's did gets both: it may be one of that host's flows that
+ * does not run hpcc, which the sender refuses the message for (fcr-no-flow)
+ * and which the mark still slows if it is ECN-capable.  Context: RCU,
+ * softirq.
+ */
+static void hpcc_int_fcr_data(struct hpcc_int_net *hn, struct hpcc_int_dev *d,
+			      struct sk_buff *skb, struct net_device *dev,
+			      unsigned int off)
+{
+	struct hpcc_int_fcr *f = rcu_dereference(d->fcr);
+	u64 now, bytes, backlog, interval, high;
+	bool fcr = false, mark = false;
+	struct hpcc_int_fcr_flow k, *fl;
+	struct hpcc_fcr_msg m;
+	struct tcphdr _th;
+	const struct tcphdr *th;
+	unsigned int s;
+
+	high = READ_ONCE(d->fcr_high);
+	th = skb_header_pointer(skb, off, sizeof(_th), &_th);
+	/* flows are the ones that carry data: not pure ACKs */
+	if (!f || !high || !th || skb->len <= off + th->doff * 4)
+		return;
+	hpcc_int_fcr_key(skb, th, &k);
+	now = ktime_get_ns();
+	hpcc_int_queue(dev, d, now, READ_ONCE(d->rate), &bytes, &backlog);
+	interval = (u64)READ_ONCE(d->fcr_interval) * NSEC_PER_USEC;
+
+	spin_lock(&f->lock);
+	if (!f->congested && backlog >= high) {
+		f->congested = true;
+		f->round_ts = 0;
+	} else if (f->congested && backlog <= READ_ONCE(d->fcr_low)) {
+		f->congested = false;
+	}
+	fl = hpcc_int_fcr_flow(f, &k, now, 2 * interval);
+	if (fl) {
+		fl->seq = ntohl(th->seq);
+		fl->seen = now;
+	} else {
+		atomic64_inc(&d->fcr_cnt[HPCC_INT_FCR_CNT_TABLE_FULL]);
+	}
+	if (f->congested) {
+		if (!f->round_ts || now - f->round_ts >= interval)
+			hpcc_int_fcr_round(d, f, now, interval);
+		s = hpcc_int_fcr_sender(f, k.saddr);
+		fcr = fl && fl->sent_round != f->round &&
+		      (fl->support ||
+		       (f->sender_seen[s] &&
+			f->sender_seen[s] + HPCC_INT_FCR_SENDER_TTL > now &&
+			!memcmp(f->senders[s], k.saddr, 16)));
+		mark = !fl || !fl->support;
+		if (fcr) {
+			fl->sent_round = f->round;
+			m.family = k.family;
+			m.switch_id = READ_ONCE(hn->switch_id);
+			m.port_id = d->ifindex;
+			m.rate = f->rate;
+			m.ts = now;
+			m.seq = fl->seq;
+			m.round = f->round;
+			m.interval = READ_ONCE(d->fcr_interval);
+			m.sport = ntohs(k.sport);
+			m.dport = ntohs(k.dport);
+			memcpy(m.saddr, k.saddr, 16);
+			memcpy(m.daddr, k.daddr, 16);
+		}
+	}
+	spin_unlock(&f->lock);
+
+	if (fcr)
+		hpcc_int_fcr_send(hn, d, &m);
+	if (!mark)
+		return;
+	if (skb_ensure_writable(skb, skb_network_offset(skb) +
+				(k.family == 4 ? sizeof(struct iphdr) :
+				 sizeof(struct ipv6hdr))) ||
+	    !(k.family == 4 ? INET_ECN_set_ce(skb) :
+	      IP6_ECN_set_ce(skb, ipv6_hdr(skb))))
+		atomic64_inc(&d->fcr_cnt[HPCC_INT_FCR_CNT_NOT_ECT]);
+	else
+		atomic64_inc(&d->fcr_cnt[HPCC_INT_FCR_CNT_CE_MARKED]);
+}
+
+/*
+ * hpcc_int_fcr_sock() - the namespace's UDP socket of @family, created at
+ * its first use.  Context: the work item (hn->fcr_mutex held).
+ */
+static struct socket *hpcc_int_fcr_sock(struct net *net,
+					struct hpcc_int_net *hn, int family)
+{
+	struct socket **sp = &hn->fcr_sock[family == AF_INET6];
+	int err;
+
+	if (*sp)
+		return *sp;
+	err = sock_create_kern(net, family, SOCK_DGRAM, IPPROTO_UDP, sp);
+	if (err) {
+		*sp = NULL;
+		return NULL;
+	}
+	return *sp;
+}
+
+/*
+ * hpcc_int_fcr_work() - send the queued messages, each as a UDP datagram
+ * from this namespace (the source address routing picks: the hop's own on
+ * the way to the sender) to the flow's sender, port fcr-port, DSCP
+ * fcr-dscp.  Context: process (system_highpri_wq).
+ */
+static void hpcc_int_fcr_work(struct work_struct *work)
+{
+	struct hpcc_int_net *hn = container_of(work, struct hpcc_int_net,
+					       fcr_work);
+	u8 b[HPCC_WIRE_FCR_LEN];
+	struct hpcc_int_fcr_req *r;
+	struct hpcc_int_dev *d;
+	LIST_HEAD(q);
+
+	spin_lock_bh(&hn->fcr_lock);
+	list_splice_init(&hn->fcr_queue, &q);
+	spin_unlock_bh(&hn->fcr_lock);
+
+	mutex_lock(&hn->fcr_mutex);
+	while ((r = list_first_entry_or_null(&q, struct hpcc_int_fcr_req,
+					     node))) {
+		struct sockaddr_in6 a6 = { .sin6_family = AF_INET6 };
+		struct sockaddr_in a4 = { .sin_family = AF_INET };
+		struct kvec iov = { .iov_base = b, .iov_len = sizeof(b) };
+		struct msghdr msg = { .msg_flags = MSG_DONTWAIT };
+		u16 port = READ_ONCE(hn->fcr_port);
+		u8 tos = READ_ONCE(hn->fcr_dscp) << 2;
+		struct socket *sock;
+		int err = -EAFNOSUPPORT;
+
+		list_del(&r->node);
+		atomic_dec(&hn->fcr_queued);
+		hpcc_fcr_encode(b, &r->m);
+		if (r->m.family == 4) {
+			sock = hpcc_int_fcr_sock(hn->net, hn, AF_INET);
+			memcpy(&a4.sin_addr, r->m.saddr + 12, 4);
+			a4.sin_port = htons(port);
+			msg.msg_name = &a4;
+			msg.msg_namelen = sizeof(a4);
+			if (sock) {
+				ip_sock_set_tos(sock->sk, tos);
+				err = kernel_sendmsg(sock, &msg, &iov, 1,
+						     sizeof(b));
+			}
+		} else if (IS_ENABLED(CONFIG_IPV6)) {
+			sock = hpcc_int_fcr_sock(hn->net, hn, AF_INET6);
+			memcpy(&a6.sin6_addr, r->m.saddr, 16);
+			a6.sin6_port = htons(port);
+			msg.msg_name = &a6;
+			msg.msg_namelen = sizeof(a6);
+			if (sock) {
+				hpcc_int_fcr_tclass(sock->sk, tos);
+				err = kernel_sendmsg(sock, &msg, &iov, 1,
+						     sizeof(b));
+			}
+		}
+		rcu_read_lock();
+		d = xa_load(&hn->devs, r->ifindex);
+		if (d)
+			atomic64_inc(&d->fcr_cnt[err < 0 ?
+						 HPCC_INT_FCR_CNT_DROPPED :
+						 HPCC_INT_FCR_CNT_SENT]);
+		rcu_read_unlock();
+		kfree(r);
+	}
+	mutex_unlock(&hn->fcr_mutex);
+}
+
 static unsigned int hpcc_int_hook(void *priv, struct sk_buff *skb,
 				  const struct nf_hook_state *state)
 {
@@ -782,18 +1279,29 @@ static unsigned int hpcc_int_hook(void *priv, struct sk_buff *skb,
 	enum hpcc_int_cnt c;
 	unsigned int off;
 
-	d = hpcc_int_egress(hn, ipv4_get_dsfield(iph) >> 2, state);
-	if (!d)
-		return NF_ACCEPT;
 	off = skb_network_offset(skb) + ip_hdrlen(skb);
-	if (ip_is_fragment(iph))
+	d = hpcc_int_egress(hn, ipv4_get_dsfield(iph) >> 2, state);
+	if (!d) {
+		/* not a probe: FCR's view of the port's flows */
+		if (READ_ONCE(hn->fcr_ndevs) && state->out &&
+		    iph->protocol == IPPROTO_TCP && !ip_is_fragment(iph)) {
+			d = xa_load(&hn->devs, state->out->ifindex);
+			if (d)
+				hpcc_int_fcr_data(hn, d, skb, state->out, off);
+		}
+		return NF_ACCEPT;
+	}
+	if (ip_is_fragment(iph)) {
 		c = HPCC_INT_CNT_MALFORMED;
-	else if (iph->protocol == IPPROTO_TCP)
+	} else if (iph->protocol == IPPROTO_TCP) {
+		if (READ_ONCE(d->fcr_high))
+			hpcc_int_fcr_probe(d, skb, off);
 		c = hpcc_int_stamp_any(hn, d, skb, state, off);
-	else if (iph->protocol == READ_ONCE(hn->ifa_protocol))
+	} else if (iph->protocol == READ_ONCE(hn->ifa_protocol)) {
 		c = hpcc_int_stamp_ifa_any(hn, d, skb, state, off, iph->ttl);
-	else
+	} else {
 		c = HPCC_INT_CNT_MALFORMED;
+	}
 	atomic64_inc(&d->cnt[c]);
 	return NF_ACCEPT;
 }
@@ -816,18 +1324,31 @@ static unsigned int hpcc_int_hook6(void *priv, struct sk_buff *skb,
 	int off;
 
 	d = hpcc_int_egress(hn, ipv6_get_dsfield(ipv6_hdr(skb)) >> 2, state);
-	if (!d)
+	if (!d) {
+		/* not a probe: FCR's view of the port's flows */
+		if (!READ_ONCE(hn->fcr_ndevs) || !state->out)
+			return NF_ACCEPT;
+		d = xa_load(&hn->devs, state->out->ifindex);
+		if (!d || !READ_ONCE(d->fcr_high))
+			return NF_ACCEPT;
+		off = hpcc_wire_ipv6_l4(skb, true, &proto);
+		if (off > 0 && proto == IPPROTO_TCP)
+			hpcc_int_fcr_data(hn, d, skb, state->out, off);
 		return NF_ACCEPT;
+	}
 	off = hpcc_wire_ipv6_l4(skb, true, &proto);
-	if (off <= 0)
+	if (off <= 0) {
 		c = HPCC_INT_CNT_MALFORMED;
-	else if (proto == IPPROTO_TCP)
+	} else if (proto == IPPROTO_TCP) {
+		if (READ_ONCE(d->fcr_high))
+			hpcc_int_fcr_probe(d, skb, off);
 		c = hpcc_int_stamp_any(hn, d, skb, state, off);
-	else if (proto == READ_ONCE(hn->ifa_protocol))
+	} else if (proto == READ_ONCE(hn->ifa_protocol)) {
 		c = hpcc_int_stamp_ifa_any(hn, d, skb, state, off,
 					   ipv6_hdr(skb)->hop_limit);
-	else
+	} else {
 		c = HPCC_INT_CNT_MALFORMED;
+	}
 	atomic64_inc(&d->cnt[c]);
 	return NF_ACCEPT;
 }
@@ -893,6 +1414,69 @@ static u64 hpcc_int_link_rate(struct net_device *dev)
 	return (u64)ks.base.speed * 1000000;
 }
 
+/*
+ * hpcc_int_fcr_config() - the FCR attributes of dev-add or dev-set into
+ * @d (RTNL held; @d already in the table when @live): those given change,
+ * the others keep their values, fcr-qlen-low defaults to half of a new
+ * fcr-qlen-high.  The state is allocated when FCR is first turned on and
+ * stays until the device goes.  Return: 0, -EINVAL (fcr-qlen-low not below
+ * fcr-qlen-high) or -ENOMEM, with extack.
+ */
+static int hpcc_int_fcr_config(struct hpcc_int_net *hn, struct hpcc_int_dev *d,
+			       struct genl_info *info, bool live)
+{
+	struct nlattr **tb = info->attrs;
+	u32 high = d->fcr_high, low = d->fcr_low;
+	struct hpcc_int_fcr *f;
+
+	if (tb[HPCC_INT_A_DEV_FCR_QLEN_HIGH]) {
+		high = nla_get_u32(tb[HPCC_INT_A_DEV_FCR_QLEN_HIGH]);
+		low = high / 2;
+	}
+	if (tb[HPCC_INT_A_DEV_FCR_QLEN_LOW])
+		low = nla_get_u32(tb[HPCC_INT_A_DEV_FCR_QLEN_LOW]);
+	if (high && low >= high) {
+		NL_SET_ERR_MSG_MOD(info->extack,
+				   "fcr-qlen-low must be below fcr-qlen-high");
+		return -EINVAL;
+	}
+	if (high && !rtnl_dereference(d->fcr)) {
+		f = kvzalloc(sizeof(*f), GFP_KERNEL_ACCOUNT);
+		if (!f)
+			return -ENOMEM;
+		spin_lock_init(&f->lock);
+		f->hash_rnd = get_random_u32();
+		rcu_assign_pointer(d->fcr, f);
+	}
+	if (tb[HPCC_INT_A_DEV_FCR_INTERVAL])
+		WRITE_ONCE(d->fcr_interval,
+			   nla_get_u32(tb[HPCC_INT_A_DEV_FCR_INTERVAL]));
+	if (tb[HPCC_INT_A_DEV_FCR_ETA])
+		WRITE_ONCE(d->fcr_eta, nla_get_u32(tb[HPCC_INT_A_DEV_FCR_ETA]));
+	WRITE_ONCE(d->fcr_low, low);
+	if (live && !d->fcr_high != !high)
+		WRITE_ONCE(hn->fcr_ndevs, hn->fcr_ndevs + (high ? 1 : -1));
+	WRITE_ONCE(d->fcr_high, high);
+	return 0;
+}
+
+/* The FCR attributes dev-set may change. */
+static bool hpcc_int_fcr_attrs(struct nlattr **tb)
+{
+	return tb[HPCC_INT_A_DEV_FCR_QLEN_HIGH] ||
+	       tb[HPCC_INT_A_DEV_FCR_QLEN_LOW] ||
+	       tb[HPCC_INT_A_DEV_FCR_INTERVAL] || tb[HPCC_INT_A_DEV_FCR_ETA];
+}
+
+/* Free a device's entry and its FCR state (an RCU callback). */
+static void hpcc_int_dev_free(struct rcu_head *head)
+{
+	struct hpcc_int_dev *d = container_of(head, struct hpcc_int_dev, rcu);
+
+	kvfree(rcu_dereference_protected(d->fcr, 1));
+	kfree(d);
+}
+
 static int hpcc_int_dev_add(struct sk_buff *skb, struct genl_info *info)
 {
 	struct hpcc_int_net *hn = hpcc_int_net(genl_info_net(info));
@@ -909,6 +1493,8 @@ static int hpcc_int_dev_add(struct sk_buff *skb, struct genl_info *info)
 	d->ifindex = ifindex;
 	spin_lock_init(&d->lock);
 	d->util_bp = U32_MAX;
+	d->fcr_interval = HPCC_INT_FCR_INTERVAL_DEFAULT;
+	d->fcr_eta = HPCC_INT_FCR_ETA_DEFAULT;
 	if (info->attrs[HPCC_INT_A_DEV_ENCODING])
 		d->encoding = nla_get_u8(info->attrs[HPCC_INT_A_DEV_ENCODING]);
 	if (info->attrs[HPCC_INT_A_DEV_TX_MODEL])
@@ -933,6 +1519,9 @@ static int hpcc_int_dev_add(struct sk_buff *skb, struct genl_info *info)
 			goto out;
 		}
 	}
+	err = hpcc_int_fcr_config(hn, d, info, false);
+	if (err)
+		goto out;
 	err = xa_insert(&hn->devs, ifindex, d, GFP_KERNEL_ACCOUNT);
 	if (err == -EBUSY) {
 		NL_SET_ERR_MSG_MOD(info->extack, "the device already stamps probes");
@@ -940,11 +1529,16 @@ static int hpcc_int_dev_add(struct sk_buff *skb, struct genl_info *info)
 	}
 	if (!err) {
 		hn->ndevs++;
+		if (d->fcr_high)
+			WRITE_ONCE(hn->fcr_ndevs, hn->fcr_ndevs + 1);
 		d = NULL;
 	}
 out:
 	rtnl_unlock();
-	kfree(d);
+	if (d) {
+		kvfree(rcu_dereference_protected(d->fcr, 1));
+		kfree(d);
+	}
 	return err;
 }
 
@@ -965,14 +1559,23 @@ static int hpcc_int_dev_set(struct sk_buff *skb, struct genl_info *info)
 		return ifindex;
 	if (!info->attrs[HPCC_INT_A_DEV_RATE] &&
 	    !info->attrs[HPCC_INT_A_DEV_ENCODING] &&
-	    !info->attrs[HPCC_INT_A_DEV_TX_MODEL]) {
+	    !info->attrs[HPCC_INT_A_DEV_TX_MODEL] &&
+	    !hpcc_int_fcr_attrs(info->attrs)) {
 		NL_SET_ERR_ATTR_MISS(info->extack, NULL, HPCC_INT_A_DEV_RATE);
 		NL_SET_ERR_MSG_MOD(info->extack,
-				   "rate, encoding or tx-model is required");
+				   "rate, encoding, tx-model or an fcr setting is required");
 		return -EINVAL;
 	}
 	rtnl_lock();
 	d = xa_load(&hn->devs, ifindex);
+	if (d && hpcc_int_fcr_attrs(info->attrs)) {
+		int err = hpcc_int_fcr_config(hn, d, info, true);
+
+		if (err) {
+			rtnl_unlock();
+			return err;
+		}
+	}
 	if (d && info->attrs[HPCC_INT_A_DEV_RATE])
 		WRITE_ONCE(d->rate,
 			   nla_get_u64(info->attrs[HPCC_INT_A_DEV_RATE]));
@@ -1004,7 +1607,9 @@ static bool hpcc_int_dev_remove(struct hpcc_int_net *hn, int ifindex)
 	if (!d)
 		return false;
 	hn->ndevs--;
-	kfree_rcu(d, rcu);
+	if (d->fcr_high)
+		WRITE_ONCE(hn->fcr_ndevs, hn->fcr_ndevs - 1);
+	call_rcu(&d->rcu, hpcc_int_dev_free);
 	return true;
 }
 
@@ -1030,6 +1635,7 @@ static int hpcc_int_dev_del(struct sk_buff *skb, struct genl_info *info)
 static int hpcc_int_dev_fill(struct sk_buff *msg, const struct hpcc_int_dev *d,
 			     u32 portid, u32 seq, int flags)
 {
+	const struct hpcc_int_fcr *f;
 	void *hdr;
 	int i;
 
@@ -1048,6 +1654,24 @@ static int hpcc_int_dev_fill(struct sk_buff *msg, const struct hpcc_int_dev *d,
 				      atomic64_read(&d->cnt[i]),
 				      HPCC_INT_A_DEV_PAD))
 			goto err;
+	for (i = 0; i < HPCC_INT_FCR_CNT_NUM; i++)
+		if (nla_put_u64_64bit(msg, hpcc_int_fcr_cnt_attr[i],
+				      atomic64_read(&d->fcr_cnt[i]),
+				      HPCC_INT_A_DEV_PAD))
+			goto err;
+	f = rcu_dereference(d->fcr);
+	if (nla_put_u32(msg, HPCC_INT_A_DEV_FCR_QLEN_HIGH, READ_ONCE(d->fcr_high)) ||
+	    nla_put_u32(msg, HPCC_INT_A_DEV_FCR_QLEN_LOW, READ_ONCE(d->fcr_low)) ||
+	    nla_put_u32(msg, HPCC_INT_A_DEV_FCR_INTERVAL,
+			READ_ONCE(d->fcr_interval)) ||
+	    nla_put_u32(msg, HPCC_INT_A_DEV_FCR_ETA, READ_ONCE(d->fcr_eta)) ||
+	    nla_put_u8(msg, HPCC_INT_A_DEV_FCR_CONGESTED,
+		       f ? READ_ONCE(f->congested) : 0) ||
+	    nla_put_u64_64bit(msg, HPCC_INT_A_DEV_FCR_RATE,
+			      f ? READ_ONCE(f->rate) : 0, HPCC_INT_A_DEV_PAD) ||
+	    nla_put_u32(msg, HPCC_INT_A_DEV_FCR_ACTIVE,
+			f ? READ_ONCE(f->active) : 0))
+		goto err;
 	genlmsg_end(msg, hdr);
 	return 0;
 err:
@@ -1119,7 +1743,9 @@ static int hpcc_int_config_get(struct sk_buff *skb, struct genl_info *info)
 	    nla_put_u8(msg, HPCC_INT_A_CONFIG_PROBE_DSCP, READ_ONCE(hn->probe_dscp)) ||
 	    nla_put_u32(msg, HPCC_INT_A_CONFIG_DEVS, READ_ONCE(hn->ndevs)) ||
 	    nla_put_u8(msg, HPCC_INT_A_CONFIG_IFA_PROTOCOL,
-		       READ_ONCE(hn->ifa_protocol))) {
+		       READ_ONCE(hn->ifa_protocol)) ||
+	    nla_put_u16(msg, HPCC_INT_A_CONFIG_FCR_PORT, READ_ONCE(hn->fcr_port)) ||
+	    nla_put_u8(msg, HPCC_INT_A_CONFIG_FCR_DSCP, READ_ONCE(hn->fcr_dscp))) {
 		nlmsg_free(msg);
 		return -EMSGSIZE;
 	}
@@ -1133,11 +1759,16 @@ static int hpcc_int_config_set(struct sk_buff *skb, struct genl_info *info)
 	struct nlattr **tb = info->attrs;
 
 	if (!tb[HPCC_INT_A_CONFIG_SWITCH_ID] && !tb[HPCC_INT_A_CONFIG_PROBE_DSCP] &&
-	    !tb[HPCC_INT_A_CONFIG_IFA_PROTOCOL]) {
+	    !tb[HPCC_INT_A_CONFIG_IFA_PROTOCOL] &&
+	    !tb[HPCC_INT_A_CONFIG_FCR_PORT] && !tb[HPCC_INT_A_CONFIG_FCR_DSCP]) {
 		NL_SET_ERR_MSG_MOD(info->extack,
-				   "nothing to set: give switch-id, probe-dscp or ifa-protocol");
+				   "nothing to set: give switch-id, probe-dscp, ifa-protocol, fcr-port or fcr-dscp");
 		return -EINVAL;
 	}
+	if (tb[HPCC_INT_A_CONFIG_FCR_PORT])
+		WRITE_ONCE(hn->fcr_port, nla_get_u16(tb[HPCC_INT_A_CONFIG_FCR_PORT]));
+	if (tb[HPCC_INT_A_CONFIG_FCR_DSCP])
+		WRITE_ONCE(hn->fcr_dscp, nla_get_u8(tb[HPCC_INT_A_CONFIG_FCR_DSCP]));
 	if (tb[HPCC_INT_A_CONFIG_IFA_PROTOCOL])
 		WRITE_ONCE(hn->ifa_protocol,
 			   nla_get_u8(tb[HPCC_INT_A_CONFIG_IFA_PROTOCOL]));
@@ -1158,7 +1789,7 @@ static const struct genl_ops hpcc_int_nl_ops[] = {
 		.flags = GENL_UNS_ADMIN_PERM,
 		.doit = hpcc_int_dev_add,
 		.policy = hpcc_int_dev_add_nl_policy,
-		.maxattr = HPCC_INT_A_DEV_TX_MODEL,
+		.maxattr = HPCC_INT_A_DEV_FCR_ETA,
 	},
 	{
 		.cmd = HPCC_INT_CMD_DEV_DEL,
@@ -1183,14 +1814,14 @@ static const struct genl_ops hpcc_int_nl_ops[] = {
 		.flags = GENL_UNS_ADMIN_PERM,
 		.doit = hpcc_int_config_set,
 		.policy = hpcc_int_config_set_nl_policy,
-		.maxattr = HPCC_INT_A_CONFIG_IFA_PROTOCOL,
+		.maxattr = HPCC_INT_A_CONFIG_FCR_DSCP,
 	},
 	{
 		.cmd = HPCC_INT_CMD_DEV_SET,
 		.flags = GENL_UNS_ADMIN_PERM,
 		.doit = hpcc_int_dev_set,
 		.policy = hpcc_int_dev_set_nl_policy,
-		.maxattr = HPCC_INT_A_DEV_TX_MODEL,
+		.maxattr = HPCC_INT_A_DEV_FCR_ETA,
 	},
 };
 
@@ -1227,6 +1858,13 @@ static int __net_init hpcc_int_net_init(struct net *net)
 	struct hpcc_int_net *hn = hpcc_int_net(net);
 
 	xa_init(&hn->devs);
+	hn->net = net;
+	hn->fcr_port = HPCC_INT_FCR_PORT_DEFAULT;
+	hn->fcr_dscp = HPCC_INT_FCR_DSCP_DEFAULT;
+	spin_lock_init(&hn->fcr_lock);
+	INIT_LIST_HEAD(&hn->fcr_queue);
+	INIT_WORK(&hn->fcr_work, hpcc_int_fcr_work);
+	mutex_init(&hn->fcr_mutex);
 	hn->switch_id = net->ns.inum;
 	hn->probe_dscp = HPCC_INT_PROBE_DSCP_DEFAULT;
 	hn->ifa_protocol = HPCC_INT_IFA_PROTOCOL_DEFAULT;
@@ -1278,10 +1916,18 @@ static void __net_exit hpcc_int_net_pre_exit(struct net *net)
 static void __net_exit hpcc_int_net_exit(struct net *net)
 {
 	struct hpcc_int_net *hn = hpcc_int_net(net);
+	struct hpcc_int_fcr_req *r, *tmp;
 	struct hpcc_int_dev *d;
 	unsigned long i;
 
 	hpcc_fault_exit_delay();
+	/* no hook queues a message any more (.pre_exit, a grace period) */
+	cancel_work_sync(&hn->fcr_work);
+	list_for_each_entry_safe(r, tmp, &hn->fcr_queue, node)
+		kfree(r);
+	for (i = 0; i < ARRAY_SIZE(hn->fcr_sock); i++)
+		if (hn->fcr_sock[i])
+			sock_release(hn->fcr_sock[i]);
 	/* The devices have gone, and their entries with them, before a
 	 * namespace's subsystems exit, and no request can reach a dying
 	 * namespace: this only catches what is left, without RTNL.

@@ -23,11 +23,15 @@ static HPCC_NLA_RANGE_CONST struct netlink_range_validation hpcc_int_a_dev_rate_
 };
 
 /* HPCC_INT_CMD_DEV_ADD - do */
-static const struct nla_policy hpcc_int_dev_add_nl_policy[HPCC_INT_A_DEV_TX_MODEL + 1] = {
+static const struct nla_policy hpcc_int_dev_add_nl_policy[HPCC_INT_A_DEV_FCR_ETA + 1] = {
 	[HPCC_INT_A_DEV_IFINDEX] = NLA_POLICY_FULL_RANGE(NLA_U32, &hpcc_int_a_dev_ifindex_range),
 	[HPCC_INT_A_DEV_RATE] = NLA_POLICY_FULL_RANGE(NLA_U64, &hpcc_int_a_dev_rate_range),
 	[HPCC_INT_A_DEV_ENCODING] = NLA_POLICY_MAX(NLA_U8, 2),
 	[HPCC_INT_A_DEV_TX_MODEL] = NLA_POLICY_MAX(NLA_U8, 1),
+	[HPCC_INT_A_DEV_FCR_QLEN_HIGH] = { .type = NLA_U32, },
+	[HPCC_INT_A_DEV_FCR_QLEN_LOW] = { .type = NLA_U32, },
+	[HPCC_INT_A_DEV_FCR_INTERVAL] = NLA_POLICY_RANGE(NLA_U32, 1, 32767),
+	[HPCC_INT_A_DEV_FCR_ETA] = NLA_POLICY_RANGE(NLA_U32, 100, 1000),
 };
 
 /* HPCC_INT_CMD_DEV_DEL - do */
@@ -41,18 +45,24 @@ static const struct nla_policy hpcc_int_dev_get_nl_policy[HPCC_INT_A_DEV_IFINDEX
 };
 
 /* HPCC_INT_CMD_CONFIG_SET - do */
-static const struct nla_policy hpcc_int_config_set_nl_policy[HPCC_INT_A_CONFIG_IFA_PROTOCOL + 1] = {
+static const struct nla_policy hpcc_int_config_set_nl_policy[HPCC_INT_A_CONFIG_FCR_DSCP + 1] = {
 	[HPCC_INT_A_CONFIG_SWITCH_ID] = { .type = NLA_U32, },
 	[HPCC_INT_A_CONFIG_PROBE_DSCP] = NLA_POLICY_RANGE(NLA_U8, 1, 63),
 	[HPCC_INT_A_CONFIG_IFA_PROTOCOL] = NLA_POLICY_RANGE(NLA_U8, 143, 254),
+	[HPCC_INT_A_CONFIG_FCR_PORT] = NLA_POLICY_MIN(NLA_U16, 1),
+	[HPCC_INT_A_CONFIG_FCR_DSCP] = NLA_POLICY_MAX(NLA_U8, 63),
 };
 
 /* HPCC_INT_CMD_DEV_SET - do */
-static const struct nla_policy hpcc_int_dev_set_nl_policy[HPCC_INT_A_DEV_TX_MODEL + 1] = {
+static const struct nla_policy hpcc_int_dev_set_nl_policy[HPCC_INT_A_DEV_FCR_ETA + 1] = {
 	[HPCC_INT_A_DEV_IFINDEX] = NLA_POLICY_FULL_RANGE(NLA_U32, &hpcc_int_a_dev_ifindex_range),
 	[HPCC_INT_A_DEV_RATE] = NLA_POLICY_FULL_RANGE(NLA_U64, &hpcc_int_a_dev_rate_range),
 	[HPCC_INT_A_DEV_ENCODING] = NLA_POLICY_MAX(NLA_U8, 2),
 	[HPCC_INT_A_DEV_TX_MODEL] = NLA_POLICY_MAX(NLA_U8, 1),
+	[HPCC_INT_A_DEV_FCR_QLEN_HIGH] = { .type = NLA_U32, },
+	[HPCC_INT_A_DEV_FCR_QLEN_LOW] = { .type = NLA_U32, },
+	[HPCC_INT_A_DEV_FCR_INTERVAL] = NLA_POLICY_RANGE(NLA_U32, 1, 32767),
+	[HPCC_INT_A_DEV_FCR_ETA] = NLA_POLICY_RANGE(NLA_U32, 100, 1000),
 };
 
 #endif /* _HPCC_INT_NL_POLICY_H */

@@ -6,7 +6,8 @@
  * most HPCCD_MAX_ENCODINGS), int-qlen-unit, int-tx-util-full,
  * ifa-base-ns, "capacity =
  * SWITCH PORT RATE" and default-rate (the B of a record with none),
- * ioam-namespace, ioam-ts; the lists are replaced by each parse (a
+ * ioam-namespace, ioam-ts, "fcr = PREFIX/LEN" (the destinations whose
+ * probes announce FCR support); the lists are replaced by each parse (a
  * reload).  Host test, built with ASan and UBSan.
  */
 #include <arpa/inet.h>
@@ -162,6 +163,40 @@ TEST(capacity_and_default_rate)
 	/* a reload replaces the table: only the default is left */
 	EXPECT_EQ(0, c.n_cap);
 	EXPECT_EQ(40000000000ULL, hpccd_cfg_rate(&c, 5, 7));
+}
+
+static bool fcr_of(const struct hpccd_cfg *c, const char *addr)
+{
+	uint8_t a[16];
+
+	if (inet_pton(AF_INET, addr, a) == 1)
+		return hpccd_cfg_fcr(c, AF_INET, a);
+	return inet_pton(AF_INET6, addr, a) == 1 &&
+	       hpccd_cfg_fcr(c, AF_INET6, a);
+}
+
+TEST(fcr_prefixes)
+{
+	struct hpccd_cfg c;
+
+	hpccd_cfg_log = quiet;
+	hpccd_cfg_defaults(&c);
+	EXPECT_FALSE(fcr_of(&c, "10.0.2.2"));	/* off by default */
+	ASSERT_EQ(0, parse(&c, "fcr = 10.0.0.0/16\nfcr = 2001:db8::/32\n"));
+	EXPECT_EQ(2, c.n_fcr);
+	EXPECT_TRUE(fcr_of(&c, "10.0.2.2"));
+	EXPECT_FALSE(fcr_of(&c, "10.1.2.2"));
+	EXPECT_TRUE(fcr_of(&c, "2001:db8:5::1"));
+	EXPECT_FALSE(fcr_of(&c, "2001:db9::1"));
+	/* an IPv4 prefix does not match IPv6 addresses outside ::ffff:0:0/96 */
+	EXPECT_FALSE(fcr_of(&c, "::10.0.2.2"));
+	EXPECT_EQ(-1, parse(&c, "fcr = 10.0.0.0/33\n"));
+	EXPECT_EQ(-1, parse(&c, "fcr = 10.0.0.0\n"));
+	EXPECT_EQ(-1, parse(&c, "fcr = 10.0.0.0/8 extra\n"));
+	/* a reload without the lines turns it off */
+	ASSERT_EQ(0, parse(&c, "verbose = 1\n"));
+	EXPECT_EQ(0, c.n_fcr);
+	EXPECT_FALSE(fcr_of(&c, "10.0.2.2"));
 }
 
 TEST_HARNESS_MAIN

@@ -145,6 +145,35 @@ TEST(probe_round_trip)
 	EXPECT_EQ(p.ts, 987654321ULL);
 }
 
+/* A probe that announces FCR support: the extension after the records,
+ * lengths and checksum over it, and a receiver parses it as any probe.
+ */
+TEST(probe_fcr_extension)
+{
+	uint8_t buf[HPCC_PKT_MAX];
+	struct hpcc_pkt p;
+	size_t n, e;
+
+	n = hpcc_build_probe_fcr(buf, &flow, 60, 3, 0x55, 77, 9);
+	e = OFF_HOP(3);
+	ASSERT_EQ(n, e + HPCC_WIRE_EXT_LEN);
+	EXPECT_EQ((buf[2] << 8) | buf[3], n);
+	EXPECT_EQ(fold(buf, 20, 0), 0xffff);
+	EXPECT_TRUE(tcp_csum_ok(buf, n));
+	EXPECT_EQ(buf[e], HPCC_WIRE_EXT_FCR);
+	EXPECT_EQ(buf[e + 1], HPCC_WIRE_EXT_LEN);
+	EXPECT_EQ(0, memcmp(buf + e + 2, "\0\0\0\0\0\x01", 6));
+	ASSERT_EQ(hpcc_parse(buf, n, &p), HPCC_PARSE_OK);
+	EXPECT_EQ(p.type, HPCC_WIRE_PROBE);
+	EXPECT_EQ(p.hop_cap, 3);
+	EXPECT_EQ(p.probe_id, 0x55);
+	/* the same ranges as hpcc_build_probe() */
+	EXPECT_EQ(0, hpcc_build_probe_fcr(buf, &flow, 0, 3, 1, 1, 1));
+	EXPECT_EQ(0, hpcc_build_probe_fcr(buf, &flow, 60, 0, 1, 1, 1));
+	EXPECT_EQ(0, hpcc_build_probe_fcr(buf, &flow, 60, HPCC_MAX_HOPS + 1,
+					  1, 1, 1));
+}
+
 TEST(response_carries_hops_back)
 {
 	uint8_t buf[HPCC_PKT_MAX], out[HPCC_PKT_MAX];
