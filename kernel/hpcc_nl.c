@@ -747,17 +747,13 @@ static int hpcc_nl_fcr_prefix(const struct nlattr *nest,
 
 static int hpcc_nl_fcr_apply(struct hpcc_net *hn, struct genl_info *info)
 {
-	struct nlattr *tb[HPCC_A_FCR_MAX + 1];
 	struct hpcc_fcr_prefix pfx[HPCC_FCR_PREFIXES];
+	struct nlattr **tb = info->attrs;
 	struct hpcc_cfg *old, *c;
 	const struct nlattr *a;
 	int err, rem, n = 0;
 
-	err = nlmsg_parse(info->nlhdr, GENL_HDRLEN, tb,
-			  HPCC_A_FCR_PREFIXES_FLUSH, hpcc_fcr_set_nl_policy,
-			  info->extack);
-	if (err)
-		return err;
+	/* the core parsed and validated the request (the op's policy) */
 	nlmsg_for_each_attr(a, info->nlhdr, GENL_HDRLEN, rem) {
 		if (nla_type(a) != HPCC_A_FCR_PREFIX)
 			continue;
@@ -946,6 +942,8 @@ static const struct genl_ops hpcc_nl_ops[] = {
 		 */
 		.flags = GENL_ADMIN_PERM,
 		.doit = hpcc_nl_fcr_set,
+		.policy = hpcc_fcr_set_nl_policy,
+		.maxattr = HPCC_A_FCR_PREFIXES_FLUSH,
 	},
 };
 

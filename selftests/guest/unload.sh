@@ -15,12 +15,13 @@
 #
 # UNLOAD_CYCLES sets the cycles per module: default 20 on the debugging
 # kernel (make check-debug, with fault injection: where a race becomes a
-# KASAN report), 6 on stock kernels (where only an Oops would show it;
+# KASAN report), 4 on stock kernels (where only an Oops would show it;
 # 20 cycles took 190 s of make check's 30 minutes, 10 cycles 40-73 s per
-# module on 2026-11-25).  UNLOAD_NETNS the
-# namespace deletions: default 5 on the debugging kernel, 3 on stock ones
+# module on 2026-11-25; 6 until 2026-11-27, when fcr.sh needed the time).
+# UNLOAD_NETNS the
+# namespace deletions: default 5 on the debugging kernel, 2 on stock ones
 # (each takes 10-25 s in a single-threaded TCG guest, most of it the
-# namespace's teardown).
+# namespace's teardown; 3 until 2026-11-27).
 #
 # Modules built with HPCC_FAULT_INJECT=y (make check-debug) have test-only
 # delays (kernel/hpcc_fault.h): before each rmmod the cycled module is set
@@ -37,8 +38,8 @@ TOP=$(cd "$(dirname "$0")/../.." && pwd)
 
 CTL=$TOP/build/hpccctl
 FLOOD=$BIN/probe_flood
-CYCLES=${UNLOAD_CYCLES:-$((SLOW > 1 ? 20 : 6))}
-NNETNS=${UNLOAD_NETNS:-$((SLOW > 1 ? 5 : 3))}
+CYCLES=${UNLOAD_CYCLES:-$((SLOW > 1 ? 20 : 4))}
+NNETNS=${UNLOAD_NETNS:-$((SLOW > 1 ? 5 : 2))}
 SRC=198.18.2.1
 DST=198.18.3.1
 TMP=$(mktemp -d)

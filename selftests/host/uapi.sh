@@ -66,6 +66,7 @@ wire_sizes() {
 	printf '%s\n' '#include <linux/hpcc_wire.h>' \
 		'_Static_assert(sizeof(struct hpcc_wire_hdr) == HPCC_WIRE_HDR_LEN, "hdr");' \
 		'_Static_assert(sizeof(struct hpcc_wire_hop) == HPCC_WIRE_HOP_LEN, "hop");' \
+		'_Static_assert(sizeof(struct hpcc_wire_fcr) == HPCC_WIRE_FCR_LEN, "fcr");' \
 		'int main(void) { return 0; }' |
 		cc -Wall -Werror -Iinclude/uapi -x c -o /dev/null -
 }

@@ -1,0 +1,228 @@
+#!/bin/bash
+# SPDX-License-Identifier: GPL-2.0
+#
+# Fast Congestion Response end to end (issue 19;
+# draft-even-tsvwg-datacenter-fast-congestion): a congested hpcc_int port
+# sends FCR messages to the sender of each flow whose probes announce
+# support, the sender's tcp_hpcc checks them and caps the flow with the
+# lowest rate it holds; senders without support get CE marks (mixed mode);
+# messages from outside the managed prefixes, out of range, malformed, for
+# no flow or with a sequence number outside the window are refused and
+# counted.
+#
+#   hs (10.51.1.1) -- v0|v1 -- rt -- v2|v3 -- hr (10.51.2.1)
+#   rt: tbf 20 Mbit/s on v2, hpcc_int on v2 (B 20 Mbit/s) with FCR at a
+#   30000-byte backlog (10000 to clear), rounds 20 ms apart
+#   hs: tcp_hpcc FCR on port 6862 from 10.51.1.2/32 (rt's address towards
+#   it), hold-max 1 s, line-rate 1000 Mbit/s
+set -u
+TOP=$(cd "$(dirname "$0")/../.." && pwd)
+. "$TOP/selftests/lib.sh"
+
+SRV=10.51.2.1
+HS=10.51.1.1
+RT=10.51.1.2
+CTL=$TOP/build/hpccctl
+PY="python3 $TOP/selftests/guest/fcr.py"
+TMP=$(mktemp -d)
+mkdir -m 1777 "$TMP/run"
+MARK="fcr.sh start $$"
+echo "$MARK" > /dev/kmsg
+
+trap 'ns_gone hs rt hr; rm -rf "$TMP"' EXIT
+
+rctl() { ip netns exec rt "$CTL" "$@"; }
+sctl() { ip netns exec hs "$CTL" "$@"; }
+
+# istat KEY... - v2's counters in the router, space-separated
+istat() {
+	rctl -j int show | python3 -c '
+import json, sys
+d = [x for x in json.load(sys.stdin)["dev"] if x["dev"] == "v2"]
+print(*[d[0].get(k, -1) if d else -1 for k in sys.argv[1:]])' "$@"
+}
+
+topology() {
+	line3 || return 1
+	ip -n hs addr add $HS/24 dev v0 &&
+	ip -n rt addr add $RT/24 dev v1 &&
+	ip -n rt addr add 10.51.2.2/24 dev v2 &&
+	ip -n hr addr add $SRV/24 dev v3 &&
+	ip -n hs link set v0 up && ip -n rt link set v1 up &&
+	ip -n rt link set v2 up && ip -n hr link set v3 up &&
+	ip -n hs route add 10.51.2.0/24 via $RT &&
+	ip -n hr route add 10.51.1.0/24 via 10.51.2.2 &&
+	ip netns exec rt sysctl -qw net.ipv4.ip_forward=1 || return 1
+	tc -n rt qdisc add dev v2 root tbf rate 20mbit burst 16k limit 200k &&
+	modprobe hpcc_int && modprobe tcp_hpcc &&
+	ip netns exec hs sysctl -qw net.ipv4.tcp_ecn=1 &&
+	ip netns exec hr sysctl -qw net.ipv4.tcp_congestion_control=cubic &&
+	{ ip netns exec hr iperf3 -s -p 5201 >/dev/null 2>&1 & } &&
+	{ ip netns exec hr iperf3 -s -p 5202 >/dev/null 2>&1 & } &&
+	retry 50 sh -c "ip netns exec hr ss -Hltn | grep -q ':5202'"
+}
+
+# configuration: both sides, and what they refuse (with the reason)
+configure() {
+	local out rc=0
+	sctl param set line-rate 1000 &&
+	sctl fcr set port 6862 prefix $RT/32 hold-max 1000000 &&
+	out=$(sctl fcr show) && echo "$out" &&
+	echo "$out" | grep -q "^fcr on port 6862 hold-max 1000000 rate-min 1000000" &&
+	echo "$out" | grep -q "^prefixes $RT/32$" || rc=1
+	out=$(sctl fcr set prefix 10.51.1.1/16 2>&1) && rc=1
+	echo "$out"; echo "$out" | grep -q "bits set after the prefix length" || rc=1
+	out=$(sctl fcr set prefix 10.51.1.0/24 flush 2>&1) && rc=1
+	echo "$out"; echo "$out" | grep -q "prefix with prefixes-flush" || rc=1
+	rctl int add dev v2 rate 20mbit fcr-qlen-high 30000 fcr-qlen-low 10000 \
+		fcr-interval 20000 || rc=1
+	out=$(rctl int change dev v2 fcr-qlen-low 40000 2>&1) && rc=1
+	echo "$out"; echo "$out" | grep -q "fcr-qlen-low must be below" || rc=1
+	read -r hi lo iv eta <<< "$(istat fcr-qlen-high fcr-qlen-low fcr-interval fcr-eta)"
+	echo "v2: fcr-qlen-high $hi fcr-qlen-low $lo fcr-interval $iv fcr-eta $eta"
+	[ "$hi/$lo/$iv/$eta" = 30000/10000/20000/950 ] || rc=1
+	return $rc
+}
+
+# mixed mode without any supporting sender: a congesting cubic flow with
+# ECN gets CE marks and no FCR message goes out
+mixed_no_support() {
+	local s0 m0 s m pid
+	read -r s0 m0 <<< "$(istat fcr-sent ce-marked)"
+	ip netns exec hs iperf3 -c $SRV -p 5202 --cport 6302 -C cubic -t 4 \
+		> /dev/null 2>&1 &
+	pid=$!
+	wait $pid
+	read -r s m r <<< "$(istat fcr-sent ce-marked fcr-rounds)"
+	echo "v2: fcr-sent $s0 -> $s, ce-marked $m0 -> $m, fcr-rounds $r"
+	[ "$s" = "$s0" ] && [ "$m" -gt "$m0" ] && [ "$r" -gt 0 ]
+}
+
+daemons() {
+	echo "fcr = 10.51.2.0/24" > "$TMP/hs.conf"
+	start_hpccd hs && start_hpccd hr
+}
+
+# fval SPORT KEY - KEY of hs's flow from port SPORT (hpccctl -j), empty
+# when there is no such flow; sed, not python: a python start costs about
+# a second in a single-threaded guest
+fval() {
+	ip netns exec hs "$CTL" -j flow show sport "$1" |
+		sed -n "s/^ *\"$2\": *\([0-9]*\).*/\1/p" | head -n 1
+}
+
+# fis SPORT KEY OP VALUE - test(1) on fval SPORT KEY
+fis() {
+	local v
+	v=$(fval "$1" "$2")
+	[ -n "$v" ] && [ "$v" "$3" "$4" ]
+}
+
+# a supporting hpcc flow and a cubic flow congest v2: the hpcc flow gets
+# FCR messages and holds their rate (eta x B / 2 flows = 9.5 Mbit/s); then
+# a second congested hop (rt's address, switch 99, answering the flow's own
+# segments) asks for 3 Mbit/s, the lowest, which the flow takes until that
+# hop falls silent and its hold (1 s) ends
+congested() {
+	local rc=0 pa pb sp s n d m
+	ip netns exec hs iperf3 -c $SRV -p 5201 --cport 6301 -C hpcc -t 90 \
+		> "$TMP/a" 2>&1 &
+	pa=$!
+	ip netns exec hs iperf3 -c $SRV -p 5202 --cport 6302 -C cubic -t 90 \
+		> /dev/null 2>&1 &
+	pb=$!
+	retry 100 fis 6301 fcr-rate -eq 9500000 ||
+		{ echo "no FCR rate of 9.5 Mbit/s held"; rc=1; }
+	echo "hop: fcr-rate $(fval 6301 fcr-rate) fcr-in $(fval 6301 fcr-in) fcr-delay $(fval 6301 fcr-delay) ns"
+	sctl flow show sport 6301
+	ip netns exec rt $PY sniffsend v2 6301 8 0.3 $HS 6862 $HS $SRV 5201 \
+		3000000 99 1 500000 > "$TMP/sniff" 2>&1 &
+	sp=$!
+	retry 100 fis 6301 fcr-rate -eq 3000000 ||
+		{ echo "the lowest rate not taken: $(fval 6301 fcr-rate)"; rc=1; }
+	wait $sp; cat "$TMP/sniff"
+	retry 50 fis 6301 fcr-rate -ne 3000000 ||
+		{ echo "the 3 Mbit/s hold did not end"; rc=1; }
+	echo "after: fcr-rate $(fval 6301 fcr-rate) fcr-in $(fval 6301 fcr-in)"
+	kill $pa $pb 2>/dev/null
+	wait $pa $pb 2>/dev/null
+	read -r s n d m <<< "$(istat fcr-sent fcr-rounds fcr-dropped ce-marked)"
+	echo "v2: fcr-sent $s fcr-rounds $n fcr-dropped $d ce-marked $m"
+	echo "hs: fcr-accepted $(mstat hs fcr-accepted) fcr-no-flow $(mstat hs fcr-no-flow) fcr-ignored $(mstat hs fcr-ignored) fcr-bad-seq $(mstat hs fcr-bad-seq)"
+	grep -q "^sent 8" "$TMP/sniff" && [ "$s" -gt 0 ] && [ "$n" -gt 0 ] &&
+		[ "$(mstat hs fcr-accepted)" -gt 8 ] &&
+		[ "$(mstat hs fcr-bad-seq)" = 0 ] && [ $rc = 0 ]
+}
+
+# each refusal counted once, with no congestion on the path (an hpcc flow
+# at 5 Mbit/s)
+refusals() {
+	local pid rc=0 k v want s0 s1
+	declare -A before
+	ip netns exec hs iperf3 -c $SRV -p 5201 --cport 6303 -C hpcc -t 30 \
+		-b 5M > /dev/null 2>&1 &
+	pid=$!
+	# after its start (a line-rate start may congest the port for a moment)
+	retry 100 fis 6303 samples -ge 5 || rc=1
+	for k in fcr-out-of-domain fcr-out-of-range fcr-malformed fcr-no-flow fcr-bad-seq fcr-accepted; do
+		before[$k]=$(mstat hs $k)
+	done
+	s0=$(istat fcr-sent)
+	# from hr: outside the managed prefixes
+	ip netns exec hr $PY send $HS 6862 $HS 6303 $SRV 5201 2000000 7 1 1 1000 1 &&
+	# from rt: below rate-min, above line-rate, malformed twice, no flow,
+	# and a sequence number 2^31 away from the flow's (held, then dropped
+	# by the flow's next ACK)
+	seq=$((($(fval 6303 last-snd-nxt) + 2147483648) % 4294967296)) &&
+	ip netns exec rt $PY sendmany $HS 6862 <<-EOF || rc=1
+	$HS 6303 $SRV 5201 1000 7 1 1 1000 1
+	$HS 6303 $SRV 5201 2000000000 7 1 2 1000 1
+	$HS 6303 $SRV 5201 2000000 7 1 3 1000 1 magic
+	$HS 6303 $SRV 5201 2000000 7 1 4 1000 1 short
+	$HS 6399 $SRV 5201 2000000 7 1 5 1000 1
+	$HS 6303 $SRV 5201 2000000 7 1 6 1000000 $seq
+	EOF
+	retry 50 sh -c "[ \"\$(ip netns exec hs $CTL stats | awk '\$1 == \"fcr-bad-seq\" { print \$2 }')\" -gt ${before[fcr-bad-seq]} ]" || rc=1
+	kill $pid 2>/dev/null
+	wait $pid 2>/dev/null
+	s1=$(istat fcr-sent)
+	echo "v2: fcr-sent $s0 -> $s1 (the hop's own messages meanwhile)"
+	for k in fcr-out-of-domain:1 fcr-out-of-range:2 fcr-malformed:2 fcr-no-flow:1 fcr-bad-seq:1; do
+		want=${k#*:}; k=${k%%:*}
+		v=$(mstat hs $k)
+		echo "hs: $k ${before[$k]} -> $v (want +$want)"
+		[ "$v" = $((before[$k] + want)) ] || rc=1
+	done
+	# the one with the bad sequence number was held before it was dropped
+	v=$(mstat hs fcr-accepted)
+	echo "hs: fcr-accepted ${before[fcr-accepted]} -> $v (want at least +1)"
+	[ "$v" -ge $((before[fcr-accepted] + 1)) ] || rc=1
+	dmesg | grep "FCR from\|FCR for" | tail -6
+	return $rc
+}
+
+# FCR off (port 0): the port's datagrams go on to UDP, nothing is counted
+fcr_off() {
+	local a0 d0
+	sctl fcr set port 0 || return 1
+	a0=$(mstat hs fcr-malformed); d0=$(mstat hs fcr-out-of-domain)
+	ip netns exec rt $PY send $HS 6862 $HS 6303 $SRV 5201 2000000 7 1 1 1000 1 magic
+	ip netns exec hr $PY send $HS 6862 $HS 6303 $SRV 5201 2000000 7 1 1 1000 1
+	sleep 0.5
+	sctl fcr show
+	[ "$(mstat hs fcr-malformed)" = "$a0" ] &&
+		[ "$(mstat hs fcr-out-of-domain)" = "$d0" ] &&
+		sctl fcr show | grep -q "^fcr off"
+}
+
+ktap_print_header
+ktap_set_plan 8
+t "hs - rt (tbf 20 Mbit/s, hpcc_int with FCR on v2) - hr" topology
+t "FCR configured on both sides; bad prefixes and thresholds refused with extack" configure
+t "mixed mode, no supporting sender: a congesting ECN flow gets CE marks, no FCR message" mixed_no_support
+t "hpccd in both; the sender's probes announce FCR support" daemons
+t "congested port: the supporting hpcc flow takes its FCR rate; a second hop's lower rate wins until its hold ends" congested
+t "refused and counted: outside the managed prefixes, out of range, malformed, no flow, sequence outside the window" refusals
+t "FCR off: the port's datagrams are not FCR's" fcr_off
+t "kernel log clean" kernel_clean_since "$MARK"
+ktap_finished
