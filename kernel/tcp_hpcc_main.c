@@ -437,6 +437,7 @@ static void hpcc_fcr_apply(struct sock *sk, struct hpcc_ent *e,
 	u32 lo = tp->snd_una - max(tp->max_window, 1U);
 	u64 rate, until = 0, ts = 0, w, cwnd, pacing;
 	int i, bad = 0;
+	bool fresh;
 
 	if (gen == e->fcr_used_gen && now >= e->fcr_until) {
 		e->fcr_rate = 0;
@@ -467,7 +468,8 @@ static void hpcc_fcr_apply(struct sock *sk, struct hpcc_ent *e,
 	if (bad && net_ratelimit())
 		pr_info("FCR for port %u dropped: sequence number outside the window\n",
 			ntohs(e->key.sport));
-	if (gen != e->fcr_used_gen && rate)
+	fresh = gen != e->fcr_used_gen && rate;
+	if (fresh)
 		e->fcr_delay = now > ts ? now - ts : 0;
 	e->fcr_used_gen = gen;
 	e->fcr_until = until;
@@ -489,6 +491,9 @@ static void hpcc_fcr_apply(struct sock *sk, struct hpcc_ent *e,
 	pacing = div_u64(rate, 8);
 	if (READ_ONCE(sk->sk_pacing_rate) > pacing)
 		WRITE_ONCE(sk->sk_pacing_rate, pacing);
+	if (fresh)
+		trace_hpcc_fcr(e, rate, e->fcr_delay, tcp_snd_cwnd(tp),
+			       READ_ONCE(sk->sk_pacing_rate));
 }
 
 static void hpcc_cong_control_rs(struct sock *sk, const struct rate_sample *rs)

@@ -124,7 +124,10 @@ fis() {
 # segments) asks for 3 Mbit/s, the lowest, which the flow takes until that
 # hop falls silent and its hold (1 s) ends
 congested() {
-	local rc=0 pa pb sp s n d m
+	local rc=0 pa pb sp s n d m tr=/sys/kernel/tracing
+	[ -d $tr/events ] || mount -t tracefs nodev $tr
+	echo > $tr/trace
+	echo 1 > $tr/events/hpcc/hpcc_fcr/enable || rc=1
 	ip netns exec hs iperf3 -c $SRV -p 5201 --cport 6301 -C hpcc -t 90 \
 		> "$TMP/a" 2>&1 &
 	pa=$!
@@ -144,6 +147,11 @@ congested() {
 	retry 50 fis 6301 fcr-rate -ne 3000000 ||
 		{ echo "the 3 Mbit/s hold did not end"; rc=1; }
 	echo "after: fcr-rate $(fval 6301 fcr-rate) fcr-in $(fval 6301 fcr-in)"
+	echo 0 > $tr/events/hpcc/hpcc_fcr/enable
+	# the tracepoint saw both rates applied, each with its delay
+	grep -m 1 "hpcc_fcr:.*:6301 > .* rate=9500000 delay_ns=[0-9]" $tr/trace &&
+		grep -m 1 "hpcc_fcr:.*:6301 > .* rate=3000000 delay_ns=[0-9]" $tr/trace ||
+		{ echo "hpcc_fcr tracepoint:"; grep hpcc_fcr $tr/trace | head -3; rc=1; }
 	kill $pa $pb 2>/dev/null
 	wait $pa $pb 2>/dev/null
 	read -r s n d m <<< "$(istat fcr-sent fcr-rounds fcr-dropped ce-marked)"

@@ -188,12 +188,53 @@ report_failures() {
 	grep -q '^- guests that did not finish: 3 (1 crashed, 2 reached the time limit)' "$d/report.md"
 }
 
+# report.py on S4 runs of hpcc-fcr and dctcp (N = 16, 64 KB, no
+# background): one round of two flows each (ids 1001, 1002), hpcc-fcr's
+# in 40 ms with a 100 KB peak queue, 2 RTOs, 30 messages sent by the hop
+# and two rates applied 2 and 4 ms after the hop sent them; dctcp's in
+# 30 ms: the S4 row shows the FCR columns, and the issue 19 targets read
+# 2 RTOs (not met), a peak of 100 KB of 250 (met) and a round p99 above
+# dctcp's (not met)
+report_s4_fcr() {
+	local d=$W/report-s4 cc r
+	mkdir -p "$d"
+	printf '%s\n' "rate_mbit 50" "rtt_ms 10" "reps 1" "incast_rounds 1" \
+		"limit 250000" > "$d/meta.txt"
+	for cc in hpcc-fcr dctcp; do
+		r=$d/s4/$cc/1/n16-s65536-bg0
+		mkdir -p "$r"
+		printf '%s\n' "# t0_us 1000000" \
+			"1001 65536 tbs1 0 1000 $([ $cc = dctcp ] && echo 31000 || echo 41000) 0 ok" \
+			"1002 65536 tbs2 0 1000 20000 0 ok" > "$r/flows.txt"
+		printf '%s\n' "0 0" "10 $([ $cc = dctcp ] && echo 30000 || echo 100000)" "20 0" \
+			> "$r/queue.tsv"
+		printf '%s\n' "TCPTimeouts 0" > "$r/counters.before"
+		printf '%s\n' "TCPTimeouts $([ $cc = dctcp ] && echo 0 || echo 2)" \
+			> "$r/counters.after"
+	done
+	r=$d/s4/hpcc-fcr/1/n16-s65536-bg0
+	printf '%s\n' "hop_sent 10" "fcr-accepted 5" > "$r/fcr.before"
+	printf '%s\n' "hop_sent 40" "fcr-accepted 33" > "$r/fcr.after"
+	printf '%s\n' \
+		"          <idle>-0       [000] ..s2.   10.000000: hpcc_fcr: 198.19.0.1:6001 > 198.19.1.1:5201 rate=2968750 delay_ns=2000000 cwnd=2 pacing=371093" \
+		"          <idle>-0       [000] ..s2.   10.010000: hpcc_fcr: 198.19.0.2:6002 > 198.19.1.1:5201 rate=2968750 delay_ns=4000000 cwnd=2 pacing=371093" \
+		> "$r/hpcc_trace.txt"
+	/usr/bin/python3 "$TOP/tools/bench/report.py" "$d" > /dev/null || return 1
+	grep '^| 16 \|^| S4 hpcc-fcr' "$d/report.md"
+	grep -q '^| 16 | 64 KB | no | hpcc-fcr | .* | 40 | 40 | 40 | 2 | .* | 100 | 0 | 30 / 2 | 2.0 / 4.0 |$' "$d/report.md" &&
+	grep -q '^| 16 | 64 KB | no | dctcp | .* | 30 | 30 | 30 | 0 | .* | 30 | 0 |  |  |$' "$d/report.md" &&
+	grep -q '^| S4 hpcc-fcr no RTO at N = 16 (all runs) | 2 RTOs | \*\*no\*\* |$' "$d/report.md" &&
+	grep -q '^| S4 hpcc-fcr peak queue <= half the buffer (every case) | 100 KB of 250 | yes |$' "$d/report.md" &&
+	grep -q '^| S4 hpcc-fcr round p99 <= dctcp.s (every case) | 16-65536-0: 40 vs 30 ms | \*\*no\*\* |$' "$d/report.md"
+}
+
 ktap_print_header
-ktap_set_plan 7
+ktap_set_plan 8
 t "report.py: guest failures, timeouts apart from crashes" report_failures
 t "schedule.py poisson: 2000 flows, arrival rate for 30 % load, scaled sizes" poisson_load
 t "schedule.py incast: rounds of N at one time, background flow, gaps" incast_rounds
 t "report.py: hpcc's telemetry table, target and plot from a tracepoint record" report_telemetry
+t "report.py: S4 with hpcc-fcr, its FCR columns and issue 19's targets" report_s4_fcr
 if fg_pair; then
 	t "fctgen: six flows complete, bins add up to each size" fctgen_flows
 	t "fctgen: bad schedule lines exit 2" fctgen_rejects

@@ -109,9 +109,10 @@ tb_up dumbbell $HOSTS || { echo "eval: testbed failed" >&2; exit 1; }
 # hpcc-q and hpcc-w are hpcc with the bottleneck hop's tx-model qdisc and
 # wire, whatever the testbed's (TB_TX_MODEL; Documentation/testbed.rst,
 # "The hop's tx-model"); hpcc-m0 and hpcc-m2 are hpcc with max-stage 0
-# (every update multiplicative) and 2
+# (every update multiplicative) and 2; hpcc-fcr is hpcc with Fast
+# Congestion Response on the bottleneck and every sender (tb_fcr)
 kcc() {
-	case $1 in hpcc-n|hpcc-ss|hpcc-e|hpcc-q|hpcc-w|hpcc-m0|hpcc-m2) echo hpcc ;;
+	case $1 in hpcc-n|hpcc-ss|hpcc-e|hpcc-q|hpcc-w|hpcc-m0|hpcc-m2|hpcc-fcr) echo hpcc ;;
 	*) echo "$1" ;; esac
 }
 
@@ -135,6 +136,11 @@ bench_cc() {
 	[ "$cc" = hpcc-w ] && txm=wire
 	ip netns exec tbr "$TB_BIN/hpccctl" int change dev br0 tx-model "$txm" ||
 		return 1
+	if [ "$cc" = hpcc-fcr ]; then
+		tb_fcr on || return 1
+	elif [ "$(cat "$TB_TMP/fcr")" != off ]; then
+		tb_fcr off || return 1
+	fi
 	for ns in $(tb_ns_all); do
 		[ "$ns" = tbr ] && continue
 		ip netns exec "$ns" sysctl -qw net.ipv4.tcp_congestion_control="$(kcc "$cc")" \
@@ -409,6 +415,23 @@ s3() {
 	bench_trace_off "$cc" "$dir"
 }
 
+# bench_fcr FILE - FCR counters (hpcc-fcr): the bottleneck hop's (br0's
+# fcr-sent, fcr-rounds, fcr-dropped, ce-marked, not-ect) and the senders'
+# tcp_hpcc ones summed (fcr-accepted, fcr-no-flow, fcr-bad-seq, ...), a
+# "name value" line each
+bench_fcr() {
+	local ns
+	{
+		ip netns exec tbr "$TB_BIN/hpccctl" int show | awk '
+			$1 == "br0" { dev = 1; next } $1 == "fcr" && dev { next }
+			dev && $1 == "sent" { for (i = 1; i < NF; i += 2) print "hop_" $i, $(i + 1); dev = 0 }'
+		for ns in $(tb_ns_all); do
+			case $ns in tbs*) ;; *) continue ;; esac
+			ip netns exec "$ns" "$TB_BIN/hpccctl" stats
+		done | awk '$1 ~ /^fcr-/ { s[$1] += $2 } END { for (k in s) print k, s[k] }'
+	} > "$1"
+}
+
 # s4: incast N-to-1, sizes 64 KB and 1 MB/N per sender, without and with
 # one long background flow (tbs8 -> tbd1); the N connections of a round are
 # spread over the 8 senders; hpcc's tracepoints are recorded (hpcc_trace.txt)
@@ -421,9 +444,11 @@ s4() {
 				mkdir -p "$sub"
 				cp "$OUT/schedules/incast-n$n-s$size-bg$bg.txt" \
 					"$sub/schedule.txt" || return 1
+				[ "$1" = hpcc-fcr ] && bench_fcr "$sub/fcr.before"
 				bench_trace_on "$1"
 				bench_fctgen "$sub" < "$sub/schedule.txt"
 				bench_trace_off "$1" "$sub"
+				[ "$1" = hpcc-fcr ] && bench_fcr "$sub/fcr.after"
 			done
 		done
 	done

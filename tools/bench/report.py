@@ -25,10 +25,10 @@ import matplotlib.pyplot as plt  # noqa: E402
 # hpcc-n: hpcc with n-flows-source reported; hpcc-ss: hpcc with start
 # slow-start; hpcc-e: hpcc with ewma-period 200; hpcc-q, hpcc-w: hpcc with
 # the hop's tx-model qdisc, wire; hpcc-m0, hpcc-m2: hpcc with max-stage 0, 2
-# (eval.sh, bench_cc)
-CC_ORDER = ["hpcc", "hpcc-n", "hpcc-ss", "hpcc-e", "hpcc-q", "hpcc-w",
+# (eval.sh, bench_cc); hpcc-fcr: hpcc with Fast Congestion Response
+CC_ORDER = ["hpcc", "hpcc-fcr", "hpcc-n", "hpcc-ss", "hpcc-e", "hpcc-q", "hpcc-w",
             "hpcc-m0", "hpcc-m2", "cubic", "bbr", "dctcp"]
-COLORS = {"hpcc": "tab:red", "hpcc-n": "tab:orange", "hpcc-ss": "tab:brown",
+COLORS = {"hpcc": "tab:red", "hpcc-fcr": "darkred", "hpcc-n": "tab:orange", "hpcc-ss": "tab:brown",
           "hpcc-e": "tab:pink", "hpcc-q": "tab:cyan",
           "hpcc-w": "tab:olive", "hpcc-m0": "tab:gray", "hpcc-m2": "gold",
           "cubic": "tab:blue",
@@ -535,7 +535,7 @@ def s3(d, meta, res, rep):
 
 
 # --- hpcc's telemetry (tracepoints, S1 and S3) -------------------------------
-TRACE_RE = re.compile(r"\s(\d+\.\d+): hpcc_(sample|mode): (\S+) > (\S+) (.*)$")
+TRACE_RE = re.compile(r"\s(\d+\.\d+): hpcc_(sample|mode|fcr): (\S+) > (\S+) (.*)$")
 
 
 def hpcc_trace(d):
@@ -566,7 +566,7 @@ def hpcc_trace(d):
             if kind == "mode":
                 f["to"] = rest.split()[2]
             out.setdefault("%s > %s" % (src, dst),
-                           {"sample": [], "mode": []})[kind].append((float(t), f))
+                           {"sample": [], "mode": [], "fcr": []})[kind].append((float(t), f))
     return out
 
 
@@ -712,6 +712,12 @@ def s4(d, meta, res):
                 fct = [f["done"] - f["conn"] for f in fl if f["ok"]]
                 q = queue(sub)
                 c = counters(sub)
+                tr = hpcc_trace(sub) or {}
+                # FCR: the delay from the hop's message to the ACK that
+                # applied it (the hpcc_fcr tracepoint), every application
+                fcr_d = [f["delay_ns"] / 1e9 for x in tr.values()
+                         for _, f in x["fcr"]]
+                fcr_sent = counters(sub, "fcr").get("hop_sent")
                 per.setdefault(cc, {}).setdefault(key, []).append({
                     "qct_p50": pct(qct, 50), "qct_p99": pct(qct, 99),
                     "fct_p99": pct(fct, 99),
@@ -719,6 +725,8 @@ def s4(d, meta, res):
                     "syn": c.get("TCPSynRetrans", None),
                     "drops": counters(sub, "drops").get("bottleneck_drops", None),
                     "q_peak": max([b for _, b in q] or [0]),
+                    "fcr_n": len(fcr_d), "fcr_sent": fcr_sent,
+                    "fcr_p50": pct(fcr_d, 50), "fcr_p99": pct(fcr_d, 99),
                     "failed": sum(not f["ok"] for f in fl)})
     res["s4"] = {cc: {"%d-%d-%d" % k: v for k, v in x.items()}
                  for cc, x in per.items()}
@@ -728,17 +736,20 @@ def s4(d, meta, res):
           "to the last flow's end (ideal: N x size at %g Mbit/s plus one RTT). "
           "RTOs: retransmission timeouts over the senders during the run (TCPTimeouts and the five counters an RTO outside Open increments instead); SYN retrans: "
           "TCPSynRetrans (a lost SYN or SYN-ACK); drops: packets the bottleneck "
-          "dropped (n/a: not recorded)." % rate, "",
+          "dropped (n/a: not recorded).  FCR: messages the hop sent and rates "
+          "the senders applied (the hpcc_fcr tracepoint), and the delay from the hop's message to the ACK that "
+          "applied them, p50/p99 ms (hpcc-fcr only)." % rate, "",
           "| N | size | background | cc | ideal ms | round p50 ms | round p99 ms | "
-          "flow p99 ms | RTOs | SYN retrans | drops | peak queue KB | failed flows |",
-          "|---|---|---|---|---|---|---|---|---|---|---|---|---|"]
+          "flow p99 ms | RTOs | SYN retrans | drops | peak queue KB | failed flows | "
+          "FCR sent / applied | FCR delay p50/p99 ms |",
+          "|---|---|---|---|---|---|---|---|---|---|---|---|---|---|---|"]
     keys = sorted({k for x in per.values() for k in x})
     for k in keys:
         n, size, bg = k
         ideal = n * size * 8 / (rate * 1e6) * 1e3 + float(meta["rtt_ms"])
         for cc in per:
             v = per[cc].get(k, [])
-            md.append("| %d | %s | %s | %s | %.0f | %s | %s | %s | %s | %s | %s | %s | %s |" % (
+            md.append("| %d | %s | %s | %s | %.0f | %s | %s | %s | %s | %s | %s | %s | %s | %s | %s |" % (
                 n, "%d KB" % (size // 1024) if size % 1024 == 0 else "%d B" % size,
                 "yes" if bg else "no", cc, ideal,
                 fmt([x["qct_p50"] for x in v], "%.0f", 1e3),
@@ -748,7 +759,13 @@ def s4(d, meta, res):
                 fmt([x["syn"] for x in v], "%d"),
                 fmt([x["drops"] for x in v], "%d"),
                 fmt([x["q_peak"] for x in v], "%.0f", 1e-3),
-                fmt([x["failed"] for x in v], "%d")))
+                fmt([x["failed"] for x in v], "%d"),
+                "%s / %s" % (fmt([x["fcr_sent"] for x in v], "%d"),
+                             fmt([x["fcr_n"] for x in v], "%d"))
+                if cc == "hpcc-fcr" else "",
+                "%s / %s" % (fmt([x["fcr_p50"] for x in v], "%.1f", 1e3),
+                             fmt([x["fcr_p99"] for x in v], "%.1f", 1e3))
+                if cc == "hpcc-fcr" else ""))
     return md + [""]
 
 
@@ -1082,6 +1099,29 @@ def targets(res, meta):
     if n16:
         rows.append(("S4 no RTO for hpcc at N = 16 (all runs)", "%d RTOs" % sum(n16),
                      sum(n16) == 0))
+    # issue 19: hpcc with FCR, no RTO at N = 16 and 32, peak queue at most
+    # half the buffer, round completion p99 at most dctcp's (each case)
+    s4f = res.get("s4", {}).get("hpcc-fcr", {})
+    s4d = res.get("s4", {}).get("dctcp", {})
+    limit = float(meta.get("limit", 250000))
+    for n in (16, 32):
+        r = [x["rtos"] for k, v in s4f.items() if k.startswith("%d-" % n) for x in v]
+        if r:
+            rows.append(("S4 hpcc-fcr no RTO at N = %d (all runs)" % n,
+                         "%d RTOs" % sum(r), sum(r) == 0))
+    if s4f:
+        qp = max(x["q_peak"] for v in s4f.values() for x in v)
+        rows.append(("S4 hpcc-fcr peak queue <= half the buffer (every case)",
+                     "%.0f KB of %.0f" % (qp / 1e3, limit / 1e3), qp <= limit / 2))
+        worse = []
+        for k, v in sorted(s4f.items()):
+            f99 = med([x["qct_p99"] for x in v])
+            d99 = med([x["qct_p99"] for x in s4d.get(k, [])])
+            if f99 == f99 and d99 == d99 and f99 > d99:
+                worse.append("%s: %.0f vs %.0f ms" % (k, f99 * 1e3, d99 * 1e3))
+        if s4d:
+            rows.append(("S4 hpcc-fcr round p99 <= dctcp's (every case)",
+                         "; ".join(worse) if worse else "every case", not worse))
     s5 = res.get("s5", {})
     for load in sorted(s5.get("hpcc", {})):
         v = s5["hpcc"][load]

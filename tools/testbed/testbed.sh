@@ -96,18 +96,27 @@ tb_hpccd() {
 # with B from a capacity line.  Rewrites the senders' hpccd configuration
 # and reloads them (SIGHUP); the receivers' hpccd decodes either.
 tb_telemetry() {
-	local conf="" i p n
 	case $1 in
-	int) ;;
-	ioam)
-		[ "$TB_FAMILY" != 4 ] || {
-			echo "tb_telemetry: ioam needs TB_FAMILY 6 or dual" >&2
-			return 2; }
-		conf="encoding = ioam fd00:19::/64
-ioam-namespace = 1
-capacity = 1 1 $((TB_RATE_MBIT * 1000000))" ;;
+	int|ioam) ;;
 	*) echo "tb_telemetry: int or ioam" >&2; return 2 ;;
 	esac
+	[ "$1" = int ] || [ "$TB_FAMILY" != 4 ] || {
+		echo "tb_telemetry: ioam needs TB_FAMILY 6 or dual" >&2
+		return 2; }
+	TB_TELEMETRY=$1
+	tb_sender_conf
+}
+
+# tb_sender_conf - write the senders' hpccd configuration for TB_TELEMETRY
+# and FCR ($TB_TMP/fcr, tb_fcr) and reload them (SIGHUP)
+tb_sender_conf() {
+	local conf="" i p n
+	[ "${TB_TELEMETRY:-int}" = ioam ] && conf="encoding = ioam fd00:19::/64
+ioam-namespace = 1
+capacity = 1 1 $((TB_RATE_MBIT * 1000000))"
+	[ "$(cat "$TB_TMP/fcr" 2>/dev/null)" = on ] && conf="$conf
+fcr = 198.19.0.0/24
+fcr = fd00:19::/64"
 	for ((i = 1; i <= TB_S; i++)); do
 		printf '%s\n' "$conf" > "$TB_TMP/tbs$i.hpccd.conf"
 		n=$(grep -c reloaded "$TB_TMP/tbs$i.hpccd.log")
@@ -115,7 +124,41 @@ capacity = 1 1 $((TB_RATE_MBIT * 1000000))" ;;
 			retry 50 sh -c "[ \$(grep -c reloaded '$TB_TMP/tbs$i.hpccd.log') -gt $n ]" ||
 			return 1
 	done
-	TB_TELEMETRY=$1
+}
+
+# tb_fcr on|off [N] - Fast Congestion Response (Documentation/design.rst):
+# on, br0's hpcc_int sends FCR messages while its backlog is at or above
+# TB_FCR_HIGH (default a fifth of the buffer, 50000 B) until it is at or
+# below TB_FCR_LOW (default 15000 B), in rounds TB_FCR_INTERVAL us apart
+# (default T, the base RTT plus 2 ms); the first N senders (default all)
+# take them from the router's addresses towards them (198.18.0.0/16,
+# fd00:18::/32) and their hpccd announces support in the probes; the others
+# are senders without FCR, which the hop marks CE.  off: none of it.
+tb_fcr() {
+	local on=$1 n=${2:-$TB_S} i high=0
+	case $on in on|off) ;; *) echo "tb_fcr: on or off" >&2; return 2 ;; esac
+	[ "$on" = on ] && high=${TB_FCR_HIGH:-$((TB_LIMIT / 5))}
+	ip netns exec tbr "$TB_BIN/hpccctl" int change dev br0 \
+		fcr-qlen-high "$high" fcr-qlen-low "${TB_FCR_LOW:-15000}" \
+		fcr-interval "${TB_FCR_INTERVAL:-$(((TB_RTT_MS + 2) * 1000))}" ||
+		return 1
+	for ((i = 1; i <= TB_S; i++)); do
+		if [ "$on" = on ] && [ "$i" -le "$n" ]; then
+			ip netns exec "tbs$i" "$TB_BIN/hpccctl" fcr set port 6862 \
+				prefix 198.18.0.0/16 prefix fd00:18::/32
+		else
+			ip netns exec "tbs$i" "$TB_BIN/hpccctl" fcr set port 0 flush
+		fi || return 1
+	done
+	echo "$on" > "$TB_TMP/fcr"
+	tb_sender_conf || return 1
+	# the senders beyond N announce nothing
+	for ((i = n + 1; i <= TB_S; i++)); do
+		[ "$on" = on ] || break
+		printf '%s\n' "$(grep -v '^fcr' "$TB_TMP/tbs$i.hpccd.conf")" \
+			> "$TB_TMP/tbs$i.hpccd.conf"
+		kill -HUP "$(cat "$TB_TMP/tbs$i.hpccd.pid")" || return 1
+	done
 }
 
 # tb_hpccd_stop NS - stop the hpccd of NS
@@ -138,6 +181,7 @@ tb_up() {
 	mkdir -p "$TB_TMP"
 	rm -f "$TB_TMP"/*.hpccd.conf
 	TB_TELEMETRY=int
+	echo off > "$TB_TMP/fcr"
 	echo "$TB_S $TB_R" > "$TB_TMP/shape"
 	modprobe tcp_hpcc && modprobe hpcc_int || return 1
 	# the samplers' sock_diag modules now, not autoloaded by the first
