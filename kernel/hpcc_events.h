@@ -176,29 +176,34 @@ TRACE_EVENT(hpcc_mode,
  * that arrived since the last ACK set or changed the lowest rate in force
  * (Documentation/design.rst, "Fast Congestion Response").  Fields: the
  * 4-tuple; rate: the rate now in force, bit/s; delay_ns: from the hop's
- * timestamp of that rate's message to this ACK (meaningful where hop and
- * sender share a clock, as the testbed's namespaces do); cwnd: snd_cwnd
- * in packets after the cap; pacing: sk_pacing_rate after it, bytes/s.
+ * timestamp of that rate's message to this ACK, and rx_ns: to its arrival
+ * in the LOCAL_IN hook (both meaningful where hop and sender share a
+ * clock, as the testbed's namespaces do; delay_ns - rx_ns is the wait for
+ * the ACK); cwnd: snd_cwnd in packets after the cap; pacing:
+ * sk_pacing_rate after it, bytes/s.
  */
 TRACE_EVENT(hpcc_fcr,
 	    TP_PROTO(const struct hpcc_ent *e, u64 rate, u64 delay_ns,
-		     u32 cwnd, u64 pacing),
-	    TP_ARGS(e, rate, delay_ns, cwnd, pacing),
+		     u64 rx_ns, u32 cwnd, u64 pacing),
+	    TP_ARGS(e, rate, delay_ns, rx_ns, cwnd, pacing),
 	    TP_STRUCT__entry(__array(u8, saddr, sizeof(struct sockaddr_in6))
 			     __array(u8, daddr, sizeof(struct sockaddr_in6))
 			     __field(u64, rate)
 			     __field(u64, delay_ns)
+			     __field(u64, rx_ns)
 			     __field(u32, cwnd)
 			     __field(u64, pacing)),
 	    TP_fast_assign(hpcc_trace_addrs(&e->key, __entry->saddr,
 					    __entry->daddr);
 			   __entry->rate = rate;
 			   __entry->delay_ns = delay_ns;
+			   __entry->rx_ns = rx_ns;
 			   __entry->cwnd = cwnd;
 			   __entry->pacing = pacing;),
-	    TP_printk("%pISpc > %pISpc rate=%llu delay_ns=%llu cwnd=%u pacing=%llu",
+	    TP_printk("%pISpc > %pISpc rate=%llu delay_ns=%llu rx_ns=%llu cwnd=%u pacing=%llu",
 		      __entry->saddr, __entry->daddr, __entry->rate,
-		      __entry->delay_ns, __entry->cwnd, __entry->pacing)
+		      __entry->delay_ns, __entry->rx_ns, __entry->cwnd,
+		      __entry->pacing)
 );
 
 #endif /* _HPCC_EVENTS_H */

@@ -283,6 +283,7 @@ static inline bool hpcc_fcr_in_domain(const u8 *a,
  * @checked: the ACK path has checked @seq (0 after every update)
  * @rate: bits per second; 0: the slot is free
  * @ts: the message's ts, the hop's clock, ns
+ * @rx: when the message arrived, ns (the caller's @now)
  * @until: when the hold ends, ns (the arrival plus twice the hop's
  *	interval, at most the sender's fcr hold-max)
  */
@@ -294,6 +295,7 @@ struct hpcc_fcr_hold {
 	u32 checked;
 	u64 rate;
 	u64 ts;
+	u64 rx;
 	u64 until;
 };
 
@@ -366,6 +368,7 @@ static inline int hpcc_fcr_hold_put(struct hpcc_fcr_hold *h,
 	h[free].checked = 0;
 	h[free].rate = m->rate;
 	h[free].ts = m->ts;
+	h[free].rx = now;
 	h[free].until = now + (hold < hold_max ? hold : hold_max);
 	return res;
 }

@@ -435,7 +435,7 @@ static void hpcc_fcr_apply(struct sock *sk, struct hpcc_ent *e,
 	u64 now = tp->tcp_clock_cache;
 	u64 gen = READ_ONCE(e->fcr_gen);
 	u32 lo = tp->snd_una - max(tp->max_window, 1U);
-	u64 rate, until = 0, ts = 0, w, cwnd, pacing;
+	u64 rate, until = 0, ts = 0, rx = 0, w, cwnd, pacing;
 	int i, bad = 0;
 	bool fresh;
 
@@ -459,8 +459,10 @@ static void hpcc_fcr_apply(struct sock *sk, struct hpcc_ent *e,
 	}
 	rate = hpcc_fcr_lowest(e->fcr, now);
 	for (i = 0; i < HPCC_FCR_HOLDS; i++)
-		if (rate && e->fcr[i].rate == rate)
+		if (rate && e->fcr[i].rate == rate) {
 			ts = e->fcr[i].ts;
+			rx = e->fcr[i].rx;
+		}
 	spin_unlock_bh(&e->fcr_lock);
 
 	for (i = 0; i < bad; i++)
@@ -492,8 +494,8 @@ static void hpcc_fcr_apply(struct sock *sk, struct hpcc_ent *e,
 	if (READ_ONCE(sk->sk_pacing_rate) > pacing)
 		WRITE_ONCE(sk->sk_pacing_rate, pacing);
 	if (fresh)
-		trace_hpcc_fcr(e, rate, e->fcr_delay, tcp_snd_cwnd(tp),
-			       READ_ONCE(sk->sk_pacing_rate));
+		trace_hpcc_fcr(e, rate, e->fcr_delay, rx > ts ? rx - ts : 0,
+			       tcp_snd_cwnd(tp), READ_ONCE(sk->sk_pacing_rate));
 }
 
 static void hpcc_cong_control_rs(struct sock *sk, const struct rate_sample *rs)

@@ -191,7 +191,8 @@ report_failures() {
 # report.py on S4 runs of hpcc-fcr and dctcp (N = 16, 64 KB, no
 # background): one round of two flows each (ids 1001, 1002), hpcc-fcr's
 # in 40 ms with a 100 KB peak queue, 2 RTOs, 30 messages sent by the hop
-# and two rates applied 2 and 4 ms after the hop sent them; dctcp's in
+# and two rates that arrived 1 and 3 ms and were applied 2 and 4 ms after
+# the hop sent them (arrival p50 1 ms, nearest rank); dctcp's in
 # 30 ms: the S4 row shows the FCR columns, and the issue 19 targets read
 # 2 RTOs (not met), a peak of 100 KB of 250 (met) and a round p99 above
 # dctcp's (not met)
@@ -216,13 +217,13 @@ report_s4_fcr() {
 	printf '%s\n' "hop_sent 10" "fcr-accepted 5" > "$r/fcr.before"
 	printf '%s\n' "hop_sent 40" "fcr-accepted 33" > "$r/fcr.after"
 	printf '%s\n' \
-		"          <idle>-0       [000] ..s2.   10.000000: hpcc_fcr: 198.19.0.1:6001 > 198.19.1.1:5201 rate=2968750 delay_ns=2000000 cwnd=2 pacing=371093" \
-		"          <idle>-0       [000] ..s2.   10.010000: hpcc_fcr: 198.19.0.2:6002 > 198.19.1.1:5201 rate=2968750 delay_ns=4000000 cwnd=2 pacing=371093" \
+		"          <idle>-0       [000] ..s2.   10.000000: hpcc_fcr: 198.19.0.1:6001 > 198.19.1.1:5201 rate=2968750 delay_ns=2000000 rx_ns=1000000 cwnd=2 pacing=371093" \
+		"          <idle>-0       [000] ..s2.   10.010000: hpcc_fcr: 198.19.0.2:6002 > 198.19.1.1:5201 rate=2968750 delay_ns=4000000 rx_ns=3000000 cwnd=2 pacing=371093" \
 		> "$r/hpcc_trace.txt"
 	/usr/bin/python3 "$TOP/tools/bench/report.py" "$d" > /dev/null || return 1
 	grep '^| 16 \|^| S4 hpcc-fcr' "$d/report.md"
-	grep -q '^| 16 | 64 KB | no | hpcc-fcr | .* | 40 | 40 | 40 | 2 | .* | 100 | 0 | 30 / 2 | 2.0 / 4.0 |$' "$d/report.md" &&
-	grep -q '^| 16 | 64 KB | no | dctcp | .* | 30 | 30 | 30 | 0 | .* | 30 | 0 |  |  |$' "$d/report.md" &&
+	grep -q '^| 16 | 64 KB | no | hpcc-fcr | .* | 40 | 40 | 40 | 2 | .* | 100 | 0 | 30 / 2 | 1.0 | 2.0 / 4.0 |$' "$d/report.md" &&
+	grep -q '^| 16 | 64 KB | no | dctcp | .* | 30 | 30 | 30 | 0 | .* | 30 | 0 |  |  |  |$' "$d/report.md" &&
 	grep -q '^| S4 hpcc-fcr no RTO at N = 16 (all runs) | 2 RTOs | \*\*no\*\* |$' "$d/report.md" &&
 	grep -q '^| S4 hpcc-fcr peak queue <= half the buffer (every case) | 100 KB of 250 | yes |$' "$d/report.md" &&
 	grep -q '^| S4 hpcc-fcr round p99 <= dctcp.s (every case) | 16-65536-0: 40 vs 30 ms | \*\*no\*\* |$' "$d/report.md"

@@ -444,11 +444,15 @@ s4() {
 				mkdir -p "$sub"
 				cp "$OUT/schedules/incast-n$n-s$size-bg$bg.txt" \
 					"$sub/schedule.txt" || return 1
-				[ "$1" = hpcc-fcr ] && bench_fcr "$sub/fcr.before"
+				if [ "$1" = hpcc-fcr ]; then
+					bench_fcr "$sub/fcr.before"
+				fi
 				bench_trace_on "$1"
 				bench_fctgen "$sub" < "$sub/schedule.txt"
 				bench_trace_off "$1" "$sub"
-				[ "$1" = hpcc-fcr ] && bench_fcr "$sub/fcr.after"
+				if [ "$1" = hpcc-fcr ]; then
+					bench_fcr "$sub/fcr.after"
+				fi
 			done
 		done
 	done

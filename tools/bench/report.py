@@ -717,6 +717,8 @@ def s4(d, meta, res):
                 # applied it (the hpcc_fcr tracepoint), every application
                 fcr_d = [f["delay_ns"] / 1e9 for x in tr.values()
                          for _, f in x["fcr"]]
+                fcr_rx = [f["rx_ns"] / 1e9 for x in tr.values()
+                          for _, f in x["fcr"] if "rx_ns" in f]
                 fcr_sent = counters(sub, "fcr").get("hop_sent")
                 per.setdefault(cc, {}).setdefault(key, []).append({
                     "qct_p50": pct(qct, 50), "qct_p99": pct(qct, 99),
@@ -727,6 +729,7 @@ def s4(d, meta, res):
                     "q_peak": max([b for _, b in q] or [0]),
                     "fcr_n": len(fcr_d), "fcr_sent": fcr_sent,
                     "fcr_p50": pct(fcr_d, 50), "fcr_p99": pct(fcr_d, 99),
+                    "fcr_rx_p50": pct(fcr_rx, 50),
                     "failed": sum(not f["ok"] for f in fl)})
     res["s4"] = {cc: {"%d-%d-%d" % k: v for k, v in x.items()}
                  for cc, x in per.items()}
@@ -737,19 +740,20 @@ def s4(d, meta, res):
           "RTOs: retransmission timeouts over the senders during the run (TCPTimeouts and the five counters an RTO outside Open increments instead); SYN retrans: "
           "TCPSynRetrans (a lost SYN or SYN-ACK); drops: packets the bottleneck "
           "dropped (n/a: not recorded).  FCR: messages the hop sent and rates "
-          "the senders applied (the hpcc_fcr tracepoint), and the delay from the hop's message to the ACK that "
+          "the senders applied (the hpcc_fcr tracepoint), the delay from the hop's "
+          "message to its arrival at the sender (p50) and the delay from the hop's message to the ACK that "
           "applied them, p50/p99 ms (hpcc-fcr only)." % rate, "",
           "| N | size | background | cc | ideal ms | round p50 ms | round p99 ms | "
           "flow p99 ms | RTOs | SYN retrans | drops | peak queue KB | failed flows | "
-          "FCR sent / applied | FCR delay p50/p99 ms |",
-          "|---|---|---|---|---|---|---|---|---|---|---|---|---|---|---|"]
+          "FCR sent / applied | FCR arrival p50 ms | FCR delay p50/p99 ms |",
+          "|---|---|---|---|---|---|---|---|---|---|---|---|---|---|---|---|"]
     keys = sorted({k for x in per.values() for k in x})
     for k in keys:
         n, size, bg = k
         ideal = n * size * 8 / (rate * 1e6) * 1e3 + float(meta["rtt_ms"])
         for cc in per:
             v = per[cc].get(k, [])
-            md.append("| %d | %s | %s | %s | %.0f | %s | %s | %s | %s | %s | %s | %s | %s | %s | %s |" % (
+            md.append("| %d | %s | %s | %s | %.0f | %s | %s | %s | %s | %s | %s | %s | %s | %s | %s | %s |" % (
                 n, "%d KB" % (size // 1024) if size % 1024 == 0 else "%d B" % size,
                 "yes" if bg else "no", cc, ideal,
                 fmt([x["qct_p50"] for x in v], "%.0f", 1e3),
@@ -762,6 +766,8 @@ def s4(d, meta, res):
                 fmt([x["failed"] for x in v], "%d"),
                 "%s / %s" % (fmt([x["fcr_sent"] for x in v], "%d"),
                              fmt([x["fcr_n"] for x in v], "%d"))
+                if cc == "hpcc-fcr" else "",
+                fmt([x["fcr_rx_p50"] for x in v], "%.1f", 1e3)
                 if cc == "hpcc-fcr" else "",
                 "%s / %s" % (fmt([x["fcr_p50"] for x in v], "%.1f", 1e3),
                              fmt([x["fcr_p99"] for x in v], "%.1f", 1e3))
