@@ -28,6 +28,10 @@
 #define HPCC_FCR_HOLDS		4
 /* Managed prefixes a namespace may name. */
 #define HPCC_FCR_PREFIXES	16
+/* The least window an FCR rate leaves a flow, MSS: enough in flight for
+ * three duplicate ACKs and fast retransmit.
+ */
+#define HPCC_FCR_W_MIN_MSS	4
 /* A sender's defaults (fcr-set): hold-max, us, and rate-min, bit/s. */
 #define HPCC_FCR_HOLD_MAX_DEFAULT	100000U
 #define HPCC_FCR_RATE_MIN_DEFAULT	1000000ULL

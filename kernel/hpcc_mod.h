@@ -229,6 +229,7 @@ struct hpcc_pub {
 	u64 w_ai;
 	u64 fcr_rate;
 	u64 fcr_delay;
+	struct sock *sk;
 };
 
 /**
@@ -286,6 +287,10 @@ struct hpcc_pub {
  *	lock): until then, or a new message, the ACK path takes @fcr_lock
  * @fcr_rate: the rate applied at the last ACK, bit/s; 0: none (socket lock)
  * @fcr_delay: see struct hpcc_pub (socket lock)
+ * @sk: the flow's socket from hpcc_init() to hpcc_release() (WRITE_ONCE;
+ *	NULL after): the FCR hook lowers its pacing rate at a message's
+ *	arrival, under RCU with a reference taken by refcount_inc_not_zero()
+ *	and the pointer checked again (TCP sockets are SLAB_TYPESAFE_BY_RCU)
  */
 struct hpcc_ent {
 	struct hlist_node node;
@@ -331,6 +336,7 @@ struct hpcc_ent {
 	u64 fcr_until;
 	u64 fcr_rate;
 	u64 fcr_delay;
+	struct sock *sk;
 };
 
 /* hpcc_net.c: the namespace's parameters, counters and hook */

@@ -419,7 +419,10 @@ static void hpcc_flowlabel_check(struct sock *sk, struct hpcc_ent *e,
  * hpcc_fcr_apply() - Fast Congestion Response on the flow, after the law of
  * this ACK ran (Documentation/design.rst, "Fast Congestion Response"): the
  * lowest rate R of the holds in force (draft section 4) caps the pacing
- * rate at R and the window at R x T (at least 2 MSS).  Under the HPCC law W
+ * rate at R and the window at R x T, at least HPCC_FCR_W_MIN_MSS (4) MSS:
+ * with 2, a flow that lost segments has too few duplicate ACKs for fast
+ * retransmit and waits for the RTO (evaluation.rst, "Fast Congestion
+ * Response, first S4 run"); the pacing rate still holds it to R.  Under the HPCC law W
  * and Wc are capped too (not below W_min), so that once no hold is in
  * force HPCC's own law raises W from there (section 5: "use the sender
  * congestion control to raise the sending rate").  A hold's sequence
@@ -480,14 +483,15 @@ static void hpcc_fcr_apply(struct sock *sk, struct hpcc_ent *e,
 		return;
 
 	w = mul_u64_u64_div_u64(rate, cfg->p.t_ns, 8 * NSEC_PER_SEC);
-	w = clamp_t(u64, w, 2 * tp->mss_cache, 1ULL << 30);
+	w = clamp_t(u64, w, HPCC_FCR_W_MIN_MSS * tp->mss_cache, 1ULL << 30);
 	if (law == HPCC_MODE_HPCC) {
 		u64 wq = max(w << HPCC_W_SHIFT, cfg->p.w_min);
 
 		e->core.w = min(e->core.w, wq);
 		e->core.wc = min(e->core.wc, wq);
 	}
-	cwnd = max_t(u64, div_u64(w, max_t(u32, tp->mss_cache, 1)), 2);
+	cwnd = max_t(u64, div_u64(w, max_t(u32, tp->mss_cache, 1)),
+		     HPCC_FCR_W_MIN_MSS);
 	if (tcp_snd_cwnd(tp) > cwnd)
 		tcp_snd_cwnd_set(tp, cwnd);
 	pacing = div_u64(rate, 8);
@@ -567,6 +571,7 @@ static void hpcc_init(struct sock *sk)
 	if (!e)
 		return;
 	ca->ent = e;
+	WRITE_ONCE(e->sk, sk);
 	hpcc_flowlabel_check(sk, e, false);
 	e->active_time = tcp_clock_ns();
 	e->idle_since = e->active_time;
@@ -601,6 +606,7 @@ static void hpcc_release(struct sock *sk)
 	if (!e)
 		return;
 	ca->ent = NULL;
+	WRITE_ONCE(e->sk, NULL);
 	rcu_read_lock();
 	hpcc_ent_destroy(e);
 	hpcc_nl_flow_event(e, HPCC_CMD_FLOW_DEL);

@@ -367,8 +367,12 @@ events() {
 	ip netns exec hs "$NL" listen 1000 > "$TMP/events" 2>&1 &
 	pid=$!
 	retry 50 grep -q listening "$TMP/events" || return 1
-	ip netns exec hs iperf3 -c $SRV -p 5202 -C hpcc -n 4M --cport 40100 \
-		>/dev/null || return 1
+	# at 100 Mbit/s (0.3 s, many round trips, data waiting at every ACK):
+	# unpaced, a line-rate start could put all 4 MB in flight at once and
+	# finish within about one srtt, never an ACK that finds it outlasting a
+	# round trip (6.1, CI at 1341fb9: no flow-active)
+	ip netns exec hs iperf3 -c $SRV -p 5202 -C hpcc -n 4M -b 100M \
+		--cport 40100 >/dev/null || return 1
 	ip netns exec hs python3 "$TOP/selftests/guest/xfer.py" send \
 		$SRV 5300 hpcc 1000 || return 1
 	sleep 1
