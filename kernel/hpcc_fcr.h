@@ -278,6 +278,25 @@ static inline bool hpcc_fcr_in_domain(const u8 *a,
 }
 
 /**
+ * hpcc_fcr_in_window() - whether a message's sequence number can come from
+ *	the flow's path: from @una - @max_window to @nxt (RFC 5961 section 5,
+ *	the rule Linux applies to ICMP errors), in serial number arithmetic
+ * @seq: the message's sequence number
+ * @una: the flow's snd_una
+ * @max_window: its max_window (0 counts as 1)
+ * @nxt: its snd_nxt
+ *
+ * Return: true when @seq lies in that range.
+ */
+static inline bool hpcc_fcr_in_window(u32 seq, u32 una, u32 max_window,
+				      u32 nxt)
+{
+	u32 lo = una - (max_window ? max_window : 1);
+
+	return (u32)(nxt - lo) >= (u32)(seq - lo);
+}
+
+/**
  * struct hpcc_fcr_hold - a rate a sender holds for one flow from one
  *	congested port
  * @switch_id: the hop's switch_ID

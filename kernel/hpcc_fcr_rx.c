@@ -14,10 +14,11 @@
  * FCR on (a port and at least one managed prefix), a source address in a
  * managed prefix (else the datagram goes on to UDP: the port may be an
  * application's outside the domain), a valid UDP checksum and a well-formed
- * message (else dropped, fcr-malformed), a rate from fcr rate-min to the namespace's line-rate
- * (fcr-out-of-range), a flow with HPCC state (fcr-no-flow).  The message's
- * sequence number is checked against the flow's window by the ACK path,
- * which holds the socket lock (fcr-bad-seq).
+ * message (else dropped, fcr-malformed), a rate from fcr rate-min to the
+ * namespace's line-rate (fcr-out-of-range), a flow with HPCC state
+ * (fcr-no-flow).  The message's sequence number is checked against the
+ * flow's window here, without the socket lock, before the pacing rate is
+ * lowered, and exactly by the ACK path, which holds it (fcr-bad-seq).
  */
 #include <linux/ip.h>
 #include <linux/ipv6.h>
@@ -64,18 +65,17 @@ static void hpcc_fcr_pace(struct hpcc_ent *e, u64 rate, u32 seq)
 	struct sock *sk = READ_ONCE(e->sk);
 	u64 pacing = div_u64(rate, 8);
 	const struct tcp_sock *tp;
-	u32 una;
 
 	if (!sk || !refcount_inc_not_zero(&sk->sk_refcnt))
 		return;
 	tp = tcp_sk(sk);
-	una = READ_ONCE(tp->snd_una);
 	/* still this flow's socket (not a freed one reused), the sequence
 	 * number in its window
 	 */
 	if (READ_ONCE(e->sk) == sk &&
-	    between(seq, una - max(READ_ONCE(tp->max_window), 1U),
-		    READ_ONCE(tp->snd_nxt)) &&
+	    hpcc_fcr_in_window(seq, READ_ONCE(tp->snd_una),
+			       READ_ONCE(tp->max_window),
+			       READ_ONCE(tp->snd_nxt)) &&
 	    READ_ONCE(sk->sk_pacing_rate) > pacing)
 		WRITE_ONCE(sk->sk_pacing_rate, pacing);
 	sock_put(sk);
@@ -94,12 +94,20 @@ static void hpcc_fcr_hold(struct hpcc_net *hn, const struct hpcc_cfg *cfg,
 	u64 now, low = 0;
 	int res;
 
-	memset(&key, 0, sizeof(key));
-	memcpy(&key.saddr, m->saddr, sizeof(key.saddr));
-	memcpy(&key.daddr, m->daddr, sizeof(key.daddr));
-	key.sport = htons(m->sport);
-	key.dport = htons(m->dport);
-	key.family = m->family == 4 ? AF_INET : AF_INET6;
+	if (m->family == 4) {
+		__be32 s4, d4;
+
+		/* the IPv4 address of an IPv4-mapped one */
+		memcpy(&s4, m->saddr + 12, sizeof(s4));
+		memcpy(&d4, m->daddr + 12, sizeof(d4));
+		hpcc_key_v4(&key, s4, d4, htons(m->sport), htons(m->dport));
+	} else {
+		struct in6_addr s6, d6;
+
+		memcpy(&s6, m->saddr, sizeof(s6));
+		memcpy(&d6, m->daddr, sizeof(d6));
+		hpcc_key_v6(&key, &s6, &d6, htons(m->sport), htons(m->dport));
+	}
 	e = hpcc_ent_lookup(hn, &key);
 	if (!e) {
 		hpcc_fcr_refuse(hn, HPCC_STAT_FCR_NO_FLOW, src, m->rate);

@@ -1007,7 +1007,7 @@ static void hpcc_int_fcr_probe(struct hpcc_int_dev *d, struct sk_buff *skb,
 	const struct hpcc_wire_hdr *h;
 	struct tcphdr _th;
 	const struct tcphdr *th;
-	unsigned int hoff, eoff, end;
+	unsigned int hoff, eoff, end, s;
 	bool support = false;
 	u64 now;
 
@@ -1040,8 +1040,9 @@ static void hpcc_int_fcr_probe(struct hpcc_int_dev *d, struct sk_buff *skb,
 			       2000ULL * READ_ONCE(d->fcr_interval));
 	if (fl)
 		fl->support = 1;
-	memcpy(f->senders[hpcc_int_fcr_sender(f, k.saddr)], k.saddr, 16);
-	f->sender_seen[hpcc_int_fcr_sender(f, k.saddr)] = now;
+	s = hpcc_int_fcr_sender(f, k.saddr);
+	memcpy(f->senders[s], k.saddr, 16);
+	f->sender_seen[s] = now;
 	spin_unlock(&f->lock);
 }
 

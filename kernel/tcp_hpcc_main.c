@@ -408,27 +408,18 @@ static void hpcc_flowlabel_check(struct sock *sk, struct hpcc_ent *e,
 }
 
 /*
- * hpcc_cong_control_rs() - called by TCP on every ACK (socket lock held).
- *
- * In Open and Disorder, the newest pending telemetry runs through NewAck;
- * with fresh telemetry the window and pacing rate are HPCC++'s.  Without
- * telemetry for stale_rtts RTTs, and in CWR, Recovery and Loss, the
- * fallback law runs (Documentation/design.rst).
- */
-/*
  * hpcc_fcr_apply() - Fast Congestion Response on the flow, after the law of
  * this ACK ran (Documentation/design.rst, "Fast Congestion Response"): the
  * lowest rate R of the holds in force (draft section 4) caps the pacing
  * rate at R and the window at R x T, at least HPCC_FCR_W_MIN_MSS (4) MSS:
  * with 2, a flow that lost segments has too few duplicate ACKs for fast
  * retransmit and waits for the RTO (evaluation.rst, "Fast Congestion
- * Response, first S4 run"); the pacing rate still holds it to R.  Under the HPCC law W
- * and Wc are capped too (not below W_min), so that once no hold is in
- * force HPCC's own law raises W from there (section 5: "use the sender
- * congestion control to raise the sending rate").  A hold's sequence
- * number is checked once, first: it must lie from snd_una - max_window to
- * snd_nxt (RFC 5961 section 5's rule for ICMP), else the hold is dropped
- * and counted (fcr-bad-seq).  Without a new message and after the last
+ * Response, first S4 run"); the pacing rate still holds it to R.  Under
+ * the HPCC law W and Wc are capped too (not below W_min), so that once no
+ * hold is in force HPCC's own law raises W from there (section 5: "use
+ * the sender congestion control to raise the sending rate").  A hold's
+ * sequence number is checked once, first (hpcc_fcr_in_window()), else the
+ * hold is dropped and counted (fcr-bad-seq).  Without a new message and after the last
  * hold ended, the lock is not taken.
  */
 static void hpcc_fcr_apply(struct sock *sk, struct hpcc_ent *e,
@@ -437,7 +428,6 @@ static void hpcc_fcr_apply(struct sock *sk, struct hpcc_ent *e,
 	struct tcp_sock *tp = tcp_sk(sk);
 	u64 now = tp->tcp_clock_cache;
 	u64 gen = READ_ONCE(e->fcr_gen);
-	u32 lo = tp->snd_una - max(tp->max_window, 1U);
 	u64 rate, until = 0, ts = 0, rx = 0, w, cwnd, pacing;
 	int i, bad = 0;
 	bool fresh;
@@ -452,7 +442,9 @@ static void hpcc_fcr_apply(struct sock *sk, struct hpcc_ent *e,
 
 		if (!h->rate || h->until <= now)
 			continue;
-		if (!h->checked && !between(h->seq, lo, tp->snd_nxt)) {
+		if (!h->checked &&
+		    !hpcc_fcr_in_window(h->seq, tp->snd_una, tp->max_window,
+					tp->snd_nxt)) {
 			h->rate = 0;
 			bad++;
 			continue;
@@ -502,6 +494,14 @@ static void hpcc_fcr_apply(struct sock *sk, struct hpcc_ent *e,
 			       tcp_snd_cwnd(tp), READ_ONCE(sk->sk_pacing_rate));
 }
 
+/*
+ * hpcc_cong_control_rs() - called by TCP on every ACK (socket lock held).
+ *
+ * In Open and Disorder, the newest pending telemetry runs through NewAck;
+ * with fresh telemetry the window and pacing rate are HPCC++'s.  Without
+ * telemetry for stale_rtts RTTs, and in CWR, Recovery and Loss, the
+ * fallback law runs (Documentation/design.rst).
+ */
 static void hpcc_cong_control_rs(struct sock *sk, const struct rate_sample *rs)
 {
 	struct hpcc_ca *ca = inet_csk_ca(sk);

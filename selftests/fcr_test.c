@@ -202,4 +202,23 @@ TEST(full_keeps_lowest)
 		  hpcc_fcr_hold_put(h, &a, 24000000, ~0ULL));
 }
 
+/* The sequence number check, across the wrap of 32-bit numbers. */
+TEST(in_window)
+{
+	/* una 1000, max_window 500, nxt 3000: 500 .. 3000 */
+	EXPECT_TRUE(hpcc_fcr_in_window(500, 1000, 500, 3000));
+	EXPECT_TRUE(hpcc_fcr_in_window(3000, 1000, 500, 3000));
+	EXPECT_TRUE(hpcc_fcr_in_window(1500, 1000, 500, 3000));
+	EXPECT_FALSE(hpcc_fcr_in_window(499, 1000, 500, 3000));
+	EXPECT_FALSE(hpcc_fcr_in_window(3001, 1000, 500, 3000));
+	EXPECT_FALSE(hpcc_fcr_in_window(1000 + 0x80000000u, 1000, 500, 3000));
+	/* the window straddles 2^32 */
+	EXPECT_TRUE(hpcc_fcr_in_window(0xfffffff0u, 10, 100, 50));
+	EXPECT_TRUE(hpcc_fcr_in_window(20, 10, 100, 50));
+	EXPECT_FALSE(hpcc_fcr_in_window(51, 10, 100, 50));
+	/* max_window 0 counts as 1 */
+	EXPECT_TRUE(hpcc_fcr_in_window(999, 1000, 0, 1000));
+	EXPECT_FALSE(hpcc_fcr_in_window(998, 1000, 0, 1000));
+}
+
 TEST_HARNESS_MAIN

@@ -188,6 +188,18 @@ fl = json.load(sys.stdin)
 sys.exit(0 if [f for f in fl if '"$4"'] else 1)'
 }
 
+# int_stat NS DEV KEY... - hpcc_int's settings and counters of DEV in NS
+# (hpccctl -j int show), one read for all of them, space-separated; -1
+# for a key the device lacks, and each when DEV has no hop
+int_stat() {
+	local ns=$1 dev=$2
+	shift 2
+	ip netns exec "$ns" "$TOP/build/hpccctl" -j int show | python3 -c '
+import json, sys
+d = [x for x in json.load(sys.stdin)["dev"] if x["dev"] == sys.argv[1]]
+print(*[d[0].get(k, -1) if d else -1 for k in sys.argv[2:]])' "$dev" "$@"
+}
+
 # mstat NS KEY - a tcp_hpcc counter of NS (hpccctl stats)
 mstat() {
 	ip netns exec "$1" "$TOP/build/hpccctl" stats | awk -v k="$2" '$1 == k { print $2 }'

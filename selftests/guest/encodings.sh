@@ -92,14 +92,8 @@ to_ifa() {
 	grep '^encoding' "$TMP/hs.conf"
 }
 
-# istat KEY... - counters of v2 in the router (hpccctl -j int show), one
-# read for all of them, space-separated; -1 each when v2 has no hop
-istat() {
-	rctl -j int show | python3 -c '
-import json, sys
-d = [x for x in json.load(sys.stdin)["dev"] if x["dev"] == "v2"]
-print(*[d[0][k] if d else -1 for k in sys.argv[1:]])' "$@"
-}
+# istat KEY... - v2's settings and counters in the router (int_stat)
+istat() { int_stat rt v2 "$@"; }
 
 # flow DST FAMILY ENC FLAGS - an hpcc flow from hs to DST runs HPCC on
 # the hop in encoding ENC (int-md or ifa): one record, switch 5, the

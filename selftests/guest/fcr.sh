@@ -34,13 +34,8 @@ trap 'ns_gone hs rt hr; rm -rf "$TMP"' EXIT
 rctl() { ip netns exec rt "$CTL" "$@"; }
 sctl() { ip netns exec hs "$CTL" "$@"; }
 
-# istat KEY... - v2's counters in the router, space-separated
-istat() {
-	rctl -j int show | python3 -c '
-import json, sys
-d = [x for x in json.load(sys.stdin)["dev"] if x["dev"] == "v2"]
-print(*[d[0].get(k, -1) if d else -1 for k in sys.argv[1:]])' "$@"
-}
+# istat KEY... - v2's settings and counters in the router (int_stat)
+istat() { int_stat rt v2 "$@"; }
 
 topology() {
 	line3 || return 1
@@ -167,7 +162,7 @@ congested() {
 refusals() {
 	local pid rc=0 k v want s0 s1
 	declare -A before
-	ip netns exec hs iperf3 -c $SRV -p 5201 --cport 6303 -C hpcc -t 30 \
+	ip netns exec hs iperf3 -c $SRV -p 5201 --cport 6303 -C hpcc -t 90 \
 		-b 5M > /dev/null 2>&1 &
 	pid=$!
 	# after its start (a line-rate start may congest the port for a moment)

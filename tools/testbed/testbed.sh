@@ -108,17 +108,20 @@ tb_telemetry() {
 }
 
 # tb_sender_conf - write the senders' hpccd configuration for TB_TELEMETRY
-# and FCR ($TB_TMP/fcr, tb_fcr) and reload them (SIGHUP)
+# and FCR ($TB_TMP/fcr, "on N" or "off": tb_fcr) and reload them (SIGHUP)
 tb_sender_conf() {
-	local conf="" i p n
+	local conf="" i p n fcr fcr_n
 	[ "${TB_TELEMETRY:-int}" = ioam ] && conf="encoding = ioam fd00:19::/64
 ioam-namespace = 1
 capacity = 1 1 $((TB_RATE_MBIT * 1000000))"
-	[ "$(cat "$TB_TMP/fcr" 2>/dev/null)" = on ] && conf="$conf
-fcr = 198.19.0.0/24
-fcr = fd00:19::/64"
+	# "on N": the first N senders announce FCR support
+	{ read -r fcr fcr_n < "$TB_TMP/fcr"; } 2>/dev/null
 	for ((i = 1; i <= TB_S; i++)); do
-		printf '%s\n' "$conf" > "$TB_TMP/tbs$i.hpccd.conf"
+		if [ "$fcr" = on ] && [ "$i" -le "${fcr_n:-$TB_S}" ]; then
+			printf '%s\n' "$conf" "fcr = 198.19.0.0/24" "fcr = fd00:19::/64"
+		else
+			printf '%s\n' "$conf"
+		fi > "$TB_TMP/tbs$i.hpccd.conf"
 		n=$(grep -c reloaded "$TB_TMP/tbs$i.hpccd.log")
 		p=$(cat "$TB_TMP/tbs$i.hpccd.pid") && kill -HUP "$p" &&
 			retry 50 sh -c "[ \$(grep -c reloaded '$TB_TMP/tbs$i.hpccd.log') -gt $n ]" ||
@@ -150,15 +153,12 @@ tb_fcr() {
 			ip netns exec "tbs$i" "$TB_BIN/hpccctl" fcr set port 0 flush
 		fi || return 1
 	done
-	echo "$on" > "$TB_TMP/fcr"
-	tb_sender_conf || return 1
-	# the senders beyond N announce nothing
-	for ((i = n + 1; i <= TB_S; i++)); do
-		[ "$on" = on ] || break
-		printf '%s\n' "$(grep -v '^fcr' "$TB_TMP/tbs$i.hpccd.conf")" \
-			> "$TB_TMP/tbs$i.hpccd.conf"
-		kill -HUP "$(cat "$TB_TMP/tbs$i.hpccd.pid")" || return 1
-	done
+	if [ "$on" = on ]; then
+		echo "on $n"
+	else
+		echo off
+	fi > "$TB_TMP/fcr"
+	tb_sender_conf
 }
 
 # tb_hpccd_stop NS - stop the hpccd of NS
