@@ -20,7 +20,8 @@
 # Environment: BENCH_CCS (default "hpcc cubic bbr dctcp"), BENCH_REPS,
 # BENCH_SCENARIOS (default "s1 s2 s3 s4 s5 s6 s1v6 s2v6"; s1v6 and s2v6
 # are S1 and S2 over IPv6, in the same dual-stack testbed; s1ioam and
-# s2ioam the same with the router's IOAM as the telemetry), BENCH_SEED,
+# s2ioam the same with the router's IOAM as the telemetry; s7, the FCR
+# draft's many-to-one test, runs only when named), BENCH_SEED,
 # BENCH_RED_K,
 # BENCH_FCT_SCALE, BENCH_WORKLOAD, BENCH_INCAST_N (S4's N, default "8" quick,
 # "8 16 32" full), BENCH_COMMIT (tools/bench/run sets it).
@@ -59,6 +60,9 @@ else
 fi
 FCT_SCALE=${BENCH_FCT_SCALE:-40}	# websearch sizes divided by this
 FCT_LOADS="30 50"
+# s7: the FCR draft's loads (section 8.1), its long flows' size
+MANY_LOADS="30 50 80 100"
+MANY_SIZE=262144
 WORKLOAD=${BENCH_WORKLOAD:-$TOP/../shared/workloads/websearch.cdf}
 HOSTS=8
 
@@ -89,6 +93,8 @@ resumed=0
 	echo "fct_flows $FCT_FLOWS"
 	echo "fct_scale $FCT_SCALE"
 	echo "fct_loads $FCT_LOADS"
+	echo "many_loads $MANY_LOADS"
+	echo "many_size $MANY_SIZE"
 	echo "workload $(basename "$WORKLOAD")"
 	echo "hpcc_params $TB_HPCC_PARAMS"
 } > "$OUT/meta.txt"
@@ -110,9 +116,13 @@ tb_up dumbbell $HOSTS || { echo "eval: testbed failed" >&2; exit 1; }
 # wire, whatever the testbed's (TB_TX_MODEL; Documentation/testbed.rst,
 # "The hop's tx-model"); hpcc-m0 and hpcc-m2 are hpcc with max-stage 0
 # (every update multiplicative) and 2; hpcc-fcr is hpcc with Fast
-# Congestion Response on the bottleneck and every sender (tb_fcr)
+# Congestion Response on the bottleneck and every sender (tb_fcr);
+# hpcc-fcrmix is FCR's mixed mode: only tbs1..tbs4 announce FCR support,
+# and every host sets net.ipv4.tcp_ecn=1 so that the other senders' flows
+# are ECN-capable and take the hop's CE marks instead (the draft's
+# sections 3.3 and 4; hpcc reacts to ECE as Reno does, hpcc_ssthresh())
 kcc() {
-	case $1 in hpcc-n|hpcc-ss|hpcc-e|hpcc-q|hpcc-w|hpcc-m0|hpcc-m2|hpcc-fcr) echo hpcc ;;
+	case $1 in hpcc-n|hpcc-ss|hpcc-e|hpcc-q|hpcc-w|hpcc-m0|hpcc-m2|hpcc-fcr|hpcc-fcrmix) echo hpcc ;;
 	*) echo "$1" ;; esac
 }
 
@@ -129,6 +139,7 @@ bench_cc() {
 	[ "$cc" = hpcc-m0 ] && ms=0
 	[ "$cc" = hpcc-m2 ] && ms=2
 	[ "$cc" = dctcp ] && ecn=1
+	[ "$cc" = hpcc-fcrmix ] && ecn=1
 	[ "$cc" = hpcc-n ] && src=reported
 	[ "$cc" = hpcc-ss ] && start=slow-start
 	[ "$cc" = hpcc-e ] && ewma=200
@@ -138,6 +149,8 @@ bench_cc() {
 		return 1
 	if [ "$cc" = hpcc-fcr ]; then
 		tb_fcr on || return 1
+	elif [ "$cc" = hpcc-fcrmix ]; then
+		tb_fcr on $((HOSTS / 2)) || return 1
 	elif [ "$(cat "$TB_TMP/fcr")" != off ]; then
 		tb_fcr off || return 1
 	fi
@@ -362,13 +375,16 @@ s1() {
 	wait "$spid"
 }
 
-# s2: 2 and 8 long flows, from 2 or 8 senders to as many receivers
+# s2: 2 and 8 long flows, from 2 or 8 senders to as many receivers (with
+# FCR, its counters: fcr.before, fcr.after)
 s2() {
 	local cc=$1 dir=$2 n
 	for n in 2 8; do
 		mkdir -p "$dir/n$n"
+		bench_fcr_if "$cc" "$dir/n$n/fcr.before"
 		tb_run "$(kcc "$cc")" "$n" "$LONG" "$dir/n$n"
 		echo "tb_run $?" >> "$dir/n$n/status"
+		bench_fcr_if "$cc" "$dir/n$n/fcr.after"
 	done
 }
 
@@ -432,6 +448,11 @@ bench_fcr() {
 	} > "$1"
 }
 
+# bench_fcr_if CC FILE - bench_fcr FILE for the FCR variants
+bench_fcr_if() {
+	case $1 in hpcc-fcr*) bench_fcr "$2" ;; esac
+}
+
 # s4: incast N-to-1, sizes 64 KB and 1 MB/N per sender, without and with
 # one long background flow (tbs8 -> tbd1); the N connections of a round are
 # spread over the 8 senders; hpcc's tracepoints are recorded (hpcc_trace.txt)
@@ -444,15 +465,11 @@ s4() {
 				mkdir -p "$sub"
 				cp "$OUT/schedules/incast-n$n-s$size-bg$bg.txt" \
 					"$sub/schedule.txt" || return 1
-				if [ "$1" = hpcc-fcr ]; then
-					bench_fcr "$sub/fcr.before"
-				fi
+				bench_fcr_if "$1" "$sub/fcr.before"
 				bench_trace_on "$1"
 				bench_fctgen "$sub" < "$sub/schedule.txt"
 				bench_trace_off "$1" "$sub"
-				if [ "$1" = hpcc-fcr ]; then
-					bench_fcr "$sub/fcr.after"
-				fi
+				bench_fcr_if "$1" "$sub/fcr.after"
 			done
 		done
 	done
@@ -467,6 +484,24 @@ s5() {
 		cp "$OUT/schedules/poisson-load$load-rep$REP.txt" "$sub/schedule.txt" ||
 			return 1
 		bench_fctgen "$sub" < "$sub/schedule.txt"
+	done
+}
+
+# s7: the FCR draft's section 8.1 test scaled to the testbed
+# (tools/bench/schedule.py's "many"): tbs1..tbs5 send MANY_SIZE-byte
+# flows to tbd1 at MANY_LOADS % offered load (Poisson arrivals), tbs6 an
+# 8-byte message every 5 ms for latency, for LONG s per load; FCR's
+# counters with the FCR variants
+s7() {
+	local dir=$2 load sub
+	for load in $MANY_LOADS; do
+		sub=$dir/load$load
+		mkdir -p "$sub"
+		cp "$OUT/schedules/many-load$load-rep$REP.txt" "$sub/schedule.txt" ||
+			return 1
+		bench_fcr_if "$1" "$sub/fcr.before"
+		bench_fctgen "$sub" < "$sub/schedule.txt"
+		bench_fcr_if "$1" "$sub/fcr.after"
 	done
 }
 
@@ -516,7 +551,8 @@ s6() {
 	--n "$INCAST_N" --rounds "$INCAST_ROUNDS" --loads "$FCT_LOADS" \
 	--reps "$REPS" --cdf "$WORKLOAD" --scale "$FCT_SCALE" \
 	--flows "$FCT_FLOWS" --hosts $HOSTS --rate-mbit "$TB_RATE_MBIT" \
-	--rtt-ms "$TB_RTT_MS" --seed "$SEED" || exit 1
+	--rtt-ms "$TB_RTT_MS" --seed "$SEED" --many-loads "$MANY_LOADS" \
+	--duration "$LONG" --many-size "$MANY_SIZE" || exit 1
 
 bench_trace_setup || { echo "eval: tracing setup failed" >&2; exit 1; }
 started=$(date +%s)

@@ -26,9 +26,10 @@ import matplotlib.pyplot as plt  # noqa: E402
 # slow-start; hpcc-e: hpcc with ewma-period 200; hpcc-q, hpcc-w: hpcc with
 # the hop's tx-model qdisc, wire; hpcc-m0, hpcc-m2: hpcc with max-stage 0, 2
 # (eval.sh, bench_cc); hpcc-fcr: hpcc with Fast Congestion Response
-CC_ORDER = ["hpcc", "hpcc-fcr", "hpcc-n", "hpcc-ss", "hpcc-e", "hpcc-q", "hpcc-w",
+CC_ORDER = ["hpcc", "hpcc-fcr", "hpcc-fcrmix", "hpcc-n", "hpcc-ss", "hpcc-e", "hpcc-q", "hpcc-w",
             "hpcc-m0", "hpcc-m2", "cubic", "bbr", "dctcp"]
-COLORS = {"hpcc": "tab:red", "hpcc-fcr": "darkred", "hpcc-n": "tab:orange", "hpcc-ss": "tab:brown",
+COLORS = {"hpcc": "tab:red", "hpcc-fcr": "darkred", "hpcc-fcrmix": "salmon",
+          "hpcc-n": "tab:orange", "hpcc-ss": "tab:brown",
           "hpcc-e": "tab:pink", "hpcc-q": "tab:cyan",
           "hpcc-w": "tab:olive", "hpcc-m0": "tab:gray", "hpcc-m2": "gold",
           "cubic": "tab:blue",
@@ -362,18 +363,31 @@ def s2(d, meta, res, sc="s2"):
         SC_TITLE.get(sc, ""), meta["long_s"]), "",
           "Jain's index of the flows' goodputs (each iperf3 flow's own "
           "average; the flows start within a second of each other).", "",
-          "| cc | flows | Jain | queue p50 KB | queue p99 KB | retransmits |",
-          "|---|---|---|---|---|---|"]
+          "FCR sent / CE marked: the bottleneck hop's FCR messages and "
+          "CE marks during the run (the FCR variants).", "",
+          "| cc | flows | Jain | queue p50 KB | queue p99 KB | retransmits | "
+          "FCR sent / CE marked |",
+          "|---|---|---|---|---|---|---|"]
     res[sc] = {}
     for n in (2, 8):
         for cc, reps in r.items():
-            v = [s for s in (summary(os.path.join(p, "n%d" % n)) for p in reps) if s]
+            v = []
+            for p in reps:
+                x = summary(os.path.join(p, "n%d" % n))
+                if x:
+                    c = counters(os.path.join(p, "n%d" % n), "fcr")
+                    x = dict(x, fcr_sent=c.get("hop_sent"),
+                             ce_marked=c.get("hop_ce-marked"))
+                    v.append(x)
             res[sc].setdefault(cc, {})[n] = v
-            md.append("| %s | %d | %s | %s | %s | %s |" % (
+            md.append("| %s | %d | %s | %s | %s | %s | %s |" % (
                 cc, n, fmt([s["jain"] for s in v], "%.3f"),
                 fmt([s["queue_p50"] for s in v], scale=1e-3),
                 fmt([s["queue_p99"] for s in v], scale=1e-3),
-                fmt([s["retransmits"] for s in v], "%d")))
+                fmt([s["retransmits"] for s in v], "%d"),
+                "%s / %s" % (fmt([s["fcr_sent"] for s in v], "%d"),
+                             fmt([s["ce_marked"] for s in v], "%d"))
+                if cc.startswith("hpcc-fcr") else ""))
     return md + [""]
 
 
@@ -742,7 +756,7 @@ def s4(d, meta, res):
           "dropped (n/a: not recorded).  FCR: messages the hop sent and rates "
           "the senders applied (the hpcc_fcr tracepoint), the delay from the hop's "
           "message to its arrival at the sender (p50) and the delay from the hop's message to the ACK that "
-          "applied them, p50/p99 ms (hpcc-fcr only)." % rate, "",
+          "applied them, p50/p99 ms (the FCR variants only)." % rate, "",
           "| N | size | background | cc | ideal ms | round p50 ms | round p99 ms | "
           "flow p99 ms | RTOs | SYN retrans | drops | peak queue KB | failed flows | "
           "FCR sent / applied | FCR arrival p50 ms | FCR delay p50/p99 ms |",
@@ -766,13 +780,131 @@ def s4(d, meta, res):
                 fmt([x["failed"] for x in v], "%d"),
                 "%s / %s" % (fmt([x["fcr_sent"] for x in v], "%d"),
                              fmt([x["fcr_n"] for x in v], "%d"))
-                if cc == "hpcc-fcr" else "",
+                if cc.startswith("hpcc-fcr") else "",
                 fmt([x["fcr_rx_p50"] for x in v], "%.1f", 1e3)
-                if cc == "hpcc-fcr" else "",
+                if cc.startswith("hpcc-fcr") else "",
                 "%s / %s" % (fmt([x["fcr_p50"] for x in v], "%.1f", 1e3),
                              fmt([x["fcr_p99"] for x in v], "%.1f", 1e3))
-                if cc == "hpcc-fcr" else ""))
+                if cc.startswith("hpcc-fcr") else ""))
     return md + [""]
+
+
+# --- S7 ---------------------------------------------------------------------
+# The FCR draft's own results (draft-even-tsvwg-datacenter-fast-congestion-00,
+# section 8.1: six senders, one receiver, one switch, 25 Gbit/s; "NIC CC"
+# the senders' own congestion control, "Network CC" the same with FCR):
+# load % -> (sender NIC BW Gbit/s, latency average us, p99 us, p99.9 us),
+# each (NIC CC, Network CC)
+DRAFT_8_1 = {30: ((1.61, 1.61), (5.89, 5.79), (8.89, 7.65), (21.77, 8.79)),
+             50: ((2.68, 2.68), (6.04, 6.04), (9.14, 8.46), (24.89, 11.8)),
+             80: ((4.23, 4.24), (7.33, 6.67), (12.94, 8.74), (23.45, 9.36)),
+             100: ((4.36, 4.51), (7.45, 6.78), (11.6, 8.74), (22.91, 9.19))}
+MANY_LAT_ID = 100000    # tools/bench/schedule.py's "many"
+
+
+def s7(d, meta, res):
+    r = runs(d, "s7")
+    if not r:
+        return []
+    rate = float(meta["rate_mbit"])
+    per = {}
+    for cc, reps in r.items():
+        for p in reps:
+            for sub in sorted(glob.glob(os.path.join(p, "load*"))):
+                load = int(re.search(r"load(\d+)$", sub).group(1))
+                fl = flows(sub)
+                lng = [f for f in fl if f["id"] < MANY_LAT_ID]
+                lat = [f["done"] - f["conn"] for f in fl
+                       if f["id"] >= MANY_LAT_ID and f["ok"]]
+                ok = [f for f in lng if f["ok"]]
+                # the long flows' goodput per sender, as the draft's
+                # "sender NIC BW": their bytes over the time from the
+                # first start to the last end, over the five senders
+                span = (max(f["done"] for f in ok) - min(f["start"] for f in lng)
+                        if ok else 0)
+                c = counters(sub)
+                fc = counters(sub, "fcr")
+                q = queue(sub)
+                per.setdefault(cc, {}).setdefault(load, []).append({
+                    "goodput": (sum(f["size"] for f in ok) * 8 / span / 1e6 / 5
+                                if span > 0 else float("nan")),
+                    "fct_p50": pct([f["done"] - f["conn"] for f in ok], 50),
+                    "lat_avg": (sum(lat) / len(lat) if lat else float("nan")),
+                    "lat_p99": pct(lat, 99), "lat_p999": pct(lat, 99.9),
+                    "lat_n": len(lat),
+                    "q_p99": pct([b for _, b in q], 99),
+                    "q_peak": max([b for _, b in q] or [0]),
+                    "rtos": rtos(c), "syn": c.get("TCPSynRetrans", None),
+                    "fcr_sent": fc.get("hop_sent"), "ce": fc.get("hop_ce-marked"),
+                    "fcr_acc": fc.get("fcr-accepted"),
+                    "failed": sum(not f["ok"] for f in fl)})
+    res["s7"] = {cc: {str(k): v for k, v in x.items()} for cc, x in per.items()}
+    md = ["## S7: the FCR draft's many-to-one test (section 8.1), scaled", "",
+          "Five senders start %s-byte flows to one receiver with Poisson "
+          "arrivals that offer the load named (of %g Mbit/s); a sixth sends an "
+          "8-byte message every 5 ms, whose completion time (one round trip "
+          "of %s ms plus the bottleneck's queue) is the latency; %s s per load "
+          "(tools/bench/schedule.py, \"many\").  Goodput: the long flows' "
+          "bytes over the time from the first start to the last end, per "
+          "sender (the draft's \"sender NIC BW\").  FCR sent / accepted / CE: "
+          "the hop's messages, the senders' accepted ones and the hop's CE "
+          "marks (the FCR variants)." % (
+              meta.get("many_size", "?"), rate, meta["rtt_ms"], meta["long_s"]),
+          "",
+          "| load | cc | goodput Mbit/s per sender | long flow p50 ms | "
+          "latency avg ms | latency p99 ms | latency p99.9 ms | queue p99 KB | "
+          "peak queue KB | RTOs | SYN retrans | failed | FCR sent / accepted / CE |",
+          "|---|---|---|---|---|---|---|---|---|---|---|---|---|"]
+    for load in sorted({k for x in per.values() for k in x}):
+        for cc in per:
+            v = per[cc].get(load, [])
+            if not v:
+                continue
+            md.append("| %d %% | %s | %s | %s | %s | %s | %s | %s | %s | %s | %s | %s | %s |" % (
+                load, cc, fmt([x["goodput"] for x in v], "%.2f"),
+                fmt([x["fct_p50"] for x in v], "%.0f", 1e3),
+                fmt([x["lat_avg"] for x in v], "%.1f", 1e3),
+                fmt([x["lat_p99"] for x in v], "%.1f", 1e3),
+                fmt([x["lat_p999"] for x in v], "%.1f", 1e3),
+                fmt([x["q_p99"] for x in v], "%.0f", 1e-3),
+                fmt([x["q_peak"] for x in v], "%.0f", 1e-3),
+                fmt([x["rtos"] for x in v], "%d"),
+                fmt([x["syn"] for x in v], "%d"),
+                fmt([x["failed"] for x in v], "%d"),
+                "%s / %s / %s" % (fmt([x["fcr_sent"] for x in v], "%d"),
+                                  fmt([x["fcr_acc"] for x in v], "%d"),
+                                  fmt([x["ce"] for x in v], "%d"))
+                if cc.startswith("hpcc-fcr") else ""))
+    md.append("")
+    if "hpcc" in per and "hpcc-fcr" in per:
+        md += ["Beside the draft's table: each figure as (without FCR, with FCR, "
+               "improvement %%), the draft's at 25 Gbit/s (Gbit/s, us) and ours "
+               "on the testbed (hpcc against hpcc-fcr, medians of the "
+               "repetitions; Mbit/s, ms).  Improvement: (without - with) / without "
+               "for latency, (with - without) / without for bandwidth.", "",
+               "| load | draft BW | ours BW | draft latency avg | ours avg | "
+               "draft p99 | ours p99 | draft p99.9 | ours p99.9 |",
+               "|---|---|---|---|---|---|---|---|---|"]
+
+        def cell(a, b, f, up):
+            if not (a == a and b == b) or not a:
+                return "n/a"
+            imp = 100.0 * ((b - a) if up else (a - b)) / a
+            return (f + ", " + f + ", %.1f %%") % (a, b, imp)
+        for load in sorted(set(per["hpcc"]) & set(per["hpcc-fcr"])):
+            h, f = per["hpcc"][load], per["hpcc-fcr"][load]
+            dr = DRAFT_8_1.get(load)
+            row = ["%d %%" % load]
+            for i, (key, scale, fm, up) in enumerate((
+                    ("goodput", 1, "%.2f", True), ("lat_avg", 1e3, "%.1f", False),
+                    ("lat_p99", 1e3, "%.1f", False),
+                    ("lat_p999", 1e3, "%.1f", False))):
+                row.append(cell(dr[i][0], dr[i][1], "%.2f", up) if dr else "")
+                row.append(cell(med([x[key] for x in h]) * scale,
+                                med([x[key] for x in f]) * scale, fm, up))
+            md.append("| " + " | ".join(row) + " |")
+        md.append("")
+    return md
 
 
 # --- S5 ---------------------------------------------------------------------
@@ -1128,6 +1260,28 @@ def targets(res, meta):
         if s4d:
             rows.append(("S4 hpcc-fcr round p99 <= dctcp's (every case)",
                          "; ".join(worse) if worse else "every case", not worse))
+    # issue 19: the draft's section 8.1 test (reported, no target), and
+    # mixed mode: the link stays fair, the flows without FCR get CE marks
+    s7 = res.get("s7", {})
+    if s7.get("hpcc") and s7.get("hpcc-fcr"):
+        cells = []
+        for load in sorted(set(s7["hpcc"]) & set(s7["hpcc-fcr"]), key=int):
+            h = med([x["lat_p999"] for x in s7["hpcc"][load]])
+            f = med([x["lat_p999"] for x in s7["hpcc-fcr"][load]])
+            cells.append("%s %%: %.1f vs %.1f ms" % (load, f * 1e3, h * 1e3))
+        rows.append(("S7 hpcc-fcr latency p99.9 against hpcc's (reported)",
+                     "; ".join(cells), None))
+    j = med([x["jain"] for x in res.get("s2", {}).get("hpcc-fcrmix", {}).get(8, [])])
+    if j == j:
+        rows.append(("S2 hpcc-fcrmix (FCR on half the senders) Jain's index of "
+                     "8 flows >= 0.95", "%.3f" % j, j >= 0.95))
+    ce = [x["ce"] for v in s7.get("hpcc-fcrmix", {}).values() for x in v
+          if x["ce"] is not None]
+    ce += [x["ce_marked"] for x in res.get("s2", {}).get("hpcc-fcrmix", {}).get(8, [])
+           if x.get("ce_marked") is not None]
+    if ce:
+        rows.append(("hpcc-fcrmix: the senders without FCR get CE marks (S2, S7)",
+                     "%d marks in %d runs" % (sum(ce), len(ce)), sum(ce) > 0))
     s5 = res.get("s5", {})
     for load in sorted(s5.get("hpcc", {})):
         v = s5["hpcc"][load]
@@ -1223,6 +1377,7 @@ def main():
     body += s4(d, meta, res)
     body += s5(d, meta, res)
     body += s6(d, meta, res, rep)
+    body += s7(d, meta, res)
     tmd, rows = targets(res, meta)
     head = ["# tcp_hpcc evaluation: hpcc, cubic, bbr, dctcp", "",
             "- run: %s, %s, commit %s, Linux %s, %s vCPUs (QEMU TCG)" % (

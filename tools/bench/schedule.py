@@ -6,14 +6,18 @@
                      --rate-mbit MBIT --rtt-ms MS
   schedule.py poisson --cdf FILE --scale S --load PCT --flows F --hosts H
                       --rate-mbit MBIT --seed SEED
+  schedule.py many --load PCT --duration S --size BYTES --rate-mbit MBIT
+                   --seed SEED
   schedule.py plan --dir DIR --n "N..." --rounds R --loads "PCT..." --reps R
                    --cdf FILE --scale S --flows F --hosts H --rate-mbit MBIT
-                   --rtt-ms MS --seed SEED
+                   --rtt-ms MS --seed SEED [--many-loads "PCT..."
+                   --duration S --many-size BYTES]
 
 plan writes every schedule of tools/bench/eval.sh at once (one Python start
 instead of dozens, which matters in an emulated guest):
 DIR/incast-nN-sSIZE-bgBG.txt for SIZE 65536 and 1048576/N, BG 0 and 1, and
-DIR/poisson-loadPCT-repREP.txt with seed SEED * 1000 + REP.
+DIR/poisson-loadPCT-repREP.txt with seed SEED * 1000 + REP, and
+DIR/many-loadPCT-repREP.txt for each of --many-loads with the same seed.
 
 incast: R rounds of N flows of BYTES each, all to receiver tbd1; flow k of a
 round comes from sender tbs((k-1) mod H + 1) and has id 1000*round + k
@@ -27,6 +31,21 @@ offered load PCT % of the rate; sizes drawn from the CDF (linear
 interpolation, as ../shared/workloads/README.md says) and divided by S
 (at least 1 byte); sender and receiver each drawn uniformly from the H
 hosts.  The first flow starts 0.2 s after t0.
+
+many: the Fast Congestion Response draft's test of section 8.1
+(draft-even-tsvwg-datacenter-fast-congestion-00, "Many senders to one
+receiver": five senders of long flows and a sixth of 8-byte messages for
+latency, at 30, 50, 80 and 100 % network load), scaled to the testbed.
+Senders tbs1..tbs5 each start flows of --size bytes to tbd1 with
+exponential inter-arrival times whose mean makes the five together offer
+PCT % of the rate (the draft does not say how its load was made; a
+Poisson process of long flows keeps it an average, as the draft's
+"network average load" says, with the bursts of new flows starting at
+line rate that FCR is for); ids 1, 2, ... in start order.  Sender tbs6
+sends an 8-byte message to tbd1 every --period-ms (default 5), ids
+100000, 100001, ...: each one's completion time is one round trip plus
+the bottleneck's queue, the latency the draft measures.  Both run from
+0.2 s to 0.2 s + --duration after t0.
 """
 import argparse
 import os
@@ -92,6 +111,34 @@ def poisson(a, out=sys.stdout):
         t += rng.expovariate(rate)
 
 
+MANY_LAT_ID = 100000
+
+
+def many(a, out=sys.stdout):
+    rng = random.Random(a.seed)
+    senders = 5
+    # flows per second per sender
+    rate = a.load / 100.0 * a.rate_mbit * 1e6 / 8 / a.size / senders
+    start, end = 0.2, 0.2 + a.duration
+    fl = []
+    for s in range(1, senders + 1):
+        t = start + rng.expovariate(rate)
+        while t < end:
+            fl.append((t, s))
+            t += rng.expovariate(rate)
+    fl.sort()
+    print("# many load %g%% size %d duration_s %g flows %d latency_period_ms %g" % (
+        a.load, a.size, a.duration, len(fl), a.period_ms), file=out)
+    for i, (t, s) in enumerate(fl, 1):
+        print("%d %d tbs%d tbd1 198.19.0.1 %d 0" % (i, int(t * 1e6), s, a.size),
+              file=out)
+    # (in whole microseconds: no rounding drift over thousands of periods)
+    t0_us, end_us, per_us = int(start * 1e6), int(end * 1e6), int(a.period_ms * 1e3)
+    for k in range((end_us - t0_us + per_us - 1) // per_us):
+        print("%d %d tbs%d tbd1 198.19.0.1 8 0" % (
+            MANY_LAT_ID + k, t0_us + k * per_us, senders + 1), file=out)
+
+
 def plan(a):
     os.makedirs(a.dir, exist_ok=True)
     for n in (int(x) for x in a.n.split()):
@@ -112,6 +159,14 @@ def plan(a):
             with open(os.path.join(a.dir, "poisson-load%s-rep%d.txt" % (
                     load, rep)), "w") as fh:
                 poisson(x, fh)
+    for load in a.many_loads.split():
+        for rep in range(1, a.reps + 1):
+            x = argparse.Namespace(load=float(load), duration=a.duration,
+                                   size=a.many_size, rate_mbit=a.rate_mbit,
+                                   period_ms=5.0, seed=a.seed * 1000 + rep)
+            with open(os.path.join(a.dir, "many-load%s-rep%d.txt" % (
+                    load, rep)), "w") as fh:
+                many(x, fh)
 
 
 def main():
@@ -133,6 +188,13 @@ def main():
     p.add_argument("--hosts", type=int, default=8)
     p.add_argument("--rate-mbit", type=float, required=True)
     p.add_argument("--seed", type=int, default=1)
+    m = sub.add_parser("many")
+    m.add_argument("--load", type=float, required=True)
+    m.add_argument("--duration", type=float, required=True)
+    m.add_argument("--size", type=int, required=True)
+    m.add_argument("--rate-mbit", type=float, required=True)
+    m.add_argument("--period-ms", type=float, default=5.0)
+    m.add_argument("--seed", type=int, default=1)
     q = sub.add_parser("plan")
     q.add_argument("--dir", required=True)
     q.add_argument("--n", required=True)
@@ -146,8 +208,12 @@ def main():
     q.add_argument("--rate-mbit", type=float, required=True)
     q.add_argument("--rtt-ms", type=float, required=True)
     q.add_argument("--seed", type=int, default=1)
+    q.add_argument("--many-loads", default="")
+    q.add_argument("--duration", type=float, default=10)
+    q.add_argument("--many-size", type=int, default=262144)
     a = ap.parse_args()
-    {"incast": incast, "poisson": poisson, "plan": plan}[a.kind](a)
+    {"incast": incast, "poisson": poisson, "many": many,
+     "plan": plan}[a.kind](a)
 
 
 if __name__ == "__main__":
