@@ -490,7 +490,8 @@ s5() {
 # s7: the FCR draft's section 8.1 test scaled to the testbed
 # (tools/bench/schedule.py's "many"): tbs1..tbs5 send MANY_SIZE-byte
 # flows to tbd1 at MANY_LOADS % offered load (Poisson arrivals), tbs6 an
-# 8-byte message every 5 ms for latency, for LONG s per load; FCR's
+# 8-byte message every 5 ms on one connection for latency (fctgen's ping
+# flow; each answer's time in pings.txt), for LONG s per load; FCR's
 # counters with the FCR variants
 s7() {
 	local dir=$2 load sub
@@ -500,7 +501,7 @@ s7() {
 		cp "$OUT/schedules/many-load$load-rep$REP.txt" "$sub/schedule.txt" ||
 			return 1
 		bench_fcr_if "$1" "$sub/fcr.before"
-		bench_fctgen "$sub" < "$sub/schedule.txt"
+		bench_fctgen "$sub" -P "$sub/pings.txt" < "$sub/schedule.txt"
 		bench_fcr_if "$1" "$sub/fcr.after"
 	done
 }

@@ -4,7 +4,7 @@
  * between network namespaces and measures each flow's completion time.
  *
  *   fctgen [-p PORT] [-b BIN_MS -B BINS] [-c COUNTERS] [-t TIMEOUT_S]
- *          -o RESULTS < SCHEDULE
+ *          [-P PINGS] -o RESULTS < SCHEDULE
  *
  * SCHEDULE has one flow per line (# lines are comments):
  *
@@ -17,7 +17,7 @@
  *             in every receiver netns of the schedule
  *   dst_addr  the receiver's IPv4 address
  *   size      bytes to send, 1..2^40; 0 = a long flow that sends until
- *             stop_us (microseconds after t0)
+ *             stop_us (microseconds after t0); pUS = a ping flow (below)
  *
  * One process plays every sender and every receiver: it makes each socket in
  * its netns with setns(2), and runs all of them from one epoll loop on
@@ -30,6 +30,19 @@
  * done (t_done) when the sender reads that byte.  t_done - t_conn, the flow
  * completion time, is size at the bottleneck's rate plus one RTT for an
  * ideal transport, and excludes the handshake.
+ *
+ * A ping flow (size pUS, 1 <= US <= 10^7) keeps one connection from its
+ * start to stop_us and sends an 8-byte message every US microseconds, the
+ * first one with the header; the receiver answers each message with one
+ * byte as soon as it has it.  A message's round trip, from the send() that
+ * wrote it to the read of its answer, is a latency sample with no
+ * handshake or connection set-up in it: PINGS (-P) has "id seq t_send_us
+ * rtt_us" per answered message (seq from 0, times after t0).  A message
+ * whose turn comes while the socket cannot take it is not sent and not
+ * counted (the socket's buffer holds megabytes; 8 bytes every US do not
+ * fill it unless the connection has stalled).  At stop_us the sender
+ * shuts its side; the flow is ok (t_done) when every sent message was
+ * answered and the receiver closed; its size in RESULTS is 8 x messages.
  *
  * RESULTS: one line per flow,
  *
@@ -73,6 +86,9 @@
 #define FG_MAX_NS	256
 #define FG_MAX_FLOWS	(1 << 20)
 #define FG_MAX_SIZE	(1ULL << 40)
+/* a ping flow's header size, outside every data flow's range */
+#define FG_PING		(1ULL << 62)
+#define FG_PING_MAX	4096	/* messages a ping flow may have unanswered */
 
 struct fg_hdr {
 	uint32_t magic;
@@ -81,7 +97,8 @@ struct fg_hdr {
 };
 
 enum fg_kind { FG_LISTEN, FG_SND, FG_RCV };
-enum fg_state { FG_WAIT, FG_CONNECTING, FG_SENDING, FG_REPLY, FG_DONE };
+enum fg_state { FG_WAIT, FG_CONNECTING, FG_SENDING, FG_REPLY, FG_DONE,
+		FG_PINGING };
 
 struct fg_conn {
 	enum fg_kind kind;
@@ -107,6 +124,13 @@ struct fg_flow {
 	uint32_t retrans;
 	const char *status;
 	struct fg_conn conn;
+	/* ping flows: the period (0: not one), the next message's time, the
+	 * messages sent and answered, the unanswered ones' send times (a
+	 * ring of FG_PING_MAX)
+	 */
+	int64_t ping_us, ping_due;
+	uint64_t ping_sent, ping_got;
+	int64_t *ping_t;
 };
 
 static struct {
@@ -121,6 +145,7 @@ static int ep;
 static uint16_t port = 7000;
 static unsigned int bin_ms;
 static FILE *bins_out;
+static FILE *pings_out;
 static char buf[1 << 16];
 static size_t ndone;
 
@@ -294,6 +319,63 @@ static void snd_write(struct fg_flow *f)
 	ep_mod(f->conn.fd, EPOLLIN, &f->conn);
 }
 
+/*
+ * ping_send() - a ping flow's message now, with the header before the
+ * first; the next one due a period later
+ */
+static void ping_send(struct fg_flow *f)
+{
+	struct { struct fg_hdr h; uint64_t seq; } m = {
+		{ FG_MAGIC, f->id, FG_PING }, f->ping_sent };
+	size_t off = f->ping_sent ? sizeof(m.h) : 0;
+	int64_t now = now_rel();
+	ssize_t n;
+
+	/* on the grid of periods from the first, unless a whole one is lost */
+	f->ping_due = f->ping_sent && f->ping_due + f->ping_us > now ?
+		      f->ping_due + f->ping_us : now + f->ping_us;
+	if (f->ping_sent - f->ping_got >= FG_PING_MAX)
+		return;
+	n = send(f->conn.fd, (char *)&m + off, sizeof(m) - off,
+		 MSG_NOSIGNAL | MSG_DONTWAIT);
+	if (n == (ssize_t)(sizeof(m) - off)) {
+		f->ping_t[f->ping_sent % FG_PING_MAX] = now;
+		f->ping_sent++;
+	} else if (n > 0 || (n < 0 && errno != EAGAIN)) {
+		/* a part of a message would garble the stream */
+		flow_end(f, "reset");
+	}
+}
+
+/*
+ * ping_read() - a ping flow's answers: a sample each; the receiver's
+ * close after the sender's shutdown ends the flow
+ */
+static void ping_read(struct fg_flow *f)
+{
+	int64_t now = now_rel();
+	ssize_t n, i;
+
+	for (;;) {
+		n = recv(f->conn.fd, buf, sizeof(buf), 0);
+		if (n < 0 && errno == EAGAIN)
+			return;
+		if (n <= 0)
+			break;
+		for (i = 0; i < n && f->ping_got < f->ping_sent; i++) {
+			int64_t t = f->ping_t[f->ping_got % FG_PING_MAX];
+
+			if (pings_out)
+				fprintf(pings_out, "%u %llu %lld %lld\n", f->id,
+					(unsigned long long)f->ping_got,
+					(long long)t, (long long)(now - t));
+			f->ping_got++;
+		}
+	}
+	flow_end(f, !n && f->ping_got == f->ping_sent &&
+		 f->state == FG_REPLY ? "ok" : "reset");
+}
+
 static void snd_event(struct fg_flow *f)
 {
 	int err = 0;
@@ -309,13 +391,26 @@ static void snd_event(struct fg_flow *f)
 			return;
 		}
 		f->conn_us = now_rel();
+		if (f->ping_us) {
+			f->state = FG_PINGING;
+			ep_mod(f->conn.fd, EPOLLIN, &f->conn);
+			ping_send(f);
+			return;
+		}
 		f->state = FG_SENDING;
 		snd_write(f);
 		return;
 	case FG_SENDING:
 		snd_write(f);
 		return;
+	case FG_PINGING:
+		ping_read(f);
+		return;
 	case FG_REPLY:
+		if (f->ping_us) {
+			ping_read(f);
+			return;
+		}
 		n = recv(f->conn.fd, &c, 1, 0);
 		if (n == 1)
 			flow_end(f, "ok");
@@ -374,13 +469,28 @@ static void rcv_event(struct fg_conn *c)
 				c->hdr_got += n;
 				if (c->hdr_got == sizeof(c->hdr) &&
 				    (c->hdr.magic != FG_MAGIC ||
-				     c->hdr.size > FG_MAX_SIZE)) {
+				     (c->hdr.size > FG_MAX_SIZE &&
+				      c->hdr.size != FG_PING))) {
 					c->hdr_got = 0;
 					rcv_close(c);
 					return;
 				}
 				continue;
 			}
+		} else if (c->hdr.size == FG_PING) {
+			/* one byte back for each whole 8-byte message */
+			n = recv(c->fd, buf, sizeof(buf), 0);
+			if (n > 0) {
+				uint64_t a = c->got / 8, k;
+
+				rcv_count(c, n);
+				for (k = a; k < c->got / 8; k++)
+					send(c->fd, "!", 1,
+					     MSG_NOSIGNAL | MSG_DONTWAIT);
+				continue;
+			}
+			if (!n)
+				break;	/* the sender's shutdown */
 		} else {
 			size_t len = sizeof(buf);
 
@@ -401,7 +511,8 @@ static void rcv_event(struct fg_conn *c)
 		rcv_close(c);		/* EOF early, or reset */
 		return;
 	}
-	send(c->fd, "!", 1, MSG_NOSIGNAL);
+	if (c->hdr.size != FG_PING)
+		send(c->fd, "!", 1, MSG_NOSIGNAL);
 	rcv_close(c);
 }
 
@@ -489,7 +600,7 @@ static void counters_write(const char *prefix, const char *when,
 
 static int usage(void)
 {
-	fprintf(stderr, "usage: fctgen [-p PORT] [-b BIN_MS -B BINS] [-c COUNTERS] [-t TIMEOUT_S] -o RESULTS < SCHEDULE\n");
+	fprintf(stderr, "usage: fctgen [-p PORT] [-b BIN_MS -B BINS] [-c COUNTERS] [-t TIMEOUT_S] [-P PINGS] -o RESULTS < SCHEDULE\n");
 	return 2;
 }
 
@@ -503,6 +614,7 @@ static int by_start(const void *a, const void *b)
 int main(int ac, char **av)
 {
 	const char *results = NULL, *bins = NULL, *counters = NULL;
+	const char *pings = NULL;
 	struct fg_flow *flows = NULL;
 	size_t nflows = 0, cap = 0, next = 0, i;
 	struct fg_flow **longf = NULL;
@@ -513,8 +625,9 @@ int main(int ac, char **av)
 	int c, bad = 0, lineno = 0;
 	int64_t last_start = 0;
 
-	while ((c = getopt(ac, av, "p:b:B:c:t:o:h")) != -1) {
+	while ((c = getopt(ac, av, "p:b:B:c:t:o:P:h")) != -1) {
 		switch (c) {
+		case 'P': pings = optarg; break;
 		case 'c': counters = optarg; break;
 		case 'p': port = atoi(optarg); break;
 		case 'b': bin_ms = atoi(optarg); break;
@@ -544,8 +657,8 @@ int main(int ac, char **av)
 		return 2;
 	}
 	while (fgets(line, sizeof(line), stdin)) {
-		char src[64], dst[64], addr[32];
-		unsigned long long size;
+		char src[64], dst[64], addr[32], sz[32], *end;
+		unsigned long long size, ping = 0;
 		long long start, stop;
 		unsigned int id;
 		struct fg_flow *f;
@@ -553,9 +666,21 @@ int main(int ac, char **av)
 		lineno++;
 		if (line[0] == '#' || line[0] == '\n')
 			continue;
-		if (sscanf(line, "%u %lld %63s %63s %31s %llu %lld", &id, &start,
-			   src, dst, addr, &size, &stop) != 7 || start < 0 ||
-		    size > FG_MAX_SIZE || (!size && stop <= start)) {
+		if (sscanf(line, "%u %lld %63s %63s %31s %31s %lld", &id, &start,
+			   src, dst, addr, sz, &stop) != 7)
+			sz[0] = 0;
+		errno = 0;
+		if (sz[0] == 'p') {
+			ping = strtoull(sz + 1, &end, 10);
+			size = 0;
+		} else {
+			size = strtoull(sz, &end, 10);
+		}
+		if (!sz[0] || sz[0] == '-' || sz[sz[0] == 'p'] == '-' ||
+		    end == sz + (sz[0] == 'p') || *end || errno || start < 0 ||
+		    size > FG_MAX_SIZE || (sz[0] == 'p' &&
+					   (!ping || ping > 10000000)) ||
+		    (!size && stop <= start)) {
 			fprintf(stderr, "fctgen: line %d: bad flow\n", lineno);
 			return 2;
 		}
@@ -577,6 +702,14 @@ int main(int ac, char **av)
 		f->start_us = start;
 		f->stop_us = stop;
 		f->size = size;
+		f->ping_us = ping;
+		if (ping) {
+			f->ping_t = calloc(FG_PING_MAX, sizeof(*f->ping_t));
+			if (!f->ping_t) {
+				perror("fctgen");
+				return 2;
+			}
+		}
 		f->src = ns_index(src);
 		f->dst = ns_index(dst);
 		if (f->src < 0 || f->dst < 0 || !inet_aton(addr, &f->addr)) {
@@ -601,13 +734,20 @@ int main(int ac, char **av)
 	}
 	for (i = 0; i < nflows; i++) {
 		flows[i].conn.flow = &flows[i];
-		if (!flows[i].size)
+		if (!flows[i].size || flows[i].ping_us)
 			longf[nlong++] = &flows[i];
 	}
 	if (bins) {
 		bins_out = fopen(bins, "w");
 		if (!bins_out) {
 			perror(bins);
+			return 2;
+		}
+	}
+	if (pings) {
+		pings_out = fopen(pings, "w");
+		if (!pings_out) {
+			perror(pings);
 			return 2;
 		}
 	}
@@ -629,6 +769,11 @@ int main(int ac, char **av)
 			flow_start(&flows[next++]);
 		if (next < nflows && (flows[next].start_us - now) / 1000 < wait_ms)
 			wait_ms = (flows[next].start_us - now) / 1000;
+		/* ping flows' next messages (rounded up: no busy wait) */
+		for (i = 0; i < nlong; i++)
+			if (longf[i]->state == FG_PINGING &&
+			    (longf[i]->ping_due - now + 999) / 1000 < wait_ms)
+				wait_ms = (longf[i]->ping_due - now + 999) / 1000;
 		if (now > last_start + timeout_s * 1000000LL)
 			break;
 		n = epoll_wait(ep, ev, 64, wait_ms);
@@ -642,11 +787,23 @@ int main(int ac, char **av)
 			else
 				snd_event(cn->flow);
 		}
-		/* long flows past their stop time, whatever the socket says */
-		for (i = 0; i < nlong; i++)
-			if (longf[i]->state == FG_SENDING &&
-			    now_rel() >= longf[i]->stop_us)
-				snd_write(longf[i]);
+		/* long flows past their stop time, whatever the socket says;
+		 * ping flows' messages due, and their end
+		 */
+		for (i = 0; i < nlong; i++) {
+			struct fg_flow *f = longf[i];
+
+			if (f->state == FG_SENDING && now_rel() >= f->stop_us)
+				snd_write(f);
+			if (f->state != FG_PINGING)
+				continue;
+			if (now_rel() >= f->stop_us) {
+				shutdown(f->conn.fd, SHUT_WR);
+				f->state = FG_REPLY;
+			} else if (now_rel() >= f->ping_due) {
+				ping_send(f);
+			}
+		}
 	}
 
 	if (counters)
@@ -659,12 +816,15 @@ int main(int ac, char **av)
 			flow_end(f, "timeout");
 		bad += strcmp(f->status, "ok") != 0;
 		fprintf(out, "%u %llu %s %lld %lld %lld %u %s\n", f->id,
-			(unsigned long long)f->size, ns[f->src].name,
+			(unsigned long long)(f->ping_us ? 8 * f->ping_sent :
+					     f->size), ns[f->src].name,
 			(long long)f->start_us, (long long)f->conn_us,
 			(long long)f->done_us, f->retrans, f->status);
 	}
 	fclose(out);
 	if (bins_out)
 		fclose(bins_out);
+	if (pings_out)
+		fclose(pings_out);
 	return bad ? 1 : 0;
 }

@@ -802,6 +802,20 @@ DRAFT_8_1 = {30: ((1.61, 1.61), (5.89, 5.79), (8.89, 7.65), (21.77, 8.79)),
 MANY_LAT_ID = 100000    # tools/bench/schedule.py's "many"
 
 
+def pings(d):
+    """fctgen's ping samples (-P): each answered message's round trip, s"""
+    out = []
+    try:
+        with open(os.path.join(d, "pings.txt")) as fh:
+            for line in fh:
+                f = line.split()
+                if len(f) == 4:
+                    out.append(int(f[3]) / 1e6)
+    except (OSError, ValueError):
+        pass
+    return out
+
+
 def s7(d, meta, res):
     r = runs(d, "s7")
     if not r:
@@ -814,8 +828,7 @@ def s7(d, meta, res):
                 load = int(re.search(r"load(\d+)$", sub).group(1))
                 fl = flows(sub)
                 lng = [f for f in fl if f["id"] < MANY_LAT_ID]
-                lat = [f["done"] - f["conn"] for f in fl
-                       if f["id"] >= MANY_LAT_ID and f["ok"]]
+                lat = pings(sub)
                 ok = [f for f in lng if f["ok"]]
                 # the long flows' goodput per sender, as the draft's
                 # "sender NIC BW": their bytes over the time from the
@@ -842,8 +855,9 @@ def s7(d, meta, res):
     md = ["## S7: the FCR draft's many-to-one test (section 8.1), scaled", "",
           "Five senders start %s-byte flows to one receiver with Poisson "
           "arrivals that offer the load named (of %g Mbit/s); a sixth sends an "
-          "8-byte message every 5 ms, whose completion time (one round trip "
-          "of %s ms plus the bottleneck's queue) is the latency; %s s per load "
+          "8-byte message every 5 ms on one connection, and the time to each "
+          "one's answer (one round trip of %s ms plus the bottleneck's queue) "
+          "is the latency; %s s per load "
           "(tools/bench/schedule.py, \"many\").  Goodput: the long flows' "
           "bytes over the time from the first start to the last end, per "
           "sender (the draft's \"sender NIC BW\").  FCR sent / accepted / CE: "
@@ -852,17 +866,19 @@ def s7(d, meta, res):
               meta.get("many_size", "?"), rate, meta["rtt_ms"], meta["long_s"]),
           "",
           "| load | cc | goodput Mbit/s per sender | long flow p50 ms | "
-          "latency avg ms | latency p99 ms | latency p99.9 ms | queue p99 KB | "
-          "peak queue KB | RTOs | SYN retrans | failed | FCR sent / accepted / CE |",
-          "|---|---|---|---|---|---|---|---|---|---|---|---|---|"]
+          "latency samples | latency avg ms | latency p99 ms | latency p99.9 ms | "
+          "queue p99 KB | peak queue KB | RTOs | SYN retrans | failed | "
+          "FCR sent / accepted / CE |",
+          "|---|---|---|---|---|---|---|---|---|---|---|---|---|---|"]
     for load in sorted({k for x in per.values() for k in x}):
         for cc in per:
             v = per[cc].get(load, [])
             if not v:
                 continue
-            md.append("| %d %% | %s | %s | %s | %s | %s | %s | %s | %s | %s | %s | %s | %s |" % (
+            md.append("| %d %% | %s | %s | %s | %s | %s | %s | %s | %s | %s | %s | %s | %s | %s |" % (
                 load, cc, fmt([x["goodput"] for x in v], "%.2f"),
                 fmt([x["fct_p50"] for x in v], "%.0f", 1e3),
+                fmt([x["lat_n"] for x in v], "%d"),
                 fmt([x["lat_avg"] for x in v], "%.1f", 1e3),
                 fmt([x["lat_p99"] for x in v], "%.1f", 1e3),
                 fmt([x["lat_p999"] for x in v], "%.1f", 1e3),

@@ -42,10 +42,11 @@ PCT % of the rate (the draft does not say how its load was made; a
 Poisson process of long flows keeps it an average, as the draft's
 "network average load" says, with the bursts of new flows starting at
 line rate that FCR is for); ids 1, 2, ... in start order.  Sender tbs6
-sends an 8-byte message to tbd1 every --period-ms (default 5), ids
-100000, 100001, ...: each one's completion time is one round trip plus
-the bottleneck's queue, the latency the draft measures.  Both run from
-0.2 s to 0.2 s + --duration after t0.
+keeps one connection to tbd1, flow 100000, a ping flow of fctgen's that
+sends an 8-byte message every --period-ms (default 5) and times each
+one's answer: one round trip plus the bottleneck's queue, the latency the
+draft measures, with no connection set-up in it.  Both run from 0.2 s to
+0.2 s + --duration after t0.
 """
 import argparse
 import os
@@ -132,11 +133,9 @@ def many(a, out=sys.stdout):
     for i, (t, s) in enumerate(fl, 1):
         print("%d %d tbs%d tbd1 198.19.0.1 %d 0" % (i, int(t * 1e6), s, a.size),
               file=out)
-    # (in whole microseconds: no rounding drift over thousands of periods)
-    t0_us, end_us, per_us = int(start * 1e6), int(end * 1e6), int(a.period_ms * 1e3)
-    for k in range((end_us - t0_us + per_us - 1) // per_us):
-        print("%d %d tbs%d tbd1 198.19.0.1 8 0" % (
-            MANY_LAT_ID + k, t0_us + k * per_us, senders + 1), file=out)
+    print("%d %d tbs%d tbd1 198.19.0.1 p%d %d" % (
+        MANY_LAT_ID, int(start * 1e6), senders + 1, int(a.period_ms * 1e3),
+        int(end * 1e6)), file=out)
 
 
 def plan(a):
