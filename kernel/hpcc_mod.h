@@ -229,7 +229,6 @@ struct hpcc_pub {
 	u64 w_ai;
 	u64 fcr_rate;
 	u64 fcr_delay;
-	struct sock *sk;
 };
 
 /**
