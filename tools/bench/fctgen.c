@@ -480,20 +480,20 @@ static void rcv_event(struct fg_conn *c)
 					rcv_close(c);
 					return;
 				}
+				/* a ping flow's answers at once: with Nagle
+				 * one would wait for the last one's ACK
+				 */
+				if (c->hdr_got == sizeof(c->hdr) &&
+				    c->hdr.size == FG_PING)
+					setsockopt(c->fd, IPPROTO_TCP, TCP_NODELAY,
+						   &(int){ 1 }, sizeof(int));
 				continue;
 			}
 		} else if (c->hdr.size == FG_PING) {
-			/* one byte back for each whole 8-byte message, at once
-			 * (no Nagle: an answer must not wait for the last one's
-			 * ACK)
-			 */
+			/* one byte back for each whole 8-byte message */
 			n = recv(c->fd, buf, sizeof(buf), 0);
 			if (n > 0) {
 				uint64_t a = c->got / 8, k;
-
-				if (!c->got)
-					setsockopt(c->fd, IPPROTO_TCP, TCP_NODELAY,
-						   &(int){ 1 }, sizeof(int));
 
 				rcv_count(c, n);
 				for (k = a; k < c->got / 8; k++)
@@ -669,8 +669,8 @@ int main(int ac, char **av)
 		return 2;
 	}
 	while (fgets(line, sizeof(line), stdin)) {
-		char src[64], dst[64], addr[32], sz[32], *end;
-		unsigned long long size, ping = 0;
+		char src[64], dst[64], addr[32], sz[32], *num, *end;
+		unsigned long long size, ping, v;
 		long long start, stop;
 		unsigned int id;
 		struct fg_flow *f;
@@ -681,17 +681,15 @@ int main(int ac, char **av)
 		if (sscanf(line, "%u %lld %63s %63s %31s %31s %lld", &id, &start,
 			   src, dst, addr, sz, &stop) != 7)
 			sz[0] = 0;
+		/* the size, or after a 'p' a ping flow's period: digits */
+		num = sz + (sz[0] == 'p');
 		errno = 0;
-		if (sz[0] == 'p') {
-			ping = strtoull(sz + 1, &end, 10);
-			size = 0;
-		} else {
-			size = strtoull(sz, &end, 10);
-		}
-		if (!sz[0] || sz[0] == '-' || sz[sz[0] == 'p'] == '-' ||
-		    end == sz + (sz[0] == 'p') || *end || errno || start < 0 ||
-		    size > FG_MAX_SIZE || (sz[0] == 'p' &&
-					   (!ping || ping > 10000000)) ||
+		v = strtoull(num, &end, 10);
+		size = num == sz ? v : 0;
+		ping = num == sz ? 0 : v;
+		if (!*num || *num == '-' || *end || errno || start < 0 ||
+		    size > FG_MAX_SIZE ||
+		    (num != sz && (!ping || ping > 10000000)) ||
 		    (!size && stop <= start)) {
 			fprintf(stderr, "fctgen: line %d: bad flow\n", lineno);
 			return 2;
