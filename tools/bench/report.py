@@ -40,6 +40,12 @@ BUCKETS = [(1448, "<=1.4K"), (14480, "1.4-14K"), (62500, "14-62K"),
            (100000, "62-100K"), (250000, "100-250K"), (float("inf"), ">250K")]
 
 
+def fcr_variant(cc):
+    """hpcc-fcr and hpcc-fcrmix: the runs with FCR's counters (eval.sh,
+    bench_fcr_if)"""
+    return cc.startswith("hpcc-fcr")
+
+
 def pct(v, p):
     """Nearest-rank percentile of the values v."""
     v = sorted(v)
@@ -387,7 +393,7 @@ def s2(d, meta, res, sc="s2"):
                 fmt([s["retransmits"] for s in v], "%d"),
                 "%s / %s" % (fmt([s["fcr_sent"] for s in v], "%d"),
                              fmt([s["ce_marked"] for s in v], "%d"))
-                if cc.startswith("hpcc-fcr") else ""))
+                if fcr_variant(cc) else ""))
     return md + [""]
 
 
@@ -780,12 +786,12 @@ def s4(d, meta, res):
                 fmt([x["failed"] for x in v], "%d"),
                 "%s / %s" % (fmt([x["fcr_sent"] for x in v], "%d"),
                              fmt([x["fcr_n"] for x in v], "%d"))
-                if cc.startswith("hpcc-fcr") else "",
+                if fcr_variant(cc) else "",
                 fmt([x["fcr_rx_p50"] for x in v], "%.1f", 1e3)
-                if cc.startswith("hpcc-fcr") else "",
+                if fcr_variant(cc) else "",
                 "%s / %s" % (fmt([x["fcr_p50"] for x in v], "%.1f", 1e3),
                              fmt([x["fcr_p99"] for x in v], "%.1f", 1e3))
-                if cc.startswith("hpcc-fcr") else ""))
+                if fcr_variant(cc) else ""))
     return md + [""]
 
 
@@ -890,7 +896,7 @@ def s7(d, meta, res):
                 "%s / %s / %s" % (fmt([x["fcr_sent"] for x in v], "%d"),
                                   fmt([x["fcr_acc"] for x in v], "%d"),
                                   fmt([x["ce"] for x in v], "%d"))
-                if cc.startswith("hpcc-fcr") else ""))
+                if fcr_variant(cc) else ""))
     md.append("")
     if "hpcc" in per and "hpcc-fcr" in per:
         md += ["Beside the draft's table: each figure as (without FCR, with FCR, "
