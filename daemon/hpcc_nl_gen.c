@@ -944,6 +944,7 @@ const struct hpcc_nl_attr_desc hpcc_int_dev_desc[HPCC_INT_A_DEV_MAX + 1] = {
 	[HPCC_INT_A_DEV_FCR_CONGESTED] = { "fcr-congested", HPCC_NL_U8, 0, 0, NULL },
 	[HPCC_INT_A_DEV_FCR_RATE] = { "fcr-rate", HPCC_NL_U64, 0, 0, NULL },
 	[HPCC_INT_A_DEV_FCR_ACTIVE] = { "fcr-active", HPCC_NL_U32, 0, 0, NULL },
+	[HPCC_INT_A_DEV_FCR_EARLY_ROUNDS] = { "fcr-early-rounds", HPCC_NL_U64, 0, 0, NULL },
 };
 
 const char *const hpcc_int_dev_names[HPCC_INT_A_DEV_MAX + 1] = {
@@ -969,6 +970,7 @@ const char *const hpcc_int_dev_names[HPCC_INT_A_DEV_MAX + 1] = {
 	[HPCC_INT_A_DEV_FCR_CONGESTED] = "fcr-congested",
 	[HPCC_INT_A_DEV_FCR_RATE] = "fcr-rate",
 	[HPCC_INT_A_DEV_FCR_ACTIVE] = "fcr-active",
+	[HPCC_INT_A_DEV_FCR_EARLY_ROUNDS] = "fcr-early-rounds",
 };
 
 const struct hpcc_nl_attr_desc hpcc_int_config_desc[HPCC_INT_A_CONFIG_MAX + 1] = {
@@ -1112,6 +1114,11 @@ int hpcc_int_dev_parse(const struct nlattr *attr, size_t len, struct hpcc_int_de
 			ok = plen == sizeof(out->fcr_active);
 			if (ok)
 				memcpy(&out->fcr_active, p, sizeof(out->fcr_active));
+			break;
+		case HPCC_INT_A_DEV_FCR_EARLY_ROUNDS:
+			ok = plen == sizeof(out->fcr_early_rounds);
+			if (ok)
+				memcpy(&out->fcr_early_rounds, p, sizeof(out->fcr_early_rounds));
 			break;
 		default:
 			ok = 0;

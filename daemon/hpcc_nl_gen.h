@@ -295,6 +295,7 @@ struct hpcc_int_dev_attrs {
 	uint8_t fcr_congested;
 	uint64_t fcr_rate;
 	uint32_t fcr_active;
+	uint64_t fcr_early_rounds;
 };
 
 /** hpcc_int_dev_parse() - fill @out from @len bytes of attributes at @attr;

@@ -820,7 +820,7 @@ static int int_show(void)
 		       " rate %" PRIu64 " active %" PRIu64 "\n"
 		       "      sent %" PRIu64 " dropped %" PRIu64 " rounds %" PRIu64
 		       " ce-marked %" PRIu64 " not-ect %" PRIu64
-		       " table-full %" PRIu64 "\n",
+		       " table-full %" PRIu64 " early-rounds %" PRIu64 "\n",
 		       a->v[HPCC_INT_A_DEV_FCR_QLEN_HIGH],
 		       a->v[HPCC_INT_A_DEV_FCR_QLEN_LOW],
 		       a->v[HPCC_INT_A_DEV_FCR_INTERVAL],
@@ -833,7 +833,8 @@ static int int_show(void)
 		       a->v[HPCC_INT_A_DEV_FCR_ROUNDS],
 		       a->v[HPCC_INT_A_DEV_CE_MARKED],
 		       a->v[HPCC_INT_A_DEV_NOT_ECT],
-		       a->v[HPCC_INT_A_DEV_FCR_TABLE_FULL]);
+		       a->v[HPCC_INT_A_DEV_FCR_TABLE_FULL],
+		       a->v[HPCC_INT_A_DEV_FCR_EARLY_ROUNDS]);
 	}
 	if (json) {
 		json_object_object_add(o, "dev", devs);

@@ -111,6 +111,7 @@ enum hpcc_int_fcr_cnt {
 	HPCC_INT_FCR_CNT_CE_MARKED,
 	HPCC_INT_FCR_CNT_NOT_ECT,
 	HPCC_INT_FCR_CNT_TABLE_FULL,
+	HPCC_INT_FCR_CNT_EARLY_ROUNDS,
 	HPCC_INT_FCR_CNT_NUM,
 };
 
@@ -121,6 +122,7 @@ static const int hpcc_int_fcr_cnt_attr[HPCC_INT_FCR_CNT_NUM] = {
 	[HPCC_INT_FCR_CNT_CE_MARKED] = HPCC_INT_A_DEV_CE_MARKED,
 	[HPCC_INT_FCR_CNT_NOT_ECT] = HPCC_INT_A_DEV_NOT_ECT,
 	[HPCC_INT_FCR_CNT_TABLE_FULL] = HPCC_INT_A_DEV_FCR_TABLE_FULL,
+	[HPCC_INT_FCR_CNT_EARLY_ROUNDS] = HPCC_INT_A_DEV_FCR_EARLY_ROUNDS,
 };
 
 struct hpcc_int_fcr;
@@ -852,7 +854,10 @@ static void hpcc_int_fcr_tclass(struct sock *sk, u8 tclass)
  * (HPCC_WIRE_EXT_FCR), and while its backlog says congested (at or above
  * fcr-qlen-high until at or below fcr-qlen-low) runs rounds fcr-interval
  * apart: each round's rate is B x fcr-eta / 1000 over the flows seen in the
- * last interval (draft section 5: the same rate for every sender), and each
+ * last interval (draft section 5: the same rate for every sender), lowered
+ * within the round as more flows send, and a round starts early once that
+ * count has grown by a third since the round began (an incast's late
+ * senders, which the first count could not see), and each
  * flow of a supporting sender gets one FCR message per round, built from
  * its packet (its sequence number is the message's nonce) and sent by a
  * work item from the namespace's UDP sockets (a packet hook neither sends
@@ -867,6 +872,11 @@ static void hpcc_int_fcr_tclass(struct sock *sk, u8 tclass)
 #define HPCC_INT_FCR_DSCP_DEFAULT	61
 #define HPCC_INT_FCR_INTERVAL_DEFAULT	1000	/* us */
 #define HPCC_INT_FCR_ETA_DEFAULT	950
+/* A round starts early when its count of flows has grown by NUM/DEN ... */
+#define HPCC_INT_FCR_EARLY_NUM		4
+#define HPCC_INT_FCR_EARLY_DEN		3
+/* ... and it is at least fcr-interval / GAP old (hpcc_int_fcr_count()). */
+#define HPCC_INT_FCR_EARLY_GAP		4
 /* A sender's support is forgotten this long after its last probe, ns. */
 #define HPCC_INT_FCR_SENDER_TTL		(10ULL * NSEC_PER_SEC)
 
@@ -881,6 +891,7 @@ static void hpcc_int_fcr_tclass(struct sock *sk, u8 tclass)
  * @seq: the TCP sequence number of its newest data segment
  * @seen: when its newest data segment (or first probe) passed, ns
  * @sent_round: the round it last got a message in
+ * @counted_round: the round whose count of active flows includes it
  */
 struct hpcc_int_fcr_flow {
 	u8 saddr[16];
@@ -892,6 +903,7 @@ struct hpcc_int_fcr_flow {
 	u32 seq;
 	u64 seen;
 	u32 sent_round;
+	u32 counted_round;
 };
 
 /**
@@ -902,8 +914,9 @@ struct hpcc_int_fcr_flow {
  * @congested: the port is congested (hysteresis state)
  * @round: the current round, one more at each
  * @round_ts: when it started, ns; 0: start one at the next packet
- * @rate: its rate, bits per second
- * @active: the flows it counted
+ * @rate: its rate, bits per second: B x fcr-eta / 1000 / @active
+ * @active: the flows it counted, at its start and since
+ * @round_active: @active at its start
  * @senders: supporting senders' addresses (IPv4-mapped), by hash
  * @sender_seen: when each last probed, ns; 0: free
  * @flows: the flows, open addressing over HPCC_INT_FCR_PROBE slots
@@ -916,6 +929,7 @@ struct hpcc_int_fcr {
 	u64 round_ts;
 	u64 rate;
 	u32 active;
+	u32 round_active;
 	u8 senders[HPCC_INT_FCR_SENDERS][16];
 	u64 sender_seen[HPCC_INT_FCR_SENDERS];
 	struct hpcc_int_fcr_flow flows[HPCC_INT_FCR_FLOWS];
@@ -956,6 +970,7 @@ hpcc_int_fcr_flow(struct hpcc_int_fcr *f, const struct hpcc_int_fcr_flow *k,
 		free->seq = 0;
 		free->seen = now;
 		free->sent_round = f->round - 1;
+		free->counted_round = f->round - 1;
 	}
 	return free;
 }
@@ -1046,26 +1061,71 @@ static void hpcc_int_fcr_probe(struct hpcc_int_dev *d, struct sk_buff *skb,
 	spin_unlock(&f->lock);
 }
 
+/* The round's rate: B x fcr-eta / 1000 over its active flows, bits/s. */
+static void hpcc_int_fcr_rate(struct hpcc_int_dev *d, struct hpcc_int_fcr *f)
+{
+	WRITE_ONCE(f->rate, max_t(u64, div_u64(READ_ONCE(d->rate) / 1000 *
+					       READ_ONCE(d->fcr_eta),
+					       f->active), 1));
+}
+
 /*
  * hpcc_int_fcr_round() - start a round at @now: count the flows seen in
- * the last interval and hand each the same share of eta x B.  Context:
- * @f->lock held.
+ * the last interval, at least @min_active, and hand each the same share of
+ * eta x B.  Context: @f->lock held.
  */
 static void hpcc_int_fcr_round(struct hpcc_int_dev *d, struct hpcc_int_fcr *f,
-			       u64 now, u64 interval)
+			       u64 now, u64 interval, u32 min_active)
 {
+	struct hpcc_int_fcr_flow *fl;
 	u32 n = 0;
 	int i;
 
-	for (i = 0; i < HPCC_INT_FCR_FLOWS; i++)
-		if (f->flows[i].family && f->flows[i].seen + interval >= now)
-			n++;
 	f->round++;
+	for (i = 0; i < HPCC_INT_FCR_FLOWS; i++) {
+		fl = &f->flows[i];
+		if (fl->family && fl->seen + interval >= now) {
+			fl->counted_round = f->round;
+			n++;
+		}
+	}
 	f->round_ts = now;
-	f->active = max(n, 1U);
-	f->rate = max_t(u64, div_u64(READ_ONCE(d->rate) / 1000 *
-				     READ_ONCE(d->fcr_eta), f->active), 1);
+	WRITE_ONCE(f->active, max3(n, min_active, 1U));
+	f->round_active = f->active;
+	hpcc_int_fcr_rate(d, f);
 	atomic64_inc(&d->fcr_cnt[HPCC_INT_FCR_CNT_ROUNDS]);
+}
+
+/*
+ * hpcc_int_fcr_count() - @fl sends in the current round but was not seen
+ * in the interval before it: count it, lower the rate the round's later
+ * messages carry, and start a round now once the count has grown by a
+ * third since the round began (HPCC_INT_FCR_EARLY_NUM/DEN) and the round
+ * is at least a quarter of fcr-interval old (HPCC_INT_FCR_EARLY_GAP), so
+ * that the flows already told the first rate hear the lower one soon
+ * after the newcomers, not an interval later.  An early round only lowers
+ * the rate: it counts at least the flows counted so far, though some may
+ * have fallen silent for an interval since; a rise waits for the next
+ * regular round (draft section 5: updated "after a number of RTTs").  The gap bounds
+ * the rounds to four per interval, so the messages to four per tracked
+ * flow per interval.  Context: @f->lock held.
+ */
+static void hpcc_int_fcr_count(struct hpcc_int_dev *d, struct hpcc_int_fcr *f,
+			       struct hpcc_int_fcr_flow *fl, u64 now,
+			       u64 interval)
+{
+	if (fl->counted_round == f->round)
+		return;
+	fl->counted_round = f->round;
+	WRITE_ONCE(f->active, f->active + 1);
+	if (f->active * HPCC_INT_FCR_EARLY_DEN >=
+	    f->round_active * HPCC_INT_FCR_EARLY_NUM &&
+	    now - f->round_ts >= div_u64(interval, HPCC_INT_FCR_EARLY_GAP)) {
+		hpcc_int_fcr_round(d, f, now, interval, f->active);
+		atomic64_inc(&d->fcr_cnt[HPCC_INT_FCR_CNT_EARLY_ROUNDS]);
+		return;
+	}
+	hpcc_int_fcr_rate(d, f);
 }
 
 /*
@@ -1142,7 +1202,9 @@ static void hpcc_int_fcr_data(struct hpcc_int_net *hn, struct hpcc_int_dev *d,
 	}
 	if (f->congested) {
 		if (!f->round_ts || now - f->round_ts >= interval)
-			hpcc_int_fcr_round(d, f, now, interval);
+			hpcc_int_fcr_round(d, f, now, interval, 1);
+		else if (fl)
+			hpcc_int_fcr_count(d, f, fl, now, interval);
 		s = hpcc_int_fcr_sender(f, k.saddr);
 		fcr = fl && fl->sent_round != f->round &&
 		      (fl->support ||

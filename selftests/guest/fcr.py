@@ -22,6 +22,13 @@ include/uapi/linux/hpcc_wire.h) for tests.
       each of COUNT segments, GAP seconds apart, with an FCR message whose
       sequence number is that segment's (the flow's path is the only
       place it is known), rounds 1..COUNT; prints "sent N"
+  fcr.py burst DEV SADDR DADDR DPORT SPORT COUNT GROUP GAP WAIT
+      send COUNT TCP data segments (64 bytes each, raw socket) of COUNT
+      new flows SADDR:SPORT+k -> DADDR:DPORT, k = 0..COUNT-1, in groups of
+      GROUP back to back, GAP seconds between groups, and watch DEV (a
+      packet socket) meanwhile and WAIT seconds after for the FCR messages
+      to those flows; prints "k round rate" for each message, in k's
+      order
 """
 import socket
 import struct
@@ -29,6 +36,8 @@ import sys
 import time
 
 MAGIC = 0x48504343
+SOL_PACKET = 263
+PACKET_IGNORE_OUTGOING = 23
 
 
 def mapped(a):
@@ -82,6 +91,73 @@ def sniffsend(dev, sport, count, gap, dst, port, saddr, daddr, dport, rate,
     return 0 if n == count else 1
 
 
+def csum(b):
+    if len(b) % 2:
+        b += b"\0"
+    s = sum(struct.unpack(">%dH" % (len(b) // 2), b))
+    while s >> 16:
+        s = (s & 0xffff) + (s >> 16)
+    return ~s & 0xffff
+
+
+def segment(saddr, daddr, sport, dport, seq):
+    data = bytes(64)
+    h = struct.pack(">HHIIBBHHH", sport, dport, seq, 0, 5 << 4, 0x18,
+                    65535, 0, 0)
+    ph = socket.inet_aton(saddr) + socket.inet_aton(daddr) + \
+        struct.pack(">BBH", 0, 6, len(h) + len(data))
+    c = csum(ph + h + data)
+    return h[:16] + struct.pack(">H", c) + h[18:] + data
+
+
+def burst(dev, saddr, daddr, dport, sport, count, group, gap, wait):
+    p = socket.socket(socket.AF_PACKET, socket.SOCK_RAW, socket.htons(3))
+    # incoming only (PACKET_IGNORE_OUTGOING): the datagrams this host
+    # sends meanwhile would fill the buffer and lose messages
+    p.setsockopt(SOL_PACKET, PACKET_IGNORE_OUTGOING, 1)
+    p.setsockopt(socket.SOL_SOCKET, socket.SO_RCVBUF, 1 << 22)
+    p.bind((dev, 0))
+    p.setblocking(False)
+    r = socket.socket(socket.AF_INET, socket.SOCK_RAW, socket.IPPROTO_TCP)
+    got = {}
+
+    def drain():
+        while True:
+            try:
+                f = p.recv(65535)
+            except BlockingIOError:
+                return
+            # IPv4 UDP to the FCR port carrying an FCR message
+            if len(f) < 14 + 20 + 8 + 80 or f[12:14] != b"\x08\x00" or \
+               f[23] != 17:
+                continue
+            u = 14 + (f[14] & 15) * 4
+            m = f[u + 8:]
+            if struct.unpack(">I", m[:4])[0] != MAGIC or m[5] != 3:
+                continue
+            rate, = struct.unpack(">Q", m[16:24])
+            rnd, fsport = struct.unpack(">IH", m[36:42])
+            k = fsport - sport
+            if 0 <= k < count and k not in got:
+                got[k] = (rnd, rate)
+
+    for k in range(count):
+        r.sendto(segment(saddr, daddr, sport + k, dport, 1000 * (k + 1)),
+                 (daddr, 0))
+        if (k + 1) % group:
+            continue
+        end = time.monotonic() + gap
+        while time.monotonic() < end:
+            drain()
+    end = time.monotonic() + wait
+    while time.monotonic() < end:
+        drain()
+        time.sleep(0.001)
+    for k in sorted(got):
+        print(k, got[k][0], got[k][1])
+    return 0
+
+
 def main(a):
     if a[0] == "send":
         kind = a[13] if len(a) > 13 else "ok"
@@ -104,6 +180,9 @@ def main(a):
         return sniffsend(a[1], int(a[2]), int(a[3]), float(a[4]), a[5],
                          int(a[6]), a[7], a[8], int(a[9]), int(a[10]),
                          int(a[11]), int(a[12]), int(a[13]))
+    if a[0] == "burst":
+        return burst(a[1], a[2], a[3], int(a[4]), int(a[5]), int(a[6]),
+                     int(a[7]), float(a[8]), float(a[9]))
     print(__doc__, file=sys.stderr)
     return 2
 

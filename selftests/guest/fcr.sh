@@ -157,6 +157,55 @@ congested() {
 		[ "$(mstat hs fcr-bad-seq)" = 0 ] && [ $rc = 0 ]
 }
 
+congested_now() { [ "$(istat fcr-congested)" = 1 ]; }
+
+# flows that start while the port is congested are counted as they send,
+# not an interval later: a 2 Mbit/s hpcc flow announces hs's support, then
+# v2 slows to 2 Mbit/s and an 8 Mbit/s UDP flow keeps its queue full (and
+# no other TCP flow to count; the hop's B stays 20 Mbit/s), and 24 new flows from hs send one segment each, in groups of 3
+# back to back 2 ms apart.  Each newcomer is counted at its segment, so
+# within a round each message's rate is below the one before (an
+# interval-long round would hand all of them the round's first rate: the
+# test fails on the module before 2026-11-27); and the count's growth
+# starts rounds early (fcr-early-rounds)
+late_flows() {
+	local pu ph e0 e1 s0 s1 a rc=0 n
+	rctl int change dev v2 fcr-interval 32767 || return 1
+	ip netns exec hs iperf3 -c $SRV -p 5201 --cport 6304 -C hpcc -b 2M \
+		-t 30 > /dev/null 2>&1 &
+	ph=$!
+	retry 100 fis 6304 samples -ge 2 ||
+		{ echo "the hpcc flow got no samples"; rc=1; }
+	# a slow bottleneck, so that a stall of the UDP sender in a loaded
+	# guest does not drain the queue (200 KB: 0.8 s at 2 Mbit/s)
+	tc -n rt qdisc change dev v2 root tbf rate 2mbit burst 16k limit 200k ||
+		rc=1
+	ip netns exec hs iperf3 -c $SRV -p 5202 -u -b 8M -t 30 \
+		> /dev/null 2>&1 &
+	pu=$!
+	retry 100 congested_now || { echo "v2 not congested"; rc=1; }
+	read -r e0 s0 <<< "$(istat fcr-early-rounds fcr-sent)"
+	ip netns exec hs $PY burst v0 $HS $SRV 5201 7000 24 3 0.002 0.5 \
+		> "$TMP/burst" || rc=1
+	read -r e1 s1 a <<< "$(istat fcr-early-rounds fcr-sent fcr-active)"
+	kill $pu $ph 2>/dev/null
+	wait $pu $ph 2>/dev/null
+	tc -n rt qdisc change dev v2 root tbf rate 20mbit burst 16k limit 200k ||
+		rc=1
+	rctl int change dev v2 fcr-interval 20000 || rc=1
+	n=$(wc -l < "$TMP/burst")
+	echo "messages to $n of 24 new flows (k round rate):"; cat "$TMP/burst"
+	echo "v2: fcr-sent $s0 -> $s1, fcr-early-rounds $e0 -> $e1, fcr-active $a"
+	[ "$n" -ge 20 ] || { echo "too few messages"; rc=1; }
+	awk '$2 == r && $3 >= rate { print "flow " $1 ": rate " $3 " not below the one before in round " r; bad = 1 }
+	     $2 == r { same++ }
+	     { r = $2; rate = $3 }
+	     END { if (!same) { print "no round with two messages"; bad = 1 }; exit bad }' \
+		"$TMP/burst" || rc=1
+	[ "$e1" -gt "$e0" ] || { echo "no early round"; rc=1; }
+	return $rc
+}
+
 # each refusal counted once, with no congestion on the path (an hpcc flow
 # at 5 Mbit/s)
 refusals() {
@@ -219,12 +268,13 @@ fcr_off() {
 }
 
 ktap_print_header
-ktap_set_plan 8
+ktap_set_plan 9
 t "hs - rt (tbf 20 Mbit/s, hpcc_int with FCR on v2) - hr" topology
 t "FCR configured on both sides; bad prefixes and thresholds refused with extack" configure
 t "mixed mode, no supporting sender: a congesting ECN flow gets CE marks, no FCR message" mixed_no_support
 t "hpccd in both; the sender's probes announce FCR support" daemons
 t "congested port: the supporting hpcc flow takes its FCR rate; a second hop's lower rate wins until its hold ends" congested
+t "flows starting while congested are counted as they send; the count's growth starts rounds early" late_flows
 t "refused and counted: outside the managed prefixes, out of range, malformed, no flow, sequence outside the window" refusals
 t "FCR off: the port's datagrams are not FCR's" fcr_off
 t "kernel log clean" kernel_clean_since "$MARK"
