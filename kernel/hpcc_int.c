@@ -1106,9 +1106,10 @@ static void hpcc_int_fcr_round(struct hpcc_int_dev *d, struct hpcc_int_fcr *f,
  * after the newcomers, not an interval later.  An early round only lowers
  * the rate: it counts at least the flows counted so far, though some may
  * have fallen silent for an interval since; a rise waits for the next
- * regular round (draft section 5: updated "after a number of RTTs").  The gap bounds
- * the rounds to four per interval, so the messages to four per tracked
- * flow per interval.  Context: @f->lock held.
+ * regular round (draft section 5: updated "after a number of RTTs").  The
+ * gap bounds the rounds to four per interval, so the messages to four per
+ * tracked flow per interval, and the count stays at most the table's
+ * HPCC_INT_FCR_FLOWS.  Context: @f->lock held.
  */
 static void hpcc_int_fcr_count(struct hpcc_int_dev *d, struct hpcc_int_fcr *f,
 			       struct hpcc_int_fcr_flow *fl, u64 now,
@@ -1117,6 +1118,13 @@ static void hpcc_int_fcr_count(struct hpcc_int_dev *d, struct hpcc_int_fcr *f,
 	if (fl->counted_round == f->round)
 		return;
 	fl->counted_round = f->round;
+	/* never more than the table holds: a chain of early rounds, each
+	 * counting at least the last one's flows, would otherwise let a
+	 * table that churns count flows twice and lower the rate without
+	 * bound until a regular round
+	 */
+	if (f->active >= HPCC_INT_FCR_FLOWS)
+		return;
 	WRITE_ONCE(f->active, f->active + 1);
 	if (f->active * HPCC_INT_FCR_EARLY_DEN >=
 	    f->round_active * HPCC_INT_FCR_EARLY_NUM &&

@@ -429,6 +429,7 @@ static void hpcc_fcr_apply(struct sock *sk, struct hpcc_ent *e,
 	u64 now = tp->tcp_clock_cache;
 	u64 gen = READ_ONCE(e->fcr_gen);
 	u64 rate, until = 0, ts = 0, rx = 0, w, cwnd, pacing;
+	u32 bad_seq = 0;
 	int i, bad = 0;
 	bool fresh;
 
@@ -446,6 +447,7 @@ static void hpcc_fcr_apply(struct sock *sk, struct hpcc_ent *e,
 		    !hpcc_fcr_in_window(h->seq, tp->snd_una, tp->max_window,
 					tp->snd_nxt)) {
 			h->rate = 0;
+			bad_seq = h->seq;
 			bad++;
 			continue;
 		}
@@ -463,8 +465,9 @@ static void hpcc_fcr_apply(struct sock *sk, struct hpcc_ent *e,
 	for (i = 0; i < bad; i++)
 		hpcc_stat_inc(e->hn, HPCC_STAT_FCR_BAD_SEQ);
 	if (bad && net_ratelimit())
-		pr_info("FCR for port %u dropped: sequence number outside the window\n",
-			ntohs(e->key.sport));
+		pr_info("FCR for port %u dropped: sequence number %u outside the window (snd_una %u snd_nxt %u max_window %u)\n",
+			ntohs(e->key.sport), bad_seq, tp->snd_una,
+			tp->snd_nxt, tp->max_window);
 	fresh = gen != e->fcr_used_gen && rate;
 	if (fresh)
 		e->fcr_delay = now > ts ? now - ts : 0;
