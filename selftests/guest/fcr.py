@@ -22,13 +22,15 @@ include/uapi/linux/hpcc_wire.h) for tests.
       each of COUNT segments, GAP seconds apart, with an FCR message whose
       sequence number is that segment's (the flow's path is the only
       place it is known), rounds 1..COUNT; prints "sent N"
-  fcr.py burst DEV SADDR DADDR DPORT SPORT COUNT GROUP GAP WAIT
+  fcr.py burst DEV SADDR DADDR DPORT SPORT COUNT GROUP GAP WAIT [response]
       send COUNT TCP data segments (64 bytes each, raw socket) of COUNT
       new flows SADDR:SPORT+k -> DADDR:DPORT, k = 0..COUNT-1, in groups of
       GROUP back to back, GAP seconds between groups, and watch DEV (a
       packet socket) meanwhile and WAIT seconds after for the FCR messages
       to those flows; prints "k round rate" for each message, in k's
-      order
+      order.  response: the segments have a probe's or response's TCP
+      header instead (sequence and acknowledgment numbers, flags and
+      window 0; include/uapi/linux/hpcc_wire.h)
 """
 import socket
 import struct
@@ -100,17 +102,19 @@ def csum(b):
     return ~s & 0xffff
 
 
-def segment(saddr, daddr, sport, dport, seq):
+def segment(saddr, daddr, sport, dport, seq, response=False):
     data = bytes(64)
-    h = struct.pack(">HHIIBBHHH", sport, dport, seq, 0, 5 << 4, 0x18,
-                    65535, 0, 0)
+    h = struct.pack(">HHIIBBHHH", sport, dport, 0 if response else seq, 0,
+                    5 << 4, 0 if response else 0x18,
+                    0 if response else 65535, 0, 0)
     ph = socket.inet_aton(saddr) + socket.inet_aton(daddr) + \
         struct.pack(">BBH", 0, 6, len(h) + len(data))
     c = csum(ph + h + data)
     return h[:16] + struct.pack(">H", c) + h[18:] + data
 
 
-def burst(dev, saddr, daddr, dport, sport, count, group, gap, wait):
+def burst(dev, saddr, daddr, dport, sport, count, group, gap, wait,
+          response=False):
     p = socket.socket(socket.AF_PACKET, socket.SOCK_RAW, socket.htons(3))
     # incoming only (PACKET_IGNORE_OUTGOING): the datagrams this host
     # sends meanwhile would fill the buffer and lose messages
@@ -142,8 +146,8 @@ def burst(dev, saddr, daddr, dport, sport, count, group, gap, wait):
                 got[k] = (rnd, rate)
 
     for k in range(count):
-        r.sendto(segment(saddr, daddr, sport + k, dport, 1000 * (k + 1)),
-                 (daddr, 0))
+        r.sendto(segment(saddr, daddr, sport + k, dport, 1000 * (k + 1),
+                         response), (daddr, 0))
         if (k + 1) % group:
             continue
         end = time.monotonic() + gap
@@ -182,7 +186,8 @@ def main(a):
                          int(a[11]), int(a[12]), int(a[13]))
     if a[0] == "burst":
         return burst(a[1], a[2], a[3], int(a[4]), int(a[5]), int(a[6]),
-                     int(a[7]), float(a[8]), float(a[9]))
+                     int(a[7]), float(a[8]), float(a[9]),
+                     len(a) > 10 and a[10] == "response")
     print(__doc__, file=sys.stderr)
     return 2
 
