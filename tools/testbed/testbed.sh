@@ -136,7 +136,11 @@ capacity = 1 1 $((TB_RATE_MBIT * 1000000))"
 # (default T, the base RTT plus 2 ms); the first N senders (default all)
 # take them from the router's addresses towards them (198.18.0.0/16,
 # fd00:18::/32) and their hpccd announces support in the probes; the others
-# are senders without FCR, which the hop marks CE.  off: none of it.
+# are senders without FCR, which the hop marks CE.  The senders' rate-min
+# is B x 0.1 / 256 (fcr-eta's least over the hop's 256 flows), the least
+# rate the hop can send: the default 1 Mbit/s is B x 0.95 / 47.5 here,
+# and S7 at 100 % load counted more flows than that (2026-11-27: 30 192
+# messages refused).  off: none of it.
 tb_fcr() {
 	local on=$1 n=${2:-$TB_S} i high=0
 	case $on in on|off) ;; *) echo "tb_fcr: on or off" >&2; return 2 ;; esac
@@ -148,7 +152,8 @@ tb_fcr() {
 	for ((i = 1; i <= TB_S; i++)); do
 		if [ "$on" = on ] && [ "$i" -le "$n" ]; then
 			ip netns exec "tbs$i" "$TB_BIN/hpccctl" fcr set port 6862 \
-				prefix 198.18.0.0/16 prefix fd00:18::/32
+				prefix 198.18.0.0/16 prefix fd00:18::/32 \
+				rate-min $((TB_RATE_MBIT * 1000000 / 2560))
 		else
 			ip netns exec "tbs$i" "$TB_BIN/hpccctl" fcr set port 0 flush
 		fi || return 1
