@@ -37,6 +37,8 @@ import struct
 import sys
 import time
 
+from probe import csum  # the Internet checksum, as probe.py's packets use
+
 MAGIC = 0x48504343
 SOL_PACKET = 263
 PACKET_IGNORE_OUTGOING = 23
@@ -91,15 +93,6 @@ def sniffsend(dev, sport, count, gap, dst, port, saddr, daddr, dport, rate,
         pass
     print("sent", n)
     return 0 if n == count else 1
-
-
-def csum(b):
-    if len(b) % 2:
-        b += b"\0"
-    s = sum(struct.unpack(">%dH" % (len(b) // 2), b))
-    while s >> 16:
-        s = (s & 0xffff) + (s >> 16)
-    return ~s & 0xffff
 
 
 def segment(saddr, daddr, sport, dport, seq, response=False):
