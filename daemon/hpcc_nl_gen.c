@@ -945,6 +945,8 @@ const struct hpcc_nl_attr_desc hpcc_int_dev_desc[HPCC_INT_A_DEV_MAX + 1] = {
 	[HPCC_INT_A_DEV_FCR_RATE] = { "fcr-rate", HPCC_NL_U64, 0, 0, NULL },
 	[HPCC_INT_A_DEV_FCR_ACTIVE] = { "fcr-active", HPCC_NL_U32, 0, 0, NULL },
 	[HPCC_INT_A_DEV_FCR_EARLY_ROUNDS] = { "fcr-early-rounds", HPCC_NL_U64, 0, 0, NULL },
+	[HPCC_INT_A_DEV_FCR_SENDER_MAX] = { "fcr-sender-max", HPCC_NL_U32, 0, 0, NULL },
+	[HPCC_INT_A_DEV_FCR_SENDER_LIMITED] = { "fcr-sender-limited", HPCC_NL_U64, 0, 0, NULL },
 };
 
 const char *const hpcc_int_dev_names[HPCC_INT_A_DEV_MAX + 1] = {
@@ -971,6 +973,8 @@ const char *const hpcc_int_dev_names[HPCC_INT_A_DEV_MAX + 1] = {
 	[HPCC_INT_A_DEV_FCR_RATE] = "fcr-rate",
 	[HPCC_INT_A_DEV_FCR_ACTIVE] = "fcr-active",
 	[HPCC_INT_A_DEV_FCR_EARLY_ROUNDS] = "fcr-early-rounds",
+	[HPCC_INT_A_DEV_FCR_SENDER_MAX] = "fcr-sender-max",
+	[HPCC_INT_A_DEV_FCR_SENDER_LIMITED] = "fcr-sender-limited",
 };
 
 const struct hpcc_nl_attr_desc hpcc_int_config_desc[HPCC_INT_A_CONFIG_MAX + 1] = {
@@ -1119,6 +1123,16 @@ int hpcc_int_dev_parse(const struct nlattr *attr, size_t len, struct hpcc_int_de
 			ok = plen == sizeof(out->fcr_early_rounds);
 			if (ok)
 				memcpy(&out->fcr_early_rounds, p, sizeof(out->fcr_early_rounds));
+			break;
+		case HPCC_INT_A_DEV_FCR_SENDER_MAX:
+			ok = plen == sizeof(out->fcr_sender_max);
+			if (ok)
+				memcpy(&out->fcr_sender_max, p, sizeof(out->fcr_sender_max));
+			break;
+		case HPCC_INT_A_DEV_FCR_SENDER_LIMITED:
+			ok = plen == sizeof(out->fcr_sender_limited);
+			if (ok)
+				memcpy(&out->fcr_sender_limited, p, sizeof(out->fcr_sender_limited));
 			break;
 		default:
 			ok = 0;

@@ -54,9 +54,11 @@ static int usage(FILE *out)
 		"       hpccctl [-j] int show\n"
 		"       hpccctl int add dev DEV [rate RATE] [encoding own|int-md|ifa] [tx-model qdisc|wire]\n"
 		"                  [fcr-qlen-high BYTES] [fcr-qlen-low BYTES] [fcr-interval USEC] [fcr-eta PERMILLE]\n"
+		"                  [fcr-sender-max N]\n"
 		"       hpccctl int del dev DEV\n"
 		"       hpccctl int change dev DEV [rate RATE] [encoding own|int-md|ifa] [tx-model qdisc|wire]\n"
 		"                  [fcr-qlen-high BYTES] [fcr-qlen-low BYTES] [fcr-interval USEC] [fcr-eta PERMILLE]\n"
+		"                  [fcr-sender-max N]\n"
 		"       hpccctl int set [switch-id N] [probe-dscp N] [ifa-protocol N] [fcr-port N] [fcr-dscp N]\n"
 		"       hpccctl -h | -V\n"
 		"  -j, --json     JSON output, with the YNL spec's attribute names\n"
@@ -820,7 +822,9 @@ static int int_show(void)
 		       " rate %" PRIu64 " active %" PRIu64 "\n"
 		       "      sent %" PRIu64 " dropped %" PRIu64 " rounds %" PRIu64
 		       " ce-marked %" PRIu64 " not-ect %" PRIu64
-		       " table-full %" PRIu64 " early-rounds %" PRIu64 "\n",
+		       " table-full %" PRIu64 " early-rounds %" PRIu64 "\n"
+		       "      sender-max %" PRIu64 " sender-limited %" PRIu64
+		       "\n",
 		       a->v[HPCC_INT_A_DEV_FCR_QLEN_HIGH],
 		       a->v[HPCC_INT_A_DEV_FCR_QLEN_LOW],
 		       a->v[HPCC_INT_A_DEV_FCR_INTERVAL],
@@ -834,7 +838,9 @@ static int int_show(void)
 		       a->v[HPCC_INT_A_DEV_CE_MARKED],
 		       a->v[HPCC_INT_A_DEV_NOT_ECT],
 		       a->v[HPCC_INT_A_DEV_FCR_TABLE_FULL],
-		       a->v[HPCC_INT_A_DEV_FCR_EARLY_ROUNDS]);
+		       a->v[HPCC_INT_A_DEV_FCR_EARLY_ROUNDS],
+		       a->v[HPCC_INT_A_DEV_FCR_SENDER_MAX],
+		       a->v[HPCC_INT_A_DEV_FCR_SENDER_LIMITED]);
 	}
 	if (json) {
 		json_object_object_add(o, "dev", devs);
@@ -863,7 +869,8 @@ static int int_enum_arg(const char *key, const struct hpcc_nl_enum *e,
 	return -1;
 }
 
-#define FCR_USE "[fcr-qlen-high BYTES] [fcr-qlen-low BYTES] [fcr-interval USEC] [fcr-eta PERMILLE]"
+#define FCR_USE "[fcr-qlen-high BYTES] [fcr-qlen-low BYTES] [fcr-interval USEC] [fcr-eta PERMILLE]\n" \
+	"       [fcr-sender-max N]"
 
 /*
  * int add dev DEV [rate RATE] [encoding E] [tx-model M] [fcr-...], int del dev DEV
@@ -893,21 +900,25 @@ static int int_dev(uint8_t cmd, int ac, char **av)
 	uint64_t enc = 0, txm = 0;
 	unsigned int ifindex;
 	bool has_enc = false, has_txm = false;
-	/* fcr-qlen-high, fcr-qlen-low, fcr-interval, fcr-eta: given, value */
-	static const int fcr_attr[4] = {
+	/* fcr-qlen-high, fcr-qlen-low, fcr-interval, fcr-eta,
+	 * fcr-sender-max: given, value
+	 */
+	static const int fcr_attr[] = {
 		HPCC_INT_A_DEV_FCR_QLEN_HIGH, HPCC_INT_A_DEV_FCR_QLEN_LOW,
 		HPCC_INT_A_DEV_FCR_INTERVAL, HPCC_INT_A_DEV_FCR_ETA,
+		HPCC_INT_A_DEV_FCR_SENDER_MAX,
 	};
-	bool has_fcr[4] = { false };
-	uint64_t fcr[4];
+	enum { NFCR = sizeof(fcr_attr) / sizeof(fcr_attr[0]) };
+	bool has_fcr[NFCR] = { false }, any_fcr = false;
+	uint64_t fcr[NFCR];
 	int i, k, err;
 
 	for (i = 0; i + 1 < ac; i += 2) {
 		k = takes_rate ? hpcc_name_lookup(hpcc_int_dev_names,
 						  HPCC_INT_A_DEV_MAX, av[i]) : 0;
-		for (err = 0; err < 4 && fcr_attr[err] != k; err++)
+		for (err = 0; err < NFCR && fcr_attr[err] != k; err++)
 			;
-		if (err < 4 && !has_fcr[err]) {
+		if (err < NFCR && !has_fcr[err]) {
 			char *end;
 
 			errno = 0;
@@ -919,6 +930,7 @@ static int int_dev(uint8_t cmd, int ac, char **av)
 				return 2;
 			}
 			has_fcr[err] = true;
+			any_fcr = true;
 		} else if (!strcmp(av[i], "dev") && !dev) {
 			dev = av[i + 1];
 		} else if (takes_rate && !strcmp(av[i], "rate") && !rate) {
@@ -945,7 +957,7 @@ static int int_dev(uint8_t cmd, int ac, char **av)
 	}
 	if (i != ac || !dev ||
 	    (cmd == HPCC_INT_CMD_DEV_SET && !rate && !has_enc && !has_txm &&
-	     !has_fcr[0] && !has_fcr[1] && !has_fcr[2] && !has_fcr[3])) {
+	     !any_fcr)) {
 		fprintf(stderr, "hpccctl: usage: int ");
 		fprintf(stderr, use[cmd], takes_rate ? "\n       " FCR_USE : "");
 		fputc('\n', stderr);
@@ -966,7 +978,7 @@ static int int_dev(uint8_t cmd, int ac, char **av)
 		mnl_attr_put_u8(nlh, HPCC_INT_A_DEV_ENCODING, (uint8_t)enc);
 	if (has_txm)
 		mnl_attr_put_u8(nlh, HPCC_INT_A_DEV_TX_MODEL, (uint8_t)txm);
-	for (k = 0; k < 4; k++)
+	for (k = 0; k < NFCR; k++)
 		if (has_fcr[k])
 			mnl_attr_put_u32(nlh, fcr_attr[k], (uint32_t)fcr[k]);
 	err = hpcc_genl_talk(&g, nlh, NULL, NULL);

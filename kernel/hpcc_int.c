@@ -112,6 +112,7 @@ enum hpcc_int_fcr_cnt {
 	HPCC_INT_FCR_CNT_NOT_ECT,
 	HPCC_INT_FCR_CNT_TABLE_FULL,
 	HPCC_INT_FCR_CNT_EARLY_ROUNDS,
+	HPCC_INT_FCR_CNT_SENDER_LIMITED,
 	HPCC_INT_FCR_CNT_NUM,
 };
 
@@ -123,6 +124,7 @@ static const int hpcc_int_fcr_cnt_attr[HPCC_INT_FCR_CNT_NUM] = {
 	[HPCC_INT_FCR_CNT_NOT_ECT] = HPCC_INT_A_DEV_NOT_ECT,
 	[HPCC_INT_FCR_CNT_TABLE_FULL] = HPCC_INT_A_DEV_FCR_TABLE_FULL,
 	[HPCC_INT_FCR_CNT_EARLY_ROUNDS] = HPCC_INT_A_DEV_FCR_EARLY_ROUNDS,
+	[HPCC_INT_FCR_CNT_SENDER_LIMITED] = HPCC_INT_A_DEV_FCR_SENDER_LIMITED,
 };
 
 struct hpcc_int_fcr;
@@ -156,6 +158,8 @@ struct hpcc_int_fcr;
  * @fcr_low: fcr-qlen-low, bytes (RTNL writes, READ_ONCE)
  * @fcr_interval: fcr-interval, us (RTNL writes, READ_ONCE)
  * @fcr_eta: fcr-eta, thousandths (RTNL writes, READ_ONCE)
+ * @fcr_sender_max: fcr-sender-max, messages per sender per fcr-interval
+ *	(RTNL writes, READ_ONCE)
  * @fcr: the FCR state, allocated when FCR is first turned on (RCU)
  * @fcr_cnt: FCR counters, enum hpcc_int_fcr_cnt
  * @rcu: freed after a grace period (the hook reads under RCU)
@@ -179,6 +183,7 @@ struct hpcc_int_dev {
 	u32 fcr_low;
 	u32 fcr_interval;
 	u32 fcr_eta;
+	u32 fcr_sender_max;
 	struct hpcc_int_fcr __rcu *fcr;
 	atomic64_t fcr_cnt[HPCC_INT_FCR_CNT_NUM];
 	struct rcu_head rcu;
@@ -861,8 +866,9 @@ static void hpcc_int_fcr_tclass(struct sock *sk, u8 tclass)
  * flow of a supporting sender gets one FCR message per round, built from
  * its packet (its sequence number is the message's nonce) and sent by a
  * work item from the namespace's UDP sockets (a packet hook neither sends
- * nor sleeps).  Flows of other senders get CE marks (mixed mode, sections
- * 3.1 and 3.3).  Documentation/design.rst, "Fast Congestion Response".
+ * nor sleeps), at most fcr-sender-max per sender per interval.  Flows of
+ * other senders get CE marks (mixed mode, sections 3.1 and 3.3).
+ * Documentation/design.rst, "Fast Congestion Response".
  */
 #define HPCC_INT_FCR_FLOWS	256	/* flows a port tracks */
 #define HPCC_INT_FCR_PROBE	8	/* slots a flow may hash to */
@@ -872,6 +878,8 @@ static void hpcc_int_fcr_tclass(struct sock *sk, u8 tclass)
 #define HPCC_INT_FCR_DSCP_DEFAULT	61
 #define HPCC_INT_FCR_INTERVAL_DEFAULT	1000	/* us */
 #define HPCC_INT_FCR_ETA_DEFAULT	950
+#define HPCC_INT_FCR_SENDER_MAX_DEFAULT	64	/* messages per interval */
+#define HPCC_INT_FCR_LIMITS	HPCC_INT_FCR_FLOWS	/* senders limited */
 /* A round starts early when its count of flows has grown by NUM/DEN ... */
 #define HPCC_INT_FCR_EARLY_NUM		4
 #define HPCC_INT_FCR_EARLY_DEN		3
@@ -907,6 +915,20 @@ struct hpcc_int_fcr_flow {
 };
 
 /**
+ * struct hpcc_int_fcr_limit - the messages a port sent one sender
+ * @saddr: the sender's address, IPv4-mapped for IPv4
+ * @tat: the theoretical arrival time of its next message, ns (a generic
+ *	cell rate algorithm, ITU-T I.371): each message moves it on by
+ *	fcr-interval / fcr-sender-max; a message is allowed while it is at
+ *	most fcr-interval ahead of now.  At or before now: the sender has its
+ *	whole budget, and the slot may be taken by another.
+ */
+struct hpcc_int_fcr_limit {
+	u8 saddr[16];
+	u64 tat;
+};
+
+/**
  * struct hpcc_int_fcr - a port's FCR state, allocated when FCR is first
  * turned on for it and freed with it
  * @lock: serializes everything below between the CPUs that forward
@@ -920,6 +942,8 @@ struct hpcc_int_fcr_flow {
  * @senders: supporting senders' addresses (IPv4-mapped), by hash
  * @sender_seen: when each last probed, ns; 0: free
  * @flows: the flows, open addressing over HPCC_INT_FCR_PROBE slots
+ * @limits: the messages each sender was sent, by hash, the same way
+ *	(hpcc_int_fcr_allow())
  */
 struct hpcc_int_fcr {
 	spinlock_t lock;	/* the whole state */
@@ -933,6 +957,7 @@ struct hpcc_int_fcr {
 	u8 senders[HPCC_INT_FCR_SENDERS][16];
 	u64 sender_seen[HPCC_INT_FCR_SENDERS];
 	struct hpcc_int_fcr_flow flows[HPCC_INT_FCR_FLOWS];
+	struct hpcc_int_fcr_limit limits[HPCC_INT_FCR_LIMITS];
 };
 
 /**
@@ -980,6 +1005,42 @@ static unsigned int hpcc_int_fcr_sender(const struct hpcc_int_fcr *f,
 					const u8 *a)
 {
 	return jhash(a, 16, f->hash_rnd) % HPCC_INT_FCR_SENDERS;
+}
+
+/*
+ * hpcc_int_fcr_allow() - may the port send sender @saddr one more message
+ * now?  At most @max per @interval (ns) as a steady rate, and as a burst
+ * after a quiet interval (struct hpcc_int_fcr_limit).  A sender not in the
+ * table takes a slot whose budget is whole, or else the one of its hash's
+ * HPCC_INT_FCR_PROBE slots that is soonest whole (that sender's count
+ * starts again: with more than that many senders, each sent a message
+ * within the interval, hashing alike, a sender may get more).  Return:
+ * true, and the message counted, or false.  Context: @f->lock held.
+ */
+static bool hpcc_int_fcr_allow(struct hpcc_int_fcr *f, const u8 *saddr,
+			       u64 now, u64 interval, u32 max)
+{
+	u64 cost = max_t(u64, div_u64(interval, max), 1), t;
+	u32 h = jhash(saddr, 16, f->hash_rnd);
+	struct hpcc_int_fcr_limit *l, *victim = NULL;
+	int i;
+
+	for (i = 0; i < HPCC_INT_FCR_PROBE; i++) {
+		l = &f->limits[(h + i) % HPCC_INT_FCR_LIMITS];
+		if (!memcmp(l->saddr, saddr, 16))
+			goto found;
+		if (!victim || l->tat < victim->tat)
+			victim = l;
+	}
+	l = victim;
+	memcpy(l->saddr, saddr, 16);
+	l->tat = now;
+found:
+	t = max(l->tat, now);
+	if (t - now + cost > interval)
+		return false;
+	l->tat = t + cost;
+	return true;
 }
 
 /*
@@ -1226,6 +1287,11 @@ static void hpcc_int_fcr_data(struct hpcc_int_net *hn, struct hpcc_int_dev *d,
 			f->sender_seen[s] + HPCC_INT_FCR_SENDER_TTL > now &&
 			!memcmp(f->senders[s], k.saddr, 16)));
 		mark = !fl || !fl->support;
+		if (fcr && !hpcc_int_fcr_allow(f, k.saddr, now, interval,
+					       READ_ONCE(d->fcr_sender_max))) {
+			atomic64_inc(&d->fcr_cnt[HPCC_INT_FCR_CNT_SENDER_LIMITED]);
+			fcr = false;
+		}
 		if (fcr) {
 			fl->sent_round = f->round;
 			m.family = k.family;
@@ -1530,6 +1596,9 @@ static int hpcc_int_fcr_config(struct hpcc_int_net *hn, struct hpcc_int_dev *d,
 			   nla_get_u32(tb[HPCC_INT_A_DEV_FCR_INTERVAL]));
 	if (tb[HPCC_INT_A_DEV_FCR_ETA])
 		WRITE_ONCE(d->fcr_eta, nla_get_u32(tb[HPCC_INT_A_DEV_FCR_ETA]));
+	if (tb[HPCC_INT_A_DEV_FCR_SENDER_MAX])
+		WRITE_ONCE(d->fcr_sender_max,
+			   nla_get_u32(tb[HPCC_INT_A_DEV_FCR_SENDER_MAX]));
 	WRITE_ONCE(d->fcr_low, low);
 	if (live && !d->fcr_high != !high)
 		WRITE_ONCE(hn->fcr_ndevs, hn->fcr_ndevs + (high ? 1 : -1));
@@ -1542,7 +1611,8 @@ static bool hpcc_int_fcr_attrs(struct nlattr **tb)
 {
 	return tb[HPCC_INT_A_DEV_FCR_QLEN_HIGH] ||
 	       tb[HPCC_INT_A_DEV_FCR_QLEN_LOW] ||
-	       tb[HPCC_INT_A_DEV_FCR_INTERVAL] || tb[HPCC_INT_A_DEV_FCR_ETA];
+	       tb[HPCC_INT_A_DEV_FCR_INTERVAL] || tb[HPCC_INT_A_DEV_FCR_ETA] ||
+	       tb[HPCC_INT_A_DEV_FCR_SENDER_MAX];
 }
 
 /* Free a device's entry and its FCR state (an RCU callback). */
@@ -1572,6 +1642,7 @@ static int hpcc_int_dev_add(struct sk_buff *skb, struct genl_info *info)
 	d->util_bp = U32_MAX;
 	d->fcr_interval = HPCC_INT_FCR_INTERVAL_DEFAULT;
 	d->fcr_eta = HPCC_INT_FCR_ETA_DEFAULT;
+	d->fcr_sender_max = HPCC_INT_FCR_SENDER_MAX_DEFAULT;
 	if (info->attrs[HPCC_INT_A_DEV_ENCODING])
 		d->encoding = nla_get_u8(info->attrs[HPCC_INT_A_DEV_ENCODING]);
 	if (info->attrs[HPCC_INT_A_DEV_TX_MODEL])
@@ -1742,6 +1813,8 @@ static int hpcc_int_dev_fill(struct sk_buff *msg, const struct hpcc_int_dev *d,
 	    nla_put_u32(msg, HPCC_INT_A_DEV_FCR_INTERVAL,
 			READ_ONCE(d->fcr_interval)) ||
 	    nla_put_u32(msg, HPCC_INT_A_DEV_FCR_ETA, READ_ONCE(d->fcr_eta)) ||
+	    nla_put_u32(msg, HPCC_INT_A_DEV_FCR_SENDER_MAX,
+			READ_ONCE(d->fcr_sender_max)) ||
 	    nla_put_u8(msg, HPCC_INT_A_DEV_FCR_CONGESTED,
 		       f ? READ_ONCE(f->congested) : 0) ||
 	    nla_put_u64_64bit(msg, HPCC_INT_A_DEV_FCR_RATE,
@@ -1866,7 +1939,7 @@ static const struct genl_ops hpcc_int_nl_ops[] = {
 		.flags = GENL_UNS_ADMIN_PERM,
 		.doit = hpcc_int_dev_add,
 		.policy = hpcc_int_dev_add_nl_policy,
-		.maxattr = HPCC_INT_A_DEV_FCR_ETA,
+		.maxattr = HPCC_INT_A_DEV_FCR_SENDER_MAX,
 	},
 	{
 		.cmd = HPCC_INT_CMD_DEV_DEL,
@@ -1898,7 +1971,7 @@ static const struct genl_ops hpcc_int_nl_ops[] = {
 		.flags = GENL_UNS_ADMIN_PERM,
 		.doit = hpcc_int_dev_set,
 		.policy = hpcc_int_dev_set_nl_policy,
-		.maxattr = HPCC_INT_A_DEV_FCR_ETA,
+		.maxattr = HPCC_INT_A_DEV_FCR_SENDER_MAX,
 	},
 };
 

@@ -23,7 +23,7 @@ static HPCC_NLA_RANGE_CONST struct netlink_range_validation hpcc_int_a_dev_rate_
 };
 
 /* HPCC_INT_CMD_DEV_ADD - do */
-static const struct nla_policy hpcc_int_dev_add_nl_policy[HPCC_INT_A_DEV_FCR_ETA + 1] = {
+static const struct nla_policy hpcc_int_dev_add_nl_policy[HPCC_INT_A_DEV_FCR_SENDER_MAX + 1] = {
 	[HPCC_INT_A_DEV_IFINDEX] = NLA_POLICY_FULL_RANGE(NLA_U32, &hpcc_int_a_dev_ifindex_range),
 	[HPCC_INT_A_DEV_RATE] = NLA_POLICY_FULL_RANGE(NLA_U64, &hpcc_int_a_dev_rate_range),
 	[HPCC_INT_A_DEV_ENCODING] = NLA_POLICY_MAX(NLA_U8, 2),
@@ -32,6 +32,7 @@ static const struct nla_policy hpcc_int_dev_add_nl_policy[HPCC_INT_A_DEV_FCR_ETA
 	[HPCC_INT_A_DEV_FCR_QLEN_LOW] = { .type = NLA_U32, },
 	[HPCC_INT_A_DEV_FCR_INTERVAL] = NLA_POLICY_RANGE(NLA_U32, 1, 32767),
 	[HPCC_INT_A_DEV_FCR_ETA] = NLA_POLICY_RANGE(NLA_U32, 100, 1000),
+	[HPCC_INT_A_DEV_FCR_SENDER_MAX] = NLA_POLICY_RANGE(NLA_U32, 1, 1024),
 };
 
 /* HPCC_INT_CMD_DEV_DEL - do */
@@ -54,7 +55,7 @@ static const struct nla_policy hpcc_int_config_set_nl_policy[HPCC_INT_A_CONFIG_F
 };
 
 /* HPCC_INT_CMD_DEV_SET - do */
-static const struct nla_policy hpcc_int_dev_set_nl_policy[HPCC_INT_A_DEV_FCR_ETA + 1] = {
+static const struct nla_policy hpcc_int_dev_set_nl_policy[HPCC_INT_A_DEV_FCR_SENDER_MAX + 1] = {
 	[HPCC_INT_A_DEV_IFINDEX] = NLA_POLICY_FULL_RANGE(NLA_U32, &hpcc_int_a_dev_ifindex_range),
 	[HPCC_INT_A_DEV_RATE] = NLA_POLICY_FULL_RANGE(NLA_U64, &hpcc_int_a_dev_rate_range),
 	[HPCC_INT_A_DEV_ENCODING] = NLA_POLICY_MAX(NLA_U8, 2),
@@ -63,6 +64,7 @@ static const struct nla_policy hpcc_int_dev_set_nl_policy[HPCC_INT_A_DEV_FCR_ETA
 	[HPCC_INT_A_DEV_FCR_QLEN_LOW] = { .type = NLA_U32, },
 	[HPCC_INT_A_DEV_FCR_INTERVAL] = NLA_POLICY_RANGE(NLA_U32, 1, 32767),
 	[HPCC_INT_A_DEV_FCR_ETA] = NLA_POLICY_RANGE(NLA_U32, 100, 1000),
+	[HPCC_INT_A_DEV_FCR_SENDER_MAX] = NLA_POLICY_RANGE(NLA_U32, 1, 1024),
 };
 
 #endif /* _HPCC_INT_NL_POLICY_H */

@@ -28,7 +28,8 @@ include/uapi/linux/hpcc_wire.h) for tests.
       GROUP back to back, GAP seconds between groups, and watch DEV (a
       packet socket) meanwhile and WAIT seconds after for the FCR messages
       to those flows; prints "k round rate" for each message, in k's
-      order.  response: the segments have a probe's or response's TCP
+      order, and "sent in MS ms" (the send phase's length) to stderr.
+      response: the segments have a probe's or response's TCP
       header instead (sequence and acknowledgment numbers, flags and
       window 0; include/uapi/linux/hpcc_wire.h)
 """
@@ -138,6 +139,7 @@ def burst(dev, saddr, daddr, dport, sport, count, group, gap, wait,
             if 0 <= k < count and k not in got:
                 got[k] = (rnd, rate)
 
+    t0 = time.monotonic()
     for k in range(count):
         r.sendto(segment(saddr, daddr, sport + k, dport, 1000 * (k + 1),
                          response), (daddr, 0))
@@ -146,6 +148,8 @@ def burst(dev, saddr, daddr, dport, sport, count, group, gap, wait,
         end = time.monotonic() + gap
         while time.monotonic() < end:
             drain()
+    print("sent in %.1f ms" % ((time.monotonic() - t0) * 1000),
+          file=sys.stderr)
     end = time.monotonic() + wait
     while time.monotonic() < end:
         drain()

@@ -171,22 +171,45 @@ congested_now() { [ "$(istat fcr-congested)" = 1 ]; }
 # have a response's TCP header (seq 0, no flags) get no message: until
 # the fix of 2026-11-27 the hop built messages with sequence number 0 from
 # responses, which the senders refused as fcr-bad-seq
-late_flows() {
-	local pu ph e0 e1 s0 s1 a rc=0 n ne0 ne1
+# busy_port CPORT - rounds 32767 us apart, a 2 Mbit/s hpcc flow from hs
+# (client port CPORT, announcing hs's support), then v2 slowed to 2 Mbit/s
+# and its queue kept full by an 8 Mbit/s UDP flow (a slow bottleneck, so
+# that a stall of the UDP sender in a loaded guest does not drain the
+# queue: 200 KB is 0.8 s at 2 Mbit/s); the hop's B stays 20 Mbit/s.
+# BUSY_PIDS: the two iperf3 clients, for calm_port.
+busy_port() {
+	local rc=0
 	rctl int change dev v2 fcr-interval 32767 || return 1
-	ip netns exec hs iperf3 -c $SRV -p 5201 --cport 6304 -C hpcc -b 2M \
+	ip netns exec hs iperf3 -c $SRV -p 5201 --cport "$1" -C hpcc -b 2M \
 		-t 30 > /dev/null 2>&1 &
-	ph=$!
-	retry 100 fis 6304 samples -ge 2 ||
+	BUSY_PIDS=$!
+	retry 100 fis "$1" samples -ge 2 ||
 		{ echo "the hpcc flow got no samples"; rc=1; }
-	# a slow bottleneck, so that a stall of the UDP sender in a loaded
-	# guest does not drain the queue (200 KB: 0.8 s at 2 Mbit/s)
 	tc -n rt qdisc change dev v2 root tbf rate 2mbit burst 16k limit 200k ||
 		rc=1
 	ip netns exec hs iperf3 -c $SRV -p 5202 -u -b 8M -t 30 \
 		> /dev/null 2>&1 &
-	pu=$!
+	BUSY_PIDS="$BUSY_PIDS $!"
 	retry 100 congested_now || { echo "v2 not congested"; rc=1; }
+	return $rc
+}
+
+# calm_port - undo busy_port
+calm_port() {
+	local rc=0
+	# shellcheck disable=SC2086
+	kill $BUSY_PIDS 2>/dev/null
+	# shellcheck disable=SC2086
+	wait $BUSY_PIDS 2>/dev/null
+	tc -n rt qdisc change dev v2 root tbf rate 20mbit burst 16k limit 200k ||
+		rc=1
+	rctl int change dev v2 fcr-interval 20000 || rc=1
+	return $rc
+}
+
+late_flows() {
+	local e0 e1 s0 s1 a rc=0 n ne0 ne1
+	busy_port 6304 || rc=1
 	read -r e0 s0 <<< "$(istat fcr-early-rounds fcr-sent)"
 	ip netns exec hs $PY burst v0 $HS $SRV 5201 7000 24 3 0.002 0.5 \
 		> "$TMP/burst" || rc=1
@@ -201,11 +224,7 @@ late_flows() {
 	ne1=$(istat not-ect)
 	echo "response-form segments of 6 flows: messages seen $(wc -l < "$TMP/resp") (want 0); v2 not-ect $ne0 -> $ne1 (other flows' too)"
 	[ -s "$TMP/resp" ] && { cat "$TMP/resp"; rc=1; }
-	kill $pu $ph 2>/dev/null
-	wait $pu $ph 2>/dev/null
-	tc -n rt qdisc change dev v2 root tbf rate 20mbit burst 16k limit 200k ||
-		rc=1
-	rctl int change dev v2 fcr-interval 20000 || rc=1
+	calm_port || rc=1
 	n=$(wc -l < "$TMP/burst")
 	echo "messages to $n of 24 new flows (k round rate):"; cat "$TMP/burst"
 	echo "v2: fcr-sent $s0 -> $s1, fcr-early-rounds $e0 -> $e1, fcr-active $a"
@@ -216,6 +235,41 @@ late_flows() {
 	     END { if (!same) { print "no round with two messages"; bad = 1 }; exit bad }' \
 		"$TMP/burst" || rc=1
 	[ "$e1" -gt "$e0" ] || { echo "no early round"; rc=1; }
+	return $rc
+}
+
+# the hop's messages to one sender are rate-limited (fcr-sender-max, the
+# issue's "emits FCRs rate-limited per sender"): with fcr-sender-max 4,
+# 24 new flows of hs, one segment each in groups of 3 every 2 ms while v2
+# is congested, get at most 4 messages per 32767 us interval, as a burst
+# of 4 and then the steady rate (their one segment each: a flow denied
+# gets no later chance), and each denial is counted.  The module before
+# 2026-11-27 sent 20 to 24 of them one each.
+sender_limit() {
+	local l0 l1 s0 s1 n ms bound rc=0
+	busy_port 6305 || rc=1
+	rctl int change dev v2 fcr-sender-max 4 || rc=1
+	[ "$(istat fcr-sender-max)" = 4 ] || { echo "fcr-sender-max not 4"; rc=1; }
+	read -r l0 s0 <<< "$(istat fcr-sender-limited fcr-sent)"
+	ip netns exec hs $PY burst v0 $HS $SRV 5201 7200 24 3 0.002 0.5 \
+		> "$TMP/limit" 2> "$TMP/limit.err" || rc=1
+	read -r l1 s1 <<< "$(istat fcr-sender-limited fcr-sent)"
+	rctl int change dev v2 fcr-sender-max 64 || rc=1
+	calm_port || rc=1
+	n=$(wc -l < "$TMP/limit")
+	# the burst's send time (fcr.py burst: "sent in MS ms"), and the
+	# budget over it: 4 at once, 4 more per whole or started interval
+	ms=$(awk '/^sent in/ { print int($3 + 1) }' "$TMP/limit.err")
+	bound=$((4 + 4 * ((${ms:-0} + 31) / 32)))
+	cat "$TMP/limit.err"
+	echo "messages to $n of 24 new flows (at most $bound: 4 + 4 per interval of the burst's ${ms:-?} ms):"
+	cat "$TMP/limit"
+	echo "v2: fcr-sent $s0 -> $s1, fcr-sender-limited $l0 -> $l1"
+	[ -n "$ms" ] || rc=1
+	[ "$n" -ge 1 ] || { echo "no message at all"; rc=1; }
+	[ "$n" -le "$bound" ] || { echo "more than the limit"; rc=1; }
+	[ $((l1 - l0)) -ge $((24 - bound)) ] ||
+		{ echo "denials not counted"; rc=1; }
 	return $rc
 }
 
@@ -281,13 +335,14 @@ fcr_off() {
 }
 
 ktap_print_header
-ktap_set_plan 9
+ktap_set_plan 10
 t "hs - rt (tbf 20 Mbit/s, hpcc_int with FCR on v2) - hr" topology
 t "FCR configured on both sides; bad prefixes and thresholds refused with extack" configure
 t "mixed mode, no supporting sender: a congesting ECN flow gets CE marks, no FCR message" mixed_no_support
 t "hpccd in both; the sender's probes announce FCR support" daemons
 t "congested port: the supporting hpcc flow takes its FCR rate; a second hop's lower rate wins until its hold ends" congested
 t "flows starting while congested are counted as they send; the count's growth starts rounds early; responses are no flow's data" late_flows
+t "the messages to one sender are rate-limited (fcr-sender-max), denials counted" sender_limit
 t "refused and counted: outside the managed prefixes, out of range, malformed, no flow, sequence outside the window" refusals
 t "FCR off: the port's datagrams are not FCR's" fcr_off
 t "kernel log clean" kernel_clean_since "$MARK"
