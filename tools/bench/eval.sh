@@ -432,7 +432,8 @@ s3() {
 }
 
 # bench_fcr FILE - FCR counters (hpcc-fcr): the bottleneck hop's (br0's
-# fcr-sent, fcr-rounds, fcr-dropped, ce-marked, not-ect) and the senders'
+# fcr-sent, fcr-rounds, fcr-dropped, ce-marked, not-ect, sender-max,
+# sender-limited) and the senders'
 # tcp_hpcc ones summed (fcr-accepted, fcr-no-flow, fcr-bad-seq, ...), a
 # "name value" line each
 bench_fcr() {
@@ -440,7 +441,8 @@ bench_fcr() {
 	{
 		ip netns exec tbr "$TB_BIN/hpccctl" int show | awk '
 			$1 == "br0" { dev = 1; next } $1 == "fcr" && dev { next }
-			dev && $1 == "sent" { for (i = 1; i < NF; i += 2) print "hop_" $i, $(i + 1); dev = 0 }'
+			dev && $1 == "sent" { for (i = 1; i < NF; i += 2) print "hop_" $i, $(i + 1); next }
+			dev && $1 == "sender-max" { for (i = 1; i < NF; i += 2) print "hop_" $i, $(i + 1); dev = 0 }'
 		for ns in $(tb_ns_all); do
 			case $ns in tbs*) ;; *) continue ;; esac
 			ip netns exec "$ns" "$TB_BIN/hpccctl" stats
