@@ -334,8 +334,45 @@ fcr_off() {
 		sctl fcr show | grep -q "^fcr off"
 }
 
+# teardown while the hop sends: hpcc_int is removed, and later rt's
+# namespace deleted, while v2 is congested and a burst of new flows has
+# messages queued for the work item that sends them (hpcc_int_fcr_work();
+# module exit and the namespace's .exit cancel it before the state goes).
+# A use-after-free shows on a debugging kernel (KASAN) and may Oops a
+# stock one; the next case checks the kernel log.  Leaves no router.
+fcr_sent_some() { [ "$(istat fcr-sent)" -gt 0 ]; }
+teardown() {
+	local rc=0 bp
+	busy_port 6306 || rc=1
+	ip netns exec hs $PY burst v0 $HS $SRV 5201 7300 48 6 0.001 0.3 \
+		> /dev/null 2>&1 &
+	bp=$!
+	retry 100 fcr_sent_some || { echo "no message before rmmod"; rc=1; }
+	rmmod hpcc_int || { echo "rmmod hpcc_int while it sends failed"; rc=1; }
+	wait $bp
+	modprobe hpcc_int || return 1
+	rctl int add dev v2 rate 20mbit fcr-qlen-high 30000 \
+		fcr-qlen-low 10000 fcr-interval 32767 || rc=1
+	retry 100 congested_now || { echo "v2 not congested after reload"; rc=1; }
+	ip netns exec hs $PY burst v0 $HS $SRV 5201 7400 48 6 0.001 0.3 \
+		> /dev/null 2>&1 &
+	bp=$!
+	retry 100 fcr_sent_some || { echo "no message before netns del"; rc=1; }
+	echo "v2 before its namespace goes: fcr-sent $(istat fcr-sent)"
+	ip netns del rt || rc=1
+	wait $bp
+	# shellcheck disable=SC2086
+	kill $BUSY_PIDS 2>/dev/null
+	# shellcheck disable=SC2086
+	wait $BUSY_PIDS 2>/dev/null
+	# the namespace's cleanup runs in a work item: rmmod waits for it
+	# (unregister_pernet_subsys())
+	rmmod hpcc_int || { echo "rmmod hpcc_int after the namespace failed"; rc=1; }
+	return $rc
+}
+
 ktap_print_header
-ktap_set_plan 10
+ktap_set_plan 11
 t "hs - rt (tbf 20 Mbit/s, hpcc_int with FCR on v2) - hr" topology
 t "FCR configured on both sides; bad prefixes and thresholds refused with extack" configure
 t "mixed mode, no supporting sender: a congesting ECN flow gets CE marks, no FCR message" mixed_no_support
@@ -345,5 +382,6 @@ t "flows starting while congested are counted as they send; the count's growth s
 t "the messages to one sender are rate-limited (fcr-sender-max), denials counted" sender_limit
 t "refused and counted: outside the managed prefixes, out of range, malformed, no flow, sequence outside the window" refusals
 t "FCR off: the port's datagrams are not FCR's" fcr_off
+t "hpcc_int removed, then the router's namespace deleted, while the hop sends messages" teardown
 t "kernel log clean" kernel_clean_since "$MARK"
 ktap_finished
