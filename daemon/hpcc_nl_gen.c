@@ -947,6 +947,7 @@ const struct hpcc_nl_attr_desc hpcc_int_dev_desc[HPCC_INT_A_DEV_MAX + 1] = {
 	[HPCC_INT_A_DEV_FCR_EARLY_ROUNDS] = { "fcr-early-rounds", HPCC_NL_U64, 0, 0, NULL },
 	[HPCC_INT_A_DEV_FCR_SENDER_MAX] = { "fcr-sender-max", HPCC_NL_U32, 0, 0, NULL },
 	[HPCC_INT_A_DEV_FCR_SENDER_LIMITED] = { "fcr-sender-limited", HPCC_NL_U64, 0, 0, NULL },
+	[HPCC_INT_A_DEV_FCR_DRAIN] = { "fcr-drain", HPCC_NL_U32, 0, 0, NULL },
 };
 
 const char *const hpcc_int_dev_names[HPCC_INT_A_DEV_MAX + 1] = {
@@ -975,6 +976,7 @@ const char *const hpcc_int_dev_names[HPCC_INT_A_DEV_MAX + 1] = {
 	[HPCC_INT_A_DEV_FCR_EARLY_ROUNDS] = "fcr-early-rounds",
 	[HPCC_INT_A_DEV_FCR_SENDER_MAX] = "fcr-sender-max",
 	[HPCC_INT_A_DEV_FCR_SENDER_LIMITED] = "fcr-sender-limited",
+	[HPCC_INT_A_DEV_FCR_DRAIN] = "fcr-drain",
 };
 
 const struct hpcc_nl_attr_desc hpcc_int_config_desc[HPCC_INT_A_CONFIG_MAX + 1] = {
@@ -1133,6 +1135,11 @@ int hpcc_int_dev_parse(const struct nlattr *attr, size_t len, struct hpcc_int_de
 			ok = plen == sizeof(out->fcr_sender_limited);
 			if (ok)
 				memcpy(&out->fcr_sender_limited, p, sizeof(out->fcr_sender_limited));
+			break;
+		case HPCC_INT_A_DEV_FCR_DRAIN:
+			ok = plen == sizeof(out->fcr_drain);
+			if (ok)
+				memcpy(&out->fcr_drain, p, sizeof(out->fcr_drain));
 			break;
 		default:
 			ok = 0;

@@ -298,6 +298,7 @@ struct hpcc_int_dev_attrs {
 	uint64_t fcr_early_rounds;
 	uint32_t fcr_sender_max;
 	uint64_t fcr_sender_limited;
+	uint32_t fcr_drain;
 };
 
 /** hpcc_int_dev_parse() - fill @out from @len bytes of attributes at @attr;

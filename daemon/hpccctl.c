@@ -54,11 +54,11 @@ static int usage(FILE *out)
 		"       hpccctl [-j] int show\n"
 		"       hpccctl int add dev DEV [rate RATE] [encoding own|int-md|ifa] [tx-model qdisc|wire]\n"
 		"                  [fcr-qlen-high BYTES] [fcr-qlen-low BYTES] [fcr-interval USEC] [fcr-eta PERMILLE]\n"
-		"                  [fcr-sender-max N]\n"
+		"                  [fcr-sender-max N] [fcr-drain USEC]\n"
 		"       hpccctl int del dev DEV\n"
 		"       hpccctl int change dev DEV [rate RATE] [encoding own|int-md|ifa] [tx-model qdisc|wire]\n"
 		"                  [fcr-qlen-high BYTES] [fcr-qlen-low BYTES] [fcr-interval USEC] [fcr-eta PERMILLE]\n"
-		"                  [fcr-sender-max N]\n"
+		"                  [fcr-sender-max N] [fcr-drain USEC]\n"
 		"       hpccctl int set [switch-id N] [probe-dscp N] [ifa-protocol N] [fcr-port N] [fcr-dscp N]\n"
 		"       hpccctl -h | -V\n"
 		"  -j, --json     JSON output, with the YNL spec's attribute names\n"
@@ -824,7 +824,7 @@ static int int_show(void)
 		       " ce-marked %" PRIu64 " not-ect %" PRIu64
 		       " table-full %" PRIu64 " early-rounds %" PRIu64 "\n"
 		       "      sender-max %" PRIu64 " sender-limited %" PRIu64
-		       "\n",
+		       " drain %" PRIu64 "\n",
 		       a->v[HPCC_INT_A_DEV_FCR_QLEN_HIGH],
 		       a->v[HPCC_INT_A_DEV_FCR_QLEN_LOW],
 		       a->v[HPCC_INT_A_DEV_FCR_INTERVAL],
@@ -840,7 +840,8 @@ static int int_show(void)
 		       a->v[HPCC_INT_A_DEV_FCR_TABLE_FULL],
 		       a->v[HPCC_INT_A_DEV_FCR_EARLY_ROUNDS],
 		       a->v[HPCC_INT_A_DEV_FCR_SENDER_MAX],
-		       a->v[HPCC_INT_A_DEV_FCR_SENDER_LIMITED]);
+		       a->v[HPCC_INT_A_DEV_FCR_SENDER_LIMITED],
+		       a->v[HPCC_INT_A_DEV_FCR_DRAIN]);
 	}
 	if (json) {
 		json_object_object_add(o, "dev", devs);
@@ -870,7 +871,7 @@ static int int_enum_arg(const char *key, const struct hpcc_nl_enum *e,
 }
 
 #define FCR_USE "[fcr-qlen-high BYTES] [fcr-qlen-low BYTES] [fcr-interval USEC] [fcr-eta PERMILLE]\n" \
-	"       [fcr-sender-max N]"
+	"       [fcr-sender-max N] [fcr-drain USEC]"
 
 /*
  * int add dev DEV [rate RATE] [encoding E] [tx-model M] [fcr-...], int del dev DEV
@@ -901,12 +902,12 @@ static int int_dev(uint8_t cmd, int ac, char **av)
 	unsigned int ifindex;
 	bool has_enc = false, has_txm = false;
 	/* fcr-qlen-high, fcr-qlen-low, fcr-interval, fcr-eta,
-	 * fcr-sender-max: given, value
+	 * fcr-sender-max, fcr-drain: given, value
 	 */
 	static const int fcr_attr[] = {
 		HPCC_INT_A_DEV_FCR_QLEN_HIGH, HPCC_INT_A_DEV_FCR_QLEN_LOW,
 		HPCC_INT_A_DEV_FCR_INTERVAL, HPCC_INT_A_DEV_FCR_ETA,
-		HPCC_INT_A_DEV_FCR_SENDER_MAX,
+		HPCC_INT_A_DEV_FCR_SENDER_MAX, HPCC_INT_A_DEV_FCR_DRAIN,
 	};
 	enum { NFCR = sizeof(fcr_attr) / sizeof(fcr_attr[0]) };
 	bool has_fcr[NFCR] = { false }, any_fcr = false;

@@ -54,6 +54,7 @@
 #include <linux/ip.h>
 #include <linux/ipv6.h>
 #include <linux/jhash.h>
+#include <linux/math64.h>
 #include <linux/module.h>
 #include <linux/netdevice.h>
 #include <linux/netfilter_ipv4.h>
@@ -160,6 +161,8 @@ struct hpcc_int_fcr;
  * @fcr_eta: fcr-eta, thousandths (RTNL writes, READ_ONCE)
  * @fcr_sender_max: fcr-sender-max, messages per sender per fcr-interval
  *	(RTNL writes, READ_ONCE)
+ * @fcr_drain: fcr-drain, us; 0: the rate does not count the queue (RTNL
+ *	writes, READ_ONCE)
  * @fcr: the FCR state, allocated when FCR is first turned on (RCU)
  * @fcr_cnt: FCR counters, enum hpcc_int_fcr_cnt
  * @rcu: freed after a grace period (the hook reads under RCU)
@@ -184,6 +187,7 @@ struct hpcc_int_dev {
 	u32 fcr_interval;
 	u32 fcr_eta;
 	u32 fcr_sender_max;
+	u32 fcr_drain;
 	struct hpcc_int_fcr __rcu *fcr;
 	atomic64_t fcr_cnt[HPCC_INT_FCR_CNT_NUM];
 	struct rcu_head rcu;
@@ -936,9 +940,11 @@ struct hpcc_int_fcr_limit {
  * @congested: the port is congested (hysteresis state)
  * @round: the current round, one more at each
  * @round_ts: when it started, ns; 0: start one at the next packet
- * @rate: its rate, bits per second: B x fcr-eta / 1000 / @active
+ * @rate: its rate, bits per second: B x fcr-eta / 1000 / @active (and
+ *	the queue's share, hpcc_int_fcr_rate())
  * @active: the flows it counted, at its start and since
  * @round_active: @active at its start
+ * @round_qlen: the port's backlog at its start, bytes
  * @senders: supporting senders' addresses (IPv4-mapped), by hash
  * @sender_seen: when each last probed, ns; 0: free
  * @flows: the flows, open addressing over HPCC_INT_FCR_PROBE slots
@@ -954,6 +960,7 @@ struct hpcc_int_fcr {
 	u64 rate;
 	u32 active;
 	u32 round_active;
+	u64 round_qlen;
 	u8 senders[HPCC_INT_FCR_SENDERS][16];
 	u64 sender_seen[HPCC_INT_FCR_SENDERS];
 	struct hpcc_int_fcr_flow flows[HPCC_INT_FCR_FLOWS];
@@ -1122,12 +1129,28 @@ static void hpcc_int_fcr_probe(struct hpcc_int_dev *d, struct sk_buff *skb,
 	spin_unlock(&f->lock);
 }
 
-/* The round's rate: B x fcr-eta / 1000 over its active flows, bits/s. */
+/*
+ * hpcc_int_fcr_rate() - the round's rate, bits/s: B x fcr-eta / 1000 over
+ * its active flows; with fcr-drain, times D / (D + qlen), D = B x
+ * fcr-drain in bytes and qlen the backlog at the round's start (HPCC's U
+ * has qlen / (B x T), draft-pan-tsvwg-hpccplus-02 section 4.2,
+ * MeasureInflight line 5), at least an eighth of the share.  qlen is the
+ * round's, so the rate only falls within a round as flows are counted.
+ * Context: @f->lock held.
+ */
 static void hpcc_int_fcr_rate(struct hpcc_int_dev *d, struct hpcc_int_fcr *f)
 {
-	WRITE_ONCE(f->rate, max_t(u64, div_u64(READ_ONCE(d->rate) / 1000 *
-					       READ_ONCE(d->fcr_eta),
-					       f->active), 1));
+	u64 b = READ_ONCE(d->rate), share, dq;
+	u32 drain = READ_ONCE(d->fcr_drain);
+
+	share = max_t(u64, div_u64(b / 1000 * READ_ONCE(d->fcr_eta),
+				   f->active), 1);
+	/* B <= 1.6 Tbit/s (the policy) times 32767 us fits in a u64 */
+	dq = drain ? div_u64(b * drain, 8 * USEC_PER_SEC) : 0;
+	if (dq)
+		share = max(mul_u64_u64_div_u64(share, dq, dq + f->round_qlen),
+			    max_t(u64, share / 8, 1));
+	WRITE_ONCE(f->rate, share);
 }
 
 /*
@@ -1136,7 +1159,7 @@ static void hpcc_int_fcr_rate(struct hpcc_int_dev *d, struct hpcc_int_fcr *f)
  * @f->lock held.
  */
 static void hpcc_int_fcr_round(struct hpcc_int_dev *d, struct hpcc_int_fcr *f,
-			       u64 now, u64 interval)
+			       u64 now, u64 interval, u64 backlog)
 {
 	struct hpcc_int_fcr_flow *fl;
 	u32 n = 0;
@@ -1151,6 +1174,7 @@ static void hpcc_int_fcr_round(struct hpcc_int_dev *d, struct hpcc_int_fcr *f,
 		}
 	}
 	f->round_ts = now;
+	f->round_qlen = backlog;
 	WRITE_ONCE(f->active, max(n, 1U));
 	f->round_active = f->active;
 	hpcc_int_fcr_rate(d, f);
@@ -1176,7 +1200,7 @@ static void hpcc_int_fcr_round(struct hpcc_int_dev *d, struct hpcc_int_fcr *f,
  */
 static void hpcc_int_fcr_count(struct hpcc_int_dev *d, struct hpcc_int_fcr *f,
 			       struct hpcc_int_fcr_flow *fl, u64 now,
-			       u64 interval)
+			       u64 interval, u64 backlog)
 {
 	if (fl->counted_round == f->round)
 		return;
@@ -1188,7 +1212,7 @@ static void hpcc_int_fcr_count(struct hpcc_int_dev *d, struct hpcc_int_fcr *f,
 	if (f->active * HPCC_INT_FCR_EARLY_DEN >=
 	    f->round_active * HPCC_INT_FCR_EARLY_NUM &&
 	    now - f->round_ts >= div_u64(interval, HPCC_INT_FCR_EARLY_GAP)) {
-		hpcc_int_fcr_round(d, f, now, interval);
+		hpcc_int_fcr_round(d, f, now, interval, backlog);
 		atomic64_inc(&d->fcr_cnt[HPCC_INT_FCR_CNT_EARLY_ROUNDS]);
 		return;
 	}
@@ -1277,9 +1301,9 @@ static void hpcc_int_fcr_data(struct hpcc_int_net *hn, struct hpcc_int_dev *d,
 	}
 	if (f->congested) {
 		if (!f->round_ts || now - f->round_ts >= interval)
-			hpcc_int_fcr_round(d, f, now, interval);
+			hpcc_int_fcr_round(d, f, now, interval, backlog);
 		else if (fl)
-			hpcc_int_fcr_count(d, f, fl, now, interval);
+			hpcc_int_fcr_count(d, f, fl, now, interval, backlog);
 		s = hpcc_int_fcr_sender(f, k.saddr);
 		fcr = fl && fl->sent_round != f->round &&
 		      (fl->support ||
@@ -1599,6 +1623,8 @@ static int hpcc_int_fcr_config(struct hpcc_int_net *hn, struct hpcc_int_dev *d,
 	if (tb[HPCC_INT_A_DEV_FCR_SENDER_MAX])
 		WRITE_ONCE(d->fcr_sender_max,
 			   nla_get_u32(tb[HPCC_INT_A_DEV_FCR_SENDER_MAX]));
+	if (tb[HPCC_INT_A_DEV_FCR_DRAIN])
+		WRITE_ONCE(d->fcr_drain, nla_get_u32(tb[HPCC_INT_A_DEV_FCR_DRAIN]));
 	WRITE_ONCE(d->fcr_low, low);
 	if (live && !d->fcr_high != !high)
 		WRITE_ONCE(hn->fcr_ndevs, hn->fcr_ndevs + (high ? 1 : -1));
@@ -1612,7 +1638,7 @@ static bool hpcc_int_fcr_attrs(struct nlattr **tb)
 	return tb[HPCC_INT_A_DEV_FCR_QLEN_HIGH] ||
 	       tb[HPCC_INT_A_DEV_FCR_QLEN_LOW] ||
 	       tb[HPCC_INT_A_DEV_FCR_INTERVAL] || tb[HPCC_INT_A_DEV_FCR_ETA] ||
-	       tb[HPCC_INT_A_DEV_FCR_SENDER_MAX];
+	       tb[HPCC_INT_A_DEV_FCR_SENDER_MAX] || tb[HPCC_INT_A_DEV_FCR_DRAIN];
 }
 
 /* Free a device's entry and its FCR state (an RCU callback). */
@@ -1815,6 +1841,7 @@ static int hpcc_int_dev_fill(struct sk_buff *msg, const struct hpcc_int_dev *d,
 	    nla_put_u32(msg, HPCC_INT_A_DEV_FCR_ETA, READ_ONCE(d->fcr_eta)) ||
 	    nla_put_u32(msg, HPCC_INT_A_DEV_FCR_SENDER_MAX,
 			READ_ONCE(d->fcr_sender_max)) ||
+	    nla_put_u32(msg, HPCC_INT_A_DEV_FCR_DRAIN, READ_ONCE(d->fcr_drain)) ||
 	    nla_put_u8(msg, HPCC_INT_A_DEV_FCR_CONGESTED,
 		       f ? READ_ONCE(f->congested) : 0) ||
 	    nla_put_u64_64bit(msg, HPCC_INT_A_DEV_FCR_RATE,
@@ -1939,7 +1966,7 @@ static const struct genl_ops hpcc_int_nl_ops[] = {
 		.flags = GENL_UNS_ADMIN_PERM,
 		.doit = hpcc_int_dev_add,
 		.policy = hpcc_int_dev_add_nl_policy,
-		.maxattr = HPCC_INT_A_DEV_FCR_SENDER_MAX,
+		.maxattr = HPCC_INT_A_DEV_FCR_DRAIN,
 	},
 	{
 		.cmd = HPCC_INT_CMD_DEV_DEL,
@@ -1971,7 +1998,7 @@ static const struct genl_ops hpcc_int_nl_ops[] = {
 		.flags = GENL_UNS_ADMIN_PERM,
 		.doit = hpcc_int_dev_set,
 		.policy = hpcc_int_dev_set_nl_policy,
-		.maxattr = HPCC_INT_A_DEV_FCR_SENDER_MAX,
+		.maxattr = HPCC_INT_A_DEV_FCR_DRAIN,
 	},
 };
 

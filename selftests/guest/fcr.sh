@@ -159,18 +159,6 @@ congested() {
 
 congested_now() { [ "$(istat fcr-congested)" = 1 ]; }
 
-# flows that start while the port is congested are counted as they send,
-# not an interval later: a 2 Mbit/s hpcc flow announces hs's support, then
-# v2 slows to 2 Mbit/s and an 8 Mbit/s UDP flow keeps its queue full (and
-# no other TCP flow to count; the hop's B stays 20 Mbit/s), and 24 new flows from hs send one segment each, in groups of 3
-# back to back 2 ms apart.  Each newcomer is counted at its segment, so
-# within a round each message's rate is below the one before (an
-# interval-long round would hand all of them the round's first rate: the
-# test fails on the module before 2026-11-27); and the count's growth
-# starts rounds early (fcr-early-rounds).  Then 6 flows whose segments
-# have a response's TCP header (seq 0, no flags) get no message: until
-# the fix of 2026-11-27 the hop built messages with sequence number 0 from
-# responses, which the senders refused as fcr-bad-seq
 # busy_port CPORT - rounds 32767 us apart, a 2 Mbit/s hpcc flow from hs
 # (client port CPORT, announcing hs's support), then v2 slowed to 2 Mbit/s
 # and its queue kept full by an 8 Mbit/s UDP flow (a slow bottleneck, so
@@ -207,6 +195,18 @@ calm_port() {
 	return $rc
 }
 
+# flows that start while the port is congested are counted as they send,
+# not an interval later: a 2 Mbit/s hpcc flow announces hs's support, then
+# v2 slows to 2 Mbit/s and an 8 Mbit/s UDP flow keeps its queue full (and
+# no other TCP flow to count; the hop's B stays 20 Mbit/s), and 24 new flows from hs send one segment each, in groups of 3
+# back to back 2 ms apart.  Each newcomer is counted at its segment, so
+# within a round each message's rate is below the one before (an
+# interval-long round would hand all of them the round's first rate: the
+# test fails on the module before 2026-11-27); and the count's growth
+# starts rounds early (fcr-early-rounds).  Then 6 flows whose segments
+# have a response's TCP header (seq 0, no flags) get no message: until
+# the fix of 2026-11-27 the hop built messages with sequence number 0 from
+# responses, which the senders refused as fcr-bad-seq
 late_flows() {
 	local e0 e1 s0 s1 a rc=0 n ne0 ne1
 	busy_port 6304 || rc=1
@@ -270,6 +270,39 @@ sender_limit() {
 	[ "$n" -le "$bound" ] || { echo "more than the limit"; rc=1; }
 	[ $((l1 - l0)) -ge $((24 - bound)) ] ||
 		{ echo "denials not counted"; rc=1; }
+	return $rc
+}
+
+# fcr-drain: a round's rate counts the backlog it found.  With v2 held
+# congested (backlog above fcr-qlen-high, 30000 B) and fcr-drain 32767
+# (D = B x 32767 us = 81917 B at 20 Mbit/s), the rate is below the share
+# eta x B / active by D / (D + qlen) < 0.74 and at least an eighth of
+# it; with fcr-drain 0 again, the share exactly (floor of 19000000 /
+# active).  Each read is one dump (rate and active of the same moment but
+# for a count between them: retried).
+drain_ok() {
+	local r a
+	read -r r a <<< "$(istat fcr-rate fcr-active)"
+	echo "fcr-drain $1: fcr-rate $r fcr-active $a"
+	[ "$a" -gt 0 ] || return 1
+	case $1 in
+	0) [ "$r" = $((19000000 / a)) ] ;;
+	*) [ $((r * 100)) -lt $((19000000 / a * 74)) ] &&
+	   [ $((r * 8)) -ge $((19000000 / a)) ] ;;
+	esac
+}
+drain() {
+	local rc=0
+	busy_port 6307 || rc=1
+	rctl int change dev v2 fcr-drain 32767 || rc=1
+	[ "$(istat fcr-drain)" = 32767 ] || rc=1
+	# a round started after the change
+	sleep 0.1
+	retry 20 drain_ok 32767 || { echo "the rate does not count the queue"; rc=1; }
+	rctl int change dev v2 fcr-drain 0 || rc=1
+	sleep 0.1
+	retry 20 drain_ok 0 || { echo "fcr-drain 0: not the share"; rc=1; }
+	calm_port || rc=1
 	return $rc
 }
 
@@ -372,7 +405,7 @@ teardown() {
 }
 
 ktap_print_header
-ktap_set_plan 11
+ktap_set_plan 12
 t "hs - rt (tbf 20 Mbit/s, hpcc_int with FCR on v2) - hr" topology
 t "FCR configured on both sides; bad prefixes and thresholds refused with extack" configure
 t "mixed mode, no supporting sender: a congesting ECN flow gets CE marks, no FCR message" mixed_no_support
@@ -380,6 +413,7 @@ t "hpccd in both; the sender's probes announce FCR support" daemons
 t "congested port: the supporting hpcc flow takes its FCR rate; a second hop's lower rate wins until its hold ends" congested
 t "flows starting while congested are counted as they send; the count's growth starts rounds early; responses are no flow's data" late_flows
 t "the messages to one sender are rate-limited (fcr-sender-max), denials counted" sender_limit
+t "fcr-drain: the round's rate counts the backlog it found, at least an eighth of the share" drain
 t "refused and counted: outside the managed prefixes, out of range, malformed, no flow, sequence outside the window" refusals
 t "FCR off: the port's datagrams are not FCR's" fcr_off
 t "hpcc_int removed, then the router's namespace deleted, while the hop sends messages" teardown

@@ -117,12 +117,14 @@ tb_up dumbbell $HOSTS || { echo "eval: testbed failed" >&2; exit 1; }
 # "The hop's tx-model"); hpcc-m0 and hpcc-m2 are hpcc with max-stage 0
 # (every update multiplicative) and 2; hpcc-fcr is hpcc with Fast
 # Congestion Response on the bottleneck and every sender (tb_fcr);
+# hpcc-fcrq is hpcc-fcr with the hop's rate counting its queue (fcr-drain
+# T, the base RTT plus 2 ms; design.rst, "Fast Congestion Response");
 # hpcc-fcrmix is FCR's mixed mode: only tbs1..tbs4 announce FCR support,
 # and every host sets net.ipv4.tcp_ecn=1 so that the other senders' flows
 # are ECN-capable and take the hop's CE marks instead (the draft's
 # sections 3.3 and 4; hpcc reacts to ECE as Reno does, hpcc_ssthresh())
 kcc() {
-	case $1 in hpcc-n|hpcc-ss|hpcc-e|hpcc-q|hpcc-w|hpcc-m0|hpcc-m2|hpcc-fcr|hpcc-fcrmix) echo hpcc ;;
+	case $1 in hpcc-n|hpcc-ss|hpcc-e|hpcc-q|hpcc-w|hpcc-m0|hpcc-m2|hpcc-fcr|hpcc-fcrq|hpcc-fcrmix) echo hpcc ;;
 	*) echo "$1" ;; esac
 }
 
@@ -149,6 +151,8 @@ bench_cc() {
 		return 1
 	if [ "$cc" = hpcc-fcr ]; then
 		tb_fcr on || return 1
+	elif [ "$cc" = hpcc-fcrq ]; then
+		TB_FCR_DRAIN=$(((TB_RTT_MS + 2) * 1000)) tb_fcr on || return 1
 	elif [ "$cc" = hpcc-fcrmix ]; then
 		tb_fcr on $((HOSTS / 2)) || return 1
 	elif [ "$(cat "$TB_TMP/fcr")" != off ]; then

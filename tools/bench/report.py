@@ -26,9 +26,9 @@ import matplotlib.pyplot as plt  # noqa: E402
 # slow-start; hpcc-e: hpcc with ewma-period 200; hpcc-q, hpcc-w: hpcc with
 # the hop's tx-model qdisc, wire; hpcc-m0, hpcc-m2: hpcc with max-stage 0, 2
 # (eval.sh, bench_cc); hpcc-fcr: hpcc with Fast Congestion Response
-CC_ORDER = ["hpcc", "hpcc-fcr", "hpcc-fcrmix", "hpcc-n", "hpcc-ss", "hpcc-e", "hpcc-q", "hpcc-w",
+CC_ORDER = ["hpcc", "hpcc-fcr", "hpcc-fcrq", "hpcc-fcrmix", "hpcc-n", "hpcc-ss", "hpcc-e", "hpcc-q", "hpcc-w",
             "hpcc-m0", "hpcc-m2", "cubic", "bbr", "dctcp"]
-COLORS = {"hpcc": "tab:red", "hpcc-fcr": "darkred", "hpcc-fcrmix": "salmon",
+COLORS = {"hpcc": "tab:red", "hpcc-fcr": "darkred", "hpcc-fcrq": "firebrick", "hpcc-fcrmix": "salmon",
           "hpcc-n": "tab:orange", "hpcc-ss": "tab:brown",
           "hpcc-e": "tab:pink", "hpcc-q": "tab:cyan",
           "hpcc-w": "tab:olive", "hpcc-m0": "tab:gray", "hpcc-m2": "gold",

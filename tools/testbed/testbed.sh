@@ -140,14 +140,16 @@ capacity = 1 1 $((TB_RATE_MBIT * 1000000))"
 # is B x 0.1 / 256 (fcr-eta's least over the hop's 256 flows), the least
 # rate the hop can send: the default 1 Mbit/s is B x 0.95 / 47.5 here,
 # and S7 at 100 % load counted more flows than that (2026-11-27: 30 192
-# messages refused).  off: none of it.
+# messages refused).  TB_FCR_DRAIN: the hop's fcr-drain, us (default 0:
+# the rate does not count the queue).  off: none of it.
 tb_fcr() {
 	local on=$1 n=${2:-$TB_S} i high=0
 	case $on in on|off) ;; *) echo "tb_fcr: on or off" >&2; return 2 ;; esac
 	[ "$on" = on ] && high=${TB_FCR_HIGH:-$((TB_LIMIT / 5))}
 	ip netns exec tbr "$TB_BIN/hpccctl" int change dev br0 \
 		fcr-qlen-high "$high" fcr-qlen-low "${TB_FCR_LOW:-15000}" \
-		fcr-interval "${TB_FCR_INTERVAL:-$(((TB_RTT_MS + 2) * 1000))}" ||
+		fcr-interval "${TB_FCR_INTERVAL:-$(((TB_RTT_MS + 2) * 1000))}" \
+		fcr-drain "${TB_FCR_DRAIN:-0}" ||
 		return 1
 	for ((i = 1; i <= TB_S; i++)); do
 		if [ "$on" = on ] && [ "$i" -le "$n" ]; then
