@@ -194,7 +194,7 @@ $(BUILD)/core_bench: $(call obj,obj,tools/bench/core_bench.c $(CORE_SRC))
 # in the guests.
 SELFTEST_PROGS := $(addprefix $(BUILD)/selftests/,tcp_cc_tool cc_sockopt \
 	hpcc_nl core_test core_equiv wire_test decode_test sched_test nlgen_test \
-	config_test fcr_test \
+	config_test fcr_test ccm_test \
 	probe_flood)
 selftest-progs: $(SELFTEST_PROGS)
 $(BUILD)/selftests/core_%: $(call obj,obj-san,selftests/core_%.c $(CORE_SRC))
@@ -206,6 +206,8 @@ $(BUILD)/selftests/decode_test: $(call obj,obj-san,selftests/decode_test.c $(DEC
 $(BUILD)/selftests/config_test: $(call obj,obj-san,selftests/config_test.c daemon/hpccd_config.c)
 	$(call link,$(CC),$(U_CFLAGS) $(SAN_FLAGS))
 $(BUILD)/selftests/fcr_test: $(call obj,obj-san,selftests/fcr_test.c)
+	$(call link,$(CC),$(U_CFLAGS) $(SAN_FLAGS))
+$(BUILD)/selftests/ccm_test: $(call obj,obj-san,selftests/ccm_test.c)
 	$(call link,$(CC),$(U_CFLAGS) $(SAN_FLAGS))
 $(BUILD)/selftests/sched_test: $(call obj,obj-san,selftests/sched_test.c daemon/hpccd_sched.c)
 	$(call link,$(CC),$(U_CFLAGS) $(SAN_FLAGS))
@@ -220,13 +222,15 @@ $(BUILD)/selftests/%: $(BUILD)/obj-test/selftests/%.o
 
 # libFuzzer targets (clang), with ASan and UBSan.
 FUZZ_PROGS := $(BUILD)/fuzz/fuzz_replay $(BUILD)/fuzz/fuzz_wire $(BUILD)/fuzz/fuzz_config \
-	$(BUILD)/fuzz/fuzz_decode $(BUILD)/fuzz/fuzz_fcr
+	$(BUILD)/fuzz/fuzz_decode $(BUILD)/fuzz/fuzz_fcr $(BUILD)/fuzz/fuzz_ccm
 fuzz-progs: $(FUZZ_PROGS)
 $(BUILD)/fuzz/fuzz_wire: $(call obj,obj-fuzz,selftests/fuzz/fuzz_wire.c $(WIRE_SRC))
 	$(call link,$(FUZZ_CC),$(FUZZ_FLAGS))
 $(BUILD)/fuzz/fuzz_decode: $(call obj,obj-fuzz,selftests/fuzz/fuzz_decode.c $(DECODE_SRC))
 	$(call link,$(FUZZ_CC),$(FUZZ_FLAGS))
 $(BUILD)/fuzz/fuzz_fcr: $(call obj,obj-fuzz,selftests/fuzz/fuzz_fcr.c)
+	$(call link,$(FUZZ_CC),$(FUZZ_FLAGS))
+$(BUILD)/fuzz/fuzz_ccm: $(call obj,obj-fuzz,selftests/fuzz/fuzz_ccm.c)
 	$(call link,$(FUZZ_CC),$(FUZZ_FLAGS))
 $(BUILD)/fuzz/fuzz_config: $(call obj,obj-fuzz,selftests/fuzz/fuzz_config.c daemon/hpccd_config.c)
 	$(call link,$(FUZZ_CC),$(FUZZ_FLAGS))

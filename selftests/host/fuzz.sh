@@ -4,8 +4,9 @@
 # Bounded libFuzzer runs (clang, ASan + UBSan) over the trace parser and
 # the core, over the probe/response parser (daemon/hpcc_wire.c), over
 # hpccd's configuration parser (daemon/hpccd_config.c) and over the decoder
-# layer (daemon/hpcc_decode.c: INT-MD v2.1 stacks, IOAM trace options)
-# and over the FCR message decoder and hold set (kernel/hpcc_fcr.h).
+# layer (daemon/hpcc_decode.c: INT-MD v2.1 stacks, IOAM trace options),
+# over the FCR message decoder and hold set (kernel/hpcc_fcr.h) and over
+# the CCM notification decoder and coordination rule (kernel/hpcc_ccm.h).
 # HPCC_FUZZ_SECONDS
 # (default 30) per target; the targets run side by side (on two cores each
 # gets about two thirds of one: at 45 s, over a million inputs each, where
@@ -35,7 +36,7 @@ RES=$(mktemp -d)
 trap 'rm -rf "$RES"' EXIT
 for target in "fuzz_replay corpus-replay" "fuzz_wire corpus-wire" \
 	      "fuzz_config corpus-config" "fuzz_decode corpus-decode" \
-	      "fuzz_fcr corpus-fcr"; do
+	      "fuzz_fcr corpus-fcr" "fuzz_ccm corpus-ccm"; do
 	set -- $target
 	{ fuzz "$1" "$2" > "$RES/$1.out" 2>&1; echo $? > "$RES/$1.rc"; } &
 done
@@ -48,10 +49,11 @@ result() {
 }
 
 ktap_print_header
-ktap_set_plan 5
+ktap_set_plan 6
 t "fuzz_replay: parser + NewAck/NewINT, ${SECS}s, no finding" result fuzz_replay
 t "fuzz_wire: probe/response parser and builder, ${SECS}s, no finding" result fuzz_wire
 t "fuzz_config: hpccd's configuration parser, ${SECS}s, no finding" result fuzz_config
 t "fuzz_decode: the INT-MD and IOAM decoders, ${SECS}s, no finding" result fuzz_decode
 t "fuzz_fcr: the FCR decoder and hold set, ${SECS}s, no finding" result fuzz_fcr
+t "fuzz_ccm: the CCM decoder and coordination rule, ${SECS}s, no finding" result fuzz_ccm
 ktap_finished

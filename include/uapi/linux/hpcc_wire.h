@@ -33,11 +33,15 @@
  * @HPCC_WIRE_RESPONSE: receiver to sender; hops leave it alone
  * @HPCC_WIRE_FCR: a congested hop to a flow's sender, UDP
  *	(struct hpcc_wire_fcr)
+ * @HPCC_WIRE_CCM: a congested hop's Coordinated Congestion Management
+ *	notification to a flow's sender or AR point, UDP
+ *	(struct hpcc_wire_ccm)
  */
 enum hpcc_wire_type {
 	HPCC_WIRE_PROBE = 1,
 	HPCC_WIRE_RESPONSE = 2,
 	HPCC_WIRE_FCR = 3,
+	HPCC_WIRE_CCM = 4,
 };
 
 /**
@@ -105,13 +109,31 @@ struct hpcc_wire_hop {
  *	a bit set, bit 0 (HPCC_WIRE_FCR_SUPPORT) set, the others 0 and
  *	ignored.  A hop learns the flow's support from it (hpcc_int), a
  *	receiver ignores it.
+ * @HPCC_WIRE_EXT_CCM: in a probe: the coordination tag's CC indicator
+ *	(draft-lyu-rtgwg-coordinated-congestion-management section 6.1,
+ *	"this flow is incast: do congestion control, not adaptive
+ *	routing"); @value is a bit set, bit 0 (HPCC_WIRE_CCM_CC) the CC
+ *	indicator, set by the sender after a type 1 notification and
+ *	cleared after a type 2 (section 6.4); the others 0 and ignored.
+ *	Absent: the indicator is clear.  8 bytes.
+ * @HPCC_WIRE_EXT_AR: in a probe: the coordination tag's AR indicator
+ *	(section 6.1, "the nearest upstream point that can reroute the
+ *	flow"), struct hpcc_wire_ext_ar, 24 bytes: @value is the AR point's
+ *	switch_ID (0: the flow's sender, a host, which reroutes by a new
+ *	flow hash), followed by its address.  The sender writes itself; a
+ *	hop with more than one next hop toward the destination writes
+ *	itself in place (section 6.3.5), so the last such hop before a
+ *	congested port is named.
  */
 enum hpcc_wire_ext_kind {
 	HPCC_WIRE_EXT_N_FLOWS = 1,
 	HPCC_WIRE_EXT_FCR = 2,
+	HPCC_WIRE_EXT_CCM = 3,
+	HPCC_WIRE_EXT_AR = 4,
 };
 
 #define HPCC_WIRE_FCR_SUPPORT	1	/* HPCC_WIRE_EXT_FCR's value, bit 0 */
+#define HPCC_WIRE_CCM_CC	1	/* HPCC_WIRE_EXT_CCM's value, bit 0 */
 
 /**
  * struct hpcc_wire_ext - a response extension, after the hop_cap records
@@ -183,6 +205,101 @@ struct hpcc_wire_fcr {
 
 #define HPCC_WIRE_FCR_LEN	80	/* sizeof(struct hpcc_wire_fcr) */
 #define HPCC_WIRE_FCR_PORT	6862	/* default UDP port of FCR messages */
+
+/**
+ * enum hpcc_wire_ccm_type - value of hpcc_wire_ccm.ntype, the
+ *	notification types of draft-lyu-rtgwg-coordinated-congestion-
+ *	management section 6.2
+ * @HPCC_CCM_CC_REQUIRED: type 1, congestion control required: the hop
+ *	found the flow to be incast (its congested port is the last hop to
+ *	the destination); the sender sets the flow's CC indicator
+ * @HPCC_CCM_CC_RELEASED: type 2, congestion control released: the incast
+ *	is over; the sender clears the CC indicator
+ * @HPCC_CCM_AR_REQUIRED: type 3, upstream AR required: the hop is
+ *	congested, the flow is not incast and the hop cannot reroute it; the
+ *	AR point the flow's AR indicator names (here: its sender) moves it
+ *	to another path
+ */
+enum hpcc_wire_ccm_type {
+	HPCC_CCM_CC_REQUIRED = 1,
+	HPCC_CCM_CC_RELEASED = 2,
+	HPCC_CCM_AR_REQUIRED = 3,
+};
+
+/**
+ * struct hpcc_wire_ccm - a Coordinated Congestion Management notification
+ *	(draft-lyu-rtgwg-coordinated-congestion-management section 6.2:
+ *	"source IP, destination IP, notification type and flow key")
+ * @magic: HPCC_WIRE_MAGIC
+ * @version: HPCC_WIRE_VERSION
+ * @type: HPCC_WIRE_CCM
+ * @family: 4 or 6: the family of the flow's packets (an IPv4 flow's
+ *	addresses are in their IPv4-mapped form, ::ffff:a.b.c.d)
+ * @ntype: the notification type, enum hpcc_wire_ccm_type, 1 to 3
+ * @switch_id: switch_ID of the notifying hop
+ * @port_id: port_ID of its congested egress port
+ * @ts: the hop's clock when it queued the notification, ns (measurement
+ *	only: a receiver does not trust it)
+ * @seq: the TCP sequence number of a data segment of the flow the hop
+ *	forwarded: the nonce by which the sender knows the notification
+ *	comes from the flow's path (within the sender's window, RFC 5961
+ *	section 5), as in struct hpcc_wire_fcr
+ * @flowlabel: the IPv6 flow label of that segment, 0 to 0xfffff (0 for
+ *	family 4): which of the flow's paths the hop saw, so that a type 3
+ *	about a path the flow has already left moves it no further
+ * @sport: the flow's source port (the sender's)
+ * @dport: the flow's destination port
+ * @proto: the flow's IP protocol, IPPROTO_TCP (6): with the addresses and
+ *	ports, the section's 5-tuple flow key
+ * @flags: 0 when sent, ignored when received
+ * @reserved: 0 when sent, ignored when received
+ * @saddr: the flow's source address, the sender's (IPv4-mapped for 4)
+ * @daddr: the flow's destination address
+ *
+ * The notification's source and destination are its IP header's: the
+ * hop's address, and the flow's sender (types 1 and 2) or the AR point
+ * the flow's AR indicator names (type 3).  Carried as the payload of a
+ * UDP datagram to the port of the receiver's FCR configuration (default
+ * HPCC_WIRE_FCR_PORT; the type byte tells the two apart), with the
+ * response DSCP.  HPCC_WIRE_CCM_LEN bytes; bytes after it are ignored.
+ * All fields are big-endian; the structure has no holes.
+ */
+struct hpcc_wire_ccm {
+	__be32 magic;
+	__u8 version;
+	__u8 type;
+	__u8 family;
+	__u8 ntype;
+	__be32 switch_id;
+	__be32 port_id;
+	__be64 ts;
+	__be32 seq;
+	__be32 flowlabel;
+	__be16 sport;
+	__be16 dport;
+	__u8 proto;
+	__u8 flags;
+	__be16 reserved;
+	__u8 saddr[16];
+	__u8 daddr[16];
+};
+
+#define HPCC_WIRE_CCM_LEN	72	/* sizeof(struct hpcc_wire_ccm) */
+
+/**
+ * struct hpcc_wire_ext_ar - the AR indicator extension of a probe
+ *	(HPCC_WIRE_EXT_AR)
+ * @ext: kind HPCC_WIRE_EXT_AR, len HPCC_WIRE_EXT_AR_LEN, value the AR
+ *	point's switch_ID (0: the flow's sender)
+ * @addr: the AR point's address, where a type 3 notification goes
+ *	(IPv4-mapped for an IPv4 address)
+ */
+struct hpcc_wire_ext_ar {
+	struct hpcc_wire_ext ext;
+	__u8 addr[16];
+};
+
+#define HPCC_WIRE_EXT_AR_LEN	24	/* sizeof(struct hpcc_wire_ext_ar) */
 
 #define HPCC_WIRE_HDR_LEN	24	/* sizeof(struct hpcc_wire_hdr) */
 #define HPCC_WIRE_HOP_LEN	40	/* sizeof(struct hpcc_wire_hop) */

@@ -1,0 +1,391 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/*
+ * hpcc_ccm.h - Coordinated Congestion Management (draft-lyu-rtgwg-
+ * coordinated-congestion-management) and host-driven path migration
+ * (draft-pan-tsvwg-hpccplus section 9.4): the notification codec and the
+ * host's coordination rule, which answers a congested sample with a path
+ * change, a wait or HPCC's rate decrease.
+ *
+ * One source for the kernel and for userspace (unit tests, the fuzz
+ * target): static inline functions with no kernel or libc dependency, like
+ * hpcc_fcr.h, whose byte helpers and address checks it shares.  The
+ * message is struct hpcc_wire_ccm (include/uapi/linux/hpcc_wire.h);
+ * Documentation/design.rst, "Coordinated Congestion Management", has the
+ * rules.
+ */
+#ifndef _HPCC_CCM_H
+#define _HPCC_CCM_H
+
+#include "hpcc_fcr.h"
+
+#define HPCC_CCM_PROTO_TCP	6	/* IPPROTO_TCP, without the kernel's header */
+#define HPCC_CCM_LABEL_MAX	0xfffffU	/* an IPv6 flow label's 20 bits */
+
+/**
+ * struct hpcc_ccm_msg - a decoded CCM notification, host byte order
+ * @family: 4 or 6
+ * @ntype: enum hpcc_wire_ccm_type, 1 to 3
+ * @switch_id: switch_ID of the notifying hop
+ * @port_id: port_ID of its congested port
+ * @ts: the hop's clock when it queued the notification, ns
+ * @seq: TCP sequence number of a data segment of the flow (the nonce)
+ * @flowlabel: the IPv6 flow label the hop saw, 0 to HPCC_CCM_LABEL_MAX; 0
+ *	for family 4
+ * @sport: the flow's source port
+ * @dport: the flow's destination port
+ * @saddr: the flow's source address, IPv4-mapped for family 4
+ * @daddr: the flow's destination address, the same way
+ */
+struct hpcc_ccm_msg {
+	u8 family;
+	u8 ntype;
+	u32 switch_id;
+	u32 port_id;
+	u64 ts;
+	u32 seq;
+	u32 flowlabel;
+	u16 sport;
+	u16 dport;
+	u8 saddr[16];
+	u8 daddr[16];
+};
+
+/**
+ * enum hpcc_ccm_err - why hpcc_ccm_decode() refused a notification
+ * @HPCC_CCM_OK: a valid notification
+ * @HPCC_CCM_E_SHORT: fewer than HPCC_WIRE_CCM_LEN bytes
+ * @HPCC_CCM_E_HEADER: magic, version or type not a CCM notification's
+ * @HPCC_CCM_E_NTYPE: notification type not 1, 2 or 3
+ * @HPCC_CCM_E_FAMILY: family neither 4 nor 6, or 4 with an address that
+ *	is not IPv4-mapped, or 6 with one that is
+ * @HPCC_CCM_E_PROTO: the flow key's protocol is not TCP
+ * @HPCC_CCM_E_LABEL: a flow label above 20 bits, or not 0 for family 4
+ */
+enum hpcc_ccm_err {
+	HPCC_CCM_OK,
+	HPCC_CCM_E_SHORT,
+	HPCC_CCM_E_HEADER,
+	HPCC_CCM_E_NTYPE,
+	HPCC_CCM_E_FAMILY,
+	HPCC_CCM_E_PROTO,
+	HPCC_CCM_E_LABEL,
+};
+
+/* Offsets of struct hpcc_wire_ccm's fields. */
+enum {
+	HPCC_CCM_O_MAGIC = 0,
+	HPCC_CCM_O_VERSION = 4,
+	HPCC_CCM_O_TYPE = 5,
+	HPCC_CCM_O_FAMILY = 6,
+	HPCC_CCM_O_NTYPE = 7,
+	HPCC_CCM_O_SWITCH = 8,
+	HPCC_CCM_O_PORT = 12,
+	HPCC_CCM_O_TS = 16,
+	HPCC_CCM_O_SEQ = 24,
+	HPCC_CCM_O_LABEL = 28,
+	HPCC_CCM_O_SPORT = 32,
+	HPCC_CCM_O_DPORT = 34,
+	HPCC_CCM_O_PROTO = 36,
+	HPCC_CCM_O_FLAGS = 37,
+	HPCC_CCM_O_RESERVED = 38,
+	HPCC_CCM_O_SADDR = 40,
+	HPCC_CCM_O_DADDR = 56,
+};
+
+/**
+ * hpcc_ccm_decode() - read a CCM notification
+ * @b: the UDP payload
+ * @len: its length, bytes; bytes after HPCC_WIRE_CCM_LEN are ignored
+ * @m: filled when the notification is valid
+ *
+ * Return: enum hpcc_ccm_err; HPCC_CCM_OK (0) for a notification whose
+ * header is a CCM notification's, whose type is one of the three, whose
+ * family, addresses and flow label agree and whose protocol is TCP.  The
+ * flags and reserved bytes are ignored.  Whether the receiver has such a
+ * flow and the sequence number lies in its window is the caller's check.
+ */
+static inline int hpcc_ccm_decode(const u8 *b, unsigned int len,
+				  struct hpcc_ccm_msg *m)
+{
+	bool v4;
+	int i;
+
+	if (len < HPCC_WIRE_CCM_LEN)
+		return HPCC_CCM_E_SHORT;
+	if (hpcc_fcr_get32(b + HPCC_CCM_O_MAGIC) != HPCC_WIRE_MAGIC ||
+	    b[HPCC_CCM_O_VERSION] != HPCC_WIRE_VERSION ||
+	    b[HPCC_CCM_O_TYPE] != HPCC_WIRE_CCM)
+		return HPCC_CCM_E_HEADER;
+	m->ntype = b[HPCC_CCM_O_NTYPE];
+	if (m->ntype < HPCC_CCM_CC_REQUIRED || m->ntype > HPCC_CCM_AR_REQUIRED)
+		return HPCC_CCM_E_NTYPE;
+	m->family = b[HPCC_CCM_O_FAMILY];
+	if (m->family != 4 && m->family != 6)
+		return HPCC_CCM_E_FAMILY;
+	for (i = 0; i < 16; i++) {
+		m->saddr[i] = b[HPCC_CCM_O_SADDR + i];
+		m->daddr[i] = b[HPCC_CCM_O_DADDR + i];
+	}
+	v4 = m->family == 4;
+	if (v4 != hpcc_fcr_mapped(m->saddr) || v4 != hpcc_fcr_mapped(m->daddr))
+		return HPCC_CCM_E_FAMILY;
+	if (b[HPCC_CCM_O_PROTO] != HPCC_CCM_PROTO_TCP)
+		return HPCC_CCM_E_PROTO;
+	m->flowlabel = hpcc_fcr_get32(b + HPCC_CCM_O_LABEL);
+	if (m->flowlabel > HPCC_CCM_LABEL_MAX || (v4 && m->flowlabel))
+		return HPCC_CCM_E_LABEL;
+	m->switch_id = hpcc_fcr_get32(b + HPCC_CCM_O_SWITCH);
+	m->port_id = hpcc_fcr_get32(b + HPCC_CCM_O_PORT);
+	m->ts = hpcc_fcr_get64(b + HPCC_CCM_O_TS);
+	m->seq = hpcc_fcr_get32(b + HPCC_CCM_O_SEQ);
+	m->sport = (u16)(b[HPCC_CCM_O_SPORT] << 8 | b[HPCC_CCM_O_SPORT + 1]);
+	m->dport = (u16)(b[HPCC_CCM_O_DPORT] << 8 | b[HPCC_CCM_O_DPORT + 1]);
+	return HPCC_CCM_OK;
+}
+
+/**
+ * hpcc_ccm_encode() - write a CCM notification
+ * @b: HPCC_WIRE_CCM_LEN bytes
+ * @m: the notification; its fields are written as they are (the hop that
+ *	sends it keeps them in range), protocol TCP, flags and reserved 0
+ */
+static inline void hpcc_ccm_encode(u8 *b, const struct hpcc_ccm_msg *m)
+{
+	int i;
+
+	hpcc_fcr_put32(b + HPCC_CCM_O_MAGIC, HPCC_WIRE_MAGIC);
+	b[HPCC_CCM_O_VERSION] = HPCC_WIRE_VERSION;
+	b[HPCC_CCM_O_TYPE] = HPCC_WIRE_CCM;
+	b[HPCC_CCM_O_FAMILY] = m->family;
+	b[HPCC_CCM_O_NTYPE] = m->ntype;
+	hpcc_fcr_put32(b + HPCC_CCM_O_SWITCH, m->switch_id);
+	hpcc_fcr_put32(b + HPCC_CCM_O_PORT, m->port_id);
+	hpcc_fcr_put64(b + HPCC_CCM_O_TS, m->ts);
+	hpcc_fcr_put32(b + HPCC_CCM_O_SEQ, m->seq);
+	hpcc_fcr_put32(b + HPCC_CCM_O_LABEL, m->flowlabel);
+	b[HPCC_CCM_O_SPORT] = m->sport >> 8;
+	b[HPCC_CCM_O_SPORT + 1] = (u8)m->sport;
+	b[HPCC_CCM_O_DPORT] = m->dport >> 8;
+	b[HPCC_CCM_O_DPORT + 1] = (u8)m->dport;
+	b[HPCC_CCM_O_PROTO] = HPCC_CCM_PROTO_TCP;
+	b[HPCC_CCM_O_FLAGS] = 0;
+	b[HPCC_CCM_O_RESERVED] = 0;
+	b[HPCC_CCM_O_RESERVED + 1] = 0;
+	for (i = 0; i < 16; i++) {
+		b[HPCC_CCM_O_SADDR + i] = m->saddr[i];
+		b[HPCC_CCM_O_DADDR + i] = m->daddr[i];
+	}
+}
+
+/**
+ * struct hpcc_ccm_cfg - the coordination rule's parameters (per network
+ *	namespace)
+ * @samples: congested samples in a row at a hop other than the last
+ *	before the host changes the flow's path on its own telemetry (HPCC++
+ *	section 9.4), 1 to 255; the samples before it wait (no decrease)
+ * @tries: path changes that may answer one congestion episode before the
+ *	rate law takes over ("the rate decrease only when no change helped"),
+ *	0 to 255; 0: never change the path (plain HPCC)
+ * @gap_rtts: fewest RTTs between two path changes of a flow, 1 to 255:
+ *	the new path's telemetry needs a round trip to show whether it helped
+ * @pause_ns: no path change for this long after an RTO, ns (PLB's
+ *	tcp_plb_suspend_rto_sec: a path that loses everything is likely
+ *	broken, and changing it again and again only churns)
+ */
+struct hpcc_ccm_cfg {
+	u8 samples;
+	u8 tries;
+	u8 gap_rtts;
+	u64 pause_ns;
+};
+
+/**
+ * struct hpcc_ccm_flow - a flow's coordination state
+ * @last_change: when its path last changed, ns; 0: never
+ * @pause_until: no path change before this, ns (after an RTO)
+ * @changes: path changes, in all
+ * @cc: the CC indicator (set by a type 1 notification, cleared by a type
+ *	2): the flow is incast, congestion is answered by the rate alone
+ * @streak: congested samples in a row at a hop other than the last
+ * @tried: path changes in the current congestion episode (0 again at the
+ *	first sample that is not congested: the change helped)
+ */
+struct hpcc_ccm_flow {
+	u64 last_change;
+	u64 pause_until;
+	u32 changes;
+	u8 cc;
+	u8 streak;
+	u8 tried;
+};
+
+/**
+ * struct hpcc_ccm_sample - what one telemetry sample says, for the rule
+ * @now: its time, ns (monotonic; 0 is never a time)
+ * @rtt_ns: the flow's RTT (T), ns
+ * @congested: U above eta at the binding hop: HPCC's law would lower W
+ * @last_hop: the binding hop (the one with the highest U) is the path's
+ *	last (the port toward the destination: incast, section 6.3.1)
+ * @recovery: the flow is in loss recovery
+ */
+struct hpcc_ccm_sample {
+	u64 now;
+	u64 rtt_ns;
+	bool congested;
+	bool last_hop;
+	bool recovery;
+};
+
+/**
+ * enum hpcc_ccm_act - what hpcc_ccm_decide() tells the flow to do
+ * @HPCC_CCM_RATE: run HPCC's law as it is (the rate falls with U)
+ * @HPCC_CCM_WAIT: keep W where it is: a path change may answer this
+ *	congestion, or one has and its telemetry is not in yet
+ * @HPCC_CCM_REROUTE: change the path now (a new flow hash) and keep W;
+ *	the per-hop state starts over, as the hop IDs change
+ */
+enum hpcc_ccm_act {
+	HPCC_CCM_RATE,
+	HPCC_CCM_WAIT,
+	HPCC_CCM_REROUTE,
+};
+
+/* Whether @f may change its path at @now (rate limit, pause, recovery). */
+static inline bool hpcc_ccm_may_change(const struct hpcc_ccm_flow *f,
+				       const struct hpcc_ccm_cfg *c,
+				       u64 now, u64 rtt_ns, bool recovery)
+{
+	if (f->cc || recovery || now < f->pause_until)
+		return false;
+	return !f->last_change ||
+	       now - f->last_change >= (u64)(c->gap_rtts ? c->gap_rtts : 1) *
+				       rtt_ns;
+}
+
+/* Record a path change of @f at @now. */
+static inline void hpcc_ccm_changed(struct hpcc_ccm_flow *f, u64 now)
+{
+	f->last_change = now ? now : 1;
+	f->changes++;
+	if (f->tried < 255)
+		f->tried++;
+	f->streak = 0;
+}
+
+/**
+ * hpcc_ccm_decide() - the coordination rule on one telemetry sample
+ *	(CCM sections 5 and 6.4; HPCC++ section 9.4)
+ * @f: the flow's state, updated
+ * @c: the parameters
+ * @s: the sample
+ *
+ * Incast (the CC indicator set, or the binding hop the last one), loss
+ * recovery, a pause after an RTO, or @c->tries 0: HPCC's law.  Otherwise
+ * congestion in the fabric is answered first by path changes: after
+ * @c->samples congested samples in a row a change, at most one per
+ * @c->gap_rtts RTTs, the samples between waiting for the new path's
+ * telemetry; after @c->tries changes that did not help, HPCC's law.  A
+ * sample that is not congested ends the episode.  So a flow waits at most
+ * @c->samples + @c->tries x (@c->samples + @c->gap_rtts RTTs) samples per
+ * episode, and changes its path at most once per @c->gap_rtts RTTs.
+ *
+ * Return: enum hpcc_ccm_act; with HPCC_CCM_REROUTE the change is recorded
+ * (the caller makes it).
+ */
+static inline int hpcc_ccm_decide(struct hpcc_ccm_flow *f,
+				  const struct hpcc_ccm_cfg *c,
+				  const struct hpcc_ccm_sample *s)
+{
+	if (!s->congested) {
+		f->streak = 0;
+		f->tried = 0;
+		return HPCC_CCM_RATE;
+	}
+	if (f->cc || s->last_hop || s->recovery || !c->tries ||
+	    s->now < f->pause_until || f->tried >= c->tries) {
+		f->streak = 0;
+		return HPCC_CCM_RATE;
+	}
+	if (f->streak < 255)
+		f->streak++;
+	if (!hpcc_ccm_may_change(f, c, s->now, s->rtt_ns, false))
+		/* a change of this episode is still showing its effect */
+		return f->tried ? HPCC_CCM_WAIT : HPCC_CCM_RATE;
+	if (f->streak < (c->samples ? c->samples : 1))
+		return HPCC_CCM_WAIT;
+	hpcc_ccm_changed(f, s->now);
+	return HPCC_CCM_REROUTE;
+}
+
+/**
+ * hpcc_ccm_rto() - an RTO of the flow: no path change for @c->pause_ns
+ *	(like PLB, which a path change after an RTO would only fight)
+ * @f: the flow's state
+ * @c: the parameters
+ * @now: the time, ns
+ */
+static inline void hpcc_ccm_rto(struct hpcc_ccm_flow *f,
+				const struct hpcc_ccm_cfg *c, u64 now)
+{
+	f->pause_until = now + c->pause_ns;
+	f->streak = 0;
+}
+
+/**
+ * enum hpcc_ccm_note_res - what hpcc_ccm_note() did with a notification
+ * @HPCC_CCM_NOTE_CC_SET: type 1: the CC indicator is now set
+ * @HPCC_CCM_NOTE_CC_CLEARED: type 2: the CC indicator is now clear
+ * @HPCC_CCM_NOTE_REROUTE: type 3: change the path now (recorded)
+ * @HPCC_CCM_NOTE_IGNORED: nothing changed: a type 1 or 2 that found the
+ *	indicator as it asks, or a type 3 for a flow that is incast, in
+ *	recovery, paused, within @c->gap_rtts RTTs of its last change, or
+ *	about a path it has left (another flow label), or with @c->tries 0
+ */
+enum hpcc_ccm_note_res {
+	HPCC_CCM_NOTE_CC_SET,
+	HPCC_CCM_NOTE_CC_CLEARED,
+	HPCC_CCM_NOTE_REROUTE,
+	HPCC_CCM_NOTE_IGNORED,
+};
+
+/**
+ * hpcc_ccm_note() - a host's answer to a valid notification for one of its
+ *	flows (CCM section 6.4)
+ * @f: the flow's state, updated
+ * @c: the parameters
+ * @m: the notification
+ * @now: the time, ns
+ * @rtt_ns: the flow's RTT, ns
+ * @recovery: the flow is in loss recovery
+ * @label: the flow's current IPv6 flow label (0 for IPv4)
+ *
+ * Return: enum hpcc_ccm_note_res.
+ */
+static inline int hpcc_ccm_note(struct hpcc_ccm_flow *f,
+				const struct hpcc_ccm_cfg *c,
+				const struct hpcc_ccm_msg *m, u64 now,
+				u64 rtt_ns, bool recovery, u32 label)
+{
+	switch (m->ntype) {
+	case HPCC_CCM_CC_REQUIRED:
+		if (f->cc)
+			return HPCC_CCM_NOTE_IGNORED;
+		f->cc = 1;
+		f->streak = 0;
+		return HPCC_CCM_NOTE_CC_SET;
+	case HPCC_CCM_CC_RELEASED:
+		if (!f->cc)
+			return HPCC_CCM_NOTE_IGNORED;
+		f->cc = 0;
+		return HPCC_CCM_NOTE_CC_CLEARED;
+	case HPCC_CCM_AR_REQUIRED:
+		if (!c->tries || m->flowlabel != label ||
+		    !hpcc_ccm_may_change(f, c, now, rtt_ns, recovery))
+			return HPCC_CCM_NOTE_IGNORED;
+		hpcc_ccm_changed(f, now);
+		return HPCC_CCM_NOTE_REROUTE;
+	}
+	return HPCC_CCM_NOTE_IGNORED;
+}
+
+#endif /* _HPCC_CCM_H */

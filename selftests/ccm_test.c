@@ -1,0 +1,278 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * ccm_test - the Coordinated Congestion Management notification codec and
+ * the host's coordination rule (kernel/hpcc_ccm.h).  Host test, built with
+ * ASan and UBSan.
+ */
+#include <string.h>
+
+#include "kselftest_harness.h"
+#include "hpcc_ccm.h"
+
+static const struct hpcc_ccm_msg msg4 = {
+	.family = 4, .ntype = HPCC_CCM_AR_REQUIRED, .switch_id = 7,
+	.port_id = 3, .ts = 0x0102030405060708ULL, .seq = 0xfffffff0,
+	.flowlabel = 0, .sport = 40000, .dport = 5201,
+	.saddr = { [10] = 0xff, [11] = 0xff, 10, 0, 1, 2 },
+	.daddr = { [10] = 0xff, [11] = 0xff, 10, 0, 2, 2 },
+};
+
+static struct hpcc_ccm_msg msg6(void)
+{
+	struct hpcc_ccm_msg m = msg4;
+
+	m.family = 6;
+	m.flowlabel = 0xabcde;
+	memcpy(m.saddr, "\x20\x01\x0d\xb8\0\0\0\0\0\0\0\0\0\0\0\x01", 16);
+	memcpy(m.daddr, "\x20\x01\x0d\xb8\0\0\0\0\0\0\0\0\0\0\0\x02", 16);
+	return m;
+}
+
+/* Field by field, against the layout struct hpcc_wire_ccm documents. */
+TEST(encode_layout)
+{
+	struct hpcc_ccm_msg m6 = msg6();
+	uint8_t b[HPCC_WIRE_CCM_LEN];
+
+	ASSERT_EQ(HPCC_WIRE_CCM_LEN, sizeof(struct hpcc_wire_ccm));
+	ASSERT_EQ(HPCC_WIRE_EXT_AR_LEN, sizeof(struct hpcc_wire_ext_ar));
+	memset(b, 0xaa, sizeof(b));
+	hpcc_ccm_encode(b, &m6);
+	/* magic "HPCC", version 1, type 4, family 6, notification type 3 */
+	EXPECT_EQ(0, memcmp(b, "HPCC\x01\x04\x06\x03", 8));
+	EXPECT_EQ(0, memcmp(b + 8, "\x00\x00\x00\x07\x00\x00\x00\x03", 8));
+	EXPECT_EQ(0, memcmp(b + 16, "\x01\x02\x03\x04\x05\x06\x07\x08", 8));
+	/* seq, flow label */
+	EXPECT_EQ(0, memcmp(b + 24, "\xff\xff\xff\xf0\x00\x0a\xbc\xde", 8));
+	/* ports, protocol TCP, flags 0, reserved 0 */
+	EXPECT_EQ(0, memcmp(b + 32, "\x9c\x40\x14\x51\x06\x00\x00\x00", 8));
+	EXPECT_EQ(0, memcmp(b + 40, m6.saddr, 16));
+	EXPECT_EQ(0, memcmp(b + 56, m6.daddr, 16));
+}
+
+static int same(const struct hpcc_ccm_msg *a, const struct hpcc_ccm_msg *b)
+{
+	return a->family == b->family && a->ntype == b->ntype &&
+	       a->switch_id == b->switch_id && a->port_id == b->port_id &&
+	       a->ts == b->ts && a->seq == b->seq &&
+	       a->flowlabel == b->flowlabel && a->sport == b->sport &&
+	       a->dport == b->dport && !memcmp(a->saddr, b->saddr, 16) &&
+	       !memcmp(a->daddr, b->daddr, 16);
+}
+
+TEST(roundtrip)
+{
+	struct hpcc_ccm_msg m6 = msg6(), m;
+	uint8_t b[HPCC_WIRE_CCM_LEN + 4];
+	int t;
+
+	for (t = HPCC_CCM_CC_REQUIRED; t <= HPCC_CCM_AR_REQUIRED; t++) {
+		struct hpcc_ccm_msg in = msg4;
+
+		in.ntype = t;
+		memset(b, 0xaa, sizeof(b));
+		hpcc_ccm_encode(b, &in);
+		ASSERT_EQ(HPCC_CCM_OK, hpcc_ccm_decode(b, sizeof(b), &m));
+		EXPECT_TRUE(same(&m, &in));
+	}
+	hpcc_ccm_encode(b, &m6);
+	ASSERT_EQ(HPCC_CCM_OK, hpcc_ccm_decode(b, HPCC_WIRE_CCM_LEN, &m));
+	EXPECT_TRUE(same(&m, &m6));
+}
+
+/* Each field a receiver refuses: the decoder says which. */
+TEST(refusals)
+{
+	struct hpcc_ccm_msg m6 = msg6(), m;
+	uint8_t b[HPCC_WIRE_CCM_LEN], c[HPCC_WIRE_CCM_LEN];
+	uint8_t b6[HPCC_WIRE_CCM_LEN];
+
+	hpcc_ccm_encode(b, &msg4);
+	hpcc_ccm_encode(b6, &m6);
+	EXPECT_EQ(HPCC_CCM_E_SHORT, hpcc_ccm_decode(b, HPCC_WIRE_CCM_LEN - 1, &m));
+	EXPECT_EQ(HPCC_CCM_E_SHORT, hpcc_ccm_decode(b, 0, &m));
+#define BAD(src, off, val, err) do {					\
+		memcpy(c, src, sizeof(c));				\
+		c[off] = (val);						\
+		EXPECT_EQ(err, hpcc_ccm_decode(c, sizeof(c), &m));	\
+	} while (0)
+	BAD(b, 0, 'X', HPCC_CCM_E_HEADER);
+	BAD(b, 4, 2, HPCC_CCM_E_HEADER);		/* version */
+	BAD(b, 5, HPCC_WIRE_FCR, HPCC_CCM_E_HEADER);	/* an FCR's type */
+	BAD(b, 7, 0, HPCC_CCM_E_NTYPE);
+	BAD(b, 7, 4, HPCC_CCM_E_NTYPE);
+	BAD(b, 6, 5, HPCC_CCM_E_FAMILY);
+	BAD(b, 6, 6, HPCC_CCM_E_FAMILY);	/* 6 with IPv4-mapped addresses */
+	BAD(b6, 6, 4, HPCC_CCM_E_FAMILY);	/* 4 with IPv6 addresses */
+	BAD(b, 40 + 11, 0, HPCC_CCM_E_FAMILY);	/* 4, saddr not mapped */
+	BAD(b, 56, 0x20, HPCC_CCM_E_FAMILY);	/* 4, daddr not mapped */
+	BAD(b, 36, 17, HPCC_CCM_E_PROTO);	/* UDP */
+	BAD(b, 31, 1, HPCC_CCM_E_LABEL);	/* a label on an IPv4 flow */
+	BAD(b6, 29, 0x10, HPCC_CCM_E_LABEL);	/* 0x10bcde: 21 bits */
+	BAD(b6, 28, 0x80, HPCC_CCM_E_LABEL);
+	BAD(b6, 29, 0x0f, HPCC_CCM_OK);		/* 0xfbcde: 20 bits */
+	BAD(b, 37, 0xff, HPCC_CCM_OK);		/* flags are ignored */
+	BAD(b, 38, 0xff, HPCC_CCM_OK);		/* and so is reserved */
+#undef BAD
+}
+
+static const struct hpcc_ccm_cfg cfg = {
+	.samples = 2, .tries = 2, .gap_rtts = 3, .pause_ns = 1000000000,
+};
+
+#define RTT 100000ULL	/* 100 us */
+
+static int decide(struct hpcc_ccm_flow *f, uint64_t now, bool congested,
+		  bool last_hop, bool recovery)
+{
+	struct hpcc_ccm_sample s = {
+		.now = now, .rtt_ns = RTT, .congested = congested,
+		.last_hop = last_hop, .recovery = recovery,
+	};
+
+	return hpcc_ccm_decide(f, &cfg, &s);
+}
+
+/* Fabric congestion: wait @samples, change, wait the gap, change again,
+ * then the rate law; a sample without congestion ends the episode.
+ */
+TEST(fabric_congestion_reroutes_then_rate)
+{
+	struct hpcc_ccm_flow f = {};
+	uint64_t t = 1000;
+
+	EXPECT_EQ(HPCC_CCM_WAIT, decide(&f, t, true, false, false));
+	EXPECT_EQ(HPCC_CCM_REROUTE, decide(&f, t += RTT, true, false, false));
+	EXPECT_EQ(1, f.changes);
+	/* within 3 RTTs of the change: wait for the new path's telemetry */
+	EXPECT_EQ(HPCC_CCM_WAIT, decide(&f, t + RTT, true, false, false));
+	EXPECT_EQ(HPCC_CCM_WAIT, decide(&f, t + 3 * RTT - 1, true, false, false));
+	EXPECT_EQ(HPCC_CCM_REROUTE, decide(&f, t += 3 * RTT, true, false, false));
+	EXPECT_EQ(2, f.changes);
+	/* two changes did not help: HPCC's law, and no third change */
+	EXPECT_EQ(HPCC_CCM_RATE, decide(&f, t += 10 * RTT, true, false, false));
+	EXPECT_EQ(HPCC_CCM_RATE, decide(&f, t += 10 * RTT, true, false, false));
+	EXPECT_EQ(2, f.changes);
+	/* the episode ends; the next one may change the path again */
+	EXPECT_EQ(HPCC_CCM_RATE, decide(&f, t += RTT, false, false, false));
+	EXPECT_EQ(HPCC_CCM_WAIT, decide(&f, t += RTT, true, false, false));
+	EXPECT_EQ(HPCC_CCM_REROUTE, decide(&f, t += RTT, true, false, false));
+	EXPECT_EQ(3, f.changes);
+}
+
+/* Incast (the last hop binds, or the CC indicator is set), recovery and
+ * tries 0: the rate law, never a change.
+ */
+TEST(incast_and_recovery_never_reroute)
+{
+	struct hpcc_ccm_cfg none = cfg;
+	struct hpcc_ccm_sample s = { .now = 1, .rtt_ns = RTT, .congested = true };
+	struct hpcc_ccm_flow f = {};
+	uint64_t t = 1000;
+	int i;
+
+	for (i = 0; i < 10; i++) {
+		EXPECT_EQ(HPCC_CCM_RATE, decide(&f, t += RTT, true, true, false));
+		EXPECT_EQ(HPCC_CCM_RATE, decide(&f, t += RTT, true, false, true));
+	}
+	f.cc = 1;
+	for (i = 0; i < 10; i++)
+		EXPECT_EQ(HPCC_CCM_RATE, decide(&f, t += RTT, true, false, false));
+	EXPECT_EQ(0, f.changes);
+	none.tries = 0;
+	f.cc = 0;
+	for (i = 0; i < 10; i++) {
+		s.now += RTT;
+		EXPECT_EQ(HPCC_CCM_RATE, hpcc_ccm_decide(&f, &none, &s));
+	}
+	EXPECT_EQ(0, f.changes);
+}
+
+/* After an RTO no change for pause_ns, like PLB. */
+TEST(rto_pauses)
+{
+	struct hpcc_ccm_flow f = {};
+	uint64_t t = 1000;
+
+	hpcc_ccm_rto(&f, &cfg, t);
+	EXPECT_EQ(HPCC_CCM_RATE, decide(&f, t += RTT, true, false, false));
+	EXPECT_EQ(HPCC_CCM_RATE, decide(&f, t += RTT, true, false, false));
+	EXPECT_EQ(HPCC_CCM_RATE,
+		  decide(&f, 1000 + cfg.pause_ns - 1, true, false, false));
+	EXPECT_EQ(0, f.changes);
+	t = 1000 + cfg.pause_ns;
+	EXPECT_EQ(HPCC_CCM_WAIT, decide(&f, t, true, false, false));
+	EXPECT_EQ(HPCC_CCM_REROUTE, decide(&f, t + 1, true, false, false));
+}
+
+/* Two paths loaded in turn (the flap test's pattern): every change helps
+ * for a while, yet the changes stay at most one per gap_rtts RTTs.
+ */
+TEST(flap_bounded)
+{
+	/* the most eager rule: a change at the first congested sample,
+	 * as many per episode as it likes
+	 */
+	struct hpcc_ccm_cfg eager = { .samples = 1, .tries = 255, .gap_rtts = 3 };
+	struct hpcc_ccm_sample s = { .now = 1, .rtt_ns = RTT };
+	struct hpcc_ccm_flow f = {};
+	int i;
+
+	for (i = 0; i < 10000; i++, s.now += RTT) {
+		/* one sample per RTT; congested but for every fourth */
+		s.congested = i % 4 != 3;
+		hpcc_ccm_decide(&f, &eager, &s);
+	}
+	/* at most one change per 3 RTTs over 10000 RTTs (without the gap:
+	 * 7500)
+	 */
+	EXPECT_LE(f.changes, 10000 / 3 + 1);
+	EXPECT_GE(f.changes, 2500);
+}
+
+/* Notifications: type 1 sets the CC indicator, type 2 clears it, type 3
+ * changes the path when the rule allows it and the label is the flow's.
+ */
+TEST(notifications)
+{
+	struct hpcc_ccm_msg m = msg6();
+	struct hpcc_ccm_flow f = {};
+	uint64_t t = 1000;
+
+	m.ntype = HPCC_CCM_CC_REQUIRED;
+	EXPECT_EQ(HPCC_CCM_NOTE_CC_SET,
+		  hpcc_ccm_note(&f, &cfg, &m, t, RTT, false, 0xabcde));
+	EXPECT_EQ(HPCC_CCM_NOTE_IGNORED,
+		  hpcc_ccm_note(&f, &cfg, &m, t, RTT, false, 0xabcde));
+	EXPECT_EQ(1, f.cc);
+	/* incast: type 3 moves nothing */
+	m.ntype = HPCC_CCM_AR_REQUIRED;
+	EXPECT_EQ(HPCC_CCM_NOTE_IGNORED,
+		  hpcc_ccm_note(&f, &cfg, &m, t, RTT, false, 0xabcde));
+	m.ntype = HPCC_CCM_CC_RELEASED;
+	EXPECT_EQ(HPCC_CCM_NOTE_CC_CLEARED,
+		  hpcc_ccm_note(&f, &cfg, &m, t, RTT, false, 0xabcde));
+	EXPECT_EQ(HPCC_CCM_NOTE_IGNORED,
+		  hpcc_ccm_note(&f, &cfg, &m, t, RTT, false, 0xabcde));
+	EXPECT_EQ(0, f.cc);
+	m.ntype = HPCC_CCM_AR_REQUIRED;
+	/* about a path the flow has left: ignored */
+	EXPECT_EQ(HPCC_CCM_NOTE_IGNORED,
+		  hpcc_ccm_note(&f, &cfg, &m, t, RTT, false, 0x12345));
+	/* in recovery: ignored */
+	EXPECT_EQ(HPCC_CCM_NOTE_IGNORED,
+		  hpcc_ccm_note(&f, &cfg, &m, t, RTT, true, 0xabcde));
+	EXPECT_EQ(HPCC_CCM_NOTE_REROUTE,
+		  hpcc_ccm_note(&f, &cfg, &m, t, RTT, false, 0xabcde));
+	EXPECT_EQ(1, f.changes);
+	/* a second one within the gap: ignored; after it: taken */
+	EXPECT_EQ(HPCC_CCM_NOTE_IGNORED,
+		  hpcc_ccm_note(&f, &cfg, &m, t + 3 * RTT - 1, RTT, false,
+				0xabcde));
+	EXPECT_EQ(HPCC_CCM_NOTE_REROUTE,
+		  hpcc_ccm_note(&f, &cfg, &m, t + 3 * RTT, RTT, false,
+				0xabcde));
+	EXPECT_EQ(2, f.changes);
+}
+
+TEST_HARNESS_MAIN
