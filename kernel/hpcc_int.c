@@ -1007,28 +1007,31 @@ hpcc_int_fcr_flow(struct hpcc_int_fcr *f, const struct hpcc_int_fcr_flow *k,
 	return free;
 }
 
-/* The slot of sender @a in the supporting-senders table. */
-static unsigned int hpcc_int_fcr_sender(const struct hpcc_int_fcr *f,
-					const u8 *a)
+/*
+ * The hash of sender address @a (IPv4-mapped), hashed once per packet for
+ * both the supporting-senders table (% HPCC_INT_FCR_SENDERS) and the
+ * per-sender limits (hpcc_int_fcr_allow()).
+ */
+static u32 hpcc_int_fcr_shash(const struct hpcc_int_fcr *f, const u8 *a)
 {
-	return jhash(a, 16, f->hash_rnd) % HPCC_INT_FCR_SENDERS;
+	return jhash(a, 16, f->hash_rnd);
 }
 
 /*
  * hpcc_int_fcr_allow() - may the port send sender @saddr one more message
- * now?  At most @max per @interval (ns) as a steady rate, and as a burst
- * after a quiet interval (struct hpcc_int_fcr_limit).  A sender not in the
- * table takes a slot whose budget is whole, or else the one of its hash's
- * HPCC_INT_FCR_PROBE slots that is soonest whole (that sender's count
- * starts again: with more than that many senders, each sent a message
- * within the interval, hashing alike, a sender may get more).  Return:
- * true, and the message counted, or false.  Context: @f->lock held.
+ * now (@h: its hpcc_int_fcr_shash())?  At most @max per @interval (ns)
+ * as a steady rate, and as a burst after a quiet interval (struct
+ * hpcc_int_fcr_limit).  A sender not in the table takes a slot whose
+ * budget is whole, or else the one of its hash's HPCC_INT_FCR_PROBE slots
+ * that is soonest whole (that sender's count starts again: with more than
+ * that many senders, each sent a message within the interval, hashing
+ * alike, a sender may get more).  Return: true, and the message counted,
+ * or false.  Context: @f->lock held.
  */
 static bool hpcc_int_fcr_allow(struct hpcc_int_fcr *f, const u8 *saddr,
-			       u64 now, u64 interval, u32 max)
+			       u32 h, u64 now, u64 interval, u32 max)
 {
 	u64 cost = max_t(u64, div_u64(interval, max), 1), t;
-	u32 h = jhash(saddr, 16, f->hash_rnd);
 	struct hpcc_int_fcr_limit *l, *victim = NULL;
 	int i;
 
@@ -1123,7 +1126,7 @@ static void hpcc_int_fcr_probe(struct hpcc_int_dev *d, struct sk_buff *skb,
 			       2000ULL * READ_ONCE(d->fcr_interval));
 	if (fl)
 		fl->support = 1;
-	s = hpcc_int_fcr_sender(f, k.saddr);
+	s = hpcc_int_fcr_shash(f, k.saddr) % HPCC_INT_FCR_SENDERS;
 	memcpy(f->senders[s], k.saddr, 16);
 	f->sender_seen[s] = now;
 	spin_unlock(&f->lock);
@@ -1267,6 +1270,7 @@ static void hpcc_int_fcr_data(struct hpcc_int_net *hn, struct hpcc_int_dev *d,
 	struct tcphdr _th;
 	const struct tcphdr *th;
 	unsigned int s;
+	u32 sh;
 
 	high = READ_ONCE(d->fcr_high);
 	th = skb_header_pointer(skb, off, sizeof(_th), &_th);
@@ -1304,14 +1308,15 @@ static void hpcc_int_fcr_data(struct hpcc_int_net *hn, struct hpcc_int_dev *d,
 			hpcc_int_fcr_round(d, f, now, interval, backlog);
 		else if (fl)
 			hpcc_int_fcr_count(d, f, fl, now, interval, backlog);
-		s = hpcc_int_fcr_sender(f, k.saddr);
+		sh = hpcc_int_fcr_shash(f, k.saddr);
+		s = sh % HPCC_INT_FCR_SENDERS;
 		fcr = fl && fl->sent_round != f->round &&
 		      (fl->support ||
 		       (f->sender_seen[s] &&
 			f->sender_seen[s] + HPCC_INT_FCR_SENDER_TTL > now &&
 			!memcmp(f->senders[s], k.saddr, 16)));
 		mark = !fl || !fl->support;
-		if (fcr && !hpcc_int_fcr_allow(f, k.saddr, now, interval,
+		if (fcr && !hpcc_int_fcr_allow(f, k.saddr, sh, now, interval,
 					       READ_ONCE(d->fcr_sender_max))) {
 			atomic64_inc(&d->fcr_cnt[HPCC_INT_FCR_CNT_SENDER_LIMITED]);
 			fcr = false;
