@@ -95,6 +95,7 @@ const struct hpcc_nl_attr_desc hpcc_flow_desc[HPCC_A_FLOW_MAX + 1] = {
 	[HPCC_A_FLOW_FCR_RATE] = { "fcr-rate", HPCC_NL_U64, 0, 0, NULL },
 	[HPCC_A_FLOW_FCR_IN] = { "fcr-in", HPCC_NL_U64, 0, 0, NULL },
 	[HPCC_A_FLOW_FCR_DELAY] = { "fcr-delay", HPCC_NL_U64, 0, 0, NULL },
+	[HPCC_A_FLOW_CCM_CHANGES] = { "ccm-changes", HPCC_NL_U32, 0, 0, NULL },
 };
 
 const char *const hpcc_flow_names[HPCC_A_FLOW_MAX + 1] = {
@@ -122,6 +123,7 @@ const char *const hpcc_flow_names[HPCC_A_FLOW_MAX + 1] = {
 	[HPCC_A_FLOW_FCR_RATE] = "fcr-rate",
 	[HPCC_A_FLOW_FCR_IN] = "fcr-in",
 	[HPCC_A_FLOW_FCR_DELAY] = "fcr-delay",
+	[HPCC_A_FLOW_CCM_CHANGES] = "ccm-changes",
 };
 
 const struct hpcc_nl_attr_desc hpcc_params_desc[HPCC_A_PARAMS_MAX + 1] = {
@@ -144,6 +146,10 @@ const struct hpcc_nl_attr_desc hpcc_params_desc[HPCC_A_PARAMS_MAX + 1] = {
 	[HPCC_A_PARAMS_START] = { "start", HPCC_NL_U8, 0, 0, &hpcc_enum_start },
 	[HPCC_A_PARAMS_EWMA_PERIOD] = { "ewma-period", HPCC_NL_U32, 0, 0, NULL },
 	[HPCC_A_PARAMS_IFA_PROTOCOL] = { "ifa-protocol", HPCC_NL_U8, 0, 0, NULL },
+	[HPCC_A_PARAMS_CCM_TRIES] = { "ccm-tries", HPCC_NL_U8, 0, 0, NULL },
+	[HPCC_A_PARAMS_CCM_SAMPLES] = { "ccm-samples", HPCC_NL_U8, 0, 0, NULL },
+	[HPCC_A_PARAMS_CCM_GAP_RTTS] = { "ccm-gap-rtts", HPCC_NL_U8, 0, 0, NULL },
+	[HPCC_A_PARAMS_CCM_PAUSE] = { "ccm-pause", HPCC_NL_U32, 0, 0, NULL },
 };
 
 const char *const hpcc_params_names[HPCC_A_PARAMS_MAX + 1] = {
@@ -165,6 +171,10 @@ const char *const hpcc_params_names[HPCC_A_PARAMS_MAX + 1] = {
 	[HPCC_A_PARAMS_START] = "start",
 	[HPCC_A_PARAMS_EWMA_PERIOD] = "ewma-period",
 	[HPCC_A_PARAMS_IFA_PROTOCOL] = "ifa-protocol",
+	[HPCC_A_PARAMS_CCM_TRIES] = "ccm-tries",
+	[HPCC_A_PARAMS_CCM_SAMPLES] = "ccm-samples",
+	[HPCC_A_PARAMS_CCM_GAP_RTTS] = "ccm-gap-rtts",
+	[HPCC_A_PARAMS_CCM_PAUSE] = "ccm-pause",
 };
 
 const struct hpcc_nl_attr_desc hpcc_stats_desc[HPCC_A_STATS_MAX + 1] = {
@@ -196,6 +206,8 @@ const struct hpcc_nl_attr_desc hpcc_stats_desc[HPCC_A_STATS_MAX + 1] = {
 	[HPCC_A_STATS_FCR_NO_FLOW] = { "fcr-no-flow", HPCC_NL_U64, 0, 0, NULL },
 	[HPCC_A_STATS_FCR_BAD_SEQ] = { "fcr-bad-seq", HPCC_NL_U64, 0, 0, NULL },
 	[HPCC_A_STATS_FCR_IGNORED] = { "fcr-ignored", HPCC_NL_U64, 0, 0, NULL },
+	[HPCC_A_STATS_CCM_REROUTES] = { "ccm-reroutes", HPCC_NL_U64, 0, 0, NULL },
+	[HPCC_A_STATS_CCM_WAITS] = { "ccm-waits", HPCC_NL_U64, 0, 0, NULL },
 };
 
 const char *const hpcc_stats_names[HPCC_A_STATS_MAX + 1] = {
@@ -226,6 +238,8 @@ const char *const hpcc_stats_names[HPCC_A_STATS_MAX + 1] = {
 	[HPCC_A_STATS_FCR_NO_FLOW] = "fcr-no-flow",
 	[HPCC_A_STATS_FCR_BAD_SEQ] = "fcr-bad-seq",
 	[HPCC_A_STATS_FCR_IGNORED] = "fcr-ignored",
+	[HPCC_A_STATS_CCM_REROUTES] = "ccm-reroutes",
+	[HPCC_A_STATS_CCM_WAITS] = "ccm-waits",
 };
 
 const struct hpcc_nl_attr_desc hpcc_fcr_prefix_desc[HPCC_A_FCR_PREFIX_MAX + 1] = {
@@ -499,6 +513,11 @@ int hpcc_flow_parse(const struct nlattr *attr, size_t len, struct hpcc_flow_attr
 			if (ok)
 				memcpy(&out->fcr_delay, p, sizeof(out->fcr_delay));
 			break;
+		case HPCC_A_FLOW_CCM_CHANGES:
+			ok = plen == sizeof(out->ccm_changes);
+			if (ok)
+				memcpy(&out->ccm_changes, p, sizeof(out->ccm_changes));
+			break;
 		default:
 			ok = 0;
 			type = 64;
@@ -620,6 +639,26 @@ int hpcc_params_parse(const struct nlattr *attr, size_t len, struct hpcc_params_
 			ok = plen == sizeof(out->ifa_protocol);
 			if (ok)
 				memcpy(&out->ifa_protocol, p, sizeof(out->ifa_protocol));
+			break;
+		case HPCC_A_PARAMS_CCM_TRIES:
+			ok = plen == sizeof(out->ccm_tries);
+			if (ok)
+				memcpy(&out->ccm_tries, p, sizeof(out->ccm_tries));
+			break;
+		case HPCC_A_PARAMS_CCM_SAMPLES:
+			ok = plen == sizeof(out->ccm_samples);
+			if (ok)
+				memcpy(&out->ccm_samples, p, sizeof(out->ccm_samples));
+			break;
+		case HPCC_A_PARAMS_CCM_GAP_RTTS:
+			ok = plen == sizeof(out->ccm_gap_rtts);
+			if (ok)
+				memcpy(&out->ccm_gap_rtts, p, sizeof(out->ccm_gap_rtts));
+			break;
+		case HPCC_A_PARAMS_CCM_PAUSE:
+			ok = plen == sizeof(out->ccm_pause);
+			if (ok)
+				memcpy(&out->ccm_pause, p, sizeof(out->ccm_pause));
 			break;
 		default:
 			ok = 0;
@@ -787,6 +826,16 @@ int hpcc_stats_parse(const struct nlattr *attr, size_t len, struct hpcc_stats_at
 			ok = plen == sizeof(out->fcr_ignored);
 			if (ok)
 				memcpy(&out->fcr_ignored, p, sizeof(out->fcr_ignored));
+			break;
+		case HPCC_A_STATS_CCM_REROUTES:
+			ok = plen == sizeof(out->ccm_reroutes);
+			if (ok)
+				memcpy(&out->ccm_reroutes, p, sizeof(out->ccm_reroutes));
+			break;
+		case HPCC_A_STATS_CCM_WAITS:
+			ok = plen == sizeof(out->ccm_waits);
+			if (ok)
+				memcpy(&out->ccm_waits, p, sizeof(out->ccm_waits));
 			break;
 		default:
 			ok = 0;

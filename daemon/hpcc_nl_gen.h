@@ -134,6 +134,7 @@ struct hpcc_flow_attrs {
 	uint64_t fcr_rate;
 	uint64_t fcr_in;
 	uint64_t fcr_delay;
+	uint32_t ccm_changes;
 };
 
 /** hpcc_flow_parse() - fill @out from @len bytes of attributes at @attr;
@@ -168,6 +169,10 @@ struct hpcc_params_attrs {
 	uint8_t start;
 	uint32_t ewma_period;
 	uint8_t ifa_protocol;
+	uint8_t ccm_tries;
+	uint8_t ccm_samples;
+	uint8_t ccm_gap_rtts;
+	uint32_t ccm_pause;
 };
 
 /** hpcc_params_parse() - fill @out from @len bytes of attributes at @attr;
@@ -211,6 +216,8 @@ struct hpcc_stats_attrs {
 	uint64_t fcr_no_flow;
 	uint64_t fcr_bad_seq;
 	uint64_t fcr_ignored;
+	uint64_t ccm_reroutes;
+	uint64_t ccm_waits;
 };
 
 /** hpcc_stats_parse() - fill @out from @len bytes of attributes at @attr;

@@ -223,7 +223,9 @@ struct hpcc_ccm_flow {
  * struct hpcc_ccm_sample - what one telemetry sample says, for the rule
  * @now: its time, ns (monotonic; 0 is never a time)
  * @rtt_ns: the flow's RTT (T), ns
- * @congested: U above eta at the binding hop: HPCC's law would lower W
+ * @congested: U above 1 at the binding hop, a standing queue (the
+ *	module's choice: not merely above eta, where a flow alone at its
+ *	bottleneck runs)
  * @last_hop: the binding hop (the one with the highest U) is the path's
  *	last (the port toward the destination: incast, section 6.3.1)
  * @recovery: the flow is in loss recovery

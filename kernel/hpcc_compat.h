@@ -81,6 +81,21 @@ static inline bool hpcc_autoflowlabel(struct net *net, const struct sock *sk)
 #endif
 
 /*
+ * hpcc_can_rehash() - would sk_rethink_txhash() give @sk a new flow hash:
+ * its SO_TXREHASH setting, from net.core.txrehash by default (v5.19, probe
+ * sk_txrehash); before it a socket always rehashed.  (The hash must also
+ * be set, which it is for every TCP socket that has connected.)
+ */
+static inline bool hpcc_can_rehash(const struct sock *sk)
+{
+#ifdef HPCC_HAVE_SK_TXREHASH
+	return READ_ONCE(sk->sk_txrehash) == SOCK_TXREHASH_ENABLED;
+#else
+	return true;
+#endif
+}
+
+/*
  * The generated policies (tools/ynl-policy) declare their ranges
  * HPCC_NLA_RANGE_CONST: const where an nla_policy may point at a const
  * netlink_range_validation, as ynl-gen-c assumes; not on older kernels.

@@ -136,7 +136,8 @@ struct hpcc_params {
  * @nhop: number of records in @l; 0 before the first sample
  * @bind_hop: the binding hop, whose u' was the largest (u) in the last
  *	MeasureInflight that updated U, numbered from 1 (first hop); 0 until
- *	one did.  Observability only (the hpcc_sample tracepoint).
+ *	one did.  The hpcc_sample tracepoint shows it; the coordination rule
+ *	(hpcc_ccm_decide()) tells incast from it (the last hop binds).
  * @n_flows: N of this flow's W_ai (hpcc_flow_set_n()); 0: the
  *	parameters' W_ai
  * @w_ai: this flow's W_ai, bytes Q16, from @n_flows by the rule of thumb

@@ -27,7 +27,7 @@
 #include <net/genetlink.h>
 
 #include "hpcc_core.h"
-#include "hpcc_fcr.h"
+#include "hpcc_ccm.h"	/* and hpcc_fcr.h */
 
 #define HPCC_HASH_BITS		10
 
@@ -57,6 +57,11 @@
  * @fcr_rate_min: the lowest rate an FCR message may carry, bit/s
  * @fcr_nprefix: managed prefixes in @fcr_prefix; 0: FCR off
  * @fcr_prefix: the managed prefixes, IPv4 ones IPv4-mapped
+ * @ccm_tries: path changes per episode of congestion in the fabric
+ *	(struct hpcc_ccm_cfg) [0, 255]; 0: path changes off
+ * @ccm_samples: congested samples in a row before a change [1, 255]
+ * @ccm_gap_rtts: fewest RTTs between two changes of a flow [1, 255]
+ * @ccm_pause_s: seconds without a change after an RTO [0, 3600]
  * @rcu: for kfree_rcu()
  */
 struct hpcc_cfg {
@@ -82,6 +87,10 @@ struct hpcc_cfg {
 	u64 fcr_rate_min;
 	u32 fcr_nprefix;
 	struct hpcc_fcr_prefix fcr_prefix[HPCC_FCR_PREFIXES];
+	u8 ccm_tries;
+	u8 ccm_samples;
+	u8 ccm_gap_rtts;
+	u32 ccm_pause_s;
 	struct rcu_head rcu;
 };
 
@@ -113,6 +122,8 @@ enum hpcc_stat {
 	HPCC_STAT_FCR_NO_FLOW,
 	HPCC_STAT_FCR_BAD_SEQ,
 	HPCC_STAT_FCR_IGNORED,
+	HPCC_STAT_CCM_REROUTES,
+	HPCC_STAT_CCM_WAITS,
 	HPCC_STAT_NUM
 };
 
@@ -207,6 +218,7 @@ struct hpcc_tlm {
  * @fcr_rate: the FCR rate in force at the last ACK, bit/s; 0: none
  * @fcr_delay: ns from the hop's ts of the newest FCR rate applied to the
  *	ACK that applied it; 0: none yet
+ * @ccm_changes: path changes by the coordination rule
  */
 struct hpcc_pub {
 	u64 w;
@@ -229,6 +241,7 @@ struct hpcc_pub {
 	u64 w_ai;
 	u64 fcr_rate;
 	u64 fcr_delay;
+	u32 ccm_changes;
 };
 
 /**
@@ -286,6 +299,8 @@ struct hpcc_pub {
  *	lock): until then, or a new message, the ACK path takes @fcr_lock
  * @fcr_rate: the rate applied at the last ACK, bit/s; 0: none (socket lock)
  * @fcr_delay: see struct hpcc_pub (socket lock)
+ * @ccm: the coordination rule's state (Coordinated Congestion
+ *	Management, path changes; socket lock)
  * @sk: the flow's socket from hpcc_init() to hpcc_release() (WRITE_ONCE;
  *	NULL after): the FCR hook lowers its pacing rate at a message's
  *	arrival, under RCU with a reference taken by refcount_inc_not_zero()
@@ -335,6 +350,7 @@ struct hpcc_ent {
 	u64 fcr_until;
 	u64 fcr_rate;
 	u64 fcr_delay;
+	struct hpcc_ccm_flow ccm;
 	struct sock *sk;
 };
 

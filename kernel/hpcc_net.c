@@ -161,6 +161,26 @@ module_param_cb(ewma_period_pct, &hpcc_param_ops, &ewma_period_pct, 0644);
 MODULE_PARM_DESC(ewma_period_pct,
 		 "the period of U's EWMA in percent of T, 100 the draft's T [100..800], default 100");
 
+static struct hpcc_param ccm_tries = { 0, 0, 255 };
+module_param_cb(ccm_tries, &hpcc_param_ops, &ccm_tries, 0644);
+MODULE_PARM_DESC(ccm_tries,
+		 "IPv6 path changes per episode of congestion in the fabric before HPCC's decrease, 0 off [0..255], default 0");
+
+static struct hpcc_param ccm_samples = { 2, 1, 255 };
+module_param_cb(ccm_samples, &hpcc_param_ops, &ccm_samples, 0644);
+MODULE_PARM_DESC(ccm_samples,
+		 "congested samples in a row before a path change [1..255], default 2");
+
+static struct hpcc_param ccm_gap_rtts = { 4, 1, 255 };
+module_param_cb(ccm_gap_rtts, &hpcc_param_ops, &ccm_gap_rtts, 0644);
+MODULE_PARM_DESC(ccm_gap_rtts,
+		 "fewest RTTs between two path changes of a flow [1..255], default 4");
+
+static struct hpcc_param ccm_pause_s = { 60, 0, 3600 };
+module_param_cb(ccm_pause_s, &hpcc_param_ops, &ccm_pause_s, 0644);
+MODULE_PARM_DESC(ccm_pause_s,
+		 "seconds without a path change after an RTO [0..3600], default 60");
+
 /**
  * hpcc_cfg_defaults() - the parameters a new network namespace starts with
  * @cfg: filled from the module parameters (@cfg->p is left for
@@ -188,6 +208,10 @@ void hpcc_cfg_defaults(struct hpcc_cfg *cfg)
 	cfg->start = READ_ONCE(start.val);
 	cfg->ewma_period_pct = READ_ONCE(ewma_period_pct.val);
 	cfg->ifa_protocol = READ_ONCE(ifa_protocol.val);
+	cfg->ccm_tries = READ_ONCE(ccm_tries.val);
+	cfg->ccm_samples = READ_ONCE(ccm_samples.val);
+	cfg->ccm_gap_rtts = READ_ONCE(ccm_gap_rtts.val);
+	cfg->ccm_pause_s = READ_ONCE(ccm_pause_s.val);
 	/* FCR is off until fcr-set names a port and the managed prefixes */
 	cfg->fcr_hold_max_us = HPCC_FCR_HOLD_MAX_DEFAULT;
 	cfg->fcr_rate_min = HPCC_FCR_RATE_MIN_DEFAULT;

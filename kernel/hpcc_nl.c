@@ -66,6 +66,10 @@ static const struct {
 	HPCC_NL_PARAM(HPCC_A_PARAMS_START, start),
 	HPCC_NL_PARAM(HPCC_A_PARAMS_EWMA_PERIOD, ewma_period_pct),
 	HPCC_NL_PARAM(HPCC_A_PARAMS_IFA_PROTOCOL, ifa_protocol),
+	HPCC_NL_PARAM(HPCC_A_PARAMS_CCM_TRIES, ccm_tries),
+	HPCC_NL_PARAM(HPCC_A_PARAMS_CCM_SAMPLES, ccm_samples),
+	HPCC_NL_PARAM(HPCC_A_PARAMS_CCM_GAP_RTTS, ccm_gap_rtts),
+	HPCC_NL_PARAM(HPCC_A_PARAMS_CCM_PAUSE, ccm_pause_s),
 #undef HPCC_NL_PARAM
 };
 
@@ -73,7 +77,10 @@ static_assert(sizeof_field(struct hpcc_cfg, probe_dscp) == 1 &&
 	      sizeof_field(struct hpcc_cfg, response_dscp) == 1 &&
 	      sizeof_field(struct hpcc_cfg, n_source) == 1 &&
 	      sizeof_field(struct hpcc_cfg, start) == 1 &&
-	      sizeof_field(struct hpcc_cfg, ifa_protocol) == 1);
+	      sizeof_field(struct hpcc_cfg, ifa_protocol) == 1 &&
+	      sizeof_field(struct hpcc_cfg, ccm_tries) == 1 &&
+	      sizeof_field(struct hpcc_cfg, ccm_samples) == 1 &&
+	      sizeof_field(struct hpcc_cfg, ccm_gap_rtts) == 1);
 
 /* hpcc_nl_param_u8() - whether parameter @i is a u8 (else a u32) */
 static bool hpcc_nl_param_u8(int i)
@@ -440,7 +447,8 @@ static int hpcc_nl_fill_flow(struct sk_buff *msg, struct hpcc_ent *e,
 	    HPCC_PUT64(msg, HPCC_A_FLOW_W_AI, p.w_ai >> HPCC_W_SHIFT) ||
 	    HPCC_PUT64(msg, HPCC_A_FLOW_FCR_RATE, p.fcr_rate) ||
 	    HPCC_PUT64(msg, HPCC_A_FLOW_FCR_IN, READ_ONCE(e->fcr_in)) ||
-	    HPCC_PUT64(msg, HPCC_A_FLOW_FCR_DELAY, p.fcr_delay)) {
+	    HPCC_PUT64(msg, HPCC_A_FLOW_FCR_DELAY, p.fcr_delay) ||
+	    nla_put_u32(msg, HPCC_A_FLOW_CCM_CHANGES, p.ccm_changes)) {
 		genlmsg_cancel(msg, hdr);
 		return -EMSGSIZE;
 	}
@@ -581,7 +589,7 @@ static int hpcc_nl_params_apply(struct hpcc_net *hn, struct genl_info *info)
 		}
 	}
 	err = nlmsg_parse(info->nlhdr, GENL_HDRLEN, tb,
-			  HPCC_A_PARAMS_IFA_PROTOCOL,
+			  HPCC_A_PARAMS_CCM_PAUSE,
 			  hpcc_params_set_nl_policy, info->extack);
 	if (err)
 		return err;
@@ -838,6 +846,8 @@ static int hpcc_nl_stats_get(struct sk_buff *skb, struct genl_info *info)
 		[HPCC_STAT_FCR_NO_FLOW] = HPCC_A_STATS_FCR_NO_FLOW,
 		[HPCC_STAT_FCR_BAD_SEQ] = HPCC_A_STATS_FCR_BAD_SEQ,
 		[HPCC_STAT_FCR_IGNORED] = HPCC_A_STATS_FCR_IGNORED,
+		[HPCC_STAT_CCM_REROUTES] = HPCC_A_STATS_CCM_REROUTES,
+		[HPCC_STAT_CCM_WAITS] = HPCC_A_STATS_CCM_WAITS,
 	};
 	struct hpcc_net *hn = hpcc_nl_net(info);
 	struct sk_buff *msg;

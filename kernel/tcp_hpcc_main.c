@@ -188,6 +188,80 @@ static void hpcc_resume(struct sock *sk, struct hpcc_ent *e,
 			tcp_snd_cwnd(tp), since);
 }
 
+static void hpcc_flowlabel_check(struct sock *sk, struct hpcc_ent *e,
+				 bool announce);
+
+/* Whether @sk's IPv6 flow label is its own (IPV6_FLOWINFO_SEND), which a
+ * new flow hash does not change.
+ */
+static bool hpcc_label_fixed(const struct sock *sk)
+{
+#if IS_ENABLED(CONFIG_IPV6)
+	return inet6_sk(sk)->flow_label & IPV6_FLOWLABEL_MASK;
+#else
+	return true;
+#endif
+}
+
+/*
+ * hpcc_ccm_step() - the coordination rule (Coordinated Congestion
+ * Management section 6.4, HPCC++ section 9.4; hpcc_ccm_decide()) on the
+ * sample NewAck just ran for an IPv6 flow, with ccm-tries set: congestion
+ * (U above 1, a standing queue: a flow alone at its bottleneck runs U
+ * near eta, and must not take itself for congestion to flee) at a hop
+ * that is not the path's last is answered first by path changes,
+ * a new flow hash (sk_rethink_txhash(), the rehash TCP makes on an RTO and
+ * PLB on persistent congestion) and so a new flow label on the data and,
+ * announced by flow-active, on the probes; until the rule gives up, the
+ * sample's W decrease is held back (W, Wc and incStage as before it:
+ * @w0, @wc0, @stage0).
+ * IPv4 flows are left to HPCC's law: ECMP hashes of IPv4 TCP have no field
+ * a host can change without changing the connection.  A socket whose
+ * label is fixed (IPV6_FLOWINFO_SEND) or with net.core.txrehash 0 cannot
+ * change its path: the rule waits for nothing.  Context: socket lock.
+ */
+static void hpcc_ccm_step(struct sock *sk, struct hpcc_ent *e,
+			  const struct hpcc_cfg *cfg, u64 now, u64 w0, u64 wc0,
+			  u32 stage0)
+{
+	struct hpcc_ccm_cfg c = {
+		.samples = cfg->ccm_samples,
+		.tries = cfg->ccm_tries,
+		.gap_rtts = cfg->ccm_gap_rtts,
+		.pause_ns = (u64)cfg->ccm_pause_s * NSEC_PER_SEC,
+	};
+	struct hpcc_ccm_sample smp = {
+		.now = now,
+		.rtt_ns = hpcc_rtt_ns(tcp_sk(sk), cfg),
+		.congested = e->core.u > HPCC_U_ONE,
+		.last_hop = e->core.bind_hop == e->core.nhop,
+	};
+	int act;
+
+	if (!c.tries || e->mode != HPCC_MODE_HPCC ||
+	    e->key.family != AF_INET6 || !hpcc_can_rehash(sk) ||
+	    hpcc_label_fixed(sk))
+		return;
+	act = hpcc_ccm_decide(&e->ccm, &c, &smp);
+	if (act == HPCC_CCM_RATE)
+		return;
+	if (e->core.w < w0) {
+		e->core.w = w0;
+		e->core.wc = wc0;
+		e->core.inc_stage = stage0;
+	}
+	if (act == HPCC_CCM_WAIT) {
+		hpcc_stat_inc(e->hn, HPCC_STAT_CCM_WAITS);
+		return;
+	}
+	hpcc_stat_inc(e->hn, HPCC_STAT_CCM_REROUTES);
+	sk_rethink_txhash(sk);
+	/* the new label at once: flow-active moves the probes with it */
+	hpcc_flowlabel_check(sk, e, true);
+	trace_hpcc_ccm(e, smp.rtt_ns, e->core.u, e->core.bind_hop,
+		       e->core.nhop);
+}
+
 /*
  * hpcc_take_telemetry() - run NewAck with the newest sample if one arrived
  * since the last ACK.  The sample is copied under the entry's seqlock
@@ -199,6 +273,8 @@ static void hpcc_take_telemetry(struct sock *sk, struct hpcc_ent *e,
 	const struct tcp_sock *tp = tcp_sk(sk);
 	u64 now = tp->tcp_clock_cache;
 	struct hpcc_tlm tlm;
+	u64 w0, wc0;
+	u32 stage0;
 	enum hpcc_step step;
 	unsigned int seq;
 	u64 gen, arrived;
@@ -229,8 +305,13 @@ static void hpcc_take_telemetry(struct sock *sk, struct hpcc_ent *e,
 	hpcc_flow_set_n(&e->core, &cfg->p,
 			hpcc_n_select(cfg->n_source, cfg->n_flows,
 				      tlm.n_flows));
+	w0 = e->core.w;
+	wc0 = e->core.wc;
+	stage0 = e->core.inc_stage;
 	step = hpcc_new_ack(&e->core, &cfg->p, tp->snd_una, tp->snd_nxt,
 			    tlm.hops, tlm.nhop);
+	if (step == HPCC_STEP_W || step == HPCC_STEP_WC)
+		hpcc_ccm_step(sk, e, cfg, now, w0, wc0, stage0);
 	e->last_step = step;
 	e->last_ack_seq = tp->snd_una;
 	e->last_snd_nxt = tp->snd_nxt;
@@ -304,6 +385,7 @@ static void hpcc_publish(const struct sock *sk, struct hpcc_ent *e, u8 law,
 		.w_ai = e->core.w_ai,
 		.fcr_rate = e->fcr_rate,
 		.fcr_delay = e->fcr_delay,
+		.ccm_changes = e->ccm.changes,
 	};
 
 	sock_owned_by_me(sk);
@@ -706,6 +788,17 @@ static void hpcc_cwnd_event(struct sock *sk, enum tcp_ca_event ev)
 
 	if (e && ev == CA_EVENT_TX_START)
 		hpcc_tx_start(sk, e);
+	/* an RTO: no path change for ccm-pause (like PLB's pause) */
+	if (e && ev == CA_EVENT_LOSS) {
+		const struct hpcc_cfg *cfg;
+		struct hpcc_ccm_cfg c = {};
+
+		rcu_read_lock();
+		cfg = rcu_dereference(e->hn->cfg);
+		c.pause_ns = (u64)cfg->ccm_pause_s * NSEC_PER_SEC;
+		rcu_read_unlock();
+		hpcc_ccm_rto(&e->ccm, &c, tcp_clock_ns());
+	}
 }
 
 /*

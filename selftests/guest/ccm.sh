@@ -1,0 +1,317 @@
+#!/bin/bash
+# SPDX-License-Identifier: GPL-2.0
+#
+# Host-driven path migration (issue 20; draft-pan-tsvwg-hpccplus section
+# 9.4, draft-lyu-rtgwg-coordinated-congestion-management section 6.4):
+# with ccm-tries set, an IPv6 hpcc flow whose telemetry shows congestion
+# at a hop that is not the path's last changes its flow hash, and so its
+# flow label and its ECMP path, and holds its W back meanwhile; a flow
+# congested at the last hop (incast) and an IPv4 flow never change path.
+#
+#                  .-- a0|a1 -- s1 -- a2|a3 --.
+#   hs -- v0|v1 -- r1                          r2 -- v2|v3 -- hr
+#                  '-- b0|b1 -- s2 -- b2|b3 --'
+#              s1 -- g1|g0 -- bg -- h0|h1 -- s2
+#
+#   r1: IPv6 multipath route to hr over s1 and s2 (ECMP on the flow
+#   label: fib_multipath_hash_policy 0); IPv4 over s1 only; r2 back over
+#   s2 (IPv6) and s1 (IPv4).  tbf 20 Mbit/s and hpcc_int (B 20 Mbit/s) on
+#   s1's a2 (switch 1) and s2's b2 (switch 2), tbf 40 Mbit/s and
+#   hpcc_int on r2's v2 (switch 3).  bg's UDP enters at the spine its
+#   default route names (bg_via).
+set -u
+TOP=$(cd "$(dirname "$0")/../.." && pwd)
+. "$TOP/selftests/lib.sh"
+
+CTL=$TOP/build/hpccctl
+HR6=fd00:c2::2
+HR4=10.61.2.1
+BG6=fd00:c3::1
+TMP=$(mktemp -d)
+mkdir -m 1777 "$TMP/run"
+MARK="ccm.sh start $$"
+echo "$MARK" > /dev/kmsg
+NSS="hs r1 s1 s2 r2 hr bg"
+
+# shellcheck disable=SC2086
+trap 'ns_gone $NSS; rm -rf "$TMP"' EXIT
+
+sctl() { ip netns exec hs "$CTL" "$@"; }
+
+# link NS1 DEV1 ADDR1 NS2 DEV2 ADDR2 - a veth pair, addresses with /64
+# (IPv6) or /24 (IPv4), up
+link() {
+	ip link add "$2" netns "$1" type veth peer name "$5" netns "$4" &&
+	ip -n "$1" link set "$2" up && ip -n "$4" link set "$5" up &&
+	ip -n "$1" addr add "$3" dev "$2" && ip -n "$4" addr add "$6" dev "$5"
+}
+
+topology() {
+	local ns p
+	for ns in $NSS; do
+		ip netns add "$ns" &&
+		ip netns exec "$ns" sysctl -qw net.ipv6.conf.all.accept_dad=0 \
+			net.ipv6.conf.default.accept_dad=0 &&
+		ip -n "$ns" link set lo up || return 1
+	done
+	link hs v0 fd00:c1::1/64 r1 v1 fd00:c1::2/64 &&
+	link r1 a0 fd00:a1::1/64 s1 a1 fd00:a1::2/64 &&
+	link r1 b0 fd00:b1::1/64 s2 b1 fd00:b1::2/64 &&
+	link s1 a2 fd00:a2::1/64 r2 a3 fd00:a2::2/64 &&
+	link s2 b2 fd00:b2::1/64 r2 b3 fd00:b2::2/64 &&
+	link r2 v2 fd00:c2::1/64 hr v3 $HR6/64 &&
+	link bg g0 $BG6/64 s1 g1 fd00:c3::2/64 &&
+	link bg h0 fd00:c4::1/64 s2 h1 fd00:c4::2/64 || return 1
+	ip -n hs addr add 10.61.1.1/24 dev v0 && ip -n r1 addr add 10.61.1.2/24 dev v1 &&
+	ip -n r1 addr add 10.61.11.1/24 dev a0 && ip -n s1 addr add 10.61.11.2/24 dev a1 &&
+	ip -n s1 addr add 10.61.12.1/24 dev a2 && ip -n r2 addr add 10.61.12.2/24 dev a3 &&
+	ip -n r2 addr add 10.61.2.2/24 dev v2 && ip -n hr addr add $HR4/24 dev v3 || return 1
+	for ns in r1 s1 s2 r2; do
+		ip netns exec $ns sysctl -qw net.ipv6.conf.all.forwarding=1 \
+			net.ipv4.ip_forward=1 || return 1
+	done
+	ip netns exec r1 sysctl -qw net.ipv6.fib_multipath_hash_policy=0 &&
+	ip -n hs -6 route add default via fd00:c1::2 &&
+	ip -n hs route add default via 10.61.1.2 &&
+	ip -n r1 -6 route add fd00:c2::/64 nexthop via fd00:a1::2 dev a0 \
+		nexthop via fd00:b1::2 dev b0 &&
+	ip -n r1 route add 10.61.2.0/24 via 10.61.11.2 &&
+	ip -n s1 -6 route add fd00:c2::/64 via fd00:a2::2 &&
+	ip -n s1 -6 route add fd00:c1::/64 via fd00:a1::1 &&
+	ip -n s1 route add 10.61.2.0/24 via 10.61.12.2 &&
+	ip -n s1 route add 10.61.1.0/24 via 10.61.11.1 &&
+	ip -n s2 -6 route add fd00:c2::/64 via fd00:b2::2 &&
+	ip -n s2 -6 route add fd00:c1::/64 via fd00:b1::1 &&
+	ip -n r2 -6 route add fd00:c1::/64 via fd00:b2::1 &&
+	ip -n r2 -6 route add fd00:c3::/64 via fd00:a2::1 &&
+	ip -n r2 -6 route add fd00:c4::/64 via fd00:b2::1 &&
+	ip -n r2 route add 10.61.1.0/24 via 10.61.12.1 &&
+	ip -n hr -6 route add default via fd00:c2::1 &&
+	ip -n hr route add default via 10.61.2.2 &&
+	bg_via 1 || return 1
+	tc -n s1 qdisc add dev a2 root tbf rate 20mbit burst 16k limit 200k &&
+	tc -n s2 qdisc add dev b2 root tbf rate 20mbit burst 16k limit 100k &&
+	tc -n r2 qdisc add dev v2 root tbf rate 40mbit burst 16k limit 100k &&
+	modprobe hpcc_int && modprobe tcp_hpcc || return 1
+	ip netns exec s1 "$CTL" int set switch-id 1 &&
+	ip netns exec s1 "$CTL" int add dev a2 rate 20mbit &&
+	ip netns exec s2 "$CTL" int set switch-id 2 &&
+	ip netns exec s2 "$CTL" int add dev b2 rate 20mbit &&
+	ip netns exec r2 "$CTL" int set switch-id 3 &&
+	ip netns exec r2 "$CTL" int add dev v2 rate 40mbit || return 1
+	# T 5 ms (the guest's RTT over the routers is 2-5 ms; with T below
+	# it, the qlen term qlen / (B x T) of a few packets' burst reads as U
+	# above 1: at T 1 ms, B x T is 2500 B at 20 Mbit/s, and flows alone
+	# on a spine kept changing paths) and 100 Mbit/s: W_init 62.5 KB;
+	# hr answers with cubic
+	sctl param set line-rate 100 t 5000 &&
+	ip netns exec hs sysctl -qw net.ipv4.tcp_congestion_control=hpcc &&
+	ip netns exec hr sysctl -qw net.ipv4.tcp_congestion_control=cubic &&
+	start_hpccd hs && start_hpccd hr || return 1
+	# a server per client: an iperf3 server whose client was killed
+	# stays busy for a while
+	for p in 5201 5202 5203 5204 5300 5301 5302; do
+		ip netns exec hr iperf3 -s -p "$p" > /dev/null 2>&1 &
+	done
+	retry 50 sh -c "ip netns exec hr ss -Hltn | grep -q ':5302'"
+}
+
+# param NAME - hs's parameter NAME (hpccctl param show)
+param() { sctl param show | awk -v k="$1" '$1 == k { print $2 }'; }
+
+# bg_via N - bg's traffic to hr enters at spine sN
+bg_via() {
+	if [ "$1" = 1 ]; then
+		ip -n bg -6 route replace default via fd00:c3::2 dev g0
+	else
+		ip -n bg -6 route replace default via fd00:c4::2 dev h0
+	fi
+}
+
+# the parameters: defaults, and the out-of-range ones refused (by the
+# module's policy with extack, or by hpccctl for a u8's 256)
+params() {
+	local out rc=0
+	out=$(sctl param show) || return 1
+	echo "$out" | grep -E "^ccm-"
+	# defaults: off, 2 samples, 4 RTTs, 60 s
+	[ "$(echo "$out" | awk '/^ccm-/ { printf "%s ", $2 }')" = "0 2 4 60 " ] ||
+		rc=1
+	sctl param set ccm-samples 0 2>&1 && rc=1
+	sctl param set ccm-gap-rtts 0 2>&1 && rc=1
+	sctl param set ccm-pause 3601 2>&1 && rc=1
+	sctl param set ccm-tries 256 2>&1 && rc=1
+	[ "$(param ccm-pause)/$(param ccm-samples)" = 60/2 ] || rc=1
+	sctl param set ccm-pause 3600 ccm-gap-rtts 255 || rc=1
+	[ "$(param ccm-pause)/$(param ccm-gap-rtts)" = 3600/255 ] || rc=1
+	sctl param set ccm-pause 60 ccm-gap-rtts 4 || rc=1
+	return $rc
+}
+
+# fv DST SPORT KEY - KEY of hs's flow to DST from SPORT, the first one
+# in hpccctl -j's output (switch-id: the first hop's), empty when absent;
+# sed, not python: a python start costs about a second in the guest.  The
+# whole output stays in $TMP/fv.last for a failure's diagnostics.
+fv() {
+	ip netns exec hs "$CTL" -j flow show dst "$1" sport "$2" |
+		tee "$TMP/fv.last" |
+		sed -n "s/^ *\"$3\": *\([0-9]*\).*/\1/p" | head -n 1
+}
+
+# spine SPORT - the switch-id of the first hop of hs's IPv6 flow from
+# SPORT (1: s1, 2: s2), empty before it has telemetry
+spine() { fv $HR6 "$1" switch-id; }
+has_hops() { [ -n "$(spine "$1")" ]; }
+
+# all_on N SPORT... - flows 7001 and 7002 are on sN, and each SPORT
+# changed its path at least once
+all_on() {
+	local n=$1 i
+	shift
+	[ "$(spine 7001)" = "$n" ] && [ "$(spine 7002)" = "$n" ] || return 1
+	for i in "$@"; do
+		[ "$(fv $HR6 "$i" ccm-changes)" -ge 1 ] || return 1
+	done
+}
+
+# hpcc_socks - hpcc sockets of hs and hr not in TIME-WAIT
+hpcc_socks() {
+	local ns
+	for ns in hs hr; do
+		ip netns exec $ns ss -Htani exclude time-wait | grep -B1 hpcc
+	done
+}
+no_hpcc_socks() { [ -z "$(hpcc_socks)" ]; }
+
+# end PID... - stop iperf3 clients and wait until their hpcc sockets are
+# gone (none may outlive this script: the scripts after it unload
+# tcp_hpcc)
+end() {
+	kill "$@" 2>/dev/null
+	wait "$@" 2>/dev/null
+	retry 100 no_hpcc_socks || { echo "hpcc sockets left:"; hpcc_socks; return 1; }
+}
+
+# An ECMP collision: two IPv6 flows of 2 Mbit/s each (4 KB writes: with
+# iperf3's 128 KB ones a flow alone on a spine is a train of bursts),
+# hashed onto the spines by their flow labels with path changes off; then
+# a cubic flow from bg fills the queue of the first flow's spine (a
+# standing queue, as in a collision with a long flow; 25 Mbit/s of UDP
+# instead kept the flow in loss recovery, where the rule does not run, for
+# minutes on 6.1) and ccm-tries is set.  Every flow on that spine changes
+# its path (at least once; up to 10 tries, each a new label that ECMP
+# sends to the other spine with probability 1/2) and ends on the other; W
+# was held back at least once (ccm-waits, before the first change); once
+# there (U below 1), no flow changes its path again for 3 s.  Congesting
+# the spine a flow was found on makes the case deterministic: no waiting
+# for a flow to land on a given spine.
+reroute() {
+	local rc=0 pids="" i busy other onbusy="" moved up r0 r1 w0 w1 c0 c1
+	sctl param set ccm-tries 0 || return 1
+	for i in 1 2; do
+		ip netns exec hs iperf3 -6 -c $HR6 -p $((5200 + i)) \
+			--cport $((7000 + i)) -b 2M -l 4K -t 120 > /dev/null 2>&1 &
+		pids="$pids $!"
+	done
+	for i in 1 2; do
+		retry 100 has_hops $((7000 + i)) ||
+			{ echo "flow $((7000 + i)) got no telemetry"; rc=1; }
+		echo "flow $((7000 + i)): switch $(spine $((7000 + i)))"
+	done
+	busy=$(spine 7001)
+	case $busy in 1|2) ;; *) end $pids; return 1 ;; esac
+	other=$((3 - busy))
+	for i in 7001 7002; do
+		[ "$(spine $i)" = "$busy" ] && onbusy="$onbusy $i"
+	done
+	moved=$(echo $onbusy | wc -w)
+	bg_via "$busy" || rc=1
+	read -r r0 w0 <<< "$(mstat hs ccm-reroutes) $(mstat hs ccm-waits)"
+	sctl param set ccm-tries 10 ccm-samples 2 ccm-gap-rtts 4 ccm-pause 0 || rc=1
+	ip netns exec bg iperf3 -6 -c $HR6 -p 5300 -C cubic -t 120 \
+		> /dev/null 2>&1 &
+	up=$!
+	retry 150 all_on "$other" $onbusy ||
+		{ echo "not all on s$other, or one that was on s$busy without a change:"; cat "$TMP/fv.last"; rc=1; }
+	read -r r1 w1 <<< "$(mstat hs ccm-reroutes) $(mstat hs ccm-waits)"
+	echo "s$busy congested: $moved flows to move; hs: ccm-reroutes $r0 -> $r1, ccm-waits $w0 -> $w1, flows-rehashed $(mstat hs flows-rehashed)"
+	[ $((r1 - r0)) -ge "$moved" ] || { echo "too few reroutes"; rc=1; }
+	[ "$w1" -gt "$w0" ] || { echo "no W held back"; rc=1; }
+	# settled: no more changes
+	c0=$(mstat hs ccm-reroutes)
+	sleep 3
+	c1=$(mstat hs ccm-reroutes)
+	echo "flows on switch $(spine 7001) and $(spine 7002); reroutes over 3 s more: $((c1 - c0))"
+	[ "$c1" = "$c0" ] || { echo "flows kept changing paths"; rc=1; }
+	# shellcheck disable=SC2086
+	end $pids $up || rc=1
+	bg_via 1 || rc=1
+	return $rc
+}
+
+# u_over_one SPORT DST - the flow's U was above 1 (a standing queue) at
+# its last sample
+u_over_one() { [ "$(fv "$2" "$1" u)" -gt 4294967296 ] 2>/dev/null; }
+
+# Incast: r2's v2, the last hop, slowed to 10 Mbit/s under bg's 15
+# Mbit/s of UDP (s1 at 15 of 20): an IPv6 flow's binding hop is the last
+# one; it sees U above 1 and changes nothing.
+incast() {
+	local rc=0 p up r0 r1
+	sctl param set ccm-tries 10 ccm-pause 0 || return 1
+	tc -n r2 qdisc change dev v2 root tbf rate 10mbit burst 16k limit 100k || return 1
+	ip netns exec bg iperf3 -6 -c $HR6 -p 5301 -u -b 15M -t 60 \
+		> /dev/null 2>&1 &
+	up=$!
+	r0=$(mstat hs ccm-reroutes)
+	ip netns exec hs iperf3 -6 -c $HR6 -p 5203 --cport 7101 -b 4M -l 4K -t 60 \
+		> /dev/null 2>&1 &
+	p=$!
+	retry 150 u_over_one 7101 $HR6 ||
+		{ echo "no congested sample:"; cat "$TMP/fv.last"; rc=1; }
+	sleep 2
+	[ "$(fv $HR6 7101 ccm-changes)" = 0 ] ||
+		{ echo "the incast flow changed its path:"; cat "$TMP/fv.last"; rc=1; }
+	r1=$(mstat hs ccm-reroutes)
+	echo "hs: ccm-reroutes $r0 -> $r1; flow on switch $(spine 7101)"
+	[ "$r1" = "$r0" ] || rc=1
+	end $p $up || rc=1
+	tc -n r2 qdisc change dev v2 root tbf rate 40mbit burst 16k limit 100k || rc=1
+	return $rc
+}
+
+# IPv4: a rehash does not move an IPv4 TCP flow under the usual ECMP
+# hashes, so the rule leaves it to HPCC's law: over s1, congested by
+# bg's UDP, it sees U above 1 at a hop that is not the last and never
+# changes its path.
+ipv4() {
+	local rc=0 p up r0 r1
+	sctl param set ccm-tries 10 ccm-pause 0 || return 1
+	ip netns exec bg iperf3 -6 -c $HR6 -p 5302 -u -b 22M -t 60 \
+		> /dev/null 2>&1 &
+	up=$!
+	r0=$(mstat hs ccm-reroutes)
+	ip netns exec hs iperf3 -4 -c $HR4 -p 5204 --cport 7201 -b 2M -l 4K -t 60 \
+		> /dev/null 2>&1 &
+	p=$!
+	retry 150 u_over_one 7201 $HR4 ||
+		{ echo "no congested sample:"; cat "$TMP/fv.last"; rc=1; }
+	sleep 2
+	[ "$(fv $HR4 7201 ccm-changes)" = 0 ] &&
+		[ "$(fv $HR4 7201 switch-id)" = 1 ] || { cat "$TMP/fv.last"; rc=1; }
+	r1=$(mstat hs ccm-reroutes)
+	echo "hs: ccm-reroutes $r0 -> $r1"
+	[ "$r1" = "$r0" ] || rc=1
+	end $p $up || rc=1
+	return $rc
+}
+
+ktap_print_header
+ktap_set_plan 6
+t "hs - r1 - {s1, s2} - r2 - hr, IPv6 ECMP on the flow label, hpcc_int on s1, s2 and r2" topology
+t "ccm-* parameters: defaults, and out-of-range values refused" params
+t "ECMP collision: flows on the congested spine change path and settle on the other" reroute
+t "incast at the last hop: no path change" incast
+t "IPv4 flow congested in the fabric: no path change" ipv4
+t "kernel log clean" kernel_clean_since "$MARK"
+ktap_finished
