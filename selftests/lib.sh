@@ -205,6 +205,17 @@ mstat() {
 	ip netns exec "$1" "$TOP/build/hpccctl" stats | awk -v k="$2" '$1 == k { print $2 }'
 }
 
+# hpcc_socks - hpcc sockets of namespaces hs and hr not in TIME-WAIT, one
+# per line (fcr.sh, ccm.sh: no hpcc socket may outlive a test's path, or
+# it keeps tcp_hpcc in use for the scripts after it)
+hpcc_socks() {
+	local ns
+	for ns in hs hr; do
+		ip netns exec $ns ss -Htani exclude time-wait | grep -B1 hpcc
+	done
+}
+no_hpcc_socks() { [ -z "$(hpcc_socks)" ]; }
+
 # kernel_clean_since MARK - no WARNING, BUG, Oops, KASAN/UBSAN, lockdep or
 # kmemleak report in the kernel log after the line MARK (which the test
 # wrote to /dev/kmsg when it started); prints the first ones found

@@ -174,15 +174,6 @@ all_on() {
 	done
 }
 
-# hpcc_socks - hpcc sockets of hs and hr not in TIME-WAIT
-hpcc_socks() {
-	local ns
-	for ns in hs hr; do
-		ip netns exec $ns ss -Htani exclude time-wait | grep -B1 hpcc
-	done
-}
-no_hpcc_socks() { [ -z "$(hpcc_socks)" ]; }
-
 # end PID... - stop iperf3 clients and wait until their hpcc sockets are
 # gone (none may outlive this script: the scripts after it unload
 # tcp_hpcc)
@@ -253,14 +244,19 @@ reroute() {
 # its last sample
 u_over_one() { [ "$(fv "$2" "$1" u)" -gt 4294967296 ] 2>/dev/null; }
 
-# Incast: r2's v2, the last hop, slowed to 10 Mbit/s under bg's 15
-# Mbit/s of UDP (s1 at 15 of 20): an IPv6 flow's binding hop is the last
-# one; it sees U above 1 and changes nothing.
+# Incast: r2's v2, the last hop, slowed to 6 Mbit/s (and its hop's B with
+# it) under bg's 8 Mbit/s of UDP, the spines far from full (s1 at 8 + 4
+# of 20): an IPv6 flow's binding hop is the last one; it sees U above 1
+# and changes nothing.  (With 15 Mbit/s of UDP into a 10 Mbit/s last hop
+# s1 carried 19 of its 20 Mbit/s, and a burst there made it the binding
+# hop of two samples in a row: the flow changed its path once, on 6.1, as
+# the rule says it should for a fabric that full.)
 incast() {
 	local rc=0 p up r0 r1
 	sctl param set ccm-tries 10 ccm-pause 0 || return 1
-	tc -n r2 qdisc change dev v2 root tbf rate 10mbit burst 16k limit 100k || return 1
-	ip netns exec bg iperf3 -6 -c $HR6 -p 5301 -u -b 15M -t 60 \
+	tc -n r2 qdisc change dev v2 root tbf rate 6mbit burst 16k limit 100k &&
+	ip netns exec r2 "$CTL" int change dev v2 rate 6mbit || return 1
+	ip netns exec bg iperf3 -6 -c $HR6 -p 5301 -u -b 8M -t 60 \
 		> /dev/null 2>&1 &
 	up=$!
 	r0=$(mstat hs ccm-reroutes)
@@ -276,7 +272,8 @@ incast() {
 	echo "hs: ccm-reroutes $r0 -> $r1; flow on switch $(spine 7101)"
 	[ "$r1" = "$r0" ] || rc=1
 	end $p $up || rc=1
-	tc -n r2 qdisc change dev v2 root tbf rate 40mbit burst 16k limit 100k || rc=1
+	tc -n r2 qdisc change dev v2 root tbf rate 40mbit burst 16k limit 100k &&
+	ip netns exec r2 "$CTL" int change dev v2 rate 40mbit || rc=1
 	return $rc
 }
 

@@ -391,14 +391,6 @@ fcr_off() {
 # for iperf3's control connection) keeps v2 congested then.  Leaves no
 # router.
 fcr_sent_some() { [ "$(istat fcr-sent)" -gt 0 ]; }
-# hpcc_socks - hpcc sockets of hs and hr not in TIME-WAIT, one per line
-hpcc_socks() {
-	local ns
-	for ns in hs hr; do
-		ip netns exec $ns ss -Htani exclude time-wait | grep -B1 hpcc
-	done
-}
-no_hpcc_socks() { [ -z "$(hpcc_socks)" ]; }
 teardown() {
 	local rc=0 bp hp up
 	ip netns exec hs sysctl -qw net.ipv4.tcp_congestion_control=cubic || rc=1
