@@ -107,9 +107,6 @@ enum {
 static inline int hpcc_ccm_decode(const u8 *b, unsigned int len,
 				  struct hpcc_ccm_msg *m)
 {
-	bool v4;
-	int i;
-
 	if (len < HPCC_WIRE_CCM_LEN)
 		return HPCC_CCM_E_SHORT;
 	if (hpcc_fcr_get32(b + HPCC_CCM_O_MAGIC) != HPCC_WIRE_MAGIC ||
@@ -120,26 +117,21 @@ static inline int hpcc_ccm_decode(const u8 *b, unsigned int len,
 	if (m->ntype < HPCC_CCM_CC_REQUIRED || m->ntype > HPCC_CCM_AR_REQUIRED)
 		return HPCC_CCM_E_NTYPE;
 	m->family = b[HPCC_CCM_O_FAMILY];
-	if (m->family != 4 && m->family != 6)
-		return HPCC_CCM_E_FAMILY;
-	for (i = 0; i < 16; i++) {
-		m->saddr[i] = b[HPCC_CCM_O_SADDR + i];
-		m->daddr[i] = b[HPCC_CCM_O_DADDR + i];
-	}
-	v4 = m->family == 4;
-	if (v4 != hpcc_fcr_mapped(m->saddr) || v4 != hpcc_fcr_mapped(m->daddr))
+	if (!hpcc_fcr_get_addrs(b + HPCC_CCM_O_SADDR, b + HPCC_CCM_O_DADDR,
+				m->family, m->saddr, m->daddr))
 		return HPCC_CCM_E_FAMILY;
 	if (b[HPCC_CCM_O_PROTO] != HPCC_CCM_PROTO_TCP)
 		return HPCC_CCM_E_PROTO;
 	m->flowlabel = hpcc_fcr_get32(b + HPCC_CCM_O_LABEL);
-	if (m->flowlabel > HPCC_CCM_LABEL_MAX || (v4 && m->flowlabel))
+	if (m->flowlabel > HPCC_CCM_LABEL_MAX ||
+	    (m->family == 4 && m->flowlabel))
 		return HPCC_CCM_E_LABEL;
 	m->switch_id = hpcc_fcr_get32(b + HPCC_CCM_O_SWITCH);
 	m->port_id = hpcc_fcr_get32(b + HPCC_CCM_O_PORT);
 	m->ts = hpcc_fcr_get64(b + HPCC_CCM_O_TS);
 	m->seq = hpcc_fcr_get32(b + HPCC_CCM_O_SEQ);
-	m->sport = (u16)(b[HPCC_CCM_O_SPORT] << 8 | b[HPCC_CCM_O_SPORT + 1]);
-	m->dport = (u16)(b[HPCC_CCM_O_DPORT] << 8 | b[HPCC_CCM_O_DPORT + 1]);
+	m->sport = hpcc_fcr_get16(b + HPCC_CCM_O_SPORT);
+	m->dport = hpcc_fcr_get16(b + HPCC_CCM_O_DPORT);
 	return HPCC_CCM_OK;
 }
 
@@ -163,10 +155,8 @@ static inline void hpcc_ccm_encode(u8 *b, const struct hpcc_ccm_msg *m)
 	hpcc_fcr_put64(b + HPCC_CCM_O_TS, m->ts);
 	hpcc_fcr_put32(b + HPCC_CCM_O_SEQ, m->seq);
 	hpcc_fcr_put32(b + HPCC_CCM_O_LABEL, m->flowlabel);
-	b[HPCC_CCM_O_SPORT] = m->sport >> 8;
-	b[HPCC_CCM_O_SPORT + 1] = (u8)m->sport;
-	b[HPCC_CCM_O_DPORT] = m->dport >> 8;
-	b[HPCC_CCM_O_DPORT + 1] = (u8)m->dport;
+	hpcc_fcr_put16(b + HPCC_CCM_O_SPORT, m->sport);
+	hpcc_fcr_put16(b + HPCC_CCM_O_DPORT, m->dport);
 	b[HPCC_CCM_O_PROTO] = HPCC_CCM_PROTO_TCP;
 	b[HPCC_CCM_O_FLAGS] = 0;
 	b[HPCC_CCM_O_RESERVED] = 0;

@@ -109,6 +109,17 @@ static inline void hpcc_fcr_put64(u8 *p, u64 v)
 	hpcc_fcr_put32(p + 4, (u32)v);
 }
 
+static inline u16 hpcc_fcr_get16(const u8 *p)
+{
+	return (u16)(p[0] << 8 | p[1]);
+}
+
+static inline void hpcc_fcr_put16(u8 *p, u16 v)
+{
+	p[0] = v >> 8;
+	p[1] = (u8)v;
+}
+
 /* Whether @a is an IPv4-mapped IPv6 address, ::ffff:a.b.c.d. */
 static inline bool hpcc_fcr_mapped(const u8 *a)
 {
@@ -118,6 +129,33 @@ static inline bool hpcc_fcr_mapped(const u8 *a)
 		if (a[i])
 			return false;
 	return a[10] == 0xff && a[11] == 0xff;
+}
+
+/**
+ * hpcc_fcr_get_addrs() - a message's flow addresses, checked against its
+ *	family (FCR and CCM messages carry them alike)
+ * @s: the source address on the wire, 16 bytes
+ * @d: the destination address on the wire, 16 bytes
+ * @family: the message's family
+ * @saddr: filled with @s when @family is 4 or 6
+ * @daddr: filled with @d, the same way
+ *
+ * Return: true for family 4 with both addresses IPv4-mapped or family 6
+ * with neither; false otherwise.
+ */
+static inline bool hpcc_fcr_get_addrs(const u8 *s, const u8 *d, u8 family,
+				      u8 *saddr, u8 *daddr)
+{
+	bool v4 = family == 4;
+	int i;
+
+	if (family != 4 && family != 6)
+		return false;
+	for (i = 0; i < 16; i++) {
+		saddr[i] = s[i];
+		daddr[i] = d[i];
+	}
+	return v4 == hpcc_fcr_mapped(saddr) && v4 == hpcc_fcr_mapped(daddr);
 }
 
 /* Offsets of struct hpcc_wire_fcr's fields. */
@@ -154,9 +192,6 @@ enum {
 static inline int hpcc_fcr_decode(const u8 *b, unsigned int len,
 				  struct hpcc_fcr_msg *m)
 {
-	bool v4;
-	int i;
-
 	if (len < HPCC_WIRE_FCR_LEN)
 		return HPCC_FCR_E_SHORT;
 	if (hpcc_fcr_get32(b + HPCC_FCR_O_MAGIC) != HPCC_WIRE_MAGIC ||
@@ -164,14 +199,8 @@ static inline int hpcc_fcr_decode(const u8 *b, unsigned int len,
 	    b[HPCC_FCR_O_TYPE] != HPCC_WIRE_FCR)
 		return HPCC_FCR_E_HEADER;
 	m->family = b[HPCC_FCR_O_FAMILY];
-	if (m->family != 4 && m->family != 6)
-		return HPCC_FCR_E_FAMILY;
-	for (i = 0; i < 16; i++) {
-		m->saddr[i] = b[HPCC_FCR_O_SADDR + i];
-		m->daddr[i] = b[HPCC_FCR_O_DADDR + i];
-	}
-	v4 = m->family == 4;
-	if (v4 != hpcc_fcr_mapped(m->saddr) || v4 != hpcc_fcr_mapped(m->daddr))
+	if (!hpcc_fcr_get_addrs(b + HPCC_FCR_O_SADDR, b + HPCC_FCR_O_DADDR,
+				m->family, m->saddr, m->daddr))
 		return HPCC_FCR_E_FAMILY;
 	m->rate = hpcc_fcr_get64(b + HPCC_FCR_O_RATE);
 	if (!m->rate || m->rate > HPCC_FCR_RATE_MAX)
@@ -184,8 +213,8 @@ static inline int hpcc_fcr_decode(const u8 *b, unsigned int len,
 	m->ts = hpcc_fcr_get64(b + HPCC_FCR_O_TS);
 	m->seq = hpcc_fcr_get32(b + HPCC_FCR_O_SEQ);
 	m->round = hpcc_fcr_get32(b + HPCC_FCR_O_ROUND);
-	m->sport = (u16)(b[HPCC_FCR_O_SPORT] << 8 | b[HPCC_FCR_O_SPORT + 1]);
-	m->dport = (u16)(b[HPCC_FCR_O_DPORT] << 8 | b[HPCC_FCR_O_DPORT + 1]);
+	m->sport = hpcc_fcr_get16(b + HPCC_FCR_O_SPORT);
+	m->dport = hpcc_fcr_get16(b + HPCC_FCR_O_DPORT);
 	return HPCC_FCR_OK;
 }
 
@@ -210,10 +239,8 @@ static inline void hpcc_fcr_encode(u8 *b, const struct hpcc_fcr_msg *m)
 	hpcc_fcr_put64(b + HPCC_FCR_O_TS, m->ts);
 	hpcc_fcr_put32(b + HPCC_FCR_O_SEQ, m->seq);
 	hpcc_fcr_put32(b + HPCC_FCR_O_ROUND, m->round);
-	b[HPCC_FCR_O_SPORT] = m->sport >> 8;
-	b[HPCC_FCR_O_SPORT + 1] = (u8)m->sport;
-	b[HPCC_FCR_O_DPORT] = m->dport >> 8;
-	b[HPCC_FCR_O_DPORT + 1] = (u8)m->dport;
+	hpcc_fcr_put16(b + HPCC_FCR_O_SPORT, m->sport);
+	hpcc_fcr_put16(b + HPCC_FCR_O_DPORT, m->dport);
 	hpcc_fcr_put32(b + HPCC_FCR_O_INTERVAL, m->interval);
 	for (i = 0; i < 16; i++) {
 		b[HPCC_FCR_O_SADDR + i] = m->saddr[i];
