@@ -203,6 +203,15 @@ static bool hpcc_label_fixed(const struct sock *sk)
 #endif
 }
 
+/* The coordination rule's parameters from the namespace's. */
+static void hpcc_ccm_cfg_of(const struct hpcc_cfg *cfg, struct hpcc_ccm_cfg *c)
+{
+	c->samples = cfg->ccm_samples;
+	c->tries = cfg->ccm_tries;
+	c->gap_rtts = cfg->ccm_gap_rtts;
+	c->pause_ns = (u64)cfg->ccm_pause_s * NSEC_PER_SEC;
+}
+
 /*
  * hpcc_ccm_step() - the coordination rule (Coordinated Congestion
  * Management section 6.4, HPCC++ section 9.4; hpcc_ccm_decide()) on the
@@ -224,20 +233,16 @@ static void hpcc_ccm_step(struct sock *sk, struct hpcc_ent *e,
 			  const struct hpcc_cfg *cfg, u64 now, u64 w0, u64 wc0,
 			  u32 stage0)
 {
-	struct hpcc_ccm_cfg c = {
-		.samples = cfg->ccm_samples,
-		.tries = cfg->ccm_tries,
-		.gap_rtts = cfg->ccm_gap_rtts,
-		.pause_ns = (u64)cfg->ccm_pause_s * NSEC_PER_SEC,
-	};
 	struct hpcc_ccm_sample smp = {
 		.now = now,
 		.rtt_ns = hpcc_rtt_ns(tcp_sk(sk), cfg),
 		.congested = e->core.u > HPCC_U_ONE,
 		.last_hop = e->core.bind_hop == e->core.nhop,
 	};
+	struct hpcc_ccm_cfg c;
 	int act;
 
+	hpcc_ccm_cfg_of(cfg, &c);
 	if (!c.tries || e->mode != HPCC_MODE_HPCC ||
 	    e->key.family != AF_INET6 || !hpcc_can_rehash(sk) ||
 	    hpcc_label_fixed(sk))
@@ -790,12 +795,10 @@ static void hpcc_cwnd_event(struct sock *sk, enum tcp_ca_event ev)
 		hpcc_tx_start(sk, e);
 	/* an RTO: no path change for ccm-pause (like PLB's pause) */
 	if (e && ev == CA_EVENT_LOSS) {
-		const struct hpcc_cfg *cfg;
-		struct hpcc_ccm_cfg c = {};
+		struct hpcc_ccm_cfg c;
 
 		rcu_read_lock();
-		cfg = rcu_dereference(e->hn->cfg);
-		c.pause_ns = (u64)cfg->ccm_pause_s * NSEC_PER_SEC;
+		hpcc_ccm_cfg_of(rcu_dereference(e->hn->cfg), &c);
 		rcu_read_unlock();
 		hpcc_ccm_rto(&e->ccm, &c, tcp_clock_ns());
 	}
