@@ -244,6 +244,34 @@ reroute() {
 # its last sample
 u_over_one() { [ "$(fv "$2" "$1" u)" -gt 4294967296 ] 2>/dev/null; }
 
+# stays_put FAM DST SPORT PORT UPORT URATE RATE [SWITCH] - bg's URATE of
+# UDP to hr's UPORT, then hs's hpcc flow (IPv FAM, RATE) from SPORT to
+# DST:PORT: it sees U above 1, and 2 s later has changed nothing (and is
+# on switch SWITCH's spine, when given), nor has any other flow of hs
+stays_put() {
+	local fam=$1 dst=$2 sp=$3 rc=0 p up r0 r1
+	sctl param set ccm-tries 10 ccm-pause 0 || return 1
+	ip netns exec bg iperf3 -6 -c $HR6 -p "$5" -u -b "$6" -t 60 \
+		> /dev/null 2>&1 &
+	up=$!
+	r0=$(mstat hs ccm-reroutes)
+	ip netns exec hs iperf3 "-$fam" -c "$dst" -p "$4" --cport "$sp" \
+		-b "$7" -l 4K -t 60 > /dev/null 2>&1 &
+	p=$!
+	retry 150 u_over_one "$sp" "$dst" ||
+		{ echo "no congested sample:"; cat "$TMP/fv.last"; rc=1; }
+	sleep 2
+	[ "$(fv "$dst" "$sp" ccm-changes)" = 0 ] ||
+		{ echo "the flow changed its path:"; cat "$TMP/fv.last"; rc=1; }
+	[ -z "${8:-}" ] || [ "$(fv "$dst" "$sp" switch-id)" = "$8" ] ||
+		{ echo "not on switch $8:"; cat "$TMP/fv.last"; rc=1; }
+	r1=$(mstat hs ccm-reroutes)
+	echo "hs: ccm-reroutes $r0 -> $r1; flow on switch $(fv "$dst" "$sp" switch-id)"
+	[ "$r1" = "$r0" ] || rc=1
+	end $p $up || rc=1
+	return $rc
+}
+
 # Incast: r2's v2, the last hop, slowed to 6 Mbit/s (and its hop's B with
 # it) under bg's 8 Mbit/s of UDP, the spines far from full (s1 at 8 + 4
 # of 20): an IPv6 flow's binding hop is the last one; it sees U above 1
@@ -252,26 +280,10 @@ u_over_one() { [ "$(fv "$2" "$1" u)" -gt 4294967296 ] 2>/dev/null; }
 # hop of two samples in a row: the flow changed its path once, on 6.1, as
 # the rule says it should for a fabric that full.)
 incast() {
-	local rc=0 p up r0 r1
-	sctl param set ccm-tries 10 ccm-pause 0 || return 1
+	local rc=0
 	tc -n r2 qdisc change dev v2 root tbf rate 6mbit burst 16k limit 100k &&
 	ip netns exec r2 "$CTL" int change dev v2 rate 6mbit || return 1
-	ip netns exec bg iperf3 -6 -c $HR6 -p 5301 -u -b 8M -t 60 \
-		> /dev/null 2>&1 &
-	up=$!
-	r0=$(mstat hs ccm-reroutes)
-	ip netns exec hs iperf3 -6 -c $HR6 -p 5203 --cport 7101 -b 4M -l 4K -t 60 \
-		> /dev/null 2>&1 &
-	p=$!
-	retry 150 u_over_one 7101 $HR6 ||
-		{ echo "no congested sample:"; cat "$TMP/fv.last"; rc=1; }
-	sleep 2
-	[ "$(fv $HR6 7101 ccm-changes)" = 0 ] ||
-		{ echo "the incast flow changed its path:"; cat "$TMP/fv.last"; rc=1; }
-	r1=$(mstat hs ccm-reroutes)
-	echo "hs: ccm-reroutes $r0 -> $r1; flow on switch $(spine 7101)"
-	[ "$r1" = "$r0" ] || rc=1
-	end $p $up || rc=1
+	stays_put 6 $HR6 7101 5203 5301 8M 4M || rc=1
 	tc -n r2 qdisc change dev v2 root tbf rate 40mbit burst 16k limit 100k &&
 	ip netns exec r2 "$CTL" int change dev v2 rate 40mbit || rc=1
 	return $rc
@@ -281,27 +293,7 @@ incast() {
 # hashes, so the rule leaves it to HPCC's law: over s1, congested by
 # bg's UDP, it sees U above 1 at a hop that is not the last and never
 # changes its path.
-ipv4() {
-	local rc=0 p up r0 r1
-	sctl param set ccm-tries 10 ccm-pause 0 || return 1
-	ip netns exec bg iperf3 -6 -c $HR6 -p 5302 -u -b 22M -t 60 \
-		> /dev/null 2>&1 &
-	up=$!
-	r0=$(mstat hs ccm-reroutes)
-	ip netns exec hs iperf3 -4 -c $HR4 -p 5204 --cport 7201 -b 2M -l 4K -t 60 \
-		> /dev/null 2>&1 &
-	p=$!
-	retry 150 u_over_one 7201 $HR4 ||
-		{ echo "no congested sample:"; cat "$TMP/fv.last"; rc=1; }
-	sleep 2
-	[ "$(fv $HR4 7201 ccm-changes)" = 0 ] &&
-		[ "$(fv $HR4 7201 switch-id)" = 1 ] || { cat "$TMP/fv.last"; rc=1; }
-	r1=$(mstat hs ccm-reroutes)
-	echo "hs: ccm-reroutes $r0 -> $r1"
-	[ "$r1" = "$r0" ] || rc=1
-	end $p $up || rc=1
-	return $rc
-}
+ipv4() { stays_put 4 $HR4 7201 5204 5302 22M 2M 1; }
 
 ktap_print_header
 ktap_set_plan 6
