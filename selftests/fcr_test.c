@@ -17,6 +17,21 @@ static const struct hpcc_fcr_msg msg4 = {
 	.daddr = { [10] = 0xff, [11] = 0xff, 10, 0, 2, 2 },
 };
 
+/*
+ * Field by field: a memcmp() of the structures also compares their
+ * padding, which a decoded one on the stack leaves as it found it (CI at
+ * 6692ee6 failed roundtrip and ipv6_message on that alone).
+ */
+static bool same(const struct hpcc_fcr_msg *a, const struct hpcc_fcr_msg *b)
+{
+	return a->family == b->family && a->switch_id == b->switch_id &&
+	       a->port_id == b->port_id && a->rate == b->rate &&
+	       a->ts == b->ts && a->seq == b->seq && a->round == b->round &&
+	       a->interval == b->interval && a->sport == b->sport &&
+	       a->dport == b->dport && !memcmp(a->saddr, b->saddr, 16) &&
+	       !memcmp(a->daddr, b->daddr, 16);
+}
+
 TEST(encode_layout)
 {
 	uint8_t b[HPCC_WIRE_FCR_LEN];
@@ -39,7 +54,7 @@ TEST(roundtrip)
 	memset(b, 0xaa, sizeof(b));
 	hpcc_fcr_encode(b, &msg4);
 	ASSERT_EQ(HPCC_FCR_OK, hpcc_fcr_decode(b, sizeof(b), &m));
-	EXPECT_EQ(0, memcmp(&m, &msg4, sizeof(m)));
+	EXPECT_TRUE(same(&m, &msg4));
 }
 
 /* Each field a sender refuses: the decoder says which. */
@@ -91,7 +106,7 @@ TEST(ipv6_message)
 	memcpy(m6.daddr, "\x20\x01\x0d\xb8\0\0\0\0\0\0\0\0\0\0\0\x02", 16);
 	hpcc_fcr_encode(b, &m6);
 	ASSERT_EQ(HPCC_FCR_OK, hpcc_fcr_decode(b, sizeof(b), &m));
-	EXPECT_EQ(0, memcmp(&m, &m6, sizeof(m)));
+	EXPECT_TRUE(same(&m, &m6));
 	b[48 + 10] = 0xff;	/* saddr now ::ffff:... while the family says 6 */
 	b[48 + 11] = 0xff;
 	memset(b + 48, 0, 10);
