@@ -96,6 +96,7 @@ const struct hpcc_nl_attr_desc hpcc_flow_desc[HPCC_A_FLOW_MAX + 1] = {
 	[HPCC_A_FLOW_FCR_IN] = { "fcr-in", HPCC_NL_U64, 0, 0, NULL },
 	[HPCC_A_FLOW_FCR_DELAY] = { "fcr-delay", HPCC_NL_U64, 0, 0, NULL },
 	[HPCC_A_FLOW_CCM_CHANGES] = { "ccm-changes", HPCC_NL_U32, 0, 0, NULL },
+	[HPCC_A_FLOW_CCM_CC] = { "ccm-cc", HPCC_NL_U8, 0, 0, NULL },
 };
 
 const char *const hpcc_flow_names[HPCC_A_FLOW_MAX + 1] = {
@@ -124,6 +125,7 @@ const char *const hpcc_flow_names[HPCC_A_FLOW_MAX + 1] = {
 	[HPCC_A_FLOW_FCR_IN] = "fcr-in",
 	[HPCC_A_FLOW_FCR_DELAY] = "fcr-delay",
 	[HPCC_A_FLOW_CCM_CHANGES] = "ccm-changes",
+	[HPCC_A_FLOW_CCM_CC] = "ccm-cc",
 };
 
 const struct hpcc_nl_attr_desc hpcc_params_desc[HPCC_A_PARAMS_MAX + 1] = {
@@ -208,6 +210,14 @@ const struct hpcc_nl_attr_desc hpcc_stats_desc[HPCC_A_STATS_MAX + 1] = {
 	[HPCC_A_STATS_FCR_IGNORED] = { "fcr-ignored", HPCC_NL_U64, 0, 0, NULL },
 	[HPCC_A_STATS_CCM_REROUTES] = { "ccm-reroutes", HPCC_NL_U64, 0, 0, NULL },
 	[HPCC_A_STATS_CCM_WAITS] = { "ccm-waits", HPCC_NL_U64, 0, 0, NULL },
+	[HPCC_A_STATS_CCM_NOTES] = { "ccm-notes", HPCC_NL_U64, 0, 0, NULL },
+	[HPCC_A_STATS_CCM_MALFORMED] = { "ccm-malformed", HPCC_NL_U64, 0, 0, NULL },
+	[HPCC_A_STATS_CCM_NO_FLOW] = { "ccm-no-flow", HPCC_NL_U64, 0, 0, NULL },
+	[HPCC_A_STATS_CCM_BAD_SEQ] = { "ccm-bad-seq", HPCC_NL_U64, 0, 0, NULL },
+	[HPCC_A_STATS_CCM_CC_SET] = { "ccm-cc-set", HPCC_NL_U64, 0, 0, NULL },
+	[HPCC_A_STATS_CCM_CC_CLEARED] = { "ccm-cc-cleared", HPCC_NL_U64, 0, 0, NULL },
+	[HPCC_A_STATS_CCM_AR_REROUTES] = { "ccm-ar-reroutes", HPCC_NL_U64, 0, 0, NULL },
+	[HPCC_A_STATS_CCM_IGNORED] = { "ccm-ignored", HPCC_NL_U64, 0, 0, NULL },
 };
 
 const char *const hpcc_stats_names[HPCC_A_STATS_MAX + 1] = {
@@ -240,6 +250,14 @@ const char *const hpcc_stats_names[HPCC_A_STATS_MAX + 1] = {
 	[HPCC_A_STATS_FCR_IGNORED] = "fcr-ignored",
 	[HPCC_A_STATS_CCM_REROUTES] = "ccm-reroutes",
 	[HPCC_A_STATS_CCM_WAITS] = "ccm-waits",
+	[HPCC_A_STATS_CCM_NOTES] = "ccm-notes",
+	[HPCC_A_STATS_CCM_MALFORMED] = "ccm-malformed",
+	[HPCC_A_STATS_CCM_NO_FLOW] = "ccm-no-flow",
+	[HPCC_A_STATS_CCM_BAD_SEQ] = "ccm-bad-seq",
+	[HPCC_A_STATS_CCM_CC_SET] = "ccm-cc-set",
+	[HPCC_A_STATS_CCM_CC_CLEARED] = "ccm-cc-cleared",
+	[HPCC_A_STATS_CCM_AR_REROUTES] = "ccm-ar-reroutes",
+	[HPCC_A_STATS_CCM_IGNORED] = "ccm-ignored",
 };
 
 const struct hpcc_nl_attr_desc hpcc_fcr_prefix_desc[HPCC_A_FCR_PREFIX_MAX + 1] = {
@@ -517,6 +535,11 @@ int hpcc_flow_parse(const struct nlattr *attr, size_t len, struct hpcc_flow_attr
 			ok = plen == sizeof(out->ccm_changes);
 			if (ok)
 				memcpy(&out->ccm_changes, p, sizeof(out->ccm_changes));
+			break;
+		case HPCC_A_FLOW_CCM_CC:
+			ok = plen == sizeof(out->ccm_cc);
+			if (ok)
+				memcpy(&out->ccm_cc, p, sizeof(out->ccm_cc));
 			break;
 		default:
 			ok = 0;
@@ -836,6 +859,46 @@ int hpcc_stats_parse(const struct nlattr *attr, size_t len, struct hpcc_stats_at
 			ok = plen == sizeof(out->ccm_waits);
 			if (ok)
 				memcpy(&out->ccm_waits, p, sizeof(out->ccm_waits));
+			break;
+		case HPCC_A_STATS_CCM_NOTES:
+			ok = plen == sizeof(out->ccm_notes);
+			if (ok)
+				memcpy(&out->ccm_notes, p, sizeof(out->ccm_notes));
+			break;
+		case HPCC_A_STATS_CCM_MALFORMED:
+			ok = plen == sizeof(out->ccm_malformed);
+			if (ok)
+				memcpy(&out->ccm_malformed, p, sizeof(out->ccm_malformed));
+			break;
+		case HPCC_A_STATS_CCM_NO_FLOW:
+			ok = plen == sizeof(out->ccm_no_flow);
+			if (ok)
+				memcpy(&out->ccm_no_flow, p, sizeof(out->ccm_no_flow));
+			break;
+		case HPCC_A_STATS_CCM_BAD_SEQ:
+			ok = plen == sizeof(out->ccm_bad_seq);
+			if (ok)
+				memcpy(&out->ccm_bad_seq, p, sizeof(out->ccm_bad_seq));
+			break;
+		case HPCC_A_STATS_CCM_CC_SET:
+			ok = plen == sizeof(out->ccm_cc_set);
+			if (ok)
+				memcpy(&out->ccm_cc_set, p, sizeof(out->ccm_cc_set));
+			break;
+		case HPCC_A_STATS_CCM_CC_CLEARED:
+			ok = plen == sizeof(out->ccm_cc_cleared);
+			if (ok)
+				memcpy(&out->ccm_cc_cleared, p, sizeof(out->ccm_cc_cleared));
+			break;
+		case HPCC_A_STATS_CCM_AR_REROUTES:
+			ok = plen == sizeof(out->ccm_ar_reroutes);
+			if (ok)
+				memcpy(&out->ccm_ar_reroutes, p, sizeof(out->ccm_ar_reroutes));
+			break;
+		case HPCC_A_STATS_CCM_IGNORED:
+			ok = plen == sizeof(out->ccm_ignored);
+			if (ok)
+				memcpy(&out->ccm_ignored, p, sizeof(out->ccm_ignored));
 			break;
 		default:
 			ok = 0;

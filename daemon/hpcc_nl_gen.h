@@ -135,6 +135,7 @@ struct hpcc_flow_attrs {
 	uint64_t fcr_in;
 	uint64_t fcr_delay;
 	uint32_t ccm_changes;
+	uint8_t ccm_cc;
 };
 
 /** hpcc_flow_parse() - fill @out from @len bytes of attributes at @attr;
@@ -218,6 +219,14 @@ struct hpcc_stats_attrs {
 	uint64_t fcr_ignored;
 	uint64_t ccm_reroutes;
 	uint64_t ccm_waits;
+	uint64_t ccm_notes;
+	uint64_t ccm_malformed;
+	uint64_t ccm_no_flow;
+	uint64_t ccm_bad_seq;
+	uint64_t ccm_cc_set;
+	uint64_t ccm_cc_cleared;
+	uint64_t ccm_ar_reroutes;
+	uint64_t ccm_ignored;
 };
 
 /** hpcc_stats_parse() - fill @out from @len bytes of attributes at @attr;

@@ -191,36 +191,38 @@ size_t hpcc_build_probe(void *buf, const struct hpcc_tuple *t, uint8_t dscp,
 			uint8_t hop_cap, uint64_t probe_id, uint64_t ts,
 			uint16_t ip_id)
 {
-	size_t iplen = ip_len(t), total = pkt_len(iplen, hop_cap);
-	uint8_t *ip = buf, *th = ip + iplen, *h = th + HPCC_TCP_LEN;
-
-	if (!dscp || dscp > 63 || !hop_cap || hop_cap > HPCC_MAX_HOPS ||
-	    !tuple_ok(t))
-		return 0;
-	put_iph(ip, t, dscp, total, ip_id, 6);
-	put_probe(th, h, t, hop_cap, probe_id, ts);
-	put_tcp(ip, th, total - iplen, t->family == AF_INET6);
-	return total;
+	return hpcc_build_probe_ext(buf, t, dscp, hop_cap, probe_id, ts, ip_id,
+				    0);
 }
 
-size_t hpcc_build_probe_fcr(void *buf, const struct hpcc_tuple *t,
+size_t hpcc_build_probe_ext(void *buf, const struct hpcc_tuple *t,
 			    uint8_t dscp, uint8_t hop_cap, uint64_t probe_id,
-			    uint64_t ts, uint16_t ip_id)
+			    uint64_t ts, uint16_t ip_id, unsigned int ext)
 {
-	size_t iplen = ip_len(t);
-	size_t total = pkt_len(iplen, hop_cap) + HPCC_WIRE_EXT_LEN;
+	size_t iplen = ip_len(t), total = pkt_len(iplen, hop_cap);
 	uint8_t *ip = buf, *th = ip + iplen, *h = th + HPCC_TCP_LEN;
 	uint8_t *e = h + HPCC_WIRE_HDR_LEN + (size_t)hop_cap * HPCC_WIRE_HOP_LEN;
 
 	if (!dscp || dscp > 63 || !hop_cap || hop_cap > HPCC_MAX_HOPS ||
-	    !tuple_ok(t))
+	    !tuple_ok(t) || ext & ~(HPCC_PROBE_FCR | HPCC_PROBE_CC))
 		return 0;
+	total += (size_t)!!(ext & HPCC_PROBE_FCR) * HPCC_WIRE_EXT_LEN +
+		 (size_t)!!(ext & HPCC_PROBE_CC) * HPCC_WIRE_EXT_LEN;
 	put_iph(ip, t, dscp, total, ip_id, 6);
 	put_probe(th, h, t, hop_cap, probe_id, ts);
-	e[0] = HPCC_WIRE_EXT_FCR;
-	e[1] = HPCC_WIRE_EXT_LEN;
-	put16(e + 2, 0);
-	put32(e + 4, HPCC_WIRE_FCR_SUPPORT);
+	if (ext & HPCC_PROBE_FCR) {
+		e[0] = HPCC_WIRE_EXT_FCR;
+		e[1] = HPCC_WIRE_EXT_LEN;
+		put16(e + 2, 0);
+		put32(e + 4, HPCC_WIRE_FCR_SUPPORT);
+		e += HPCC_WIRE_EXT_LEN;
+	}
+	if (ext & HPCC_PROBE_CC) {
+		e[0] = HPCC_WIRE_EXT_CCM;
+		e[1] = HPCC_WIRE_EXT_LEN;
+		put16(e + 2, 0);
+		put32(e + 4, HPCC_WIRE_CCM_CC);
+	}
 	put_tcp(ip, th, total - iplen, t->family == AF_INET6);
 	return total;
 }

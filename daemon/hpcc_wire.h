@@ -276,11 +276,13 @@ size_t hpcc_build_probe(void *buf, const struct hpcc_tuple *t, uint8_t dscp,
 			uint8_t hop_cap, uint64_t probe_id, uint64_t ts,
 			uint16_t ip_id);
 
+/* The extensions hpcc_build_probe_ext() puts after a probe's records. */
+#define HPCC_PROBE_FCR	1U	/* HPCC_WIRE_EXT_FCR, value HPCC_WIRE_FCR_SUPPORT */
+#define HPCC_PROBE_CC	2U	/* HPCC_WIRE_EXT_CCM, value HPCC_WIRE_CCM_CC */
+
 /**
- * hpcc_build_probe_fcr() - hpcc_build_probe() with an FCR extension
- *	(HPCC_WIRE_EXT_FCR, value HPCC_WIRE_FCR_SUPPORT) after the records:
- *	the flow's sender takes Fast Congestion Response messages, and the
- *	hops with FCR on learn it from this probe
+ * hpcc_build_probe_ext() - hpcc_build_probe() with extensions after the
+ *	records (include/uapi/linux/hpcc_wire.h, enum hpcc_wire_ext_kind)
  * @buf: at least HPCC_PKT_MAX bytes
  * @t: the flow
  * @dscp: the probe DSCP, 1..63
@@ -288,13 +290,20 @@ size_t hpcc_build_probe(void *buf, const struct hpcc_tuple *t, uint8_t dscp,
  * @probe_id: random 64-bit id
  * @ts: sender clock, ns
  * @ip_id: IPv4 identification (unused for IPv6)
+ * @ext: a bit set: HPCC_PROBE_FCR, the flow's sender takes Fast Congestion
+ *	Response messages (FCR draft sections 6 and 7; the hops with FCR on
+ *	learn it from the probe); HPCC_PROBE_CC, the flow's CC indicator is
+ *	set (draft-lyu-rtgwg-coordinated-congestion-management section 6.1:
+ *	the flow is incast, a hop does not reroute it); in that order, 8
+ *	bytes each
  *
  * Return: the packet's length (HPCC_WIRE_EXT_LEN more than
- * hpcc_build_probe()'s), or 0 as hpcc_build_probe().
+ * hpcc_build_probe()'s per extension), or 0 as hpcc_build_probe() and for
+ * an unknown bit in @ext.
  */
-size_t hpcc_build_probe_fcr(void *buf, const struct hpcc_tuple *t,
+size_t hpcc_build_probe_ext(void *buf, const struct hpcc_tuple *t,
 			    uint8_t dscp, uint8_t hop_cap, uint64_t probe_id,
-			    uint64_t ts, uint16_t ip_id);
+			    uint64_t ts, uint16_t ip_id, unsigned int ext);
 
 /**
  * hpcc_build_probe_intmd() - a probe that asks the path's INT-MD transit

@@ -92,7 +92,7 @@ enum {
 	C_IOAM_OVERFLOW, C_RESPONSES_NO_RATE, C_PROBES_INT_MD, C_INT_MD_STACKS,
 	C_INT_MD_REFUSED, C_INT_MD_INCOMPLETE, C_PROBES_IFA, C_IFA_STACKS,
 	C_IFA_REFUSED, C_IFA_NO_RATE, C_IFA_OTHER_PROTOCOL, C_HOPS_SKIPPED,
-	C_DUMPS_INTERRUPTED, C_PROBES_FCR, C_PARSE_BASE,
+	C_DUMPS_INTERRUPTED, C_PROBES_FCR, C_PROBES_CC, C_PARSE_BASE,
 	C_NUM = C_PARSE_BASE + HPCC_PARSE_NUM
 };
 
@@ -110,7 +110,7 @@ static const char *const counter_names[C_PARSE_BASE] = {
 	"ioam-overflow", "responses-no-rate", "probes-int-md", "int-md-stacks",
 	"int-md-refused", "int-md-incomplete", "probes-ifa", "ifa-stacks",
 	"ifa-refused", "ifa-no-rate", "ifa-other-protocol", "hops-skipped",
-	"dumps-interrupted", "probes-fcr",
+	"dumps-interrupted", "probes-fcr", "probes-cc",
 };
 
 /*
@@ -324,13 +324,21 @@ static void probe_send(struct hpccd_flow *f, uint64_t now)
 					   (uint8_t)D.cfg.max_hops, id, now,
 					   ++D.ip_id);
 		D.counters[C_PROBES_IFA] += len > 0;
-	} else if (hpccd_cfg_fcr(&D.cfg, f->t.family, tuple_daddr(&f->t))) {
-		len = hpcc_build_probe_fcr(buf, &f->t, D.probe_dscp,
-					   D.cfg.max_hops, id, now, ++D.ip_id);
-		D.counters[C_PROBES_FCR] += len > 0;
 	} else {
-		len = hpcc_build_probe(buf, &f->t, D.probe_dscp,
-				       D.cfg.max_hops, id, now, ++D.ip_id);
+		/* the FCR support flag and the CC indicator (CCM section
+		 * 6.1) ride in the HPCC encoding's extensions only
+		 */
+		unsigned int ext = 0;
+
+		if (hpccd_cfg_fcr(&D.cfg, f->t.family, tuple_daddr(&f->t)))
+			ext |= HPCC_PROBE_FCR;
+		if (f->ccm_cc)
+			ext |= HPCC_PROBE_CC;
+		len = hpcc_build_probe_ext(buf, &f->t, D.probe_dscp,
+					   D.cfg.max_hops, id, now, ++D.ip_id,
+					   ext);
+		D.counters[C_PROBES_FCR] += len && (ext & HPCC_PROBE_FCR);
+		D.counters[C_PROBES_CC] += len && (ext & HPCC_PROBE_CC);
 	}
 	hpccd_sent(&D.sched, f, id, now);
 	if (len && send_pkt(buf, len, f->t.family, tuple_daddr(&f->t), 0))
@@ -389,6 +397,13 @@ static void flow_forget(struct hpccd_flow *f)
 	D.counters[C_FLOWS_REMOVED]++;
 }
 
+/* The flow's CC indicator from a message of the module that gives it. */
+static void flow_take_cc(struct hpccd_flow *f, const struct hpcc_flow_msg *m)
+{
+	if (m->a.present & HPCC_HAS(HPCC_A_FLOW_CCM_CC))
+		f->ccm_cc = m->a.ccm_cc;
+}
+
 static int dump_cb(const struct nlmsghdr *nlh, void *data)
 {
 	struct hpcc_flow_msg m;
@@ -404,6 +419,7 @@ static int dump_cb(const struct nlmsghdr *nlh, void *data)
 		return MNL_CB_OK;
 	f->srtt_us = m.a.srtt;
 	f->in_flight = m.a.in_flight;
+	flow_take_cc(f, &m);
 	if (f->in_flight)
 		probe_want(f);
 	return MNL_CB_OK;
@@ -657,6 +673,7 @@ static int event_cb(const struct nlmsghdr *nlh, void *data)
 		f = flow_learn(&t);
 		if (f) {
 			f->srtt_us = m.a.srtt;
+			flow_take_cc(f, &m);
 			f->in_flight = true;
 			f->losses_in_row = 0;
 			probe_want(f);
@@ -1048,6 +1065,7 @@ static void check_flow(struct hpccd_flow *f)
 	}
 	f->srtt_us = m.a.srtt;
 	f->in_flight = m.a.in_flight;
+	flow_take_cc(f, &m);
 	/* the label, as events and dumps give it (hpcc_flow_msg_tuple()) */
 	if (hpcc_flow_msg_tuple(&m, &t))
 		f->t.flowlabel = t.flowlabel;
@@ -1117,6 +1135,7 @@ static int push_reply_cb(const struct nlmsghdr *nlh, void *data)
 		return MNL_CB_OK;
 	f->srtt_us = m.a.srtt;
 	f->in_flight = m.a.in_flight;
+	flow_take_cc(f, &m);
 	/* a flow whose sending resumed while its last probe was out */
 	if (f->in_flight)
 		probe_want(f);

@@ -47,6 +47,8 @@ enum hpccd_flow_state {
  * @in_flight: the module last said the flow had data in flight (event,
  *	dump, flow-get or telemetry-set reply); a response is followed by the
  *	next probe at once while this is set
+ * @ccm_cc: the flow's CC indicator (CCM section 6.1), as the module last
+ *	said (flow-active, flow-get): its probes carry HPCC_WIRE_EXT_CCM
  * @losses_in_row: probes lost (or refused) since the last good response;
  *	each doubles the timeout, up to 2^10
  * @rtt_ns: smoothed probe RTT (1/8 EWMA), ns
@@ -67,6 +69,7 @@ struct hpccd_flow {
 	uint64_t deadline_ns;
 	uint32_t srtt_us;
 	bool in_flight;
+	bool ccm_cc;
 	uint32_t losses_in_row;
 	uint64_t rtt_ns;
 	uint64_t probes, responses, lost;

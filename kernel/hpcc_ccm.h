@@ -380,4 +380,77 @@ static inline int hpcc_ccm_note(struct hpcc_ccm_flow *f,
 	return HPCC_CCM_NOTE_IGNORED;
 }
 
+/**
+ * struct hpcc_ccm_pend - the notifications a flow received and has not
+ *	acted on yet (the receiving hook takes them, the ACK path, which
+ *	holds the socket, acts on them)
+ * @cc: the newest type 1 or 2 (its notification type); 0: none
+ * @ar: 1: a type 3 is pending
+ * @cc_seq: @cc's sequence number (the nonce), to check against the window
+ * @ar_seq: the type 3's sequence number
+ * @ar_label: the flow label the type 3 names (the path the hop saw)
+ */
+struct hpcc_ccm_pend {
+	u8 cc;
+	u8 ar;
+	u32 cc_seq;
+	u32 ar_seq;
+	u32 ar_label;
+};
+
+/**
+ * hpcc_ccm_pend_put() - keep a valid notification until the flow acts
+ * @p: the flow's pending notifications
+ * @m: the notification
+ *
+ * A type 1 or 2 replaces a pending type 1 or 2: the newest says whether
+ * the incast goes on.  A type 3 replaces a pending type 3: the newest
+ * names the path.  So a burst of notifications between two ACKs costs
+ * the flow at most one change of the CC indicator and one path change.
+ */
+static inline void hpcc_ccm_pend_put(struct hpcc_ccm_pend *p,
+				     const struct hpcc_ccm_msg *m)
+{
+	if (m->ntype == HPCC_CCM_AR_REQUIRED) {
+		p->ar = 1;
+		p->ar_seq = m->seq;
+		p->ar_label = m->flowlabel;
+	} else {
+		p->cc = m->ntype;
+		p->cc_seq = m->seq;
+	}
+}
+
+/**
+ * hpcc_ccm_pend_take() - the pending notifications, in the order to act
+ *	on them, and none left pending
+ * @p: the flow's pending notifications, emptied
+ * @out: filled with up to two notifications: the type 1 or 2 first, so
+ *	that a flow a hop found incast is not moved by a type 3 that came
+ *	with it (section 6.4: the CC indicator stops adaptive routing), then
+ *	the type 3; only @ntype, @seq and @flowlabel are meaningful
+ *
+ * Return: the number of notifications in @out, 0 to 2.
+ */
+static inline int hpcc_ccm_pend_take(struct hpcc_ccm_pend *p,
+				     struct hpcc_ccm_msg out[2])
+{
+	int n = 0;
+
+	if (p->cc) {
+		out[n++] = (struct hpcc_ccm_msg){ .ntype = p->cc,
+						  .seq = p->cc_seq };
+	}
+	if (p->ar) {
+		out[n++] = (struct hpcc_ccm_msg){
+			.ntype = HPCC_CCM_AR_REQUIRED,
+			.seq = p->ar_seq,
+			.flowlabel = p->ar_label,
+		};
+	}
+	p->cc = 0;
+	p->ar = 0;
+	return n;
+}
+
 #endif /* _HPCC_CCM_H */

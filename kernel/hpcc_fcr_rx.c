@@ -19,6 +19,11 @@
  * (fcr-no-flow).  The message's sequence number is checked against the
  * flow's window here, without the socket lock, before the pacing rate is
  * lowered, and exactly by the ACK path, which holds it (fcr-bad-seq).
+ *
+ * CCM notifications (draft-lyu-rtgwg-coordinated-congestion-management
+ * section 6.2) come to the same port from the same prefixes: taken here
+ * for their flow (ccm-notes; ccm-malformed, ccm-no-flow), acted on by the
+ * flow's next ACK (hpcc_ccm_rx_apply(), ccm-bad-seq and the rest).
  */
 #include <linux/ip.h>
 #include <linux/ipv6.h>
@@ -81,6 +86,26 @@ static void hpcc_fcr_pace(struct hpcc_ent *e, u64 rate, u32 seq)
 	sock_put(sk);
 }
 
+/* The flow key of a message's flow, from its addresses and ports. */
+static void hpcc_fcr_key(struct hpcc_key *key, u8 family, const u8 *saddr,
+			 const u8 *daddr, u16 sport, u16 dport)
+{
+	if (family == 4) {
+		__be32 s4, d4;
+
+		/* the IPv4 address of an IPv4-mapped one */
+		memcpy(&s4, saddr + 12, sizeof(s4));
+		memcpy(&d4, daddr + 12, sizeof(d4));
+		hpcc_key_v4(key, s4, d4, htons(sport), htons(dport));
+	} else {
+		struct in6_addr s6, d6;
+
+		memcpy(&s6, saddr, sizeof(s6));
+		memcpy(&d6, daddr, sizeof(d6));
+		hpcc_key_v6(key, &s6, &d6, htons(sport), htons(dport));
+	}
+}
+
 /*
  * hpcc_fcr_hold() - take a checked message into its flow's holds.
  * Context: RCU (the entry stays valid), softirq.
@@ -94,20 +119,7 @@ static void hpcc_fcr_hold(struct hpcc_net *hn, const struct hpcc_cfg *cfg,
 	u64 now, low = 0;
 	int res;
 
-	if (m->family == 4) {
-		__be32 s4, d4;
-
-		/* the IPv4 address of an IPv4-mapped one */
-		memcpy(&s4, m->saddr + 12, sizeof(s4));
-		memcpy(&d4, m->daddr + 12, sizeof(d4));
-		hpcc_key_v4(&key, s4, d4, htons(m->sport), htons(m->dport));
-	} else {
-		struct in6_addr s6, d6;
-
-		memcpy(&s6, m->saddr, sizeof(s6));
-		memcpy(&d6, m->daddr, sizeof(d6));
-		hpcc_key_v6(&key, &s6, &d6, htons(m->sport), htons(m->dport));
-	}
+	hpcc_fcr_key(&key, m->family, m->saddr, m->daddr, m->sport, m->dport);
 	e = hpcc_ent_lookup(hn, &key);
 	if (!e) {
 		hpcc_fcr_refuse(hn, HPCC_STAT_FCR_NO_FLOW, src, m->rate);
@@ -129,30 +141,78 @@ static void hpcc_fcr_hold(struct hpcc_net *hn, const struct hpcc_cfg *cfg,
 		      HPCC_STAT_FCR_IGNORED : HPCC_STAT_FCR_ACCEPTED);
 }
 
+/*
+ * hpcc_ccm_take() - a CCM notification (Coordinated Congestion Management
+ * section 6.2) in the datagram's payload @b (@len bytes): decoded, and
+ * kept for its flow until the flow's next ACK acts on it
+ * (hpcc_ccm_rx_apply() in tcp_hpcc_main.c, which holds the socket: the
+ * rule's state and the rehash need it, and a path change waits for an
+ * ACK anyway).  Refusals are counted (ccm-malformed, ccm-no-flow) and
+ * logged, rate-limited.  Context: RCU, softirq.
+ */
+static void hpcc_ccm_take(struct hpcc_net *hn, const u8 *b, unsigned int len,
+			  const struct in6_addr *src)
+{
+	struct hpcc_ccm_msg m;
+	struct hpcc_key key;
+	struct hpcc_ent *e;
+	int err;
+
+	err = hpcc_ccm_decode(b, len, &m);
+	if (err) {
+		hpcc_stat_inc(hn, HPCC_STAT_CCM_MALFORMED);
+		if (net_ratelimit())
+			pr_info("CCM notification from %pI6c refused: malformed (%d)\n",
+				src, err);
+		return;
+	}
+	hpcc_fcr_key(&key, m.family, m.saddr, m.daddr, m.sport, m.dport);
+	e = hpcc_ent_lookup(hn, &key);
+	if (!e) {
+		hpcc_stat_inc(hn, HPCC_STAT_CCM_NO_FLOW);
+		if (net_ratelimit())
+			pr_info("CCM notification from %pI6c refused: no such flow (type %u, port %u)\n",
+				src, m.ntype, m.sport);
+		return;
+	}
+	spin_lock_bh(&e->fcr_lock);
+	hpcc_ccm_pend_put(&e->ccm_rx, &m);
+	WRITE_ONCE(e->ccm_rx_gen, e->ccm_rx_gen + 1);
+	spin_unlock_bh(&e->fcr_lock);
+	hpcc_stat_inc(hn, HPCC_STAT_CCM_NOTES);
+}
+
 /**
- * hpcc_fcr_rcv() - an FCR message, if @skb is one
+ * hpcc_fcr_rcv() - an FCR message or a CCM notification, if @skb is one
  * @hn: the namespace's state
  * @skb: a packet addressed to this host, unfragmented
  * @off: its UDP header's offset
  * @src: its source address, IPv4-mapped for IPv4
  * @pf: NFPROTO_IPV4 or NFPROTO_IPV6, for the UDP checksum
  *
+ * Both come to the FCR port from the managed prefixes; the header's type
+ * byte (HPCC_WIRE_FCR or HPCC_WIRE_CCM, include/uapi/linux/hpcc_wire.h)
+ * tells them apart.
+ *
  * Context: the LOCAL_IN hook, softirq.
- * Return: NF_STOLEN when the datagram was an FCR message (consumed, taken
- * or refused), -1 when it is not for FCR (FCR off, another port, a source
- * outside the managed prefixes): the caller goes on with it.
+ * Return: NF_STOLEN when the datagram was for FCR or CCM (consumed, taken
+ * or refused), -1 when it is not (FCR off, another port, a source outside
+ * the managed prefixes): the caller goes on with it.
  */
 int hpcc_fcr_rcv(struct hpcc_net *hn, struct sk_buff *skb, unsigned int off,
 		 const struct in6_addr *src, u8 pf)
 {
+	/* the longer of struct hpcc_wire_fcr and struct hpcc_wire_ccm */
 	u8 _b[HPCC_WIRE_FCR_LEN];
 	const struct hpcc_cfg *cfg;
+	unsigned int plen;
 	struct udphdr _uh;
 	const struct udphdr *uh;
 	struct hpcc_fcr_msg m;
 	const u8 *b;
 	int ret = -1;
 
+	BUILD_BUG_ON(sizeof(_b) < HPCC_WIRE_CCM_LEN);
 	uh = skb_header_pointer(skb, off, sizeof(_uh), &_uh);
 	if (!uh)
 		return -1;
@@ -167,7 +227,17 @@ int hpcc_fcr_rcv(struct hpcc_net *hn, struct sk_buff *skb, unsigned int off,
 		goto out;
 	}
 	ret = NF_STOLEN;
-	b = skb_header_pointer(skb, off + sizeof(*uh), sizeof(_b), _b);
+	/* the payload's first bytes, up to the longer of the two messages */
+	plen = min_t(unsigned int, skb->len - off - sizeof(*uh), sizeof(_b));
+	b = skb_header_pointer(skb, off + sizeof(*uh), plen, _b);
+	if (b && plen > HPCC_CCM_O_TYPE && b[HPCC_CCM_O_TYPE] == HPCC_WIRE_CCM) {
+		if (nf_checksum(skb, NF_INET_LOCAL_IN, off, IPPROTO_UDP, pf)) {
+			hpcc_stat_inc(hn, HPCC_STAT_CCM_MALFORMED);
+			goto drop;
+		}
+		hpcc_ccm_take(hn, b, plen, src);
+		goto drop;
+	}
 	if (!b || nf_checksum(skb, NF_INET_LOCAL_IN, off, IPPROTO_UDP, pf) ||
 	    hpcc_fcr_decode(b, skb->len - off - sizeof(*uh), &m)) {
 		hpcc_fcr_refuse(hn, HPCC_STAT_FCR_MALFORMED, src, 0);

@@ -124,6 +124,14 @@ enum hpcc_stat {
 	HPCC_STAT_FCR_IGNORED,
 	HPCC_STAT_CCM_REROUTES,
 	HPCC_STAT_CCM_WAITS,
+	HPCC_STAT_CCM_NOTES,
+	HPCC_STAT_CCM_MALFORMED,
+	HPCC_STAT_CCM_NO_FLOW,
+	HPCC_STAT_CCM_BAD_SEQ,
+	HPCC_STAT_CCM_CC_SET,
+	HPCC_STAT_CCM_CC_CLEARED,
+	HPCC_STAT_CCM_AR_REROUTES,
+	HPCC_STAT_CCM_IGNORED,
 	HPCC_STAT_NUM
 };
 
@@ -219,6 +227,7 @@ struct hpcc_tlm {
  * @fcr_delay: ns from the hop's ts of the newest FCR rate applied to the
  *	ACK that applied it; 0: none yet
  * @ccm_changes: path changes by the coordination rule
+ * @ccm_cc: the CC indicator, 0 or 1
  */
 struct hpcc_pub {
 	u64 w;
@@ -242,6 +251,7 @@ struct hpcc_pub {
 	u64 fcr_rate;
 	u64 fcr_delay;
 	u32 ccm_changes;
+	u8 ccm_cc;
 };
 
 /**
@@ -301,6 +311,12 @@ struct hpcc_pub {
  * @fcr_delay: see struct hpcc_pub (socket lock)
  * @ccm: the coordination rule's state (Coordinated Congestion
  *	Management, path changes; socket lock)
+ * @ccm_rx: CCM notifications received for the flow and not yet acted on
+ *	(under @fcr_lock: the FCR hook takes them, hpcc_ccm_rx_apply() on the
+ *	ACK path, socket lock, acts on them)
+ * @ccm_rx_gen: notifications taken into @ccm_rx (under @fcr_lock;
+ *	READ_ONCE outside)
+ * @ccm_used_gen: @ccm_rx_gen the ACK path last looked at (socket lock)
  * @sk: the flow's socket from hpcc_init() to hpcc_release() (WRITE_ONCE;
  *	NULL after): the FCR hook lowers its pacing rate at a message's
  *	arrival, under RCU with a reference taken by refcount_inc_not_zero()
@@ -351,6 +367,9 @@ struct hpcc_ent {
 	u64 fcr_rate;
 	u64 fcr_delay;
 	struct hpcc_ccm_flow ccm;
+	struct hpcc_ccm_pend ccm_rx;
+	u64 ccm_rx_gen;
+	u64 ccm_used_gen;
 	struct sock *sk;
 };
 

@@ -448,7 +448,8 @@ static int hpcc_nl_fill_flow(struct sk_buff *msg, struct hpcc_ent *e,
 	    HPCC_PUT64(msg, HPCC_A_FLOW_FCR_RATE, p.fcr_rate) ||
 	    HPCC_PUT64(msg, HPCC_A_FLOW_FCR_IN, READ_ONCE(e->fcr_in)) ||
 	    HPCC_PUT64(msg, HPCC_A_FLOW_FCR_DELAY, p.fcr_delay) ||
-	    nla_put_u32(msg, HPCC_A_FLOW_CCM_CHANGES, p.ccm_changes)) {
+	    nla_put_u32(msg, HPCC_A_FLOW_CCM_CHANGES, p.ccm_changes) ||
+	    nla_put_u8(msg, HPCC_A_FLOW_CCM_CC, p.ccm_cc)) {
 		genlmsg_cancel(msg, hdr);
 		return -EMSGSIZE;
 	}
@@ -848,6 +849,14 @@ static int hpcc_nl_stats_get(struct sk_buff *skb, struct genl_info *info)
 		[HPCC_STAT_FCR_IGNORED] = HPCC_A_STATS_FCR_IGNORED,
 		[HPCC_STAT_CCM_REROUTES] = HPCC_A_STATS_CCM_REROUTES,
 		[HPCC_STAT_CCM_WAITS] = HPCC_A_STATS_CCM_WAITS,
+		[HPCC_STAT_CCM_NOTES] = HPCC_A_STATS_CCM_NOTES,
+		[HPCC_STAT_CCM_MALFORMED] = HPCC_A_STATS_CCM_MALFORMED,
+		[HPCC_STAT_CCM_NO_FLOW] = HPCC_A_STATS_CCM_NO_FLOW,
+		[HPCC_STAT_CCM_BAD_SEQ] = HPCC_A_STATS_CCM_BAD_SEQ,
+		[HPCC_STAT_CCM_CC_SET] = HPCC_A_STATS_CCM_CC_SET,
+		[HPCC_STAT_CCM_CC_CLEARED] = HPCC_A_STATS_CCM_CC_CLEARED,
+		[HPCC_STAT_CCM_AR_REROUTES] = HPCC_A_STATS_CCM_AR_REROUTES,
+		[HPCC_STAT_CCM_IGNORED] = HPCC_A_STATS_CCM_IGNORED,
 	};
 	struct hpcc_net *hn = hpcc_nl_net(info);
 	struct sk_buff *msg;
@@ -895,14 +904,15 @@ void hpcc_nl_flow_event(struct hpcc_ent *e, u8 cmd)
 	/* the exact size: a burst of connections fills a listener's receive
 	 * buffer with about 700-byte events instead of page-sized ones
 	 */
-	msg = genlmsg_new(hpcc_nl_tuple_size() + nla_total_size(sizeof(u32)),
-			  GFP_ATOMIC);
+	msg = genlmsg_new(hpcc_nl_tuple_size() + nla_total_size(sizeof(u32)) +
+			  nla_total_size(sizeof(u8)), GFP_ATOMIC);
 	if (!msg)
 		return;
 	hdr = genlmsg_put(msg, 0, 0, &hpcc_genl_family, 0, cmd);
 	if (!hdr || hpcc_nl_put_tuple(msg, e) ||
 	    (cmd == HPCC_CMD_FLOW_ACTIVE &&
-	     nla_put_u32(msg, HPCC_A_FLOW_SRTT, e->pub.srtt_us))) {
+	     (nla_put_u32(msg, HPCC_A_FLOW_SRTT, e->pub.srtt_us) ||
+	      nla_put_u8(msg, HPCC_A_FLOW_CCM_CC, READ_ONCE(e->ccm.cc))))) {
 		nlmsg_free(msg);
 		return;
 	}

@@ -268,6 +268,79 @@ static void hpcc_ccm_step(struct sock *sk, struct hpcc_ent *e,
 }
 
 /*
+ * hpcc_ccm_rx_apply() - act on the CCM notifications received for the flow
+ * since its last ACK (hpcc_ccm_take() in hpcc_fcr_rx.c; Coordinated
+ * Congestion Management section 6.4, hpcc_ccm_note()): each one's sequence
+ * number is checked against the window first (hpcc_fcr_in_window(), as
+ * for FCR; else dropped, ccm-bad-seq); type 1 sets the CC indicator and
+ * type 2 clears it (ccm-cc-set, ccm-cc-cleared); type 3 changes the path
+ * as hpcc_ccm_step() does (ccm-ar-reroutes), under the rule's limits and
+ * only for a flow that can change it: IPv6, no label of its own, rehash
+ * allowed (else, or when the limits say no, ccm-ignored).  Context:
+ * socket lock, RCU.
+ */
+static void hpcc_ccm_rx_apply(struct sock *sk, struct hpcc_ent *e,
+			      const struct hpcc_cfg *cfg)
+{
+	struct tcp_sock *tp = tcp_sk(sk);
+	u64 gen = READ_ONCE(e->ccm_rx_gen);
+	struct hpcc_ccm_msg m[2];
+	struct hpcc_ccm_cfg c;
+	bool can_move;
+	int i, n, res;
+
+	if (gen == e->ccm_used_gen)
+		return;
+	e->ccm_used_gen = gen;
+	spin_lock_bh(&e->fcr_lock);
+	n = hpcc_ccm_pend_take(&e->ccm_rx, m);
+	spin_unlock_bh(&e->fcr_lock);
+	hpcc_ccm_cfg_of(cfg, &c);
+	can_move = e->key.family == AF_INET6 && hpcc_can_rehash(sk) &&
+		   !hpcc_label_fixed(sk);
+	for (i = 0; i < n; i++) {
+		if (!hpcc_fcr_in_window(m[i].seq, tp->snd_una, tp->max_window,
+					tp->snd_nxt)) {
+			hpcc_stat_inc(e->hn, HPCC_STAT_CCM_BAD_SEQ);
+			if (net_ratelimit())
+				pr_info("CCM type %u for port %u dropped: sequence number %u outside the window (snd_una %u snd_nxt %u max_window %u)\n",
+					m[i].ntype, ntohs(e->key.sport),
+					m[i].seq, tp->snd_una, tp->snd_nxt,
+					tp->max_window);
+			continue;
+		}
+		if (m[i].ntype == HPCC_CCM_AR_REQUIRED && !can_move) {
+			hpcc_stat_inc(e->hn, HPCC_STAT_CCM_IGNORED);
+			continue;
+		}
+		res = hpcc_ccm_note(&e->ccm, &c, &m[i], tp->tcp_clock_cache,
+				    hpcc_rtt_ns(tp, cfg),
+				    inet_csk(sk)->icsk_ca_state >=
+				    TCP_CA_Recovery, e->flowlabel);
+		switch (res) {
+		case HPCC_CCM_NOTE_CC_SET:
+			hpcc_stat_inc(e->hn, HPCC_STAT_CCM_CC_SET);
+			/* hpccd carries the indicator in the probes */
+			hpcc_nl_flow_event(e, HPCC_CMD_FLOW_ACTIVE);
+			break;
+		case HPCC_CCM_NOTE_CC_CLEARED:
+			hpcc_stat_inc(e->hn, HPCC_STAT_CCM_CC_CLEARED);
+			hpcc_nl_flow_event(e, HPCC_CMD_FLOW_ACTIVE);
+			break;
+		case HPCC_CCM_NOTE_REROUTE:
+			hpcc_stat_inc(e->hn, HPCC_STAT_CCM_AR_REROUTES);
+			sk_rethink_txhash(sk);
+			hpcc_flowlabel_check(sk, e, true);
+			trace_hpcc_ccm(e, hpcc_rtt_ns(tp, cfg), e->core.u,
+				       e->core.bind_hop, e->core.nhop);
+			break;
+		default:
+			hpcc_stat_inc(e->hn, HPCC_STAT_CCM_IGNORED);
+		}
+	}
+}
+
+/*
  * hpcc_take_telemetry() - run NewAck with the newest sample if one arrived
  * since the last ACK.  The sample is copied under the entry's seqlock
  * (retrying on a concurrent netlink write), so it is never torn.
@@ -391,6 +464,7 @@ static void hpcc_publish(const struct sock *sk, struct hpcc_ent *e, u8 law,
 		.fcr_rate = e->fcr_rate,
 		.fcr_delay = e->fcr_delay,
 		.ccm_changes = e->ccm.changes,
+		.ccm_cc = e->ccm.cc,
 	};
 
 	sock_owned_by_me(sk);
@@ -622,6 +696,7 @@ static void hpcc_cong_control_rs(struct sock *sk, const struct rate_sample *rs)
 	if (law != HPCC_MODE_HPCC)
 		hpcc_fallback_law(sk, rs, una_advanced);
 	hpcc_fcr_apply(sk, e, cfg, law);
+	hpcc_ccm_rx_apply(sk, e, cfg);
 	rcu_read_unlock();
 	if (!tcp_sk(sk)->packets_out && !e->idle_since)
 		e->idle_since = tcp_sk(sk)->tcp_clock_cache;

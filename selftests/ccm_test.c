@@ -275,4 +275,69 @@ TEST(notifications)
 	EXPECT_EQ(2, f.changes);
 }
 
+/*
+ * The notifications a flow holds between two ACKs: the newest type 1 or 2
+ * and the newest type 3, handed over CC first, then none left.
+ */
+TEST(pending)
+{
+	struct hpcc_ccm_msg m = msg6(), out[2];
+	struct hpcc_ccm_pend p = {};
+
+	EXPECT_EQ(0, hpcc_ccm_pend_take(&p, out));
+	/* a type 3, then a type 1 and a type 2: the 2 is the newest */
+	m.ntype = HPCC_CCM_AR_REQUIRED;
+	m.seq = 10;
+	hpcc_ccm_pend_put(&p, &m);
+	m.ntype = HPCC_CCM_CC_REQUIRED;
+	m.seq = 11;
+	hpcc_ccm_pend_put(&p, &m);
+	m.ntype = HPCC_CCM_CC_RELEASED;
+	m.seq = 12;
+	hpcc_ccm_pend_put(&p, &m);
+	ASSERT_EQ(2, hpcc_ccm_pend_take(&p, out));
+	EXPECT_EQ(HPCC_CCM_CC_RELEASED, out[0].ntype);
+	EXPECT_EQ(12, out[0].seq);
+	EXPECT_EQ(0, out[0].flowlabel);
+	EXPECT_EQ(HPCC_CCM_AR_REQUIRED, out[1].ntype);
+	EXPECT_EQ(10, out[1].seq);
+	EXPECT_EQ(0xabcde, out[1].flowlabel);
+	EXPECT_EQ(0, hpcc_ccm_pend_take(&p, out));
+	/* two type 3: the newest names the path */
+	m.ntype = HPCC_CCM_AR_REQUIRED;
+	m.flowlabel = 1;
+	hpcc_ccm_pend_put(&p, &m);
+	m.flowlabel = 2;
+	m.seq = 13;
+	hpcc_ccm_pend_put(&p, &m);
+	ASSERT_EQ(1, hpcc_ccm_pend_take(&p, out));
+	EXPECT_EQ(HPCC_CCM_AR_REQUIRED, out[0].ntype);
+	EXPECT_EQ(2, out[0].flowlabel);
+	EXPECT_EQ(13, out[0].seq);
+}
+
+/*
+ * Acted on in that order, a type 1 that came with a type 3 keeps the flow
+ * where it is (the CC indicator stops adaptive routing).
+ */
+TEST(pending_cc_first)
+{
+	struct hpcc_ccm_msg m = msg6(), out[2];
+	struct hpcc_ccm_pend p = {};
+	struct hpcc_ccm_flow f = {};
+	int n;
+
+	m.ntype = HPCC_CCM_AR_REQUIRED;
+	hpcc_ccm_pend_put(&p, &m);
+	m.ntype = HPCC_CCM_CC_REQUIRED;
+	hpcc_ccm_pend_put(&p, &m);
+	n = hpcc_ccm_pend_take(&p, out);
+	ASSERT_EQ(2, n);
+	EXPECT_EQ(HPCC_CCM_NOTE_CC_SET,
+		  hpcc_ccm_note(&f, &cfg, &out[0], 1000, RTT, false, 0xabcde));
+	EXPECT_EQ(HPCC_CCM_NOTE_IGNORED,
+		  hpcc_ccm_note(&f, &cfg, &out[1], 1000, RTT, false, 0xabcde));
+	EXPECT_EQ(0, f.changes);
+}
+
 TEST_HARNESS_MAIN

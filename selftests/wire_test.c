@@ -154,7 +154,8 @@ TEST(probe_fcr_extension)
 	struct hpcc_pkt p;
 	size_t n, e;
 
-	n = hpcc_build_probe_fcr(buf, &flow, 60, 3, 0x55, 77, 9);
+	n = hpcc_build_probe_ext(buf, &flow, 60, 3, 0x55, 77, 9,
+				 HPCC_PROBE_FCR);
 	e = OFF_HOP(3);
 	ASSERT_EQ(n, e + HPCC_WIRE_EXT_LEN);
 	EXPECT_EQ((buf[2] << 8) | buf[3], n);
@@ -168,10 +169,49 @@ TEST(probe_fcr_extension)
 	EXPECT_EQ(p.hop_cap, 3);
 	EXPECT_EQ(p.probe_id, 0x55);
 	/* the same ranges as hpcc_build_probe() */
-	EXPECT_EQ(0, hpcc_build_probe_fcr(buf, &flow, 0, 3, 1, 1, 1));
-	EXPECT_EQ(0, hpcc_build_probe_fcr(buf, &flow, 60, 0, 1, 1, 1));
-	EXPECT_EQ(0, hpcc_build_probe_fcr(buf, &flow, 60, HPCC_MAX_HOPS + 1,
-					  1, 1, 1));
+	EXPECT_EQ(0, hpcc_build_probe_ext(buf, &flow, 0, 3, 1, 1, 1,
+					  HPCC_PROBE_FCR));
+	EXPECT_EQ(0, hpcc_build_probe_ext(buf, &flow, 60, 0, 1, 1, 1,
+					  HPCC_PROBE_FCR));
+	EXPECT_EQ(0, hpcc_build_probe_ext(buf, &flow, 60, HPCC_MAX_HOPS + 1,
+					  1, 1, 1, HPCC_PROBE_FCR));
+}
+
+/*
+ * The CC indicator (CCM section 6.1): HPCC_WIRE_EXT_CCM, value bit 0,
+ * after the FCR flag when both; no extension, the plain probe; an unknown
+ * bit, nothing built.
+ */
+TEST(probe_cc_extension)
+{
+	uint8_t buf[HPCC_PKT_MAX], plain[HPCC_PKT_MAX];
+	struct hpcc_pkt p;
+	size_t n, e = OFF_HOP(3);
+
+	n = hpcc_build_probe_ext(buf, &flow, 60, 3, 0x55, 77, 9,
+				 HPCC_PROBE_CC);
+	ASSERT_EQ(n, e + HPCC_WIRE_EXT_LEN);
+	EXPECT_TRUE(tcp_csum_ok(buf, n));
+	EXPECT_EQ(buf[e], HPCC_WIRE_EXT_CCM);
+	EXPECT_EQ(buf[e + 1], HPCC_WIRE_EXT_LEN);
+	EXPECT_EQ(0, memcmp(buf + e + 2, "\0\0\0\0\0\x01", 6));
+	ASSERT_EQ(hpcc_parse(buf, n, &p), HPCC_PARSE_OK);
+
+	n = hpcc_build_probe_ext(buf, &flow, 60, 3, 0x55, 77, 9,
+				 HPCC_PROBE_FCR | HPCC_PROBE_CC);
+	ASSERT_EQ(n, e + 2 * HPCC_WIRE_EXT_LEN);
+	EXPECT_EQ((buf[2] << 8) | buf[3], n);
+	EXPECT_EQ(fold(buf, 20, 0), 0xffff);
+	EXPECT_TRUE(tcp_csum_ok(buf, n));
+	EXPECT_EQ(buf[e], HPCC_WIRE_EXT_FCR);
+	EXPECT_EQ(buf[e + HPCC_WIRE_EXT_LEN], HPCC_WIRE_EXT_CCM);
+	EXPECT_EQ(buf[e + HPCC_WIRE_EXT_LEN + 7], HPCC_WIRE_CCM_CC);
+	ASSERT_EQ(hpcc_parse(buf, n, &p), HPCC_PARSE_OK);
+
+	n = hpcc_build_probe_ext(buf, &flow, 60, 3, 0x55, 77, 9, 0);
+	ASSERT_EQ(n, hpcc_build_probe(plain, &flow, 60, 3, 0x55, 77, 9));
+	EXPECT_EQ(0, memcmp(buf, plain, n));
+	EXPECT_EQ(0, hpcc_build_probe_ext(buf, &flow, 60, 3, 1, 1, 1, 4));
 }
 
 TEST(response_carries_hops_back)

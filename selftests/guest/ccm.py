@@ -1,0 +1,129 @@
+#!/usr/bin/env python3
+# SPDX-License-Identifier: GPL-2.0
+"""Play Coordinated Congestion Management notifications (struct
+hpcc_wire_ccm, include/uapi/linux/hpcc_wire.h) to a flow's sender, as a
+hop on the flow's path would, for tests.
+
+  ccm.py play DEV SPORT DST PORT SADDR DADDR DPORT < SCRIPT
+      for each line of SCRIPT:
+        sleep S
+            wait S seconds
+        NTYPE [label=same|other] [seq=same|far] [kind=ok|magic|short|
+              ntype|noflow]
+            wait on DEV (a packet socket) for the next TCP data segment
+            (not a probe) of the flow from port SPORT (IPv4 or IPv6), and
+            send a notification of type NTYPE (1, 2 or 3) as a UDP
+            datagram from this namespace to DST:PORT for the flow
+            SADDR:SPORT -> DADDR:DPORT, with that segment's sequence
+            number (seq=far: 2^31 away from it) and flow label
+            (label=other: its lowest bit flipped); kind: magic (a wrong
+            magic), short (40 bytes), ntype (notification type 9), noflow
+            (the flow's source port + 1000)
+      and print "NTYPE SEQ LABEL" for each notification sent; exit status
+      1 when a segment did not come within 10 s
+"""
+import socket
+import struct
+import sys
+import time
+
+MAGIC = 0x48504343
+PROBE_DSCP = 60  # the probes' DSCP (hpccd's default): not data
+
+
+def addr(a):
+    """An address in the message's form: IPv6, or IPv4-mapped."""
+    if ":" in a:
+        return 6, socket.inet_pton(socket.AF_INET6, a)
+    return 4, bytes(10) + b"\xff\xff" + socket.inet_aton(a)
+
+
+def message(ntype, saddr, sport, daddr, dport, seq, label, kind="ok"):
+    fam, s = addr(saddr)
+    _, d = addr(daddr)
+    if kind == "noflow":
+        sport += 1000
+    m = struct.pack(">IBBBBIIQIIHHBBH", MAGIC if kind != "magic" else 0,
+                    1, 4, fam, 9 if kind == "ntype" else ntype, 1, 2,
+                    time.monotonic_ns(), seq, label if fam == 6 else 0,
+                    sport, dport, 6, 0, 0)
+    m += s + d
+    return m[:40] if kind == "short" else m
+
+
+def segment(f, sport):
+    """(seq, flow label) of a TCP data segment from SPORT in frame F, or
+    None for any other frame."""
+    et = f[12:14]
+    if et == b"\x86\xdd" and len(f) >= 14 + 40 + 20 and f[20] == 6:
+        dscp = ((f[14] & 15) << 4 | f[15] >> 4) >> 2
+        label = (f[15] & 15) << 16 | f[16] << 8 | f[17]
+        plen = struct.unpack(">H", f[18:20])[0]
+        tcp = 14 + 40
+    elif et == b"\x08\x00" and len(f) >= 14 + 20 + 20 and f[23] == 6:
+        dscp = f[15] >> 2
+        label = 0
+        ihl = (f[14] & 15) * 4
+        plen = struct.unpack(">H", f[16:18])[0] - ihl
+        tcp = 14 + ihl
+    else:
+        return None
+    doff = (f[tcp + 12] >> 4) * 4
+    if dscp == PROBE_DSCP or plen <= doff or \
+       struct.unpack(">H", f[tcp:tcp + 2])[0] != sport:
+        return None
+    return struct.unpack(">I", f[tcp + 4:tcp + 8])[0], label
+
+
+def play(dev, sport, dst, port, saddr, daddr, dport, script):
+    p = socket.socket(socket.AF_PACKET, socket.SOCK_RAW, socket.htons(3))
+    p.bind((dev, 0))
+    p.settimeout(10)
+    fam = socket.AF_INET6 if ":" in dst else socket.AF_INET
+    u = socket.socket(fam, socket.SOCK_DGRAM)
+    for line in script:
+        w = line.split()
+        if not w:
+            continue
+        if w[0] == "sleep":
+            time.sleep(float(w[1]))
+            continue
+        opt = dict(x.split("=", 1) for x in w[1:])
+        # the newest segment: drain what queued while we slept
+        p.setblocking(False)
+        try:
+            while p.recv(65535):
+                pass
+        except BlockingIOError:
+            pass
+        p.settimeout(10)
+        try:
+            while True:
+                seg = segment(p.recv(65535), sport)
+                if seg:
+                    break
+        except socket.timeout:
+            print("no segment of port %d on %s" % (sport, dev),
+                  file=sys.stderr)
+            return 1
+        seq, label = seg
+        if opt.get("seq") == "far":
+            seq = (seq + (1 << 31)) % (1 << 32)
+        if opt.get("label") == "other":
+            label ^= 1
+        u.sendto(message(int(w[0]), saddr, sport, daddr, dport, seq, label,
+                         opt.get("kind", "ok")), (dst, port))
+        print(w[0], seq, "0x%05x" % label)
+    return 0
+
+
+def main(a):
+    if a and a[0] == "play" and len(a) == 8:
+        return play(a[1], int(a[2]), a[3], int(a[4]), a[5], a[6], int(a[7]),
+                    sys.stdin)
+    print(__doc__, file=sys.stderr)
+    return 2
+
+
+if __name__ == "__main__":
+    sys.exit(main(sys.argv[1:]))
