@@ -365,10 +365,17 @@ play() {
 		"$4" 6862 "$5" "$6" "$7"
 }
 
-# probes_cc_over N, probes_sent_over N - hs's hpccd sent more than N
-# probes with the CC indicator, probes in all
+# probes_cc_over N - hs's hpccd sent more than N probes with the CC
+# indicator
 probes_cc_over() { [ "$(dstat hs probes-cc)" -gt "$1" ] 2>/dev/null; }
-probes_sent_over() { [ "$(dstat hs probes-sent)" -gt "$1" ] 2>/dev/null; }
+# probe_without_cc CC SENT - of the probes hs's hpccd sent since its
+# probes-cc was CC and its probes-sent SENT, at least one without the
+# indicator
+probe_without_cc() {
+	local c s
+	read -r c s <<< "$(dstat hs probes-cc) $(dstat hs probes-sent)"
+	[ $((s - $2)) -gt $((c - $1)) ] 2>/dev/null
+}
 
 # start_flow FAM DST PORT SPORT - hs's hpcc flow at 2 Mbit/s, once it has
 # telemetry; its pid in $FLOW
@@ -409,19 +416,20 @@ notes_ipv6() {
 	# tells it, and asks for a probe at once)
 	retry 50 cc_is $HR6 $sp 1 && retry 20 probes_cc_over "$p0" ||
 		{ echo "no probe with the CC indicator"; rc=1; }
+	# and no longer once it is clear: every probe before the type 2
+	# carries it, and the flow-active of the change asks for a probe at
+	# once, without it (hpccd probes an application-limited flow like
+	# this one only in its busy periods: CI's 6.1 run at 2e671e1 saw no
+	# other probe of it for 100 s)
+	read -r p1 ps <<< "$(dstat hs probes-cc) $(dstat hs probes-sent)"
 	play r1 v1 $sp fd00:c1::1 fd00:c1::1 $HR6 5205 <<-EOF || rc=1
 	3
 	sleep 1
 	2
 	EOF
-	# and no longer once it is clear: a second after (the event), the
-	# next probes without it
-	retry 50 cc_is $HR6 $sp 0 || rc=1
-	sleep 1
-	read -r p1 ps <<< "$(dstat hs probes-cc) $(dstat hs probes-sent)"
-	retry 50 probes_sent_over "$ps" || rc=1
-	echo "hpccd: probes-cc $p0 -> $p1 -> $(dstat hs probes-cc) (the last while clear), probes-sent $ps -> $(dstat hs probes-sent)"
-	[ "$(dstat hs probes-cc)" = "$p1" ] || rc=1
+	retry 50 cc_is $HR6 $sp 0 && retry 20 probe_without_cc "$p1" "$ps" ||
+		{ echo "no probe without the CC indicator"; rc=1; }
+	echo "hpccd: probes-cc $p0 -> $p1 -> $(dstat hs probes-cc), probes-sent $ps -> $(dstat hs probes-sent) (from before the type 2)"
 	play r1 v1 $sp fd00:c1::1 fd00:c1::1 $HR6 5205 <<-EOF || rc=1
 	3 label=other
 	sleep 1
