@@ -213,6 +213,32 @@ static void hpcc_ccm_cfg_of(const struct hpcc_cfg *cfg, struct hpcc_ccm_cfg *c)
 }
 
 /*
+ * hpcc_can_move() - whether a new flow hash moves @sk's flow to another
+ * path: an IPv6 flow whose socket can rehash and has no label of its own.
+ * IPv4 flows are left where they are: ECMP hashes of IPv4 TCP have no
+ * field a host can change without changing the connection.
+ */
+static bool hpcc_can_move(struct sock *sk, const struct hpcc_ent *e)
+{
+	return e->key.family == AF_INET6 && hpcc_can_rehash(sk) &&
+	       !hpcc_label_fixed(sk);
+}
+
+/*
+ * hpcc_move() - a path change the coordination rule decided: a new flow
+ * hash (sk_rethink_txhash(), the rehash TCP makes on an RTO and PLB on
+ * persistent congestion), so a new flow label, announced at once by
+ * flow-active so that the probes move with it; the hpcc_ccm tracepoint
+ * records it with the flow's RTT @rtt_ns.  Context: socket lock.
+ */
+static void hpcc_move(struct sock *sk, struct hpcc_ent *e, u64 rtt_ns)
+{
+	sk_rethink_txhash(sk);
+	hpcc_flowlabel_check(sk, e, true);
+	trace_hpcc_ccm(e, rtt_ns, e->core.u, e->core.bind_hop, e->core.nhop);
+}
+
+/*
  * hpcc_ccm_step() - the coordination rule (Coordinated Congestion
  * Management section 6.4, HPCC++ section 9.4; hpcc_ccm_decide()) on the
  * sample NewAck just ran for an IPv6 flow, with ccm-tries set: congestion
@@ -243,9 +269,7 @@ static void hpcc_ccm_step(struct sock *sk, struct hpcc_ent *e,
 	int act;
 
 	hpcc_ccm_cfg_of(cfg, &c);
-	if (!c.tries || e->mode != HPCC_MODE_HPCC ||
-	    e->key.family != AF_INET6 || !hpcc_can_rehash(sk) ||
-	    hpcc_label_fixed(sk))
+	if (!c.tries || e->mode != HPCC_MODE_HPCC || !hpcc_can_move(sk, e))
 		return;
 	act = hpcc_ccm_decide(&e->ccm, &c, &smp);
 	if (act == HPCC_CCM_RATE)
@@ -260,11 +284,7 @@ static void hpcc_ccm_step(struct sock *sk, struct hpcc_ent *e,
 		return;
 	}
 	hpcc_stat_inc(e->hn, HPCC_STAT_CCM_REROUTES);
-	sk_rethink_txhash(sk);
-	/* the new label at once: flow-active moves the probes with it */
-	hpcc_flowlabel_check(sk, e, true);
-	trace_hpcc_ccm(e, smp.rtt_ns, e->core.u, e->core.bind_hop,
-		       e->core.nhop);
+	hpcc_move(sk, e, smp.rtt_ns);
 }
 
 /*
@@ -287,6 +307,7 @@ static void hpcc_ccm_rx_apply(struct sock *sk, struct hpcc_ent *e,
 	struct hpcc_ccm_msg m[2];
 	struct hpcc_ccm_cfg c;
 	bool can_move;
+	u64 rtt_ns;
 	int i, n, res;
 
 	if (gen == e->ccm_used_gen)
@@ -296,8 +317,8 @@ static void hpcc_ccm_rx_apply(struct sock *sk, struct hpcc_ent *e,
 	n = hpcc_ccm_pend_take(&e->ccm_rx, m);
 	spin_unlock_bh(&e->fcr_lock);
 	hpcc_ccm_cfg_of(cfg, &c);
-	can_move = e->key.family == AF_INET6 && hpcc_can_rehash(sk) &&
-		   !hpcc_label_fixed(sk);
+	can_move = hpcc_can_move(sk, e);
+	rtt_ns = hpcc_rtt_ns(tp, cfg);
 	for (i = 0; i < n; i++) {
 		if (!hpcc_fcr_in_window(m[i].seq, tp->snd_una, tp->max_window,
 					tp->snd_nxt)) {
@@ -314,8 +335,7 @@ static void hpcc_ccm_rx_apply(struct sock *sk, struct hpcc_ent *e,
 			continue;
 		}
 		res = hpcc_ccm_note(&e->ccm, &c, &m[i], tp->tcp_clock_cache,
-				    hpcc_rtt_ns(tp, cfg),
-				    inet_csk(sk)->icsk_ca_state >=
+				    rtt_ns, inet_csk(sk)->icsk_ca_state >=
 				    TCP_CA_Recovery, e->flowlabel);
 		switch (res) {
 		case HPCC_CCM_NOTE_CC_SET:
@@ -329,10 +349,7 @@ static void hpcc_ccm_rx_apply(struct sock *sk, struct hpcc_ent *e,
 			break;
 		case HPCC_CCM_NOTE_REROUTE:
 			hpcc_stat_inc(e->hn, HPCC_STAT_CCM_AR_REROUTES);
-			sk_rethink_txhash(sk);
-			hpcc_flowlabel_check(sk, e, true);
-			trace_hpcc_ccm(e, hpcc_rtt_ns(tp, cfg), e->core.u,
-				       e->core.bind_hop, e->core.nhop);
+			hpcc_move(sk, e, rtt_ns);
 			break;
 		default:
 			hpcc_stat_inc(e->hn, HPCC_STAT_CCM_IGNORED);

@@ -275,6 +275,15 @@ TEST(notifications)
 	EXPECT_EQ(2, f.changes);
 }
 
+/* @m as a notification of type @ntype with sequence number @seq, kept. */
+static void put(struct hpcc_ccm_pend *p, struct hpcc_ccm_msg *m, int ntype,
+		uint32_t seq)
+{
+	m->ntype = ntype;
+	m->seq = seq;
+	hpcc_ccm_pend_put(p, m);
+}
+
 /*
  * The notifications a flow holds between two ACKs: the newest type 1 or 2
  * and the newest type 3, handed over CC first, then none left.
@@ -286,15 +295,9 @@ TEST(pending)
 
 	EXPECT_EQ(0, hpcc_ccm_pend_take(&p, out));
 	/* a type 3, then a type 1 and a type 2: the 2 is the newest */
-	m.ntype = HPCC_CCM_AR_REQUIRED;
-	m.seq = 10;
-	hpcc_ccm_pend_put(&p, &m);
-	m.ntype = HPCC_CCM_CC_REQUIRED;
-	m.seq = 11;
-	hpcc_ccm_pend_put(&p, &m);
-	m.ntype = HPCC_CCM_CC_RELEASED;
-	m.seq = 12;
-	hpcc_ccm_pend_put(&p, &m);
+	put(&p, &m, HPCC_CCM_AR_REQUIRED, 10);
+	put(&p, &m, HPCC_CCM_CC_REQUIRED, 11);
+	put(&p, &m, HPCC_CCM_CC_RELEASED, 12);
 	ASSERT_EQ(2, hpcc_ccm_pend_take(&p, out));
 	EXPECT_EQ(HPCC_CCM_CC_RELEASED, out[0].ntype);
 	EXPECT_EQ(12, out[0].seq);
@@ -304,12 +307,10 @@ TEST(pending)
 	EXPECT_EQ(0xabcde, out[1].flowlabel);
 	EXPECT_EQ(0, hpcc_ccm_pend_take(&p, out));
 	/* two type 3: the newest names the path */
-	m.ntype = HPCC_CCM_AR_REQUIRED;
 	m.flowlabel = 1;
-	hpcc_ccm_pend_put(&p, &m);
+	put(&p, &m, HPCC_CCM_AR_REQUIRED, 10);
 	m.flowlabel = 2;
-	m.seq = 13;
-	hpcc_ccm_pend_put(&p, &m);
+	put(&p, &m, HPCC_CCM_AR_REQUIRED, 13);
 	ASSERT_EQ(1, hpcc_ccm_pend_take(&p, out));
 	EXPECT_EQ(HPCC_CCM_AR_REQUIRED, out[0].ntype);
 	EXPECT_EQ(2, out[0].flowlabel);
@@ -327,10 +328,8 @@ TEST(pending_cc_first)
 	struct hpcc_ccm_flow f = {};
 	int n;
 
-	m.ntype = HPCC_CCM_AR_REQUIRED;
-	hpcc_ccm_pend_put(&p, &m);
-	m.ntype = HPCC_CCM_CC_REQUIRED;
-	hpcc_ccm_pend_put(&p, &m);
+	put(&p, &m, HPCC_CCM_AR_REQUIRED, m.seq);
+	put(&p, &m, HPCC_CCM_CC_REQUIRED, m.seq);
 	n = hpcc_ccm_pend_take(&p, out);
 	ASSERT_EQ(2, n);
 	EXPECT_EQ(HPCC_CCM_NOTE_CC_SET,

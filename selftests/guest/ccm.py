@@ -27,6 +27,8 @@ import struct
 import sys
 import time
 
+from fcr import mapped  # an IPv4 address, IPv4-mapped, as FCR's messages
+
 MAGIC = 0x48504343
 PROBE_DSCP = 60  # the probes' DSCP (hpccd's default): not data
 
@@ -35,7 +37,7 @@ def addr(a):
     """An address in the message's form: IPv6, or IPv4-mapped."""
     if ":" in a:
         return 6, socket.inet_pton(socket.AF_INET6, a)
-    return 4, bytes(10) + b"\xff\xff" + socket.inet_aton(a)
+    return 4, mapped(a)
 
 
 def message(ntype, saddr, sport, daddr, dport, seq, label, kind="ok"):
