@@ -204,10 +204,12 @@ size_t hpcc_build_probe_ext(void *buf, const struct hpcc_tuple *t,
 	uint8_t *e = h + HPCC_WIRE_HDR_LEN + (size_t)hop_cap * HPCC_WIRE_HOP_LEN;
 
 	if (!dscp || dscp > 63 || !hop_cap || hop_cap > HPCC_MAX_HOPS ||
-	    !tuple_ok(t) || ext & ~(HPCC_PROBE_FCR | HPCC_PROBE_CC))
+	    !tuple_ok(t) ||
+	    ext & ~(HPCC_PROBE_FCR | HPCC_PROBE_CC | HPCC_PROBE_AR))
 		return 0;
 	total += (size_t)!!(ext & HPCC_PROBE_FCR) * HPCC_WIRE_EXT_LEN +
-		 (size_t)!!(ext & HPCC_PROBE_CC) * HPCC_WIRE_EXT_LEN;
+		 (size_t)!!(ext & HPCC_PROBE_CC) * HPCC_WIRE_EXT_LEN +
+		 (size_t)!!(ext & HPCC_PROBE_AR) * HPCC_WIRE_EXT_AR_LEN;
 	put_iph(ip, t, dscp, total, ip_id, 6);
 	put_probe(th, h, t, hop_cap, probe_id, ts);
 	if (ext & HPCC_PROBE_FCR) {
@@ -222,6 +224,21 @@ size_t hpcc_build_probe_ext(void *buf, const struct hpcc_tuple *t,
 		e[1] = HPCC_WIRE_EXT_LEN;
 		put16(e + 2, 0);
 		put32(e + 4, HPCC_WIRE_CCM_CC);
+		e += HPCC_WIRE_EXT_LEN;
+	}
+	if (ext & HPCC_PROBE_AR) {
+		e[0] = HPCC_WIRE_EXT_AR;
+		e[1] = HPCC_WIRE_EXT_AR_LEN;
+		put16(e + 2, 0);
+		put32(e + 4, 0);
+		if (t->family == AF_INET6) {
+			memcpy(e + HPCC_WIRE_EXT_LEN, t->saddr6, 16);
+		} else {
+			memset(e + HPCC_WIRE_EXT_LEN, 0, 10);
+			e[HPCC_WIRE_EXT_LEN + 10] = 0xff;
+			e[HPCC_WIRE_EXT_LEN + 11] = 0xff;
+			memcpy(e + HPCC_WIRE_EXT_LEN + 12, &t->saddr, 4);
+		}
 	}
 	put_tcp(ip, th, total - iplen, t->family == AF_INET6);
 	return total;

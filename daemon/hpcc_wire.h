@@ -279,6 +279,7 @@ size_t hpcc_build_probe(void *buf, const struct hpcc_tuple *t, uint8_t dscp,
 /* The extensions hpcc_build_probe_ext() puts after a probe's records. */
 #define HPCC_PROBE_FCR	1U	/* HPCC_WIRE_EXT_FCR, value HPCC_WIRE_FCR_SUPPORT */
 #define HPCC_PROBE_CC	2U	/* HPCC_WIRE_EXT_CCM, value HPCC_WIRE_CCM_CC */
+#define HPCC_PROBE_AR	4U	/* HPCC_WIRE_EXT_AR, the sender the AR point */
 
 /**
  * hpcc_build_probe_ext() - hpcc_build_probe() with extensions after the
@@ -294,12 +295,15 @@ size_t hpcc_build_probe(void *buf, const struct hpcc_tuple *t, uint8_t dscp,
  *	Response messages (FCR draft sections 6 and 7; the hops with FCR on
  *	learn it from the probe); HPCC_PROBE_CC, the flow's CC indicator is
  *	set (draft-lyu-rtgwg-coordinated-congestion-management section 6.1:
- *	the flow is incast, a hop does not reroute it); in that order, 8
- *	bytes each
+ *	the flow is incast, a hop does not reroute it), 8 bytes each;
+ *	HPCC_PROBE_AR, the AR indicator (the same section: switch_ID 0 and
+ *	the flow's source address, the sender as the AR point, no flag;
+ *	struct hpcc_wire_ext_ar, HPCC_WIRE_EXT_AR_LEN bytes), the flow's
+ *	coordination tag; in that order
  *
- * Return: the packet's length (HPCC_WIRE_EXT_LEN more than
- * hpcc_build_probe()'s per extension), or 0 as hpcc_build_probe() and for
- * an unknown bit in @ext.
+ * Return: the packet's length (hpcc_build_probe()'s plus each
+ * extension's), or 0 as hpcc_build_probe() and for an unknown bit in
+ * @ext.
  */
 size_t hpcc_build_probe_ext(void *buf, const struct hpcc_tuple *t,
 			    uint8_t dscp, uint8_t hop_cap, uint64_t probe_id,

@@ -92,7 +92,8 @@ enum {
 	C_IOAM_OVERFLOW, C_RESPONSES_NO_RATE, C_PROBES_INT_MD, C_INT_MD_STACKS,
 	C_INT_MD_REFUSED, C_INT_MD_INCOMPLETE, C_PROBES_IFA, C_IFA_STACKS,
 	C_IFA_REFUSED, C_IFA_NO_RATE, C_IFA_OTHER_PROTOCOL, C_HOPS_SKIPPED,
-	C_DUMPS_INTERRUPTED, C_PROBES_FCR, C_PROBES_CC, C_PARSE_BASE,
+	C_DUMPS_INTERRUPTED, C_PROBES_FCR, C_PROBES_CC, C_PROBES_AR,
+	C_PARSE_BASE,
 	C_NUM = C_PARSE_BASE + HPCC_PARSE_NUM
 };
 
@@ -110,7 +111,7 @@ static const char *const counter_names[C_PARSE_BASE] = {
 	"ioam-overflow", "responses-no-rate", "probes-int-md", "int-md-stacks",
 	"int-md-refused", "int-md-incomplete", "probes-ifa", "ifa-stacks",
 	"ifa-refused", "ifa-no-rate", "ifa-other-protocol", "hops-skipped",
-	"dumps-interrupted", "probes-fcr", "probes-cc",
+	"dumps-interrupted", "probes-fcr", "probes-cc", "probes-ar",
 };
 
 /*
@@ -334,11 +335,14 @@ static void probe_send(struct hpccd_flow *f, uint64_t now)
 			ext |= HPCC_PROBE_FCR;
 		if (f->ccm_cc)
 			ext |= HPCC_PROBE_CC;
+		if (hpccd_cfg_ccm(&D.cfg, f->t.family, tuple_daddr(&f->t)))
+			ext |= HPCC_PROBE_AR;
 		len = hpcc_build_probe_ext(buf, &f->t, D.probe_dscp,
 					   D.cfg.max_hops, id, now, ++D.ip_id,
 					   ext);
 		D.counters[C_PROBES_FCR] += len && (ext & HPCC_PROBE_FCR);
 		D.counters[C_PROBES_CC] += len && (ext & HPCC_PROBE_CC);
+		D.counters[C_PROBES_AR] += len && (ext & HPCC_PROBE_AR);
 	}
 	hpccd_sent(&D.sched, f, id, now);
 	if (len && send_pkt(buf, len, f->t.family, tuple_daddr(&f->t), 0))

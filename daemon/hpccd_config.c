@@ -160,23 +160,28 @@ static int parse_encoding(struct hpccd_cfg *c, const char *v)
 	return 0;
 }
 
-/* "fcr = PREFIX/LEN": destinations whose flows announce FCR support. */
-static int parse_fcr(struct hpccd_cfg *c, const char *v)
+/*
+ * "KEY = PREFIX/LEN" into @list (@n of them): "fcr", destinations whose
+ * flows announce FCR support; "ccm", destinations whose probes carry the
+ * coordination tag.
+ */
+static int parse_dst_prefix(const char *k, const char *v,
+			    struct hpccd_prefix *list, unsigned int *n)
 {
 	char pfx[64], extra[2];
 	struct hpccd_prefix e = { 0 };
 
 	if (sscanf(v, "%63s %1s", pfx, extra) != 1) {
-		cfg_err("fcr: 'PREFIX/LEN' expected");
+		cfg_err("%s: 'PREFIX/LEN' expected", k);
 		return -1;
 	}
-	if (parse_prefix("fcr", pfx, &e, false))
+	if (parse_prefix(k, pfx, &e, false))
 		return -1;
-	if (c->n_fcr == HPCCD_MAX_ENCODINGS) {
-		cfg_err("fcr: more than %d lines", HPCCD_MAX_ENCODINGS);
+	if (*n == HPCCD_MAX_ENCODINGS) {
+		cfg_err("%s: more than %d lines", k, HPCCD_MAX_ENCODINGS);
 		return -1;
 	}
-	c->fcr[c->n_fcr++] = e;
+	list[(*n)++] = e;
 	return 0;
 }
 
@@ -227,16 +232,28 @@ static void addr_mapped(uint8_t *a, int family, const void *daddr)
 	}
 }
 
-bool hpccd_cfg_fcr(const struct hpccd_cfg *c, int family, const void *daddr)
+/* Whether one of the @n prefixes of @list holds @daddr. */
+static bool dst_in(const struct hpccd_prefix *list, unsigned int n,
+		   int family, const void *daddr)
 {
 	uint8_t a[16];
 	unsigned int i;
 
 	addr_mapped(a, family, daddr);
-	for (i = 0; i < c->n_fcr; i++)
-		if (prefix_match(&c->fcr[i], a))
+	for (i = 0; i < n; i++)
+		if (prefix_match(&list[i], a))
 			return true;
 	return false;
+}
+
+bool hpccd_cfg_fcr(const struct hpccd_cfg *c, int family, const void *daddr)
+{
+	return dst_in(c->fcr, c->n_fcr, family, daddr);
+}
+
+bool hpccd_cfg_ccm(const struct hpccd_cfg *c, int family, const void *daddr)
+{
+	return dst_in(c->ccm, c->n_ccm, family, daddr);
 }
 
 int hpccd_cfg_encoding(const struct hpccd_cfg *c, int family,
@@ -297,7 +314,9 @@ int hpccd_cfg_set(struct hpccd_cfg *c, const char *k, const char *v)
 	if (!strcmp(k, "encoding"))
 		return parse_encoding(c, v);
 	if (!strcmp(k, "fcr"))
-		return parse_fcr(c, v);
+		return parse_dst_prefix(k, v, c->fcr, &c->n_fcr);
+	if (!strcmp(k, "ccm"))
+		return parse_dst_prefix(k, v, c->ccm, &c->n_ccm);
 	if (!strcmp(k, "capacity"))
 		return parse_capacity(c, v);
 	if (!strcmp(k, "default-rate"))
@@ -369,6 +388,7 @@ int hpccd_cfg_parse(struct hpccd_cfg *c, const char *name, const char *buf,
 	/* the lists are the file's: a reload replaces them */
 	c->n_enc = 0;
 	c->n_fcr = 0;
+	c->n_ccm = 0;
 	c->n_cap = 0;
 
 	while (pos < len) {

@@ -78,6 +78,11 @@ struct hpccd_capacity {
  * @enc: "encoding = ioam|int-md|ifa PREFIX/LEN" lines, @n_enc of them
  * @fcr: "fcr = PREFIX/LEN" lines, @n_fcr of them: destinations whose
  *	flows' probes announce FCR support (HPCC_WIRE_EXT_FCR)
+ * @ccm: "ccm = PREFIX/LEN" lines, @n_ccm of them: destinations whose
+ *	flows' probes carry the coordination tag (HPCC_WIRE_EXT_AR, the
+ *	sender as the AR point; draft-lyu-rtgwg-coordinated-congestion-
+ *	management section 6.1), so that the hops with CCM on send them
+ *	notifications; at most HPCCD_MAX_ENCODINGS
  *	(at most HPCCD_MAX_ENCODINGS; the file's, replaced on each read):
  *	destinations whose probes carry an IOAM trace (IPv6 prefixes only),
  *	an INT-MD stack or an IFA stack (IPv4 or IPv6); the longest prefix
@@ -124,6 +129,8 @@ struct hpccd_cfg {
 	struct hpccd_prefix enc[HPCCD_MAX_ENCODINGS];
 	unsigned int n_fcr;
 	struct hpccd_prefix fcr[HPCCD_MAX_ENCODINGS];
+	unsigned int n_ccm;
+	struct hpccd_prefix ccm[HPCCD_MAX_ENCODINGS];
 	unsigned int n_enc;
 	unsigned int int_qlen_unit;
 	unsigned int int_tx_util_full;
@@ -147,6 +154,19 @@ struct hpccd_cfg {
  * datacenter-fast-congestion section 6: the sender marks support).
  */
 bool hpccd_cfg_fcr(const struct hpccd_cfg *c, int family, const void *daddr);
+
+/**
+ * hpccd_cfg_ccm() - whether probes to a destination carry the coordination
+ *	tag
+ * @c: the settings
+ * @family: AF_INET or AF_INET6
+ * @daddr: the destination, 4 or 16 bytes, network byte order
+ *
+ * Return: true when a "ccm" prefix holds @daddr (draft-lyu-rtgwg-
+ * coordinated-congestion-management section 6.1: the sender tags its
+ * flows' packets; here their probes, with the AR indicator).
+ */
+bool hpccd_cfg_ccm(const struct hpccd_cfg *c, int family, const void *daddr);
 
 /**
  * hpccd_cfg_encoding() - the encoding of probes to a destination

@@ -7,7 +7,8 @@
  * ifa-base-ns, "capacity =
  * SWITCH PORT RATE" and default-rate (the B of a record with none),
  * ioam-namespace, ioam-ts, "fcr = PREFIX/LEN" (the destinations whose
- * probes announce FCR support); the lists are replaced by each parse (a
+ * probes announce FCR support) and "ccm = PREFIX/LEN" (those whose probes
+ * carry the coordination tag); the lists are replaced by each parse (a
  * reload).  Host test, built with ASan and UBSan.
  */
 #include <arpa/inet.h>
@@ -197,6 +198,29 @@ TEST(fcr_prefixes)
 	ASSERT_EQ(0, parse(&c, "verbose = 1\n"));
 	EXPECT_EQ(0, c.n_fcr);
 	EXPECT_FALSE(fcr_of(&c, "10.0.2.2"));
+}
+
+/* "ccm = PREFIX/LEN": the same parser and match as fcr, its own list */
+TEST(ccm_prefixes)
+{
+	struct hpccd_cfg c;
+	uint8_t a[16];
+
+	hpccd_cfg_log = quiet;
+	hpccd_cfg_defaults(&c);
+	ASSERT_EQ(1, inet_pton(AF_INET6, "fd00:c2::2", a));
+	EXPECT_FALSE(hpccd_cfg_ccm(&c, AF_INET6, a));	/* off by default */
+	ASSERT_EQ(0, parse(&c, "ccm = fd00::/16\nfcr = 10.0.0.0/8\n"));
+	EXPECT_EQ(1, c.n_ccm);
+	EXPECT_TRUE(hpccd_cfg_ccm(&c, AF_INET6, a));
+	EXPECT_FALSE(hpccd_cfg_fcr(&c, AF_INET6, a));
+	ASSERT_EQ(1, inet_pton(AF_INET, "10.0.0.1", a));
+	EXPECT_FALSE(hpccd_cfg_ccm(&c, AF_INET, a));
+	EXPECT_TRUE(hpccd_cfg_fcr(&c, AF_INET, a));
+	EXPECT_EQ(-1, parse(&c, "ccm = fd00::/129\n"));
+	EXPECT_EQ(-1, parse(&c, "ccm = fd00::\n"));
+	ASSERT_EQ(0, parse(&c, "verbose = 1\n"));
+	EXPECT_EQ(0, c.n_ccm);
 }
 
 TEST_HARNESS_MAIN

@@ -211,7 +211,43 @@ TEST(probe_cc_extension)
 	n = hpcc_build_probe_ext(buf, &flow, 60, 3, 0x55, 77, 9, 0);
 	ASSERT_EQ(n, hpcc_build_probe(plain, &flow, 60, 3, 0x55, 77, 9));
 	EXPECT_EQ(0, memcmp(buf, plain, n));
-	EXPECT_EQ(0, hpcc_build_probe_ext(buf, &flow, 60, 3, 1, 1, 1, 4));
+	EXPECT_EQ(0, hpcc_build_probe_ext(buf, &flow, 60, 3, 1, 1, 1, 8));
+}
+
+/*
+ * The AR indicator (CCM section 6.1, struct hpcc_wire_ext_ar): last, 24
+ * bytes, switch_ID 0 and no flag (the sender is the AR point), the
+ * sender's address: IPv4-mapped for IPv4, as it is for IPv6; a receiver
+ * parses the probe as any other.
+ */
+TEST(probe_ar_extension)
+{
+	static const uint8_t mapped[16] = { [10] = 0xff, [11] = 0xff,
+					    198, 18, 0, 1 };
+	uint8_t buf[HPCC_PKT_MAX];
+	struct hpcc_tuple t6 = flow6();
+	struct hpcc_pkt p;
+	size_t n, e = OFF_HOP(3);
+
+	n = hpcc_build_probe_ext(buf, &flow, 60, 3, 0x55, 77, 9,
+				 HPCC_PROBE_FCR | HPCC_PROBE_CC | HPCC_PROBE_AR);
+	ASSERT_EQ(n, e + 2 * HPCC_WIRE_EXT_LEN + HPCC_WIRE_EXT_AR_LEN);
+	EXPECT_EQ((buf[2] << 8) | buf[3], n);
+	EXPECT_TRUE(tcp_csum_ok(buf, n));
+	e += 2 * HPCC_WIRE_EXT_LEN;
+	EXPECT_EQ(buf[e], HPCC_WIRE_EXT_AR);
+	EXPECT_EQ(buf[e + 1], HPCC_WIRE_EXT_AR_LEN);
+	EXPECT_EQ(0, memcmp(buf + e + 2, "\0\0\0\0\0\0", 6));
+	EXPECT_EQ(0, memcmp(buf + e + HPCC_WIRE_EXT_LEN, mapped, 16));
+	ASSERT_EQ(hpcc_parse(buf, n, &p), HPCC_PARSE_OK);
+
+	n = hpcc_build_probe_ext(buf, &t6, 60, 3, 0x55, 77, 9, HPCC_PROBE_AR);
+	e = OFF_HDR6 + HPCC_WIRE_HDR_LEN + 3 * HPCC_WIRE_HOP_LEN;
+	ASSERT_EQ(n, e + HPCC_WIRE_EXT_AR_LEN);
+	EXPECT_TRUE(tcp6_csum_ok(buf, HPCC_IP6_LEN, n));
+	EXPECT_EQ(buf[e], HPCC_WIRE_EXT_AR);
+	EXPECT_EQ(0, memcmp(buf + e + HPCC_WIRE_EXT_LEN, t6.saddr6, 16));
+	ASSERT_EQ(hpcc_parse(buf, n, &p), HPCC_PARSE_OK);
 }
 
 TEST(response_carries_hops_back)

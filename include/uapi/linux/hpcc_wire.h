@@ -120,10 +120,11 @@ struct hpcc_wire_hop {
  *	(section 6.1, "the nearest upstream point that can reroute the
  *	flow"), struct hpcc_wire_ext_ar, 24 bytes: @value is the AR point's
  *	switch_ID (0: the flow's sender, a host, which reroutes by a new
- *	flow hash), followed by its address.  The sender writes itself; a
- *	hop with more than one next hop toward the destination writes
- *	itself in place (section 6.3.5), so the last such hop before a
- *	congested port is named.
+ *	flow hash), followed by its address, and a flag that a hop on the
+ *	way chooses among paths by the flow label (HPCC_WIRE_AR_CHOICE,
+ *	set in place by such a hop, section 6.3.5).  Its presence is the
+ *	coordination tag: a hop sends notifications only to flows whose
+ *	probes carry it.
  */
 enum hpcc_wire_ext_kind {
 	HPCC_WIRE_EXT_N_FLOWS = 1,
@@ -290,9 +291,23 @@ struct hpcc_wire_ccm {
  * struct hpcc_wire_ext_ar - the AR indicator extension of a probe
  *	(HPCC_WIRE_EXT_AR)
  * @ext: kind HPCC_WIRE_EXT_AR, len HPCC_WIRE_EXT_AR_LEN, value the AR
- *	point's switch_ID (0: the flow's sender)
+ *	point's switch_ID (0: the flow's sender); its reserved field holds
+ *	flags here: HPCC_WIRE_AR_CHOICE, the others 0 when sent and ignored
  * @addr: the AR point's address, where a type 3 notification goes
  *	(IPv4-mapped for an IPv4 address)
+ *
+ * The sender writes itself (switch_ID 0, its address, no flag): a host
+ * moves a flow by a new flow label, which moves it only where a hop
+ * chooses among several next hops by the label.  Such a hop sets
+ * HPCC_WIRE_AR_CHOICE in place (hpcc_int: the route has more than one
+ * next hop and the multipath hash covers the flow label); a congested hop
+ * that is not the flow's last sends a type 3 to @addr only when it is set
+ * (hpcc_int: and only when @addr is the flow's source, since a sender
+ * could name any address)
+ * (draft-lyu-rtgwg-coordinated-congestion-management section 6.3.5: "if
+ * AR indicator indicates upstream point can perform AR").  A switch that
+ * moves flows itself would write its own switch_ID and address; a Linux
+ * forwarder hashes every packet of a flow alike and does not.
  */
 struct hpcc_wire_ext_ar {
 	struct hpcc_wire_ext ext;
@@ -300,6 +315,8 @@ struct hpcc_wire_ext_ar {
 };
 
 #define HPCC_WIRE_EXT_AR_LEN	24	/* sizeof(struct hpcc_wire_ext_ar) */
+/* hpcc_wire_ext_ar.ext.reserved, bit 0: a hop chooses paths by the label */
+#define HPCC_WIRE_AR_CHOICE	1
 
 #define HPCC_WIRE_HDR_LEN	24	/* sizeof(struct hpcc_wire_hdr) */
 #define HPCC_WIRE_HOP_LEN	40	/* sizeof(struct hpcc_wire_hop) */
