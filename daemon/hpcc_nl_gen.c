@@ -1060,6 +1060,17 @@ const struct hpcc_nl_attr_desc hpcc_int_dev_desc[HPCC_INT_A_DEV_MAX + 1] = {
 	[HPCC_INT_A_DEV_FCR_SENDER_MAX] = { "fcr-sender-max", HPCC_NL_U32, 0, 0, NULL },
 	[HPCC_INT_A_DEV_FCR_SENDER_LIMITED] = { "fcr-sender-limited", HPCC_NL_U64, 0, 0, NULL },
 	[HPCC_INT_A_DEV_FCR_DRAIN] = { "fcr-drain", HPCC_NL_U32, 0, 0, NULL },
+	[HPCC_INT_A_DEV_CCM_QLEN_HIGH] = { "ccm-qlen-high", HPCC_NL_U32, 0, 0, NULL },
+	[HPCC_INT_A_DEV_CCM_QLEN_LOW] = { "ccm-qlen-low", HPCC_NL_U32, 0, 0, NULL },
+	[HPCC_INT_A_DEV_CCM_INTERVAL] = { "ccm-interval", HPCC_NL_U32, 0, 0, NULL },
+	[HPCC_INT_A_DEV_CCM_CONGESTED] = { "ccm-congested", HPCC_NL_U8, 0, 0, NULL },
+	[HPCC_INT_A_DEV_CCM_CC_SENT] = { "ccm-cc-sent", HPCC_NL_U64, 0, 0, NULL },
+	[HPCC_INT_A_DEV_CCM_RELEASED_SENT] = { "ccm-released-sent", HPCC_NL_U64, 0, 0, NULL },
+	[HPCC_INT_A_DEV_CCM_AR_SENT] = { "ccm-ar-sent", HPCC_NL_U64, 0, 0, NULL },
+	[HPCC_INT_A_DEV_CCM_DROPPED] = { "ccm-dropped", HPCC_NL_U64, 0, 0, NULL },
+	[HPCC_INT_A_DEV_CCM_NO_AR] = { "ccm-no-ar", HPCC_NL_U64, 0, 0, NULL },
+	[HPCC_INT_A_DEV_CCM_CC_KEPT] = { "ccm-cc-kept", HPCC_NL_U64, 0, 0, NULL },
+	[HPCC_INT_A_DEV_CCM_AR_MARKED] = { "ccm-ar-marked", HPCC_NL_U64, 0, 0, NULL },
 };
 
 const char *const hpcc_int_dev_names[HPCC_INT_A_DEV_MAX + 1] = {
@@ -1089,6 +1100,17 @@ const char *const hpcc_int_dev_names[HPCC_INT_A_DEV_MAX + 1] = {
 	[HPCC_INT_A_DEV_FCR_SENDER_MAX] = "fcr-sender-max",
 	[HPCC_INT_A_DEV_FCR_SENDER_LIMITED] = "fcr-sender-limited",
 	[HPCC_INT_A_DEV_FCR_DRAIN] = "fcr-drain",
+	[HPCC_INT_A_DEV_CCM_QLEN_HIGH] = "ccm-qlen-high",
+	[HPCC_INT_A_DEV_CCM_QLEN_LOW] = "ccm-qlen-low",
+	[HPCC_INT_A_DEV_CCM_INTERVAL] = "ccm-interval",
+	[HPCC_INT_A_DEV_CCM_CONGESTED] = "ccm-congested",
+	[HPCC_INT_A_DEV_CCM_CC_SENT] = "ccm-cc-sent",
+	[HPCC_INT_A_DEV_CCM_RELEASED_SENT] = "ccm-released-sent",
+	[HPCC_INT_A_DEV_CCM_AR_SENT] = "ccm-ar-sent",
+	[HPCC_INT_A_DEV_CCM_DROPPED] = "ccm-dropped",
+	[HPCC_INT_A_DEV_CCM_NO_AR] = "ccm-no-ar",
+	[HPCC_INT_A_DEV_CCM_CC_KEPT] = "ccm-cc-kept",
+	[HPCC_INT_A_DEV_CCM_AR_MARKED] = "ccm-ar-marked",
 };
 
 const struct hpcc_nl_attr_desc hpcc_int_config_desc[HPCC_INT_A_CONFIG_MAX + 1] = {
@@ -1252,6 +1274,61 @@ int hpcc_int_dev_parse(const struct nlattr *attr, size_t len, struct hpcc_int_de
 			ok = plen == sizeof(out->fcr_drain);
 			if (ok)
 				memcpy(&out->fcr_drain, p, sizeof(out->fcr_drain));
+			break;
+		case HPCC_INT_A_DEV_CCM_QLEN_HIGH:
+			ok = plen == sizeof(out->ccm_qlen_high);
+			if (ok)
+				memcpy(&out->ccm_qlen_high, p, sizeof(out->ccm_qlen_high));
+			break;
+		case HPCC_INT_A_DEV_CCM_QLEN_LOW:
+			ok = plen == sizeof(out->ccm_qlen_low);
+			if (ok)
+				memcpy(&out->ccm_qlen_low, p, sizeof(out->ccm_qlen_low));
+			break;
+		case HPCC_INT_A_DEV_CCM_INTERVAL:
+			ok = plen == sizeof(out->ccm_interval);
+			if (ok)
+				memcpy(&out->ccm_interval, p, sizeof(out->ccm_interval));
+			break;
+		case HPCC_INT_A_DEV_CCM_CONGESTED:
+			ok = plen == sizeof(out->ccm_congested);
+			if (ok)
+				memcpy(&out->ccm_congested, p, sizeof(out->ccm_congested));
+			break;
+		case HPCC_INT_A_DEV_CCM_CC_SENT:
+			ok = plen == sizeof(out->ccm_cc_sent);
+			if (ok)
+				memcpy(&out->ccm_cc_sent, p, sizeof(out->ccm_cc_sent));
+			break;
+		case HPCC_INT_A_DEV_CCM_RELEASED_SENT:
+			ok = plen == sizeof(out->ccm_released_sent);
+			if (ok)
+				memcpy(&out->ccm_released_sent, p, sizeof(out->ccm_released_sent));
+			break;
+		case HPCC_INT_A_DEV_CCM_AR_SENT:
+			ok = plen == sizeof(out->ccm_ar_sent);
+			if (ok)
+				memcpy(&out->ccm_ar_sent, p, sizeof(out->ccm_ar_sent));
+			break;
+		case HPCC_INT_A_DEV_CCM_DROPPED:
+			ok = plen == sizeof(out->ccm_dropped);
+			if (ok)
+				memcpy(&out->ccm_dropped, p, sizeof(out->ccm_dropped));
+			break;
+		case HPCC_INT_A_DEV_CCM_NO_AR:
+			ok = plen == sizeof(out->ccm_no_ar);
+			if (ok)
+				memcpy(&out->ccm_no_ar, p, sizeof(out->ccm_no_ar));
+			break;
+		case HPCC_INT_A_DEV_CCM_CC_KEPT:
+			ok = plen == sizeof(out->ccm_cc_kept);
+			if (ok)
+				memcpy(&out->ccm_cc_kept, p, sizeof(out->ccm_cc_kept));
+			break;
+		case HPCC_INT_A_DEV_CCM_AR_MARKED:
+			ok = plen == sizeof(out->ccm_ar_marked);
+			if (ok)
+				memcpy(&out->ccm_ar_marked, p, sizeof(out->ccm_ar_marked));
 			break;
 		default:
 			ok = 0;

@@ -315,6 +315,17 @@ struct hpcc_int_dev_attrs {
 	uint32_t fcr_sender_max;
 	uint64_t fcr_sender_limited;
 	uint32_t fcr_drain;
+	uint32_t ccm_qlen_high;
+	uint32_t ccm_qlen_low;
+	uint32_t ccm_interval;
+	uint8_t ccm_congested;
+	uint64_t ccm_cc_sent;
+	uint64_t ccm_released_sent;
+	uint64_t ccm_ar_sent;
+	uint64_t ccm_dropped;
+	uint64_t ccm_no_ar;
+	uint64_t ccm_cc_kept;
+	uint64_t ccm_ar_marked;
 };
 
 /** hpcc_int_dev_parse() - fill @out from @len bytes of attributes at @attr;

@@ -67,7 +67,11 @@
 #include <net/genetlink.h>
 #include <net/inet_ecn.h>
 #include <net/ip.h>
+#include <net/ip6_fib.h>
+#include <net/ip_fib.h>
 #include <net/netns/generic.h>
+#include <net/nexthop.h>
+#include <net/route.h>
 #include <net/sch_generic.h>
 
 #include <linux/hpcc.h>
@@ -77,7 +81,7 @@
 #define HPCC_FAULT_DEFINE_PARAMS
 #include "hpcc_compat.h"
 #include "hpcc_fault.h"
-#include "hpcc_fcr.h"
+#include "hpcc_ccm.h"
 #include "hpcc_wire_check.h"
 
 #define HPCC_INT_PROBE_DSCP_DEFAULT	60
@@ -128,6 +132,31 @@ static const int hpcc_int_fcr_cnt_attr[HPCC_INT_FCR_CNT_NUM] = {
 	[HPCC_INT_FCR_CNT_SENDER_LIMITED] = HPCC_INT_A_DEV_FCR_SENDER_LIMITED,
 };
 
+/*
+ * CCM counters of a device, and their netlink attributes; the first three
+ * are the notifications sent, by type (HPCC_CCM_CC_REQUIRED - 1 ...).
+ */
+enum hpcc_int_ccm_cnt {
+	HPCC_INT_CCM_CNT_CC_SENT,
+	HPCC_INT_CCM_CNT_RELEASED_SENT,
+	HPCC_INT_CCM_CNT_AR_SENT,
+	HPCC_INT_CCM_CNT_DROPPED,
+	HPCC_INT_CCM_CNT_NO_AR,
+	HPCC_INT_CCM_CNT_CC_KEPT,
+	HPCC_INT_CCM_CNT_AR_MARKED,
+	HPCC_INT_CCM_CNT_NUM,
+};
+
+static const int hpcc_int_ccm_cnt_attr[HPCC_INT_CCM_CNT_NUM] = {
+	[HPCC_INT_CCM_CNT_CC_SENT] = HPCC_INT_A_DEV_CCM_CC_SENT,
+	[HPCC_INT_CCM_CNT_RELEASED_SENT] = HPCC_INT_A_DEV_CCM_RELEASED_SENT,
+	[HPCC_INT_CCM_CNT_AR_SENT] = HPCC_INT_A_DEV_CCM_AR_SENT,
+	[HPCC_INT_CCM_CNT_DROPPED] = HPCC_INT_A_DEV_CCM_DROPPED,
+	[HPCC_INT_CCM_CNT_NO_AR] = HPCC_INT_A_DEV_CCM_NO_AR,
+	[HPCC_INT_CCM_CNT_CC_KEPT] = HPCC_INT_A_DEV_CCM_CC_KEPT,
+	[HPCC_INT_CCM_CNT_AR_MARKED] = HPCC_INT_A_DEV_CCM_AR_MARKED,
+};
+
 struct hpcc_int_fcr;
 
 /* INT-MD metadata header flags (byte 0: Ver 4, D E M 3, reserved 1). */
@@ -163,8 +192,14 @@ struct hpcc_int_fcr;
  *	(RTNL writes, READ_ONCE)
  * @fcr_drain: fcr-drain, us; 0: the rate does not count the queue (RTNL
  *	writes, READ_ONCE)
- * @fcr: the FCR state, allocated when FCR is first turned on (RCU)
+ * @fcr: the port's flow table and FCR and CCM state, allocated when FCR
+ *	or CCM is first turned on (RCU)
  * @fcr_cnt: FCR counters, enum hpcc_int_fcr_cnt
+ * @ccm_high: CCM's ccm-qlen-high, bytes; 0: CCM off (RTNL writes,
+ *	READ_ONCE)
+ * @ccm_low: ccm-qlen-low, bytes (RTNL writes, READ_ONCE)
+ * @ccm_interval: ccm-interval, us (RTNL writes, READ_ONCE)
+ * @ccm_cnt: CCM counters, enum hpcc_int_ccm_cnt
  * @rcu: freed after a grace period (the hook reads under RCU)
  */
 struct hpcc_int_dev {
@@ -190,6 +225,10 @@ struct hpcc_int_dev {
 	u32 fcr_drain;
 	struct hpcc_int_fcr __rcu *fcr;
 	atomic64_t fcr_cnt[HPCC_INT_FCR_CNT_NUM];
+	u32 ccm_high;
+	u32 ccm_low;
+	u32 ccm_interval;
+	atomic64_t ccm_cnt[HPCC_INT_CCM_CNT_NUM];
 	struct rcu_head rcu;
 };
 
@@ -203,12 +242,15 @@ struct hpcc_int_dev {
  *	(READ_ONCE/WRITE_ONCE)
  * @ops: the forward hook (stamps) and the post-routing hook (counts)
  * @net: the namespace (not referenced: the state lives as long as it)
- * @fcr_ndevs: devices with FCR on (RTNL writes, READ_ONCE): the forward
- *	hooks look at packets other than probes only while it is not 0
- * @fcr_port: UDP port FCR messages go to (READ_ONCE/WRITE_ONCE)
+ * @fcr_ndevs: devices with FCR or CCM on (RTNL writes, READ_ONCE): the
+ *	forward hooks look at packets other than probes only while it is
+ *	not 0
+ * @fcr_port: UDP port FCR messages and CCM notifications go to
+ *	(READ_ONCE/WRITE_ONCE)
  * @fcr_dscp: their DSCP (READ_ONCE/WRITE_ONCE)
  * @fcr_lock: protects @fcr_queue (BH)
- * @fcr_queue: FCR messages waiting for @fcr_work, struct hpcc_int_fcr_req
+ * @fcr_queue: FCR messages and CCM notifications waiting for @fcr_work,
+ *	struct hpcc_int_fcr_req
  * @fcr_queued: their number, at most HPCC_INT_FCR_QUEUE
  * @fcr_work: sends them
  * @fcr_mutex: serializes @fcr_work's use of @fcr_sock
@@ -891,6 +933,7 @@ static void hpcc_int_fcr_tclass(struct sock *sk, u8 tclass)
 #define HPCC_INT_FCR_EARLY_GAP		4
 /* A sender's support is forgotten this long after its last probe, ns. */
 #define HPCC_INT_FCR_SENDER_TTL		(10ULL * NSEC_PER_SEC)
+#define HPCC_INT_CCM_INTERVAL_DEFAULT	10000	/* us */
 
 /**
  * struct hpcc_int_fcr_flow - a flow a port forwards
@@ -904,6 +947,17 @@ static void hpcc_int_fcr_tclass(struct sock *sk, u8 tclass)
  * @seen: when its newest data segment (or first probe) passed, ns
  * @sent_round: the round it last got a message in
  * @counted_round: the round whose count of active flows includes it
+ * @label: the IPv6 flow label of its newest data segment (0 for IPv4)
+ * @tag: its probes carry the coordination tag (the AR indicator): its
+ *	sender takes CCM notifications
+ * @cc: its newest probe carried the CC indicator
+ * @ar_choice: its newest probe's AR indicator named the flow's source as
+ *	the AR point and had HPCC_WIRE_AR_CHOICE: a type 3 to the source
+ *	can move the flow
+ * @incast: it was sent a type 1 in the port's current CCM episode and
+ *	is owed a type 2
+ * @ccm_ts: when the port last decided about it (a type 3 or a count),
+ *	ns; 0: never
  */
 struct hpcc_int_fcr_flow {
 	u8 saddr[16];
@@ -916,6 +970,12 @@ struct hpcc_int_fcr_flow {
 	u64 seen;
 	u32 sent_round;
 	u32 counted_round;
+	u32 label;
+	u8 tag;
+	u8 cc;
+	u8 ar_choice;
+	u8 incast;
+	u64 ccm_ts;
 };
 
 /**
@@ -933,11 +993,12 @@ struct hpcc_int_fcr_limit {
 };
 
 /**
- * struct hpcc_int_fcr - a port's FCR state, allocated when FCR is first
- * turned on for it and freed with it
+ * struct hpcc_int_fcr - a port's flow table and FCR and CCM state,
+ * allocated when FCR or CCM is first turned on for it and freed with it
  * @lock: serializes everything below between the CPUs that forward
  * @hash_rnd: seed of the flow and sender hashes
- * @congested: the port is congested (hysteresis state)
+ * @congested: the port is congested for FCR (hysteresis state)
+ * @ccm_congested: the port is congested for CCM (its own hysteresis)
  * @round: the current round, one more at each
  * @round_ts: when it started, ns; 0: start one at the next packet
  * @rate: its rate, bits per second: B x fcr-eta / 1000 / @active (and
@@ -955,6 +1016,7 @@ struct hpcc_int_fcr {
 	spinlock_t lock;	/* the whole state */
 	u32 hash_rnd;
 	bool congested;
+	bool ccm_congested;
 	u32 round;
 	u64 round_ts;
 	u64 rate;
@@ -970,13 +1032,23 @@ struct hpcc_int_fcr {
 /**
  * struct hpcc_int_fcr_req - a message waiting in the namespace's queue
  * @node: in hpcc_int_net.fcr_queue
- * @ifindex: the port it came from (its fcr-sent or fcr-dropped counts it)
- * @m: the message; its saddr is where it goes
+ * @ifindex: the port it came from (its counters count it)
+ * @ntype: 0: an FCR message, @m; else a CCM notification of this type,
+ *	@c
+ * @dst: where it goes, IPv4-mapped when the flow is IPv4: the flow's
+ *	sender (for a type 3, its AR point)
+ * @m: the FCR message
+ * @c: the CCM notification
  */
 struct hpcc_int_fcr_req {
 	struct list_head node;
 	int ifindex;
-	struct hpcc_fcr_msg m;
+	u8 ntype;
+	u8 dst[16];
+	union {
+		struct hpcc_fcr_msg m;
+		struct hpcc_ccm_msg c;
+	};
 };
 
 /* The flow's slot, or a free or stale one taken for it; NULL: no room. */
@@ -993,18 +1065,42 @@ hpcc_int_fcr_flow(struct hpcc_int_fcr *f, const struct hpcc_int_fcr_flow *k,
 		fl = &f->flows[(h + i) % HPCC_INT_FCR_FLOWS];
 		if (fl->family && !memcmp(fl, k, klen))
 			return fl;
-		if (!free && (!fl->family || fl->seen + stale < now))
+		/* a flow owed a type 2 keeps its slot while the episode
+		 * lasts
+		 */
+		if (!free && (!fl->family ||
+			      (fl->seen + stale < now &&
+			       !(fl->incast && f->ccm_congested))))
 			free = fl;
 	}
 	if (free) {
+		memset(free, 0, sizeof(*free));
 		memcpy(free, k, klen);
-		free->support = 0;
-		free->seq = 0;
 		free->seen = now;
 		free->sent_round = f->round - 1;
 		free->counted_round = f->round - 1;
 	}
 	return free;
+}
+
+/* Whether the port tracks its flows: FCR or CCM on (READ_ONCE). */
+static bool hpcc_int_tracks(const struct hpcc_int_dev *d)
+{
+	return READ_ONCE(d->fcr_high) || READ_ONCE(d->ccm_high);
+}
+
+/*
+ * hpcc_int_stale() - how long after its last packet a flow's slot may be
+ * taken by another flow, ns: two of the longer of fcr-interval and (with
+ * CCM on) ccm-interval
+ */
+static u64 hpcc_int_stale(const struct hpcc_int_dev *d)
+{
+	u32 us = READ_ONCE(d->fcr_interval);
+
+	if (READ_ONCE(d->ccm_high))
+		us = max(us, READ_ONCE(d->ccm_interval));
+	return 2ULL * NSEC_PER_USEC * us;
 }
 
 /*
@@ -1078,28 +1174,88 @@ static void hpcc_int_fcr_key(const struct sk_buff *skb,
 }
 
 /*
- * hpcc_int_fcr_probe() - a probe leaving through @d: when it carries the
- * FCR extension with the support bit, its flow and its sender support FCR.
- * The extensions follow the hop_cap records (include/uapi/linux/
- * hpcc_wire.h); a malformed extension ends the walk.  Context: RCU,
- * softirq.
+ * hpcc_int_label_paths() - whether the route of the forwarded IPv6 packet
+ * in @skb has more than one next hop and the namespace's multipath hash
+ * covers the flow label (fib_multipath_hash_policy 0, L3, or 2, L3 of the
+ * inner or only header; or 3 with the flow label among
+ * fib_multipath_hash_fields): a new flow label from the sender may move
+ * the flow here.  Context: RCU (a netfilter hook).
  */
-static void hpcc_int_fcr_probe(struct hpcc_int_dev *d, struct sk_buff *skb,
-			       unsigned int off)
+static bool hpcc_int_label_paths(const struct net *net, struct sk_buff *skb)
+{
+#if IS_ENABLED(CONFIG_IPV6)
+	struct rt6_info *rt = (struct rt6_info *)skb_dst(skb);
+	int policy = ip6_multipath_hash_policy(net);
+	struct fib6_info *from;
+
+	if (!rt || policy == 1 ||
+	    (policy == 3 && !(ip6_multipath_hash_fields(net) &
+			      FIB_MULTIPATH_HASH_FIELD_FLOWLABEL)))
+		return false;
+	from = rcu_dereference(rt->from);
+	if (!from)
+		return false;
+	if (from->nh)
+		return nexthop_num_path(from->nh) > 1;
+	return READ_ONCE(from->fib6_nsiblings) > 0;
+#else
+	return false;
+#endif
+}
+
+/*
+ * hpcc_int_ar_mark() - set HPCC_WIRE_AR_CHOICE in the AR indicator at
+ * @eoff of the probe whose TCP header is at @off, updating the TCP
+ * checksum.  Return: the flags now, or @flags when the packet could not be
+ * written (then unchanged).
+ */
+static u16 hpcc_int_ar_mark(struct sk_buff *skb, unsigned int off,
+			    unsigned int eoff, u16 flags)
+{
+	struct hpcc_wire_ext *e;
+	struct tcphdr *th;
+	__be16 old;
+
+	if (skb_ensure_writable(skb, eoff + HPCC_WIRE_EXT_AR_LEN))
+		return flags;
+	th = (struct tcphdr *)(skb->data + off);
+	e = (struct hpcc_wire_ext *)(skb->data + eoff);
+	old = e->reserved;
+	flags |= HPCC_WIRE_AR_CHOICE;
+	e->reserved = htons(flags);
+	/* the extension starts at an even offset from the TCP header */
+	inet_proto_csum_replace2(&th->check, skb, old, e->reserved, false);
+	return flags;
+}
+
+/*
+ * hpcc_int_probe_ext() - a probe of the project's encoding leaving through
+ * @d, its TCP header at @off: read its extensions, which follow the
+ * hop_cap records (include/uapi/linux/hpcc_wire.h); a malformed one ends
+ * the walk.  An IPv6 probe's AR indicator gets HPCC_WIRE_AR_CHOICE where
+ * the route chooses among paths by the flow label (on every configured
+ * device).  With FCR or CCM on the port, the flow's entry learns what the
+ * probe says: FCR support (its sender's too), the coordination tag, the
+ * CC indicator, the AR indicator.  Context: RCU, softirq.
+ */
+static void hpcc_int_probe_ext(struct hpcc_int_net *hn, struct hpcc_int_dev *d,
+			       struct sk_buff *skb, unsigned int off)
 {
 	struct hpcc_int_fcr *f = rcu_dereference(d->fcr);
+	bool support = false, tag = false, cc = false, v6;
+	unsigned int hoff, eoff, end, s, ar_off = 0;
 	struct hpcc_int_fcr_flow k, *fl;
 	struct hpcc_wire_hdr _h;
 	const struct hpcc_wire_hdr *h;
 	struct tcphdr _th;
 	const struct tcphdr *th;
-	unsigned int hoff, eoff, end, s;
-	bool support = false;
+	u8 ar_addr[16] __aligned(4);
+	u16 ar_flags = 0;
 	u64 now;
 
 	th = skb_header_pointer(skb, off, sizeof(_th), &_th);
 	hoff = hpcc_wire_tcp_hdr(skb, off, true);
-	if (!f || !th || !hoff)
+	if (!th || !hoff)
 		return;
 	h = skb_header_pointer(skb, hoff, sizeof(_h), &_h);
 	if (!h || !hpcc_wire_hdr_valid(h, HPCC_WIRE_PROBE, skb->len - hoff))
@@ -1111,24 +1267,59 @@ static void hpcc_int_fcr_probe(struct hpcc_int_dev *d, struct sk_buff *skb,
 		const struct hpcc_wire_ext *e;
 
 		e = skb_header_pointer(skb, eoff, sizeof(_e), &_e);
-		if (!e || e->len < HPCC_WIRE_EXT_LEN || e->len % 4)
-			return;
-		if (e->kind == HPCC_WIRE_EXT_FCR)
+		if (!e || e->len < HPCC_WIRE_EXT_LEN || e->len % 4 ||
+		    eoff + e->len > end)
+			break;
+		if (e->kind == HPCC_WIRE_EXT_FCR) {
 			support = ntohl(e->value) & HPCC_WIRE_FCR_SUPPORT;
+		} else if (e->kind == HPCC_WIRE_EXT_CCM) {
+			cc = ntohl(e->value) & HPCC_WIRE_CCM_CC;
+		} else if (e->kind == HPCC_WIRE_EXT_AR &&
+			   e->len == HPCC_WIRE_EXT_AR_LEN &&
+			   !skb_copy_bits(skb, eoff + HPCC_WIRE_EXT_LEN, ar_addr,
+					  sizeof(ar_addr))) {
+			ar_off = eoff;
+			ar_flags = ntohs(e->reserved);
+		}
 		eoff += e->len;
 	}
-	if (!support)
+	v6 = ip_hdr(skb)->version == 6;
+	if (ar_off) {
+		/* the AR point's address must be of the flow's family */
+		tag = v6 != ipv6_addr_v4mapped((struct in6_addr *)ar_addr);
+		if (tag && v6 && !(ar_flags & HPCC_WIRE_AR_CHOICE) &&
+		    hpcc_int_label_paths(hn->net, skb)) {
+			ar_flags = hpcc_int_ar_mark(skb, off, ar_off, ar_flags);
+			if (ar_flags & HPCC_WIRE_AR_CHOICE)
+				atomic64_inc(&d->ccm_cnt[HPCC_INT_CCM_CNT_AR_MARKED]);
+		}
+	}
+	if (!f || !(support || (tag && READ_ONCE(d->ccm_high))))
+		return;
+	/* the packet may have moved (hpcc_int_ar_mark()) */
+	th = skb_header_pointer(skb, off, sizeof(_th), &_th);
+	if (!th)
 		return;
 	hpcc_int_fcr_key(skb, th, &k);
 	now = ktime_get_ns();
 	spin_lock(&f->lock);
-	fl = hpcc_int_fcr_flow(f, &k, now,
-			       2000ULL * READ_ONCE(d->fcr_interval));
-	if (fl)
-		fl->support = 1;
-	s = hpcc_int_fcr_shash(f, k.saddr) % HPCC_INT_FCR_SENDERS;
-	memcpy(f->senders[s], k.saddr, 16);
-	f->sender_seen[s] = now;
+	fl = hpcc_int_fcr_flow(f, &k, now, hpcc_int_stale(d));
+	if (fl) {
+		fl->support |= support;
+		fl->tag = tag;
+		fl->cc = cc;
+		/* a type 3 goes only to the flow's own source: a sender
+		 * could name any address as the AR point, and no Linux hop
+		 * names itself
+		 */
+		fl->ar_choice = tag && (ar_flags & HPCC_WIRE_AR_CHOICE) &&
+				!memcmp(ar_addr, k.saddr, 16);
+	}
+	if (support) {
+		s = hpcc_int_fcr_shash(f, k.saddr) % HPCC_INT_FCR_SENDERS;
+		memcpy(f->senders[s], k.saddr, 16);
+		f->sender_seen[s] = now;
+	}
 	spin_unlock(&f->lock);
 }
 
@@ -1222,13 +1413,20 @@ static void hpcc_int_fcr_count(struct hpcc_int_dev *d, struct hpcc_int_fcr *f,
 	hpcc_int_fcr_rate(d, f);
 }
 
+/* The counter of a message that was not sent. */
+static atomic64_t *hpcc_int_dropped(struct hpcc_int_dev *d, u8 ntype)
+{
+	return ntype ? &d->ccm_cnt[HPCC_INT_CCM_CNT_DROPPED] :
+		       &d->fcr_cnt[HPCC_INT_FCR_CNT_DROPPED];
+}
+
 /*
- * hpcc_int_fcr_send() - queue @m for the work item that sends it
- * (hpcc_int_fcr_work()); a full queue or no memory drops it, counted.
- * Context: softirq.
+ * hpcc_int_fcr_send() - queue a copy of @t (its node aside) for the work
+ * item that sends it (hpcc_int_fcr_work()); a full queue or no memory
+ * drops it, counted.  Context: softirq.
  */
 static void hpcc_int_fcr_send(struct hpcc_int_net *hn, struct hpcc_int_dev *d,
-			      const struct hpcc_fcr_msg *m)
+			      const struct hpcc_int_fcr_req *t)
 {
 	struct hpcc_int_fcr_req *r = NULL;
 
@@ -1236,15 +1434,121 @@ static void hpcc_int_fcr_send(struct hpcc_int_net *hn, struct hpcc_int_dev *d,
 		r = kmalloc(sizeof(*r), GFP_ATOMIC);
 	if (!r) {
 		atomic_dec(&hn->fcr_queued);
-		atomic64_inc(&d->fcr_cnt[HPCC_INT_FCR_CNT_DROPPED]);
+		atomic64_inc(hpcc_int_dropped(d, t->ntype));
 		return;
 	}
+	*r = *t;
 	r->ifindex = d->ifindex;
-	r->m = *m;
 	spin_lock(&hn->fcr_lock);
 	list_add_tail(&r->node, &hn->fcr_queue);
 	spin_unlock(&hn->fcr_lock);
 	queue_work(system_highpri_wq, &hn->fcr_work);
+}
+
+/*
+ * hpcc_int_ccm_send() - queue a notification of type @ntype about @fl to
+ * @dst.  Context: @f->lock held, softirq.
+ */
+static void hpcc_int_ccm_send(struct hpcc_int_net *hn, struct hpcc_int_dev *d,
+			      const struct hpcc_int_fcr_flow *fl, u8 ntype,
+			      const u8 *dst, u64 now)
+{
+	struct hpcc_int_fcr_req r = { .ntype = ntype };
+	struct hpcc_ccm_msg *c = &r.c;
+
+	memcpy(r.dst, dst, 16);
+	c->family = fl->family;
+	c->ntype = ntype;
+	c->switch_id = READ_ONCE(hn->switch_id);
+	c->port_id = d->ifindex;
+	c->ts = now;
+	c->seq = fl->seq;
+	c->flowlabel = fl->label;
+	c->sport = ntohs(fl->sport);
+	c->dport = ntohs(fl->dport);
+	memcpy(c->saddr, fl->saddr, 16);
+	memcpy(c->daddr, fl->daddr, 16);
+	hpcc_int_fcr_send(hn, d, &r);
+}
+
+/*
+ * hpcc_int_ccm_release() - the port's CCM episode is over: a type 2 to
+ * every flow that was sent a type 1 in it (draft-lyu-rtgwg-coordinated-
+ * congestion-management section 6.3.2).  At most HPCC_INT_FCR_FLOWS; the
+ * namespace's queue holds HPCC_INT_FCR_QUEUE, the rest are counted as
+ * dropped.  Context: @f->lock held, softirq or BH off (dev-set).
+ */
+static void hpcc_int_ccm_release(struct hpcc_int_net *hn,
+				 struct hpcc_int_dev *d,
+				 struct hpcc_int_fcr *f, u64 now)
+{
+	struct hpcc_int_fcr_flow *fl;
+	int i;
+
+	WRITE_ONCE(f->ccm_congested, false);
+	for (i = 0; i < HPCC_INT_FCR_FLOWS; i++) {
+		fl = &f->flows[i];
+		if (!fl->family || !fl->incast)
+			continue;
+		fl->incast = 0;
+		hpcc_int_ccm_send(hn, d, fl, HPCC_CCM_CC_RELEASED, fl->saddr,
+				  now);
+	}
+}
+
+/*
+ * hpcc_int_last_hop() - whether the port is the last hop of the forwarded
+ * packet in @skb (of family @family): its route has no gateway, the
+ * destination is on the link (section 6.3.1: congestion there is incast).
+ * Context: RCU (a netfilter hook).
+ */
+static bool hpcc_int_last_hop(struct sk_buff *skb, u8 family)
+{
+	if (family == 4) {
+		const struct rtable *rt = skb_rtable(skb);
+
+		return rt && !rt->rt_gw_family;
+	}
+#if IS_ENABLED(CONFIG_IPV6)
+	if (skb_dst(skb))
+		return !(((struct rt6_info *)skb_dst(skb))->rt6i_flags &
+			 RTF_GATEWAY);
+#endif
+	return false;
+}
+
+/*
+ * hpcc_int_ccm_data() - CCM on a data segment of the tagged flow @fl
+ * (@last: the port is its last hop) while the port is congested (draft-
+ * lyu-rtgwg-coordinated-congestion-management section 6.3): at its last
+ * hop a type 1, once per episode; elsewhere, at most once per
+ * ccm-interval, a type 3 to its source (the AR point) when its AR
+ * indicator names the source and shows a choice of paths and its CC
+ * indicator is clear, else a count (ccm-cc-kept, ccm-no-ar).  Context: @f->lock held, softirq.
+ */
+static void hpcc_int_ccm_data(struct hpcc_int_net *hn, struct hpcc_int_dev *d,
+			      struct hpcc_int_fcr_flow *fl, bool last, u64 now)
+{
+	u64 interval = (u64)READ_ONCE(d->ccm_interval) * NSEC_PER_USEC;
+
+	if (last) {
+		if (fl->incast)
+			return;
+		fl->incast = 1;
+		hpcc_int_ccm_send(hn, d, fl, HPCC_CCM_CC_REQUIRED, fl->saddr,
+				  now);
+		return;
+	}
+	if (fl->ccm_ts && now - fl->ccm_ts < interval)
+		return;
+	fl->ccm_ts = now;
+	if (fl->cc)
+		atomic64_inc(&d->ccm_cnt[HPCC_INT_CCM_CNT_CC_KEPT]);
+	else if (!fl->ar_choice)
+		atomic64_inc(&d->ccm_cnt[HPCC_INT_CCM_CNT_NO_AR]);
+	else
+		hpcc_int_ccm_send(hn, d, fl, HPCC_CCM_AR_REQUIRED, fl->saddr,
+				  now);
 }
 
 /*
@@ -1255,24 +1559,27 @@ static void hpcc_int_fcr_send(struct hpcc_int_net *hn, struct hpcc_int_dev *d,
  * for the others.  A flow whose own probes did not announce support but
  * whose sender's did gets both: it may be one of that host's flows that
  * does not run hpcc, which the sender refuses the message for (fcr-no-flow)
- * and which the mark still slows if it is ECN-capable.  Context: RCU,
- * softirq.
+ * and which the mark still slows if it is ECN-capable.  With CCM on, the
+ * same segment drives the port's CCM episode (hpcc_int_ccm_data(),
+ * hpcc_int_ccm_release()).  Context: RCU, softirq.
  */
 static void hpcc_int_fcr_data(struct hpcc_int_net *hn, struct hpcc_int_dev *d,
 			      struct sk_buff *skb, struct net_device *dev,
 			      unsigned int off)
 {
 	struct hpcc_int_fcr *f = rcu_dereference(d->fcr);
-	u64 now, bytes, backlog, interval, high;
-	bool fcr = false, mark = false;
+	u64 now, bytes, backlog, interval, high, ccm_high;
+	bool fcr = false, mark = false, last = false;
 	struct hpcc_int_fcr_flow k, *fl;
-	struct hpcc_fcr_msg m;
+	struct hpcc_int_fcr_req r = { };
+	struct hpcc_fcr_msg *m = &r.m;
 	struct tcphdr _th;
 	const struct tcphdr *th;
 	unsigned int s;
 	u32 sh;
 
 	high = READ_ONCE(d->fcr_high);
+	ccm_high = READ_ONCE(d->ccm_high);
 	th = skb_header_pointer(skb, off, sizeof(_th), &_th);
 	/* flows are the ones that carry data: not pure ACKs, and not a
 	 * response (or a probe with another DSCP), whose TCP header has no
@@ -1282,28 +1589,41 @@ static void hpcc_int_fcr_data(struct hpcc_int_net *hn, struct hpcc_int_dev *d,
 	 * sender refused (fcr-bad-seq: all 55 in an S7 run, 2026-11-27).
 	 * Every data segment of an established connection has ACK set.
 	 */
-	if (!f || !high || !th || !th->ack || skb->len <= off + th->doff * 4)
+	if (!f || !(high || ccm_high) || !th || !th->ack ||
+	    skb->len <= off + th->doff * 4)
 		return;
 	hpcc_int_fcr_key(skb, th, &k);
+	if (ccm_high)
+		last = hpcc_int_last_hop(skb, k.family);
 	now = ktime_get_ns();
 	hpcc_int_queue(dev, d, now, READ_ONCE(d->rate), &bytes, &backlog);
 	interval = (u64)READ_ONCE(d->fcr_interval) * NSEC_PER_USEC;
 
 	spin_lock(&f->lock);
-	if (!f->congested && backlog >= high) {
+	if (!f->congested && high && backlog >= high) {
 		f->congested = true;
 		f->round_ts = 0;
 	} else if (f->congested && backlog <= READ_ONCE(d->fcr_low)) {
 		f->congested = false;
 	}
-	fl = hpcc_int_fcr_flow(f, &k, now, 2 * interval);
+	fl = hpcc_int_fcr_flow(f, &k, now, hpcc_int_stale(d));
 	if (fl) {
 		fl->seq = ntohl(th->seq);
 		fl->seen = now;
+		if (k.family == 6)
+			fl->label = ntohl(ip6_flowlabel(ipv6_hdr(skb)));
 	} else {
 		atomic64_inc(&d->fcr_cnt[HPCC_INT_FCR_CNT_TABLE_FULL]);
 	}
-	if (f->congested) {
+	/* CCM: the episode, with its own hysteresis; turned off, it ends */
+	if (!f->ccm_congested && ccm_high && backlog >= ccm_high)
+		WRITE_ONCE(f->ccm_congested, true);
+	else if (f->ccm_congested &&
+		 (!ccm_high || backlog <= READ_ONCE(d->ccm_low)))
+		hpcc_int_ccm_release(hn, d, f, now);
+	if (f->ccm_congested && fl && fl->tag)
+		hpcc_int_ccm_data(hn, d, fl, last, now);
+	if (high && f->congested) {
 		if (!f->round_ts || now - f->round_ts >= interval)
 			hpcc_int_fcr_round(d, f, now, interval, backlog);
 		else if (fl)
@@ -1323,24 +1643,25 @@ static void hpcc_int_fcr_data(struct hpcc_int_net *hn, struct hpcc_int_dev *d,
 		}
 		if (fcr) {
 			fl->sent_round = f->round;
-			m.family = k.family;
-			m.switch_id = READ_ONCE(hn->switch_id);
-			m.port_id = d->ifindex;
-			m.rate = f->rate;
-			m.ts = now;
-			m.seq = fl->seq;
-			m.round = f->round;
-			m.interval = READ_ONCE(d->fcr_interval);
-			m.sport = ntohs(k.sport);
-			m.dport = ntohs(k.dport);
-			memcpy(m.saddr, k.saddr, 16);
-			memcpy(m.daddr, k.daddr, 16);
+			m->family = k.family;
+			m->switch_id = READ_ONCE(hn->switch_id);
+			m->port_id = d->ifindex;
+			m->rate = f->rate;
+			m->ts = now;
+			m->seq = fl->seq;
+			m->round = f->round;
+			m->interval = READ_ONCE(d->fcr_interval);
+			m->sport = ntohs(k.sport);
+			m->dport = ntohs(k.dport);
+			memcpy(m->saddr, k.saddr, 16);
+			memcpy(m->daddr, k.daddr, 16);
+			memcpy(r.dst, k.saddr, 16);
 		}
 	}
 	spin_unlock(&f->lock);
 
 	if (fcr)
-		hpcc_int_fcr_send(hn, d, &m);
+		hpcc_int_fcr_send(hn, d, &r);
 	if (!mark)
 		return;
 	if (skb_ensure_writable(skb, skb_network_offset(skb) +
@@ -1374,20 +1695,22 @@ static struct socket *hpcc_int_fcr_sock(struct net *net,
 }
 
 /*
- * hpcc_int_fcr_work() - send the queued messages, each as a UDP datagram
- * from this namespace (the source address routing picks: the hop's own on
- * the way to the sender) to the flow's sender, port fcr-port, DSCP
- * fcr-dscp.  Context: process (system_highpri_wq).
+ * hpcc_int_fcr_work() - send the queued FCR messages and CCM
+ * notifications, each as a UDP datagram from this namespace (the source
+ * address routing picks: the hop's own on the way) to its destination
+ * (the flow's sender; a type 3's AR point), port fcr-port, DSCP fcr-dscp.
+ * Context: process (system_highpri_wq).
  */
 static void hpcc_int_fcr_work(struct work_struct *work)
 {
 	struct hpcc_int_net *hn = container_of(work, struct hpcc_int_net,
 					       fcr_work);
-	u8 b[HPCC_WIRE_FCR_LEN];
+	u8 b[HPCC_WIRE_FCR_LEN];	/* the longer message */
 	struct hpcc_int_fcr_req *r;
 	struct hpcc_int_dev *d;
 	LIST_HEAD(q);
 
+	BUILD_BUG_ON(HPCC_WIRE_CCM_LEN > HPCC_WIRE_FCR_LEN);
 	spin_lock_bh(&hn->fcr_lock);
 	list_splice_init(&hn->fcr_queue, &q);
 	spin_unlock_bh(&hn->fcr_lock);
@@ -1397,45 +1720,56 @@ static void hpcc_int_fcr_work(struct work_struct *work)
 					     node))) {
 		struct sockaddr_in6 a6 = { .sin6_family = AF_INET6 };
 		struct sockaddr_in a4 = { .sin_family = AF_INET };
-		struct kvec iov = { .iov_base = b, .iov_len = sizeof(b) };
+		struct kvec iov = { .iov_base = b };
 		struct msghdr msg = { .msg_flags = MSG_DONTWAIT };
 		u16 port = READ_ONCE(hn->fcr_port);
 		u8 tos = READ_ONCE(hn->fcr_dscp) << 2;
 		struct socket *sock;
 		int err = -EAFNOSUPPORT;
+		u8 family;
 
 		list_del(&r->node);
 		atomic_dec(&hn->fcr_queued);
-		hpcc_fcr_encode(b, &r->m);
-		if (r->m.family == 4) {
+		if (r->ntype) {
+			hpcc_ccm_encode(b, &r->c);
+			iov.iov_len = HPCC_WIRE_CCM_LEN;
+			family = r->c.family;
+		} else {
+			hpcc_fcr_encode(b, &r->m);
+			iov.iov_len = HPCC_WIRE_FCR_LEN;
+			family = r->m.family;
+		}
+		if (family == 4) {
 			sock = hpcc_int_fcr_sock(hn->net, hn, AF_INET);
-			memcpy(&a4.sin_addr, r->m.saddr + 12, 4);
+			memcpy(&a4.sin_addr, r->dst + 12, 4);
 			a4.sin_port = htons(port);
 			msg.msg_name = &a4;
 			msg.msg_namelen = sizeof(a4);
 			if (sock) {
 				ip_sock_set_tos(sock->sk, tos);
 				err = kernel_sendmsg(sock, &msg, &iov, 1,
-						     sizeof(b));
+						     iov.iov_len);
 			}
 		} else if (IS_ENABLED(CONFIG_IPV6)) {
 			sock = hpcc_int_fcr_sock(hn->net, hn, AF_INET6);
-			memcpy(&a6.sin6_addr, r->m.saddr, 16);
+			memcpy(&a6.sin6_addr, r->dst, 16);
 			a6.sin6_port = htons(port);
 			msg.msg_name = &a6;
 			msg.msg_namelen = sizeof(a6);
 			if (sock) {
 				hpcc_int_fcr_tclass(sock->sk, tos);
 				err = kernel_sendmsg(sock, &msg, &iov, 1,
-						     sizeof(b));
+						     iov.iov_len);
 			}
 		}
 		rcu_read_lock();
 		d = xa_load(&hn->devs, r->ifindex);
-		if (d)
-			atomic64_inc(&d->fcr_cnt[err < 0 ?
-						 HPCC_INT_FCR_CNT_DROPPED :
-						 HPCC_INT_FCR_CNT_SENT]);
+		if (d && err < 0)
+			atomic64_inc(hpcc_int_dropped(d, r->ntype));
+		else if (d && r->ntype)
+			atomic64_inc(&d->ccm_cnt[r->ntype - 1]);
+		else if (d)
+			atomic64_inc(&d->fcr_cnt[HPCC_INT_FCR_CNT_SENT]);
 		rcu_read_unlock();
 		kfree(r);
 	}
@@ -1466,8 +1800,7 @@ static unsigned int hpcc_int_hook(void *priv, struct sk_buff *skb,
 	if (ip_is_fragment(iph)) {
 		c = HPCC_INT_CNT_MALFORMED;
 	} else if (iph->protocol == IPPROTO_TCP) {
-		if (READ_ONCE(d->fcr_high))
-			hpcc_int_fcr_probe(d, skb, off);
+		hpcc_int_probe_ext(hn, d, skb, off);
 		c = hpcc_int_stamp_any(hn, d, skb, state, off);
 	} else if (iph->protocol == READ_ONCE(hn->ifa_protocol)) {
 		c = hpcc_int_stamp_ifa_any(hn, d, skb, state, off, iph->ttl);
@@ -1501,7 +1834,7 @@ static unsigned int hpcc_int_hook6(void *priv, struct sk_buff *skb,
 		if (!READ_ONCE(hn->fcr_ndevs) || !state->out)
 			return NF_ACCEPT;
 		d = xa_load(&hn->devs, state->out->ifindex);
-		if (!d || !READ_ONCE(d->fcr_high))
+		if (!d || !hpcc_int_tracks(d))
 			return NF_ACCEPT;
 		off = hpcc_wire_ipv6_l4(skb, true, &proto);
 		if (off > 0 && proto == IPPROTO_TCP)
@@ -1512,8 +1845,7 @@ static unsigned int hpcc_int_hook6(void *priv, struct sk_buff *skb,
 	if (off <= 0) {
 		c = HPCC_INT_CNT_MALFORMED;
 	} else if (proto == IPPROTO_TCP) {
-		if (READ_ONCE(d->fcr_high))
-			hpcc_int_fcr_probe(d, skb, off);
+		hpcc_int_probe_ext(hn, d, skb, off);
 		c = hpcc_int_stamp_any(hn, d, skb, state, off);
 	} else if (proto == READ_ONCE(hn->ifa_protocol)) {
 		c = hpcc_int_stamp_ifa_any(hn, d, skb, state, off,
@@ -1599,6 +1931,8 @@ static int hpcc_int_fcr_config(struct hpcc_int_net *hn, struct hpcc_int_dev *d,
 {
 	struct nlattr **tb = info->attrs;
 	u32 high = d->fcr_high, low = d->fcr_low;
+	u32 chigh = d->ccm_high, clow = d->ccm_low;
+	bool tracked = d->fcr_high || d->ccm_high;
 	struct hpcc_int_fcr *f;
 
 	if (tb[HPCC_INT_A_DEV_FCR_QLEN_HIGH]) {
@@ -1612,7 +1946,18 @@ static int hpcc_int_fcr_config(struct hpcc_int_net *hn, struct hpcc_int_dev *d,
 				   "fcr-qlen-low must be below fcr-qlen-high");
 		return -EINVAL;
 	}
-	if (high && !rtnl_dereference(d->fcr)) {
+	if (tb[HPCC_INT_A_DEV_CCM_QLEN_HIGH]) {
+		chigh = nla_get_u32(tb[HPCC_INT_A_DEV_CCM_QLEN_HIGH]);
+		clow = chigh / 2;
+	}
+	if (tb[HPCC_INT_A_DEV_CCM_QLEN_LOW])
+		clow = nla_get_u32(tb[HPCC_INT_A_DEV_CCM_QLEN_LOW]);
+	if (chigh && clow >= chigh) {
+		NL_SET_ERR_MSG_MOD(info->extack,
+				   "ccm-qlen-low must be below ccm-qlen-high");
+		return -EINVAL;
+	}
+	if ((high || chigh) && !rtnl_dereference(d->fcr)) {
 		f = kvzalloc(sizeof(*f), GFP_KERNEL_ACCOUNT);
 		if (!f)
 			return -ENOMEM;
@@ -1630,20 +1975,35 @@ static int hpcc_int_fcr_config(struct hpcc_int_net *hn, struct hpcc_int_dev *d,
 			   nla_get_u32(tb[HPCC_INT_A_DEV_FCR_SENDER_MAX]));
 	if (tb[HPCC_INT_A_DEV_FCR_DRAIN])
 		WRITE_ONCE(d->fcr_drain, nla_get_u32(tb[HPCC_INT_A_DEV_FCR_DRAIN]));
+	if (tb[HPCC_INT_A_DEV_CCM_INTERVAL])
+		WRITE_ONCE(d->ccm_interval,
+			   nla_get_u32(tb[HPCC_INT_A_DEV_CCM_INTERVAL]));
 	WRITE_ONCE(d->fcr_low, low);
-	if (live && !d->fcr_high != !high)
-		WRITE_ONCE(hn->fcr_ndevs, hn->fcr_ndevs + (high ? 1 : -1));
+	WRITE_ONCE(d->ccm_low, clow);
+	if (live && tracked != (high || chigh))
+		WRITE_ONCE(hn->fcr_ndevs, hn->fcr_ndevs + (tracked ? -1 : 1));
 	WRITE_ONCE(d->fcr_high, high);
+	WRITE_ONCE(d->ccm_high, chigh);
+	/* CCM turned off ends its episode: the type 2s are owed */
+	f = rtnl_dereference(d->fcr);
+	if (!chigh && f) {
+		spin_lock_bh(&f->lock);
+		if (f->ccm_congested)
+			hpcc_int_ccm_release(hn, d, f, ktime_get_ns());
+		spin_unlock_bh(&f->lock);
+	}
 	return 0;
 }
 
-/* The FCR attributes dev-set may change. */
+/* The FCR and CCM attributes dev-set may change. */
 static bool hpcc_int_fcr_attrs(struct nlattr **tb)
 {
 	return tb[HPCC_INT_A_DEV_FCR_QLEN_HIGH] ||
 	       tb[HPCC_INT_A_DEV_FCR_QLEN_LOW] ||
 	       tb[HPCC_INT_A_DEV_FCR_INTERVAL] || tb[HPCC_INT_A_DEV_FCR_ETA] ||
-	       tb[HPCC_INT_A_DEV_FCR_SENDER_MAX] || tb[HPCC_INT_A_DEV_FCR_DRAIN];
+	       tb[HPCC_INT_A_DEV_FCR_SENDER_MAX] || tb[HPCC_INT_A_DEV_FCR_DRAIN] ||
+	       tb[HPCC_INT_A_DEV_CCM_QLEN_HIGH] ||
+	       tb[HPCC_INT_A_DEV_CCM_QLEN_LOW] || tb[HPCC_INT_A_DEV_CCM_INTERVAL];
 }
 
 /* Free a device's entry and its FCR state (an RCU callback). */
@@ -1674,6 +2034,7 @@ static int hpcc_int_dev_add(struct sk_buff *skb, struct genl_info *info)
 	d->fcr_interval = HPCC_INT_FCR_INTERVAL_DEFAULT;
 	d->fcr_eta = HPCC_INT_FCR_ETA_DEFAULT;
 	d->fcr_sender_max = HPCC_INT_FCR_SENDER_MAX_DEFAULT;
+	d->ccm_interval = HPCC_INT_CCM_INTERVAL_DEFAULT;
 	if (info->attrs[HPCC_INT_A_DEV_ENCODING])
 		d->encoding = nla_get_u8(info->attrs[HPCC_INT_A_DEV_ENCODING]);
 	if (info->attrs[HPCC_INT_A_DEV_TX_MODEL])
@@ -1708,7 +2069,7 @@ static int hpcc_int_dev_add(struct sk_buff *skb, struct genl_info *info)
 	}
 	if (!err) {
 		hn->ndevs++;
-		if (d->fcr_high)
+		if (d->fcr_high || d->ccm_high)
 			WRITE_ONCE(hn->fcr_ndevs, hn->fcr_ndevs + 1);
 		d = NULL;
 	}
@@ -1742,7 +2103,7 @@ static int hpcc_int_dev_set(struct sk_buff *skb, struct genl_info *info)
 	    !hpcc_int_fcr_attrs(info->attrs)) {
 		NL_SET_ERR_ATTR_MISS(info->extack, NULL, HPCC_INT_A_DEV_RATE);
 		NL_SET_ERR_MSG_MOD(info->extack,
-				   "rate, encoding, tx-model or an fcr setting is required");
+				   "rate, encoding, tx-model or an fcr or ccm setting is required");
 		return -EINVAL;
 	}
 	rtnl_lock();
@@ -1786,7 +2147,7 @@ static bool hpcc_int_dev_remove(struct hpcc_int_net *hn, int ifindex)
 	if (!d)
 		return false;
 	hn->ndevs--;
-	if (d->fcr_high)
+	if (d->fcr_high || d->ccm_high)
 		WRITE_ONCE(hn->fcr_ndevs, hn->fcr_ndevs - 1);
 	call_rcu(&d->rcu, hpcc_int_dev_free);
 	return true;
@@ -1852,8 +2213,20 @@ static int hpcc_int_dev_fill(struct sk_buff *msg, const struct hpcc_int_dev *d,
 	    nla_put_u64_64bit(msg, HPCC_INT_A_DEV_FCR_RATE,
 			      f ? READ_ONCE(f->rate) : 0, HPCC_INT_A_DEV_PAD) ||
 	    nla_put_u32(msg, HPCC_INT_A_DEV_FCR_ACTIVE,
-			f ? READ_ONCE(f->active) : 0))
+			f ? READ_ONCE(f->active) : 0) ||
+	    nla_put_u32(msg, HPCC_INT_A_DEV_CCM_QLEN_HIGH,
+			READ_ONCE(d->ccm_high)) ||
+	    nla_put_u32(msg, HPCC_INT_A_DEV_CCM_QLEN_LOW, READ_ONCE(d->ccm_low)) ||
+	    nla_put_u32(msg, HPCC_INT_A_DEV_CCM_INTERVAL,
+			READ_ONCE(d->ccm_interval)) ||
+	    nla_put_u8(msg, HPCC_INT_A_DEV_CCM_CONGESTED,
+		       f ? READ_ONCE(f->ccm_congested) : 0))
 		goto err;
+	for (i = 0; i < HPCC_INT_CCM_CNT_NUM; i++)
+		if (nla_put_u64_64bit(msg, hpcc_int_ccm_cnt_attr[i],
+				      atomic64_read(&d->ccm_cnt[i]),
+				      HPCC_INT_A_DEV_PAD))
+			goto err;
 	genlmsg_end(msg, hdr);
 	return 0;
 err:
@@ -1971,7 +2344,7 @@ static const struct genl_ops hpcc_int_nl_ops[] = {
 		.flags = GENL_UNS_ADMIN_PERM,
 		.doit = hpcc_int_dev_add,
 		.policy = hpcc_int_dev_add_nl_policy,
-		.maxattr = HPCC_INT_A_DEV_FCR_DRAIN,
+		.maxattr = HPCC_INT_A_DEV_CCM_INTERVAL,
 	},
 	{
 		.cmd = HPCC_INT_CMD_DEV_DEL,
@@ -2003,7 +2376,7 @@ static const struct genl_ops hpcc_int_nl_ops[] = {
 		.flags = GENL_UNS_ADMIN_PERM,
 		.doit = hpcc_int_dev_set,
 		.policy = hpcc_int_dev_set_nl_policy,
-		.maxattr = HPCC_INT_A_DEV_FCR_DRAIN,
+		.maxattr = HPCC_INT_A_DEV_CCM_INTERVAL,
 	},
 };
 

@@ -23,7 +23,7 @@ static HPCC_NLA_RANGE_CONST struct netlink_range_validation hpcc_int_a_dev_rate_
 };
 
 /* HPCC_INT_CMD_DEV_ADD - do */
-static const struct nla_policy hpcc_int_dev_add_nl_policy[HPCC_INT_A_DEV_FCR_DRAIN + 1] = {
+static const struct nla_policy hpcc_int_dev_add_nl_policy[HPCC_INT_A_DEV_CCM_INTERVAL + 1] = {
 	[HPCC_INT_A_DEV_IFINDEX] = NLA_POLICY_FULL_RANGE(NLA_U32, &hpcc_int_a_dev_ifindex_range),
 	[HPCC_INT_A_DEV_RATE] = NLA_POLICY_FULL_RANGE(NLA_U64, &hpcc_int_a_dev_rate_range),
 	[HPCC_INT_A_DEV_ENCODING] = NLA_POLICY_MAX(NLA_U8, 2),
@@ -34,6 +34,9 @@ static const struct nla_policy hpcc_int_dev_add_nl_policy[HPCC_INT_A_DEV_FCR_DRA
 	[HPCC_INT_A_DEV_FCR_ETA] = NLA_POLICY_RANGE(NLA_U32, 100, 1000),
 	[HPCC_INT_A_DEV_FCR_SENDER_MAX] = NLA_POLICY_RANGE(NLA_U32, 1, 1024),
 	[HPCC_INT_A_DEV_FCR_DRAIN] = NLA_POLICY_MAX(NLA_U32, 32767),
+	[HPCC_INT_A_DEV_CCM_QLEN_HIGH] = { .type = NLA_U32, },
+	[HPCC_INT_A_DEV_CCM_QLEN_LOW] = { .type = NLA_U32, },
+	[HPCC_INT_A_DEV_CCM_INTERVAL] = NLA_POLICY_RANGE(NLA_U32, 100, 32767),
 };
 
 /* HPCC_INT_CMD_DEV_DEL - do */
@@ -56,7 +59,7 @@ static const struct nla_policy hpcc_int_config_set_nl_policy[HPCC_INT_A_CONFIG_F
 };
 
 /* HPCC_INT_CMD_DEV_SET - do */
-static const struct nla_policy hpcc_int_dev_set_nl_policy[HPCC_INT_A_DEV_FCR_DRAIN + 1] = {
+static const struct nla_policy hpcc_int_dev_set_nl_policy[HPCC_INT_A_DEV_CCM_INTERVAL + 1] = {
 	[HPCC_INT_A_DEV_IFINDEX] = NLA_POLICY_FULL_RANGE(NLA_U32, &hpcc_int_a_dev_ifindex_range),
 	[HPCC_INT_A_DEV_RATE] = NLA_POLICY_FULL_RANGE(NLA_U64, &hpcc_int_a_dev_rate_range),
 	[HPCC_INT_A_DEV_ENCODING] = NLA_POLICY_MAX(NLA_U8, 2),
@@ -67,6 +70,9 @@ static const struct nla_policy hpcc_int_dev_set_nl_policy[HPCC_INT_A_DEV_FCR_DRA
 	[HPCC_INT_A_DEV_FCR_ETA] = NLA_POLICY_RANGE(NLA_U32, 100, 1000),
 	[HPCC_INT_A_DEV_FCR_SENDER_MAX] = NLA_POLICY_RANGE(NLA_U32, 1, 1024),
 	[HPCC_INT_A_DEV_FCR_DRAIN] = NLA_POLICY_MAX(NLA_U32, 32767),
+	[HPCC_INT_A_DEV_CCM_QLEN_HIGH] = { .type = NLA_U32, },
+	[HPCC_INT_A_DEV_CCM_QLEN_LOW] = { .type = NLA_U32, },
+	[HPCC_INT_A_DEV_CCM_INTERVAL] = NLA_POLICY_RANGE(NLA_U32, 100, 32767),
 };
 
 #endif /* _HPCC_INT_NL_POLICY_H */

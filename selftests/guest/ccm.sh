@@ -106,14 +106,17 @@ topology() {
 	# hr answers with cubic
 	sctl param set line-rate 100 t 5000 &&
 	ip netns exec hs sysctl -qw net.ipv4.tcp_congestion_control=hpcc &&
-	ip netns exec hr sysctl -qw net.ipv4.tcp_congestion_control=cubic &&
+	ip netns exec hr sysctl -qw net.ipv4.tcp_congestion_control=cubic || return 1
+	# hs's probes to hr carry the coordination tag (the hop cases)
+	printf 'ccm = fd00:c2::/64\nccm = 10.61.2.0/24\n' > "$TMP/hs.conf"
 	start_hpccd hs && start_hpccd hr || return 1
 	# a server per client: an iperf3 server whose client was killed
 	# stays busy for a while
-	for p in 5201 5202 5203 5204 5205 5206 5300 5301 5302; do
+	for p in 5201 5202 5203 5204 5205 5206 5207 5208 5209 5300 5301 5302 \
+		5303 5304 5305; do
 		ip netns exec hr iperf3 -s -p "$p" > /dev/null 2>&1 &
 	done
-	retry 50 sh -c "ip netns exec hr ss -Hltn | grep -q ':5302'"
+	retry 50 sh -c "ip netns exec hr ss -Hltn | grep -q ':5305'"
 }
 
 # param NAME - hs's parameter NAME (hpccctl param show)
@@ -482,8 +485,175 @@ notes_ipv4() {
 	return $rc
 }
 
+# The hop's side (CCM section 6.3, hpcc_int): notifications from the
+# routers' congested ports to hs, whose probes carry the coordination tag
+# (hs.conf's ccm lines).  hs takes them from the routers' prefixes.
+hop_domain() {
+	sctl fcr set flush && sctl fcr set port 6862 prefix fd00:a1::/64 \
+		prefix fd00:a2::/64 prefix fd00:b1::/64 prefix fd00:b2::/64 \
+		prefix 10.61.11.0/24 prefix 10.61.12.0/24
+}
+
+# hop_note NS DEV KEY - a CCM counter of NS's DEV (hpccctl int show: the
+# ccm line; awk, not int_stat's python, which costs a second)
+hop_note() {
+	ip netns exec "$1" "$CTL" int show |
+		awk -v d="$2" -v k="$3" '$1 == d && $2 == "ccm" { c = 1 }
+			c && $1 != d { for (i = 1; i < NF; i++) if ($i == k) print $(i + 1); c = 0 }'
+}
+# hop_note_over NS DEV KEY N - that counter is above N
+hop_note_over() { [ "$(hop_note "$1" "$2" "$3")" -gt "$4" ] 2>/dev/null; }
+
+# Incast at the last hop: r2's v2 (its route to hr has no gateway) with
+# CCM on, slowed to 6 Mbit/s and congested by bg's 7 Mbit/s of UDP: r2
+# sends hs's tagged IPv6 flow a type 1 (its CC indicator is set), and
+# once the UDP stops and the queue drains, a type 2 (cleared); the flow
+# never changes its path.
+hop_incast() {
+	local sp=7501 rc=0 up s0 c0 e out all=
+	hop_domain && sctl param set ccm-tries 10 ccm-pause 0 || return 1
+	# the settings' checks (the policy, and dev-set's with extack)
+	for e in "ccm-qlen-high 100 ccm-qlen-low 100" "ccm-interval 99" \
+		"ccm-interval 32768"; do
+		# shellcheck disable=SC2086
+		out=$(ip netns exec r2 "$CTL" int change dev v2 $e 2>&1) &&
+			{ echo "r2 took $e"; rc=1; }
+		echo "$e: $out"
+		all="$all$out"
+	done
+	echo "$all" | grep -q "ccm-qlen-low must be below ccm-qlen-high" &&
+		echo "$all" | grep -q "range" ||
+		{ echo "not the errors expected"; rc=1; }
+	port_rate r2 v2 6mbit 1m &&
+		ip netns exec r2 "$CTL" int change dev v2 ccm-qlen-high 30000 ||
+		return 1
+	start_flow 6 $HR6 5207 $sp || { end $FLOW; return 1; }
+	s0=$(note_stats)
+	ip netns exec bg iperf3 -6 -c $HR6 -p 5303 -u -b 7M -t 60 \
+		> /dev/null 2>&1 &
+	up=$!
+	retry 150 cc_is $HR6 $sp 1 ||
+		{ echo "no type 1:"; cat "$TMP/fv.last"; rc=1; }
+	c0=$(hop_note r2 v2 cc-sent)
+	kill $up
+	wait $up 2>/dev/null
+	retry 150 cc_is $HR6 $sp 0 ||
+		{ echo "no type 2:"; cat "$TMP/fv.last"; rc=1; }
+	ip netns exec r2 "$CTL" int show | grep -A1 "^v2 .*ccm"
+	echo "$NOTE_KEYS"
+	echo "before: $s0"
+	echo "after:  $(note_stats)"
+	[ "$c0" -ge 1 ] 2>/dev/null && hop_note_over r2 v2 released-sent 0 &&
+		[ "$(hop_note r2 v2 ar-sent)" = 0 ] ||
+		{ echo "r2: type 1 $c0, a type 2 or no type 3 missing"; rc=1; }
+	[ "$(fv $HR6 $sp ccm-changes)" = 0 ] ||
+		{ echo "the flow changed its path"; rc=1; }
+	end $FLOW || rc=1
+	ip netns exec r2 "$CTL" int change dev v2 ccm-qlen-high 0 || rc=1
+	port_rate r2 v2 40mbit 100k || rc=1
+	return $rc
+}
+
+# spine2 SPORT - the spine (1 or 2) of hs's IPv6 flow from SPORT once r1
+# stamps too (its record comes first)
+spine2() {
+	fv_all $HR6 "$1" switch-id | grep -m1 -x '[12]'
+}
+# fv_all DST SPORT KEY - every value of KEY in the flow's listing
+fv_all() {
+	ip netns exec hs "$CTL" -j flow show dst "$1" sport "$2" 2>&1 |
+		tee "$TMP/fv.last" | sed -n "s/^ *\"$3\": *\([0-9]*\).*/\1/p"
+}
+# on_spine SPORT N - the flow is on spine N
+on_spine() { [ "$(spine2 "$1")" = "$2" ]; }
+
+# Congestion in the fabric: r1 stamps too (its a0 and b0), and marks the
+# AR indicator of hs's IPv6 probes (its route to hr has two next hops,
+# hashed on the flow label); the spine hs's tagged flow is on, with CCM
+# on and slowed to 6 Mbit/s, is congested by bg's UDP: the spine sends
+# hs a type 3 (the AR point is hs), and hs moves the flow (a new label)
+# until it is on the other spine.  hs's own rule waits 255 samples
+# (ccm-samples), so the moves are the notifications'.
+hop_fabric() {
+	local sp=7502 rc=0 up busy other dev r0 a0 l0
+	hop_domain &&
+		sctl param set ccm-tries 10 ccm-samples 255 ccm-gap-rtts 4 ccm-pause 0 &&
+		ip netns exec r1 "$CTL" int set switch-id 4 &&
+		ip netns exec r1 "$CTL" int add dev a0 rate 1gbit &&
+		ip netns exec r1 "$CTL" int add dev b0 rate 1gbit || return 1
+	start_flow 6 $HR6 5208 $sp || { end $FLOW; return 1; }
+	retry 50 spine2 $sp > /dev/null
+	busy=$(spine2 $sp)
+	case $busy in
+	1) other=2 dev=a2 ;;
+	2) other=1 dev=b2 ;;
+	*) echo "no spine:"; cat "$TMP/fv.last"; end $FLOW; return 1 ;;
+	esac
+	l0=$(fv $HR6 $sp flowlabel)
+	read -r r0 a0 <<< "$(mstat hs ccm-ar-reroutes) $(mstat hs ccm-reroutes)"
+	port_rate "s$busy" $dev 6mbit 1m &&
+		ip netns exec "s$busy" "$CTL" int change dev $dev ccm-qlen-high 30000 &&
+		bg_via "$busy" || rc=1
+	ip netns exec bg iperf3 -6 -c $HR6 -p 5304 -u -b 7M -t 60 \
+		> /dev/null 2>&1 &
+	up=$!
+	retry 150 on_spine $sp $other ||
+		{ echo "the flow stayed on s$busy:"; cat "$TMP/fv.last"; rc=1; }
+	ip netns exec "s$busy" "$CTL" int show | grep -A1 "^$dev .*ccm"
+	ip netns exec r1 "$CTL" int show | grep -A1 " ccm"
+	hop_note_over r1 a0 ar-marked 0 || hop_note_over r1 b0 ar-marked 0 ||
+		{ echo "r1 marked no AR indicator"; rc=1; }
+	echo "hs: ccm-ar-reroutes $r0 -> $(mstat hs ccm-ar-reroutes), ccm-reroutes (own rule) $a0 -> $(mstat hs ccm-reroutes); flow on s$(spine2 $sp), label $l0 -> $(fv $HR6 $sp flowlabel)"
+	hop_note_over "s$busy" $dev ar-sent 0 ||
+		{ echo "s$busy sent no type 3"; rc=1; }
+	[ "$(mstat hs ccm-ar-reroutes)" -gt "$r0" ] &&
+		[ "$(mstat hs ccm-reroutes)" = "$a0" ] ||
+		{ echo "not moved by a type 3"; rc=1; }
+	[ "$(hop_note "s$busy" $dev cc-sent)" = 0 ] ||
+		{ echo "a type 1 from a port that is not the last hop"; rc=1; }
+	kill $up
+	wait $up 2>/dev/null
+	end $FLOW || rc=1
+	ip netns exec "s$busy" "$CTL" int change dev $dev ccm-qlen-high 0 || rc=1
+	port_rate "s$busy" $dev 20mbit "$([ "$busy" = 1 ] && echo 200k || echo 100k)" || rc=1
+	bg_via 1 || rc=1
+	ip netns exec r1 "$CTL" int del dev a0 &&
+		ip netns exec r1 "$CTL" int del dev b0 || rc=1
+	return $rc
+}
+
+# IPv4 in the fabric: s1 (slowed, CCM on) congested by bg's UDP; hs's
+# tagged IPv4 flow over it gets no type 3 (no hop chooses an IPv4 path by
+# a label: ccm-no-ar counts the decision) and never changes its path.
+hop_ipv4() {
+	local sp=7503 rc=0 up a0
+	hop_domain && sctl param set ccm-tries 10 ccm-samples 2 || return 1
+	port_rate s1 a2 6mbit 1m &&
+		ip netns exec s1 "$CTL" int change dev a2 ccm-qlen-high 30000 ||
+		return 1
+	start_flow 4 $HR4 5209 $sp || { end $FLOW; return 1; }
+	a0=$(hop_note s1 a2 ar-sent)
+	ip netns exec bg iperf3 -6 -c $HR6 -p 5305 -u -b 7M -t 60 \
+		> /dev/null 2>&1 &
+	up=$!
+	retry 150 hop_note_over s1 a2 no-ar 0 ||
+		{ echo "no decision counted"; rc=1; }
+	ip netns exec s1 "$CTL" int show | grep -A1 "^a2 .*ccm"
+	[ "$(hop_note s1 a2 ar-sent)" = "$a0" ] ||
+		{ echo "a type 3 for an IPv4 flow"; rc=1; }
+	[ "$(fv $HR4 $sp ccm-changes)" = 0 ] ||
+		{ echo "the flow changed its path"; rc=1; }
+	kill $up
+	wait $up 2>/dev/null
+	end $FLOW || rc=1
+	ip netns exec s1 "$CTL" int change dev a2 ccm-qlen-high 0 || rc=1
+	port_rate s1 a2 20mbit 200k || rc=1
+	sctl fcr set flush || rc=1
+	return $rc
+}
+
 ktap_print_header
-ktap_set_plan 8
+ktap_set_plan 11
 t "hs - r1 - {s1, s2} - r2 - hr, IPv6 ECMP on the flow label, hpcc_int on s1, s2 and r2" topology
 t "ccm-* parameters: defaults, and out-of-range values refused" params
 t "ECMP collision: flows on the congested spine change path and settle on the other" reroute
@@ -491,5 +661,8 @@ t "incast at the last hop: no path change" incast
 t "IPv4 flow congested in the fabric: no path change" ipv4
 t "notifications: CC indicator set and cleared, a type 3 moves the flow once, refusals counted" notes_ipv6
 t "notifications to an IPv4 flow: CC indicator followed, a type 3 moves nothing" notes_ipv4
+t "hpcc_int, incast at the last hop: type 1 sets the CC indicator, type 2 clears it, no path change" hop_incast
+t "hpcc_int, a congested spine: type 3 to the AR point the probes name, the flow moves off it" hop_fabric
+t "hpcc_int, an IPv4 flow congested in the fabric: no type 3 (no path choice), no path change" hop_ipv4
 t "kernel log clean" kernel_clean_since "$MARK"
 ktap_finished
