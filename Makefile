@@ -13,7 +13,7 @@
 #   make check           installs what the tests need (tools/deps), then the
 #                        whole test suite; ends with "N passed, N failed"
 #   make demo            installs what it needs, then the main job in a guest
-#   make bench, bench-quick, bench-ack, bench-daemon: benchmarks (likewise)
+#   make bench, bench-quick, bench-ack, bench-daemon, bench-ccm: benchmarks (likewise)
 #   make checkpatch      scripts/checkpatch.pl --strict over kernel/
 #   make uapi            regenerate the uapi headers, the kernel policies and
 #                        the client tables from the YNL specs
@@ -36,7 +36,7 @@ all: modules programs
 # sub-make: this Makefile is read again there, so the kernel headers and the
 # kernel source package that tools/deps has just installed are seen (KDIRS
 # and LINUX_SRC_TAR are wildcards, evaluated when the file is read).
-DEPS_ENTRIES := check demo bench bench-quick bench-ack bench-daemon bench-scale
+DEPS_ENTRIES := check demo bench bench-quick bench-ack bench-daemon bench-scale bench-ccm
 $(DEPS_ENTRIES): deps
 	@$(MAKE) --no-print-directory run-$@
 
@@ -299,6 +299,15 @@ run-bench-scale: all tools
 	@tools/vmrun --kernel $${HPCC_KERNEL:-6.12} --timeout 5400 --mem 4096 -- \
 		env SCALE_FLOWS=$${SCALE_FLOWS:-100000} SCALE_ACTIVE=$${SCALE_ACTIVE:-100} \
 		SCALE_WINDOW_S=$${SCALE_WINDOW_S:-20} bash tools/bench/scale.sh
+# The ECMP collision benchmark of issue 20 (tools/bench/ccm.sh): hpcc with
+# CCM, hpcc without, dctcp with PLB on the leaf-spine testbed, in one
+# guest (6.12 unless HPCC_KERNEL names another); raw results and report.md
+# in build/bench/DATE-ccm/.  Documentation/evaluation.rst.
+run-bench-ccm: all tools
+	@out=build/bench/$$(date -u +%Y%m%d-%H%M%S)-ccm && mkdir -p $$out && \
+	tools/vmrun --kernel $${HPCC_KERNEL:-6.12} --timeout 3000 --mem 2048 --accel $(BENCH_ACCEL) -- \
+		env CCM_REPS=$${CCM_REPS:-3} bash tools/bench/ccm.sh "$(CURDIR)/$$out" | grep -v '^\['; \
+	/usr/bin/python3 tools/bench/ccm_report.py $$out
 run-bench-daemon: all
 	@for k in $${HPCC_KERNELS:-6.12}; do \
 		echo "== kernel $$k"; \

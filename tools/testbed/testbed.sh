@@ -7,6 +7,8 @@
 #
 #   tb_up dumbbell N | incast N    build the topology (N senders; N or 1
 #                                  receivers), load the modules, start hpccd
+#   tb_up leafspine N              the IPv6 leaf-spine below (N senders, N
+#                                  receivers); tb_spines 1|2 its paths
 #   tb_run CC FLOWS SECONDS DIR    FLOWS iperf3 flows with congestion
 #                                  control CC, sampling the bottleneck queue;
 #                                  raw results in DIR, summary in DIR/summary.json
@@ -17,6 +19,25 @@
 #                                   router tbr: br0 198.19.0.254 (tbf + bfifo,
 #                                   hpcc_int stamps here) ─ d$j ── r0 198.19.0.$j
 #                                                        receiver tbd$j (netem delay)
+#
+#  leafspine (IPv6 only):
+#
+#   sender tbs$i ─ h$i tbl1 (leaf) u1 ══ tbp1 (spine) ─┐
+#     fd00:18:$i::1      │       u2 ══ tbp2 (spine) ─┴─ u1|u2 tbl2 (leaf)
+#                                                      h$j ─ r0 tbd$j
+#                                                        fd00:19:$j::1
+#
+#   The bottlenecks are tbl1's uplinks u1 and u2 (tbf at TB_RATE_MBIT each
+#   with a bfifo child of TB_LIMIT bytes, hpcc_int's B), so the fabric
+#   carries 2 x TB_RATE_MBIT; every other port is a veth without a
+#   shaper.  tbl1 reaches the receivers over a resilient nexthop group
+#   (tb_spines: one spine or both), tbl2 the senders over both spines;
+#   the multipath hash is policy 0 (L3, the flow label among its fields),
+#   so a new flow label may move a flow, as in a fabric that hashes the
+#   flow label (RFC 6438).  hpcc_int stamps at every router's egress
+#   toward the receivers: tbl1 (switch-id 1) u1 and u2, tbp$k (10 + k)
+#   toward tbl2, tbl2 (2) toward each receiver.  Receivers delay what
+#   they send by TB_RTT_MS (netem), as in the dumbbell.
 #
 # TB_FAMILY: 4 (default) IPv4 only; 6 or dual: the same links also carry
 # IPv6 (sender fd00:18:$i::1/64, router fd00:18:$i::fe and fd00:19::fe on
@@ -57,7 +78,7 @@ TB_R=0
 
 # tb_ns_all - every namespace of the testbed
 tb_ns_all() {
-	ip netns list | awk '/^tb(s|d|r)[0-9]*( |$)/ { print $1 }'
+	ip netns list | awk '/^tb(s|d|r|l|p)[0-9]*( |$)/ { print $1 }'
 }
 
 tb_down() {
@@ -182,14 +203,16 @@ tb_up() {
 	case "$topo" in
 	dumbbell) TB_S=$n TB_R=$n ;;
 	incast) TB_S=$n TB_R=1 ;;
-	*) echo "tb_up: dumbbell or incast" >&2; return 2 ;;
+	leafspine) TB_S=$n TB_R=$n TB_FAMILY=6 ;;
+	*) echo "tb_up: dumbbell, incast or leafspine" >&2; return 2 ;;
 	esac
 	tb_down
 	mkdir -p "$TB_TMP"
 	rm -f "$TB_TMP"/*.hpccd.conf
 	TB_TELEMETRY=int
 	echo off > "$TB_TMP/fcr"
-	echo "$TB_S $TB_R" > "$TB_TMP/shape"
+	echo "$TB_S $TB_R $topo" > "$TB_TMP/shape"
+	[ "$topo" = leafspine ] && { tb_up_leafspine; return; }
 	modprobe tcp_hpcc && modprobe hpcc_int || return 1
 	# the samplers' sock_diag modules now, not autoloaded by the first
 	# run's tcpsample while packets flow: a module load during traffic is
@@ -274,6 +297,98 @@ tb_up() {
 	# RTTs instead (summary.json: min_rtt_us).
 }
 
+# tb_link NS1 DEV1 ADDR1 NS2 DEV2 ADDR2 - a veth pair with IPv6 addresses
+# (/64, no DAD), up, offloads TB_OFFLOADS
+tb_link() {
+	ip link add "$2" netns "$1" type veth peer name "$5" netns "$4" &&
+		ip -n "$1" addr add "$3/64" dev "$2" nodad &&
+		ip -n "$4" addr add "$6/64" dev "$5" nodad &&
+		ip -n "$1" link set "$2" up && ip -n "$4" link set "$5" up &&
+		tb_offloads "$1" "$2" && tb_offloads "$4" "$5"
+}
+
+# tb_up_leafspine - tb_up leafspine's body (TB_S = TB_R set); the
+# topology is drawn at the top of this file
+tb_up_leafspine() {
+	local i k ns
+	modprobe tcp_hpcc && modprobe hpcc_int && modprobe -a inet_diag tcp_diag ||
+		return 1
+	for ns in tbl1 tbl2 tbp1 tbp2; do
+		ip netns add $ns && ip -n $ns link set lo up &&
+			ip netns exec $ns sysctl -qw net.ipv6.conf.all.forwarding=1 \
+				net.ipv6.fib_multipath_hash_policy=0 || return 1
+	done
+	for k in 1 2; do
+		tb_link tbl1 "u$k" "fd00:20:$k::1" "tbp$k" d1 "fd00:20:$k::2" &&
+			tb_link "tbp$k" d2 "fd00:21:$k::1" tbl2 "u$k" "fd00:21:$k::2" &&
+			ip -n "tbp$k" -6 route add fd00:19::/32 via "fd00:21:$k::2" &&
+			ip -n "tbp$k" -6 route add fd00:18::/32 via "fd00:20:$k::1" &&
+			ip -n tbl1 nexthop add id "$k" via "fd00:20:$k::2" dev "u$k" &&
+			ip -n tbl2 nexthop add id "$k" via "fd00:21:$k::1" dev "u$k" ||
+			return 1
+		ip netns exec tbl1 tc qdisc add dev "u$k" root handle 1: tbf \
+			rate "${TB_RATE_MBIT}mbit" burst "$TB_BURST" limit "$TB_LIMIT" &&
+			ip netns exec tbl1 tc qdisc add dev "u$k" parent 1:1 handle 10: \
+				bfifo limit "$TB_LIMIT" || return 1
+	done
+	ip -n tbl2 nexthop add id 100 group 1/2 &&
+		ip -n tbl2 -6 route add fd00:18::/32 nhid 100 &&
+		tb_spines 1 || return 1
+	for ((i = 1; i <= TB_S; i++)); do
+		ip netns add "tbs$i" && ip -n "tbs$i" link set lo up &&
+			tb_link "tbs$i" s0 "fd00:18:$i::1" tbl1 "h$i" "fd00:18:$i::fe" &&
+			ip -n "tbs$i" -6 route add default via "fd00:18:$i::fe" ||
+			return 1
+	done
+	for ((i = 1; i <= TB_R; i++)); do
+		ip netns add "tbd$i" && ip -n "tbd$i" link set lo up &&
+			tb_link "tbd$i" r0 "fd00:19:$i::1" tbl2 "h$i" "fd00:19:$i::fe" &&
+			ip -n "tbd$i" -6 route add default via "fd00:19:$i::fe" &&
+			ip netns exec "tbd$i" tc qdisc add dev r0 root netem \
+				delay "${TB_RTT_MS}ms" limit 100000 || return 1
+	done
+	# the INT hops: every router's egress toward the receivers
+	ip netns exec tbl1 "$TB_BIN/hpccctl" int set switch-id 1 &&
+		ip netns exec tbl2 "$TB_BIN/hpccctl" int set switch-id 2 || return 1
+	for k in 1 2; do
+		ip netns exec tbl1 "$TB_BIN/hpccctl" int add dev "u$k" \
+			rate "${TB_RATE_MBIT}mbit" tx-model "$TB_TX_MODEL" &&
+			ip netns exec "tbp$k" "$TB_BIN/hpccctl" int set switch-id $((10 + k)) &&
+			ip netns exec "tbp$k" "$TB_BIN/hpccctl" int add dev d2 rate 10gbit ||
+			return 1
+	done
+	for ((i = 1; i <= TB_R; i++)); do
+		ip netns exec tbl2 "$TB_BIN/hpccctl" int add dev "h$i" rate 10gbit ||
+			return 1
+	done
+	for ns in $(tb_ns_all); do
+		case $ns in tbs*|tbd*) ;; *) continue ;; esac
+		# shellcheck disable=SC2086
+		ip netns exec "$ns" "$TB_BIN/hpccctl" param set $TB_HPCC_PARAMS ||
+			return 1
+		tb_hpccd "$ns"
+	done
+}
+
+# tb_spines 1|2 - (leafspine) tbl1 reaches the receivers over spine 1
+# only, or over both: a resilient nexthop group of 64 buckets whose idle
+# ones (1 s without a packet) move to a new member, so that flows already
+# running keep their spine when the second is added (a collision that
+# lasts until a flow changes its label), as flows keep their path in a
+# fabric whose hash is bad for them
+tb_spines() {
+	local g=1
+	[ "$1" = 2 ] && g=1/2
+	if ip -n tbl1 nexthop show id 100 > /dev/null 2>&1; then
+		ip -n tbl1 nexthop replace id 100 group "$g" type resilient \
+			buckets 64 idle_timer 1
+	else
+		ip -n tbl1 nexthop add id 100 group "$g" type resilient \
+			buckets 64 idle_timer 1 &&
+			ip -n tbl1 -6 route add fd00:19::/32 nhid 100
+	fi
+}
+
 # tb_describe - one line: the bottleneck, base RTT and HPCC parameters
 tb_describe() {
 	echo "bottleneck tbf ${TB_RATE_MBIT} Mbit/s burst $TB_BURST, bfifo $TB_LIMIT B;" \
@@ -293,10 +408,12 @@ tb_flow_family() {
 
 # tb_flow F - "SENDER-NS RECEIVER-NS RECEIVER-ADDR PORT" of flow F (1-based)
 tb_flow() {
-	local s r j
-	read -r s r < "$TB_TMP/shape"
+	local s r j topo
+	read -r s r topo < "$TB_TMP/shape"
 	j=$((($1 - 1) % r + 1))
-	if [ "$(tb_flow_family "$1")" = 6 ]; then
+	if [ "$topo" = leafspine ]; then
+		echo "tbs$((($1 - 1) % s + 1)) tbd$j fd00:19:$j::1 $((5200 + $1))"
+	elif [ "$(tb_flow_family "$1")" = 6 ]; then
 		echo "tbs$((($1 - 1) % s + 1)) tbd$j fd00:19::$j $((5200 + $1))"
 	else
 		echo "tbs$((($1 - 1) % s + 1)) tbd$j 198.19.0.$j $((5200 + $1))"

@@ -1,0 +1,163 @@
+#!/usr/bin/env python3
+# SPDX-License-Identifier: GPL-2.0
+"""tools/bench/ccm_report.py OUT - the report of tools/bench/ccm.sh's runs.
+
+Per run (OUT/VARIANT-REP/): rates.raw's samples of the two uplinks' byte
+counters give each uplink's rate per 100 ms; t_add (meta.txt) is when the
+second spine joined.  Figures:
+
+  fabric %      the bytes both uplinks sent from t_add to the flows' end,
+                over what 2 x B would have sent (B: the uplinks' tbf rate)
+  last-10s %    the same over the flows' last 10 seconds
+  resolve s     seconds from t_add until the first 100 ms sample from
+                which each uplink averages at least RESOLVED (0.7) x B over
+                the next second: the collision is over, both spines carry
+                traffic; "never" when no such second exists before the end
+  changes       path changes (meta.txt: hpcc's ccm-reroutes and
+                ccm-ar-reroutes, or dctcp's TcpExtTCPPLBRehash, summed over
+                the senders)
+  goodput %     iperf3's received bits per second summed over the flows
+                (the whole run, before t_add included), over 2 x B
+
+Each figure is reported as the median over the repetitions with its range
+(min-max); the report is OUT/report.md, also printed.
+"""
+import json
+import os
+import re
+import statistics
+import sys
+
+RESOLVED = 0.7
+
+
+def read_meta(d):
+    m = {}
+    with open(os.path.join(d, "meta.txt")) as f:
+        for line in f:
+            k, _, v = line.strip().partition(" ")
+            m[k] = v
+    return m
+
+
+def rates(d):
+    """[(t_s, bits/s of u1, bits/s of u2)] per sample interval"""
+    rows = []
+    with open(os.path.join(d, "rates.raw")) as f:
+        for line in f:
+            p = line.split()
+            if len(p) == 3:
+                try:
+                    rows.append((float(p[0]), int(p[1]), int(p[2])))
+                except ValueError:
+                    pass
+    out = []
+    for a, b in zip(rows, rows[1:]):
+        dt = b[0] - a[0]
+        if dt > 0:
+            out.append((b[0], (b[1] - a[1]) * 8 / dt, (b[2] - a[2]) * 8 / dt,
+                        dt))
+    return rows, out
+
+
+def goodput(d, n):
+    s = 0.0
+    for i in range(1, n + 1):
+        try:
+            with open(os.path.join(d, "flow%d.json" % i)) as f:
+                j = json.load(f)
+            s += j["end"]["sum_received"]["bits_per_second"]
+        except (OSError, ValueError, KeyError):
+            pass
+    return s
+
+
+def one(d, b, nflows):
+    meta = read_meta(d)
+    tadd = float(meta["t_add"])
+    rows, r = rates(d)
+    if not rows:
+        return None
+    end = rows[-1][0]
+
+    def util(t_from):
+        sel = [x for x in rows if x[0] >= t_from]
+        if len(sel) < 2:
+            return float("nan")
+        dt = sel[-1][0] - sel[0][0]
+        bits = ((sel[-1][1] - sel[0][1]) + (sel[-1][2] - sel[0][2])) * 8
+        return bits / (2 * b * dt)
+
+    resolve = None
+    for i, (t, _, _, _) in enumerate(r):
+        if t < tadd:
+            continue
+        win = [x for x in r[i:] if x[0] <= t + 1.0]
+        if not win or win[-1][0] < t + 0.9:
+            break
+        w = sum(x[3] for x in win)
+        u1 = sum(x[1] * x[3] for x in win) / w
+        u2 = sum(x[2] * x[3] for x in win) / w
+        if u1 >= RESOLVED * b and u2 >= RESOLVED * b:
+            resolve = t - tadd
+            break
+    return {
+        "fabric": util(tadd),
+        "last10": util(end - 10),
+        "resolve": resolve,
+        "changes": int(meta.get("path_changes", 0)),
+        "goodput": goodput(d, nflows) / (2 * b),
+    }
+
+
+def fmt(vals, f, never=None):
+    vals = [v for v in vals if v is not None]
+    if not vals:
+        return "never"
+    med = statistics.median(vals)
+    s = "%s [%s-%s]" % (f(med), f(min(vals)), f(max(vals)))
+    if never:
+        s += " (never in %d)" % never
+    return s
+
+
+def main():
+    out = sys.argv[1]
+    setup = open(os.path.join(out, "setup.txt")).read()
+    b = float(re.search(r"tbf (\d+) Mbit/s", setup).group(1)) * 1e6
+    nflows = int(re.search(r"(\d+) senders", setup).group(1))
+    runs = {}
+    for name in sorted(os.listdir(out)):
+        d = os.path.join(out, name)
+        m = re.match(r"(.*)-(\d+)$", name)
+        if not m or not os.path.exists(os.path.join(d, "meta.txt")):
+            continue
+        res = one(d, b, nflows)
+        if res:
+            runs.setdefault(m.group(1), []).append(res)
+    pct = lambda v: "%.0f" % (100 * v)
+    lines = ["# ECMP collision on the leaf-spine testbed", "", "```", setup.rstrip(), "```", "",
+             "| variant | runs | fabric % after t_add | last 10 s % | resolve s | path changes | goodput % |",
+             "|---|---|---|---|---|---|---|"]
+    for v in ("hpcc-ccm", "hpcc-ccms", "hpcc", "dctcp-plb"):
+        rs = runs.get(v)
+        if not rs:
+            continue
+        never = sum(1 for x in rs if x["resolve"] is None)
+        lines.append("| %s | %d | %s | %s | %s | %s | %s |" % (
+            v, len(rs),
+            fmt([x["fabric"] for x in rs], pct),
+            fmt([x["last10"] for x in rs], pct),
+            fmt([x["resolve"] for x in rs], lambda t: "%.1f" % t, never),
+            fmt([x["changes"] for x in rs], lambda c: "%d" % c),
+            fmt([x["goodput"] for x in rs], pct)))
+    lines += ["", "Median [min-max] over the runs; resolve: each uplink at %.0f %% of B "
+              "or more for a second, from the second spine's addition." % (100 * RESOLVED)]
+    text = "\n".join(lines) + "\n"
+    with open(os.path.join(out, "report.md"), "w") as f:
+        f.write(text)
+    print(text)
+
+
+if __name__ == "__main__":
+    main()
