@@ -152,6 +152,7 @@ const struct hpcc_nl_attr_desc hpcc_params_desc[HPCC_A_PARAMS_MAX + 1] = {
 	[HPCC_A_PARAMS_CCM_SAMPLES] = { "ccm-samples", HPCC_NL_U8, 0, 0, NULL },
 	[HPCC_A_PARAMS_CCM_GAP_RTTS] = { "ccm-gap-rtts", HPCC_NL_U8, 0, 0, NULL },
 	[HPCC_A_PARAMS_CCM_PAUSE] = { "ccm-pause", HPCC_NL_U32, 0, 0, NULL },
+	[HPCC_A_PARAMS_CCM_SHARE] = { "ccm-share", HPCC_NL_U8, 0, 0, NULL },
 };
 
 const char *const hpcc_params_names[HPCC_A_PARAMS_MAX + 1] = {
@@ -177,6 +178,7 @@ const char *const hpcc_params_names[HPCC_A_PARAMS_MAX + 1] = {
 	[HPCC_A_PARAMS_CCM_SAMPLES] = "ccm-samples",
 	[HPCC_A_PARAMS_CCM_GAP_RTTS] = "ccm-gap-rtts",
 	[HPCC_A_PARAMS_CCM_PAUSE] = "ccm-pause",
+	[HPCC_A_PARAMS_CCM_SHARE] = "ccm-share",
 };
 
 const struct hpcc_nl_attr_desc hpcc_stats_desc[HPCC_A_STATS_MAX + 1] = {
@@ -682,6 +684,11 @@ int hpcc_params_parse(const struct nlattr *attr, size_t len, struct hpcc_params_
 			ok = plen == sizeof(out->ccm_pause);
 			if (ok)
 				memcpy(&out->ccm_pause, p, sizeof(out->ccm_pause));
+			break;
+		case HPCC_A_PARAMS_CCM_SHARE:
+			ok = plen == sizeof(out->ccm_share);
+			if (ok)
+				memcpy(&out->ccm_share, p, sizeof(out->ccm_share));
 			break;
 		default:
 			ok = 0;

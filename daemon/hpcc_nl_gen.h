@@ -174,6 +174,7 @@ struct hpcc_params_attrs {
 	uint8_t ccm_samples;
 	uint8_t ccm_gap_rtts;
 	uint32_t ccm_pause;
+	uint8_t ccm_share;
 };
 
 /** hpcc_params_parse() - fill @out from @len bytes of attributes at @attr;

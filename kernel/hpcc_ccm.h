@@ -197,8 +197,10 @@ struct hpcc_ccm_cfg {
  * @cc: the CC indicator (set by a type 1 notification, cleared by a type
  *	2): the flow is incast, congestion is answered by the rate alone
  * @streak: congested samples in a row at a hop other than the last
- * @tried: path changes in the current congestion episode (0 again at the
- *	first sample that is not congested: the change helped)
+ * @tried: path changes in the current congestion episode (0 again at a
+ *	sample that is not congested when neither a change nor a congested
+ *	sample came in the last @gap_rtts RTTs: the change helped)
+ * @last_congested: when its last congested sample came, ns; 0: never
  */
 struct hpcc_ccm_flow {
 	u64 last_change;
@@ -207,15 +209,17 @@ struct hpcc_ccm_flow {
 	u8 cc;
 	u8 streak;
 	u8 tried;
+	u64 last_congested;
 };
 
 /**
  * struct hpcc_ccm_sample - what one telemetry sample says, for the rule
  * @now: its time, ns (monotonic; 0 is never a time)
  * @rtt_ns: the flow's RTT (T), ns
- * @congested: U above 1 at the binding hop, a standing queue (the
- *	module's choice: not merely above eta, where a flow alone at its
- *	bottleneck runs)
+ * @congested: U above 1 at the binding hop, a standing queue, or U at
+ *	least eta there with the flow's W below ccm-share of the hop's
+ *	B x T, a saturated hop it shares (the module's choice: not merely
+ *	U above eta, where a flow alone at its bottleneck runs)
  * @last_hop: the binding hop (the one with the highest U) is the path's
  *	last (the port toward the destination: incast, section 6.3.1)
  * @recovery: the flow is in loss recovery
@@ -241,6 +245,26 @@ enum hpcc_ccm_act {
 	HPCC_CCM_WAIT,
 	HPCC_CCM_REROUTE,
 };
+
+/**
+ * hpcc_ccm_shared() - a saturated hop the flow shares (the congestion an
+ *	ECMP collision shows under HPCC, which keeps such a hop near eta
+ *	without a standing queue)
+ * @u: U at the binding hop, Q32
+ * @eta: eta, Q32
+ * @w: the flow's W, bytes Q16, below 2^48
+ * @bdp: the binding hop's B x T, bytes Q16, below 2^56
+ * @share: percent of @bdp, 0 to 100; 0: never shared
+ *
+ * A flow alone at its bottleneck runs W near eta x B x T, two flows that
+ * share it near half of that each; a @share below 50 leaves both alone.
+ *
+ * Return: @u at least @eta and @w below @share percent of @bdp.
+ */
+static inline bool hpcc_ccm_shared(u64 u, u64 eta, u64 w, u64 bdp, u8 share)
+{
+	return share && u >= eta && w * 100 < (u64)share * bdp;
+}
 
 /* Whether @f may change its path at @now (rate limit, pause, recovery). */
 static inline bool hpcc_ccm_may_change(const struct hpcc_ccm_flow *f,
@@ -277,7 +301,8 @@ static inline void hpcc_ccm_changed(struct hpcc_ccm_flow *f, u64 now)
  * @c->samples congested samples in a row a change, at most one per
  * @c->gap_rtts RTTs, the samples between waiting for the new path's
  * telemetry; after @c->tries changes that did not help, HPCC's law.  A
- * sample that is not congested ends the episode.  So a flow waits at most
+ * sample that is not congested ends the episode when neither a change
+ * nor a congested sample came in the @c->gap_rtts RTTs before it.  So a flow waits at most
  * @c->samples + @c->tries x (@c->samples + @c->gap_rtts RTTs) samples per
  * episode, and changes its path at most once per @c->gap_rtts RTTs.
  *
@@ -288,11 +313,26 @@ static inline int hpcc_ccm_decide(struct hpcc_ccm_flow *f,
 				  const struct hpcc_ccm_cfg *c,
 				  const struct hpcc_ccm_sample *s)
 {
+	u64 gap = (u64)(c->gap_rtts ? c->gap_rtts : 1) * s->rtt_ns;
+
 	if (!s->congested) {
 		f->streak = 0;
-		f->tried = 0;
+		/* the episode ends once the flow has been uncongested for
+		 * gap_rtts RTTs, not at the first good sample: right after a
+		 * move the per-hop state starts over and a sample may read
+		 * uncongested on a busy path, and U near the threshold
+		 * alternates; ending the episode at every good sample let
+		 * three flows on a busy spine change paths about 30 times a
+		 * second (ccm.sh, 2026-11-28)
+		 */
+		if ((!f->last_change || s->now < f->last_change ||
+		     s->now - f->last_change >= gap) &&
+		    (!f->last_congested || s->now < f->last_congested ||
+		     s->now - f->last_congested >= gap))
+			f->tried = 0;
 		return HPCC_CCM_RATE;
 	}
+	f->last_congested = s->now ? s->now : 1;
 	if (f->cc || s->last_hop || s->recovery || !c->tries ||
 	    s->now < f->pause_until || f->tried >= c->tries) {
 		f->streak = 0;

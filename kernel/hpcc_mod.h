@@ -62,6 +62,8 @@
  * @ccm_samples: congested samples in a row before a change [1, 255]
  * @ccm_gap_rtts: fewest RTTs between two changes of a flow [1, 255]
  * @ccm_pause_s: seconds without a change after an RTO [0, 3600]
+ * @ccm_share: percent of the binding hop's B x T under which a W at U
+ *	of at least eta counts as congested [0, 100]; 0: U above 1 only
  * @rcu: for kfree_rcu()
  */
 struct hpcc_cfg {
@@ -91,6 +93,7 @@ struct hpcc_cfg {
 	u8 ccm_samples;
 	u8 ccm_gap_rtts;
 	u32 ccm_pause_s;
+	u8 ccm_share;
 	struct rcu_head rcu;
 };
 

@@ -181,6 +181,11 @@ module_param_cb(ccm_pause_s, &hpcc_param_ops, &ccm_pause_s, 0644);
 MODULE_PARM_DESC(ccm_pause_s,
 		 "seconds without a path change after an RTO [0..3600], default 60");
 
+static struct hpcc_param ccm_share = { 0, 0, 100 };
+module_param_cb(ccm_share, &hpcc_param_ops, &ccm_share, 0644);
+MODULE_PARM_DESC(ccm_share,
+		 "percent of the binding hop's B x T under which W at U >= eta counts as congested, 0 off [0..100], default 0");
+
 /**
  * hpcc_cfg_defaults() - the parameters a new network namespace starts with
  * @cfg: filled from the module parameters (@cfg->p is left for
@@ -212,6 +217,7 @@ void hpcc_cfg_defaults(struct hpcc_cfg *cfg)
 	cfg->ccm_samples = READ_ONCE(ccm_samples.val);
 	cfg->ccm_gap_rtts = READ_ONCE(ccm_gap_rtts.val);
 	cfg->ccm_pause_s = READ_ONCE(ccm_pause_s.val);
+	cfg->ccm_share = READ_ONCE(ccm_share.val);
 	/* FCR is off until fcr-set names a port and the managed prefixes */
 	cfg->fcr_hold_max_us = HPCC_FCR_HOLD_MAX_DEFAULT;
 	cfg->fcr_rate_min = HPCC_FCR_RATE_MIN_DEFAULT;

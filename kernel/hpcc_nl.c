@@ -70,6 +70,7 @@ static const struct {
 	HPCC_NL_PARAM(HPCC_A_PARAMS_CCM_SAMPLES, ccm_samples),
 	HPCC_NL_PARAM(HPCC_A_PARAMS_CCM_GAP_RTTS, ccm_gap_rtts),
 	HPCC_NL_PARAM(HPCC_A_PARAMS_CCM_PAUSE, ccm_pause_s),
+	HPCC_NL_PARAM(HPCC_A_PARAMS_CCM_SHARE, ccm_share),
 #undef HPCC_NL_PARAM
 };
 
@@ -80,7 +81,8 @@ static_assert(sizeof_field(struct hpcc_cfg, probe_dscp) == 1 &&
 	      sizeof_field(struct hpcc_cfg, ifa_protocol) == 1 &&
 	      sizeof_field(struct hpcc_cfg, ccm_tries) == 1 &&
 	      sizeof_field(struct hpcc_cfg, ccm_samples) == 1 &&
-	      sizeof_field(struct hpcc_cfg, ccm_gap_rtts) == 1);
+	      sizeof_field(struct hpcc_cfg, ccm_gap_rtts) == 1 &&
+	      sizeof_field(struct hpcc_cfg, ccm_share) == 1);
 
 /* hpcc_nl_param_u8() - whether parameter @i is a u8 (else a u32) */
 static bool hpcc_nl_param_u8(int i)
@@ -590,7 +592,7 @@ static int hpcc_nl_params_apply(struct hpcc_net *hn, struct genl_info *info)
 		}
 	}
 	err = nlmsg_parse(info->nlhdr, GENL_HDRLEN, tb,
-			  HPCC_A_PARAMS_CCM_PAUSE,
+			  HPCC_A_PARAMS_CCM_SHARE,
 			  hpcc_params_set_nl_policy, info->extack);
 	if (err)
 		return err;

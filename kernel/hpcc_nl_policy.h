@@ -108,7 +108,7 @@ static const struct nla_policy hpcc_flow_get_nl_policy[HPCC_A_FLOW_DPORT + 1] = 
 };
 
 /* HPCC_CMD_PARAMS_SET - do */
-static const struct nla_policy hpcc_params_set_nl_policy[HPCC_A_PARAMS_CCM_PAUSE + 1] = {
+static const struct nla_policy hpcc_params_set_nl_policy[HPCC_A_PARAMS_CCM_SHARE + 1] = {
 	[HPCC_A_PARAMS_T] = NLA_POLICY_FULL_RANGE(NLA_U32, &hpcc_a_params_t_range),
 	[HPCC_A_PARAMS_ETA] = NLA_POLICY_RANGE(NLA_U32, 500, 1000),
 	[HPCC_A_PARAMS_MAX_STAGE] = NLA_POLICY_MAX(NLA_U32, 64),
@@ -129,6 +129,7 @@ static const struct nla_policy hpcc_params_set_nl_policy[HPCC_A_PARAMS_CCM_PAUSE
 	[HPCC_A_PARAMS_CCM_SAMPLES] = NLA_POLICY_MIN(NLA_U8, 1),
 	[HPCC_A_PARAMS_CCM_GAP_RTTS] = NLA_POLICY_MIN(NLA_U8, 1),
 	[HPCC_A_PARAMS_CCM_PAUSE] = NLA_POLICY_MAX(NLA_U32, 3600),
+	[HPCC_A_PARAMS_CCM_SHARE] = NLA_POLICY_MAX(NLA_U8, 100),
 };
 
 /* HPCC_CMD_FCR_SET - do */

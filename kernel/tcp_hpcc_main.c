@@ -239,11 +239,36 @@ static void hpcc_move(struct sock *sk, struct hpcc_ent *e, u64 rtt_ns)
 }
 
 /*
+ * hpcc_ccm_on_shared() - hpcc_ccm_shared() for the flow's binding hop:
+ * U at least eta there and W (@w, the window the sample ran under) below
+ * ccm-share percent of that hop's B x T.  HPCC keeps a hop that several
+ * flows share near eta without a standing queue, so U above 1 alone
+ * misses an ECMP collision.
+ */
+static bool hpcc_ccm_on_shared(const struct hpcc_ent *e,
+			       const struct hpcc_cfg *cfg, u64 w)
+{
+	const struct hpcc_hop *h;
+
+	if (!cfg->ccm_share || !e->core.bind_hop ||
+	    e->core.bind_hop > e->core.nhop)
+		return false;
+	h = &e->core.l[e->core.bind_hop - 1];
+	/* W <= 1 GiB and B x T of 1.6 Tbit/s over 1 s are within the
+	 * bounds hpcc_ccm_shared() needs
+	 */
+	return hpcc_ccm_shared(e->core.u, cfg->p.eta, w,
+			       hpcc_bdp(h->rate_bps, cfg->p.t_ns),
+			       cfg->ccm_share);
+}
+
+/*
  * hpcc_ccm_step() - the coordination rule (Coordinated Congestion
  * Management section 6.4, HPCC++ section 9.4; hpcc_ccm_decide()) on the
  * sample NewAck just ran for an IPv6 flow, with ccm-tries set: congestion
- * (U above 1, a standing queue: a flow alone at its bottleneck runs U
- * near eta, and must not take itself for congestion to flee) at a hop
+ * (U above 1, a standing queue; or a saturated hop the flow shares,
+ * hpcc_ccm_shared(): a flow alone at its bottleneck runs U near eta, and
+ * must not take itself for congestion to flee) at a hop
  * that is not the path's last is answered first by path changes,
  * a new flow hash (sk_rethink_txhash(), the rehash TCP makes on an RTO and
  * PLB on persistent congestion) and so a new flow label on the data and,
@@ -262,7 +287,8 @@ static void hpcc_ccm_step(struct sock *sk, struct hpcc_ent *e,
 	struct hpcc_ccm_sample smp = {
 		.now = now,
 		.rtt_ns = hpcc_rtt_ns(tcp_sk(sk), cfg),
-		.congested = e->core.u > HPCC_U_ONE,
+		.congested = e->core.u > HPCC_U_ONE ||
+			     hpcc_ccm_on_shared(e, cfg, w0),
 		.last_hop = e->core.bind_hop == e->core.nhop,
 	};
 	struct hpcc_ccm_cfg c;

@@ -134,7 +134,8 @@ static int decide(struct hpcc_ccm_flow *f, uint64_t now, bool congested,
 }
 
 /* Fabric congestion: wait @samples, change, wait the gap, change again,
- * then the rate law; a sample without congestion ends the episode.
+ * then the rate law; a sample without congestion 3 RTTs (the gap) after
+ * the last congested one ends the episode.
  */
 TEST(fabric_congestion_reroutes_then_rate)
 {
@@ -153,8 +154,16 @@ TEST(fabric_congestion_reroutes_then_rate)
 	EXPECT_EQ(HPCC_CCM_RATE, decide(&f, t += 10 * RTT, true, false, false));
 	EXPECT_EQ(HPCC_CCM_RATE, decide(&f, t += 10 * RTT, true, false, false));
 	EXPECT_EQ(2, f.changes);
-	/* the episode ends; the next one may change the path again */
+	/* a good sample within 3 RTTs of a congested one does not end
+	 * the episode
+	 */
 	EXPECT_EQ(HPCC_CCM_RATE, decide(&f, t += RTT, false, false, false));
+	EXPECT_EQ(HPCC_CCM_RATE, decide(&f, t += RTT, true, false, false));
+	EXPECT_EQ(2, f.changes);
+	/* one 3 RTTs after the last congested sample does; the next
+	 * episode may change the path again
+	 */
+	EXPECT_EQ(HPCC_CCM_RATE, decide(&f, t += 3 * RTT, false, false, false));
 	EXPECT_EQ(HPCC_CCM_WAIT, decide(&f, t += RTT, true, false, false));
 	EXPECT_EQ(HPCC_CCM_REROUTE, decide(&f, t += RTT, true, false, false));
 	EXPECT_EQ(3, f.changes);
@@ -223,11 +232,49 @@ TEST(flap_bounded)
 		s.congested = i % 4 != 3;
 		hpcc_ccm_decide(&f, &eager, &s);
 	}
-	/* at most one change per 3 RTTs over 10000 RTTs (without the gap:
-	 * 7500)
+	/* the good samples never end the episode (a congested one came
+	 * within the gap), so the flow makes its tries, one per 4 RTTs
+	 * (the gap, then the first congested sample), and no more: without
+	 * that, 2500 changes
 	 */
-	EXPECT_LE(f.changes, 10000 / 3 + 1);
-	EXPECT_GE(f.changes, 2500);
+	EXPECT_EQ(255, f.changes);
+	/* load that comes and goes slower than the gap: one change per
+	 * episode
+	 */
+	memset(&f, 0, sizeof(f));
+	for (i = 0; i < 1000; i++, s.now += RTT) {
+		s.congested = i % 20 < 10;
+		hpcc_ccm_decide(&f, &eager, &s);
+	}
+	EXPECT_LE(f.changes, 1000 / 20 * 4);
+	EXPECT_GE(f.changes, 1000 / 20);
+}
+
+/*
+ * A good sample right after a change (the per-hop state starting over)
+ * does not end the episode: on paths that are all congested a flow makes
+ * its tries and then keeps HPCC's law.  Before, each such sample reset
+ * the tries, and a flow changed paths once per gap for as long as it ran.
+ */
+TEST(good_sample_after_change_keeps_episode)
+{
+	struct hpcc_ccm_cfg c = { .samples = 1, .tries = 2, .gap_rtts = 3 };
+	struct hpcc_ccm_sample s = { .now = 1, .rtt_ns = RTT };
+	struct hpcc_ccm_flow f = {};
+	bool moved = false;
+	int i;
+
+	for (i = 0; i < 1000; i++, s.now += RTT) {
+		/* the sample after each change reads uncongested */
+		s.congested = !moved;
+		moved = hpcc_ccm_decide(&f, &c, &s) == HPCC_CCM_REROUTE;
+	}
+	EXPECT_EQ(2, f.changes);
+	/* a good sample a gap after the last congested one ends it */
+	s.congested = false;
+	s.now += 3 * RTT;
+	hpcc_ccm_decide(&f, &c, &s);
+	EXPECT_EQ(0, f.tried);
 }
 
 /* Notifications: type 1 sets the CC indicator, type 2 clears it, type 3
@@ -337,6 +384,30 @@ TEST(pending_cc_first)
 	EXPECT_EQ(HPCC_CCM_NOTE_IGNORED,
 		  hpcc_ccm_note(&f, &cfg, &out[1], 1000, RTT, false, 0xabcde));
 	EXPECT_EQ(0, f.changes);
+}
+
+/*
+ * A saturated hop the flow shares: U at least eta, W below the share of
+ * B x T.  Alone (W near eta x BDP) and one of two (near half of it) it is
+ * not shared at 40 %; one of three or four is; below eta never; a share of
+ * 0 never; the largest W and BDP do not overflow.
+ */
+TEST(shared_hop)
+{
+	const uint64_t one = 1ULL << 32, eta = one * 95 / 100;
+	const uint64_t bdp = 62500ULL << 16;	/* 50 Mbit/s x 10 ms */
+
+	EXPECT_FALSE(hpcc_ccm_shared(eta, eta, bdp * 95 / 100, bdp, 40));
+	EXPECT_FALSE(hpcc_ccm_shared(eta, eta, bdp * 95 / 200, bdp, 40));
+	EXPECT_TRUE(hpcc_ccm_shared(eta, eta, bdp * 95 / 300, bdp, 40));
+	EXPECT_TRUE(hpcc_ccm_shared(one, eta, bdp / 4, bdp, 40));
+	EXPECT_FALSE(hpcc_ccm_shared(eta - 1, eta, bdp / 4, bdp, 40));
+	EXPECT_FALSE(hpcc_ccm_shared(one, eta, bdp / 4, bdp, 0));
+	EXPECT_TRUE(hpcc_ccm_shared(one, eta, bdp / 2, bdp, 51));
+	EXPECT_TRUE(hpcc_ccm_shared(one, eta, (1ULL << 48) - 1,
+				    (1ULL << 56) - 1, 100));
+	EXPECT_FALSE(hpcc_ccm_shared(one, eta, (1ULL << 48) - 1,
+				     (1ULL << 48) - 1, 100));
 }
 
 TEST_HARNESS_MAIN
