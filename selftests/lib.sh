@@ -230,6 +230,86 @@ TALLY_PASS=0
 TALLY_FAIL=0
 TALLY_SKIP=0
 
+# end_procs PID... - end processes a test started in the background
+# (iperf3 clients, mostly) and reap them: SIGTERM, then SIGKILL to any
+# still there 3 s later.  iperf3 longjmps out of its SIGTERM handler into
+# code that calls malloc and stdio, so a SIGTERM that lands inside one of
+# those can leave it deadlocked, asleep for good, and a plain kill + wait
+# waits with it (the likeliest cause of fcr.sh's hang in CI at 5d69d91).
+end_procs() {
+	local p i st
+	[ $# = 0 ] && return 0
+	kill "$@" 2>/dev/null
+	for ((i = 0; i < 30; i++)); do
+		st=
+		for p; do
+			# a zombie is ended; wait reaps it below
+			st=$(sed -n 's/^[0-9]* (.*) \([A-Z]\).*/\1/p' "/proc/$p/stat" 2>/dev/null)
+			[ -n "$st" ] && [ "$st" != Z ] && break
+			st=
+		done
+		[ -z "$st" ] && break
+		sleep 0.1
+	done
+	[ -n "$st" ] && kill -KILL "$@" 2>/dev/null
+	wait "$@" 2>/dev/null
+	return 0
+}
+
+# guard SECS CMD... - CMD in a session of its own.  If it is still running
+# after SECS: what every process is doing (state, kernel wait channel, and
+# the kernel stack of each process of CMD's session) goes to the log, CMD
+# gets SIGTERM (a script's EXIT trap removes its namespaces), and its
+# session SIGKILL 20 s later; the status is then 124, like timeout(1).
+# So one hung script fails alone and the guest goes on with the next.
+guard() {
+	local secs=$1 pid w rc flag
+	shift
+	flag=$(mktemp) || return 1
+	# not a process group leader (no job control here): setsid(1) does
+	# not fork, so $! is CMD's pid and its session's id
+	setsid "$@" &
+	pid=$!
+	(
+		# the sleep must not hold run_tap's pipe open once killed
+		sleep "$secs" > /dev/null 2>&1 &
+		s=$!
+		trap 'kill $s 2>/dev/null; exit 0' TERM
+		wait $s
+		kill -0 "$pid" 2>/dev/null || exit 0
+		echo "# watchdog: $* still running after $secs s; the processes:"
+		ps -e -o pid,ppid,sid,stat,wchan:28,etimes,args | sed 's/^/# /'
+		for p in $(pgrep -s "$pid"); do
+			echo "# kernel stack of $p ($(tr '\0' ' ' < "/proc/$p/cmdline" 2>/dev/null)):"
+			sed 's/^/#   /' "/proc/$p/stack" 2>/dev/null
+		done
+		echo "# watchdog: SIGTERM to $pid, SIGKILL to its session in 20 s"
+		trap - TERM
+		echo timeout > "$flag"
+		kill -TERM "$pid" 2>/dev/null
+		for _ in $(seq 20); do
+			kill -0 "$pid" 2>/dev/null || break
+			sleep 1
+		done
+		kill -KILL -- "-$pid" 2>/dev/null
+	) &
+	w=$!
+	wait "$pid"
+	rc=$?
+	if [ -s "$flag" ]; then
+		# the rest of the session goes too: left behind, it would hold
+		# run_tap's pipe open
+		wait "$w"
+		echo "# watchdog: ended after $secs s"
+		rc=124
+	else
+		kill "$w" 2>/dev/null
+		wait "$w" 2>/dev/null
+	fi
+	rm -f "$flag"
+	return $rc
+}
+
 # run_tap NAME CMD [ARGS...] - run a test program that prints (K)TAP, echo
 # its output, and add its results to the TALLY_* counters.  Results missing
 # from its plan count as failures, and so does a non-zero exit status that

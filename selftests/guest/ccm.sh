@@ -184,8 +184,7 @@ all_on() {
 # gone (none may outlive this script: the scripts after it unload
 # tcp_hpcc)
 end() {
-	kill "$@" 2>/dev/null
-	wait "$@" 2>/dev/null
+	end_procs "$@"
 	retry 100 no_hpcc_socks || { echo "hpcc sockets left:"; hpcc_socks; return 1; }
 }
 
@@ -631,8 +630,7 @@ hop_incast() {
 	retry 150 cc_is $HR6 $sp 1 ||
 		{ echo "no type 1:"; cat "$TMP/fv.last"; rc=1; }
 	c0=$(hop_note r2 v2 cc-sent)
-	kill $up
-	wait $up 2>/dev/null
+	end_procs $up
 	retry 150 cc_is $HR6 $sp 0 ||
 		{ echo "no type 2:"; cat "$TMP/fv.last"; rc=1; }
 	ip netns exec r2 "$CTL" int show | grep -A1 "^v2 .*ccm"
@@ -707,8 +705,7 @@ hop_fabric() {
 		{ echo "not moved by a type 3"; rc=1; }
 	[ "$(hop_note "s$busy" $dev cc-sent)" = 0 ] ||
 		{ echo "a type 1 from a port that is not the last hop"; rc=1; }
-	kill $up
-	wait $up 2>/dev/null
+	end_procs $up
 	end $FLOW || rc=1
 	ip netns exec "s$busy" "$CTL" int change dev $dev ccm-qlen-high 0 || rc=1
 	port_rate "s$busy" $dev 20mbit "$([ "$busy" = 1 ] && echo 200k || echo 100k)" || rc=1
@@ -739,8 +736,7 @@ hop_ipv4() {
 		{ echo "a type 3 for an IPv4 flow"; rc=1; }
 	[ "$(fv $HR4 $sp ccm-changes)" = 0 ] ||
 		{ echo "the flow changed its path"; rc=1; }
-	kill $up
-	wait $up 2>/dev/null
+	end_procs $up
 	end $FLOW || rc=1
 	ip netns exec s1 "$CTL" int change dev a2 ccm-qlen-high 0 || rc=1
 	port_rate s1 a2 20mbit 200k || rc=1

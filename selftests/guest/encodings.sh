@@ -120,8 +120,7 @@ flow() {
 	# daemon's are read once (dvars): each process start on a one-vCPU
 	# guest beside a 50 Mbit/s flow is slow
 	ip netns exec hs "$CTL" flow show sport 6201
-	kill $pid 2>/dev/null
-	wait $pid 2>/dev/null
+	end_procs $pid
 	dvars hs s && dvars hr r || return 1
 	local e=${enc//-/_} v pe se re st=-1 om=-1 ma=-1 fu=-1 mc
 	v=s_probes_$e; pe=${!v:-0}

@@ -153,8 +153,7 @@ congested() {
 	grep -m 1 "hpcc_fcr:.*:6301 > .* rate=9500000 delay_ns=[0-9]" $tr/trace &&
 		grep -m 1 "hpcc_fcr:.*:6301 > .* rate=3000000 delay_ns=[0-9]" $tr/trace ||
 		{ echo "hpcc_fcr tracepoint:"; grep hpcc_fcr $tr/trace | head -3; rc=1; }
-	kill $pa $pb 2>/dev/null
-	wait $pa $pb 2>/dev/null
+	end_procs $pa $pb
 	read -r s n d m <<< "$(istat fcr-sent fcr-rounds fcr-dropped ce-marked)"
 	echo "v2: fcr-sent $s fcr-rounds $n fcr-dropped $d ce-marked $m"
 	echo "hs: fcr-accepted $(mstat hs fcr-accepted) fcr-no-flow $(mstat hs fcr-no-flow) fcr-ignored $(mstat hs fcr-ignored) fcr-bad-seq $(mstat hs fcr-bad-seq)"
@@ -192,9 +191,7 @@ busy_port() {
 calm_port() {
 	local rc=0
 	# shellcheck disable=SC2086
-	kill $BUSY_PIDS 2>/dev/null
-	# shellcheck disable=SC2086
-	wait $BUSY_PIDS 2>/dev/null
+	end_procs $BUSY_PIDS
 	tc -n rt qdisc change dev v2 root tbf rate 20mbit burst 16k limit 200k ||
 		rc=1
 	rctl int change dev v2 fcr-interval 20000 || rc=1
@@ -362,8 +359,7 @@ refusals() {
 	$HS 6303 $SRV 5201 2000000 7 1 6 1000000 $seq
 	EOF
 	retry 50 sh -c "[ \"\$(ip netns exec hs $CTL stats | awk '\$1 == \"fcr-bad-seq\" { print \$2 }')\" -gt ${before[fcr-bad-seq]} ]" || rc=1
-	kill $pid 2>/dev/null
-	wait $pid 2>/dev/null
+	end_procs $pid
 	s1=$(istat fcr-sent)
 	echo "v2: fcr-sent $s0 -> $s1 (the hop's own messages meanwhile)"
 	for k in fcr-out-of-domain:1 fcr-out-of-range:2 fcr-malformed:2 fcr-no-flow:1 fcr-bad-seq:1; do
@@ -425,8 +421,7 @@ teardown() {
 	rctl int add dev v2 rate 20mbit fcr-qlen-high 30000 \
 		fcr-qlen-low 10000 fcr-interval 32767 || rc=1
 	retry 100 congested_now || { echo "v2 not congested after reload"; rc=1; }
-	kill $hp 2>/dev/null
-	wait $hp 2>/dev/null
+	end_procs $hp
 	retry 100 no_hpcc_socks || { echo "hpcc sockets left:"; hpcc_socks; rc=1; }
 	ip netns exec hs $PY burst v0 $HS $SRV 5201 7400 48 6 0.001 0.3 \
 		> /dev/null 2>&1 &
@@ -435,8 +430,7 @@ teardown() {
 	echo "v2 before its namespace goes: congested $(istat fcr-congested) fcr-sent $(istat fcr-sent)"
 	ip netns del rt || rc=1
 	wait $bp
-	kill $up 2>/dev/null
-	wait $up 2>/dev/null
+	end_procs $up
 	no_hpcc_socks || { echo "hpcc sockets left after rt:"; hpcc_socks; rc=1; }
 	# the namespace's cleanup runs in a work item: rmmod waits for it
 	# (unregister_pernet_subsys())

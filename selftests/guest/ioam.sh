@@ -73,8 +73,7 @@ flow_start() {
 }
 
 flow_stop() {
-	kill "$(cat "$TMP/iperf.pid")" 2>/dev/null
-	wait "$(cat "$TMP/iperf.pid")" 2>/dev/null
+	end_procs "$(cat "$TMP/iperf.pid")"
 	retry 50 sh -c "[ -z \"\$(ip netns exec hr ss -Htn state established '( sport = :5201 )')\" ]"
 	return 0
 }

@@ -367,8 +367,7 @@ hpccd_ipv6() {
 	fi
 	touch "$TMP/stop6"
 	wait $sniff
-	kill $ip3 2>/dev/null
-	wait $ip3 2>/dev/null
+	end_procs $ip3
 	sed -i '/^sniffing$/d' "$TMP/labels6"
 	echo "module: label $l1, then $l2; flows-rehashed ${r0:-?} -> $(mstat h6s flows-rehashed)"
 	echo "on the wire at the receiver (data and probes, each label change):"
@@ -414,8 +413,7 @@ dual_stack_listener() {
 	retry 150 dual_ok "$ifi" || rc=1
 	ip netns exec h6d "$CTL" flow show dport 41601
 	ip netns exec h6d ss -Htn state established "( sport = :5310 )" | head -2
-	kill $ip3 2>/dev/null
-	wait $ip3 2>/dev/null
+	end_procs $ip3
 	[ $rc = 0 ] || { echo "last read:"; cat "$TMP/dual.last"; }
 	return $rc
 }

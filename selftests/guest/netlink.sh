@@ -376,8 +376,7 @@ events() {
 	ip netns exec hs python3 "$TOP/selftests/guest/xfer.py" send \
 		$SRV 5300 hpcc 1000 || return 1
 	sleep 1
-	kill "$pid"
-	wait "$pid" 2>/dev/null
+	end_procs "$pid"
 	grep -v listening "$TMP/events"
 	grep -q "event flow-new sport=40100 dport=5202" "$TMP/events" &&
 	grep -q "event flow-active sport=40100 dport=5202" "$TMP/events" &&
