@@ -250,8 +250,9 @@ static bool hpcc_ccm_on_shared(const struct hpcc_ent *e,
 {
 	const struct hpcc_hop *h;
 
-	if (!cfg->ccm_share || !e->core.bind_hop ||
-	    e->core.bind_hop > e->core.nhop)
+	/* U first: most samples stop here, before the 128-bit divide */
+	if (!cfg->ccm_share || e->core.u < cfg->p.eta ||
+	    !e->core.bind_hop || e->core.bind_hop > e->core.nhop)
 		return false;
 	h = &e->core.l[e->core.bind_hop - 1];
 	/* W <= 1 GiB and B x T of 1.6 Tbit/s over 1 s are within the
