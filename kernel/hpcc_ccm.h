@@ -266,6 +266,35 @@ static inline bool hpcc_ccm_shared(u64 u, u64 eta, u64 w, u64 bdp, u8 share)
 	return share && u >= eta && w * 100 < (u64)share * bdp;
 }
 
+/* the backoff's largest doubling: 2^10 gaps */
+#define HPCC_CCM_BACKOFF_MAX	10
+
+/**
+ * hpcc_ccm_gap() - how long @f's last path change keeps it from another,
+ *	and how long an episode must stay calm to end, ns
+ * @f: the flow's state
+ * @c: the parameters
+ * @rtt_ns: the flow's RTT, ns, below 2^40
+ *
+ * @c->gap_rtts RTTs after an episode's first change, doubling with each
+ * further change of the episode up to 2^HPCC_CCM_BACKOFF_MAX times that:
+ * changes that did not help come ever further apart, so a flow on paths
+ * that are all busy (or that alternate) changes paths a bounded number of
+ * times per second, like PLB's rehash after 12 congested rounds but
+ * without its fixed wait for the first one.
+ *
+ * Return: the gap, ns (below 2^58).
+ */
+static inline u64 hpcc_ccm_gap(const struct hpcc_ccm_flow *f,
+			       const struct hpcc_ccm_cfg *c, u64 rtt_ns)
+{
+	u32 k = f->tried > 1 ? f->tried - 1 : 0;
+
+	if (k > HPCC_CCM_BACKOFF_MAX)
+		k = HPCC_CCM_BACKOFF_MAX;
+	return ((u64)(c->gap_rtts ? c->gap_rtts : 1) * rtt_ns) << k;
+}
+
 /* Whether @f may change its path at @now (rate limit, pause, recovery). */
 static inline bool hpcc_ccm_may_change(const struct hpcc_ccm_flow *f,
 				       const struct hpcc_ccm_cfg *c,
@@ -274,8 +303,7 @@ static inline bool hpcc_ccm_may_change(const struct hpcc_ccm_flow *f,
 	if (f->cc || recovery || now < f->pause_until)
 		return false;
 	return !f->last_change ||
-	       now - f->last_change >= (u64)(c->gap_rtts ? c->gap_rtts : 1) *
-				       rtt_ns;
+	       now - f->last_change >= hpcc_ccm_gap(f, c, rtt_ns);
 }
 
 /* Record a path change of @f at @now. */
@@ -298,13 +326,17 @@ static inline void hpcc_ccm_changed(struct hpcc_ccm_flow *f, u64 now)
  * Incast (the CC indicator set, or the binding hop the last one), loss
  * recovery, a pause after an RTO, or @c->tries 0: HPCC's law.  Otherwise
  * congestion in the fabric is answered first by path changes: after
- * @c->samples congested samples in a row a change, at most one per
- * @c->gap_rtts RTTs, the samples between waiting for the new path's
- * telemetry; after @c->tries changes that did not help, HPCC's law.  A
- * sample that is not congested ends the episode when neither a change
- * nor a congested sample came in the @c->gap_rtts RTTs before it.  So a flow waits at most
+ * @c->samples congested samples in a row a change, the next no sooner
+ * than hpcc_ccm_gap() later (@c->gap_rtts RTTs, doubling with each change
+ * of the episode); the samples in the first @c->gap_rtts RTTs after a
+ * change wait for the new path's telemetry (no decrease), later ones run
+ * HPCC's law; after @c->tries changes that did not help, HPCC's law.  A
+ * sample that is not congested ends the episode when neither a change nor
+ * a congested sample came in the gap before it.  So a flow waits at most
  * @c->samples + @c->tries x (@c->samples + @c->gap_rtts RTTs) samples per
- * episode, and changes its path at most once per @c->gap_rtts RTTs.
+ * episode, changes its path at most once per @c->gap_rtts RTTs, and at
+ * most @c->tries times in @c->gap_rtts x (2^@c->tries - 1) RTTs (2^10
+ * gaps per change past the tenth).
  *
  * Return: enum hpcc_ccm_act; with HPCC_CCM_REROUTE the change is recorded
  * (the caller makes it).
@@ -313,7 +345,7 @@ static inline int hpcc_ccm_decide(struct hpcc_ccm_flow *f,
 				  const struct hpcc_ccm_cfg *c,
 				  const struct hpcc_ccm_sample *s)
 {
-	u64 gap = (u64)(c->gap_rtts ? c->gap_rtts : 1) * s->rtt_ns;
+	u64 gap = hpcc_ccm_gap(f, c, s->rtt_ns);
 
 	if (!s->congested) {
 		f->streak = 0;
@@ -340,9 +372,16 @@ static inline int hpcc_ccm_decide(struct hpcc_ccm_flow *f,
 	}
 	if (f->streak < 255)
 		f->streak++;
-	if (!hpcc_ccm_may_change(f, c, s->now, s->rtt_ns, false))
-		/* a change of this episode is still showing its effect */
-		return f->tried ? HPCC_CCM_WAIT : HPCC_CCM_RATE;
+	if (!hpcc_ccm_may_change(f, c, s->now, s->rtt_ns, false)) {
+		/* the last change's telemetry is still coming in: wait
+		 * for it; past that (the backoff), HPCC's law
+		 */
+		if (f->tried && s->now >= f->last_change &&
+		    s->now - f->last_change <
+		    (u64)(c->gap_rtts ? c->gap_rtts : 1) * s->rtt_ns)
+			return HPCC_CCM_WAIT;
+		return HPCC_CCM_RATE;
+	}
 	if (f->streak < (c->samples ? c->samples : 1))
 		return HPCC_CCM_WAIT;
 	hpcc_ccm_changed(f, s->now);

@@ -134,8 +134,9 @@ static int decide(struct hpcc_ccm_flow *f, uint64_t now, bool congested,
 }
 
 /* Fabric congestion: wait @samples, change, wait the gap, change again,
- * then the rate law; a sample without congestion 3 RTTs (the gap) after
- * the last congested one ends the episode.
+ * then the rate law; a sample without congestion 6 RTTs (the gap, doubled
+ * by the episode's second change) after the last congested one ends the
+ * episode.
  */
 TEST(fabric_congestion_reroutes_then_rate)
 {
@@ -154,16 +155,20 @@ TEST(fabric_congestion_reroutes_then_rate)
 	EXPECT_EQ(HPCC_CCM_RATE, decide(&f, t += 10 * RTT, true, false, false));
 	EXPECT_EQ(HPCC_CCM_RATE, decide(&f, t += 10 * RTT, true, false, false));
 	EXPECT_EQ(2, f.changes);
-	/* a good sample within 3 RTTs of a congested one does not end
-	 * the episode
+	/* a good sample within 6 RTTs of a congested one does not end
+	 * the episode, 3 RTTs included (the gap before the backoff)
 	 */
 	EXPECT_EQ(HPCC_CCM_RATE, decide(&f, t += RTT, false, false, false));
 	EXPECT_EQ(HPCC_CCM_RATE, decide(&f, t += RTT, true, false, false));
+	EXPECT_EQ(HPCC_CCM_RATE, decide(&f, t += 3 * RTT, false, false, false));
+	EXPECT_EQ(2, f.tried);
+	EXPECT_EQ(HPCC_CCM_RATE, decide(&f, t += RTT, true, false, false));
 	EXPECT_EQ(2, f.changes);
-	/* one 3 RTTs after the last congested sample does; the next
+	/* one 6 RTTs after the last congested sample does; the next
 	 * episode may change the path again
 	 */
-	EXPECT_EQ(HPCC_CCM_RATE, decide(&f, t += 3 * RTT, false, false, false));
+	EXPECT_EQ(HPCC_CCM_RATE, decide(&f, t += 6 * RTT, false, false, false));
+	EXPECT_EQ(0, f.tried);
 	EXPECT_EQ(HPCC_CCM_WAIT, decide(&f, t += RTT, true, false, false));
 	EXPECT_EQ(HPCC_CCM_REROUTE, decide(&f, t += RTT, true, false, false));
 	EXPECT_EQ(3, f.changes);
@@ -233,21 +238,65 @@ TEST(flap_bounded)
 		hpcc_ccm_decide(&f, &eager, &s);
 	}
 	/* the good samples never end the episode (a congested one came
-	 * within the gap), so the flow makes its tries, one per 4 RTTs
-	 * (the gap, then the first congested sample), and no more: without
-	 * that, 2500 changes
+	 * within the gap), and each change doubles the gap to the next:
+	 * 3, 6, ... 3072 RTTs (2^10 gaps, the most), so 12 changes in the
+	 * first 6141 RTTs and one more by 10000.  Without the backoff 255
+	 * (one per 4 RTTs until the tries ran out), and without the
+	 * episode's hysteresis 2500.
 	 */
-	EXPECT_EQ(255, f.changes);
-	/* load that comes and goes slower than the gap: one change per
-	 * episode
+	EXPECT_EQ(13, f.changes);
+	/* load that comes and goes faster than the backoff (10 RTTs each):
+	 * the calm never outlasts the gap once it has doubled twice, so the
+	 * episode goes on and the changes thin out
 	 */
 	memset(&f, 0, sizeof(f));
 	for (i = 0; i < 1000; i++, s.now += RTT) {
 		s.congested = i % 20 < 10;
 		hpcc_ccm_decide(&f, &eager, &s);
 	}
-	EXPECT_LE(f.changes, 1000 / 20 * 4);
-	EXPECT_GE(f.changes, 1000 / 20);
+	EXPECT_GE(f.changes, 3);
+	EXPECT_LE(f.changes, 10);
+	/* load that comes in bursts of 10 RTTs 200 RTTs apart: each burst
+	 * is an episode of its own, with changes at its 1st, 4th and 10th
+	 * samples (gaps 3 and 6)
+	 */
+	memset(&f, 0, sizeof(f));
+	for (i = 0; i < 50 * 210; i++, s.now += RTT) {
+		s.congested = i % 210 < 10;
+		hpcc_ccm_decide(&f, &eager, &s);
+	}
+	EXPECT_EQ(50 * 3, f.changes);
+}
+
+/*
+ * The backoff holds W only for the new path's telemetry: in the first
+ * gap_rtts RTTs after a change a congested sample waits (no decrease);
+ * later, while the doubled gap forbids another change, HPCC's law runs.
+ */
+TEST(backoff_waits_only_the_base_gap)
+{
+	struct hpcc_ccm_cfg c = { .samples = 1, .tries = 10, .gap_rtts = 3 };
+	struct hpcc_ccm_flow f = {};
+	struct hpcc_ccm_sample s = { .now = 1000, .rtt_ns = RTT,
+				     .congested = true };
+	uint64_t t0;
+
+	EXPECT_EQ(HPCC_CCM_REROUTE, hpcc_ccm_decide(&f, &c, &s));
+	s.now += 3 * RTT;
+	EXPECT_EQ(HPCC_CCM_REROUTE, hpcc_ccm_decide(&f, &c, &s));
+	s.now += 6 * RTT;
+	EXPECT_EQ(HPCC_CCM_REROUTE, hpcc_ccm_decide(&f, &c, &s));
+	/* third change: the next no sooner than 12 RTTs */
+	t0 = s.now;
+	s.now = t0 + 2 * RTT;
+	EXPECT_EQ(HPCC_CCM_WAIT, hpcc_ccm_decide(&f, &c, &s));
+	s.now = t0 + 5 * RTT;
+	EXPECT_EQ(HPCC_CCM_RATE, hpcc_ccm_decide(&f, &c, &s));
+	s.now = t0 + 12 * RTT - 1;
+	EXPECT_EQ(HPCC_CCM_RATE, hpcc_ccm_decide(&f, &c, &s));
+	s.now = t0 + 12 * RTT;
+	EXPECT_EQ(HPCC_CCM_REROUTE, hpcc_ccm_decide(&f, &c, &s));
+	EXPECT_EQ(4, f.changes);
 }
 
 /*
@@ -270,8 +319,13 @@ TEST(good_sample_after_change_keeps_episode)
 		moved = hpcc_ccm_decide(&f, &c, &s) == HPCC_CCM_REROUTE;
 	}
 	EXPECT_EQ(2, f.changes);
-	/* a good sample a gap after the last congested one ends it */
+	/* a good sample a gap (6 RTTs: doubled by the second change)
+	 * after the last congested one ends it, not one 3 RTTs after
+	 */
 	s.congested = false;
+	s.now += 3 * RTT;
+	hpcc_ccm_decide(&f, &c, &s);
+	EXPECT_EQ(2, f.tried);
 	s.now += 3 * RTT;
 	hpcc_ccm_decide(&f, &c, &s);
 	EXPECT_EQ(0, f.tried);
