@@ -354,8 +354,15 @@ stays_put() {
 	ip netns exec hs iperf3 "-$fam" -c "$dst" -p "$4" --cport "$sp" \
 		-b "$7" -l 4K -t 60 > "$TMP/iperf-$sp.log" 2>&1 &
 	p=$!
-	retry 60 flow_hops "$dst" "$sp" ||
-		{ echo "no telemetry:"; no_flow_diag "$sp"; rc=1; }
+	# about 15 s (a try takes up to a second in a loaded guest): the
+	# diagnostics must see the flow alive, and the checks below mean
+	# nothing without telemetry
+	if ! retry 15 flow_hops "$dst" "$sp"; then
+		echo "no telemetry:"
+		no_flow_diag "$sp"
+		end $p
+		return 1
+	fi
 	ip netns exec bg iperf3 -6 -c $HR6 -p "$5" -u -b "$6" -t 60 \
 		> /dev/null 2>&1 &
 	up=$!
