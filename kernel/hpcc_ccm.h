@@ -334,9 +334,10 @@ static inline void hpcc_ccm_changed(struct hpcc_ccm_flow *f, u64 now)
  * sample that is not congested ends the episode when neither a change nor
  * a congested sample came in the gap before it.  So a flow waits at most
  * @c->samples + @c->tries x (@c->samples + @c->gap_rtts RTTs) samples per
- * episode, changes its path at most once per @c->gap_rtts RTTs, and at
- * most @c->tries times in @c->gap_rtts x (2^@c->tries - 1) RTTs (2^10
- * gaps per change past the tenth).
+ * episode, changes its path at most once per @c->gap_rtts RTTs, and
+ * makes the n-th change of an episode no sooner than @c->gap_rtts x
+ * (2^(n - 1) - 1) RTTs after its first (up to the 11th; 2^10 gaps apart
+ * after that).
  *
  * Return: enum hpcc_ccm_act; with HPCC_CCM_REROUTE the change is recorded
  * (the caller makes it).
