@@ -269,6 +269,13 @@ static inline bool hpcc_ccm_shared(u64 u, u64 eta, u64 w, u64 bdp, u8 share)
 /* the backoff's largest doubling: 2^10 gaps */
 #define HPCC_CCM_BACKOFF_MAX	10
 
+/* @c->gap_rtts RTTs (at least one), ns: the gap before any backoff */
+static inline u64 hpcc_ccm_base_gap(const struct hpcc_ccm_cfg *c,
+				    u64 rtt_ns)
+{
+	return (u64)(c->gap_rtts ? c->gap_rtts : 1) * rtt_ns;
+}
+
 /**
  * hpcc_ccm_gap() - how long @f's last path change keeps it from another,
  *	and how long an episode must stay calm to end, ns
@@ -292,7 +299,7 @@ static inline u64 hpcc_ccm_gap(const struct hpcc_ccm_flow *f,
 
 	if (k > HPCC_CCM_BACKOFF_MAX)
 		k = HPCC_CCM_BACKOFF_MAX;
-	return ((u64)(c->gap_rtts ? c->gap_rtts : 1) * rtt_ns) << k;
+	return hpcc_ccm_base_gap(c, rtt_ns) << k;
 }
 
 /* Whether @f may change its path at @now (rate limit, pause, recovery). */
@@ -378,8 +385,7 @@ static inline int hpcc_ccm_decide(struct hpcc_ccm_flow *f,
 		 * for it; past that (the backoff), HPCC's law
 		 */
 		if (f->tried && s->now >= f->last_change &&
-		    s->now - f->last_change <
-		    (u64)(c->gap_rtts ? c->gap_rtts : 1) * s->rtt_ns)
+		    s->now - f->last_change < hpcc_ccm_base_gap(c, s->rtt_ns))
 			return HPCC_CCM_WAIT;
 		return HPCC_CCM_RATE;
 	}
