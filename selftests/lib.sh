@@ -237,18 +237,27 @@ TALLY_SKIP=0
 # those can leave it deadlocked, asleep for good, and a plain kill + wait
 # waits with it (the likeliest cause of fcr.sh's hang in CI at 5d69d91).
 end_procs() {
-	local p i st
+	local p st line end
 	[ $# = 0 ] && return 0
 	kill "$@" 2>/dev/null
-	for ((i = 0; i < 30; i++)); do
+	# 3 s of wall time, not a count of tries: in a loaded guest a try
+	# takes longer than its sleep
+	end=$(( ${EPOCHREALTIME/./} + 3000000 ))
+	while :; do
 		st=
 		for p; do
-			# a zombie is ended; wait reaps it below
-			st=$(sed -n 's/^[0-9]* (.*) \([A-Z]\).*/\1/p' "/proc/$p/stat" 2>/dev/null)
-			[ -n "$st" ] && [ "$st" != Z ] && break
+			# the state field, after the command's closing
+			# parenthesis; read, no fork.  A zombie is ended;
+			# wait reaps it below
+			line=
+			read -r line 2>/dev/null < "/proc/$p/stat"
+			st=${line##*) }
+			st=${st%% *}
+			[ -n "$line" ] && [ "$st" != Z ] && break
 			st=
 		done
 		[ -z "$st" ] && break
+		[ "${EPOCHREALTIME/./}" -ge "$end" ] && break
 		sleep 0.1
 	done
 	[ -n "$st" ] && kill -KILL "$@" 2>/dev/null
