@@ -302,6 +302,46 @@ static inline u64 hpcc_ccm_gap(const struct hpcc_ccm_flow *f,
 	return hpcc_ccm_base_gap(c, rtt_ns) << k;
 }
 
+/**
+ * hpcc_ccm_retry_due() - whether a flow whose episode has used its tries
+ *	may try once more: its last change is at least the longest gap
+ *	(2^HPCC_CCM_BACKOFF_MAX x @c->gap_rtts RTTs) old
+ * @f: the flow's state
+ * @c: the parameters
+ * @s: the sample
+ *
+ * A collision that outlasts an episode's tries (three flows that all
+ * ended on one spine, ccm.sh at c7a7932 on 6.12) would otherwise stay
+ * until the flow has been calm for a gap, which it never is while the
+ * collision lasts; like PLB, which rehashes for as long as congestion
+ * persists, the flow tries again, but at most once per longest gap.
+ *
+ * Return: true when a change may answer this congested sample.
+ */
+static inline bool hpcc_ccm_retry_due(const struct hpcc_ccm_flow *f,
+				      const struct hpcc_ccm_cfg *c,
+				      const struct hpcc_ccm_sample *s)
+{
+	return f->last_change && s->now >= f->last_change &&
+	       s->now - f->last_change >=
+	       hpcc_ccm_base_gap(c, s->rtt_ns) << HPCC_CCM_BACKOFF_MAX;
+}
+
+/*
+ * A congested sample that may not change the path: within @c->gap_rtts
+ * RTTs of the last change its telemetry is still coming in, so W waits
+ * for it; past that (the backoff, or the tries used), HPCC's law.
+ */
+static inline int hpcc_ccm_settling(const struct hpcc_ccm_flow *f,
+				    const struct hpcc_ccm_cfg *c,
+				    const struct hpcc_ccm_sample *s)
+{
+	if (f->tried && s->now >= f->last_change &&
+	    s->now - f->last_change < hpcc_ccm_base_gap(c, s->rtt_ns))
+		return HPCC_CCM_WAIT;
+	return HPCC_CCM_RATE;
+}
+
 /* Whether @f may change its path at @now (rate limit, pause, recovery). */
 static inline bool hpcc_ccm_may_change(const struct hpcc_ccm_flow *f,
 				       const struct hpcc_ccm_cfg *c,
@@ -337,14 +377,15 @@ static inline void hpcc_ccm_changed(struct hpcc_ccm_flow *f, u64 now)
  * than hpcc_ccm_gap() later (@c->gap_rtts RTTs, doubling with each change
  * of the episode); the samples in the first @c->gap_rtts RTTs after a
  * change wait for the new path's telemetry (no decrease), later ones run
- * HPCC's law; after @c->tries changes that did not help, HPCC's law.  A
- * sample that is not congested ends the episode when neither a change nor
- * a congested sample came in the gap before it.  So a flow waits at most
- * @c->samples + @c->tries x (@c->samples + @c->gap_rtts RTTs) samples per
- * episode, changes its path at most once per @c->gap_rtts RTTs, and
- * makes the n-th change of an episode no sooner than @c->gap_rtts x
- * (2^(n - 1) - 1) RTTs after its first (up to the 11th; 2^10 gaps apart
- * after that).
+ * HPCC's law; after @c->tries changes that did not help, HPCC's law,
+ * with one more try whenever the last change is 2^10 gaps old
+ * (hpcc_ccm_retry_due()).  A sample that is not congested ends the
+ * episode when neither a change nor a congested sample came in the gap
+ * before it.  So a flow waits at most @c->samples + @c->tries x
+ * (@c->samples + @c->gap_rtts RTTs) samples per episode, changes its path
+ * at most once per @c->gap_rtts RTTs, and makes the n-th change of an
+ * episode no sooner than @c->gap_rtts x (2^(n - 1) - 1) RTTs after its
+ * first (up to the 11th; 2^10 gaps apart after that, and after its tries).
  *
  * Return: enum hpcc_ccm_act; with HPCC_CCM_REROUTE the change is recorded
  * (the caller makes it).
@@ -374,21 +415,18 @@ static inline int hpcc_ccm_decide(struct hpcc_ccm_flow *f,
 	}
 	f->last_congested = s->now ? s->now : 1;
 	if (f->cc || s->last_hop || s->recovery || !c->tries ||
-	    s->now < f->pause_until || f->tried >= c->tries) {
+	    s->now < f->pause_until) {
 		f->streak = 0;
 		return HPCC_CCM_RATE;
 	}
+	if (f->tried >= c->tries && !hpcc_ccm_retry_due(f, c, s)) {
+		f->streak = 0;
+		return hpcc_ccm_settling(f, c, s);
+	}
 	if (f->streak < 255)
 		f->streak++;
-	if (!hpcc_ccm_may_change(f, c, s->now, s->rtt_ns, false)) {
-		/* the last change's telemetry is still coming in: wait
-		 * for it; past that (the backoff), HPCC's law
-		 */
-		if (f->tried && s->now >= f->last_change &&
-		    s->now - f->last_change < hpcc_ccm_base_gap(c, s->rtt_ns))
-			return HPCC_CCM_WAIT;
-		return HPCC_CCM_RATE;
-	}
+	if (!hpcc_ccm_may_change(f, c, s->now, s->rtt_ns, false))
+		return hpcc_ccm_settling(f, c, s);
 	if (f->streak < (c->samples ? c->samples : 1))
 		return HPCC_CCM_WAIT;
 	hpcc_ccm_changed(f, s->now);

@@ -331,6 +331,43 @@ TEST(good_sample_after_change_keeps_episode)
 	EXPECT_EQ(0, f.tried);
 }
 
+/*
+ * A collision that outlasts the tries: HPCC's law, and one more try
+ * whenever the last change is the longest gap (2^10 x gap_rtts RTTs) old,
+ * never sooner.  Before, the flow kept its collision until it had been
+ * calm for a gap, which it never was (ccm.sh on 6.12 at c7a7932: three
+ * flows stayed on one spine).
+ */
+TEST(exhausted_tries_retry_at_the_longest_gap)
+{
+	struct hpcc_ccm_cfg c = { .samples = 1, .tries = 2, .gap_rtts = 3 };
+	struct hpcc_ccm_sample s = { .now = 1000, .rtt_ns = RTT,
+				     .congested = true };
+	struct hpcc_ccm_flow f = {};
+	uint64_t last = 0;
+	int i, n = 0;
+
+	for (i = 0; i < 10000; i++, s.now += RTT) {
+		if (hpcc_ccm_decide(&f, &c, &s) != HPCC_CCM_REROUTE)
+			continue;
+		/* after the two tries (at 0 and 3 RTTs), 3072 RTTs apart */
+		if (++n > 2)
+			EXPECT_EQ(3072 * RTT, s.now - last);
+		last = s.now;
+	}
+	/* 2 tries, then at 3075, 6147 and 9219 RTTs */
+	EXPECT_EQ(5, f.changes);
+	/* the first sample after a retry's change waits for its telemetry */
+	s.now = last + RTT;
+	EXPECT_EQ(HPCC_CCM_WAIT, hpcc_ccm_decide(&f, &c, &s));
+	/* tries 0 never changes, however long the congestion */
+	c.tries = 0;
+	memset(&f, 0, sizeof(f));
+	for (i = 0; i < 10000; i++, s.now += RTT)
+		hpcc_ccm_decide(&f, &c, &s);
+	EXPECT_EQ(0, f.changes);
+}
+
 /* Notifications: type 1 sets the CC indicator, type 2 clears it, type 3
  * changes the path when the rule allows it and the label is the flow's.
  */
