@@ -44,6 +44,10 @@ VARIANTS=${CCM_VARIANTS:-hpcc-ccm hpcc-ccms hpcc dctcp-plb}
 CTL=$TB_BIN/hpccctl
 
 mkdir -p "$OUT" || exit 1
+# Only the initial netns may make a restricted algorithm (dctcp) another
+# netns's default: allow them all (as tools/bench/eval.sh does)
+modprobe tcp_dctcp || exit 1
+sysctl -qw net.ipv4.tcp_allowed_congestion_control="$(sysctl -n net.ipv4.tcp_available_congestion_control)" || exit 1
 tb_up leafspine "$FLOWS" || { echo "ccm: testbed failed" >&2; exit 1; }
 # the senders' probes carry the coordination tag; they take the hop's
 # notifications from tbl1's addresses toward them

@@ -18,6 +18,8 @@ second spine joined.  Figures:
                 the senders)
   goodput %     iperf3's received bits per second summed over the flows
                 (the whole run, before t_add included), over 2 x B
+  Jain          Jain's fairness index of the flows' goodputs (1: equal;
+                1/N: one flow has it all)
 
 Each figure is reported as the median over the repetitions with its range
 (min-max); the report is OUT/report.md, also printed.
@@ -60,16 +62,27 @@ def rates(d):
     return rows, out
 
 
-def goodput(d, n):
-    s = 0.0
+def flow_rates(d, n):
+    """each flow's received bits per second (0 for a flow without result)"""
+    r = []
     for i in range(1, n + 1):
         try:
             with open(os.path.join(d, "flow%d.json" % i)) as f:
                 j = json.load(f)
-            s += j["end"]["sum_received"]["bits_per_second"]
+            r.append(float(j["end"]["sum_received"]["bits_per_second"]))
         except (OSError, ValueError, KeyError):
-            pass
-    return s
+            r.append(0.0)
+    return r
+
+
+def goodput(d, n):
+    return sum(flow_rates(d, n))
+
+
+def jain(x):
+    """Jain's index of x; None when every value is 0"""
+    sq = sum(v * v for v in x)
+    return sum(x) ** 2 / (len(x) * sq) if sq else None
 
 
 def one(d, b, nflows):
@@ -107,6 +120,7 @@ def one(d, b, nflows):
         "resolve": resolve,
         "changes": int(meta.get("path_changes", 0)),
         "goodput": goodput(d, nflows) / (2 * b),
+        "jain": jain(flow_rates(d, nflows)),
     }
 
 
@@ -137,20 +151,21 @@ def main():
             runs.setdefault(m.group(1), []).append(res)
     pct = lambda v: "%.0f" % (100 * v)
     lines = ["# ECMP collision on the leaf-spine testbed", "", "```", setup.rstrip(), "```", "",
-             "| variant | runs | fabric % after t_add | last 10 s % | resolve s | path changes | goodput % |",
-             "|---|---|---|---|---|---|---|"]
+             "| variant | runs | fabric % after t_add | last 10 s % | resolve s | path changes | goodput % | Jain |",
+             "|---|---|---|---|---|---|---|---|"]
     for v in ("hpcc-ccm", "hpcc-ccms", "hpcc", "dctcp-plb"):
         rs = runs.get(v)
         if not rs:
             continue
         never = sum(1 for x in rs if x["resolve"] is None)
-        lines.append("| %s | %d | %s | %s | %s | %s | %s |" % (
+        lines.append("| %s | %d | %s | %s | %s | %s | %s | %s |" % (
             v, len(rs),
             fmt([x["fabric"] for x in rs], pct),
             fmt([x["last10"] for x in rs], pct),
             fmt([x["resolve"] for x in rs], lambda t: "%.1f" % t, never),
             fmt([x["changes"] for x in rs], lambda c: "%d" % c),
-            fmt([x["goodput"] for x in rs], pct)))
+            fmt([x["goodput"] for x in rs], pct),
+            fmt([x["jain"] for x in rs], lambda j: "%.2f" % j)))
     lines += ["", "Median [min-max] over the runs; resolve: each uplink at %.0f %% of B "
               "or more for a second, from the second spine's addition." % (100 * RESOLVED)]
     text = "\n".join(lines) + "\n"
