@@ -411,6 +411,20 @@ TEST(notifications)
 		  hpcc_ccm_note(&f, &cfg, &m, t + 3 * RTT, RTT, false,
 				0xabcde));
 	EXPECT_EQ(2, f.changes);
+	/* the episode's two tries are used: a type 3 long after the
+	 * doubled gap moves nothing until the longest gap (3072 RTTs), as
+	 * the host's own rule (before, one more per gap, doubling)
+	 */
+	EXPECT_EQ(HPCC_CCM_NOTE_IGNORED,
+		  hpcc_ccm_note(&f, &cfg, &m, t + 3 * RTT + 100 * RTT, RTT,
+				false, 0xabcde));
+	EXPECT_EQ(HPCC_CCM_NOTE_IGNORED,
+		  hpcc_ccm_note(&f, &cfg, &m, t + 3 * RTT + 3072 * RTT - 1,
+				RTT, false, 0xabcde));
+	EXPECT_EQ(HPCC_CCM_NOTE_REROUTE,
+		  hpcc_ccm_note(&f, &cfg, &m, t + 3 * RTT + 3072 * RTT, RTT,
+				false, 0xabcde));
+	EXPECT_EQ(3, f.changes);
 }
 
 /* @m as a notification of type @ntype with sequence number @seq, kept. */
