@@ -317,7 +317,46 @@ fctgen_ping() {
 }
 
 ktap_print_header
-ktap_set_plan 11
+# ccm_report.py on two synthetic runs of tools/bench/ccm.sh (B 10 Mbit/s,
+# two flows): hpcc-ccm-1, u1 full and u2 idle for 2 s after t_add, then
+# both full to the end, 17 s after t_add (fabric 32 of 34 s: 94 %; the
+# second from 1.8 s on averages 0.8 x B on u2: resolve 1.8 s), flows of 6
+# and 2 Mbit/s (Jain 0.8), 5 path changes, 2 the host rule's; dctcp-plb-1, u2 never above half (never
+# resolved), 1 change, no own column
+report_ccm() {
+	local d=$W/ccm
+	mkdir -p "$d/hpcc-ccm-1" "$d/dctcp-plb-1" || return 1
+	printf '%s\n' "leafspine: 2 senders, 2 spines, uplinks tbf 10 Mbit/s bfifo 1000 B, netem 10 ms" \
+		> "$d/setup.txt"
+	python3 - "$d" <<'EOF' || return 1
+import json, os, sys
+d = sys.argv[1]
+def run(name, u2_rate, resolve_at, changes, own, rates):
+    r = os.path.join(d, name)
+    with open(os.path.join(r, "meta.txt"), "w") as f:
+        f.write("variant x\nt0 100.0\nt_add 103.0\npath_changes %d\n" % changes)
+        if own is not None:
+            f.write("own_changes %d\n" % own)
+    a = b = 0
+    with open(os.path.join(r, "rates.raw"), "w") as f:
+        for i in range(0, 201):
+            t = 100.0 + i * 0.1
+            f.write("%.1f %d %d\n" % (t, a, b))
+            a += 10e6 / 8 * 0.1
+            b += (u2_rate if t >= 103.0 + resolve_at else 0) / 8 * 0.1
+    for i, x in enumerate(rates, 1):
+        with open(os.path.join(r, "flow%d.json" % i), "w") as f:
+            json.dump({"end": {"sum_received": {"bits_per_second": x}}}, f)
+run("hpcc-ccm-1", 10e6, 2.0, 5, 2, [6e6, 2e6])
+run("dctcp-plb-1", 4e6, 0.0, 1, None, [4e6, 4e6])
+EOF
+	python3 "$TOP/tools/bench/ccm_report.py" "$d" > "$W/ccm.md" || return 1
+	cat "$W/ccm.md"
+	grep -q '^| hpcc-ccm | 1 | 94 \[94-94\] | 100 \[100-100\] | 1\.8 \[1\.8-1\.8\] | 5 \[5-5\] (own 2 \[2-2\]) | 40 \[40-40\] | 0\.80 \[0\.80-0\.80\] |$' "$W/ccm.md" &&
+		grep -q '^| dctcp-plb | 1 | 70 \[70-70\] | 70 \[70-70\] | never | 1 \[1-1\] | 40 \[40-40\] | 1\.00 \[1\.00-1\.00\] |$' "$W/ccm.md"
+}
+
+ktap_set_plan 12
 t "report.py: guest failures, timeouts apart from crashes" report_failures
 t "schedule.py poisson: 2000 flows, arrival rate for 30 % load, scaled sizes" poisson_load
 t "schedule.py incast: rounds of N at one time, background flow, gaps" incast_rounds
@@ -325,6 +364,7 @@ t "report.py: hpcc's telemetry table, target and plot from a tracepoint record" 
 t "report.py: S4 with hpcc-fcr, its FCR columns and issue 19's targets" report_s4_fcr
 t "schedule.py many: the FCR draft's 8.1 test, load, senders, latency messages" many_load
 t "report.py: S7 beside the draft's table, mixed mode's Jain and CE marks" report_s7
+t "ccm_report.py: fabric use, resolve time, path changes (own), goodput, Jain" report_ccm
 if fg_pair; then
 	t "fctgen: six flows complete, bins add up to each size" fctgen_flows
 	t "fctgen: bad schedule lines exit 2" fctgen_rejects

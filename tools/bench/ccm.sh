@@ -25,7 +25,8 @@
 # For each run, OUT/VARIANT-REP/: flowN.json (iperf3), rates.raw (time,
 # bytes sent by u1 and u2 every 100 ms, from sysfs), meta.txt (t_add,
 # path changes: hpcc's ccm-reroutes + ccm-ar-reroutes summed over the
-# senders, dctcp's TcpExtTCPPLBRehash), and tbl1's hop counters.
+# senders, dctcp's TcpExtTCPPLBRehash; own_changes: hpcc's ccm-reroutes,
+# the host rule's), and tbl1's hop counters.
 # tools/bench/ccm_report.py OUT makes the report.
 set -u
 TOP=$(cd "$(dirname "$0")/../.." && pwd)
@@ -114,7 +115,7 @@ setup() {
 
 # run VARIANT DIR - one collision
 run() {
-	local v=$1 dir=$2 f pids=() sp t0 tadd c0 c1 key
+	local v=$1 dir=$2 f pids=() sp t0 tadd c0 c1 o0 key
 	mkdir -p "$dir"
 	setup "$v" || return 1
 	tb_spines 1 || return 1
@@ -124,6 +125,7 @@ run() {
 	[ "$v" = dctcp-plb ] && key=ext:TCPPLBRehash
 	c0=0
 	for k in $key; do c0=$((c0 + $(sum_senders "$k"))); done
+	o0=$(sum_senders ccm-reroutes)
 	for ((f = 1; f <= FLOWS; f++)); do
 		ip netns exec "tbd$f" iperf3 -s -1 -p $((5200 + f)) > /dev/null 2>&1 &
 	done
@@ -160,6 +162,8 @@ run() {
 		echo "t0 $t0"
 		echo "t_add $tadd"
 		echo "path_changes $((c1 - c0))"
+		[ "$v" = dctcp-plb ] ||
+			echo "own_changes $(($(sum_senders ccm-reroutes) - o0))"
 	} > "$dir/meta.txt"
 	ip netns exec tbl1 "$CTL" int show > "$dir/hop.txt"
 	echo "$v $(basename "$dir"): path changes $((c1 - c0))"

@@ -15,7 +15,8 @@ second spine joined.  Figures:
                 traffic; "never" when no such second exists before the end
   changes       path changes (meta.txt: hpcc's ccm-reroutes and
                 ccm-ar-reroutes, or dctcp's TcpExtTCPPLBRehash, summed over
-                the senders)
+                the senders); own: the host rule's (ccm-reroutes) alone,
+                the rest were type 3 notifications
   goodput %     iperf3's received bits per second summed over the flows
                 (the whole run, before t_add included), over 2 x B
   Jain          Jain's fairness index of the flows' goodputs (1: equal;
@@ -119,6 +120,7 @@ def one(d, b, nflows):
         "last10": util(end - 10),
         "resolve": resolve,
         "changes": int(meta.get("path_changes", 0)),
+        "own": int(meta["own_changes"]) if "own_changes" in meta else None,
         "goodput": goodput(d, nflows) / (2 * b),
         "jain": jain(flow_rates(d, nflows)),
     }
@@ -163,7 +165,9 @@ def main():
             fmt([x["fabric"] for x in rs], pct),
             fmt([x["last10"] for x in rs], pct),
             fmt([x["resolve"] for x in rs], lambda t: "%.1f" % t, never),
-            fmt([x["changes"] for x in rs], lambda c: "%d" % c),
+            fmt([x["changes"] for x in rs], lambda c: "%d" % c) +
+            ("" if any(x["own"] is None for x in rs) else
+             " (own %s)" % fmt([x["own"] for x in rs], lambda c: "%d" % c)),
             fmt([x["goodput"] for x in rs], pct),
             fmt([x["jain"] for x in rs], lambda j: "%.2f" % j)))
     lines += ["", "Median [min-max] over the runs; resolve: each uplink at %.0f %% of B "
