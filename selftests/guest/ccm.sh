@@ -301,8 +301,11 @@ split_settled() { settled && split 7601 7602 7603; }
 # 155 changes, then none), against about 1 200 changes in 35 s that
 # never stopped before it.  But on 6.12 one run made 212 changes until
 # the 150 s flows ended, and one that passed ended with all three flows
-# on s2: 'settled' checks only that no change came in 3 s, not that the
-# flows are still split.  Kept to be run by hand until both are fixed.
+# on s2: 'settled' checked only that no change came in 3 s, not that the
+# flows were still split.  Since the retry at the longest gap
+# (hpcc_ccm_retry_due()) and split_settled, both runs passed (70 changes
+# on 6.1 in 110 s, 123 on 6.12 in 132 s); out of the plan for its length
+# while make check is over its 30 minutes.  Run by hand.
 #
 # A collision on a resilient group: three unlimited IPv6 flows on s1, s2
 # idle (r1's resilient group keeps their buckets on s1 when s2 joins),
