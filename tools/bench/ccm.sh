@@ -22,11 +22,29 @@
 #   dctcp-plb  dctcp with Linux's PLB (net.ipv4.tcp_plb_enabled 1, its
 #              defaults), RED marking ECN at K = CCM_RED_K on the uplinks
 #
+# CCM_SCENARIOS (default "collision incast flap") picks the scenarios:
+#
+#   collision  the above (directories VARIANT-REP)
+#   incast     the same collision for flows 3 and 4 while flows 1 and 2
+#              both go to tbd1, whose port on tbl2 (the last hop) is
+#              slowed to CCM_INC_MBIT (default 10) with CCM on it too: the
+#              incast flows should change no path, the collided ones
+#              should (directories incast-VARIANT-REP)
+#   flap       flows 1 to 3 over both spines from the start, while
+#              CCM_FLAP_MBIT (default 20) of UDP from tbs4 to tbd4 is
+#              routed over one spine, then the other, every CCM_FLAP_S
+#              (default 2) seconds: path changes per flow per second
+#              should stay bounded (directories flap-VARIANT-REP)
+#
+# incast and flap run CCM_VARIANTS2 (default hpcc-ccm hpcc-ccms
+# dctcp-plb; plain hpcc changes no path).
+#
 # For each run, OUT/VARIANT-REP/: flowN.json (iperf3), rates.raw (time,
 # bytes sent by u1 and u2 every 100 ms, from sysfs), meta.txt (t_add,
 # path changes: hpcc's ccm-reroutes + ccm-ar-reroutes summed over the
 # senders, dctcp's TcpExtTCPPLBRehash; own_changes: hpcc's ccm-reroutes,
-# the host rule's), and tbl1's hop counters.
+# the host rule's; flow_changes: each sender's path changes, its one
+# data flow's), and tbl1's hop counters.
 # tools/bench/ccm_report.py OUT makes the report.
 set -u
 TOP=$(cd "$(dirname "$0")/../.." && pwd)
@@ -42,6 +60,11 @@ DUR=${CCM_DUR_S:-25}
 ADD=${CCM_ADD_S:-3}
 RED_K=${CCM_RED_K:-20000}
 VARIANTS=${CCM_VARIANTS:-hpcc-ccm hpcc-ccms hpcc dctcp-plb}
+VARIANTS2=${CCM_VARIANTS2:-hpcc-ccm hpcc-ccms dctcp-plb}
+SCENARIOS=${CCM_SCENARIOS:-collision incast flap}
+INC_MBIT=${CCM_INC_MBIT:-10}
+FLAP_MBIT=${CCM_FLAP_MBIT:-20}
+FLAP_S=${CCM_FLAP_S:-2}
 CTL=$TB_BIN/hpccctl
 
 mkdir -p "$OUT" || exit 1
@@ -55,35 +78,68 @@ tb_up leafspine "$FLOWS" || { echo "ccm: testbed failed" >&2; exit 1; }
 for ((i = 1; i <= FLOWS; i++)); do
 	echo "ccm = fd00:19::/32" > "$TB_TMP/tbs$i.hpccd.conf"
 	kill -HUP "$(cat "$TB_TMP/tbs$i.hpccd.pid")"
-	ip netns exec "tbs$i" "$CTL" fcr set port 6862 prefix fd00:18::/32 ||
-		exit 1
+	# tbl1's addresses toward the senders, tbl2's on its uplinks (its
+	# type 1 and 2 from the last hop)
+	ip netns exec "tbs$i" "$CTL" fcr set port 6862 prefix fd00:18::/32 \
+		prefix fd00:21::/32 || exit 1
 done
 {
 	echo "leafspine: $FLOWS senders, 2 spines, uplinks tbf $TB_RATE_MBIT Mbit/s bfifo $TB_LIMIT B, netem $TB_RTT_MS ms"
 	echo "hpcc: $TB_HPCC_PARAMS"
 	echo "flows $FLOWS x $DUR s, spine 2 added at $ADD s, reps $REPS, red_k $RED_K"
+	echo "scenarios $SCENARIOS; incast: last hop $INC_MBIT Mbit/s; flap: $FLAP_MBIT Mbit/s of UDP, other spine every $FLAP_S s"
 	echo "kernel $(uname -r)"
 } > "$OUT/setup.txt"
 cat "$OUT/setup.txt"
 
-# senders' sum of hpcc counters KEYs, or of a TcpExt counter (ext:NAME)
+# sender_stat I KEY - sender tbsI's hpcc counter KEY, or TcpExt counter
+# (ext:NAME)
+sender_stat() {
+	local v
+	case $2 in
+	ext:*)
+		v=$(ip netns exec "tbs$1" awk -v k="${2#ext:}" '
+			/^TcpExt:/ { if (!h) { for (j = 1; j <= NF; j++) n[j] = $j; h = 1 }
+			else { for (j = 1; j <= NF; j++) if (n[j] == k) print $j } }' \
+			/proc/net/netstat) ;;
+	*) v=$(ip netns exec "tbs$1" "$CTL" stats | awk -v k="$2" '$1 == k { print $2 }') ;;
+	esac
+	echo "${v:-0}"
+}
+
+# changes_of I KEYS - sender tbsI's path changes: the sum of KEYS
+changes_of() {
+	local k c=0
+	for k in $2; do c=$((c + $(sender_stat "$1" "$k"))); done
+	echo $c
+}
+
+# sum_senders KEY - the senders' sum of sender_stat KEY
 sum_senders() {
-	local i s=0 v
+	local i s=0
 	for ((i = 1; i <= FLOWS; i++)); do
-		case $1 in
-		ext:*)
-			v=$(ip netns exec "tbs$i" awk -v k="${1#ext:}" '
-				/^TcpExt:/ { if (!h) { for (j = 1; j <= NF; j++) n[j] = $j; h = 1 }
-				else { for (j = 1; j <= NF; j++) if (n[j] == k) print $j } }' \
-				/proc/net/netstat) ;;
-		*) v=$(ip netns exec "tbs$i" "$CTL" stats | awk -v k="$1" '$1 == k { print $2 }') ;;
-		esac
-		s=$((s + ${v:-0}))
+		s=$((s + $(sender_stat $i "$1")))
 	done
 	echo $s
 }
 
-# setup VARIANT - congestion control, PLB, the hop's CCM and queue
+# port_queue NS DEV CC RATE - the child queue of NS's DEV under its tbf
+# of RATE Mbit/s: RED marking at RED_K for dctcp, else a bfifo
+port_queue() {
+	if [ "$3" = dctcp ]; then
+		ip netns exec "$1" tc qdisc replace dev "$2" parent 1:1 handle 20: \
+			red limit "$TB_LIMIT" min "$RED_K" max $((RED_K + 1)) \
+			avpkt 1500 burst $((RED_K / 1500 + 1)) probability 1 ecn \
+			bandwidth "${4}mbit"
+	else
+		ip netns exec "$1" tc qdisc replace dev "$2" parent 1:1 handle 10: \
+			bfifo limit "$TB_LIMIT"
+	fi
+}
+
+# setup VARIANT SCENARIO - congestion control, PLB, the hops' CCM and
+# queues; for incast, tbl2's port to tbd1 slowed to INC_MBIT (its hop's B
+# too) with CCM on it; else that port as tb_up left it
 setup() {
 	local v=$1 cc=hpcc ecn=2 plb=0 tries=0 ccm=0 share=0 ns k
 	case $v in
@@ -99,26 +155,48 @@ setup() {
 			ccm-gap-rtts 4 ccm-pause 60 ccm-share $share || return 1
 	done
 	for k in 1 2; do
-		ip netns exec tbl1 "$CTL" int change dev "u$k" ccm-qlen-high $ccm ||
-			return 1
-		if [ "$cc" = dctcp ]; then
-			ip netns exec tbl1 tc qdisc replace dev "u$k" parent 1:1 handle 20: \
-				red limit "$TB_LIMIT" min "$RED_K" max $((RED_K + 1)) \
-				avpkt 1500 burst $((RED_K / 1500 + 1)) probability 1 ecn \
-				bandwidth "${TB_RATE_MBIT}mbit"
-		else
-			ip netns exec tbl1 tc qdisc replace dev "u$k" parent 1:1 handle 10: \
-				bfifo limit "$TB_LIMIT"
-		fi || return 1
+		ip netns exec tbl1 "$CTL" int change dev "u$k" ccm-qlen-high $ccm &&
+			port_queue tbl1 "u$k" $cc "$TB_RATE_MBIT" || return 1
+	done
+	ip netns exec tbl2 tc qdisc del dev h1 root 2>/dev/null
+	if [ "$2" = incast ]; then
+		ip netns exec tbl2 tc qdisc add dev h1 root handle 1: tbf \
+			rate "${INC_MBIT}mbit" burst "$TB_BURST" limit "$TB_LIMIT" &&
+			port_queue tbl2 h1 $cc "$INC_MBIT" &&
+			ip netns exec tbl2 "$CTL" int change dev h1 \
+				rate "${INC_MBIT}mbit" ccm-qlen-high $ccm
+	else
+		ip netns exec tbl2 "$CTL" int change dev h1 rate 10gbit \
+			ccm-qlen-high 0
+	fi
+}
+
+# flow_dst SCENARIO F - receiver index of flow F: in incast flows 1 and 2
+# both go to tbd1
+flow_dst() {
+	if [ "$1" = incast ] && [ "$2" = 2 ]; then echo 1; else echo "$2"; fi
+}
+
+# flap_udp - tbs4's UDP to tbd4 over spine 1, then 2, every FLAP_S
+# seconds (a more specific route on tbl1), until killed
+flap_udp() {
+	local k=1
+	ip netns exec tbs4 iperf3 -6 -c fd00:19:4::1 -p 5204 -u \
+		-b "${FLAP_MBIT}M" -t $((DUR + 5)) > /dev/null 2>&1 &
+	while :; do
+		ip -n tbl1 -6 route replace fd00:19:4::/64 nhid $k
+		sleep "$FLAP_S"
+		k=$((3 - k))
 	done
 }
 
-# run VARIANT DIR - one collision
+# run SCENARIO VARIANT DIR - one run
 run() {
-	local v=$1 dir=$2 f pids=() sp t0 tadd c0 c1 o0 key
+	local sc=$1 v=$2 dir=$3 f pids=() sp fp t0 tadd c0 c1 o0 key n
+	local -a fc0
 	mkdir -p "$dir"
-	setup "$v" || return 1
-	tb_spines 1 || return 1
+	setup "$v" "$sc" || return 1
+	if [ "$sc" = flap ]; then tb_spines 2; else tb_spines 1; fi || return 1
 	# every bucket idle on spine 1 before the flows
 	sleep 2
 	key="ccm-reroutes ccm-ar-reroutes"
@@ -126,11 +204,15 @@ run() {
 	c0=0
 	for k in $key; do c0=$((c0 + $(sum_senders "$k"))); done
 	o0=$(sum_senders ccm-reroutes)
+	n=$FLOWS
+	[ "$sc" = flap ] && n=$((FLOWS - 1))
 	for ((f = 1; f <= FLOWS; f++)); do
-		ip netns exec "tbd$f" iperf3 -s -1 -p $((5200 + f)) > /dev/null 2>&1 &
+		fc0[f]=$(changes_of $f "$key")
+		ip netns exec "tbd$(flow_dst "$sc" $f)" iperf3 -s -1 -p $((5200 + f)) \
+			> /dev/null 2>&1 &
 	done
 	for ((f = 1; f <= FLOWS; f++)); do
-		retry 50 sh -c "ip netns exec tbd$f ss -Hltn | grep -q ':$((5200 + f)) '" ||
+		retry 50 sh -c "ip netns exec tbd$(flow_dst "$sc" $f) ss -Hl | grep -q ':$((5200 + f)) '" ||
 			return 1
 	done
 	# tbl1's uplinks' bytes every 100 ms, no process per sample
@@ -143,35 +225,53 @@ run() {
 			read -r -t 0.1 -u 3 _
 		done' > "$dir/rates.raw" 2>/dev/null &
 	sp=$!
+	fp=
+	if [ "$sc" = flap ]; then
+		flap_udp &
+		fp=$!
+	fi
 	t0=$EPOCHREALTIME
-	for ((f = 1; f <= FLOWS; f++)); do
-		ip netns exec "tbs$f" iperf3 -6 -c "fd00:19:$f::1" -p $((5200 + f)) \
-			-t "$DUR" -J > "$dir/flow$f.json" 2>&1 &
+	for ((f = 1; f <= n; f++)); do
+		ip netns exec "tbs$f" iperf3 -6 -c "fd00:19:$(flow_dst "$sc" $f)::1" \
+			-p $((5200 + f)) -t "$DUR" -J > "$dir/flow$f.json" 2>&1 &
 		pids+=($!)
 	done
 	sleep "$ADD"
-	tb_spines 2 || return 1
+	[ "$sc" = flap ] || tb_spines 2 || return 1
 	tadd=$EPOCHREALTIME
 	wait "${pids[@]}"
-	kill "$sp"
-	wait "$sp" 2>/dev/null
+	kill "$sp" $fp
+	wait "$sp" $fp 2>/dev/null
+	[ "$sc" = flap ] && { pkill -f "iperf3 -6 -c fd00:19:4::1"; ip -n tbl1 -6 route del fd00:19:4::/64; }
 	c1=0
 	for k in $key; do c1=$((c1 + $(sum_senders "$k"))); done
 	{
 		echo "variant $v"
+		echo "scenario $sc"
 		echo "t0 $t0"
 		echo "t_add $tadd"
 		echo "path_changes $((c1 - c0))"
 		[ "$v" = dctcp-plb ] ||
 			echo "own_changes $(($(sum_senders ccm-reroutes) - o0))"
+		echo -n "flow_changes"
+		for ((f = 1; f <= n; f++)); do
+			echo -n " $(($(changes_of $f "$key") - fc0[f]))"
+		done
+		echo
 	} > "$dir/meta.txt"
 	ip netns exec tbl1 "$CTL" int show > "$dir/hop.txt"
-	echo "$v $(basename "$dir"): path changes $((c1 - c0))"
+	ip netns exec tbl2 "$CTL" int show dev h1 >> "$dir/hop.txt" 2>&1
+	echo "$sc $v $(basename "$dir"): path changes $((c1 - c0)), per flow$(sed -n 's/^flow_changes//p' "$dir/meta.txt")"
 }
 
 for ((r = 1; r <= REPS; r++)); do
-	for v in $VARIANTS; do
-		run "$v" "$OUT/$v-$r" || echo "ccm: $v-$r failed" >&2
+	for sc in $SCENARIOS; do
+		vs=$VARIANTS
+		pre=
+		[ "$sc" = collision ] || { vs=$VARIANTS2; pre=$sc-; }
+		for v in $vs; do
+			run "$sc" "$v" "$OUT/$pre$v-$r" || echo "ccm: $pre$v-$r failed" >&2
+		done
 	done
 done
 tb_down

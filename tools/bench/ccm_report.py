@@ -22,6 +22,14 @@ second spine joined.  Figures:
   Jain          Jain's fairness index of the flows' goodputs (1: equal;
                 1/N: one flow has it all)
 
+The incast scenario (incast-VARIANT-REP: flows 1 and 2 to one receiver
+whose last hop is slowed, flows 3 and 4 in the collision) adds: path
+changes of the incast flows and of the collided ones (meta.txt's
+flow_changes), and each group's goodput in Mbit/s.  The flap scenario
+(flap-VARIANT-REP: flows 1 to 3 while UDP loads one spine, then the other)
+adds: path changes per flow per second (the flow that changed most),
+goodput % of 2 x B, and Jain's index.
+
 Each figure is reported as the median over the repetitions with its range
 (min-max); the report is OUT/report.md, also printed.
 """
@@ -123,6 +131,9 @@ def one(d, b, nflows):
         "own": int(meta["own_changes"]) if "own_changes" in meta else None,
         "goodput": goodput(d, nflows) / (2 * b),
         "jain": jain(flow_rates(d, nflows)),
+        "flow_changes": [int(x) for x in meta.get("flow_changes", "").split()],
+        "flow_rates": flow_rates(d, len(meta.get("flow_changes", "").split())
+                                 or nflows),
     }
 
 
@@ -172,6 +183,39 @@ def main():
             fmt([x["jain"] for x in rs], lambda j: "%.2f" % j)))
     lines += ["", "Median [min-max] over the runs; resolve: each uplink at %.0f %% of B "
               "or more for a second, from the second spine's addition." % (100 * RESOLVED)]
+    mbit = lambda v: "%.1f" % (v / 1e6)
+    cnt = lambda c: "%d" % c
+    inc = [(v, runs["incast-" + v]) for v in ("hpcc-ccm", "hpcc-ccms", "dctcp-plb")
+           if "incast-" + v in runs]
+    if inc:
+        lines += ["", "## Incast at the last hop with the collision", "",
+                  "| variant | runs | incast flows' path changes | collided flows' path changes "
+                  "| incast goodput Mbit/s | collided goodput Mbit/s | fabric % after t_add |",
+                  "|---|---|---|---|---|---|---|"]
+        for v, rs in inc:
+            lines.append("| %s | %d | %s | %s | %s | %s | %s |" % (
+                v, len(rs),
+                fmt([sum(x["flow_changes"][:2]) for x in rs], cnt),
+                fmt([sum(x["flow_changes"][2:]) for x in rs], cnt),
+                fmt([sum(x["flow_rates"][:2]) for x in rs], mbit),
+                fmt([sum(x["flow_rates"][2:]) for x in rs], mbit),
+                fmt([x["fabric"] for x in rs], pct)))
+    fl = [(v, runs["flap-" + v]) for v in ("hpcc-ccm", "hpcc-ccms", "dctcp-plb")
+          if "flap-" + v in runs]
+    if fl:
+        dur = float(re.search(r"x (\d+) s", setup).group(1))
+        lines += ["", "## Flap: UDP on one spine, then the other, every few seconds", "",
+                  "| variant | runs | path changes per flow per s (most) | path changes (all flows) "
+                  "| goodput % | Jain |",
+                  "|---|---|---|---|---|---|"]
+        for v, rs in fl:
+            lines.append("| %s | %d | %s | %s | %s | %s |" % (
+                v, len(rs),
+                fmt([max(x["flow_changes"] or [0]) / dur for x in rs],
+                    lambda c: "%.2f" % c),
+                fmt([sum(x["flow_changes"]) for x in rs], cnt),
+                fmt([sum(x["flow_rates"]) / (2 * b) for x in rs], pct),
+                fmt([jain(x["flow_rates"]) for x in rs], lambda j: "%.2f" % j)))
     text = "\n".join(lines) + "\n"
     with open(os.path.join(out, "report.md"), "w") as f:
         f.write(text)
