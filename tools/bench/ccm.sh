@@ -44,7 +44,7 @@
 # path changes: hpcc's ccm-reroutes + ccm-ar-reroutes summed over the
 # senders, dctcp's TcpExtTCPPLBRehash; own_changes: hpcc's ccm-reroutes,
 # the host rule's; flow_changes: each sender's path changes, its one
-# data flow's), and tbl1's hop counters.
+# data flow's), tbl1's hop counters, and snap.txt (snapshot, mid-run).
 # tools/bench/ccm_report.py OUT makes the report.
 set -u
 TOP=$(cd "$(dirname "$0")/../.." && pwd)
@@ -171,6 +171,21 @@ setup() {
 	fi
 }
 
+# snapshot - mid-run, each sender's flows (hpccctl flow show: mode,
+# window, U, samples, fallbacks) and its hpccd's counters that are not 0
+snapshot() {
+	local i f
+	for ((i = 1; i <= FLOWS; i++)); do
+		echo "== tbs$i"
+		ip netns exec "tbs$i" "$CTL" flow show
+		f=$TB_TMP/tbs$i.hpccd.stats
+		rm -f "$f"
+		kill -USR1 "$(cat "$TB_TMP/tbs$i.hpccd.pid")" 2>/dev/null || continue
+		retry 25 test -s "$f" && grep -v "=0$" "$f" | tr '\n' ' '
+		echo
+	done
+}
+
 # flow_dst SCENARIO F - receiver index of flow F: in incast flows 1 and 2
 # both go to tbd1
 flow_dst() {
@@ -239,6 +254,8 @@ run() {
 	sleep "$ADD"
 	[ "$sc" = flap ] || tb_spines 2 || return 1
 	tadd=$EPOCHREALTIME
+	sleep $((DUR / 2))
+	snapshot > "$dir/snap.txt" 2>&1
 	wait "${pids[@]}"
 	kill "$sp" $fp
 	wait "$sp" $fp 2>/dev/null
