@@ -77,7 +77,7 @@ tb_up leafspine "$FLOWS" || { echo "ccm: testbed failed" >&2; exit 1; }
 # notifications from tbl1's addresses toward them
 for ((i = 1; i <= FLOWS; i++)); do
 	echo "ccm = fd00:19::/32" > "$TB_TMP/tbs$i.hpccd.conf"
-	kill -HUP "$(cat "$TB_TMP/tbs$i.hpccd.pid")"
+	tb_hpccd_reload "tbs$i" || { echo "ccm: tbs$i's hpccd did not reload" >&2; exit 1; }
 	# tbl1's addresses toward the senders, tbl2's on its uplinks (its
 	# type 1 and 2 from the last hop)
 	ip netns exec "tbs$i" "$CTL" fcr set port 6862 prefix fd00:18::/32 \

@@ -143,11 +143,21 @@ capacity = 1 1 $((TB_RATE_MBIT * 1000000))"
 		else
 			printf '%s\n' "$conf"
 		fi > "$TB_TMP/tbs$i.hpccd.conf"
-		n=$(grep -c reloaded "$TB_TMP/tbs$i.hpccd.log")
-		p=$(cat "$TB_TMP/tbs$i.hpccd.pid") && kill -HUP "$p" &&
-			retry 50 sh -c "[ \$(grep -c reloaded '$TB_TMP/tbs$i.hpccd.log') -gt $n ]" ||
-			return 1
+		tb_hpccd_reload "tbs$i" || return 1
 	done
+}
+
+# tb_hpccd_reload NS - NS's hpccd re-reads its configuration: SIGHUP once
+# it is up (its log says "connected:"; before it blocks the signal a
+# SIGHUP kills it: bench-ccm's first runs lost tbs1's hpccd so, and its
+# flow ran the fallback law unprobed), then its log says "reloaded" once
+# more
+tb_hpccd_reload() {
+	local log=$TB_TMP/$1.hpccd.log n
+	retry 50 grep -q "connected:" "$log" || return 1
+	n=$(grep -c reloaded "$log")
+	kill -HUP "$(cat "$TB_TMP/$1.hpccd.pid")" &&
+		retry 50 sh -c "[ \$(grep -c reloaded '$log') -gt $n ]"
 }
 
 # tb_fcr on|off [N] - Fast Congestion Response (Documentation/design.rst):
