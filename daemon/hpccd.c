@@ -1428,6 +1428,24 @@ static void apply_cfg(void)
 			   (int)(D.cfg.event_buffer_kb << 10));
 }
 
+/*
+ * signals_block() - block the signals hpccd reads from its signalfd
+ * (SIGTERM, SIGINT, SIGHUP, SIGUSR1) and give their set in @mask.  main()
+ * calls it first of all: one of them sent while hpccd starts (a reload
+ * right after the start, as systemd's ExecReload or a testbed does) stays
+ * pending until the signalfd reads it, instead of killing the daemon by
+ * its default action (bench-ccm lost a sender's hpccd so, 2026-11-28).
+ */
+static void signals_block(sigset_t *mask)
+{
+	sigemptyset(mask);
+	sigaddset(mask, SIGTERM);
+	sigaddset(mask, SIGINT);
+	sigaddset(mask, SIGHUP);
+	sigaddset(mask, SIGUSR1);
+	sigprocmask(SIG_BLOCK, mask, NULL);
+}
+
 static int setup(void)
 {
 	sigset_t mask;
@@ -1494,12 +1512,7 @@ static int setup(void)
 				  &D.ev.notify_grp,
 				  sizeof(D.ev.notify_grp)) < 0)
 		logmsg(LOG_ERR, "join nlctrl notify: %s", strerror(errno));
-	sigemptyset(&mask);
-	sigaddset(&mask, SIGTERM);
-	sigaddset(&mask, SIGINT);
-	sigaddset(&mask, SIGHUP);
-	sigaddset(&mask, SIGUSR1);
-	sigprocmask(SIG_BLOCK, &mask, NULL);
+	signals_block(&mask);
 	D.sig_fd = signalfd(-1, &mask, SFD_CLOEXEC | SFD_NONBLOCK);
 	D.timer_fd = timerfd_create(CLOCK_MONOTONIC, TFD_CLOEXEC | TFD_NONBLOCK);
 	D.ep_fd = epoll_create1(EPOLL_CLOEXEC);
@@ -1556,7 +1569,9 @@ int main(int argc, char **argv)
 	int opt, i, n;
 	struct hpccd_cfg cl;
 	char *const *args = argv;
+	sigset_t mask;
 
+	signals_block(&mask);
 	hpccd_cfg_log = cfg_log;
 	hpccd_cfg_defaults(&D.cfg);
 	/* the file first, so the command line wins over it */

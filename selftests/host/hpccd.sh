@@ -89,6 +89,36 @@ signals() {
 	[ "$i" = 0 ] && grep -q "hpccd exiting" "$TMP/log"
 }
 
+# A SIGHUP while hpccd starts is a reload, not its death: its
+# configuration is a FIFO, so it waits in the open until the test writes
+# it; the SIGHUP comes meanwhile.  It stays pending (signals_block()
+# first in main()), and once up hpccd reloads (the FIFO again).  Before,
+# it died of the signal (bench-ccm's reload right after the start,
+# 2026-11-28).
+early_sighup() {
+	local pid rc
+	mkfifo "$TMP/slow.conf" || return 1
+	"$D" -c "$TMP/slow.conf" > "$TMP/early.log" 2>&1 &
+	pid=$!
+	# in its open of the FIFO (no writer yet)
+	retry 50 grep -qE "fifo|partner|pipe" "/proc/$pid/wchan" ||
+		{ echo "not waiting on the FIFO: $(cat "/proc/$pid/wchan" 2>&1)"; kill -KILL $pid; return 1; }
+	kill -HUP $pid
+	sleep 0.3
+	kill -0 $pid 2>/dev/null || { wait $pid; echo "died: status $?"; return 1; }
+	printf 'max-hops = 3\n' > "$TMP/slow.conf"
+	retry 50 grep -q "module not loaded" "$TMP/early.log" ||
+		{ cat "$TMP/early.log"; kill -KILL $pid; return 1; }
+	# the pending SIGHUP's reload opens the FIFO again
+	printf 'max-hops = 4\n' > "$TMP/slow.conf"
+	retry 50 grep -q "reloaded" "$TMP/early.log" ||
+		{ cat "$TMP/early.log"; kill -KILL $pid; return 1; }
+	kill -TERM $pid
+	wait $pid; rc=$?
+	sed 's/^/log: /' "$TMP/early.log"
+	[ "$rc" = 0 ]
+}
+
 # The shipped example (every setting commented out) gives the defaults.
 example_config() {
 	local pid
@@ -102,17 +132,19 @@ example_config() {
 }
 
 ktap_print_header
-ktap_set_plan 6
+ktap_set_plan 7
 t "hpccd -h prints usage" sh -c "'$D' -h | grep -q usage"
 t "hpccd --help/-V/--version; hpccd.8 lists every long option" help_version
 t "bad options and configuration files are refused with exit 2" bad_config
 if [ "$(id -u)" = 0 ]; then
 	t "no module: waits; SIGUSR1 stats, SIGHUP reload (bad file kept out), SIGTERM exit 0" signals
 	t "daemon/hpccd.conf, the shipped example, gives the defaults" example_config
+	t "a SIGHUP while hpccd starts is kept for a reload, not its death" early_sighup
 	t "long options --config, --probe-budget=N, --max-hops N, --stats-file take effect" long_options
 else
 	ktap_test_skip "signals: hpccd needs root for its raw sockets"
 	ktap_test_skip "example config: hpccd needs root for its raw sockets"
 	ktap_test_skip "long options: hpccd needs root for its raw sockets"
+	ktap_test_skip "early SIGHUP: hpccd needs root for its raw sockets"
 fi
 ktap_finished
