@@ -1430,11 +1430,12 @@ static void apply_cfg(void)
 
 /*
  * signals_block() - block the signals hpccd reads from its signalfd
- * (SIGTERM, SIGINT, SIGHUP, SIGUSR1) and give their set in @mask.  main()
- * calls it first of all: one of them sent while hpccd starts (a reload
- * right after the start, as systemd's ExecReload or a testbed does) stays
- * pending until the signalfd reads it, instead of killing the daemon by
- * its default action (bench-ccm lost a sender's hpccd so, 2026-11-28).
+ * (SIGTERM, SIGINT, SIGHUP, SIGUSR1) and give their set in @mask (for
+ * setup()'s signalfd).  main() calls it first of all: one of them sent
+ * while hpccd starts (a reload right after the start, as systemd's
+ * ExecReload or a testbed does) stays pending until the signalfd reads
+ * it, instead of killing the daemon by its default action (bench-ccm lost
+ * a sender's hpccd so, 2026-11-28).
  */
 static void signals_block(sigset_t *mask)
 {
@@ -1446,9 +1447,9 @@ static void signals_block(sigset_t *mask)
 	sigprocmask(SIG_BLOCK, mask, NULL);
 }
 
-static int setup(void)
+/* setup() - everything but the configuration; @mask: signals_block()'s */
+static int setup(const sigset_t *mask)
 {
-	sigset_t mask;
 	int one = 1;
 	uint64_t now = now_ns();
 
@@ -1512,8 +1513,7 @@ static int setup(void)
 				  &D.ev.notify_grp,
 				  sizeof(D.ev.notify_grp)) < 0)
 		logmsg(LOG_ERR, "join nlctrl notify: %s", strerror(errno));
-	signals_block(&mask);
-	D.sig_fd = signalfd(-1, &mask, SFD_CLOEXEC | SFD_NONBLOCK);
+	D.sig_fd = signalfd(-1, mask, SFD_CLOEXEC | SFD_NONBLOCK);
 	D.timer_fd = timerfd_create(CLOCK_MONOTONIC, TFD_CLOEXEC | TFD_NONBLOCK);
 	D.ep_fd = epoll_create1(EPOLL_CLOEXEC);
 	if (D.sig_fd < 0 || D.timer_fd < 0 || D.ep_fd < 0 ||
@@ -1615,7 +1615,7 @@ int main(int argc, char **argv)
 	D.cfg = cl;
 	if (D.cfg.syslog)
 		openlog("hpccd", LOG_PID, LOG_DAEMON);
-	if (setup())
+	if (setup(&mask))
 		return 1;
 	logmsg(LOG_INFO, "hpccd running: budget %u probes/s, %u hops per probe",
 	       D.cfg.budget, D.cfg.max_hops);
