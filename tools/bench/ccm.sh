@@ -92,35 +92,21 @@ done
 } > "$OUT/setup.txt"
 cat "$OUT/setup.txt"
 
-# sender_stat I KEY - sender tbsI's hpcc counter KEY, or TcpExt counter
-# (ext:NAME)
-sender_stat() {
-	local v
-	case $2 in
-	ext:*)
-		v=$(ip netns exec "tbs$1" awk -v k="${2#ext:}" '
+# sender_changes I VARIANT - "ALL OWN", sender tbsI's path changes so far
+# from one read of its counters: hpcc's ccm-reroutes + ccm-ar-reroutes
+# (OWN: ccm-reroutes, the host rule's), or dctcp-plb's TcpExtTCPPLBRehash
+# (OWN 0)
+sender_changes() {
+	if [ "$2" = dctcp-plb ]; then
+		ip netns exec "tbs$1" awk '
 			/^TcpExt:/ { if (!h) { for (j = 1; j <= NF; j++) n[j] = $j; h = 1 }
-			else { for (j = 1; j <= NF; j++) if (n[j] == k) print $j } }' \
-			/proc/net/netstat) ;;
-	*) v=$(ip netns exec "tbs$1" "$CTL" stats | awk -v k="$2" '$1 == k { print $2 }') ;;
-	esac
-	echo "${v:-0}"
-}
-
-# changes_of I KEYS - sender tbsI's path changes: the sum of KEYS
-changes_of() {
-	local k c=0
-	for k in $2; do c=$((c + $(sender_stat "$1" "$k"))); done
-	echo $c
-}
-
-# sum_senders KEY - the senders' sum of sender_stat KEY
-sum_senders() {
-	local i s=0
-	for ((i = 1; i <= FLOWS; i++)); do
-		s=$((s + $(sender_stat $i "$1")))
-	done
-	echo $s
+			else { for (j = 1; j <= NF; j++) if (n[j] == "TCPPLBRehash") v = $j } }
+			END { print v + 0, 0 }' /proc/net/netstat
+	else
+		ip netns exec "tbs$1" "$CTL" stats | awk '
+			$1 == "ccm-reroutes" { o = $2 } $1 == "ccm-ar-reroutes" { a = $2 }
+			END { print o + a, o + 0 }'
+	fi
 }
 
 # port_queue NS DEV CC RATE - the child queue of NS's DEV under its tbf
@@ -207,22 +193,17 @@ flap_udp() {
 
 # run SCENARIO VARIANT DIR - one run
 run() {
-	local sc=$1 v=$2 dir=$3 f pids=() sp fp t0 tadd c0 c1 o0 key n
-	local -a fc0
+	local sc=$1 v=$2 dir=$3 f pids=() sp fp t0 tadd n a o pc=0 oc=0 fcs=
+	local -a fc0 oc0
 	mkdir -p "$dir"
 	setup "$v" "$sc" || return 1
 	if [ "$sc" = flap ]; then tb_spines 2; else tb_spines 1; fi || return 1
 	# every bucket idle on spine 1 before the flows
 	sleep 2
-	key="ccm-reroutes ccm-ar-reroutes"
-	[ "$v" = dctcp-plb ] && key=ext:TCPPLBRehash
-	c0=0
-	for k in $key; do c0=$((c0 + $(sum_senders "$k"))); done
-	o0=$(sum_senders ccm-reroutes)
 	n=$FLOWS
 	[ "$sc" = flap ] && n=$((FLOWS - 1))
 	for ((f = 1; f <= FLOWS; f++)); do
-		fc0[f]=$(changes_of $f "$key")
+		read -r "fc0[f]" "oc0[f]" <<< "$(sender_changes $f "$v")"
 		ip netns exec "tbd$(flow_dst "$sc" $f)" iperf3 -s -1 -p $((5200 + f)) \
 			> /dev/null 2>&1 &
 	done
@@ -260,25 +241,25 @@ run() {
 	kill "$sp" $fp
 	wait "$sp" $fp 2>/dev/null
 	[ "$sc" = flap ] && { pkill -f "iperf3 -6 -c fd00:19:4::1"; ip -n tbl1 -6 route del fd00:19:4::/64; }
-	c1=0
-	for k in $key; do c1=$((c1 + $(sum_senders "$k"))); done
+	# every sender's changes (the flap's UDP sender too), each flow's
+	for ((f = 1; f <= FLOWS; f++)); do
+		read -r a o <<< "$(sender_changes $f "$v")"
+		pc=$((pc + a - fc0[f]))
+		oc=$((oc + o - oc0[f]))
+		[ $f -le $n ] && fcs="$fcs $((a - fc0[f]))"
+	done
 	{
 		echo "variant $v"
 		echo "scenario $sc"
 		echo "t0 $t0"
 		echo "t_add $tadd"
-		echo "path_changes $((c1 - c0))"
-		[ "$v" = dctcp-plb ] ||
-			echo "own_changes $(($(sum_senders ccm-reroutes) - o0))"
-		echo -n "flow_changes"
-		for ((f = 1; f <= n; f++)); do
-			echo -n " $(($(changes_of $f "$key") - fc0[f]))"
-		done
-		echo
+		echo "path_changes $pc"
+		[ "$v" = dctcp-plb ] || echo "own_changes $oc"
+		echo "flow_changes$fcs"
 	} > "$dir/meta.txt"
 	ip netns exec tbl1 "$CTL" int show > "$dir/hop.txt"
 	ip netns exec tbl2 "$CTL" int show dev h1 >> "$dir/hop.txt" 2>&1
-	echo "$sc $v $(basename "$dir"): path changes $((c1 - c0)), per flow$(sed -n 's/^flow_changes//p' "$dir/meta.txt")"
+	echo "$sc $v $(basename "$dir"): path changes $pc, per flow$fcs"
 }
 
 for ((r = 1; r <= REPS; r++)); do

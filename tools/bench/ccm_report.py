@@ -185,37 +185,42 @@ def main():
               "or more for a second, from the second spine's addition." % (100 * RESOLVED)]
     mbit = lambda v: "%.1f" % (v / 1e6)
     cnt = lambda c: "%d" % c
-    inc = [(v, runs["incast-" + v]) for v in ("hpcc-ccm", "hpcc-ccms", "dctcp-plb")
-           if "incast-" + v in runs]
-    if inc:
-        lines += ["", "## Incast at the last hop with the collision", "",
-                  "| variant | runs | incast flows' path changes | collided flows' path changes "
-                  "| incast goodput Mbit/s | collided goodput Mbit/s | fabric % after t_add |",
-                  "|---|---|---|---|---|---|---|"]
-        for v, rs in inc:
-            lines.append("| %s | %d | %s | %s | %s | %s | %s |" % (
-                v, len(rs),
-                fmt([sum(x["flow_changes"][:2]) for x in rs], cnt),
-                fmt([sum(x["flow_changes"][2:]) for x in rs], cnt),
-                fmt([sum(x["flow_rates"][:2]) for x in rs], mbit),
-                fmt([sum(x["flow_rates"][2:]) for x in rs], mbit),
-                fmt([x["fabric"] for x in rs], pct)))
-    fl = [(v, runs["flap-" + v]) for v in ("hpcc-ccm", "hpcc-ccms", "dctcp-plb")
-          if "flap-" + v in runs]
-    if fl:
-        dur = float(re.search(r"x (\d+) s", setup).group(1))
-        lines += ["", "## Flap: UDP on one spine, then the other, every few seconds", "",
-                  "| variant | runs | path changes per flow per s (most) | path changes (all flows) "
-                  "| goodput % | Jain |",
-                  "|---|---|---|---|---|---|"]
-        for v, rs in fl:
-            lines.append("| %s | %d | %s | %s | %s | %s |" % (
-                v, len(rs),
-                fmt([max(x["flow_changes"] or [0]) / dur for x in rs],
-                    lambda c: "%.2f" % c),
-                fmt([sum(x["flow_changes"]) for x in rs], cnt),
-                fmt([sum(x["flow_rates"]) / (2 * b) for x in rs], pct),
-                fmt([jain(x["flow_rates"]) for x in rs], lambda j: "%.2f" % j)))
+    two = lambda v: "%.2f" % v
+    dur = float(re.search(r"x (\d+) s", setup).group(1))
+    # the other scenarios' tables: title, then per column its heading
+    # and its cell (a function of the runs)
+    scenarios = (
+        ("incast", "Incast at the last hop with the collision", (
+            ("incast flows' path changes",
+             lambda rs: fmt([sum(x["flow_changes"][:2]) for x in rs], cnt)),
+            ("collided flows' path changes",
+             lambda rs: fmt([sum(x["flow_changes"][2:]) for x in rs], cnt)),
+            ("incast goodput Mbit/s",
+             lambda rs: fmt([sum(x["flow_rates"][:2]) for x in rs], mbit)),
+            ("collided goodput Mbit/s",
+             lambda rs: fmt([sum(x["flow_rates"][2:]) for x in rs], mbit)),
+            ("fabric % after t_add",
+             lambda rs: fmt([x["fabric"] for x in rs], pct)))),
+        ("flap", "Flap: UDP on one spine, then the other, every few seconds", (
+            ("path changes per flow per s (most)",
+             lambda rs: fmt([max(x["flow_changes"] or [0]) / dur for x in rs], two)),
+            ("path changes (all flows)",
+             lambda rs: fmt([sum(x["flow_changes"]) for x in rs], cnt)),
+            ("goodput %",
+             lambda rs: fmt([sum(x["flow_rates"]) / (2 * b) for x in rs], pct)),
+            ("Jain", lambda rs: fmt([jain(x["flow_rates"]) for x in rs], two)))),
+    )
+    for sc, title, cols in scenarios:
+        vs = [(v, runs[sc + "-" + v]) for v in ("hpcc-ccm", "hpcc-ccms", "dctcp-plb")
+              if sc + "-" + v in runs]
+        if not vs:
+            continue
+        lines += ["", "## " + title, "",
+                  "| variant | runs | " + " | ".join(h for h, _ in cols) + " |",
+                  "|---|---|" + "---|" * len(cols)]
+        for v, rs in vs:
+            lines.append("| %s | %d | %s |" % (v, len(rs),
+                                               " | ".join(c(rs) for _, c in cols)))
     text = "\n".join(lines) + "\n"
     with open(os.path.join(out, "report.md"), "w") as f:
         f.write(text)
