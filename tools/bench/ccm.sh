@@ -258,7 +258,7 @@ run() {
 		echo "flow_changes$fcs"
 	} > "$dir/meta.txt"
 	ip netns exec tbl1 "$CTL" int show > "$dir/hop.txt"
-	ip netns exec tbl2 "$CTL" int show dev h1 >> "$dir/hop.txt" 2>&1
+	ip netns exec tbl2 "$CTL" int show >> "$dir/hop.txt"
 	echo "$sc $v $(basename "$dir"): path changes $pc, per flow$fcs"
 }
 
