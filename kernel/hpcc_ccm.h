@@ -173,9 +173,11 @@ static inline void hpcc_ccm_encode(u8 *b, const struct hpcc_ccm_msg *m)
  * @samples: congested samples in a row at a hop other than the last
  *	before the host changes the flow's path on its own telemetry (HPCC++
  *	section 9.4), 1 to 255; the samples before it wait (no decrease)
- * @tries: path changes that may answer one congestion episode before the
- *	rate law takes over ("the rate decrease only when no change helped"),
- *	0 to 255; 0: never change the path (plain HPCC)
+ * @tries: path changes a flow may make in a burst before the rate law
+ *	takes over ("the rate decrease only when no change helped"), 0 to
+ *	255; one is given back per 2^HPCC_CCM_REFILL_SHIFT x @gap_rtts RTTs
+ *	without a change (hpcc_ccm_refill()); 0: never change the path
+ *	(plain HPCC)
  * @gap_rtts: fewest RTTs between two path changes of a flow, 1 to 255:
  *	the new path's telemetry needs a round trip to show whether it helped
  * @pause_ns: no path change for this long after an RTO, ns (PLB's
@@ -193,23 +195,27 @@ struct hpcc_ccm_cfg {
  * struct hpcc_ccm_flow - a flow's coordination state
  * @last_change: when its path last changed, ns; 0: never
  * @pause_until: no path change before this, ns (after an RTO)
+ * @refill_ts: when a try was last given back (hpcc_ccm_refill()), ns;
+ *	0: never
+ * @incast_ts: when its telemetry last showed incast (the last hop binds,
+ *	or runs at eta or above), ns; 0: never
  * @changes: path changes, in all
  * @cc: the CC indicator (set by a type 1 notification, cleared by a type
  *	2): the flow is incast, congestion is answered by the rate alone
  * @streak: congested samples in a row at a hop other than the last
- * @tried: path changes in the current congestion episode (0 again at a
- *	sample that is not congested when neither a change nor a congested
- *	sample came in the last @gap_rtts RTTs: the change helped)
- * @last_congested: when its last congested sample came, ns; 0: never
+ * @tried: tries in use, 0 to the cfg's tries: one more at each path
+ *	change, one given back per HPCC_CCM_REFILL base gaps without a change
+ *	(hpcc_ccm_refill())
  */
 struct hpcc_ccm_flow {
 	u64 last_change;
 	u64 pause_until;
+	u64 refill_ts;
+	u64 incast_ts;
 	u32 changes;
 	u8 cc;
 	u8 streak;
 	u8 tried;
-	u64 last_congested;
 };
 
 /**
@@ -222,14 +228,24 @@ struct hpcc_ccm_flow {
  *	U above eta, where a flow alone at its bottleneck runs)
  * @last_hop: the binding hop (the one with the highest U) is the path's
  *	last (the port toward the destination: incast, section 6.3.1)
+ * @last_busy: the path's last hop runs at eta or above (u' of that hop,
+ *	struct hpcc_flow's u_last), whichever hop binds: the last hop is on
+ *	every path, so a flow it holds back is incast too, even while a
+ *	busier hop of the fabric binds (the incast-with-collision test of
+ *	issue 20: 75 path changes of incast flows before)
  * @recovery: the flow is in loss recovery
+ * @rnd: a random number (the caller's; 0 in tests that want no jitter):
+ *	its low bit spreads the moment flows that share a congested hop
+ *	change paths (hpcc_ccm_decide())
  */
 struct hpcc_ccm_sample {
 	u64 now;
 	u64 rtt_ns;
 	bool congested;
 	bool last_hop;
+	bool last_busy;
 	bool recovery;
+	u32 rnd;
 };
 
 /**
@@ -268,6 +284,10 @@ static inline bool hpcc_ccm_shared(u64 u, u64 eta, u64 w, u64 bdp, u8 share)
 
 /* the backoff's largest doubling: 2^10 gaps */
 #define HPCC_CCM_BACKOFF_MAX	10
+/* one try given back per 2^5 base gaps without a path change */
+#define HPCC_CCM_REFILL_SHIFT	5
+/* telemetry that showed incast holds for 2^2 base gaps */
+#define HPCC_CCM_INCAST_SHIFT	2
 
 /* @c->gap_rtts RTTs (at least one), ns: the gap before any backoff */
 static inline u64 hpcc_ccm_base_gap(const struct hpcc_ccm_cfg *c,
@@ -277,18 +297,15 @@ static inline u64 hpcc_ccm_base_gap(const struct hpcc_ccm_cfg *c,
 }
 
 /**
- * hpcc_ccm_gap() - how long @f's last path change keeps it from another,
- *	and how long an episode must stay calm to end, ns
+ * hpcc_ccm_gap() - how long @f's last path change keeps it from another, ns
  * @f: the flow's state
  * @c: the parameters
  * @rtt_ns: the flow's RTT, ns, below 2^40
  *
- * @c->gap_rtts RTTs after an episode's first change, doubling with each
- * further change of the episode up to 2^HPCC_CCM_BACKOFF_MAX times that:
- * changes that did not help come ever further apart, so a flow on paths
- * that are all busy (or that alternate) changes paths a bounded number of
- * times per second, like PLB's rehash after 12 congested rounds but
- * without its fixed wait for the first one.
+ * @c->gap_rtts RTTs after a change made with no other try in use,
+ * doubling with each try in use up to 2^HPCC_CCM_BACKOFF_MAX times that:
+ * changes that did not help come ever further apart, like PLB's rehash
+ * after 12 congested rounds but without its fixed wait for the first one.
  *
  * Return: the gap, ns (below 2^58).
  */
@@ -303,37 +320,45 @@ static inline u64 hpcc_ccm_gap(const struct hpcc_ccm_flow *f,
 }
 
 /**
- * hpcc_ccm_retry_due() - whether a flow whose episode has used its tries
- *	may try once more: its last change is at least the longest gap
- *	(2^HPCC_CCM_BACKOFF_MAX x @c->gap_rtts RTTs) old
- * @f: the flow's state
+ * hpcc_ccm_refill() - give back one try once 2^HPCC_CCM_REFILL_SHIFT base
+ *	gaps (@c->gap_rtts RTTs each) have passed since the later of the
+ *	flow's last path change and its last try given back
+ * @f: the flow's state, updated
  * @c: the parameters
  * @now: the time, ns
  * @rtt_ns: the flow's RTT, ns, below 2^40
  *
- * A collision that outlasts an episode's tries (three flows that all
- * ended on one spine, ccm.sh at c7a7932 on 6.12) would otherwise stay
- * until the flow has been calm for a gap, which it never is while the
- * collision lasts; like PLB, which rehashes for as long as congestion
- * persists, the flow tries again, but at most once per longest gap.
- *
- * Return: true when a change may answer this congested sample.
+ * The tries are a budget, not a count per episode: a flow makes at most
+ * @c->tries changes in a burst, and at most one per refill period after
+ * that, however its congestion comes and goes.  Before (an episode that
+ * ended after a calm of one gap), each landing on a calm path started a
+ * new episode, and flows on the leaf-spine changed paths 2.4 times a
+ * second (bench-ccm's flap scenario, 2026-11-28).  A collision that
+ * outlasts the tries still gets a try per refill period, as PLB rehashes
+ * for as long as congestion persists.
  */
-static inline bool hpcc_ccm_retry_due(const struct hpcc_ccm_flow *f,
-				      const struct hpcc_ccm_cfg *c,
-				      u64 now, u64 rtt_ns)
+static inline void hpcc_ccm_refill(struct hpcc_ccm_flow *f,
+				   const struct hpcc_ccm_cfg *c,
+				   u64 now, u64 rtt_ns)
 {
-	return f->last_change && now >= f->last_change &&
-	       now - f->last_change >=
-	       hpcc_ccm_base_gap(c, rtt_ns) << HPCC_CCM_BACKOFF_MAX;
+	u64 from = f->last_change > f->refill_ts ? f->last_change :
+		   f->refill_ts;
+
+	if (f->tried && now >= from &&
+	    now - from >= hpcc_ccm_base_gap(c, rtt_ns) << HPCC_CCM_REFILL_SHIFT) {
+		f->tried--;
+		f->refill_ts = now ? now : 1;
+	}
 }
 
-/* @f has a change left: a try of its episode, or a retry that is due */
-static inline bool hpcc_ccm_has_try(const struct hpcc_ccm_flow *f,
-				    const struct hpcc_ccm_cfg *c,
-				    u64 now, u64 rtt_ns)
+/* @f's telemetry showed incast within 2^HPCC_CCM_INCAST_SHIFT base gaps */
+static inline bool hpcc_ccm_incast(const struct hpcc_ccm_flow *f,
+				   const struct hpcc_ccm_cfg *c,
+				   u64 now, u64 rtt_ns)
 {
-	return f->tried < c->tries || hpcc_ccm_retry_due(f, c, now, rtt_ns);
+	return f->incast_ts && now >= f->incast_ts &&
+	       now - f->incast_ts <
+	       hpcc_ccm_base_gap(c, rtt_ns) << HPCC_CCM_INCAST_SHIFT;
 }
 
 /*
@@ -351,14 +376,18 @@ static inline int hpcc_ccm_settling(const struct hpcc_ccm_flow *f,
 	return HPCC_CCM_RATE;
 }
 
-/* Whether @f may change its path at @now (rate limit, pause, recovery). */
+/*
+ * Whether @f may change its path at @now: a try left, not incast, not in
+ * recovery or a pause, and the gap since its last change passed.
+ */
 static inline bool hpcc_ccm_may_change(const struct hpcc_ccm_flow *f,
 				       const struct hpcc_ccm_cfg *c,
 				       u64 now, u64 rtt_ns, bool recovery)
 {
-	if (f->cc || recovery || now < f->pause_until)
+	if (f->tried >= c->tries || f->cc || recovery ||
+	    now < f->pause_until || hpcc_ccm_incast(f, c, now, rtt_ns))
 		return false;
-	return !f->last_change ||
+	return !f->last_change || now < f->last_change ||
 	       now - f->last_change >= hpcc_ccm_gap(f, c, rtt_ns);
 }
 
@@ -379,22 +408,22 @@ static inline void hpcc_ccm_changed(struct hpcc_ccm_flow *f, u64 now)
  * @c: the parameters
  * @s: the sample
  *
- * Incast (the CC indicator set, or the binding hop the last one), loss
- * recovery, a pause after an RTO, or @c->tries 0: HPCC's law.  Otherwise
- * congestion in the fabric is answered first by path changes: after
- * @c->samples congested samples in a row a change, the next no sooner
- * than hpcc_ccm_gap() later (@c->gap_rtts RTTs, doubling with each change
- * of the episode); the samples in the first @c->gap_rtts RTTs after a
+ * Incast (the CC indicator set; or, in this sample or the
+ * 2^HPCC_CCM_INCAST_SHIFT base gaps before it, the binding hop the last
+ * one or the last hop at eta or above), loss recovery, a pause after an
+ * RTO, or @c->tries 0: HPCC's law.  Otherwise congestion in the fabric is
+ * answered first by path changes, while the flow has a try left
+ * (hpcc_ccm_refill()): after @c->samples congested samples in a row a
+ * change, at once when @s->rnd's low bit is 0, else at the next
+ * congested sample, and at the latest after 2 x @c->samples (so flows
+ * that share a hop do not all leave it at the same sample); the next no
+ * sooner than hpcc_ccm_gap() later (@c->gap_rtts RTTs, doubling with
+ * each try in use).  The samples in the first @c->gap_rtts RTTs after a
  * change wait for the new path's telemetry (no decrease), later ones run
- * HPCC's law; after @c->tries changes that did not help, HPCC's law,
- * with one more try whenever the last change is 2^10 gaps old
- * (hpcc_ccm_retry_due()).  A sample that is not congested ends the
- * episode when neither a change nor a congested sample came in the gap
- * before it.  So a flow waits at most @c->samples + @c->tries x
- * (@c->samples + @c->gap_rtts RTTs) samples per episode, changes its path
- * at most once per @c->gap_rtts RTTs, and makes the n-th change of an
- * episode no sooner than @c->gap_rtts x (2^(n - 1) - 1) RTTs after its
- * first (up to the 11th; 2^10 gaps apart after that, and after its tries).
+ * HPCC's law, and so do all once the tries are used.  So a flow changes
+ * its path at most @c->tries times in a burst, once per @c->gap_rtts
+ * RTTs at most, and once per 2^HPCC_CCM_REFILL_SHIFT x @c->gap_rtts
+ * RTTs over time.
  *
  * Return: enum hpcc_ccm_act; with HPCC_CCM_REROUTE the change is recorded
  * (the caller makes it).
@@ -403,32 +432,21 @@ static inline int hpcc_ccm_decide(struct hpcc_ccm_flow *f,
 				  const struct hpcc_ccm_cfg *c,
 				  const struct hpcc_ccm_sample *s)
 {
-	u64 gap = hpcc_ccm_gap(f, c, s->rtt_ns);
+	u32 need = c->samples ? c->samples : 1;
 
+	hpcc_ccm_refill(f, c, s->now, s->rtt_ns);
+	if (s->last_hop || s->last_busy)
+		f->incast_ts = s->now ? s->now : 1;
 	if (!s->congested) {
 		f->streak = 0;
-		/* the episode ends once the flow has been uncongested for
-		 * gap_rtts RTTs, not at the first good sample: right after a
-		 * move the per-hop state starts over and a sample may read
-		 * uncongested on a busy path, and U near the threshold
-		 * alternates; ending the episode at every good sample let
-		 * three flows on a busy spine change paths about 30 times a
-		 * second (ccm.sh, 2026-11-28)
-		 */
-		if ((!f->last_change || s->now < f->last_change ||
-		     s->now - f->last_change >= gap) &&
-		    (!f->last_congested || s->now < f->last_congested ||
-		     s->now - f->last_congested >= gap))
-			f->tried = 0;
 		return HPCC_CCM_RATE;
 	}
-	f->last_congested = s->now ? s->now : 1;
-	if (f->cc || s->last_hop || s->recovery || !c->tries ||
-	    s->now < f->pause_until) {
+	if (f->cc || hpcc_ccm_incast(f, c, s->now, s->rtt_ns) ||
+	    s->recovery || !c->tries || s->now < f->pause_until) {
 		f->streak = 0;
 		return HPCC_CCM_RATE;
 	}
-	if (!hpcc_ccm_has_try(f, c, s->now, s->rtt_ns)) {
+	if (f->tried >= c->tries) {
 		f->streak = 0;
 		return hpcc_ccm_settling(f, c, s);
 	}
@@ -436,7 +454,7 @@ static inline int hpcc_ccm_decide(struct hpcc_ccm_flow *f,
 		f->streak++;
 	if (!hpcc_ccm_may_change(f, c, s->now, s->rtt_ns, false))
 		return hpcc_ccm_settling(f, c, s);
-	if (f->streak < (c->samples ? c->samples : 1))
+	if (f->streak < need || (f->streak < 2 * need && (s->rnd & 1)))
 		return HPCC_CCM_WAIT;
 	hpcc_ccm_changed(f, s->now);
 	return HPCC_CCM_REROUTE;
@@ -462,8 +480,9 @@ static inline void hpcc_ccm_rto(struct hpcc_ccm_flow *f,
  * @HPCC_CCM_NOTE_CC_CLEARED: type 2: the CC indicator is now clear
  * @HPCC_CCM_NOTE_REROUTE: type 3: change the path now (recorded)
  * @HPCC_CCM_NOTE_IGNORED: nothing changed: a type 1 or 2 that found the
- *	indicator as it asks, or a type 3 for a flow that is incast, in
- *	recovery, paused, within @c->gap_rtts RTTs of its last change, or
+ *	indicator as it asks, or a type 3 for a flow that is incast (its
+ *	indicator, or its telemetry: hpcc_ccm_decide()), in recovery,
+ *	paused, without a try left, within the gap of its last change, or
  *	about a path it has left (another flow label), or with @c->tries 0
  */
 enum hpcc_ccm_note_res {
@@ -484,10 +503,13 @@ enum hpcc_ccm_note_res {
  * @recovery: the flow is in loss recovery
  * @label: the flow's current IPv6 flow label (0 for IPv4)
  *
- * A type 3 changes the path under the host rule's limits: a try of the
- * episode left (or a retry due, hpcc_ccm_retry_due()) and the gap since
- * the last change (hpcc_ccm_may_change()).  Without the first, a hop that
- * stays congested could move a flow at every gap, doubling.
+ * A type 3 changes the path under the host rule's limits
+ * (hpcc_ccm_may_change()): a try left (hpcc_ccm_refill()), not incast by
+ * its indicator or its telemetry, and the gap since the last change.
+ * Without the tries, a hop that stays congested could move a flow at
+ * every gap; without the telemetry, a flow the last hop holds back but
+ * whose path also crosses a congested hop of the fabric (which sends the
+ * type 3, not knowing the last hop's state) would move for nothing.
  *
  * Return: enum hpcc_ccm_note_res.
  */
@@ -509,8 +531,8 @@ static inline int hpcc_ccm_note(struct hpcc_ccm_flow *f,
 		f->cc = 0;
 		return HPCC_CCM_NOTE_CC_CLEARED;
 	case HPCC_CCM_AR_REQUIRED:
+		hpcc_ccm_refill(f, c, now, rtt_ns);
 		if (!c->tries || m->flowlabel != label ||
-		    !hpcc_ccm_has_try(f, c, now, rtt_ns) ||
 		    !hpcc_ccm_may_change(f, c, now, rtt_ns, recovery))
 			return HPCC_CCM_NOTE_IGNORED;
 		hpcc_ccm_changed(f, now);

@@ -336,7 +336,7 @@ void hpcc_flow_restart(struct hpcc_flow *f, const struct hpcc_params *p, u64 w)
 
 /**
  * hpcc_measure_inflight() - MeasureInflight (Figure 4, lines 1-10)
- * @f: flow state; U and bind_hop are updated, L is only read
+ * @f: flow state; U, bind_hop and u_last are updated, L is only read
  * @p: parameters
  * @hops: this sample's records, the same path as @f->l
  * @nhop: number of records, equal to @f->nhop
@@ -356,14 +356,14 @@ void hpcc_flow_restart(struct hpcc_flow *f, const struct hpcc_params *p, u64 w)
  * tau = min(tau, T_U); U = (1 - tau/T_U) * U + (tau/T_U) * u, where T_U
  * is T (the draft's, Figure 4 lines 8-9) unless @p->ewma_pct sets a longer
  * period.  Each term of u' saturates at HPCC_U_MAX.  That hop is recorded
- * as @f->bind_hop.
+ * as @f->bind_hop, and the last hop's u' as @f->u_last (0 when skipped).
  *
  * Return: false when every hop was skipped (U unchanged), else true.
  */
 bool hpcc_measure_inflight(struct hpcc_flow *f, const struct hpcc_params *p,
 			   const struct hpcc_hop *hops, u32 nhop)
 {
-	u64 u = 0, tau = 0, t_u;
+	u64 u = 0, tau = 0, t_u, u_last = 0;
 	bool found = false;
 	u32 i, bind = 0;
 
@@ -401,6 +401,8 @@ bool hpcc_measure_inflight(struct hpcc_flow *f, const struct hpcc_params *p,
 			term = p->eta / 2;
 		u1 += hpcc_min(term, HPCC_U_MAX);
 		u1 = hpcc_min(u1, HPCC_U_MAX);
+		if (i == nhop - 1)
+			u_last = u1;
 		if (!found || u1 > u) {
 			u = u1;
 			tau = (u64)dt;
@@ -411,6 +413,7 @@ bool hpcc_measure_inflight(struct hpcc_flow *f, const struct hpcc_params *p,
 	if (!found)
 		return false;
 	f->bind_hop = bind;
+	f->u_last = u_last;
 	/* T_U <= 8 * 100 ms: no overflow */
 	t_u = p->ewma_pct ? HPCC_DIV64(p->t_ns * p->ewma_pct, 100) : p->t_ns;
 	tau = hpcc_min(tau, t_u);

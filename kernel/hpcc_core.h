@@ -138,6 +138,11 @@ struct hpcc_params {
  *	MeasureInflight that updated U, numbered from 1 (first hop); 0 until
  *	one did.  The hpcc_sample tracepoint shows it; the coordination rule
  *	(hpcc_ccm_decide()) tells incast from it (the last hop binds).
+ * @u_last: u' of the path's last hop in the last MeasureInflight that
+ *	updated U, Q32 (not smoothed, at most HPCC_U_MAX); 0 when that hop
+ *	was skipped.  The coordination rule reads a last hop at eta or
+ *	above as incast even when another hop binds: the last hop is on
+ *	every path, so no path change relieves it.
  * @n_flows: N of this flow's W_ai (hpcc_flow_set_n()); 0: the
  *	parameters' W_ai
  * @w_ai: this flow's W_ai, bytes Q16, from @n_flows by the rule of thumb
@@ -154,6 +159,7 @@ struct hpcc_flow {
 	u64 last_update_time;
 	u32 nhop;
 	u32 bind_hop;
+	u64 u_last;
 	u32 n_flows;
 	u64 w_ai;
 	struct hpcc_hop l[HPCC_MAX_HOPS];

@@ -57,8 +57,8 @@
  * @fcr_rate_min: the lowest rate an FCR message may carry, bit/s
  * @fcr_nprefix: managed prefixes in @fcr_prefix; 0: FCR off
  * @fcr_prefix: the managed prefixes, IPv4 ones IPv4-mapped
- * @ccm_tries: path changes per episode of congestion in the fabric
- *	(struct hpcc_ccm_cfg) [0, 255]; 0: path changes off
+ * @ccm_tries: path changes a flow may make in a burst (struct hpcc_ccm_cfg)
+ *	[0, 255]; 0: path changes off
  * @ccm_samples: congested samples in a row before a change [1, 255]
  * @ccm_gap_rtts: fewest RTTs between two changes of a flow [1, 255]
  * @ccm_pause_s: seconds without a change after an RTO [0, 3600]

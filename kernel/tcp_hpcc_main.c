@@ -270,7 +270,10 @@ static bool hpcc_ccm_on_shared(const struct hpcc_ent *e,
  * (U above 1, a standing queue; or a saturated hop the flow shares,
  * hpcc_ccm_shared(): a flow alone at its bottleneck runs U near eta, and
  * must not take itself for congestion to flee) at a hop
- * that is not the path's last is answered first by path changes,
+ * that is not the path's last, with the last hop below eta (a last hop
+ * at eta holds the flow back on every path: incast), is answered first
+ * by path changes, at a random one of the first samples that may (so
+ * that the flows on one hop do not all leave it together),
  * a new flow hash (sk_rethink_txhash(), the rehash TCP makes on an RTO and
  * PLB on persistent congestion) and so a new flow label on the data and,
  * announced by flow-active, on the probes; until the rule gives up, the
@@ -291,6 +294,7 @@ static void hpcc_ccm_step(struct sock *sk, struct hpcc_ent *e,
 		.congested = e->core.u > HPCC_U_ONE ||
 			     hpcc_ccm_on_shared(e, cfg, w0),
 		.last_hop = e->core.bind_hop == e->core.nhop,
+		.last_busy = e->core.u_last >= cfg->p.eta,
 	};
 	struct hpcc_ccm_cfg c;
 	int act;
@@ -298,6 +302,8 @@ static void hpcc_ccm_step(struct sock *sk, struct hpcc_ent *e,
 	hpcc_ccm_cfg_of(cfg, &c);
 	if (!c.tries || e->mode != HPCC_MODE_HPCC || !hpcc_can_move(sk, e))
 		return;
+	if (smp.congested)
+		smp.rnd = get_random_u32();
 	act = hpcc_ccm_decide(&e->ccm, &c, &smp);
 	if (act == HPCC_CCM_RATE)
 		return;

@@ -11,9 +11,11 @@
  * and encodes back to the input's first HPCC_WIRE_CCM_LEN bytes but for
  * the flags and reserved bytes.  Then the input's bytes drive the rule, as
  * parameters, samples and notifications: no change while the CC indicator
- * is set, the binding hop is the last, the flow is in recovery or paused;
- * never two changes less than gap_rtts RTTs apart; a type 1 always leaves
- * the indicator set and a type 2 clear.
+ * is set, the binding hop is the last or the last hop is busy, the flow is
+ * in recovery or paused; never two changes less than gap_rtts RTTs apart;
+ * never more than tries + 1 per refill period (the budget,
+ * hpcc_ccm_refill()); a type 1 always leaves the indicator set and a type
+ * 2 clear.
  */
 #include <stdlib.h>
 #include <string.h>
@@ -30,13 +32,15 @@ static void rule(const unsigned char *d, size_t len)
 	};
 	struct hpcc_ccm_flow f = {};
 	struct hpcc_ccm_msg m = {};
-	u64 now = 1, last = 0;
+	u64 now = 1, last = 0, refill = (u64)c.gap_rtts * RTT <<
+				     HPCC_CCM_REFILL_SHIFT;
 	size_t i;
 
 	for (i = 4; i < len; i++) {
 		struct hpcc_ccm_sample s = {
 			.rtt_ns = RTT, .congested = d[i] & 1,
 			.last_hop = d[i] & 2, .recovery = d[i] & 4,
+			.last_busy = (d[i] & 0x18) == 0x18, .rnd = d[i - 1],
 		};
 		bool cc = f.cc, paused;
 		int r;
@@ -65,9 +69,12 @@ static void rule(const unsigned char *d, size_t len)
 			continue;
 		}
 		r = hpcc_ccm_decide(&f, &c, &s);
+		if (f.changes > c.tries + now / refill + 1 ||
+		    f.tried > c.tries)
+			abort();
 		if (r == HPCC_CCM_REROUTE) {
-			if (cc || s.last_hop || s.recovery || paused ||
-			    !s.congested || !c.tries)
+			if (cc || s.last_hop || s.last_busy || s.recovery ||
+			    paused || !s.congested || !c.tries)
 				abort();
 			if (last && now - last < c.gap_rtts * RTT)
 				abort();

@@ -89,6 +89,9 @@ done
 	echo "flows $FLOWS x $DUR s, spine 2 added at $ADD s, reps $REPS, red_k $RED_K"
 	echo "scenarios $SCENARIOS; incast: last hop $INC_MBIT Mbit/s; flap: $FLAP_MBIT Mbit/s of UDP, other spine every $FLAP_S s"
 	echo "kernel $(uname -r)"
+	# T against the path's round trip in this guest (T must be at least
+	# the base RTT the hosts see: admin-guide.rst, "Tuning T")
+	echo "ping tbs1 -> tbd1, unloaded: $(ip netns exec tbs1 ping -6 -q -c 10 -i 0.2 fd00:19:1::1 | tail -1)"
 } > "$OUT/setup.txt"
 cat "$OUT/setup.txt"
 
