@@ -208,34 +208,40 @@ TRACE_EVENT(hpcc_fcr,
 
 /*
  * hpcc_ccm - the coordination rule changed an IPv6 flow's path
- * (tcp_hpcc_main.c, hpcc_ccm_step()): the flow's RTT used for the gap, U
- * (Q32) at the binding hop that was not the path's last, that hop (from 1)
- * and the path's hop count, and the new flow label.
+ * (tcp_hpcc_main.c, hpcc_ccm_step(); or a type 3 notification,
+ * hpcc_ccm_rx_apply(): note 1): the flow's RTT used for the gap, U (Q32)
+ * at the binding hop, that hop (from 1) and the path's hop count, u' of
+ * the last hop (Q32), and the new flow label.
  */
 TRACE_EVENT(hpcc_ccm,
 	    TP_PROTO(const struct hpcc_ent *e, u64 rtt_ns, u64 u, u32 bind_hop,
-		     u32 nhop),
-	    TP_ARGS(e, rtt_ns, u, bind_hop, nhop),
+		     u32 nhop, u64 u_last, bool note),
+	    TP_ARGS(e, rtt_ns, u, bind_hop, nhop, u_last, note),
 	    TP_STRUCT__entry(__array(u8, saddr, sizeof(struct sockaddr_in6))
 			     __array(u8, daddr, sizeof(struct sockaddr_in6))
 			     __field(u64, rtt_ns)
 			     __field(u64, u)
 			     __field(u32, bind_hop)
 			     __field(u32, nhop)
+			     __field(u64, u_last)
 			     __field(u32, flowlabel)
-			     __field(u32, changes)),
+			     __field(u32, changes)
+			     __field(bool, note)),
 	    TP_fast_assign(hpcc_trace_addrs(&e->key, __entry->saddr,
 					    __entry->daddr);
 			   __entry->rtt_ns = rtt_ns;
 			   __entry->u = u;
 			   __entry->bind_hop = bind_hop;
 			   __entry->nhop = nhop;
+			   __entry->u_last = u_last;
 			   __entry->flowlabel = READ_ONCE(e->flowlabel);
-			   __entry->changes = e->ccm.changes;),
-	    TP_printk("%pISpc > %pISpc rtt_ns=%llu u=%llu hop=%u/%u flowlabel=0x%05x changes=%u",
+			   __entry->changes = e->ccm.changes;
+			   __entry->note = note;),
+	    TP_printk("%pISpc > %pISpc rtt_ns=%llu u=%llu hop=%u/%u u_last=%llu flowlabel=0x%05x changes=%u note=%d",
 		      __entry->saddr, __entry->daddr, __entry->rtt_ns,
 		      __entry->u, __entry->bind_hop, __entry->nhop,
-		      __entry->flowlabel, __entry->changes)
+		      __entry->u_last, __entry->flowlabel, __entry->changes,
+		      __entry->note)
 );
 
 #endif /* _HPCC_EVENTS_H */

@@ -225,17 +225,20 @@ static bool hpcc_can_move(struct sock *sk, const struct hpcc_ent *e)
 }
 
 /*
- * hpcc_move() - a path change the coordination rule decided: a new flow
- * hash (sk_rethink_txhash(), the rehash TCP makes on an RTO and PLB on
- * persistent congestion), so a new flow label, announced at once by
- * flow-active so that the probes move with it; the hpcc_ccm tracepoint
- * records it with the flow's RTT @rtt_ns.  Context: socket lock.
+ * hpcc_move() - a path change the coordination rule decided (@note: on a
+ * type 3 notification): a new flow hash (sk_rethink_txhash(), the rehash
+ * TCP makes on an RTO and PLB on persistent congestion), so a new flow
+ * label, announced at once by flow-active so that the probes move with
+ * it; the hpcc_ccm tracepoint records it with the flow's RTT @rtt_ns.
+ * Context: socket lock.
  */
-static void hpcc_move(struct sock *sk, struct hpcc_ent *e, u64 rtt_ns)
+static void hpcc_move(struct sock *sk, struct hpcc_ent *e, u64 rtt_ns,
+		      bool note)
 {
 	sk_rethink_txhash(sk);
 	hpcc_flowlabel_check(sk, e, true);
-	trace_hpcc_ccm(e, rtt_ns, e->core.u, e->core.bind_hop, e->core.nhop);
+	trace_hpcc_ccm(e, rtt_ns, e->core.u, e->core.bind_hop, e->core.nhop,
+		       e->core.u_last, note);
 }
 
 /*
@@ -317,7 +320,7 @@ static void hpcc_ccm_step(struct sock *sk, struct hpcc_ent *e,
 		return;
 	}
 	hpcc_stat_inc(e->hn, HPCC_STAT_CCM_REROUTES);
-	hpcc_move(sk, e, smp.rtt_ns);
+	hpcc_move(sk, e, smp.rtt_ns, false);
 }
 
 /*
@@ -382,7 +385,7 @@ static void hpcc_ccm_rx_apply(struct sock *sk, struct hpcc_ent *e,
 			break;
 		case HPCC_CCM_NOTE_REROUTE:
 			hpcc_stat_inc(e->hn, HPCC_STAT_CCM_AR_REROUTES);
-			hpcc_move(sk, e, rtt_ns);
+			hpcc_move(sk, e, rtt_ns, true);
 			break;
 		default:
 			hpcc_stat_inc(e->hn, HPCC_STAT_CCM_IGNORED);

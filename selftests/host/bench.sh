@@ -325,7 +325,8 @@ ktap_print_header
 # resolved), 1 change, no own column.  incast-hpcc-ccm-1: the incast
 # flows (1, 2) changed nothing, the collided ones 3 and 1 times, 8 Mbit/s
 # each pair.  flap-hpcc-ccm-1: 20 s flows changed 4, 1 and 0 times (0.20
-# per s at most, 5 in all), 5 Mbit/s each (75 % of 2 x B, Jain 1.00).
+# per s at most, 5 in all), 5 Mbit/s each (75 % of 2 x B, Jain 1.00),
+# its UDP 6.25 Mbit/s (printed 6.2).
 report_ccm() {
 	local d=$W/ccm
 	mkdir -p "$d/hpcc-ccm-1" "$d/dctcp-plb-1" "$d/incast-hpcc-ccm-1" \
@@ -335,10 +336,13 @@ report_ccm() {
 	python3 - "$d" <<'EOF' || return 1
 import json, os, sys
 d = sys.argv[1]
-def run(name, u2_rate, resolve_at, changes, own, rates, per_flow=None):
+def run(name, u2_rate, resolve_at, changes, own, rates, per_flow=None,
+        udp=None):
     r = os.path.join(d, name)
     with open(os.path.join(r, "meta.txt"), "w") as f:
         f.write("variant x\nt0 100.0\nt_add 103.0\npath_changes %d\n" % changes)
+        if udp is not None:
+            f.write("udp_mbit %.2f\n" % udp)
         if own is not None:
             f.write("own_changes %d\n" % own)
         if per_flow is not None:
@@ -356,14 +360,14 @@ def run(name, u2_rate, resolve_at, changes, own, rates, per_flow=None):
 run("hpcc-ccm-1", 10e6, 2.0, 5, 2, [6e6, 2e6])
 run("dctcp-plb-1", 4e6, 0.0, 1, None, [4e6, 4e6])
 run("incast-hpcc-ccm-1", 10e6, 2.0, 4, 1, [4e6, 4e6, 6e6, 2e6], [0, 0, 3, 1])
-run("flap-hpcc-ccm-1", 10e6, 0.0, 5, 2, [5e6, 5e6, 5e6], [4, 1, 0])
+run("flap-hpcc-ccm-1", 10e6, 0.0, 5, 2, [5e6, 5e6, 5e6], [4, 1, 0], 6.25)
 EOF
 	python3 "$TOP/tools/bench/ccm_report.py" "$d" > "$W/ccm.md" || return 1
 	cat "$W/ccm.md"
 	grep -q '^| hpcc-ccm | 1 | 94 \[94-94\] | 100 \[100-100\] | 1\.8 \[1\.8-1\.8\] | 5 \[5-5\] (own 2 \[2-2\]) | 40 \[40-40\] | 0\.80 \[0\.80-0\.80\] |$' "$W/ccm.md" &&
 		grep -q '^| dctcp-plb | 1 | 70 \[70-70\] | 70 \[70-70\] | never | 1 \[1-1\] | 40 \[40-40\] | 1\.00 \[1\.00-1\.00\] |$' "$W/ccm.md" &&
 		grep -q '^| hpcc-ccm | 1 | 0 \[0-0\] | 4 \[4-4\] | 8\.0 \[8\.0-8\.0\] | 8\.0 \[8\.0-8\.0\] | 94 \[94-94\] |$' "$W/ccm.md" &&
-		grep -q '^| hpcc-ccm | 1 | 0\.20 \[0\.20-0\.20\] | 5 \[5-5\] | 75 \[75-75\] | 1\.00 \[1\.00-1\.00\] |$' "$W/ccm.md"
+		grep -q '^| hpcc-ccm | 1 | 0\.20 \[0\.20-0\.20\] | 5 \[5-5\] | 75 \[75-75\] | 1\.00 \[1\.00-1\.00\] | 6\.2 \[6\.2-6\.2\] |$' "$W/ccm.md"
 }
 
 ktap_set_plan 12

@@ -36,15 +36,18 @@
 #              (default 2) seconds: path changes per flow per second
 #              should stay bounded (directories flap-VARIANT-REP)
 #
-# incast and flap run CCM_VARIANTS2 (default hpcc-ccm hpcc-ccms
-# dctcp-plb; plain hpcc changes no path).
+# incast and flap run CCM_VARIANTS2 (default hpcc-ccm hpcc-ccms hpcc
+# dctcp-plb: plain hpcc, which changes no path, is what CCM must beat).
 #
 # For each run, OUT/VARIANT-REP/: flowN.json (iperf3), rates.raw (time,
 # bytes sent by u1 and u2 every 100 ms, from sysfs), meta.txt (t_add,
 # path changes: hpcc's ccm-reroutes + ccm-ar-reroutes summed over the
 # senders, dctcp's TcpExtTCPPLBRehash; own_changes: hpcc's ccm-reroutes,
 # the host rule's; flow_changes: each sender's path changes, its one
-# data flow's), tbl1's hop counters, and snap.txt (snapshot, mid-run).
+# data flow's; t0_mono: t0 on the trace's clock, about; udp_mbit: what
+# the flap's UDP delivered to tbd4, Mbit/s), tbl1's hop
+# counters, snap.txt (snapshot, mid-run) and ccm_trace.txt (the hpcc_ccm
+# tracepoint: each path change with the flow's U and binding hop).
 # tools/bench/ccm_report.py OUT makes the report.
 set -u
 TOP=$(cd "$(dirname "$0")/../.." && pwd)
@@ -60,7 +63,7 @@ DUR=${CCM_DUR_S:-25}
 ADD=${CCM_ADD_S:-3}
 RED_K=${CCM_RED_K:-20000}
 VARIANTS=${CCM_VARIANTS:-hpcc-ccm hpcc-ccms hpcc dctcp-plb}
-VARIANTS2=${CCM_VARIANTS2:-hpcc-ccm hpcc-ccms dctcp-plb}
+VARIANTS2=${CCM_VARIANTS2:-hpcc-ccm hpcc-ccms hpcc dctcp-plb}
 SCENARIOS=${CCM_SCENARIOS:-collision incast flap}
 INC_MBIT=${CCM_INC_MBIT:-10}
 FLAP_MBIT=${CCM_FLAP_MBIT:-20}
@@ -83,15 +86,23 @@ for ((i = 1; i <= FLOWS; i++)); do
 	ip netns exec "tbs$i" "$CTL" fcr set port 6862 prefix fd00:18::/32 \
 		prefix fd00:21::/32 || exit 1
 done
+# every path change as it happens (the hpcc_ccm tracepoint: flow, U and
+# the binding hop), in each run's ccm_trace.txt.  Enabled once: patching
+# text while other vCPUs run it crashed an mttcg guest (tools/bench/
+# eval.sh); each run only switches the ring buffer.
+TRACEFS=/sys/kernel/tracing
+{ mountpoint -q $TRACEFS || mount -t tracefs nodev $TRACEFS; } &&
+	echo 0 > $TRACEFS/tracing_on &&
+	echo 0 > $TRACEFS/options/record-cmd &&
+	echo mono > $TRACEFS/trace_clock &&
+	echo > $TRACEFS/trace &&
+	echo 1 > $TRACEFS/events/hpcc/hpcc_ccm/enable || exit 1
 {
 	echo "leafspine: $FLOWS senders, 2 spines, uplinks tbf $TB_RATE_MBIT Mbit/s bfifo $TB_LIMIT B, netem $TB_RTT_MS ms"
 	echo "hpcc: $TB_HPCC_PARAMS"
 	echo "flows $FLOWS x $DUR s, spine 2 added at $ADD s, reps $REPS, red_k $RED_K"
 	echo "scenarios $SCENARIOS; incast: last hop $INC_MBIT Mbit/s; flap: $FLAP_MBIT Mbit/s of UDP, other spine every $FLAP_S s"
 	echo "kernel $(uname -r)"
-	# T against the path's round trip in this guest (T must be at least
-	# the base RTT the hosts see: admin-guide.rst, "Tuning T")
-	echo "ping tbs1 -> tbd1, unloaded: $(ip netns exec tbs1 ping -6 -q -c 10 -i 0.2 fd00:19:1::1 | tail -1)"
 } > "$OUT/setup.txt"
 cat "$OUT/setup.txt"
 
@@ -161,12 +172,16 @@ setup() {
 }
 
 # snapshot - mid-run, each sender's flows (hpccctl flow show: mode,
-# window, U, samples, fallbacks) and its hpccd's counters that are not 0
+# window, U, samples, fallbacks; ss: rtt, minrtt) and its hpccd's counters
+# that are not 0
 snapshot() {
 	local i f
 	for ((i = 1; i <= FLOWS; i++)); do
 		echo "== tbs$i"
 		ip netns exec "tbs$i" "$CTL" flow show
+		# the flows' RTT under load, against T
+		ip netns exec "tbs$i" ss -Htin state established |
+			grep -o 'rtt:[0-9.]*/[0-9.]*\|minrtt:[0-9.]*'
 		f=$TB_TMP/tbs$i.hpccd.stats
 		rm -f "$f"
 		kill -USR1 "$(cat "$TB_TMP/tbs$i.hpccd.pid")" 2>/dev/null || continue
@@ -196,7 +211,7 @@ flap_udp() {
 
 # run SCENARIO VARIANT DIR - one run
 run() {
-	local sc=$1 v=$2 dir=$3 f pids=() sp fp t0 tadd n a o pc=0 oc=0 fcs=
+	local sc=$1 v=$2 dir=$3 f pids=() sp fp t0 t0m t1 u0 u1 tadd n a o pc=0 oc=0 fcs=
 	local -a fc0 oc0
 	mkdir -p "$dir"
 	setup "$v" "$sc" || return 1
@@ -229,7 +244,13 @@ run() {
 		flap_udp &
 		fp=$!
 	fi
+	echo > $TRACEFS/trace
+	echo 1 > $TRACEFS/tracing_on
+	# what the flap's UDP delivers: tbd4's received bytes (no TCP flow
+	# goes there in the flap)
+	u0=$(ip netns exec tbd4 cat /sys/class/net/r0/statistics/rx_bytes)
 	t0=$EPOCHREALTIME
+	read -r t0m _ < /proc/uptime
 	for ((f = 1; f <= n; f++)); do
 		ip netns exec "tbs$f" iperf3 -6 -c "fd00:19:$(flow_dst "$sc" $f)::1" \
 			-p $((5200 + f)) -t "$DUR" -J > "$dir/flow$f.json" 2>&1 &
@@ -241,6 +262,10 @@ run() {
 	sleep $((DUR / 2))
 	snapshot > "$dir/snap.txt" 2>&1
 	wait "${pids[@]}"
+	u1=$(ip netns exec tbd4 cat /sys/class/net/r0/statistics/rx_bytes)
+	t1=$EPOCHREALTIME
+	echo 0 > $TRACEFS/tracing_on
+	grep -v '^#' $TRACEFS/trace > "$dir/ccm_trace.txt"
 	kill "$sp" $fp
 	wait "$sp" $fp 2>/dev/null
 	[ "$sc" = flap ] && { pkill -f "iperf3 -6 -c fd00:19:4::1"; ip -n tbl1 -6 route del fd00:19:4::/64; }
@@ -255,10 +280,14 @@ run() {
 		echo "variant $v"
 		echo "scenario $sc"
 		echo "t0 $t0"
+		echo "t0_mono $t0m"
 		echo "t_add $tadd"
 		echo "path_changes $pc"
 		[ "$v" = dctcp-plb ] || echo "own_changes $oc"
 		echo "flow_changes$fcs"
+		[ "$sc" = flap ] &&
+			awk -v b=$((u1 - u0)) -v t0="$t0" -v t1="$t1" \
+				'BEGIN { printf "udp_mbit %.2f\n", b * 8 / (t1 - t0) / 1e6 }'
 	} > "$dir/meta.txt"
 	ip netns exec tbl1 "$CTL" int show > "$dir/hop.txt"
 	ip netns exec tbl2 "$CTL" int show >> "$dir/hop.txt"

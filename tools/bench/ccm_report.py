@@ -28,7 +28,9 @@ changes of the incast flows and of the collided ones (meta.txt's
 flow_changes), and each group's goodput in Mbit/s.  The flap scenario
 (flap-VARIANT-REP: flows 1 to 3 while UDP loads one spine, then the other)
 adds: path changes per flow per second (the flow that changed most),
-goodput % of 2 x B, and Jain's index.
+goodput % of 2 x B, Jain's index, and the UDP's delivered rate in
+Mbit/s (meta.txt's udp_mbit: RED drops UDP where dctcp's flows fill the
+queue, a bfifo under HPCC's low queue does not).
 
 Each figure is reported as the median over the repetitions with its range
 (min-max); the report is OUT/report.md, also printed.
@@ -132,6 +134,7 @@ def one(d, b, nflows):
         "goodput": goodput(d, nflows) / (2 * b),
         "jain": jain(flow_rates(d, nflows)),
         "flow_changes": [int(x) for x in meta.get("flow_changes", "").split()],
+        "udp": float(meta["udp_mbit"]) if "udp_mbit" in meta else None,
         "flow_rates": flow_rates(d, len(meta.get("flow_changes", "").split())
                                  or nflows),
     }
@@ -208,10 +211,14 @@ def main():
              lambda rs: fmt([sum(x["flow_changes"]) for x in rs], cnt)),
             ("goodput %",
              lambda rs: fmt([sum(x["flow_rates"]) / (2 * b) for x in rs], pct)),
-            ("Jain", lambda rs: fmt([jain(x["flow_rates"]) for x in rs], two)))),
+            ("Jain", lambda rs: fmt([jain(x["flow_rates"]) for x in rs], two)),
+            ("UDP Mbit/s",
+             lambda rs: fmt([x["udp"] * 1e6 for x in rs
+                             if x["udp"] is not None], mbit)
+             if any(x["udp"] is not None for x in rs) else "-"))),
     )
     for sc, title, cols in scenarios:
-        vs = [(v, runs[sc + "-" + v]) for v in ("hpcc-ccm", "hpcc-ccms", "dctcp-plb")
+        vs = [(v, runs[sc + "-" + v]) for v in ("hpcc-ccm", "hpcc-ccms", "hpcc", "dctcp-plb")
               if sc + "-" + v in runs]
         if not vs:
             continue
