@@ -199,6 +199,7 @@ struct hpcc_ccm_cfg {
  *	0: never
  * @incast_ts: when its telemetry last showed incast (the last hop binds,
  *	or runs at eta or above), ns; 0: never
+ * @streak_ts: when the current streak of congested samples began, ns
  * @changes: path changes, in all
  * @cc: the CC indicator (set by a type 1 notification, cleared by a type
  *	2): the flow is incast, congestion is answered by the rate alone
@@ -212,6 +213,7 @@ struct hpcc_ccm_flow {
 	u64 pause_until;
 	u64 refill_ts;
 	u64 incast_ts;
+	u64 streak_ts;
 	u32 changes;
 	u8 cc;
 	u8 streak;
@@ -413,10 +415,14 @@ static inline void hpcc_ccm_changed(struct hpcc_ccm_flow *f, u64 now)
  * one or the last hop at eta or above), loss recovery, a pause after an
  * RTO, or @c->tries 0: HPCC's law.  Otherwise congestion in the fabric is
  * answered first by path changes, while the flow has a try left
- * (hpcc_ccm_refill()): after @c->samples congested samples in a row a
- * change, at once when @s->rnd's low bit is 0, else at the next
- * congested sample, and at the latest after 2 x @c->samples (so flows
- * that share a hop do not all leave it at the same sample); the next no
+ * (hpcc_ccm_refill()): once the congestion has lasted @c->gap_rtts RTTs
+ * (what HPCC's own decrease removes within that is HPCC's to handle: on
+ * the leaf-spine U read 1.03 to 1.2 now and then on uplinks HPCC kept
+ * at 70 % of B, and flows spent every try on it) and @c->samples
+ * congested samples in a row, a change, at once when @s->rnd's low bit
+ * is 0, else at the next congested sample, and at the latest after 2 x
+ * @c->samples (so flows that share a hop do not all leave it at the
+ * same sample); the next no
  * sooner than hpcc_ccm_gap() later (@c->gap_rtts RTTs, doubling with
  * each try in use).  The samples in the first @c->gap_rtts RTTs after a
  * change wait for the new path's telemetry (no decrease), later ones run
@@ -450,11 +456,14 @@ static inline int hpcc_ccm_decide(struct hpcc_ccm_flow *f,
 		f->streak = 0;
 		return hpcc_ccm_settling(f, c, s);
 	}
+	if (!f->streak)
+		f->streak_ts = s->now;
 	if (f->streak < 255)
 		f->streak++;
 	if (!hpcc_ccm_may_change(f, c, s->now, s->rtt_ns, false))
 		return hpcc_ccm_settling(f, c, s);
-	if (f->streak < need || (f->streak < 2 * need && (s->rnd & 1)))
+	if (f->streak < need || (f->streak < 2 * need && (s->rnd & 1)) ||
+	    s->now - f->streak_ts < hpcc_ccm_base_gap(c, s->rtt_ns))
 		return HPCC_CCM_WAIT;
 	hpcc_ccm_changed(f, s->now);
 	return HPCC_CCM_REROUTE;
@@ -481,9 +490,10 @@ static inline void hpcc_ccm_rto(struct hpcc_ccm_flow *f,
  * @HPCC_CCM_NOTE_REROUTE: type 3: change the path now (recorded)
  * @HPCC_CCM_NOTE_IGNORED: nothing changed: a type 1 or 2 that found the
  *	indicator as it asks, or a type 3 for a flow that is incast (its
- *	indicator, or its telemetry: hpcc_ccm_decide()), in recovery,
- *	paused, without a try left, within the gap of its last change, or
- *	about a path it has left (another flow label), or with @c->tries 0
+ *	indicator, or its telemetry: hpcc_ccm_decide()), whose own telemetry
+ *	shows its path below eta, in recovery, paused, without a try left,
+ *	within the gap of its last change, or about a path it has left
+ *	(another flow label), or with @c->tries 0
  */
 enum hpcc_ccm_note_res {
 	HPCC_CCM_NOTE_CC_SET,
@@ -502,6 +512,9 @@ enum hpcc_ccm_note_res {
  * @rtt_ns: the flow's RTT, ns
  * @recovery: the flow is in loss recovery
  * @label: the flow's current IPv6 flow label (0 for IPv4)
+ * @busy: the notifying hop is not in the flow's telemetry (no telemetry
+ *	yet, or a switch that sends notifications but stamps nothing: its
+ *	word is taken), or the flow's U is at eta or above
  *
  * A type 3 changes the path under the host rule's limits
  * (hpcc_ccm_may_change()): a try left (hpcc_ccm_refill()), not incast by
@@ -509,14 +522,20 @@ enum hpcc_ccm_note_res {
  * Without the tries, a hop that stays congested could move a flow at
  * every gap; without the telemetry, a flow the last hop holds back but
  * whose path also crosses a congested hop of the fabric (which sends the
- * type 3, not knowing the last hop's state) would move for nothing.
+ * type 3, not knowing the last hop's state) would move for nothing.  A
+ * flow whose own telemetry covers the notifying hop and shows its path
+ * below eta (!@busy) keeps it: the hop's queue was a burst, or the flow
+ * is no longer where the queue was (on the leaf-spine, two of three type 3 that moved flows found
+ * their U at 0.2 to 0.8, and they moved once per refill period for as
+ * long as they ran: bench-ccm, 2026-11-28).
  *
  * Return: enum hpcc_ccm_note_res.
  */
 static inline int hpcc_ccm_note(struct hpcc_ccm_flow *f,
 				const struct hpcc_ccm_cfg *c,
 				const struct hpcc_ccm_msg *m, u64 now,
-				u64 rtt_ns, bool recovery, u32 label)
+				u64 rtt_ns, bool recovery, u32 label,
+				bool busy)
 {
 	switch (m->ntype) {
 	case HPCC_CCM_CC_REQUIRED:
@@ -532,7 +551,7 @@ static inline int hpcc_ccm_note(struct hpcc_ccm_flow *f,
 		return HPCC_CCM_NOTE_CC_CLEARED;
 	case HPCC_CCM_AR_REQUIRED:
 		hpcc_ccm_refill(f, c, now, rtt_ns);
-		if (!c->tries || m->flowlabel != label ||
+		if (!c->tries || m->flowlabel != label || !busy ||
 		    !hpcc_ccm_may_change(f, c, now, rtt_ns, recovery))
 			return HPCC_CCM_NOTE_IGNORED;
 		hpcc_ccm_changed(f, now);
@@ -550,6 +569,8 @@ static inline int hpcc_ccm_note(struct hpcc_ccm_flow *f,
  * @cc_seq: @cc's sequence number (the nonce), to check against the window
  * @ar_seq: the type 3's sequence number
  * @ar_label: the flow label the type 3 names (the path the hop saw)
+ * @ar_switch: the type 3's switch_ID (the congested hop)
+ * @ar_port: the type 3's port_ID
  */
 struct hpcc_ccm_pend {
 	u8 cc;
@@ -557,6 +578,8 @@ struct hpcc_ccm_pend {
 	u32 cc_seq;
 	u32 ar_seq;
 	u32 ar_label;
+	u32 ar_switch;
+	u32 ar_port;
 };
 
 /**
@@ -576,6 +599,8 @@ static inline void hpcc_ccm_pend_put(struct hpcc_ccm_pend *p,
 		p->ar = 1;
 		p->ar_seq = m->seq;
 		p->ar_label = m->flowlabel;
+		p->ar_switch = m->switch_id;
+		p->ar_port = m->port_id;
 	} else {
 		p->cc = m->ntype;
 		p->cc_seq = m->seq;
@@ -589,7 +614,8 @@ static inline void hpcc_ccm_pend_put(struct hpcc_ccm_pend *p,
  * @out: filled with up to two notifications: the type 1 or 2 first, so
  *	that a flow a hop found incast is not moved by a type 3 that came
  *	with it (section 6.4: the CC indicator stops adaptive routing), then
- *	the type 3; only @ntype, @seq and @flowlabel are meaningful
+ *	the type 3; only @ntype, @seq and, for the type 3, @flowlabel,
+ *	@switch_id and @port_id are meaningful
  *
  * Return: the number of notifications in @out, 0 to 2.
  */
@@ -607,6 +633,8 @@ static inline int hpcc_ccm_pend_take(struct hpcc_ccm_pend *p,
 			.ntype = HPCC_CCM_AR_REQUIRED,
 			.seq = p->ar_seq,
 			.flowlabel = p->ar_label,
+			.switch_id = p->ar_switch,
+			.port_id = p->ar_port,
 		};
 	}
 	p->cc = 0;

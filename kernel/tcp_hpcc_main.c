@@ -324,13 +324,34 @@ static void hpcc_ccm_step(struct sock *sk, struct hpcc_ent *e,
 }
 
 /*
+ * hpcc_on_path() - the hop that sent @m (its switch_ID and port_ID) is
+ * one of the flow's telemetry: its word can be checked against the
+ * flow's U.  Context: socket lock.
+ */
+static bool hpcc_on_path(const struct hpcc_ent *e,
+			 const struct hpcc_ccm_msg *m)
+{
+	u32 i;
+
+	if (!e->core.bind_hop)
+		return false;
+	for (i = 0; i < e->core.nhop && i < HPCC_MAX_HOPS; i++)
+		if (e->core.l[i].switch_id == m->switch_id &&
+		    e->core.l[i].port_id == m->port_id)
+			return true;
+	return false;
+}
+
+/*
  * hpcc_ccm_rx_apply() - act on the CCM notifications received for the flow
  * since its last ACK (hpcc_ccm_take() in hpcc_fcr_rx.c; Coordinated
  * Congestion Management section 6.4, hpcc_ccm_note()): each one's sequence
  * number is checked against the window first (hpcc_fcr_in_window(), as
  * for FCR; else dropped, ccm-bad-seq); type 1 sets the CC indicator and
  * type 2 clears it (ccm-cc-set, ccm-cc-cleared); type 3 changes the path
- * as hpcc_ccm_step() does (ccm-ar-reroutes), under the rule's limits and
+ * as hpcc_ccm_step() does (ccm-ar-reroutes), under the rule's limits, when
+ * the flow's U is at eta or above or its telemetry does not show the
+ * notifying hop (hpcc_on_path()), and
  * only for a flow that can change it: IPv6, no label of its own, rehash
  * allowed (else, or when the limits say no, ccm-ignored).  Context:
  * socket lock, RCU.
@@ -372,7 +393,9 @@ static void hpcc_ccm_rx_apply(struct sock *sk, struct hpcc_ent *e,
 		}
 		res = hpcc_ccm_note(&e->ccm, &c, &m[i], tp->tcp_clock_cache,
 				    rtt_ns, inet_csk(sk)->icsk_ca_state >=
-				    TCP_CA_Recovery, e->flowlabel);
+				    TCP_CA_Recovery, e->flowlabel,
+				    e->core.u >= cfg->p.eta ||
+				    !hpcc_on_path(e, &m[i]));
 		switch (res) {
 		case HPCC_CCM_NOTE_CC_SET:
 			hpcc_stat_inc(e->hn, HPCC_STAT_CCM_CC_SET);

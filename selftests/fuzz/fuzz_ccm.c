@@ -14,8 +14,9 @@
  * is set, the binding hop is the last or the last hop is busy, the flow is
  * in recovery or paused; never two changes less than gap_rtts RTTs apart;
  * never more than tries + 1 per refill period (the budget,
- * hpcc_ccm_refill()); a type 1 always leaves the indicator set and a type
- * 2 clear.
+ * hpcc_ccm_refill()); no type 3 moves a flow whose telemetry shows its
+ * path below eta; a type 1 always leaves the indicator set and a type 2
+ * clear.
  */
 #include <stdlib.h>
 #include <string.h>
@@ -42,7 +43,7 @@ static void rule(const unsigned char *d, size_t len)
 			.last_hop = d[i] & 2, .recovery = d[i] & 4,
 			.last_busy = (d[i] & 0x18) == 0x18, .rnd = d[i - 1],
 		};
-		bool cc = f.cc, paused;
+		bool cc = f.cc, paused, busy;
 		int r;
 
 		now += (d[i] >> 5) * RTT / 2;
@@ -56,12 +57,13 @@ static void rule(const unsigned char *d, size_t len)
 		case 0x10:	/* a notification instead of the sample */
 			m.ntype = 1 + (d[i] & 3) % 3;
 			m.flowlabel = d[i] & 4;
-			r = hpcc_ccm_note(&f, &c, &m, now, RTT, false, 0);
+			busy = d[i - 1] & 1;
+			r = hpcc_ccm_note(&f, &c, &m, now, RTT, false, 0, busy);
 			if ((m.ntype == HPCC_CCM_CC_REQUIRED && !f.cc) ||
 			    (m.ntype == HPCC_CCM_CC_RELEASED && f.cc))
 				abort();
 			if (r == HPCC_CCM_NOTE_REROUTE) {
-				if (cc || paused || m.flowlabel ||
+				if (cc || paused || m.flowlabel || !busy ||
 				    (last && now - last < c.gap_rtts * RTT))
 					abort();
 				last = now;

@@ -9,7 +9,7 @@ hop on the flow's path would, for tests.
         sleep S
             wait S seconds
         NTYPE [label=same|other] [seq=same|far] [kind=ok|magic|short|
-              ntype|noflow]
+              ntype|noflow] [sw=SWITCH_ID] [port=PORT_ID]
             wait on DEV (a packet socket) for the next TCP data segment
             (not a probe) of the flow from port SPORT (IPv4 or IPv6), and
             send a notification of type NTYPE (1, 2 or 3) as a UDP
@@ -18,7 +18,8 @@ hop on the flow's path would, for tests.
             number (seq=far: 2^31 away from it) and flow label
             (label=other: its lowest bit flipped); kind: magic (a wrong
             magic), short (40 bytes), ntype (notification type 9), noflow
-            (the flow's source port + 1000)
+            (the flow's source port + 1000); sw, port: the notifying
+            hop (default 9 and 9, a hop no telemetry of the tests shows)
       and print "NTYPE SEQ LABEL" for each notification sent; exit status
       1 when a segment did not come within 10 s
 """
@@ -40,13 +41,17 @@ def addr(a):
     return 4, mapped(a)
 
 
-def message(ntype, saddr, sport, daddr, dport, seq, label, kind="ok"):
+def message(ntype, saddr, sport, daddr, dport, seq, label, kind="ok",
+            sw=9, port=9):
+    """A notification from switch SW's port PORT: by default a switch
+    whose hops no telemetry of the tests shows (so the sender takes its
+    word; a type 3 from a hop it sees is checked against its U)."""
     fam, s = addr(saddr)
     _, d = addr(daddr)
     if kind == "noflow":
         sport += 1000
     m = struct.pack(">IBBBBIIQIIHHBBH", MAGIC if kind != "magic" else 0,
-                    1, 4, fam, 9 if kind == "ntype" else ntype, 1, 2,
+                    1, 4, fam, 9 if kind == "ntype" else ntype, sw, port,
                     time.monotonic_ns(), seq, label if fam == 6 else 0,
                     sport, dport, 6, 0, 0)
     m += s + d
@@ -114,7 +119,8 @@ def play(dev, sport, dst, port, saddr, daddr, dport, script):
         if opt.get("label") == "other":
             label ^= 1
         u.sendto(message(int(w[0]), saddr, sport, daddr, dport, seq, label,
-                         opt.get("kind", "ok")), (dst, port))
+                         opt.get("kind", "ok"), int(opt.get("sw", 9)),
+                         int(opt.get("port", 9))), (dst, port))
         print(w[0], seq, "0x%05x" % label)
     return 0
 

@@ -533,7 +533,7 @@ label_moved() {
 cc_is() { [ "$(fv "$1" "$2" ccm-cc)" = "$3" ]; }
 
 notes_ipv6() {
-	local sp=7401 rc=0 s0 c0 l0 want p0 p1 ps
+	local sp=7401 rc=0 s0 c0 l0 want p0 p1 ps sw port
 	sctl fcr set port 6862 prefix fd00:c1::2/128 prefix 10.61.1.2/32 &&
 		sctl param set ccm-tries 10 ccm-pause 0 ccm-gap-rtts 4 || return 1
 	start_flow 6 $HR6 5205 $sp || { end $FLOW; return 1; }
@@ -542,8 +542,10 @@ notes_ipv6() {
 	l0=$(fv $HR6 $sp flowlabel)
 	# type 1 sets the CC indicator (and the probes carry it), a type 3
 	# meanwhile moves nothing, type 2 clears it (and the probes drop it),
-	# a type 3 about another path moves nothing, one about the flow's
-	# path moves it, a type 1 with a sequence number off the path is
+	# a type 3 about another path moves nothing, nor one from a hop the
+	# flow's telemetry shows while its U there is below eta, one about
+	# the flow's path from a hop it does not see moves it (the hop's
+	# word is taken), a type 1 with a sequence number off the path is
 	# dropped; three malformed, one for no flow
 	p0=$(dstat hs probes-cc)
 	play r1 v1 $sp fd00:c1::1 fd00:c1::1 $HR6 5205 <<< "1" || rc=1
@@ -565,8 +567,14 @@ notes_ipv6() {
 	retry 50 cc_is $HR6 $sp 0 && retry 20 probe_without_cc "$p1" "$ps" ||
 		{ echo "no probe without the CC indicator"; rc=1; }
 	echo "hpccd: probes-cc $p0 -> $p1 -> $(dstat hs probes-cc), probes-sent $ps -> $(dstat hs probes-sent) (from before the type 2)"
+	# a type 3 from a hop the flow's telemetry shows (its first, a
+	# spine), while the flow's U there is far below eta: ignored
+	sw=$(fv $HR6 $sp switch-id)
+	port=$(fv $HR6 $sp port-id)
 	play r1 v1 $sp fd00:c1::1 fd00:c1::1 $HR6 5205 <<-EOF || rc=1
 	3 label=other
+	sleep 1
+	3 sw=$sw port=$port
 	sleep 1
 	3
 	sleep 1
@@ -578,7 +586,7 @@ notes_ipv6() {
 	EOF
 	# from hr, outside the managed prefixes: on to UDP
 	play hr v3 $sp fd00:c1::1 fd00:c1::1 $HR6 5205 <<< "3" || rc=1
-	want="6 3 1 1 1 1 1 2 1"
+	want="7 3 1 1 1 1 1 3 1"
 	retry 50 grew_by "$s0" "$want" || rc=1
 	echo "$NOTE_KEYS"
 	echo "before: $s0"

@@ -324,12 +324,14 @@ ktap_print_header
 # and 2 Mbit/s (Jain 0.8), 5 path changes, 2 the host rule's; dctcp-plb-1, u2 never above half (never
 # resolved), 1 change, no own column.  incast-hpcc-ccm-1: the incast
 # flows (1, 2) changed nothing, the collided ones 3 and 1 times, 8 Mbit/s
-# each pair.  flap-hpcc-ccm-1: 20 s flows changed 4, 1 and 0 times (0.20
+# each pair.  hpcc-ccms-1: hpcc-ccm-1's run with the sampler going on
+# 15 s after the flows ended (t0 + 20 s): the same figures, not a last
+# 10 s of nothing.  flap-hpcc-ccm-1: 20 s flows changed 4, 1 and 0 times (0.20
 # per s at most, 5 in all), 5 Mbit/s each (75 % of 2 x B, Jain 1.00),
 # its UDP 6.25 Mbit/s (printed 6.2).
 report_ccm() {
 	local d=$W/ccm
-	mkdir -p "$d/hpcc-ccm-1" "$d/dctcp-plb-1" "$d/incast-hpcc-ccm-1" \
+	mkdir -p "$d/hpcc-ccm-1" "$d/hpcc-ccms-1" "$d/dctcp-plb-1" "$d/incast-hpcc-ccm-1" \
 		"$d/flap-hpcc-ccm-1" || return 1
 	printf '%s\n' "leafspine: 2 senders, 2 spines, uplinks tbf 10 Mbit/s bfifo 1000 B, netem 10 ms" \
 		"flows 2 x 20 s, spine 2 added at 3 s" > "$d/setup.txt"
@@ -337,7 +339,7 @@ report_ccm() {
 import json, os, sys
 d = sys.argv[1]
 def run(name, u2_rate, resolve_at, changes, own, rates, per_flow=None,
-        udp=None):
+        udp=None, idle=0):
     r = os.path.join(d, name)
     with open(os.path.join(r, "meta.txt"), "w") as f:
         f.write("variant x\nt0 100.0\nt_add 103.0\npath_changes %d\n" % changes)
@@ -349,9 +351,11 @@ def run(name, u2_rate, resolve_at, changes, own, rates, per_flow=None,
             f.write("flow_changes %s\n" % " ".join(map(str, per_flow)))
     a = b = 0
     with open(os.path.join(r, "rates.raw"), "w") as f:
-        for i in range(0, 201):
+        for i in range(0, 201 + idle * 10):
             t = 100.0 + i * 0.1
             f.write("%.1f %d %d\n" % (t, a, b))
+            if t >= 120.0:
+                continue
             a += 10e6 / 8 * 0.1
             b += (u2_rate if t >= 103.0 + resolve_at else 0) / 8 * 0.1
     for i, x in enumerate(rates, 1):
@@ -359,12 +363,15 @@ def run(name, u2_rate, resolve_at, changes, own, rates, per_flow=None,
             json.dump({"end": {"sum_received": {"bits_per_second": x}}}, f)
 run("hpcc-ccm-1", 10e6, 2.0, 5, 2, [6e6, 2e6])
 run("dctcp-plb-1", 4e6, 0.0, 1, None, [4e6, 4e6])
+# as hpcc-ccm-1, but the sampler ran 15 s past the flows' end
+run("hpcc-ccms-1", 10e6, 2.0, 5, 2, [6e6, 2e6], idle=15)
 run("incast-hpcc-ccm-1", 10e6, 2.0, 4, 1, [4e6, 4e6, 6e6, 2e6], [0, 0, 3, 1])
 run("flap-hpcc-ccm-1", 10e6, 0.0, 5, 2, [5e6, 5e6, 5e6], [4, 1, 0], 6.25)
 EOF
 	python3 "$TOP/tools/bench/ccm_report.py" "$d" > "$W/ccm.md" || return 1
 	cat "$W/ccm.md"
 	grep -q '^| hpcc-ccm | 1 | 94 \[94-94\] | 100 \[100-100\] | 1\.8 \[1\.8-1\.8\] | 5 \[5-5\] (own 2 \[2-2\]) | 40 \[40-40\] | 0\.80 \[0\.80-0\.80\] |$' "$W/ccm.md" &&
+		grep -q '^| hpcc-ccms | 1 | 94 \[94-94\] | 100 \[100-100\] | 1\.8 \[1\.8-1\.8\] |' "$W/ccm.md" &&
 		grep -q '^| dctcp-plb | 1 | 70 \[70-70\] | 70 \[70-70\] | never | 1 \[1-1\] | 40 \[40-40\] | 1\.00 \[1\.00-1\.00\] |$' "$W/ccm.md" &&
 		grep -q '^| hpcc-ccm | 1 | 0 \[0-0\] | 4 \[4-4\] | 8\.0 \[8\.0-8\.0\] | 8\.0 \[8\.0-8\.0\] | 94 \[94-94\] |$' "$W/ccm.md" &&
 		grep -q '^| hpcc-ccm | 1 | 0\.20 \[0\.20-0\.20\] | 5 \[5-5\] | 75 \[75-75\] | 1\.00 \[1\.00-1\.00\] | 6\.2 \[6\.2-6\.2\] |$' "$W/ccm.md"

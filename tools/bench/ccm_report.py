@@ -96,16 +96,21 @@ def jain(x):
     return sum(x) ** 2 / (len(x) * sq) if sq else None
 
 
-def one(d, b, nflows):
+def one(d, b, nflows, dur=None):
     meta = read_meta(d)
     tadd = float(meta["t_add"])
     rows, r = rates(d)
     if not rows:
         return None
+    # the flows' end: the sampler runs until every iperf3 has exited,
+    # which can be many seconds later (42 s after t0 for 25 s flows in
+    # one run of 2026-11-28, whose "last 10 s" then read 0 %)
     end = rows[-1][0]
+    if dur and "t0" in meta:
+        end = min(end, float(meta["t0"]) + dur)
 
     def util(t_from):
-        sel = [x for x in rows if x[0] >= t_from]
+        sel = [x for x in rows if t_from <= x[0] <= end]
         if len(sel) < 2:
             return float("nan")
         dt = sel[-1][0] - sel[0][0]
@@ -156,13 +161,14 @@ def main():
     setup = open(os.path.join(out, "setup.txt")).read()
     b = float(re.search(r"tbf (\d+) Mbit/s", setup).group(1)) * 1e6
     nflows = int(re.search(r"(\d+) senders", setup).group(1))
+    dur = float(re.search(r"x (\d+) s", setup).group(1))
     runs = {}
     for name in sorted(os.listdir(out)):
         d = os.path.join(out, name)
         m = re.match(r"(.*)-(\d+)$", name)
         if not m or not os.path.exists(os.path.join(d, "meta.txt")):
             continue
-        res = one(d, b, nflows)
+        res = one(d, b, nflows, dur)
         if res:
             runs.setdefault(m.group(1), []).append(res)
     pct = lambda v: "%.0f" % (100 * v)
@@ -189,7 +195,6 @@ def main():
     mbit = lambda v: "%.1f" % (v / 1e6)
     cnt = lambda c: "%d" % c
     two = lambda v: "%.2f" % v
-    dur = float(re.search(r"x (\d+) s", setup).group(1))
     # the other scenarios' tables: title, then per column its heading
     # and its cell (a function of the runs)
     scenarios = (
