@@ -252,7 +252,8 @@ run() {
 	echo 1 > $TRACEFS/tracing_on
 	# what the flap's UDP delivers: tbd4's received bytes (no TCP flow
 	# goes there in the flap)
-	u0=$(ip netns exec tbd4 cat /sys/class/net/r0/statistics/rx_bytes)
+	[ "$sc" = flap ] &&
+		u0=$(ip netns exec tbd4 cat /sys/class/net/r0/statistics/rx_bytes)
 	t0=$EPOCHREALTIME
 	read -r t0m _ < /proc/uptime
 	for ((f = 1; f <= n; f++)); do
@@ -266,7 +267,8 @@ run() {
 	sleep $((DUR / 2))
 	snapshot > "$dir/snap.txt" 2>&1
 	wait "${pids[@]}"
-	u1=$(ip netns exec tbd4 cat /sys/class/net/r0/statistics/rx_bytes)
+	[ "$sc" = flap ] &&
+		u1=$(ip netns exec tbd4 cat /sys/class/net/r0/statistics/rx_bytes)
 	t1=$EPOCHREALTIME
 	echo 0 > $TRACEFS/tracing_on
 	grep -v '^#' $TRACEFS/trace > "$dir/ccm_trace.txt"

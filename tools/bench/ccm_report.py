@@ -42,6 +42,8 @@ import statistics
 import sys
 
 RESOLVED = 0.7
+# the variants, in the tables' order
+VARIANTS = ("hpcc-ccm", "hpcc-ccms", "hpcc", "dctcp-plb")
 
 
 def read_meta(d):
@@ -175,7 +177,7 @@ def main():
     lines = ["# ECMP collision on the leaf-spine testbed", "", "```", setup.rstrip(), "```", "",
              "| variant | runs | fabric % after t_add | last 10 s % | resolve s | path changes | goodput % | Jain |",
              "|---|---|---|---|---|---|---|---|"]
-    for v in ("hpcc-ccm", "hpcc-ccms", "hpcc", "dctcp-plb"):
+    for v in VARIANTS:
         rs = runs.get(v)
         if not rs:
             continue
@@ -223,7 +225,7 @@ def main():
              if any(x["udp"] is not None for x in rs) else "-"))),
     )
     for sc, title, cols in scenarios:
-        vs = [(v, runs[sc + "-" + v]) for v in ("hpcc-ccm", "hpcc-ccms", "hpcc", "dctcp-plb")
+        vs = [(v, runs[sc + "-" + v]) for v in VARIANTS
               if sc + "-" + v in runs]
         if not vs:
             continue
