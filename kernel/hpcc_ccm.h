@@ -422,12 +422,12 @@ static inline void hpcc_ccm_changed(struct hpcc_ccm_flow *f, u64 now)
  * congested samples in a row, a change, at once when @s->rnd's low bit
  * is 0, else at the next congested sample, and at the latest after 2 x
  * @c->samples (so flows that share a hop do not all leave it at the
- * same sample); the next no
- * sooner than hpcc_ccm_gap() later (@c->gap_rtts RTTs, doubling with
- * each try in use).  The samples in the first @c->gap_rtts RTTs after a
- * change wait for the new path's telemetry (no decrease), later ones run
- * HPCC's law, and so do all once the tries are used.  So a flow changes
- * its path at most @c->tries times in a burst, once per @c->gap_rtts
+ * same sample); the next no sooner than hpcc_ccm_gap() later
+ * (@c->gap_rtts RTTs, doubling with each try in use).  The samples in
+ * the first @c->gap_rtts RTTs after a change wait for the new path's
+ * telemetry (no decrease), later ones run HPCC's law, and so do all
+ * once the tries are used.  So a flow changes its path at most
+ * @c->tries times in a burst, once per @c->gap_rtts
  * RTTs at most, and once per 2^HPCC_CCM_REFILL_SHIFT x @c->gap_rtts
  * RTTs over time.
  *
@@ -525,9 +525,9 @@ enum hpcc_ccm_note_res {
  * type 3, not knowing the last hop's state) would move for nothing.  A
  * flow whose own telemetry covers the notifying hop and shows its path
  * below eta (!@busy) keeps it: the hop's queue was a burst, or the flow
- * is no longer where the queue was (on the leaf-spine, two of three type 3 that moved flows found
- * their U at 0.2 to 0.8, and they moved once per refill period for as
- * long as they ran: bench-ccm, 2026-11-28).
+ * is no longer where the queue was (on the leaf-spine, two of three type
+ * 3 that moved flows found their U at 0.2 to 0.8, and they moved once per
+ * refill period for as long as they ran: bench-ccm, 2026-11-28).
  *
  * Return: enum hpcc_ccm_note_res.
  */

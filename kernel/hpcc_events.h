@@ -209,14 +209,13 @@ TRACE_EVENT(hpcc_fcr,
 /*
  * hpcc_ccm - the coordination rule changed an IPv6 flow's path
  * (tcp_hpcc_main.c, hpcc_ccm_step(); or a type 3 notification,
- * hpcc_ccm_rx_apply(): note 1): the flow's RTT used for the gap, U (Q32)
- * at the binding hop, that hop (from 1) and the path's hop count, u' of
- * the last hop (Q32), and the new flow label.
+ * hpcc_ccm_rx_apply(): note 1): the flow's RTT used for the gap, and from
+ * its newest sample U (Q32) at the binding hop, that hop (from 1) and the
+ * path's hop count, u' of the last hop (Q32); the new flow label.
  */
 TRACE_EVENT(hpcc_ccm,
-	    TP_PROTO(const struct hpcc_ent *e, u64 rtt_ns, u64 u, u32 bind_hop,
-		     u32 nhop, u64 u_last, bool note),
-	    TP_ARGS(e, rtt_ns, u, bind_hop, nhop, u_last, note),
+	    TP_PROTO(const struct hpcc_ent *e, u64 rtt_ns, bool note),
+	    TP_ARGS(e, rtt_ns, note),
 	    TP_STRUCT__entry(__array(u8, saddr, sizeof(struct sockaddr_in6))
 			     __array(u8, daddr, sizeof(struct sockaddr_in6))
 			     __field(u64, rtt_ns)
@@ -230,10 +229,10 @@ TRACE_EVENT(hpcc_ccm,
 	    TP_fast_assign(hpcc_trace_addrs(&e->key, __entry->saddr,
 					    __entry->daddr);
 			   __entry->rtt_ns = rtt_ns;
-			   __entry->u = u;
-			   __entry->bind_hop = bind_hop;
-			   __entry->nhop = nhop;
-			   __entry->u_last = u_last;
+			   __entry->u = e->core.u;
+			   __entry->bind_hop = e->core.bind_hop;
+			   __entry->nhop = e->core.nhop;
+			   __entry->u_last = e->core.u_last;
 			   __entry->flowlabel = READ_ONCE(e->flowlabel);
 			   __entry->changes = e->ccm.changes;
 			   __entry->note = note;),

@@ -237,8 +237,7 @@ static void hpcc_move(struct sock *sk, struct hpcc_ent *e, u64 rtt_ns,
 {
 	sk_rethink_txhash(sk);
 	hpcc_flowlabel_check(sk, e, true);
-	trace_hpcc_ccm(e, rtt_ns, e->core.u, e->core.bind_hop, e->core.nhop,
-		       e->core.u_last, note);
+	trace_hpcc_ccm(e, rtt_ns, note);
 }
 
 /*
