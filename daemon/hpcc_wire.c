@@ -101,6 +101,15 @@ static void put_tcp(uint8_t *ip, uint8_t *th, size_t seg, bool v6)
 	put16(th + 16, ~sum & 0xffff);
 }
 
+/* An 8-byte extension (struct hpcc_wire_ext) at @e. */
+static void put_ext(uint8_t *e, uint8_t kind, uint32_t value)
+{
+	e[0] = kind;
+	e[1] = HPCC_WIRE_EXT_LEN;
+	put16(e + 2, 0);
+	put32(e + 4, value);
+}
+
 static void put_hdr(uint8_t *h, uint8_t type, uint8_t nhop, uint8_t hop_cap,
 		    uint64_t probe_id, uint64_t ts)
 {
@@ -205,11 +214,13 @@ size_t hpcc_build_probe_ext(void *buf, const struct hpcc_tuple *t,
 
 	if (!dscp || dscp > 63 || !hop_cap || hop_cap > HPCC_MAX_HOPS ||
 	    !tuple_ok(t) ||
-	    ext & ~(HPCC_PROBE_FCR | HPCC_PROBE_CC | HPCC_PROBE_AR))
+	    ext & ~(HPCC_PROBE_FCR | HPCC_PROBE_CC | HPCC_PROBE_AR |
+		    HPCC_PROBE_RX))
 		return 0;
 	total += (size_t)!!(ext & HPCC_PROBE_FCR) * HPCC_WIRE_EXT_LEN +
 		 (size_t)!!(ext & HPCC_PROBE_CC) * HPCC_WIRE_EXT_LEN +
-		 (size_t)!!(ext & HPCC_PROBE_AR) * HPCC_WIRE_EXT_AR_LEN;
+		 (size_t)!!(ext & HPCC_PROBE_AR) * HPCC_WIRE_EXT_AR_LEN +
+		 (size_t)!!(ext & HPCC_PROBE_RX) * HPCC_WIRE_EXT_LEN;
 	put_iph(ip, t, dscp, total, ip_id, 6);
 	put_probe(th, h, t, hop_cap, probe_id, ts);
 	if (ext & HPCC_PROBE_FCR) {
@@ -239,7 +250,10 @@ size_t hpcc_build_probe_ext(void *buf, const struct hpcc_tuple *t,
 			e[HPCC_WIRE_EXT_LEN + 11] = 0xff;
 			memcpy(e + HPCC_WIRE_EXT_LEN + 12, &t->saddr, 4);
 		}
+		e += HPCC_WIRE_EXT_AR_LEN;
 	}
+	if (ext & HPCC_PROBE_RX)
+		put_ext(e, HPCC_WIRE_EXT_MODE, HPCC_WIRE_MODE_RX);
 	put_tcp(ip, th, total - iplen, t->family == AF_INET6);
 	return total;
 }
@@ -338,7 +352,17 @@ size_t hpcc_build_probe_ioam(void *buf, const struct hpcc_tuple *t,
 size_t hpcc_build_response(void *buf, const struct hpcc_pkt *probe,
 			   uint8_t dscp, uint16_t ip_id, uint32_t n_flows)
 {
-	uint8_t nhop = probe->nhop, hop_cap = nhop ? nhop : 1;
+	struct hpcc_resp_opt o = { .n_flows = n_flows };
+
+	return hpcc_build_response_opt(buf, probe, dscp, ip_id, &o);
+}
+
+size_t hpcc_build_response_opt(void *buf, const struct hpcc_pkt *probe,
+			       uint8_t dscp, uint16_t ip_id,
+			       const struct hpcc_resp_opt *o)
+{
+	uint8_t nhop = o->mode & HPCC_WIRE_MODE_PRIVATE ? 0 : probe->nhop;
+	uint8_t hop_cap = nhop ? nhop : 1;
 	struct hpcc_tuple back;
 	size_t iplen, total;
 	uint8_t *ip = buf, *th, *h, *ext;
@@ -346,7 +370,11 @@ size_t hpcc_build_response(void *buf, const struct hpcc_pkt *probe,
 
 	hpcc_tuple_reverse(&back, &probe->tuple);
 	iplen = ip_len(&back);
-	total = pkt_len(iplen, hop_cap) + (n_flows ? HPCC_WIRE_EXT_LEN : 0);
+	total = pkt_len(iplen, hop_cap) +
+		(o->n_flows ? HPCC_WIRE_EXT_LEN : 0) +
+		(o->mode ? HPCC_WIRE_EXT_LEN : 0) +
+		(o->w ? HPCC_WIRE_EXT_LEN : 0) +
+		(o->mac_key_id ? HPCC_WIRE_EXT_MAC_LEN : 0);
 	th = ip + iplen;
 	h = th + HPCC_TCP_LEN;
 	ext = h + HPCC_WIRE_HDR_LEN + (size_t)hop_cap * HPCC_WIRE_HOP_LEN;
@@ -362,14 +390,38 @@ size_t hpcc_build_response(void *buf, const struct hpcc_pkt *probe,
 	for (i = 0; i < nhop; i++)
 		put_hop(h + HPCC_WIRE_HDR_LEN + (size_t)i * HPCC_WIRE_HOP_LEN,
 			&probe->hops[i]);
-	if (n_flows) {
-		ext[0] = HPCC_WIRE_EXT_N_FLOWS;
-		ext[1] = HPCC_WIRE_EXT_LEN;
-		put16(ext + 2, 0);
-		put32(ext + 4, n_flows > 65535 ? 65535 : n_flows);
+	if (o->n_flows) {
+		put_ext(ext, HPCC_WIRE_EXT_N_FLOWS,
+			o->n_flows > 65535 ? 65535 : o->n_flows);
+		ext += HPCC_WIRE_EXT_LEN;
+	}
+	if (o->mode) {
+		put_ext(ext, HPCC_WIRE_EXT_MODE, o->mode);
+		ext += HPCC_WIRE_EXT_LEN;
+	}
+	if (o->w) {
+		put_ext(ext, HPCC_WIRE_EXT_W,
+			o->w > HPCC_WIRE_W_MAX ? HPCC_WIRE_W_MAX : o->w);
+		ext += HPCC_WIRE_EXT_LEN;
+	}
+	if (o->mac_key_id) {
+		put_ext(ext, HPCC_WIRE_EXT_MAC, o->mac_key_id);
+		ext[1] = HPCC_WIRE_EXT_MAC_LEN;
+		memset(ext + HPCC_WIRE_EXT_LEN, 0, HPCC_WIRE_MAC_TAG_LEN);
 	}
 	put_tcp(ip, th, total - iplen, back.family == AF_INET6);
 	return total;
+}
+
+void hpcc_tcp_csum_update(void *buf, size_t len)
+{
+	uint8_t *ip = buf;
+	bool v6 = ip[0] >> 4 == 6;
+	size_t iplen = v6 ? HPCC_IP6_LEN : HPCC_IP_LEN;
+
+	if (len < iplen + HPCC_TCP_LEN)
+		return;
+	put_tcp(ip, ip + iplen, len - iplen, v6);
 }
 
 /*
@@ -380,8 +432,16 @@ size_t hpcc_build_response(void *buf, const struct hpcc_pkt *probe,
  * extension header (fewer than 4) are padding and ignored, as a version-1
  * parser ignores everything there.
  */
+struct ext_vals {
+	uint32_t n_flows;
+	uint32_t mode;
+	uint32_t w;
+	uint32_t mac_key_id;
+	const uint8_t *mac;
+};
+
 static enum hpcc_parse_err parse_ext(const uint8_t *e, size_t rest,
-				     uint32_t *n_flows)
+				     struct ext_vals *x)
 {
 	size_t elen;
 	uint32_t v;
@@ -392,11 +452,28 @@ static enum hpcc_parse_err parse_ext(const uint8_t *e, size_t rest,
 		elen = e[1];
 		if (elen < HPCC_WIRE_EXT_LEN || elen % 4 || elen > rest)
 			return HPCC_PARSE_EXT;
-		if (e[0] == HPCC_WIRE_EXT_N_FLOWS) {
-			v = hpcc_get32(e + 4);
+		v = hpcc_get32(e + 4);
+		switch (e[0]) {
+		case HPCC_WIRE_EXT_N_FLOWS:
 			if (!v || v > 65535)
 				return HPCC_PARSE_EXT;
-			*n_flows = v;
+			x->n_flows = v;
+			break;
+		case HPCC_WIRE_EXT_MODE:
+			x->mode = v;
+			break;
+		case HPCC_WIRE_EXT_W:
+			if (!v || v > HPCC_WIRE_W_MAX)
+				return HPCC_PARSE_EXT;
+			x->w = v;
+			break;
+		case HPCC_WIRE_EXT_MAC:
+			/* the last extension: nothing after it is covered */
+			if (elen != HPCC_WIRE_EXT_MAC_LEN || rest != elen || !v)
+				return HPCC_PARSE_EXT;
+			x->mac_key_id = v;
+			x->mac = e;
+			break;
 		}
 		e += elen;
 		rest -= elen;
@@ -507,7 +584,7 @@ static enum hpcc_parse_err parse_ip6(const uint8_t *ip, size_t len,
 enum hpcc_parse_err hpcc_parse(const void *buf, size_t len,
 			       struct hpcc_pkt *pkt)
 {
-	uint32_t n_flows = 0;
+	struct ext_vals x = { 0 };
 	const uint8_t *ip = buf, *th, *h;
 	size_t ihl = 0, total = 0, doff, rest, int_len = 0, int_off = 0;
 	size_t ifa_off = 0, ifa_len = 0;
@@ -590,7 +667,7 @@ enum hpcc_parse_err hpcc_parse(const void *buf, size_t len,
 	if (rest < (size_t)h[7] * HPCC_WIRE_HOP_LEN)
 		return HPCC_PARSE_TRUNCATED;
 	if (parse_ext(h + HPCC_WIRE_HDR_LEN + (size_t)h[7] * HPCC_WIRE_HOP_LEN,
-		      rest - (size_t)h[7] * HPCC_WIRE_HOP_LEN, &n_flows))
+		      rest - (size_t)h[7] * HPCC_WIRE_HOP_LEN, &x))
 		return HPCC_PARSE_EXT;
 
 	memset(pkt, 0, sizeof(*pkt));
@@ -613,7 +690,14 @@ enum hpcc_parse_err hpcc_parse(const void *buf, size_t len,
 	pkt->hop_cap = h[7];
 	pkt->probe_id = hpcc_get64(h + 8);
 	pkt->ts = hpcc_get64(h + 16);
-	pkt->n_flows = n_flows;
+	pkt->n_flows = x.n_flows;
+	pkt->mode = (uint8_t)(x.mode & (HPCC_WIRE_MODE_RX |
+					HPCC_WIRE_MODE_REFUSED |
+					HPCC_WIRE_MODE_PRIVATE));
+	pkt->w_rx = x.w;
+	pkt->mac_key_id = x.mac_key_id;
+	pkt->mac_off = x.mac ? (uint16_t)(x.mac - ip) : 0;
+	pkt->hdr_off = (uint16_t)(h - ip);
 	pkt->ioam_off = ioam_off;
 	pkt->ioam_len = ioam_len;
 	pkt->int_off = (uint16_t)int_off;

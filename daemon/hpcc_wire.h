@@ -152,6 +152,13 @@ struct hpcc_hop_rec {
  * @ts: the sender's clock at sending, ns
  * @n_flows: N from an HPCC_WIRE_EXT_N_FLOWS extension, 1..65535; 0 when
  *	the packet has none
+ * @mode: the HPCC_WIRE_EXT_MODE extension's bits (HPCC_WIRE_MODE_*); 0
+ *	when the packet has none
+ * @w_rx: W from an HPCC_WIRE_EXT_W extension, bytes, 1..HPCC_WIRE_W_MAX;
+ *	0 when the packet has none
+ * @mac_key_id: the key id of an HPCC_WIRE_EXT_MAC extension; 0: none
+ * @mac_off: where that extension starts, from the IP header; 0: none
+ * @hdr_off: where the HPCC header starts, from the IP header
  * @hops: the @nhop filled records, first hop first
  * @ioam_off: IPv6: where an IOAM option (type 0x31) of the hop-by-hop
  *	header starts, from the IP header (for hpcc_decode_ioam()); 0: none
@@ -176,6 +183,11 @@ struct hpcc_pkt {
 	uint64_t probe_id;
 	uint64_t ts;
 	uint32_t n_flows;
+	uint8_t mode;
+	uint32_t w_rx;
+	uint32_t mac_key_id;
+	uint16_t mac_off;
+	uint16_t hdr_off;
 	struct hpcc_hop_rec hops[HPCC_MAX_HOPS];
 	uint16_t ioam_off;
 	uint16_t ioam_len;
@@ -215,8 +227,10 @@ enum hpcc_parse_err {
 	HPCC_PARSE_NHOP,	/* nhop above hop_cap */
 	HPCC_PARSE_TRUNCATED,	/* fewer than hop_cap records present */
 	HPCC_PARSE_EXT,		/* an extension after the records is malformed
-				 * (length, or N 0 or above 65535), or they
-				 * take more than HPCC_WIRE_EXT_MAX bytes
+				 * (length; N 0 or above 65535; W 0 or above
+				 * HPCC_WIRE_W_MAX; a MAC of another length,
+				 * key id 0 or not last), or they take more
+				 * than HPCC_WIRE_EXT_MAX bytes
 				 */
 	HPCC_PARSE_IP6_EXTHDR,	/* an IPv6 fragment, AH or ESP header, a
 				 * routing header with segments left, more
@@ -280,6 +294,7 @@ size_t hpcc_build_probe(void *buf, const struct hpcc_tuple *t, uint8_t dscp,
 #define HPCC_PROBE_FCR	1U	/* HPCC_WIRE_EXT_FCR, value HPCC_WIRE_FCR_SUPPORT */
 #define HPCC_PROBE_CC	2U	/* HPCC_WIRE_EXT_CCM, value HPCC_WIRE_CCM_CC */
 #define HPCC_PROBE_AR	4U	/* HPCC_WIRE_EXT_AR, the sender the AR point */
+#define HPCC_PROBE_RX	8U	/* HPCC_WIRE_EXT_MODE, value HPCC_WIRE_MODE_RX */
 
 /**
  * hpcc_build_probe_ext() - hpcc_build_probe() with extensions after the
@@ -299,7 +314,9 @@ size_t hpcc_build_probe(void *buf, const struct hpcc_tuple *t, uint8_t dscp,
  *	HPCC_PROBE_AR, the AR indicator (the same section: switch_ID 0 and
  *	the flow's source address, the sender as the AR point, no flag;
  *	struct hpcc_wire_ext_ar, HPCC_WIRE_EXT_AR_LEN bytes), the flow's
- *	coordination tag; in that order
+ *	coordination tag; HPCC_PROBE_RX, the sender asks for receiver-based
+ *	HPCC (HPCC_WIRE_EXT_MODE, value HPCC_WIRE_MODE_RX, 8 bytes); in that
+ *	order
  *
  * Return: the packet's length (hpcc_build_probe()'s plus each
  * extension's), or 0 as hpcc_build_probe() and for an unknown bit in
@@ -409,6 +426,50 @@ size_t hpcc_build_probe_ioam(void *buf, const struct hpcc_tuple *t,
  */
 size_t hpcc_build_response(void *buf, const struct hpcc_pkt *probe,
 			   uint8_t dscp, uint16_t ip_id, uint32_t n_flows);
+
+/**
+ * struct hpcc_resp_opt - what a response carries besides the probe's
+ *	records (hpcc_build_response_opt())
+ * @n_flows: N for an HPCC_WIRE_EXT_N_FLOWS extension, 1..65535 (larger
+ *	values are sent as 65535); 0: none
+ * @mode: HPCC_WIRE_EXT_MODE's bits (HPCC_WIRE_MODE_RX, _REFUSED,
+ *	_PRIVATE); 0: no such extension.  With HPCC_WIRE_MODE_PRIVATE the
+ *	response carries no records (nhop 0, one empty slot)
+ * @w: W for an HPCC_WIRE_EXT_W extension, bytes, 1..HPCC_WIRE_W_MAX
+ *	(larger values are sent as HPCC_WIRE_W_MAX); 0: none
+ * @mac_key_id: non-zero: room for an HPCC_WIRE_EXT_MAC extension with this
+ *	key id, last, its tag zero (hpcc_auth_sign() fills it)
+ */
+struct hpcc_resp_opt {
+	uint32_t n_flows;
+	uint8_t mode;
+	uint32_t w;
+	uint32_t mac_key_id;
+};
+
+/**
+ * hpcc_build_response_opt() - hpcc_build_response() with the extensions of
+ *	@o, in the order N, mode, W, MAC
+ * @buf: at least HPCC_PKT_MAX bytes
+ * @probe: the probe (type HPCC_WIRE_PROBE)
+ * @dscp: the response DSCP, 1..63
+ * @ip_id: IPv4 identification
+ * @o: the extensions
+ *
+ * Return: the packet's length, or 0 as hpcc_build_response().
+ */
+size_t hpcc_build_response_opt(void *buf, const struct hpcc_pkt *probe,
+			       uint8_t dscp, uint16_t ip_id,
+			       const struct hpcc_resp_opt *o);
+
+/**
+ * hpcc_tcp_csum_update() - recompute the TCP checksum of a packet built
+ *	here (after its payload changed, e.g. a MAC tag was filled in)
+ * @buf: the packet: an IPv4 header without options or an IPv6 header
+ *	without extension headers, then TCP
+ * @len: its length
+ */
+void hpcc_tcp_csum_update(void *buf, size_t len);
 
 /**
  * hpcc_tuple_reverse() - the other direction of a flow

@@ -211,7 +211,7 @@ TEST(probe_cc_extension)
 	n = hpcc_build_probe_ext(buf, &flow, 60, 3, 0x55, 77, 9, 0);
 	ASSERT_EQ(n, hpcc_build_probe(plain, &flow, 60, 3, 0x55, 77, 9));
 	EXPECT_EQ(0, memcmp(buf, plain, n));
-	EXPECT_EQ(0, hpcc_build_probe_ext(buf, &flow, 60, 3, 1, 1, 1, 8));
+	EXPECT_EQ(0, hpcc_build_probe_ext(buf, &flow, 60, 3, 1, 1, 1, 16));
 }
 
 /*
@@ -378,6 +378,84 @@ TEST(response_n_flows_extension)
 	refix_ip(out, m + 3);
 	ASSERT_EQ(hpcc_parse(out, m + 3, &r), HPCC_PARSE_OK);
 	EXPECT_EQ(r.n_flows, 0);
+}
+
+/*
+ * Receiver-based HPCC and the privacy mode (issue 21): a probe asks by
+ * HPCC_WIRE_EXT_MODE; a response carries the mode bits, W when sent, and
+ * room for a MAC last; private responses carry no records.  W 0 or above
+ * 2^30, a MAC of another length, with key id 0 or not last are refused.
+ */
+TEST(mode_w_and_mac_extensions)
+{
+	struct hpcc_resp_opt o = { .n_flows = 3, .mode = HPCC_WIRE_MODE_RX,
+				   .w = 50000, .mac_key_id = 9 };
+	uint8_t buf[HPCC_PKT_MAX], out[HPCC_PKT_MAX];
+	struct hpcc_pkt p, r;
+	size_t n, m, base;
+
+	n = hpcc_build_probe_ext(buf, &flow, 60, 2, 42, 1000, 1,
+				 HPCC_PROBE_RX);
+	ASSERT_EQ(n, 20 + 20 + 24 + 2 * 40 + HPCC_WIRE_EXT_LEN);
+	EXPECT_TRUE(tcp_csum_ok(buf, n));
+	stamp(buf, 1, 111);
+	ASSERT_EQ(hpcc_parse(buf, n, &p), HPCC_PARSE_OK);
+	EXPECT_EQ(p.mode, HPCC_WIRE_MODE_RX);
+	EXPECT_EQ(p.w_rx, 0);
+	EXPECT_EQ(p.mac_off, 0);
+	EXPECT_EQ(p.hdr_off, 40);
+
+	m = hpcc_build_response_opt(out, &p, 61, 9, &o);
+	base = 20 + 20 + 24 + 40;
+	ASSERT_EQ(m, base + 3 * HPCC_WIRE_EXT_LEN + HPCC_WIRE_EXT_MAC_LEN);
+	EXPECT_TRUE(tcp_csum_ok(out, m));
+	ASSERT_EQ(hpcc_parse(out, m, &r), HPCC_PARSE_OK);
+	EXPECT_EQ(r.n_flows, 3);
+	EXPECT_EQ(r.mode, HPCC_WIRE_MODE_RX);
+	EXPECT_EQ(r.w_rx, 50000);
+	EXPECT_EQ(r.mac_key_id, 9);
+	EXPECT_EQ(r.mac_off, base + 3 * HPCC_WIRE_EXT_LEN);
+	EXPECT_EQ(r.nhop, 1);
+
+	/* W above 2^30 is sent as 2^30; W 0 or above refuses the packet */
+	o.w = 0xffffffff;
+	m = hpcc_build_response_opt(out, &p, 61, 9, &o);
+	ASSERT_EQ(hpcc_parse(out, m, &r), HPCC_PARSE_OK);
+	EXPECT_EQ(r.w_rx, HPCC_WIRE_W_MAX);
+	put_be32(out + base + 2 * HPCC_WIRE_EXT_LEN + 4, HPCC_WIRE_W_MAX + 1);
+	EXPECT_EQ(hpcc_parse(out, m, &r), HPCC_PARSE_EXT);
+	put_be32(out + base + 2 * HPCC_WIRE_EXT_LEN + 4, 0);
+	EXPECT_EQ(hpcc_parse(out, m, &r), HPCC_PARSE_EXT);
+
+	/* a MAC with key id 0, of 16 bytes, or not last is malformed */
+	o.w = 1;
+	m = hpcc_build_response_opt(out, &p, 61, 9, &o);
+	put_be32(out + base + 3 * HPCC_WIRE_EXT_LEN + 4, 0);
+	EXPECT_EQ(hpcc_parse(out, m, &r), HPCC_PARSE_EXT);
+	m = hpcc_build_response_opt(out, &p, 61, 9, &o);
+	out[base + 3 * HPCC_WIRE_EXT_LEN + 1] = 16;
+	EXPECT_EQ(hpcc_parse(out, m, &r), HPCC_PARSE_EXT);
+	m = hpcc_build_response_opt(out, &p, 61, 9, &o);
+	memset(out + m, 0, 8);
+	out[m] = 9;
+	out[m + 1] = 8;
+	refix_ip(out, m + 8);
+	EXPECT_EQ(hpcc_parse(out, m + 8, &r), HPCC_PARSE_EXT);
+
+	/* private: no records, whatever the probe had */
+	o = (struct hpcc_resp_opt){ .mode = HPCC_WIRE_MODE_PRIVATE };
+	m = hpcc_build_response_opt(out, &p, 61, 9, &o);
+	ASSERT_EQ(m, 20 + 20 + 24 + 40 + HPCC_WIRE_EXT_LEN);
+	ASSERT_EQ(hpcc_parse(out, m, &r), HPCC_PARSE_OK);
+	EXPECT_EQ(r.nhop, 0);
+	EXPECT_EQ(r.hop_cap, 1);
+	EXPECT_EQ(r.mode, HPCC_WIRE_MODE_PRIVATE);
+	/* unknown mode bits are dropped */
+	o.mode = 0xf0 | HPCC_WIRE_MODE_REFUSED;
+	m = hpcc_build_response_opt(out, &p, 61, 9, &o);
+	ASSERT_EQ(hpcc_parse(out, m, &r), HPCC_PARSE_OK);
+	EXPECT_EQ(r.mode, HPCC_WIRE_MODE_REFUSED);
+	EXPECT_EQ(r.nhop, 1);
 }
 
 TEST(builder_ranges)

@@ -125,13 +125,40 @@ struct hpcc_wire_hop {
  *	set in place by such a hop, section 6.3.5).  Its presence is the
  *	coordination tag: a hop sends notifications only to flows whose
  *	probes carry it.
+ * @HPCC_WIRE_EXT_MODE: receiver-based HPCC (draft-pan-tsvwg-hpccplus-02
+ *	section 6.2, Figure 8: NewINT) and the privacy mode (draft-miao-
+ *	ccwg-hpcc section 9.1); @value is a bit set, 8 bytes.  In a probe:
+ *	HPCC_WIRE_MODE_RX, the sender asks the receiver to run the algorithm
+ *	for the flow.  In a response: HPCC_WIRE_MODE_RX, the receiver runs
+ *	it (the response may carry HPCC_WIRE_EXT_W); HPCC_WIRE_MODE_REFUSED,
+ *	it was asked and does not (the sender computes W from the records);
+ *	HPCC_WIRE_MODE_PRIVATE, the receiver withholds the hop records from
+ *	this sender (nhop 0).  Unknown bits are 0 when sent and ignored.
+ * @HPCC_WIRE_EXT_W: in a response with HPCC_WIRE_MODE_RX: @value is the
+ *	receiver's W for the flow, bytes, 1 to 2^30, present only when its
+ *	NewINT updated Wc (more than T after the last W it sent,
+ *	lastUpdateTime); the sender sets its window to it and paces at W/T.
+ *	8 bytes.
+ * @HPCC_WIRE_EXT_MAC: in a response, the last extension: struct
+ *	hpcc_wire_ext_mac, HPCC_WIRE_EXT_MAC_LEN bytes; @value is the key's
+ *	id (1 to 2^32 - 1), the key shared by the receiver and the sender
+ *	(section 9.1: "the notification feedback message is at least
+ *	integrity checked").
  */
 enum hpcc_wire_ext_kind {
 	HPCC_WIRE_EXT_N_FLOWS = 1,
 	HPCC_WIRE_EXT_FCR = 2,
 	HPCC_WIRE_EXT_CCM = 3,
 	HPCC_WIRE_EXT_AR = 4,
+	HPCC_WIRE_EXT_MODE = 5,
+	HPCC_WIRE_EXT_W = 6,
+	HPCC_WIRE_EXT_MAC = 7,
 };
+
+#define HPCC_WIRE_MODE_RX	1	/* HPCC_WIRE_EXT_MODE: receiver-based */
+#define HPCC_WIRE_MODE_REFUSED	2	/* response: receiver-based refused */
+#define HPCC_WIRE_MODE_PRIVATE	4	/* response: the hop records withheld */
+#define HPCC_WIRE_W_MAX		(1U << 30)	/* HPCC_WIRE_EXT_W, bytes */
 
 #define HPCC_WIRE_FCR_SUPPORT	1	/* HPCC_WIRE_EXT_FCR's value, bit 0 */
 #define HPCC_WIRE_CCM_CC	1	/* HPCC_WIRE_EXT_CCM's value, bit 0 */
@@ -315,6 +342,31 @@ struct hpcc_wire_ext_ar {
 };
 
 #define HPCC_WIRE_EXT_AR_LEN	24	/* sizeof(struct hpcc_wire_ext_ar) */
+
+/**
+ * struct hpcc_wire_ext_mac - the MAC of a response (HPCC_WIRE_EXT_MAC)
+ * @ext: kind HPCC_WIRE_EXT_MAC, len HPCC_WIRE_EXT_MAC_LEN, value the key id
+ * @tag: keyed BLAKE2b (RFC 7693) with 16 bytes of output, key 32 bytes,
+ *	over: the family (1 byte, 4 or 6); the response's source and
+ *	destination addresses (16 bytes each, IPv4-mapped for 4); its
+ *	source and destination ports (2 bytes each, as on the wire); then
+ *	the TCP payload from the HPCC header to @ext included, big-endian as
+ *	on the wire.  The IP and TCP headers but for those fields are not
+ *	covered (hops may rewrite the DSCP, TTL and checksums).
+ *
+ * The last extension of the response; a response with anything after it
+ * is malformed.  The tag covers the probe's id, which the sender checks
+ * against its one outstanding probe of the flow, so a replayed response is
+ * refused as unexpected.
+ */
+struct hpcc_wire_ext_mac {
+	struct hpcc_wire_ext ext;
+	__u8 tag[16];
+};
+
+#define HPCC_WIRE_EXT_MAC_LEN	24	/* sizeof(struct hpcc_wire_ext_mac) */
+#define HPCC_WIRE_MAC_TAG_LEN	16
+#define HPCC_WIRE_MAC_KEY_LEN	32
 /* hpcc_wire_ext_ar.ext.reserved, bit 0: a hop chooses paths by the label */
 #define HPCC_WIRE_AR_CHOICE	1
 
