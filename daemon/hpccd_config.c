@@ -9,6 +9,9 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <fcntl.h>
+#include <sys/stat.h>
+#include <unistd.h>
 
 #include "hpcc_wire.h"
 #include "hpccd_config.h"
@@ -48,6 +51,9 @@ void hpccd_cfg_defaults(struct hpccd_cfg *c)
 	c->n_flows_window_ms = 100;
 	c->n_flows_max = 16384;
 	c->int_qlen_unit = 1;
+	c->rx_answer = 1;
+	c->rx_max_flows = 4096;
+	c->auth_overlap_s = 60;
 }
 
 static int parse_uint(const char *name, const char *v, unsigned int min,
@@ -246,6 +252,27 @@ static bool dst_in(const struct hpccd_prefix *list, unsigned int n,
 	return false;
 }
 
+bool hpccd_prefix_holds(const struct hpccd_prefix *p, int family,
+			const void *addr)
+{
+	uint8_t a[16];
+
+	addr_mapped(a, family, addr);
+	return prefix_match(p, a);
+}
+
+bool hpccd_cfg_rx_based(const struct hpccd_cfg *c, int family,
+			const void *daddr)
+{
+	return dst_in(c->rx_based, c->n_rx_based, family, daddr);
+}
+
+bool hpccd_cfg_private(const struct hpccd_cfg *c, int family,
+		       const void *saddr)
+{
+	return dst_in(c->private_to, c->n_private, family, saddr);
+}
+
 bool hpccd_cfg_fcr(const struct hpccd_cfg *c, int family, const void *daddr)
 {
 	return dst_in(c->fcr, c->n_fcr, family, daddr);
@@ -317,6 +344,29 @@ int hpccd_cfg_set(struct hpccd_cfg *c, const char *k, const char *v)
 		return parse_dst_prefix(k, v, c->fcr, &c->n_fcr);
 	if (!strcmp(k, "ccm"))
 		return parse_dst_prefix(k, v, c->ccm, &c->n_ccm);
+	if (!strcmp(k, "rx-based"))
+		return parse_dst_prefix(k, v, c->rx_based, &c->n_rx_based);
+	if (!strcmp(k, "private"))
+		return parse_dst_prefix(k, v, c->private_to, &c->n_private);
+	if (!strcmp(k, "rx-answer"))
+		return parse_uint(k, v, 0, 1, &c->rx_answer);
+	if (!strcmp(k, "rx-max-flows"))
+		return parse_uint(k, v, 1, 1048576, &c->rx_max_flows);
+	if (!strcmp(k, "auth-overlap-s"))
+		return parse_uint(k, v, 0, 86400, &c->auth_overlap_s);
+	if (!strcmp(k, "auth-key-file")) {
+		if (strlen(v) >= sizeof(c->key_file)) {
+			cfg_err("auth-key-file: longer than %zu bytes",
+				sizeof(c->key_file) - 1);
+			return -1;
+		}
+		snprintf(c->key_file, sizeof(c->key_file), "%s", v);
+		return 0;
+	}
+	if (!strcmp(k, "key")) {
+		cfg_err("key: only in the auth-key-file");
+		return -1;
+	}
 	if (!strcmp(k, "capacity"))
 		return parse_capacity(c, v);
 	if (!strcmp(k, "default-rate"))
@@ -378,18 +428,101 @@ static char *trim(char *s, char *e)
 	return s;
 }
 
+static int parse_lines(struct hpccd_cfg *c, const char *name, const char *buf,
+		       size_t len,
+		       int (*set)(struct hpccd_cfg *, const char *,
+				  const char *));
+
 int hpccd_cfg_parse(struct hpccd_cfg *c, const char *name, const char *buf,
 		    size_t len)
 {
-	char line[512], *k, *v, *eq;
-	size_t pos = 0, n;
-	int lineno = 0, bad = 0;
 
 	/* the lists are the file's: a reload replaces them */
 	c->n_enc = 0;
 	c->n_fcr = 0;
 	c->n_ccm = 0;
 	c->n_cap = 0;
+	c->n_rx_based = 0;
+	c->n_private = 0;
+	return parse_lines(c, name, buf, len, hpccd_cfg_set);
+}
+
+static int hex_key(const char *h, uint8_t *out)
+{
+	unsigned int i, hi, lo;
+
+	if (strlen(h) != 2 * HPCC_WIRE_MAC_KEY_LEN)
+		return -1;
+	for (i = 0; i < HPCC_WIRE_MAC_KEY_LEN; i++) {
+		if (sscanf(h + 2 * i, "%1x%1x", &hi, &lo) != 2)
+			return -1;
+		out[i] = (uint8_t)(hi << 4 | lo);
+	}
+	return 0;
+}
+
+/* "key = ID HEX PREFIX/LEN [accept]" */
+static int key_set(struct hpccd_cfg *c, const char *k, const char *v)
+{
+	char id[16], hex[80], pfx[64], acc[8], extra[2];
+	struct hpccd_key e = { 0 };
+	unsigned int i;
+	int n;
+
+	if (strcmp(k, "key")) {
+		cfg_err("%.64s: the key file has key lines only", k);
+		return -1;
+	}
+	n = sscanf(v, "%15s %79s %63s %7s %1s", id, hex, pfx, acc, extra);
+	if (n < 3 || n > 4 || (n == 4 && strcmp(acc, "accept"))) {
+		cfg_err("key: 'ID HEX PREFIX/LEN [accept]' expected");
+		return -1;
+	}
+	if (parse_uint("key id", id, 1, UINT32_MAX, &e.id))
+		return -1;
+	if (hex_key(hex, e.key)) {
+		cfg_err("key %u: %d hex digits expected", e.id,
+			2 * HPCC_WIRE_MAC_KEY_LEN);
+		return -1;
+	}
+	if (parse_prefix("key", pfx, &e.pfx, false))
+		return -1;
+	e.accept_only = n == 4;
+	for (i = 0; i < c->n_keys; i++)
+		if (c->keys[i].id == e.id) {
+			cfg_err("key %u: the id is used twice", e.id);
+			return -1;
+		}
+	if (c->n_keys == HPCCD_MAX_KEYS) {
+		cfg_err("key: more than %d lines", HPCCD_MAX_KEYS);
+		return -1;
+	}
+	c->keys[c->n_keys++] = e;
+	return 0;
+}
+
+int hpccd_cfg_parse_keys(struct hpccd_cfg *c, const char *name,
+			 const char *buf, size_t len)
+{
+	int err;
+
+	c->n_keys = 0;
+	err = parse_lines(c, name, buf, len, key_set);
+	if (err) {
+		memset(c->keys, 0, sizeof(c->keys));
+		c->n_keys = 0;
+	}
+	return err;
+}
+
+static int parse_lines(struct hpccd_cfg *c, const char *name, const char *buf,
+		       size_t len,
+		       int (*set)(struct hpccd_cfg *, const char *,
+				  const char *))
+{
+	char line[512], *k, *v, *eq;
+	size_t pos = 0, n;
+	int lineno = 0, bad = 0;
 
 	while (pos < len) {
 		const char *nl = memchr(buf + pos, '\n', len - pos);
@@ -423,7 +556,7 @@ int hpccd_cfg_parse(struct hpccd_cfg *c, const char *name, const char *buf,
 		}
 		v = trim(eq + 1, eq + 1 + strlen(eq + 1));
 		k = trim(k, eq);
-		if (hpccd_cfg_set(c, k, v)) {
+		if (set(c, k, v)) {
 			cfg_err("%s:%d: setting ignored", name, lineno);
 			bad = 1;
 		}
@@ -433,6 +566,39 @@ int hpccd_cfg_parse(struct hpccd_cfg *c, const char *name, const char *buf,
 		return -1;
 	}
 	return bad ? -1 : 0;
+}
+
+/* The key file: hpccd's own, unreadable by anyone else, at most 64 KiB. */
+static int read_keys(struct hpccd_cfg *c)
+{
+	int fd = open(c->key_file, O_RDONLY | O_NOFOLLOW | O_CLOEXEC);
+	char buf[65536];
+	struct stat st;
+	ssize_t n;
+	int err = -1;
+
+	c->n_keys = 0;
+	if (fd < 0) {
+		cfg_err("%s: %s", c->key_file, strerror(errno));
+		return -1;
+	}
+	if (fstat(fd, &st) || !S_ISREG(st.st_mode)) {
+		cfg_err("%s: not a regular file", c->key_file);
+	} else if (st.st_uid != geteuid() || st.st_mode & 077) {
+		cfg_err("%s: must be owned by hpccd's user and not accessible to group or others (chmod 600); no key used",
+			c->key_file);
+	} else {
+		n = read(fd, buf, sizeof(buf));
+		if (n < 0 || (size_t)n == sizeof(buf))
+			cfg_err("%s: %s", c->key_file,
+				n < 0 ? strerror(errno) : "64 KiB or larger");
+		else
+			err = hpccd_cfg_parse_keys(c, c->key_file, buf,
+						   (size_t)n);
+	}
+	close(fd);
+	explicit_bzero(buf, sizeof(buf));
+	return err;
 }
 
 int hpccd_cfg_read(struct hpccd_cfg *c, bool must_exist)
@@ -464,5 +630,9 @@ int hpccd_cfg_read(struct hpccd_cfg *c, bool must_exist)
 	}
 	err = hpccd_cfg_parse(c, c->file, buf, n);
 	free(buf);
+	if (c->key_file[0] && read_keys(c))
+		err = -1;
+	else if (!c->key_file[0])
+		c->n_keys = 0;
 	return err;
 }

@@ -9,8 +9,8 @@
 
 #include <stdbool.h>
 #include <stddef.h>
-
 #include <stdint.h>
+#include <linux/hpcc_wire.h>
 
 /* Probe encodings (issue 18): the project's own records, an IOAM
  * pre-allocated trace (IPv6 only), an INT-MD v2.1 stack or an IFA 2.0 stack
@@ -50,6 +50,29 @@ struct hpccd_capacity {
 	uint32_t switch_id;
 	uint32_t port_id;
 	uint64_t rate;
+};
+
+#define HPCCD_MAX_KEYS	32
+
+/**
+ * struct hpccd_key - a "key = ID HEX PREFIX/LEN [accept]" line of the key
+ *	file (auth-key-file): a MAC key shared with the hosts of a prefix
+ * @id: the key's id, 1..2^32 - 1, carried in each MAC (HPCC_WIRE_EXT_MAC)
+ * @key: the key, HPCC_WIRE_MAC_KEY_LEN bytes (64 hex digits)
+ * @pfx: the peers it is for: responses to them are signed with it and
+ *	responses from them must carry a MAC by a key of theirs
+ * @accept_only: "accept": checks MACs but does not sign (the first step of
+ *	a rotation, Documentation/admin-guide.rst)
+ * @expires_ns: 0 for a key of the file; for a key a reload removed, when
+ *	it stops being accepted (CLOCK_MONOTONIC, auth-overlap-s after the
+ *	reload)
+ */
+struct hpccd_key {
+	uint32_t id;
+	uint8_t key[HPCC_WIRE_MAC_KEY_LEN];
+	struct hpccd_prefix pfx;
+	bool accept_only;
+	uint64_t expires_ns;
 };
 
 /**
@@ -108,6 +131,24 @@ struct hpccd_capacity {
  *	1.6e12
  * @cap: "capacity = SWITCH PORT RATE" lines, @n_cap of them (at most
  *	HPCCD_MAX_CAPACITY; the file's, replaced on each read)
+ * @rx_based: "rx-based = PREFIX/LEN" lines, @n_rx_based of them:
+ *	destinations whose flows' probes ask for receiver-based HPCC
+ *	(HPCC_WIRE_EXT_MODE; draft-pan-tsvwg-hpccplus-02 section 6.2)
+ * @private_to: "private = PREFIX/LEN" lines, @n_private of them: senders
+ *	to which responses carry no hop records (draft-miao-ccwg-hpcc section
+ *	9.1): only W when the flow is receiver-based, nothing of the path's
+ *	loads otherwise
+ * @rx_answer: rx-answer, 0 or 1 (default 1): run receiver-based HPCC for
+ *	the flows that ask; 0 refuses them (HPCC_WIRE_MODE_REFUSED)
+ * @rx_max_flows: rx-max-flows, receiver-based flows tracked at most,
+ *	1..1,048,576 (default 4096; about 500 bytes each); a flow beyond it
+ *	is refused
+ * @key_file: auth-key-file, the file of "key" lines ("" for none: no
+ *	response is signed or checked); it must be a regular file owned by
+ *	hpccd's user and not readable by group or others
+ * @auth_overlap_s: auth-overlap-s, how long a key that a reload removed
+ *	is still accepted, s, 0..86400 (default 60)
+ * @keys: the key file's keys, @n_keys of them (at most HPCCD_MAX_KEYS)
  * @syslog: log to syslog
  * @verbose: debug messages
  */
@@ -140,6 +181,16 @@ struct hpccd_cfg {
 	uint64_t default_rate;
 	struct hpccd_capacity cap[HPCCD_MAX_CAPACITY];
 	unsigned int n_cap;
+	unsigned int n_rx_based;
+	struct hpccd_prefix rx_based[HPCCD_MAX_ENCODINGS];
+	unsigned int n_private;
+	struct hpccd_prefix private_to[HPCCD_MAX_ENCODINGS];
+	unsigned int rx_answer;
+	unsigned int rx_max_flows;
+	char key_file[256];
+	unsigned int auth_overlap_s;
+	struct hpccd_key keys[HPCCD_MAX_KEYS];
+	unsigned int n_keys;
 	bool syslog;
 	int verbose;
 };
@@ -167,6 +218,53 @@ bool hpccd_cfg_fcr(const struct hpccd_cfg *c, int family, const void *daddr);
  * flows' packets; here their probes, with the AR indicator).
  */
 bool hpccd_cfg_ccm(const struct hpccd_cfg *c, int family, const void *daddr);
+
+/**
+ * hpccd_cfg_rx_based() - whether a flow to @daddr asks for receiver-based
+ *	HPCC
+ * @c: the settings
+ * @family: AF_INET or AF_INET6
+ * @daddr: the destination, network byte order
+ *
+ * Return: true when an "rx-based" prefix holds @daddr.
+ */
+bool hpccd_cfg_rx_based(const struct hpccd_cfg *c, int family,
+			const void *daddr);
+
+/**
+ * hpccd_cfg_private() - whether responses to @saddr withhold the records
+ * @c: the settings
+ * @family: AF_INET or AF_INET6
+ * @saddr: the probe's source, the flow's sender
+ *
+ * Return: true when a "private" prefix holds @saddr.
+ */
+bool hpccd_cfg_private(const struct hpccd_cfg *c, int family,
+		       const void *saddr);
+
+/**
+ * hpccd_prefix_holds() - whether @p holds an address
+ * @p: the prefix
+ * @family: AF_INET or AF_INET6
+ * @addr: 4 or 16 bytes, network byte order
+ *
+ * Return: true if it does (an IPv4 address as its IPv4-mapped form).
+ */
+bool hpccd_prefix_holds(const struct hpccd_prefix *p, int family,
+			const void *addr);
+
+/**
+ * hpccd_cfg_parse_keys() - the key file's text: "key = ID HEX PREFIX/LEN
+ *	[accept]" lines, # comments, blank lines
+ * @c: settings whose @keys are replaced
+ * @name: for messages
+ * @buf: the text, @len bytes
+ *
+ * Return: 0, or -1 when a line was bad (then no key is kept: a key file
+ * half read would leave some peers unsigned).
+ */
+int hpccd_cfg_parse_keys(struct hpccd_cfg *c, const char *name,
+			 const char *buf, size_t len);
 
 /**
  * hpccd_cfg_encoding() - the encoding of probes to a destination
@@ -224,8 +322,14 @@ int hpccd_cfg_parse(struct hpccd_cfg *c, const char *name, const char *buf,
 		    size_t len);
 
 /**
- * hpccd_cfg_read() - hpccd_cfg_parse() of the file @c->file (at most 1 MiB)
+ * hpccd_cfg_read() - hpccd_cfg_parse() of the file @c->file (at most 1 MiB),
+ *	then hpccd_cfg_parse_keys() of @c->key_file if it names one
  * @must_exist: a missing file is an error (else it is the defaults)
+ *
+ * The key file is refused (no key kept, -1) when it is not a regular file
+ * owned by the effective user, or when group or others may read or write
+ * it.
+ *
  * Return: 0 or -1.
  */
 int hpccd_cfg_read(struct hpccd_cfg *c, bool must_exist);

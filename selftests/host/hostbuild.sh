@@ -24,8 +24,8 @@ trap 'rm -rf "$TMP"' EXIT
 # The packages a host needs for `make` (admin-guide.rst lists them):
 # build-essential brings gcc (its own headers: libgcc-12-dev), libc6-dev and
 # linux-libc-dev; linux-headers-RELEASE brings -common and linux-kbuild.
-ALLOWED_PKGS='^(libc6-dev|linux-libc-dev|libgcc-[0-9]+-dev|libmnl-dev|libjson-c-dev|linux-headers-.*|linux-kbuild-.*)$'
-ALLOWED_LIBS='^(libc\.so\.6|libmnl\.so\.0|libjson-c\.so\.5)$'
+ALLOWED_PKGS='^(libc6-dev|linux-libc-dev|libgcc-[0-9]+-dev|libmnl-dev|libjson-c-dev|libsodium-dev|linux-headers-.*|linux-kbuild-.*)$'
+ALLOWED_LIBS='^(libc\.so\.6|libmnl\.so\.0|libjson-c\.so\.5|libsodium\.so\.23)$'
 
 KDIR_ONE=
 for k in /lib/modules/*/build; do
