@@ -163,9 +163,10 @@ PROGRAMS := $(BUILD)/hpccd $(BUILD)/hpccctl
 programs: $(PROGRAMS)
 # --version prints VERSION.
 $(call obj,obj,daemon/hpccd.c daemon/hpccctl.c): VERSION
-HPCCD_SRC := daemon/hpccd_config.c daemon/hpccd_sched.c
+HPCCD_SRC := daemon/hpccd_config.c daemon/hpccd_sched.c daemon/hpccd_rx.c \
+	daemon/hpcc_auth.c $(CORE_SRC)
 $(BUILD)/hpccd: $(call obj,obj,daemon/hpccd.c $(HPCCD_SRC) $(GENL_SRC) $(WIRE_SRC) $(DECODE_SRC))
-	$(call link,$(CC),$(U_CFLAGS),-lmnl)
+	$(call link,$(CC),$(U_CFLAGS),-lmnl -lsodium)
 $(BUILD)/hpccctl: $(call obj,obj,daemon/hpccctl.c $(GENL_SRC))
 	$(call link,$(CC),$(U_CFLAGS),-lmnl -ljson-c)
 
@@ -194,7 +195,7 @@ $(BUILD)/core_bench: $(call obj,obj,tools/bench/core_bench.c $(CORE_SRC))
 # in the guests.
 SELFTEST_PROGS := $(addprefix $(BUILD)/selftests/,tcp_cc_tool cc_sockopt \
 	hpcc_nl core_test core_equiv wire_test decode_test sched_test nlgen_test \
-	config_test fcr_test ccm_test \
+	config_test fcr_test ccm_test auth_test rx_test \
 	probe_flood)
 selftest-progs: $(SELFTEST_PROGS)
 $(BUILD)/selftests/core_%: $(call obj,obj-san,selftests/core_%.c $(CORE_SRC))
@@ -204,6 +205,10 @@ $(BUILD)/selftests/wire_test: $(call obj,obj-san,selftests/wire_test.c $(WIRE_SR
 $(BUILD)/selftests/decode_test: $(call obj,obj-san,selftests/decode_test.c $(DECODE_SRC))
 	$(call link,$(CC),$(U_CFLAGS) $(SAN_FLAGS))
 $(BUILD)/selftests/config_test: $(call obj,obj-san,selftests/config_test.c daemon/hpccd_config.c)
+	$(call link,$(CC),$(U_CFLAGS) $(SAN_FLAGS))
+$(BUILD)/selftests/auth_test: $(call obj,obj-san,selftests/auth_test.c daemon/hpcc_auth.c daemon/hpccd_config.c $(WIRE_SRC))
+	$(call link,$(CC),$(U_CFLAGS) $(SAN_FLAGS),-lsodium)
+$(BUILD)/selftests/rx_test: $(call obj,obj-san,selftests/rx_test.c daemon/hpccd_rx.c $(CORE_SRC))
 	$(call link,$(CC),$(U_CFLAGS) $(SAN_FLAGS))
 $(BUILD)/selftests/fcr_test: $(call obj,obj-san,selftests/fcr_test.c)
 	$(call link,$(CC),$(U_CFLAGS) $(SAN_FLAGS))
@@ -224,8 +229,8 @@ $(BUILD)/selftests/%: $(BUILD)/obj-test/selftests/%.o
 FUZZ_PROGS := $(BUILD)/fuzz/fuzz_replay $(BUILD)/fuzz/fuzz_wire $(BUILD)/fuzz/fuzz_config \
 	$(BUILD)/fuzz/fuzz_decode $(BUILD)/fuzz/fuzz_fcr $(BUILD)/fuzz/fuzz_ccm
 fuzz-progs: $(FUZZ_PROGS)
-$(BUILD)/fuzz/fuzz_wire: $(call obj,obj-fuzz,selftests/fuzz/fuzz_wire.c $(WIRE_SRC))
-	$(call link,$(FUZZ_CC),$(FUZZ_FLAGS))
+$(BUILD)/fuzz/fuzz_wire: $(call obj,obj-fuzz,selftests/fuzz/fuzz_wire.c $(WIRE_SRC) daemon/hpcc_auth.c daemon/hpccd_config.c)
+	$(call link,$(FUZZ_CC),$(FUZZ_FLAGS),-lsodium)
 $(BUILD)/fuzz/fuzz_decode: $(call obj,obj-fuzz,selftests/fuzz/fuzz_decode.c $(DECODE_SRC))
 	$(call link,$(FUZZ_CC),$(FUZZ_FLAGS))
 $(BUILD)/fuzz/fuzz_fcr: $(call obj,obj-fuzz,selftests/fuzz/fuzz_fcr.c)

@@ -407,6 +407,15 @@ uint32_t hpcc_genl_telemetry_put(struct hpcc_genl *g, void *buf,
 				 const struct hpcc_hop_rec *hops, int nhop,
 				 uint32_t n_flows)
 {
+	return hpcc_genl_telemetry_put_rx(g, buf, t, hops, nhop, n_flows,
+					  false, 0);
+}
+
+uint32_t hpcc_genl_telemetry_put_rx(struct hpcc_genl *g, void *buf,
+				    const struct hpcc_tuple *t,
+				    const struct hpcc_hop_rec *hops, int nhop,
+				    uint32_t n_flows, bool rx, uint32_t rx_w)
+{
 	struct nlmsghdr *nlh;
 	int i;
 
@@ -431,6 +440,10 @@ uint32_t hpcc_genl_telemetry_put(struct hpcc_genl *g, void *buf,
 	}
 	if (n_flows)
 		mnl_attr_put_u32(nlh, HPCC_A_FLOW_N_FLOWS, n_flows);
+	if (rx)
+		mnl_attr_put(nlh, HPCC_A_FLOW_RX_BASED, 0, NULL);
+	if (rx && rx_w)
+		mnl_attr_put_u32(nlh, HPCC_A_FLOW_RX_W, rx_w);
 	return nlh->nlmsg_seq;
 }
 

@@ -180,6 +180,28 @@ uint32_t hpcc_genl_telemetry_put(struct hpcc_genl *g, void *buf,
 				 uint32_t n_flows);
 
 /**
+ * hpcc_genl_telemetry_put_rx() - hpcc_genl_telemetry_put() of a
+ *	receiver-based sample
+ * @g: the socket
+ * @buf: as hpcc_genl_telemetry_put()'s
+ * @t: the flow
+ * @hops: @nhop records, 0..HPCC_MAX_HOPS (none with @rx: the privacy mode)
+ * @nhop: number of records
+ * @n_flows: the receiver-reported N, 0: none
+ * @rx: the sample is receiver-based (rx-based): the module uses @rx_w, not
+ *	the records
+ * @rx_w: with @rx, the receiver's W in bytes (1..2^30), sent as rx-w; 0:
+ *	the receiver updated W locally (the sample only keeps the flow's
+ *	telemetry fresh)
+ *
+ * Return: the request's sequence number.
+ */
+uint32_t hpcc_genl_telemetry_put_rx(struct hpcc_genl *g, void *buf,
+				    const struct hpcc_tuple *t,
+				    const struct hpcc_hop_rec *hops, int nhop,
+				    uint32_t n_flows, bool rx, uint32_t rx_w);
+
+/**
  * hpcc_genl_send_batch() - send the messages of @b, without blocking
  * Return: 0 (nothing to send too), or -errno; the module has run every
  * request when it returns (netlink requests run in the sender's call).

@@ -97,6 +97,8 @@ const struct hpcc_nl_attr_desc hpcc_flow_desc[HPCC_A_FLOW_MAX + 1] = {
 	[HPCC_A_FLOW_FCR_DELAY] = { "fcr-delay", HPCC_NL_U64, 0, 0, NULL },
 	[HPCC_A_FLOW_CCM_CHANGES] = { "ccm-changes", HPCC_NL_U32, 0, 0, NULL },
 	[HPCC_A_FLOW_CCM_CC] = { "ccm-cc", HPCC_NL_U8, 0, 0, NULL },
+	[HPCC_A_FLOW_RX_BASED] = { "rx-based", HPCC_NL_FLAG, 0, 0, NULL },
+	[HPCC_A_FLOW_RX_W] = { "rx-w", HPCC_NL_U32, 0, 0, NULL },
 };
 
 const char *const hpcc_flow_names[HPCC_A_FLOW_MAX + 1] = {
@@ -126,6 +128,8 @@ const char *const hpcc_flow_names[HPCC_A_FLOW_MAX + 1] = {
 	[HPCC_A_FLOW_FCR_DELAY] = "fcr-delay",
 	[HPCC_A_FLOW_CCM_CHANGES] = "ccm-changes",
 	[HPCC_A_FLOW_CCM_CC] = "ccm-cc",
+	[HPCC_A_FLOW_RX_BASED] = "rx-based",
+	[HPCC_A_FLOW_RX_W] = "rx-w",
 };
 
 const struct hpcc_nl_attr_desc hpcc_params_desc[HPCC_A_PARAMS_MAX + 1] = {
@@ -220,6 +224,8 @@ const struct hpcc_nl_attr_desc hpcc_stats_desc[HPCC_A_STATS_MAX + 1] = {
 	[HPCC_A_STATS_CCM_CC_CLEARED] = { "ccm-cc-cleared", HPCC_NL_U64, 0, 0, NULL },
 	[HPCC_A_STATS_CCM_AR_REROUTES] = { "ccm-ar-reroutes", HPCC_NL_U64, 0, 0, NULL },
 	[HPCC_A_STATS_CCM_IGNORED] = { "ccm-ignored", HPCC_NL_U64, 0, 0, NULL },
+	[HPCC_A_STATS_RX_W_APPLIED] = { "rx-w-applied", HPCC_NL_U64, 0, 0, NULL },
+	[HPCC_A_STATS_RX_KEPT] = { "rx-kept", HPCC_NL_U64, 0, 0, NULL },
 };
 
 const char *const hpcc_stats_names[HPCC_A_STATS_MAX + 1] = {
@@ -260,6 +266,8 @@ const char *const hpcc_stats_names[HPCC_A_STATS_MAX + 1] = {
 	[HPCC_A_STATS_CCM_CC_CLEARED] = "ccm-cc-cleared",
 	[HPCC_A_STATS_CCM_AR_REROUTES] = "ccm-ar-reroutes",
 	[HPCC_A_STATS_CCM_IGNORED] = "ccm-ignored",
+	[HPCC_A_STATS_RX_W_APPLIED] = "rx-w-applied",
+	[HPCC_A_STATS_RX_KEPT] = "rx-kept",
 };
 
 const struct hpcc_nl_attr_desc hpcc_fcr_prefix_desc[HPCC_A_FCR_PREFIX_MAX + 1] = {
@@ -285,6 +293,7 @@ const char *const hpcc_fcr_names[HPCC_A_FCR_MAX + 1] = {
 	[HPCC_A_FCR_PORT] = "port",
 	[HPCC_A_FCR_HOLD_MAX] = "hold-max",
 	[HPCC_A_FCR_RATE_MIN] = "rate-min",
+	[HPCC_A_FCR_PREFIXES_FLUSH] = "prefixes-flush",
 };
 
 int hpcc_hop_parse(const struct nlattr *attr, size_t len, struct hpcc_hop_attrs *out)
@@ -542,6 +551,14 @@ int hpcc_flow_parse(const struct nlattr *attr, size_t len, struct hpcc_flow_attr
 			ok = plen == sizeof(out->ccm_cc);
 			if (ok)
 				memcpy(&out->ccm_cc, p, sizeof(out->ccm_cc));
+			break;
+		case HPCC_A_FLOW_RX_BASED:
+			ok = plen == 0;
+			break;
+		case HPCC_A_FLOW_RX_W:
+			ok = plen == sizeof(out->rx_w);
+			if (ok)
+				memcpy(&out->rx_w, p, sizeof(out->rx_w));
 			break;
 		default:
 			ok = 0;
@@ -906,6 +923,16 @@ int hpcc_stats_parse(const struct nlattr *attr, size_t len, struct hpcc_stats_at
 			ok = plen == sizeof(out->ccm_ignored);
 			if (ok)
 				memcpy(&out->ccm_ignored, p, sizeof(out->ccm_ignored));
+			break;
+		case HPCC_A_STATS_RX_W_APPLIED:
+			ok = plen == sizeof(out->rx_w_applied);
+			if (ok)
+				memcpy(&out->rx_w_applied, p, sizeof(out->rx_w_applied));
+			break;
+		case HPCC_A_STATS_RX_KEPT:
+			ok = plen == sizeof(out->rx_kept);
+			if (ok)
+				memcpy(&out->rx_kept, p, sizeof(out->rx_kept));
 			break;
 		default:
 			ok = 0;

@@ -136,6 +136,7 @@ struct hpcc_flow_attrs {
 	uint64_t fcr_delay;
 	uint32_t ccm_changes;
 	uint8_t ccm_cc;
+	uint32_t rx_w;
 };
 
 /** hpcc_flow_parse() - fill @out from @len bytes of attributes at @attr;
@@ -228,6 +229,8 @@ struct hpcc_stats_attrs {
 	uint64_t ccm_cc_cleared;
 	uint64_t ccm_ar_reroutes;
 	uint64_t ccm_ignored;
+	uint64_t rx_w_applied;
+	uint64_t rx_kept;
 };
 
 /** hpcc_stats_parse() - fill @out from @len bytes of attributes at @attr;

@@ -543,6 +543,8 @@ static struct json_object *flow_json(const struct hpcc_attrs *a)
 			continue;
 		if (hpcc_flow_names[i] && a->has[i])
 			json_object_object_add(o, hpcc_flow_names[i],
+					       hpcc_flow_desc[i].kind == HPCC_NL_FLAG ?
+					       json_object_new_boolean(1) :
 					       json_object_new_uint64(a->v[i]));
 	}
 	json_object_object_add(o, "mode-name",

@@ -71,10 +71,12 @@
 #include <sys/socket.h>
 #include <sys/timerfd.h>
 
+#include "hpcc_auth.h"
 #include "hpcc_decode.h"
 #include "hpcc_genl.h"
 #include "hpcc_wire.h"
 #include "hpccd_config.h"
+#include "hpccd_rx.h"
 #include "hpccd_sched.h"
 
 /* Daemon counters (SIGUSR1, exit); Documentation/daemon.rst lists them. */
@@ -93,6 +95,11 @@ enum {
 	C_INT_MD_REFUSED, C_INT_MD_INCOMPLETE, C_PROBES_IFA, C_IFA_STACKS,
 	C_IFA_REFUSED, C_IFA_NO_RATE, C_IFA_OTHER_PROTOCOL, C_HOPS_SKIPPED,
 	C_DUMPS_INTERRUPTED, C_PROBES_FCR, C_PROBES_CC, C_PROBES_AR,
+	C_PROBES_RX, C_RX_ASKED, C_RX_W_SENT, C_RX_REFUSED, C_RX_FULL,
+	C_RX_INVALID, C_RESPONSES_PRIVATE, C_RESPONSES_SIGNED,
+	C_RESPONSES_RX, C_RESPONSES_RX_W, C_RESPONSES_RX_REFUSED,
+	C_AUTH_OK, C_AUTH_OK_RETIRED, C_AUTH_MISSING, C_AUTH_UNKNOWN_KEY,
+	C_AUTH_BAD, C_KEYS_RETIRED,
 	C_PARSE_BASE,
 	C_NUM = C_PARSE_BASE + HPCC_PARSE_NUM
 };
@@ -112,6 +119,11 @@ static const char *const counter_names[C_PARSE_BASE] = {
 	"int-md-refused", "int-md-incomplete", "probes-ifa", "ifa-stacks",
 	"ifa-refused", "ifa-no-rate", "ifa-other-protocol", "hops-skipped",
 	"dumps-interrupted", "probes-fcr", "probes-cc", "probes-ar",
+	"probes-rx", "rx-asked", "rx-w-sent", "rx-refused", "rx-full",
+	"rx-invalid", "responses-private", "responses-signed",
+	"responses-rx", "responses-rx-w", "responses-rx-refused",
+	"auth-ok", "auth-ok-retired", "auth-missing", "auth-unknown-key",
+	"auth-bad", "keys-retired",
 };
 
 /*
@@ -163,6 +175,10 @@ static const char *const counter_names[C_PARSE_BASE] = {
  * @dump_ns: how long it took (the gap before a resync scales with it)
  * @counters: the statistics
  * @acache: route types of addresses (IPv4 as IPv4-mapped IPv6)
+ * @ring: the MAC keys (auth-key-file) and those a reload retired
+ * @rx: the receiver role's receiver-based flows
+ * @rxp: the algorithm's parameters they run with (the module's)
+ * @rxp_ok: @rxp was read; until then receiver-based requests are refused
  */
 struct hpccd {
 	struct hpccd_cfg cfg;
@@ -187,6 +203,10 @@ struct hpccd {
 		uint8_t type;
 		uint64_t at;
 	} acache[ADDR_CACHE];
+	struct hpcc_keyring ring;
+	struct hpccd_rx rx;
+	struct hpcc_params rxp;
+	bool rxp_ok;
 };
 
 static struct hpccd D = {
@@ -337,12 +357,17 @@ static void probe_send(struct hpccd_flow *f, uint64_t now)
 			ext |= HPCC_PROBE_CC;
 		if (hpccd_cfg_ccm(&D.cfg, f->t.family, tuple_daddr(&f->t)))
 			ext |= HPCC_PROBE_AR;
+		if (!f->rx_refused &&
+		    hpccd_cfg_rx_based(&D.cfg, f->t.family,
+				       tuple_daddr(&f->t)))
+			ext |= HPCC_PROBE_RX;
 		len = hpcc_build_probe_ext(buf, &f->t, D.probe_dscp,
 					   D.cfg.max_hops, id, now, ++D.ip_id,
 					   ext);
 		D.counters[C_PROBES_FCR] += len && (ext & HPCC_PROBE_FCR);
 		D.counters[C_PROBES_CC] += len && (ext & HPCC_PROBE_CC);
 		D.counters[C_PROBES_AR] += len && (ext & HPCC_PROBE_AR);
+		D.counters[C_PROBES_RX] += len && (ext & HPCC_PROBE_RX);
 	}
 	hpccd_sent(&D.sched, f, id, now);
 	if (len && send_pkt(buf, len, f->t.family, tuple_daddr(&f->t), 0))
@@ -507,6 +532,42 @@ static void reconcile(void)
 		       gone);
 }
 
+/*
+ * rx_params() - the parameters receiver-based flows run with: the
+ * module's, converted as the module converts them (hpcc_cfg_build(),
+ * kernel/hpcc_net.c).  A module that does not report them all leaves
+ * receiver-based requests refused.
+ */
+static void rx_params(const struct hpcc_params_attrs *a)
+{
+	const uint64_t need = HPCC_HAS(HPCC_A_PARAMS_T) |
+			      HPCC_HAS(HPCC_A_PARAMS_ETA) |
+			      HPCC_HAS(HPCC_A_PARAMS_MAX_STAGE) |
+			      HPCC_HAS(HPCC_A_PARAMS_W_INIT) |
+			      HPCC_HAS(HPCC_A_PARAMS_W_MIN) |
+			      HPCC_HAS(HPCC_A_PARAMS_W_AI_EFF);
+	struct hpcc_params p;
+
+	D.rxp_ok = false;
+	if ((a->present & need) != need)
+		return;
+	hpcc_params_default(&p);
+	p.t_ns = (uint64_t)a->t * 1000;
+	p.eta = (((uint64_t)a->eta << HPCC_U_SHIFT) + 500) / 1000;
+	p.max_stage = a->max_stage;
+	if (a->present & HPCC_HAS(HPCC_A_PARAMS_EWMA_PERIOD))
+		p.ewma_pct = a->ewma_period;
+	p.w_init = a->w_init << HPCC_W_SHIFT;
+	p.w_min = (uint64_t)a->w_min << HPCC_W_SHIFT;
+	p.w_ai = a->w_ai_eff << HPCC_W_SHIFT;
+	if (!hpcc_params_valid(&p)) {
+		logmsg(LOG_WARNING, "params-get: parameters the algorithm refuses; receiver-based requests refused");
+		return;
+	}
+	D.rxp = p;
+	D.rxp_ok = true;
+}
+
 static void read_params(void)
 {
 	const uint64_t need = HPCC_HAS(HPCC_A_PARAMS_PROBE_DSCP) |
@@ -522,6 +583,7 @@ static void read_params(void)
 	}
 	D.probe_dscp = p.probe_dscp;
 	D.response_dscp = p.response_dscp;
+	rx_params(&p);
 	/* a module without IFA support: the default, which it ignores */
 	D.ifa_protocol = p.present & HPCC_HAS(HPCC_A_PARAMS_IFA_PROTOCOL) ?
 			 p.ifa_protocol : HPCC_IFA_PROTOCOL;
@@ -971,6 +1033,54 @@ static void ifa_records(struct hpcc_pkt *q, const uint8_t *raw)
 }
 
 /*
+ * rx_answer() - a probe that asks for receiver-based HPCC (draft-pan-
+ * tsvwg-hpccplus-02 section 6.2): NewINT on its records, W in the
+ * response when Wc was updated (at most once per T), or a refusal: rx-answer
+ * 0, the module's parameters unknown, the table full, or records that
+ * cannot be used (none, a hop without B).  B missing from a record (IOAM,
+ * INT-MD) comes from the capacity table, as the sender would take it.
+ */
+static void rx_answer(const struct hpcc_pkt *p, uint32_t n, uint64_t now,
+		      struct hpcc_resp_opt *o)
+{
+	struct hpcc_hop_rec hops[HPCC_MAX_HOPS];
+	enum hpccd_rx_res r = HPCCD_RX_INVALID;
+	uint32_t w = 0;
+	uint8_t i;
+
+	D.counters[C_RX_ASKED]++;
+	if (!D.cfg.rx_answer || !D.rxp_ok || !D.rx.f) {
+		D.counters[C_RX_REFUSED]++;
+		o->mode = HPCC_WIRE_MODE_REFUSED;
+		return;
+	}
+	memcpy(hops, p->hops, sizeof(hops));
+	for (i = 0; i < p->nhop; i++)
+		if (!hops[i].rate)
+			hops[i].rate = hpccd_cfg_rate(&D.cfg,
+						      hops[i].switch_id,
+						      hops[i].port_id);
+	r = hpccd_rx_note(&D.rx, &D.rxp, &p->tuple, hops, p->nhop, n, now,
+			  &w);
+	switch (r) {
+	case HPCCD_RX_SEND_W:
+		D.counters[C_RX_W_SENT]++;
+		o->w = w;
+		/* fall through */
+	case HPCCD_RX_KEEP:
+		o->mode = HPCC_WIRE_MODE_RX;
+		return;
+	case HPCCD_RX_FULL:
+		D.counters[C_RX_FULL]++;
+		break;
+	case HPCCD_RX_INVALID:
+		D.counters[C_RX_INVALID]++;
+		break;
+	}
+	o->mode = HPCC_WIRE_MODE_REFUSED;
+}
+
+/*
  * on_probe() - answer a probe addressed to this host, of either family:
  * the checks are the same (PACKET_HOST, a local unicast destination, a
  * unicast source with a route back, the per-source limit); an IPv6
@@ -985,6 +1095,8 @@ static void on_probe(struct hpcc_pkt *p, const uint8_t *raw,
 	const void *dst = fam == AF_INET6 ? (const void *)p->tuple.daddr6 :
 					    (const void *)&p->tuple.daddr;
 	bool on_lo = ll->sll_ifindex == 1;	/* LOOPBACK_IFINDEX */
+	struct hpcc_resp_opt o = { 0 };
+	const struct hpccd_key *key;
 	uint8_t buf[HPCC_PKT_MAX];
 	uint64_t now;
 	uint32_t n = 0;
@@ -1038,7 +1150,22 @@ static void on_probe(struct hpcc_pkt *p, const uint8_t *raw,
 		n = hpccd_nf_note(&D.nf, &p->tuple, p->hops, p->nhop, now);
 		D.counters[C_N_FLOWS_EVICTED] = D.nf.evicted;
 	}
-	len = hpcc_build_response(buf, p, D.response_dscp, ++D.ip_id, n);
+	o.n_flows = n;
+	if (p->mode & HPCC_WIRE_MODE_RX)
+		rx_answer(p, n, now, &o);
+	if (hpccd_cfg_private(&D.cfg, fam, src)) {
+		o.mode |= HPCC_WIRE_MODE_PRIVATE;
+		D.counters[C_RESPONSES_PRIVATE]++;
+	}
+	key = hpcc_keyring_sign_key(&D.ring, fam, src);
+	if (key)
+		o.mac_key_id = key->id;
+	len = hpcc_build_response_opt(buf, p, D.response_dscp, ++D.ip_id, &o);
+	if (len && key) {
+		if (hpcc_auth_sign(buf, len, key))
+			return;		/* cannot happen: built above */
+		D.counters[C_RESPONSES_SIGNED]++;
+	}
 	if (len && send_pkt(buf, len, fam, src,
 			    link_local6(fam, src) ? ll->sll_ifindex : 0))
 		D.counters[C_RESPONSES_SENT]++;
@@ -1114,6 +1241,53 @@ static void push_add(const struct hpcc_tuple *t, const struct hpcc_pkt *p)
 		push_flush();	/* the batch without the last one */
 }
 
+/* A receiver-based sample: the receiver's W (or none: W updated there). */
+static void push_add_rx(const struct hpcc_tuple *t, const struct hpcc_pkt *p)
+{
+	uint32_t seq;
+
+	if (!D.push_batch)
+		D.push_batch = mnl_nlmsg_batch_start(D.push_buf, PUSH_BATCH);
+	D.push.family_id = D.req.family_id;
+	seq = hpcc_genl_telemetry_put_rx(&D.push,
+					 mnl_nlmsg_batch_current(D.push_batch),
+					 t, NULL, 0, p->n_flows, true,
+					 p->w_rx);
+	D.push_ring[seq % PUSH_RING].seq = seq;
+	D.push_ring[seq % PUSH_RING].t = *t;
+	if (!mnl_nlmsg_batch_next(D.push_batch))
+		push_flush();
+}
+
+/*
+ * response_authentic() - the MAC check of a response (hpcc_auth_check()):
+ * counted; false when it is refused.
+ */
+static bool response_authentic(const uint8_t *raw, const struct hpcc_pkt *p,
+			       uint64_t now)
+{
+	switch (hpcc_auth_check(&D.ring, raw, p, now)) {
+	case HPCC_AUTH_NONE:
+		return true;
+	case HPCC_AUTH_OK:
+		D.counters[C_AUTH_OK]++;
+		return true;
+	case HPCC_AUTH_OK_RETIRED:
+		D.counters[C_AUTH_OK_RETIRED]++;
+		return true;
+	case HPCC_AUTH_MISSING:
+		D.counters[C_AUTH_MISSING]++;
+		return false;
+	case HPCC_AUTH_UNKNOWN_KEY:
+		D.counters[C_AUTH_UNKNOWN_KEY]++;
+		return false;
+	case HPCC_AUTH_BAD:
+		D.counters[C_AUTH_BAD]++;
+		return false;
+	}
+	return false;
+}
+
 /* The push that carried sequence number @seq, if the ring still has it. */
 static struct hpccd_flow *push_flow(uint32_t seq)
 {
@@ -1180,7 +1354,7 @@ static void read_push_replies(void)
  * reply (read later) updates in-flight and srtt, and a refusal backs the
  * flow off then.
  */
-static void on_response(struct hpcc_pkt *p)
+static void on_response(struct hpcc_pkt *p, const uint8_t *raw)
 {
 	struct hpcc_tuple t;
 	struct hpccd_flow *f;
@@ -1190,8 +1364,32 @@ static void on_response(struct hpcc_pkt *p)
 	hpcc_tuple_reverse(&t, &p->tuple);
 	f = hpccd_flow_find(&D.sched, &t);
 	D.counters[C_RESPONSES_RECEIVED]++;
-	if (!f || !hpccd_response(&D.sched, f, p->probe_id, now)) {
+	if (!f || f->state != HPCCD_OUTSTANDING || f->probe_id != p->probe_id) {
 		D.counters[C_RESPONSES_UNEXPECTED]++;
+		return;
+	}
+	/* before the probe is taken as answered: a forged response must not
+	 * stand for the real one, which may still come
+	 */
+	if (!response_authentic(raw, p, now))
+		return;
+	if (!hpccd_response(&D.sched, f, p->probe_id, now)) {
+		D.counters[C_RESPONSES_UNEXPECTED]++;
+		return;
+	}
+	if (p->mode & HPCC_WIRE_MODE_REFUSED && !f->rx_refused &&
+	    hpccd_cfg_rx_based(&D.cfg, t.family, tuple_daddr(&t))) {
+		/* the receiver does not run it: this flow stops asking */
+		D.counters[C_RESPONSES_RX_REFUSED]++;
+		f->rx_refused = true;
+	}
+	if (p->mode & HPCC_WIRE_MODE_RX) {
+		D.counters[C_RESPONSES_RX]++;
+		D.counters[C_RESPONSES_RX_W] += !!p->w_rx;
+		D.counters[C_RESPONSES_WITH_N] += !!p->n_flows;
+		if (f->in_flight)
+			probe_want(f);
+		push_add_rx(&t, p);
 		return;
 	}
 	if (!p->nhop) {
@@ -1255,7 +1453,7 @@ static void read_packets(int fd)
 			on_probe(&p, buf, &ll);
 		else if (p.type == HPCC_WIRE_RESPONSE &&
 			 p.dscp == D.response_dscp)
-			on_response(&p);
+			on_response(&p, buf);
 		else
 			D.counters[C_BAD_DSCP]++;
 	}
@@ -1422,6 +1620,20 @@ static void apply_cfg(void)
 			logmsg(LOG_ERR, "n-flows count: out of memory; responses carry no N");
 	}
 	D.nf.window_ns = D.cfg.n_flows_window_ms * 1000000ULL;
+	/* receiver-based flows: a new size starts the table afresh */
+	if (!D.rx.f || D.rx.mask + 1 < D.cfg.rx_max_flows ||
+	    (D.rx.mask + 1) / 2 >= D.cfg.rx_max_flows) {
+		hpccd_rx_free(&D.rx);
+		if (hpccd_rx_init(&D.rx, D.cfg.rx_max_flows, 1000000000ULL,
+				  random64()))
+			logmsg(LOG_ERR, "rx-max-flows: out of memory; receiver-based requests refused");
+	}
+	/* the keys: those a reload removed stay accepted for the overlap */
+	D.counters[C_KEYS_RETIRED] +=
+		hpcc_keyring_load(&D.ring, &D.cfg, now_ns(),
+				  D.cfg.auth_overlap_s * 1000000000ULL);
+	explicit_bzero(D.cfg.keys, sizeof(D.cfg.keys));
+	D.cfg.n_keys = 0;
 	/* thousands of events (a burst of connections) before one is lost */
 	if (D.ev.nl)
 		set_rcvbuf(mnl_socket_get_fd(D.ev.nl),
@@ -1590,6 +1802,10 @@ int main(int argc, char **argv)
 			usage(stderr);
 			return 2;
 		}
+	if (hpcc_auth_init()) {
+		fprintf(stderr, "hpccd: libsodium cannot be initialised\n");
+		return 1;
+	}
 	if (hpccd_cfg_read(&D.cfg, file_given))
 		return 2;
 	cl = D.cfg;

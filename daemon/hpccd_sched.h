@@ -49,6 +49,8 @@ enum hpccd_flow_state {
  *	next probe at once while this is set
  * @ccm_cc: the flow's CC indicator (CCM section 6.1), as the module last
  *	said (flow-active, flow-get): its probes carry HPCC_WIRE_EXT_CCM
+ * @rx_refused: the receiver refused receiver-based HPCC for the flow
+ *	(HPCC_WIRE_MODE_REFUSED): its probes no longer ask
  * @losses_in_row: probes lost (or refused) since the last good response;
  *	each doubles the timeout, up to 2^10
  * @rtt_ns: smoothed probe RTT (1/8 EWMA), ns
@@ -70,6 +72,7 @@ struct hpccd_flow {
 	uint32_t srtt_us;
 	bool in_flight;
 	bool ccm_cc;
+	bool rx_refused;
 	uint32_t losses_in_row;
 	uint64_t rtt_ns;
 	uint64_t probes, responses, lost;

@@ -135,6 +135,8 @@ enum hpcc_stat {
 	HPCC_STAT_CCM_CC_CLEARED,
 	HPCC_STAT_CCM_AR_REROUTES,
 	HPCC_STAT_CCM_IGNORED,
+	HPCC_STAT_RX_W_APPLIED,
+	HPCC_STAT_RX_KEPT,
 	HPCC_STAT_NUM
 };
 
@@ -193,13 +195,20 @@ struct hpcc_key {
 
 /**
  * struct hpcc_tlm - one telemetry sample
- * @nhop: number of hop records, 1..HPCC_MAX_HOPS
+ * @nhop: number of hop records, 1..HPCC_MAX_HOPS (0..HPCC_MAX_HOPS with
+ *	@rx)
  * @n_flows: N the receiver reported with it, 1..HPCC_N_FLOWS_MAX; 0: none
+ * @rx: receiver-based (draft-pan-tsvwg-hpccplus-02 section 6.2): the
+ *	receiver runs the algorithm; the records are not used
+ * @rx_w: with @rx, the receiver's new W, bytes, 1..2^30; 0: it updated W
+ *	locally, the window stays
  * @hops: the records, first hop first
  */
 struct hpcc_tlm {
 	u32 nhop;
 	u32 n_flows;
+	bool rx;
+	u32 rx_w;
 	struct hpcc_hop hops[HPCC_MAX_HOPS];
 };
 
@@ -231,6 +240,7 @@ struct hpcc_tlm {
  *	ACK that applied it; 0: none yet
  * @ccm_changes: path changes by the coordination rule
  * @ccm_cc: the CC indicator, 0 or 1
+ * @rx: the last sample was receiver-based
  */
 struct hpcc_pub {
 	u64 w;
@@ -255,6 +265,7 @@ struct hpcc_pub {
 	u64 fcr_delay;
 	u32 ccm_changes;
 	u8 ccm_cc;
+	u8 rx;
 };
 
 /**
@@ -350,6 +361,7 @@ struct hpcc_ent {
 	u8 active_pending;
 	u8 starting;
 	u8 last_step;
+	u8 rx;
 	u32 fallbacks;
 	u32 reductions;
 	u32 last_ack_seq;

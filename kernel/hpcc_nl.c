@@ -175,12 +175,13 @@ static int hpcc_nl_key(struct genl_info *info, struct nlattr **tb,
 }
 
 /*
- * hpcc_nl_hops() - collect the hop records of a telemetry-set request.
+ * hpcc_nl_hops() - collect the hop records of a telemetry-set request
+ *	(none is allowed with @allow_empty: a receiver-based sample).
  * Return: 0; -EINVAL with *@bad_count set for 0 or too many records; or
  * -EINVAL for a record without all six fields (extack names it).
  */
 static int hpcc_nl_hops(struct genl_info *info, struct hpcc_tlm *tlm,
-			bool *bad_count)
+			bool allow_empty, bool *bad_count)
 {
 	struct nlattr *tb[HPCC_A_HOP_MAX + 1];
 	const struct nlattr *a;
@@ -240,7 +241,7 @@ static int hpcc_nl_hops(struct genl_info *info, struct hpcc_tlm *tlm,
 		h->tx_util = fl & HPCC_HOP_FLAGS_TX_UTIL ?
 			     nla_get_u32(tb[HPCC_A_HOP_TX_UTIL]) : 0;
 	}
-	if (!tlm->nhop) {
+	if (!tlm->nhop && !allow_empty) {
 		*bad_count = true;
 		NL_SET_ERR_MSG_MOD(info->extack, "no hop record");
 		return -EINVAL;
@@ -251,7 +252,7 @@ static int hpcc_nl_hops(struct genl_info *info, struct hpcc_tlm *tlm,
 static int hpcc_nl_telemetry_set(struct sk_buff *skb, struct genl_info *info)
 {
 	struct hpcc_net *hn = hpcc_nl_net(info);
-	struct nlattr *tb[HPCC_A_FLOW_N_FLOWS + 1];
+	struct nlattr *tb[HPCC_A_FLOW_RX_W + 1];
 	struct sk_buff *msg;
 	struct hpcc_tlm tlm;
 	struct hpcc_key key;
@@ -261,15 +262,25 @@ static int hpcc_nl_telemetry_set(struct sk_buff *skb, struct genl_info *info)
 	void *hdr;
 	int err;
 
-	err = nlmsg_parse(info->nlhdr, GENL_HDRLEN, tb, HPCC_A_FLOW_N_FLOWS,
+	err = nlmsg_parse(info->nlhdr, GENL_HDRLEN, tb, HPCC_A_FLOW_RX_W,
 			  hpcc_telemetry_set_nl_policy, info->extack);
 	if (!err)
 		err = hpcc_nl_key(info, tb, &key);
+	if (!err && tb[HPCC_A_FLOW_RX_W] && !tb[HPCC_A_FLOW_RX_BASED]) {
+		NL_SET_ERR_MSG_ATTR(info->extack, tb[HPCC_A_FLOW_RX_W],
+				    "rx-w needs rx-based");
+		err = -EINVAL;
+	}
 	if (err) {
 		hpcc_stat_inc(hn, HPCC_STAT_REJECTED_INVALID);
 		return err;
 	}
-	err = hpcc_nl_hops(info, &tlm, &bad_count);
+	/* receiver-based: the receiver ran the algorithm; a record is
+	 * optional (the privacy mode sends none)
+	 */
+	tlm.rx = nla_get_flag(tb[HPCC_A_FLOW_RX_BASED]);
+	tlm.rx_w = tb[HPCC_A_FLOW_RX_W] ? nla_get_u32(tb[HPCC_A_FLOW_RX_W]) : 0;
+	err = hpcc_nl_hops(info, &tlm, tlm.rx, &bad_count);
 	if (err) {
 		hpcc_stat_inc(hn, bad_count ? HPCC_STAT_REJECTED_HOPS :
 			      HPCC_STAT_REJECTED_INVALID);
@@ -294,8 +305,14 @@ static int hpcc_nl_telemetry_set(struct sk_buff *skb, struct genl_info *info)
 		return -ENOENT;
 	}
 	write_seqlock_bh(&e->tlm_lock);
-	if (e->tlm_gen != READ_ONCE(e->used_gen))
+	if (e->tlm_gen != READ_ONCE(e->used_gen)) {
 		hpcc_stat_inc(hn, HPCC_STAT_TELEMETRY_SUPERSEDED);
+		/* a receiver-based W not yet applied outlives the samples
+		 * without one that follow it (the receiver sends W once per T)
+		 */
+		if (tlm.rx && !tlm.rx_w && e->tlm.rx)
+			tlm.rx_w = e->tlm.rx_w;
+	}
 	e->tlm = tlm;
 	WRITE_ONCE(e->tlm_time, ktime_get_ns());
 	WRITE_ONCE(e->tlm_gen, e->tlm_gen + 1);
@@ -451,7 +468,8 @@ static int hpcc_nl_fill_flow(struct sk_buff *msg, struct hpcc_ent *e,
 	    HPCC_PUT64(msg, HPCC_A_FLOW_FCR_IN, READ_ONCE(e->fcr_in)) ||
 	    HPCC_PUT64(msg, HPCC_A_FLOW_FCR_DELAY, p.fcr_delay) ||
 	    nla_put_u32(msg, HPCC_A_FLOW_CCM_CHANGES, p.ccm_changes) ||
-	    nla_put_u8(msg, HPCC_A_FLOW_CCM_CC, p.ccm_cc)) {
+	    nla_put_u8(msg, HPCC_A_FLOW_CCM_CC, p.ccm_cc) ||
+	    (p.rx && nla_put_flag(msg, HPCC_A_FLOW_RX_BASED))) {
 		genlmsg_cancel(msg, hdr);
 		return -EMSGSIZE;
 	}
@@ -859,6 +877,8 @@ static int hpcc_nl_stats_get(struct sk_buff *skb, struct genl_info *info)
 		[HPCC_STAT_CCM_CC_CLEARED] = HPCC_A_STATS_CCM_CC_CLEARED,
 		[HPCC_STAT_CCM_AR_REROUTES] = HPCC_A_STATS_CCM_AR_REROUTES,
 		[HPCC_STAT_CCM_IGNORED] = HPCC_A_STATS_CCM_IGNORED,
+		[HPCC_STAT_RX_W_APPLIED] = HPCC_A_STATS_RX_W_APPLIED,
+		[HPCC_STAT_RX_KEPT] = HPCC_A_STATS_RX_KEPT,
 	};
 	struct hpcc_net *hn = hpcc_nl_net(info);
 	struct sk_buff *msg;

@@ -416,6 +416,44 @@ static void hpcc_ccm_rx_apply(struct sock *sk, struct hpcc_ent *e,
 }
 
 /*
+ * hpcc_take_rx() - a receiver-based sample (draft-pan-tsvwg-hpccplus-02
+ * section 6.2, Figure 8): the receiver ran NewINT, so the sender computes
+ * no U.  With a W (sent at most once per T) W and Wc become it, within
+ * W_min..W_init; without one the receiver only updated W locally, and the
+ * sample just keeps the telemetry fresh.  hpcc_apply_w() then sets the
+ * window and the pacing rate W/T as for a sender-based W.
+ */
+static void hpcc_take_rx(struct sock *sk, struct hpcc_ent *e,
+			 const struct hpcc_cfg *cfg, const struct hpcc_tlm *tlm,
+			 u64 now, u64 arrived)
+{
+	const struct tcp_sock *tp = tcp_sk(sk);
+	u64 w;
+
+	if (!tlm->rx_w) {
+		hpcc_stat_inc(e->hn, HPCC_STAT_RX_KEPT);
+		e->last_step = HPCC_STEP_SKIPPED;
+		return;
+	}
+	if (e->mode != HPCC_MODE_HPCC)
+		hpcc_resume(sk, e, cfg);
+	w = clamp_t(u64, (u64)tlm->rx_w << HPCC_W_SHIFT, cfg->p.w_min,
+		    cfg->p.w_init);
+	e->core.w = w;
+	e->core.wc = w;
+	e->last_step = HPCC_STEP_WC;
+	e->last_ack_seq = tp->snd_una;
+	e->last_snd_nxt = tp->snd_nxt;
+	e->samples++;
+	hpcc_stat_inc(e->hn, HPCC_STAT_SAMPLES);
+	hpcc_stat_inc(e->hn, HPCC_STAT_RX_W_APPLIED);
+	trace_hpcc_sample(e, HPCC_STEP_WC, now > arrived ? now - arrived : 0,
+			  e->sample_time ? now - e->sample_time : 0,
+			  tp->srtt_us >> 3);
+	e->sample_time = now;
+}
+
+/*
  * hpcc_take_telemetry() - run NewAck with the newest sample if one arrived
  * since the last ACK.  The sample is copied under the entry's seqlock
  * (retrying on a concurrent netlink write), so it is never torn.
@@ -440,9 +478,17 @@ static void hpcc_take_telemetry(struct sock *sk, struct hpcc_ent *e,
 		arrived = e->tlm_time;
 		tlm.nhop = e->tlm.nhop;
 		tlm.n_flows = e->tlm.n_flows;
+		tlm.rx = e->tlm.rx;
+		tlm.rx_w = e->tlm.rx_w;
 		memcpy(tlm.hops, e->tlm.hops, sizeof(tlm.hops));
 	} while (read_seqretry(&e->tlm_lock, seq));
 	WRITE_ONCE(e->used_gen, gen);
+
+	e->rx = tlm.rx;
+	if (tlm.rx) {
+		hpcc_take_rx(sk, e, cfg, &tlm, now, arrived);
+		return;
+	}
 
 	/*
 	 * A slow start (start slow-start) ends with the first sample that
@@ -540,6 +586,7 @@ static void hpcc_publish(const struct sock *sk, struct hpcc_ent *e, u8 law,
 		.fcr_delay = e->fcr_delay,
 		.ccm_changes = e->ccm.changes,
 		.ccm_cc = e->ccm.cc,
+		.rx = e->rx,
 	};
 
 	sock_owned_by_me(sk);
