@@ -7,6 +7,9 @@
  * Invariants: no read outside the input (ASan), no undefined behaviour
  * (UBSan); whatever the input, every setting stays in its documented
  * range, and a parse that succeeds has timeout-min-us <= timeout-max-us.
+ * The same input read as a key file (hpccd_cfg_parse_keys()) leaves at
+ * most HPCCD_MAX_KEYS keys, none with id 0, two never with one id, and
+ * none at all when the parse failed.
  */
 #include <stdlib.h>
 
@@ -40,5 +43,22 @@ int LLVMFuzzerTestOneInput(const unsigned char *data, size_t len)
 		abort();
 	if (!err && c.timeout_min_us > c.timeout_max_us)
 		abort();
+	if (c.rx_answer > 1 || c.rx_max_flows < 1 ||
+	    c.rx_max_flows > 1048576 || c.auth_overlap_s > 86400 ||
+	    c.n_rx_based > HPCCD_MAX_ENCODINGS ||
+	    c.n_private > HPCCD_MAX_ENCODINGS ||
+	    c.key_file[sizeof(c.key_file) - 1] || c.n_keys)
+		abort();
+
+	err = hpccd_cfg_parse_keys(&c, "fuzz", (const char *)data, len);
+	if (c.n_keys > HPCCD_MAX_KEYS || (err && c.n_keys))
+		abort();
+	for (unsigned int i = 0; i < c.n_keys; i++) {
+		if (!c.keys[i].id || c.keys[i].pfx.len > 128)
+			abort();
+		for (unsigned int j = 0; j < i; j++)
+			if (c.keys[j].id == c.keys[i].id)
+				abort();
+	}
 	return 0;
 }

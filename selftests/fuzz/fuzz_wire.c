@@ -18,11 +18,67 @@
  * extension) parses again with the same id, timestamp, hop records (their
  * flags and Tx utilization included), N, family, reversed addresses and
  * ports, and (IPv6) flow label.
+ * An accepted packet's MAC extension (HPCC_WIRE_EXT_MAC) ends the packet's
+ * payload and its W is 1..2^30.  The response built from an accepted probe
+ * with every extension (mode, W, a MAC signed with a fixed key) parses
+ * again with them, its MAC checks (hpcc_auth_check()), and any one byte
+ * of what the MAC covers changed makes the check fail.
  */
 #include <stdlib.h>
 #include <string.h>
 
+#include "hpcc_auth.h"
 #include "hpcc_wire.h"
+
+static struct hpcc_keyring ring;
+static int ring_ready;
+
+static void ring_init(void)
+{
+	struct hpccd_key *k = &ring.k[0];
+
+	if (ring_ready)
+		return;
+	if (hpcc_auth_init())
+		abort();
+	k->id = 3;
+	memset(k->key, 0x5a, sizeof(k->key));
+	k->pfx.len = 0;		/* ::/0: every peer */
+	ring.n = 1;
+	ring_ready = 1;
+}
+
+/* The response from the probe @p with every extension, signed. */
+static void check_signed(const struct hpcc_pkt *p, const unsigned char *data,
+			 size_t len)
+{
+	struct hpcc_resp_opt o = {
+		.n_flows = 1, .mode = HPCC_WIRE_MODE_RX,
+		.w = p->nhop + 1, .mac_key_id = 3,
+	};
+	unsigned char out[HPCC_PKT_MAX];
+	struct hpcc_pkt r;
+	size_t n, at;
+
+	ring_init();
+	if (len && data[0] & 1)
+		o.mode |= HPCC_WIRE_MODE_PRIVATE;
+	n = hpcc_build_response_opt(out, p, 61, 1, &o);
+	if (!n || hpcc_auth_sign(out, n, &ring.k[0]) ||
+	    hpcc_parse(out, n, &r) != HPCC_PARSE_OK ||
+	    r.w_rx != p->nhop + 1u || r.mac_key_id != 3 ||
+	    (r.mode & HPCC_WIRE_MODE_PRIVATE ? r.nhop != 0 : r.nhop != p->nhop) ||
+	    hpcc_auth_check(&ring, out, &r, 0) != HPCC_AUTH_OK)
+		abort();
+	/* a covered byte, picked by the input: the check fails (or the
+	 * packet no longer parses)
+	 */
+	at = r.hdr_off + (len ? data[len - 1] : 0) % (n - r.hdr_off);
+	out[at] ^= 0x10;
+	if (hpcc_parse(out, n, &r) == HPCC_PARSE_OK &&
+	    hpcc_auth_check(&ring, out, &r, 0) <= HPCC_AUTH_OK_RETIRED)
+		abort();
+}
 
 static void check(const unsigned char *data, size_t len)
 {
@@ -56,8 +112,16 @@ static void check(const unsigned char *data, size_t len)
 		if (p.ifa_len < 8 + doff || (p.ifa_len - 8 - doff) % 32)
 			abort();
 	}
-	if (p.type != HPCC_WIRE_PROBE)
+	if (p.mac_off && (size_t)p.mac_off + HPCC_WIRE_EXT_MAC_LEN > len)
+		abort();
+	if (p.w_rx > HPCC_WIRE_W_MAX)
+		abort();
+	if (p.type != HPCC_WIRE_PROBE) {
+		ring_init();
+		(void)hpcc_auth_check(&ring, data, &p, 0);
 		return;
+	}
+	check_signed(&p, data, len);
 	if (p.n_flows > 65535)
 		abort();
 	n = hpcc_build_response(out, &p, 61, 1, p.nhop + 1);
