@@ -1,0 +1,258 @@
+#!/bin/bash
+# SPDX-License-Identifier: GPL-2.0
+#
+# Receiver-based HPCC and authenticated, private feedback, end to end
+# (issue 21; draft-pan-tsvwg-hpccplus-02 section 6.2, draft-miao-ccwg-hpcc
+# section 9.1).
+#
+# The sender's hpccd asks for receiver-based HPCC in its probes (rx-based =
+# PREFIX); the receiver's hpccd runs NewINT on each probe's records and
+# sends W only when more than T has passed since it last did; the
+# sender's module applies that W (rx-w-applied) and computes no U.  T is
+# set to 20 ms at both ends, longer than a probe's round trip, so that
+# most responses carry no W (rx-kept).  Every response is signed with a
+# key both daemons read from their key files (mode 600); the tests rotate
+# the key with no response refused and no fallback in the overlap, then
+# make the receiver sign with a wrong key and with none (refused and
+# counted), have the receiver refuse receiver-based mode (the flow goes
+# on sender-based), and withhold the records (private): the flow runs on W
+# alone.
+#
+#   hs (10.50.1.1, fd00:50:1::1) -- v0|v1 -- rt -- v2|v3 -- hr (10.50.2.1,
+#   fd00:50:2::1); rt: hpcc_int on v2 (the project's records), B and tbf
+#   100 Mbit/s
+set -u
+TOP=$(cd "$(dirname "$0")/../.." && pwd)
+. "$TOP/selftests/lib.sh"
+
+SRV4=10.50.2.1
+SRV6=fd00:50:2::1
+CTL=$TOP/build/hpccctl
+TMP=$(mktemp -d)
+mkdir -m 1777 "$TMP/run"
+
+# the running flow's iperf3 is in $TMP/flow.pid: each test case runs in a
+# subshell of its own (t), and a flow outlives the case that started it
+trap 'end_procs $(cat "$TMP/flow.pid" 2>/dev/null); ns_gone hs rt hr; rm -rf "$TMP"' EXIT
+
+K1=$(printf '11%.0s' $(seq 32))
+K3=$(printf '33%.0s' $(seq 32))
+KX=$(printf '3a%.0s' $(seq 32))
+
+rctl() { ip netns exec rt "$CTL" "$@"; }
+
+topology() {
+	line3 || return 1
+	ip -n hs addr add 10.50.1.1/24 dev v0 &&
+	ip -n hs addr add fd00:50:1::1/64 dev v0 nodad &&
+	ip -n rt addr add 10.50.1.2/24 dev v1 &&
+	ip -n rt addr add fd00:50:1::2/64 dev v1 nodad &&
+	ip -n rt addr add 10.50.2.2/24 dev v2 &&
+	ip -n rt addr add fd00:50:2::2/64 dev v2 nodad &&
+	ip -n hr addr add $SRV4/24 dev v3 &&
+	ip -n hr addr add $SRV6/64 dev v3 nodad &&
+	ip -n hs link set v0 up && ip -n rt link set v1 up &&
+	ip -n rt link set v2 up && ip -n hr link set v3 up &&
+	ip -n hs route add 10.50.2.0/24 via 10.50.1.2 &&
+	ip -n hs route add fd00:50:2::/64 via fd00:50:1::2 &&
+	ip -n hr route add 10.50.1.0/24 via 10.50.2.2 &&
+	ip -n hr route add fd00:50:1::/64 via fd00:50:2::2 &&
+	ip netns exec rt sysctl -qw net.ipv4.ip_forward=1 \
+		net.ipv6.conf.all.forwarding=1 || return 1
+	tc -n rt qdisc add dev v2 root tbf rate 100mbit burst 32k limit 250k &&
+	modprobe hpcc_int &&
+	rctl int add dev v2 rate 100mbit &&
+	rctl int set switch-id 7 &&
+	ip netns exec hr sysctl -qw net.ipv4.tcp_congestion_control=cubic &&
+	{ ip netns exec hr iperf3 -s -p 5201 >/dev/null 2>&1 & } &&
+	retry 50 sh -c "ip netns exec hr ss -Hltn | grep -q ':5201'"
+}
+
+# keys NS LINE... - NS's key file, mode 600, one "key = LINE" each
+keys() {
+	local ns=$1 l
+	shift
+	: > "$TMP/$ns.keys" && chmod 600 "$TMP/$ns.keys" || return 1
+	for l in "$@"; do
+		echo "key = $l" >> "$TMP/$ns.keys"
+	done
+}
+
+# reload NS - SIGHUP NS's hpccd and wait for the reload's log line
+reload() {
+	local n
+	n=$(grep -c reloaded "$TMP/$1.log")
+	kill -HUP "$(pid_of "$1")" &&
+		retry 25 sh -c "[ \$(grep -c reloaded '$TMP/$1.log') -gt $n ]"
+}
+
+daemons_start() {
+	modprobe tcp_hpcc || return 1
+	# T: 20 ms, so that W goes out in few responses; the receiver runs
+	# with its own module's parameters, so both ends have the same
+	ip netns exec hr "$CTL" param set t 20000 &&
+	ip netns exec hs "$CTL" param set t 20000 || return 1
+	keys hs "1 $K1 10.50.0.0/16" "2 $K1 fd00:50::/32" &&
+	keys hr "1 $K1 10.50.0.0/16" "2 $K1 fd00:50::/32" || return 1
+	cat > "$TMP/hs.conf" <<EOF
+rx-based = 10.50.2.0/24
+rx-based = fd00:50:2::/64
+auth-key-file = $TMP/hs.keys
+auth-overlap-s = 60
+reconcile-s = 1
+EOF
+	cat > "$TMP/hr.conf" <<EOF
+auth-key-file = $TMP/hr.keys
+EOF
+	start_hpccd hs && start_hpccd hr
+}
+
+# A key file group- or world-readable is refused: hpccd does not start.
+key_file_mode() {
+	local rc
+	cp "$TMP/hs.keys" "$TMP/bad.keys" && chmod 644 "$TMP/bad.keys" &&
+	printf 'auth-key-file = %s\n' "$TMP/bad.keys" > "$TMP/bad.conf" || return 1
+	ip netns exec hs timeout 10 "$TOP/build/hpccd" -c "$TMP/bad.conf" \
+		-S "$TMP/run/bad.stats" > "$TMP/bad.log" 2>&1
+	rc=$?
+	cat "$TMP/bad.log"
+	[ $rc = 2 ] && grep -q "not accessible to group or others" "$TMP/bad.log"
+}
+
+# start_flow DST FAMILY PORT - a long hpcc flow from hs
+start_flow() {
+	ip netns exec hs iperf3 "-$2" -c "$1" -p 5201 --cport "$3" -C hpcc \
+		-t $((300 * SLOW)) -b 40M > "$TMP/iperf.$3" 2>&1 &
+	echo $! > "$TMP/flow.pid"
+}
+
+stop_flow() {
+	end_procs $(cat "$TMP/flow.pid" 2>/dev/null)
+	rm -f "$TMP/flow.pid"
+	retry 50 sh -c "[ -z \"\$(ip netns exec hr ss -Htn state established '( sport = :5201 )')\" ]"
+}
+
+# snap TAG - every counter of both daemons (TAG_s_*, TAG_r_*) and the
+# sender module's rx-w-applied, rx-kept and fallbacks (TAG_m_*)
+snap() {
+	dvars hs "${1}_s" && dvars hr "${1}_r" || return 1
+	eval "${1}_m_rxw=$(mstat hs rx-w-applied) ${1}_m_kept=$(mstat hs rx-kept) ${1}_m_fb=$(mstat hs fallbacks)"
+}
+
+# d TAG0 TAG1 NAME - how much counter NAME (a snap variable's suffix)
+# grew from snap TAG0 to TAG1
+d() {
+	local a=${1}_$3 b=${2}_$3
+	echo $(( ${!b:-0} - ${!a:-0} ))
+}
+
+# rx_flow DST FAMILY PORT - the flow runs receiver-based: 10 W applied,
+# the flow marked rx-based; W in fewer than half of the responses (T 20
+# ms); every response signed and accepted; N in the responses
+rx_flow() {
+	local rc=0
+	snap a || return 1
+	start_flow "$1" "$2" "$3"
+	retry 100 flow_json hs "$1" "$3" 'f.get("rx-based") and f["samples"] >= 10 and f["mode-name"] == "hpcc"' || {
+		echo "last read:"; cat "$TMP/flowj.last"; rc=1; }
+	sleep 2
+	snap b || return 1
+	echo "hs: probes-rx +$(d a b s_probes_rx) responses-rx +$(d a b s_responses_rx) responses-rx-w +$(d a b s_responses_rx_w) auth-ok +$(d a b s_auth_ok) auth-bad +$(d a b s_auth_bad) responses-with-n +$(d a b s_responses_with_n)"
+	echo "hr: rx-asked +$(d a b r_rx_asked) rx-w-sent +$(d a b r_rx_w_sent) rx-refused +$(d a b r_rx_refused) responses-signed +$(d a b r_responses_signed)"
+	echo "hs module: rx-w-applied +$(d a b m_rxw) rx-kept +$(d a b m_kept)"
+	[ $rc = 0 ] &&
+	[ "$(d a b s_responses_rx)" -ge 20 ] &&
+	[ "$(d a b s_responses_rx_w)" -ge 5 ] &&
+	[ $(( 2 * $(d a b s_responses_rx_w) )) -lt "$(d a b s_responses_rx)" ] &&
+	[ "$(d a b r_rx_w_sent)" -ge 5 ] &&
+	[ "$(d a b r_rx_refused)" = 0 ] &&
+	[ "$(d a b m_rxw)" -ge 5 ] && [ "$(d a b m_kept)" -ge 5 ] &&
+	[ "$(d a b s_auth_ok)" -ge 20 ] &&
+	[ "$(d a b r_responses_signed)" -ge 20 ] &&
+	[ "$(d a b s_auth_bad)" = 0 ] && [ "$(d a b s_auth_missing)" = 0 ] &&
+	[ "$(d a b s_responses_with_n)" -ge 20 ]
+}
+
+# The sender drops key 1 for key 3 while the receiver still signs with 1:
+# accepted as retired in the overlap; then the receiver moves to key 3.
+# No response refused and W applied throughout (responses-unexpected, a
+# response after its probe's timeout, is printed: the guest's probe
+# timeouts fire now and then whatever the keys).  The module's fallbacks
+# are printed, not asserted: in a guest the flow falls back for stale
+# telemetry now and then whatever the keys (the probe cycle is longer than
+# stale_rtts x srtt; encodings.sh has the numbers), and a rotation could
+# cause one only through a refused response, which is asserted absent.
+rotation() {
+	snap a || return 1
+	keys hs "3 $K3 10.50.0.0/16" "2 $K1 fd00:50::/32" && reload hs &&
+	sleep 2 && snap b || return 1
+	keys hr "3 $K3 10.50.0.0/16" "2 $K1 fd00:50::/32" && reload hr &&
+	sleep 2 && snap c || return 1
+	echo "overlap: auth-ok-retired +$(d a b s_auth_ok_retired) auth-ok +$(d a b s_auth_ok) keys-retired +$(d a b s_keys_retired); after: auth-ok +$(d b c s_auth_ok) auth-ok-retired +$(d b c s_auth_ok_retired)"
+	echo "refused: unknown-key +$(d a c s_auth_unknown_key) bad +$(d a c s_auth_bad) missing +$(d a c s_auth_missing) unexpected +$(d a c s_responses_unexpected); module: fallbacks +$(d a c m_fb) rx-w-applied +$(d a c m_rxw)"
+	[ "$(d a b s_keys_retired)" = 1 ] &&
+	[ "$(d a b s_auth_ok_retired)" -ge 5 ] &&
+	[ "$(d b c s_auth_ok)" -ge 5 ] &&
+	[ "$(d a c s_auth_unknown_key)" = 0 ] && [ "$(d a c s_auth_bad)" = 0 ] &&
+	[ "$(d a c s_auth_missing)" = 0 ] &&
+	[ "$(d a c m_rxw)" -ge 5 ]
+}
+
+# forged KEYLINE COUNTER - the receiver signs with KEYLINE (a key file
+# line, or "" for no key): the sender refuses every response (COUNTER
+# grows, nothing is pushed)
+forged() {
+	if [ -n "$1" ]; then
+		keys hr "$1" "2 $K1 fd00:50::/32"
+	else
+		: > "$TMP/hr.keys"
+	fi
+	reload hr && sleep 1 && snap a && sleep 2 && snap b || return 1
+	echo "$2 +$(d a b "s_$2") responses-received +$(d a b s_responses_received) telemetry-pushed +$(d a b s_telemetry_pushed)"
+	[ "$(d a b "s_$2")" -ge 3 ] && [ "$(d a b s_telemetry_pushed)" = 0 ]
+}
+
+# The receiver refuses receiver-based mode: the sender counts it and its
+# flow goes on sender-based (hop records, samples, no rx-based).
+refused() {
+	keys hr "3 $K3 10.50.0.0/16" "2 $K1 fd00:50::/32" &&
+	echo "rx-answer = 0" >> "$TMP/hr.conf" && reload hr && snap a || return 1
+	retry 50 flow_json hs $SRV4 6301 'not f.get("rx-based") and len(f.get("hops", [])) == 1 and f["hops"][0]["switch-id"] == 7' || {
+		echo "last read:"; cat "$TMP/flowj.last"; return 1; }
+	snap b || return 1
+	echo "hs: responses-rx-refused $(eval echo \$b_s_responses_rx_refused) telemetry-pushed +$(d a b s_telemetry_pushed); hr: rx-refused $(eval echo \$b_r_rx_refused)"
+	[ "${b_s_responses_rx_refused:-0}" -ge 1 ] && [ "${b_r_rx_refused:-0}" -ge 1 ] &&
+	[ "$(d a b s_telemetry_pushed)" -ge 3 ]
+}
+
+# Private to the sender's prefix, receiver-based again (a new flow asks):
+# the responses carry W and no record, and the flow runs on W alone.
+private() {
+	# (a reload keeps a setting the file no longer names: set it back)
+	sed -i 's/^rx-answer = 0/rx-answer = 1/' "$TMP/hr.conf" &&
+	echo "private = 10.50.1.0/24" >> "$TMP/hr.conf" && reload hr || return 1
+	stop_flow
+	snap a || return 1
+	start_flow $SRV4 4 6302
+	retry 100 flow_json hs $SRV4 6302 'f.get("rx-based") and f["samples"] >= 5 and not f.get("hops")' || {
+		echo "last read:"; cat "$TMP/flowj.last"
+		dstat hs probes-sent >/dev/null; grep -E "^(probes|responses|auth|telemetry)|6302" "$TMP/run/hs.stats"
+		dstat hr probes-sent >/dev/null; grep -E "^(probes|responses|rx|dropped)" "$TMP/run/hr.stats"
+		return 1; }
+	snap b || return 1
+	echo "hr: responses-private +$(d a b r_responses_private) rx-w-sent +$(d a b r_rx_w_sent); hs module: rx-w-applied +$(d a b m_rxw)"
+	[ "$(d a b r_responses_private)" -ge 5 ] && [ "$(d a b m_rxw)" -ge 3 ]
+}
+
+ktap_print_header
+ktap_set_plan 9
+t "hs - rt (hpcc_int v2, tbf 100 Mbit/s) - hr, IPv4 and IPv6" topology
+t "hpccd in both, with key files; the sender's probes ask for receiver-based HPCC" daemons_start
+t "a key file others can read is refused: hpccd exits 2" key_file_mode
+t "IPv6: receiver-based, W applied, sent at most once per T, signed, N reported" rx_flow $SRV6 6 6300
+t "IPv4: the same" eval 'stop_flow; rx_flow $SRV4 4 6301'
+t "key rotation: the old key accepted in the overlap, nothing refused, W applied throughout" rotation
+t "a wrong key (same id, other bytes) is refused, then an unsigned response" eval "forged '3 $KX 10.50.0.0/16' auth_bad && forged '' auth_missing"
+t "the receiver refuses receiver-based mode: counted on both sides, the flow goes on sender-based" refused
+t "private: responses carry W and no record; the flow runs on W" private
+ktap_finished
