@@ -117,6 +117,8 @@ tb_up dumbbell $HOSTS || { echo "eval: testbed failed" >&2; exit 1; }
 # "The hop's tx-model"); hpcc-m0 and hpcc-m2 are hpcc with max-stage 0
 # (every update multiplicative) and 2; hpcc-fcr is hpcc with Fast
 # Congestion Response on the bottleneck and every sender (tb_fcr);
+# hpcc-rx is hpcc run receiver-based (the senders' probes ask the
+# receivers' hpccd for W, tb_rx; Documentation/design.rst);
 # hpcc-fcrq is hpcc-fcr with the hop's rate counting its queue (fcr-drain
 # T, the base RTT plus 2 ms; design.rst, "Fast Congestion Response");
 # hpcc-fcrmix is FCR's mixed mode: only tbs1..tbs4 announce FCR support,
@@ -124,7 +126,7 @@ tb_up dumbbell $HOSTS || { echo "eval: testbed failed" >&2; exit 1; }
 # are ECN-capable and take the hop's CE marks instead (the draft's
 # sections 3.3 and 4; hpcc reacts to ECE as Reno does, hpcc_ssthresh())
 kcc() {
-	case $1 in hpcc-n|hpcc-ss|hpcc-e|hpcc-q|hpcc-w|hpcc-m0|hpcc-m2|hpcc-fcr|hpcc-fcrq|hpcc-fcrmix) echo hpcc ;;
+	case $1 in hpcc-n|hpcc-ss|hpcc-e|hpcc-q|hpcc-w|hpcc-m0|hpcc-m2|hpcc-fcr|hpcc-fcrq|hpcc-fcrmix|hpcc-rx) echo hpcc ;;
 	*) echo "$1" ;; esac
 }
 
@@ -157,6 +159,12 @@ bench_cc() {
 		tb_fcr on $((HOSTS / 2)) || return 1
 	elif [ "$(cat "$TB_TMP/fcr")" != off ]; then
 		tb_fcr off || return 1
+	fi
+	# receiver-based HPCC for hpcc-rx only
+	if [ "$cc" = hpcc-rx ]; then
+		tb_rx on || return 1
+	elif [ "$(cat "$TB_TMP/rx" 2>/dev/null)" = on ]; then
+		tb_rx off || return 1
 	fi
 	for ns in $(tb_ns_all); do
 		[ "$ns" = tbr ] && continue
@@ -370,24 +378,34 @@ s1() {
 	ip netns exec tbs1 "$TB_BIN/tcpsample" -p 5201 "${fam[@]}" -o "$dir/tcp.tsv" &
 	spid=$!
 	bench_counters "$dir/counters.before"
+	bench_cpu "$dir/cpu.before"
+	bench_hpccd "$dir/hpccd.before"
 	bench_trace_on "$cc"
 	tb_run "$(kcc "$cc")" 1 "$LONG" "$dir"
 	echo "tb_run $?" >> "$dir/status"
 	bench_trace_off "$cc" "$dir"
+	bench_cpu "$dir/cpu.after"
+	bench_hpccd "$dir/hpccd.after" after
 	bench_counters "$dir/counters.after"
 	kill -INT "$spid"
 	wait "$spid"
 }
 
 # s2: 2 and 8 long flows, from 2 or 8 senders to as many receivers (with
-# FCR, its counters: fcr.before, fcr.after)
+# FCR, its counters: fcr.before, fcr.after); S1 and S2 record the guest's
+# CPU and every hpccd's (cpu.*, hpccd.*: the CPU per flow of sender- and
+# receiver-based hpcc)
 s2() {
 	local cc=$1 dir=$2 n
 	for n in 2 8; do
 		mkdir -p "$dir/n$n"
 		bench_fcr_if "$cc" "$dir/n$n/fcr.before"
+		bench_cpu "$dir/n$n/cpu.before"
+		bench_hpccd "$dir/n$n/hpccd.before"
 		tb_run "$(kcc "$cc")" "$n" "$LONG" "$dir/n$n"
 		echo "tb_run $?" >> "$dir/n$n/status"
+		bench_cpu "$dir/n$n/cpu.after"
+		bench_hpccd "$dir/n$n/hpccd.after" after
 		bench_fcr_if "$cc" "$dir/n$n/fcr.after"
 	done
 }

@@ -25,10 +25,11 @@ import matplotlib.pyplot as plt  # noqa: E402
 # hpcc-n: hpcc with n-flows-source reported; hpcc-ss: hpcc with start
 # slow-start; hpcc-e: hpcc with ewma-period 200; hpcc-q, hpcc-w: hpcc with
 # the hop's tx-model qdisc, wire; hpcc-m0, hpcc-m2: hpcc with max-stage 0, 2
-# (eval.sh, bench_cc); hpcc-fcr: hpcc with Fast Congestion Response
-CC_ORDER = ["hpcc", "hpcc-fcr", "hpcc-fcrq", "hpcc-fcrmix", "hpcc-n", "hpcc-ss", "hpcc-e", "hpcc-q", "hpcc-w",
+# (eval.sh, bench_cc); hpcc-fcr: hpcc with Fast Congestion Response;
+# hpcc-rx: hpcc run receiver-based
+CC_ORDER = ["hpcc", "hpcc-rx", "hpcc-fcr", "hpcc-fcrq", "hpcc-fcrmix", "hpcc-n", "hpcc-ss", "hpcc-e", "hpcc-q", "hpcc-w",
             "hpcc-m0", "hpcc-m2", "cubic", "bbr", "dctcp"]
-COLORS = {"hpcc": "tab:red", "hpcc-fcr": "darkred", "hpcc-fcrq": "firebrick", "hpcc-fcrmix": "salmon",
+COLORS = {"hpcc": "tab:red", "hpcc-rx": "crimson", "hpcc-fcr": "darkred", "hpcc-fcrq": "firebrick", "hpcc-fcrmix": "salmon",
           "hpcc-n": "tab:orange", "hpcc-ss": "tab:brown",
           "hpcc-e": "tab:pink", "hpcc-q": "tab:cyan",
           "hpcc-w": "tab:olive", "hpcc-m0": "tab:gray", "hpcc-m2": "gold",
@@ -446,6 +447,59 @@ def ioam_vs_own(res):
         "comes from the queue alone (Documentation/algorithm.rst, "
         "\"Partial telemetry\").  Own: hpcc_int's full records.  Medians; "
         "the ratio is IOAM's over own's.", ("own", "IOAM"))
+
+
+def cpu_per_flow(d, nflows, secs):
+    """CPU of a run directory with cpu.* and hpccd.* records, per flow and
+    second of its @secs-long flows: (senders' hpccd ms/s, receivers' hpccd
+    ms/s, the whole guest's ms/s); NaN where a record is missing"""
+    nan = float("nan")
+    c = counters(d, "cpu")
+    h = hpccd_counters(d)
+    k = 10.0 / (nflows * float(secs))     # ticks of 10 ms -> ms per flow-second
+    return (h["senders ticks"] * k if "senders ticks" in h else nan,
+            h["receivers ticks"] * k if "receivers ticks" in h else nan,
+            c["cpu_busy_ticks"] * k if "cpu_busy_ticks" in c else nan)
+
+
+def rx_vs_sender(d, meta, res):
+    """Receiver-based hpcc (hpcc-rx) against sender-based (hpcc) in the same
+    run: S1 goodput and queue, S2 Jain and queue, S3 time to fair share,
+    and the CPU per flow of each mode (S1, S2 8 flows)"""
+    if not any("hpcc-rx" in res.get(sc, {}) for sc in ("s1", "s2", "s3")):
+        return []
+    md = ["## Receiver-based against sender-based hpcc (same run)", "",
+          "hpcc-rx: the senders' probes ask the receivers' hpccd to run the "
+          "algorithm (NewINT, draft-pan-tsvwg-hpccplus-02 section 6.2) and "
+          "send W at most once per T; the senders apply it.  Medians (min-max). "
+          "CPU: ms of CPU per flow per second of the run, the senders' hpccd, "
+          "the receivers' hpccd, and the whole guest (kernel included: the "
+          "senders' modules are not separable from it).", "",
+          "| cc | S1 goodput Mbit/s | S1 queue p50 / p99 KB | S2 8-flow Jain | "
+          "S2 8-flow queue p99 KB | S3 time to fair s | CPU S1 senders / "
+          "receivers / guest | CPU S2 (8) senders / receivers / guest |",
+          "|---|---|---|---|---|---|---|---|"]
+    for cc in ("hpcc", "hpcc-rx", "dctcp"):
+        s1v = res.get("s1", {}).get(cc, [])
+        s2v = res.get("s2", {}).get(cc, {}).get(8, [])
+        s3v = res.get("s3", {}).get(cc, [])
+        if not (s1v or s2v or s3v):
+            continue
+        c1 = [cpu_per_flow(p, 1, meta["long_s"])
+              for p in runs(d, "s1").get(cc, [])]
+        c2 = [cpu_per_flow(os.path.join(p, "n8"), 8, meta["long_s"])
+              for p in runs(d, "s2").get(cc, [])]
+
+        def cf(v):
+            return " / ".join(fmt([x[i] for x in v], "%.2f") for i in range(3))
+        md.append("| %s | %s | %s / %s | %s | %s | %s | %s | %s |" % (
+            cc, fmt([x["goodput_mbit"] for x in s1v]),
+            fmt([x["queue_p50"] for x in s1v], scale=1e-3),
+            fmt([x["queue_p99"] for x in s1v], scale=1e-3),
+            fmt([x["jain"] for x in s2v], "%.3f"),
+            fmt([x["queue_p99"] for x in s2v], scale=1e-3),
+            fmt([x["t_fair_median"] for x in s3v]), cf(c1), cf(c2)))
+    return md + [""]
 
 
 # --- S3 ---------------------------------------------------------------------
@@ -1397,6 +1451,7 @@ def main():
     body += s2(d, meta, res, "s2ioam")
     body += ioam_vs_own(res)
     body += s3(d, meta, res, rep)
+    body += rx_vs_sender(d, meta, res)
     body += telemetry(d, meta, res, rep)
     body += s4(d, meta, res)
     body += s5(d, meta, res)

@@ -128,13 +128,18 @@ tb_telemetry() {
 	tb_sender_conf
 }
 
-# tb_sender_conf - write the senders' hpccd configuration for TB_TELEMETRY
-# and FCR ($TB_TMP/fcr, "on N" or "off": tb_fcr) and reload them (SIGHUP)
+# tb_sender_conf - write the senders' hpccd configuration for TB_TELEMETRY,
+# FCR ($TB_TMP/fcr, "on N" or "off": tb_fcr) and receiver-based HPCC
+# ($TB_TMP/rx, "on" or "off": tb_rx) and reload them (SIGHUP)
 tb_sender_conf() {
-	local conf="" i p n fcr fcr_n
+	local conf="" i p n fcr fcr_n rx=off
 	[ "${TB_TELEMETRY:-int}" = ioam ] && conf="encoding = ioam fd00:19::/64
 ioam-namespace = 1
 capacity = 1 1 $((TB_RATE_MBIT * 1000000))"
+	{ read -r rx < "$TB_TMP/rx"; } 2>/dev/null
+	[ "$rx" = on ] && conf="$conf
+rx-based = 198.19.0.0/24
+rx-based = fd00:19::/64"
 	# "on N": the first N senders announce FCR support
 	{ read -r fcr fcr_n < "$TB_TMP/fcr"; } 2>/dev/null
 	for ((i = 1; i <= TB_S; i++)); do
@@ -199,6 +204,16 @@ tb_fcr() {
 	tb_sender_conf
 }
 
+# tb_rx on|off - receiver-based HPCC (Documentation/design.rst): on, the
+# senders' probes ask the receivers' hpccd to run the algorithm and send
+# W (rx-based lines for the receivers' prefixes); the receivers run with
+# their own module's parameters, which bench_cc sets alike everywhere
+tb_rx() {
+	case $1 in on|off) ;; *) echo "tb_rx: on or off" >&2; return 2 ;; esac
+	echo "$1" > "$TB_TMP/rx"
+	tb_sender_conf
+}
+
 # tb_hpccd_stop NS - stop the hpccd of NS
 tb_hpccd_stop() {
 	local p
@@ -221,6 +236,7 @@ tb_up() {
 	rm -f "$TB_TMP"/*.hpccd.conf
 	TB_TELEMETRY=int
 	echo off > "$TB_TMP/fcr"
+	echo off > "$TB_TMP/rx"
 	echo "$TB_S $TB_R $topo" > "$TB_TMP/shape"
 	[ "$topo" = leafspine ] && { tb_up_leafspine; return; }
 	modprobe tcp_hpcc && modprobe hpcc_int || return 1
