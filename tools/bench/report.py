@@ -648,9 +648,11 @@ def trace_stats(fl, eta=0.98):
     """One flow's telemetry figures: applied samples, the median interval
     between them and its ratio to the median srtt, the median age at the
     ACK, the fallbacks (mode changes to fallback), and after the first 20
-    samples U's spread, the share of samples with U >= eta and W."""
+    samples U's spread, the share of samples with U >= eta and W.  U
+    counts only samples with hop records: a receiver-based W (hop=0/0)
+    carries no U, the receiver computed it."""
     s = fl["sample"]
-    u = sorted(f["U"] for _, f in s[20:] if "U" in f)
+    u = sorted(f["U"] for _, f in s[20:] if "U" in f and f.get("nhop", 1))
     w = [f["W"] / 1e3 for _, f in s[20:] if "W" in f]
     iv = [f["interval_ns"] / 1e6 for _, f in s if f.get("interval_ns")]
     srtt = [f["srtt_us"] / 1e3 for _, f in s if f.get("srtt_us")]
@@ -705,7 +707,8 @@ def telemetry(d, meta, res, rep):
           "after each flow's first 20 samples U's 10th, 50th and 90th "
           "percentiles, the share of samples with U >= eta (each a "
           "multiplicative decrease) and the median W.  hpcc's variants have "
-          "rows of their own.", "",
+          "rows of their own; hpcc-rx's senders see W, not U (the receivers "
+          "compute it), so its U columns read n/a.", "",
           "| scenario | samples per flow | interval ms | interval / srtt | "
           "age ms | fallbacks per flow | U p10 / p50 / p90 | U >= eta | "
           "W KB |", "|---|---|---|---|---|---|---|---|---|"]
