@@ -175,14 +175,17 @@ rx_flow() {
 
 # The sender drops key 1 for key 3 while the receiver still signs with 1:
 # accepted as retired in the overlap; then the receiver moves to key 3.
-# No response refused and W applied throughout (responses-unexpected, a
-# response after its probe's timeout, is printed: the guest's probe
-# timeouts fire now and then whatever the keys).  The module's fallbacks
-# are printed, not asserted: in a guest the flow falls back for stale
-# telemetry now and then whatever the keys (the probe cycle is longer than
-# stale_rtts x srtt; encodings.sh has the numbers), and a rotation could
-# cause one only through a refused response, which is asserted absent.
+# No response refused, W applied throughout and no fallback in the
+# overlap (responses-unexpected, a response after its probe's timeout, is
+# printed: the guest's probe timeouts fire now and then whatever the
+# keys).  In a guest a flow also falls back for stale telemetry now and
+# then whatever the keys (the probe cycle can be longer than stale-rtts x
+# srtt; encodings.sh has the numbers): the case sets stale-rtts to 1000 on
+# the sender, so that a fallback could come only from the rotation (a
+# refused response, no telemetry), and sets it back to 4 at the end.
 rotation() {
+	local rc
+	ip netns exec hs "$CTL" param set stale-rtts 1000 && sleep 1 &&
 	snap a || return 1
 	keys hs "3 $K3 10.50.0.0/16" "2 $K1 fd00:50::/32" && reload hs &&
 	sleep 2 && snap b || return 1
@@ -195,7 +198,10 @@ rotation() {
 	[ "$(d b c s_auth_ok)" -ge 5 ] &&
 	[ "$(d a c s_auth_unknown_key)" = 0 ] && [ "$(d a c s_auth_bad)" = 0 ] &&
 	[ "$(d a c s_auth_missing)" = 0 ] &&
-	[ "$(d a c m_rxw)" -ge 5 ]
+	[ "$(d a c m_rxw)" -ge 5 ] && [ "$(d a c m_fb)" = 0 ]
+	rc=$?
+	ip netns exec hs "$CTL" param set stale-rtts 4 || return 1
+	return $rc
 }
 
 # forged KEYLINE COUNTER - the receiver signs with KEYLINE (a key file
