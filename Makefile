@@ -195,7 +195,7 @@ $(BUILD)/core_bench: $(call obj,obj,tools/bench/core_bench.c $(CORE_SRC))
 # in the guests.
 SELFTEST_PROGS := $(addprefix $(BUILD)/selftests/,tcp_cc_tool cc_sockopt \
 	hpcc_nl core_test core_equiv wire_test decode_test sched_test nlgen_test \
-	config_test fcr_test ccm_test auth_test rx_test \
+	config_test fcr_test ccm_test auth_test rx_test nmac_test \
 	probe_flood)
 selftest-progs: $(SELFTEST_PROGS)
 $(BUILD)/selftests/core_%: $(call obj,obj-san,selftests/core_%.c $(CORE_SRC))
@@ -212,6 +212,8 @@ $(BUILD)/selftests/rx_test: $(call obj,obj-san,selftests/rx_test.c daemon/hpccd_
 	$(call link,$(CC),$(U_CFLAGS) $(SAN_FLAGS))
 $(BUILD)/selftests/fcr_test: $(call obj,obj-san,selftests/fcr_test.c)
 	$(call link,$(CC),$(U_CFLAGS) $(SAN_FLAGS))
+$(BUILD)/selftests/nmac_test: $(call obj,obj-san,selftests/nmac_test.c)
+	$(call link,$(CC),$(U_CFLAGS) $(SAN_FLAGS),-lsodium)
 $(BUILD)/selftests/ccm_test: $(call obj,obj-san,selftests/ccm_test.c)
 	$(call link,$(CC),$(U_CFLAGS) $(SAN_FLAGS))
 $(BUILD)/selftests/sched_test: $(call obj,obj-san,selftests/sched_test.c daemon/hpccd_sched.c)
@@ -234,9 +236,9 @@ $(BUILD)/fuzz/fuzz_wire: $(call obj,obj-fuzz,selftests/fuzz/fuzz_wire.c $(WIRE_S
 $(BUILD)/fuzz/fuzz_decode: $(call obj,obj-fuzz,selftests/fuzz/fuzz_decode.c $(DECODE_SRC))
 	$(call link,$(FUZZ_CC),$(FUZZ_FLAGS))
 $(BUILD)/fuzz/fuzz_fcr: $(call obj,obj-fuzz,selftests/fuzz/fuzz_fcr.c)
-	$(call link,$(FUZZ_CC),$(FUZZ_FLAGS))
+	$(call link,$(FUZZ_CC),$(FUZZ_FLAGS),-lsodium)
 $(BUILD)/fuzz/fuzz_ccm: $(call obj,obj-fuzz,selftests/fuzz/fuzz_ccm.c)
-	$(call link,$(FUZZ_CC),$(FUZZ_FLAGS))
+	$(call link,$(FUZZ_CC),$(FUZZ_FLAGS),-lsodium)
 $(BUILD)/fuzz/fuzz_config: $(call obj,obj-fuzz,selftests/fuzz/fuzz_config.c daemon/hpccd_config.c)
 	$(call link,$(FUZZ_CC),$(FUZZ_FLAGS))
 $(BUILD)/fuzz/fuzz_replay: $(call obj,obj-fuzz,selftests/fuzz/fuzz_replay.c $(TRACE_SRC) $(CORE_SRC))

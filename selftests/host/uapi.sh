@@ -69,6 +69,7 @@ wire_sizes() {
 		'_Static_assert(sizeof(struct hpcc_wire_fcr) == HPCC_WIRE_FCR_LEN, "fcr");' \
 		'_Static_assert(sizeof(struct hpcc_wire_ccm) == HPCC_WIRE_CCM_LEN, "ccm");' \
 		'_Static_assert(sizeof(struct hpcc_wire_ext_ar) == HPCC_WIRE_EXT_AR_LEN, "ar");' \
+		'_Static_assert(sizeof(struct hpcc_wire_nmac) == HPCC_WIRE_NMAC_LEN, "nmac");' \
 		'int main(void) { return 0; }' |
 		cc -Wall -Werror -Iinclude/uapi -x c -o /dev/null -
 }

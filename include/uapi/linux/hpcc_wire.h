@@ -235,6 +235,43 @@ struct hpcc_wire_fcr {
 #define HPCC_WIRE_FCR_PORT	6862	/* default UDP port of FCR messages */
 
 /**
+ * struct hpcc_wire_nmac - the MAC trailer of an FCR message or a CCM
+ *	notification (draft-miao-ccwg-hpcc section 9.1: "it is RECOMMENDED
+ *	that the notification feedback message is at least integrity
+ *	checked")
+ * @kind: HPCC_WIRE_NMAC_KIND
+ * @len: HPCC_WIRE_NMAC_LEN
+ * @reserved: 0 when sent; covered by the tag, otherwise ignored
+ * @key_id: the key's id, 1 to 2^32 - 1, as the two ends configured it
+ *	(the sender's fcr-set key, the hop's config-set key)
+ * @tag: SipHash-2-4 (Aumasson and Bernstein, 2012; the kernel's
+ *	siphash(), libsodium's crypto_shorthash_siphash24()) under the
+ *	HPCC_WIRE_NMAC_KEY_LEN-byte key of the message's bytes and the
+ *	trailer's first 8, in the reference's byte order (the 64-bit result
+ *	little-endian)
+ *
+ * Placed right after the message (HPCC_WIRE_FCR_LEN or HPCC_WIRE_CCM_LEN
+ * bytes), where a receiver without keys ignores it.  The tag covers the
+ * flow's addresses and ports and its sequence number, which are in the
+ * message, not the datagram's IP addresses (the hop's source address is
+ * the route's choice); a receiver picks the keys by the datagram's source
+ * address (the hop's prefix).  A 64-bit tag: a forger's chance is 2^-64 a
+ * try, each try also needs a sequence number within the flow's window.
+ */
+struct hpcc_wire_nmac {
+	__u8 kind;
+	__u8 len;
+	__be16 reserved;
+	__be32 key_id;
+	__u8 tag[8];
+};
+
+#define HPCC_WIRE_NMAC_KIND	1
+#define HPCC_WIRE_NMAC_LEN	16	/* sizeof(struct hpcc_wire_nmac) */
+#define HPCC_WIRE_NMAC_KEY_LEN	16
+#define HPCC_WIRE_NMAC_TAG_LEN	8
+
+/**
  * enum hpcc_wire_ccm_type - value of hpcc_wire_ccm.ntype, the
  *	notification types of draft-lyu-rtgwg-coordinated-congestion-
  *	management section 6.2
