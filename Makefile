@@ -167,7 +167,7 @@ HPCCD_SRC := daemon/hpccd_config.c daemon/hpccd_sched.c daemon/hpccd_rx.c \
 	daemon/hpcc_auth.c $(CORE_SRC)
 $(BUILD)/hpccd: $(call obj,obj,daemon/hpccd.c $(HPCCD_SRC) $(GENL_SRC) $(WIRE_SRC) $(DECODE_SRC))
 	$(call link,$(CC),$(U_CFLAGS),-lmnl -lsodium)
-$(BUILD)/hpccctl: $(call obj,obj,daemon/hpccctl.c $(GENL_SRC))
+$(BUILD)/hpccctl: $(call obj,obj,daemon/hpccctl.c daemon/hpccd_config.c $(GENL_SRC))
 	$(call link,$(CC),$(U_CFLAGS),-lmnl -ljson-c)
 
 # Research and testbed tools: offline replay, the testbed's bottleneck queue
@@ -196,7 +196,7 @@ $(BUILD)/core_bench: $(call obj,obj,tools/bench/core_bench.c $(CORE_SRC))
 SELFTEST_PROGS := $(addprefix $(BUILD)/selftests/,tcp_cc_tool cc_sockopt \
 	hpcc_nl core_test core_equiv wire_test decode_test sched_test nlgen_test \
 	config_test fcr_test ccm_test auth_test rx_test nmac_test \
-	probe_flood)
+	probe_flood nmac_send)
 selftest-progs: $(SELFTEST_PROGS)
 $(BUILD)/selftests/core_%: $(call obj,obj-san,selftests/core_%.c $(CORE_SRC))
 	$(call link,$(CC),$(U_CFLAGS) $(SAN_FLAGS),-lm)
@@ -222,6 +222,8 @@ $(BUILD)/selftests/nlgen_test: $(call obj,obj-san,selftests/nlgen_test.c $(GENL_
 	$(call link,$(CC),$(U_CFLAGS) $(SAN_FLAGS),-lmnl)
 $(BUILD)/selftests/hpcc_nl: $(call obj,obj,selftests/hpcc_nl.c $(GENL_SRC))
 	$(call link,$(CC),$(U_CFLAGS),-lmnl)
+$(BUILD)/selftests/nmac_send: $(call obj,obj,selftests/nmac_send.c)
+	$(call link,$(CC),$(U_CFLAGS),-lsodium)
 $(BUILD)/selftests/probe_flood: $(call obj,obj,selftests/probe_flood.c $(WIRE_SRC))
 	$(call link,$(CC),$(U_CFLAGS))
 $(BUILD)/selftests/%: $(BUILD)/obj-test/selftests/%.o

@@ -226,6 +226,11 @@ const struct hpcc_nl_attr_desc hpcc_stats_desc[HPCC_A_STATS_MAX + 1] = {
 	[HPCC_A_STATS_CCM_IGNORED] = { "ccm-ignored", HPCC_NL_U64, 0, 0, NULL },
 	[HPCC_A_STATS_RX_W_APPLIED] = { "rx-w-applied", HPCC_NL_U64, 0, 0, NULL },
 	[HPCC_A_STATS_RX_KEPT] = { "rx-kept", HPCC_NL_U64, 0, 0, NULL },
+	[HPCC_A_STATS_NOTIFY_AUTH_OK] = { "notify-auth-ok", HPCC_NL_U64, 0, 0, NULL },
+	[HPCC_A_STATS_NOTIFY_AUTH_RETIRED] = { "notify-auth-retired", HPCC_NL_U64, 0, 0, NULL },
+	[HPCC_A_STATS_NOTIFY_AUTH_MISSING] = { "notify-auth-missing", HPCC_NL_U64, 0, 0, NULL },
+	[HPCC_A_STATS_NOTIFY_AUTH_UNKNOWN_KEY] = { "notify-auth-unknown-key", HPCC_NL_U64, 0, 0, NULL },
+	[HPCC_A_STATS_NOTIFY_AUTH_BAD] = { "notify-auth-bad", HPCC_NL_U64, 0, 0, NULL },
 };
 
 const char *const hpcc_stats_names[HPCC_A_STATS_MAX + 1] = {
@@ -268,6 +273,11 @@ const char *const hpcc_stats_names[HPCC_A_STATS_MAX + 1] = {
 	[HPCC_A_STATS_CCM_IGNORED] = "ccm-ignored",
 	[HPCC_A_STATS_RX_W_APPLIED] = "rx-w-applied",
 	[HPCC_A_STATS_RX_KEPT] = "rx-kept",
+	[HPCC_A_STATS_NOTIFY_AUTH_OK] = "notify-auth-ok",
+	[HPCC_A_STATS_NOTIFY_AUTH_RETIRED] = "notify-auth-retired",
+	[HPCC_A_STATS_NOTIFY_AUTH_MISSING] = "notify-auth-missing",
+	[HPCC_A_STATS_NOTIFY_AUTH_UNKNOWN_KEY] = "notify-auth-unknown-key",
+	[HPCC_A_STATS_NOTIFY_AUTH_BAD] = "notify-auth-bad",
 };
 
 const struct hpcc_nl_attr_desc hpcc_fcr_prefix_desc[HPCC_A_FCR_PREFIX_MAX + 1] = {
@@ -280,12 +290,32 @@ const char *const hpcc_fcr_prefix_names[HPCC_A_FCR_PREFIX_MAX + 1] = {
 	[HPCC_A_FCR_PREFIX_PLEN] = "plen",
 };
 
+const struct hpcc_nl_attr_desc hpcc_fcr_key_desc[HPCC_A_FCR_KEY_MAX + 1] = {
+	[HPCC_A_FCR_KEY_ID] = { "id", HPCC_NL_U32, 0, 0, NULL },
+	[HPCC_A_FCR_KEY_KEY] = { "key", HPCC_NL_BINARY, 0, 0, NULL },
+	[HPCC_A_FCR_KEY_ADDR4] = { "addr4", HPCC_NL_U32, 1, 0, NULL },
+	[HPCC_A_FCR_KEY_ADDR6] = { "addr6", HPCC_NL_BINARY, 0, 0, NULL },
+	[HPCC_A_FCR_KEY_PLEN] = { "plen", HPCC_NL_U8, 0, 0, NULL },
+	[HPCC_A_FCR_KEY_ACCEPT] = { "accept", HPCC_NL_FLAG, 0, 0, NULL },
+	[HPCC_A_FCR_KEY_RETIRED] = { "retired", HPCC_NL_FLAG, 0, 0, NULL },
+};
+
+const char *const hpcc_fcr_key_names[HPCC_A_FCR_KEY_MAX + 1] = {
+	[HPCC_A_FCR_KEY_ID] = "id",
+	[HPCC_A_FCR_KEY_PLEN] = "plen",
+	[HPCC_A_FCR_KEY_ACCEPT] = "accept",
+	[HPCC_A_FCR_KEY_RETIRED] = "retired",
+};
+
 const struct hpcc_nl_attr_desc hpcc_fcr_desc[HPCC_A_FCR_MAX + 1] = {
 	[HPCC_A_FCR_PORT] = { "port", HPCC_NL_U16, 0, 0, NULL },
 	[HPCC_A_FCR_HOLD_MAX] = { "hold-max", HPCC_NL_U32, 0, 0, NULL },
 	[HPCC_A_FCR_RATE_MIN] = { "rate-min", HPCC_NL_U64, 0, 0, NULL },
 	[HPCC_A_FCR_PREFIX] = { "prefix", HPCC_NL_NEST, 0, 1, NULL },
 	[HPCC_A_FCR_PREFIXES_FLUSH] = { "prefixes-flush", HPCC_NL_FLAG, 0, 0, NULL },
+	[HPCC_A_FCR_KEY] = { "key", HPCC_NL_NEST, 0, 1, NULL },
+	[HPCC_A_FCR_KEYS_FLUSH] = { "keys-flush", HPCC_NL_FLAG, 0, 0, NULL },
+	[HPCC_A_FCR_KEY_OVERLAP] = { "key-overlap", HPCC_NL_U32, 0, 0, NULL },
 	[HPCC_A_FCR_PAD] = { "pad", HPCC_NL_PAD, 0, 0, NULL },
 };
 
@@ -294,6 +324,8 @@ const char *const hpcc_fcr_names[HPCC_A_FCR_MAX + 1] = {
 	[HPCC_A_FCR_HOLD_MAX] = "hold-max",
 	[HPCC_A_FCR_RATE_MIN] = "rate-min",
 	[HPCC_A_FCR_PREFIXES_FLUSH] = "prefixes-flush",
+	[HPCC_A_FCR_KEYS_FLUSH] = "keys-flush",
+	[HPCC_A_FCR_KEY_OVERLAP] = "key-overlap",
 };
 
 int hpcc_hop_parse(const struct nlattr *attr, size_t len, struct hpcc_hop_attrs *out)
@@ -934,6 +966,31 @@ int hpcc_stats_parse(const struct nlattr *attr, size_t len, struct hpcc_stats_at
 			if (ok)
 				memcpy(&out->rx_kept, p, sizeof(out->rx_kept));
 			break;
+		case HPCC_A_STATS_NOTIFY_AUTH_OK:
+			ok = plen == sizeof(out->notify_auth_ok);
+			if (ok)
+				memcpy(&out->notify_auth_ok, p, sizeof(out->notify_auth_ok));
+			break;
+		case HPCC_A_STATS_NOTIFY_AUTH_RETIRED:
+			ok = plen == sizeof(out->notify_auth_retired);
+			if (ok)
+				memcpy(&out->notify_auth_retired, p, sizeof(out->notify_auth_retired));
+			break;
+		case HPCC_A_STATS_NOTIFY_AUTH_MISSING:
+			ok = plen == sizeof(out->notify_auth_missing);
+			if (ok)
+				memcpy(&out->notify_auth_missing, p, sizeof(out->notify_auth_missing));
+			break;
+		case HPCC_A_STATS_NOTIFY_AUTH_UNKNOWN_KEY:
+			ok = plen == sizeof(out->notify_auth_unknown_key);
+			if (ok)
+				memcpy(&out->notify_auth_unknown_key, p, sizeof(out->notify_auth_unknown_key));
+			break;
+		case HPCC_A_STATS_NOTIFY_AUTH_BAD:
+			ok = plen == sizeof(out->notify_auth_bad);
+			if (ok)
+				memcpy(&out->notify_auth_bad, p, sizeof(out->notify_auth_bad));
+			break;
 		default:
 			ok = 0;
 			type = 64;
@@ -996,6 +1053,66 @@ int hpcc_fcr_prefix_parse(const struct nlattr *attr, size_t len, struct hpcc_fcr
 	return ignored;
 }
 
+int hpcc_fcr_key_parse(const struct nlattr *attr, size_t len, struct hpcc_fcr_key_attrs *out)
+{
+	int rem = (int)len, ignored = 0;
+
+	memset(out, 0, sizeof(*out));
+	while (mnl_attr_ok(attr, rem)) {
+		uint16_t type = mnl_attr_get_type(attr);
+		uint16_t plen = mnl_attr_get_payload_len(attr);
+		const void *p = mnl_attr_get_payload(attr);
+		int ok = 1;
+
+		switch (type) {
+		case HPCC_A_FCR_KEY_ID:
+			ok = plen == sizeof(out->id);
+			if (ok)
+				memcpy(&out->id, p, sizeof(out->id));
+			break;
+		case HPCC_A_FCR_KEY_KEY:
+			ok = plen == sizeof(out->key);
+			if (ok)
+				memcpy(out->key, p, sizeof(out->key));
+			break;
+		case HPCC_A_FCR_KEY_ADDR4:
+			ok = plen == sizeof(out->addr4);
+			if (ok)
+				memcpy(&out->addr4, p, sizeof(out->addr4));
+			break;
+		case HPCC_A_FCR_KEY_ADDR6:
+			ok = plen == sizeof(out->addr6);
+			if (ok)
+				memcpy(out->addr6, p, sizeof(out->addr6));
+			break;
+		case HPCC_A_FCR_KEY_PLEN:
+			ok = plen == sizeof(out->plen);
+			if (ok)
+				memcpy(&out->plen, p, sizeof(out->plen));
+			break;
+		case HPCC_A_FCR_KEY_ACCEPT:
+			ok = plen == 0;
+			break;
+		case HPCC_A_FCR_KEY_RETIRED:
+			ok = plen == 0;
+			break;
+		default:
+			ok = 0;
+			type = 64;
+		}
+		if (ok) {
+			out->present |= 1ULL << type;
+		} else {
+			ignored++;
+			if (type < 64)
+				out->bad |= 1ULL << type;
+		}
+		rem -= MNL_ALIGN(mnl_attr_get_len(attr));
+		attr = mnl_attr_next(attr);
+	}
+	return ignored;
+}
+
 int hpcc_fcr_parse(const struct nlattr *attr, size_t len, struct hpcc_fcr_attrs *out)
 {
 	int rem = (int)len, ignored = 0;
@@ -1030,6 +1147,19 @@ int hpcc_fcr_parse(const struct nlattr *attr, size_t len, struct hpcc_fcr_attrs 
 			break;
 		case HPCC_A_FCR_PREFIXES_FLUSH:
 			ok = plen == 0;
+			break;
+		case HPCC_A_FCR_KEY:
+			ok = out->n_key < sizeof(out->key) / sizeof(out->key[0]);
+			if (ok)
+				ignored += hpcc_fcr_key_parse(p, plen, &out->key[out->n_key++]);
+			break;
+		case HPCC_A_FCR_KEYS_FLUSH:
+			ok = plen == 0;
+			break;
+		case HPCC_A_FCR_KEY_OVERLAP:
+			ok = plen == sizeof(out->key_overlap);
+			if (ok)
+				memcpy(&out->key_overlap, p, sizeof(out->key_overlap));
 			break;
 		case HPCC_A_FCR_PAD:	/* alignment only */
 			goto next;
@@ -1147,6 +1277,19 @@ const char *const hpcc_int_dev_names[HPCC_INT_A_DEV_MAX + 1] = {
 	[HPCC_INT_A_DEV_CCM_AR_MARKED] = "ccm-ar-marked",
 };
 
+const struct hpcc_nl_attr_desc hpcc_int_sign_key_desc[HPCC_INT_A_SIGN_KEY_MAX + 1] = {
+	[HPCC_INT_A_SIGN_KEY_ID] = { "id", HPCC_NL_U32, 0, 0, NULL },
+	[HPCC_INT_A_SIGN_KEY_KEY] = { "key", HPCC_NL_BINARY, 0, 0, NULL },
+	[HPCC_INT_A_SIGN_KEY_ADDR4] = { "addr4", HPCC_NL_U32, 1, 0, NULL },
+	[HPCC_INT_A_SIGN_KEY_ADDR6] = { "addr6", HPCC_NL_BINARY, 0, 0, NULL },
+	[HPCC_INT_A_SIGN_KEY_PLEN] = { "plen", HPCC_NL_U8, 0, 0, NULL },
+};
+
+const char *const hpcc_int_sign_key_names[HPCC_INT_A_SIGN_KEY_MAX + 1] = {
+	[HPCC_INT_A_SIGN_KEY_ID] = "id",
+	[HPCC_INT_A_SIGN_KEY_PLEN] = "plen",
+};
+
 const struct hpcc_nl_attr_desc hpcc_int_config_desc[HPCC_INT_A_CONFIG_MAX + 1] = {
 	[HPCC_INT_A_CONFIG_SWITCH_ID] = { "switch-id", HPCC_NL_U32, 0, 0, NULL },
 	[HPCC_INT_A_CONFIG_PROBE_DSCP] = { "probe-dscp", HPCC_NL_U8, 0, 0, NULL },
@@ -1154,6 +1297,8 @@ const struct hpcc_nl_attr_desc hpcc_int_config_desc[HPCC_INT_A_CONFIG_MAX + 1] =
 	[HPCC_INT_A_CONFIG_DEVS] = { "devs", HPCC_NL_U32, 0, 0, NULL },
 	[HPCC_INT_A_CONFIG_FCR_PORT] = { "fcr-port", HPCC_NL_U16, 0, 0, NULL },
 	[HPCC_INT_A_CONFIG_FCR_DSCP] = { "fcr-dscp", HPCC_NL_U8, 0, 0, NULL },
+	[HPCC_INT_A_CONFIG_KEY] = { "key", HPCC_NL_NEST, 0, 1, NULL },
+	[HPCC_INT_A_CONFIG_KEYS_FLUSH] = { "keys-flush", HPCC_NL_FLAG, 0, 0, NULL },
 };
 
 const char *const hpcc_int_config_names[HPCC_INT_A_CONFIG_MAX + 1] = {
@@ -1163,6 +1308,7 @@ const char *const hpcc_int_config_names[HPCC_INT_A_CONFIG_MAX + 1] = {
 	[HPCC_INT_A_CONFIG_DEVS] = "devs",
 	[HPCC_INT_A_CONFIG_FCR_PORT] = "fcr-port",
 	[HPCC_INT_A_CONFIG_FCR_DSCP] = "fcr-dscp",
+	[HPCC_INT_A_CONFIG_KEYS_FLUSH] = "keys-flush",
 };
 
 int hpcc_int_dev_parse(const struct nlattr *attr, size_t len, struct hpcc_int_dev_attrs *out)
@@ -1382,6 +1528,60 @@ next:
 	return ignored;
 }
 
+int hpcc_int_sign_key_parse(const struct nlattr *attr, size_t len, struct hpcc_int_sign_key_attrs *out)
+{
+	int rem = (int)len, ignored = 0;
+
+	memset(out, 0, sizeof(*out));
+	while (mnl_attr_ok(attr, rem)) {
+		uint16_t type = mnl_attr_get_type(attr);
+		uint16_t plen = mnl_attr_get_payload_len(attr);
+		const void *p = mnl_attr_get_payload(attr);
+		int ok = 1;
+
+		switch (type) {
+		case HPCC_INT_A_SIGN_KEY_ID:
+			ok = plen == sizeof(out->id);
+			if (ok)
+				memcpy(&out->id, p, sizeof(out->id));
+			break;
+		case HPCC_INT_A_SIGN_KEY_KEY:
+			ok = plen == sizeof(out->key);
+			if (ok)
+				memcpy(out->key, p, sizeof(out->key));
+			break;
+		case HPCC_INT_A_SIGN_KEY_ADDR4:
+			ok = plen == sizeof(out->addr4);
+			if (ok)
+				memcpy(&out->addr4, p, sizeof(out->addr4));
+			break;
+		case HPCC_INT_A_SIGN_KEY_ADDR6:
+			ok = plen == sizeof(out->addr6);
+			if (ok)
+				memcpy(out->addr6, p, sizeof(out->addr6));
+			break;
+		case HPCC_INT_A_SIGN_KEY_PLEN:
+			ok = plen == sizeof(out->plen);
+			if (ok)
+				memcpy(&out->plen, p, sizeof(out->plen));
+			break;
+		default:
+			ok = 0;
+			type = 64;
+		}
+		if (ok) {
+			out->present |= 1ULL << type;
+		} else {
+			ignored++;
+			if (type < 64)
+				out->bad |= 1ULL << type;
+		}
+		rem -= MNL_ALIGN(mnl_attr_get_len(attr));
+		attr = mnl_attr_next(attr);
+	}
+	return ignored;
+}
+
 int hpcc_int_config_parse(const struct nlattr *attr, size_t len, struct hpcc_int_config_attrs *out)
 {
 	int rem = (int)len, ignored = 0;
@@ -1423,6 +1623,14 @@ int hpcc_int_config_parse(const struct nlattr *attr, size_t len, struct hpcc_int
 			ok = plen == sizeof(out->fcr_dscp);
 			if (ok)
 				memcpy(&out->fcr_dscp, p, sizeof(out->fcr_dscp));
+			break;
+		case HPCC_INT_A_CONFIG_KEY:
+			ok = out->n_key < sizeof(out->key) / sizeof(out->key[0]);
+			if (ok)
+				ignored += hpcc_int_sign_key_parse(p, plen, &out->key[out->n_key++]);
+			break;
+		case HPCC_INT_A_CONFIG_KEYS_FLUSH:
+			ok = plen == 0;
 			break;
 		default:
 			ok = 0;

@@ -64,6 +64,8 @@ extern const struct hpcc_nl_attr_desc hpcc_stats_desc[HPCC_A_STATS_MAX + 1];
 extern const char *const hpcc_stats_names[HPCC_A_STATS_MAX + 1];
 extern const struct hpcc_nl_attr_desc hpcc_fcr_prefix_desc[HPCC_A_FCR_PREFIX_MAX + 1];
 extern const char *const hpcc_fcr_prefix_names[HPCC_A_FCR_PREFIX_MAX + 1];
+extern const struct hpcc_nl_attr_desc hpcc_fcr_key_desc[HPCC_A_FCR_KEY_MAX + 1];
+extern const char *const hpcc_fcr_key_names[HPCC_A_FCR_KEY_MAX + 1];
 extern const struct hpcc_nl_attr_desc hpcc_fcr_desc[HPCC_A_FCR_MAX + 1];
 extern const char *const hpcc_fcr_names[HPCC_A_FCR_MAX + 1];
 
@@ -231,6 +233,11 @@ struct hpcc_stats_attrs {
 	uint64_t ccm_ignored;
 	uint64_t rx_w_applied;
 	uint64_t rx_kept;
+	uint64_t notify_auth_ok;
+	uint64_t notify_auth_retired;
+	uint64_t notify_auth_missing;
+	uint64_t notify_auth_unknown_key;
+	uint64_t notify_auth_bad;
 };
 
 /** hpcc_stats_parse() - fill @out from @len bytes of attributes at @attr;
@@ -257,6 +264,27 @@ struct hpcc_fcr_prefix_attrs {
 int hpcc_fcr_prefix_parse(const struct nlattr *attr, size_t len, struct hpcc_fcr_prefix_attrs *out);
 
 /**
+ * struct hpcc_fcr_key_attrs - the "fcr-key" attribute set of hpcc, typed
+ * @present: bit (1 << type) for each attribute read
+ * @bad: bit (1 << type) for each attribute ignored for its length
+ * Other fields: the attributes of the same names (network byte
+ * order where the spec says big-endian); n_X counts a multi-attr X.
+ */
+struct hpcc_fcr_key_attrs {
+	uint64_t present;
+	uint64_t bad;
+	uint32_t id;
+	uint8_t key[16];
+	uint32_t addr4;
+	uint8_t addr6[16];
+	uint8_t plen;
+};
+
+/** hpcc_fcr_key_parse() - fill @out from @len bytes of attributes at @attr;
+ * return the number ignored (unknown, wrong length, past a bound) */
+int hpcc_fcr_key_parse(const struct nlattr *attr, size_t len, struct hpcc_fcr_key_attrs *out);
+
+/**
  * struct hpcc_fcr_attrs - the "fcr" attribute set of hpcc, typed
  * @present: bit (1 << type) for each attribute read
  * @bad: bit (1 << type) for each attribute ignored for its length
@@ -271,6 +299,9 @@ struct hpcc_fcr_attrs {
 	uint64_t rate_min;
 	unsigned int n_prefix;
 	struct hpcc_fcr_prefix_attrs prefix[16];
+	unsigned int n_key;
+	struct hpcc_fcr_key_attrs key[16];
+	uint32_t key_overlap;
 };
 
 /** hpcc_fcr_parse() - fill @out from @len bytes of attributes at @attr;
@@ -280,6 +311,8 @@ extern const struct hpcc_nl_enum hpcc_int_enum_encoding;
 extern const struct hpcc_nl_enum hpcc_int_enum_tx_model;
 extern const struct hpcc_nl_attr_desc hpcc_int_dev_desc[HPCC_INT_A_DEV_MAX + 1];
 extern const char *const hpcc_int_dev_names[HPCC_INT_A_DEV_MAX + 1];
+extern const struct hpcc_nl_attr_desc hpcc_int_sign_key_desc[HPCC_INT_A_SIGN_KEY_MAX + 1];
+extern const char *const hpcc_int_sign_key_names[HPCC_INT_A_SIGN_KEY_MAX + 1];
 extern const struct hpcc_nl_attr_desc hpcc_int_config_desc[HPCC_INT_A_CONFIG_MAX + 1];
 extern const char *const hpcc_int_config_names[HPCC_INT_A_CONFIG_MAX + 1];
 
@@ -337,6 +370,27 @@ struct hpcc_int_dev_attrs {
 int hpcc_int_dev_parse(const struct nlattr *attr, size_t len, struct hpcc_int_dev_attrs *out);
 
 /**
+ * struct hpcc_int_sign_key_attrs - the "sign-key" attribute set of hpcc-int, typed
+ * @present: bit (1 << type) for each attribute read
+ * @bad: bit (1 << type) for each attribute ignored for its length
+ * Other fields: the attributes of the same names (network byte
+ * order where the spec says big-endian); n_X counts a multi-attr X.
+ */
+struct hpcc_int_sign_key_attrs {
+	uint64_t present;
+	uint64_t bad;
+	uint32_t id;
+	uint8_t key[16];
+	uint32_t addr4;
+	uint8_t addr6[16];
+	uint8_t plen;
+};
+
+/** hpcc_int_sign_key_parse() - fill @out from @len bytes of attributes at @attr;
+ * return the number ignored (unknown, wrong length, past a bound) */
+int hpcc_int_sign_key_parse(const struct nlattr *attr, size_t len, struct hpcc_int_sign_key_attrs *out);
+
+/**
  * struct hpcc_int_config_attrs - the "config" attribute set of hpcc-int, typed
  * @present: bit (1 << type) for each attribute read
  * @bad: bit (1 << type) for each attribute ignored for its length
@@ -352,6 +406,8 @@ struct hpcc_int_config_attrs {
 	uint32_t devs;
 	uint16_t fcr_port;
 	uint8_t fcr_dscp;
+	unsigned int n_key;
+	struct hpcc_int_sign_key_attrs key[16];
 };
 
 /** hpcc_int_config_parse() - fill @out from @len bytes of attributes at @attr;

@@ -14,7 +14,7 @@
  *   hpccctl int add dev DEV [rate RATE] [encoding own|int-md|ifa] [tx-model qdisc|wire]
  *   hpccctl int del dev DEV
  *   hpccctl int change dev DEV [rate RATE] [encoding own|int-md|ifa] [tx-model qdisc|wire]
- *   hpccctl int set [switch-id N] [probe-dscp N] [ifa-protocol N]
+ *   hpccctl int set [switch-id N] [probe-dscp N] [ifa-protocol N] [key-file FILE]
  *
  * The int commands talk to hpcc_int.ko's "hpcc-int" family
  * (Documentation/netlink/specs/hpcc-int.yaml).
@@ -38,6 +38,7 @@
 #include <linux/hpcc.h>
 
 #include "hpcc_genl.h"
+#include "hpccd_config.h"
 
 static struct hpcc_genl g;
 static bool json;
@@ -50,7 +51,7 @@ static int usage(FILE *out)
 		"       hpccctl [-j] param show\n"
 		"       hpccctl param set NAME VALUE [NAME VALUE]...\n"
 		"       hpccctl [-j] fcr show\n"
-		"       hpccctl fcr set [port PORT] [hold-max USEC] [rate-min RATE] [prefix ADDR/LEN]... [flush]\n"
+		"       hpccctl fcr set [port PORT] [hold-max USEC] [rate-min RATE] [prefix ADDR/LEN]... [flush] [key-file FILE] [keys-flush] [key-overlap SEC]\n"
 		"       hpccctl [-j] int show\n"
 		"       hpccctl int add dev DEV [rate RATE] [encoding own|int-md|ifa] [tx-model qdisc|wire]\n"
 		"                  [fcr-qlen-high BYTES] [fcr-qlen-low BYTES] [fcr-interval USEC] [fcr-eta PERMILLE]\n"
@@ -61,7 +62,7 @@ static int usage(FILE *out)
 		"                  [fcr-qlen-high BYTES] [fcr-qlen-low BYTES] [fcr-interval USEC] [fcr-eta PERMILLE]\n"
 		"                  [fcr-sender-max N] [fcr-drain USEC]\n"
 		"                  [ccm-qlen-high BYTES] [ccm-qlen-low BYTES] [ccm-interval USEC]\n"
-		"       hpccctl int set [switch-id N] [probe-dscp N] [ifa-protocol N] [fcr-port N] [fcr-dscp N]\n"
+		"       hpccctl int set [switch-id N] [probe-dscp N] [ifa-protocol N] [fcr-port N] [fcr-dscp N] [key-file FILE]\n"
 		"       hpccctl -h | -V\n"
 		"  -j, --json     JSON output, with the YNL spec's attribute names\n"
 		"  -h, --help     this text\n"
@@ -233,6 +234,18 @@ static void prefix_text(const struct hpcc_fcr_prefix_attrs *p, char *s,
 	snprintf(s, len, "%s/%u", a, p->plen);
 }
 
+/* key_text() - the prefix of a reported key, as prefix_text() */
+static void key_text(const struct hpcc_fcr_key_attrs *k, char *s, size_t len)
+{
+	char a[INET6_ADDRSTRLEN] = "?";
+
+	if (k->present & (1ULL << HPCC_A_FCR_KEY_ADDR4))
+		inet_ntop(AF_INET, &k->addr4, a, sizeof(a));
+	else if (k->present & (1ULL << HPCC_A_FCR_KEY_ADDR6))
+		inet_ntop(AF_INET6, k->addr6, a, sizeof(a));
+	snprintf(s, len, "%s/%u", a, k->plen);
+}
+
 static int fcr_show(void)
 {
 	char buf[MNL_SOCKET_BUFFER_SIZE], pfx[INET6_ADDRSTRLEN + 4];
@@ -256,6 +269,17 @@ static int fcr_show(void)
 			printf(" %s", pfx);
 		}
 		puts(f.n_prefix ? "" : " none");
+		printf("keys");
+		for (i = 0; i < f.n_key; i++) {
+			key_text(&f.key[i], pfx, sizeof(pfx));
+			printf(" %u %s%s%s", f.key[i].id, pfx,
+			       f.key[i].present & (1ULL << HPCC_A_FCR_KEY_ACCEPT) ?
+			       " accept" : "",
+			       f.key[i].present & (1ULL << HPCC_A_FCR_KEY_RETIRED) ?
+			       " retired" : "");
+		}
+		printf("%s key-overlap %u\n", f.n_key ? "" : " none",
+		       f.key_overlap);
 		return 0;
 	}
 	o = json_object_new_object();
@@ -268,6 +292,22 @@ static int fcr_show(void)
 		json_object_array_add(l, json_object_new_string(pfx));
 	}
 	json_object_object_add(o, "prefix", l);
+	l = json_object_new_array();
+	for (i = 0; i < f.n_key; i++) {
+		struct json_object *k = json_object_new_object();
+
+		key_text(&f.key[i], pfx, sizeof(pfx));
+		json_object_object_add(k, "id", json_object_new_uint64(f.key[i].id));
+		json_object_object_add(k, "prefix", json_object_new_string(pfx));
+		json_object_object_add(k, "accept", json_object_new_boolean(
+			!!(f.key[i].present & (1ULL << HPCC_A_FCR_KEY_ACCEPT))));
+		json_object_object_add(k, "retired", json_object_new_boolean(
+			!!(f.key[i].present & (1ULL << HPCC_A_FCR_KEY_RETIRED))));
+		json_object_array_add(l, k);
+	}
+	json_object_object_add(o, "key", l);
+	json_object_object_add(o, "key-overlap",
+			       json_object_new_uint64(f.key_overlap));
 	json_print(o);
 	return 0;
 }
@@ -312,6 +352,70 @@ bad:
 	return 2;
 }
 
+/* The attribute types of a family's key nests (keys_put()). */
+struct key_attrs {
+	uint16_t nest, id, key, addr4, addr6, plen, accept, flush;
+};
+
+static const struct key_attrs fcr_key_attrs = {
+	HPCC_A_FCR_KEY, HPCC_A_FCR_KEY_ID, HPCC_A_FCR_KEY_KEY,
+	HPCC_A_FCR_KEY_ADDR4, HPCC_A_FCR_KEY_ADDR6, HPCC_A_FCR_KEY_PLEN,
+	HPCC_A_FCR_KEY_ACCEPT, HPCC_A_FCR_KEYS_FLUSH,
+};
+
+/* hpcc_int signs: no accept flag (an accept line is not sent) */
+static const struct key_attrs int_key_attrs = {
+	HPCC_INT_A_CONFIG_KEY, HPCC_INT_A_SIGN_KEY_ID, HPCC_INT_A_SIGN_KEY_KEY,
+	HPCC_INT_A_SIGN_KEY_ADDR4, HPCC_INT_A_SIGN_KEY_ADDR6,
+	HPCC_INT_A_SIGN_KEY_PLEN, 0, HPCC_INT_A_CONFIG_KEYS_FLUSH,
+};
+
+/*
+ * keys_put() - the notify-key lines of key file @path (hpccd's key file
+ * format, daemon/hpccd_config.h: mode 600, owned by the caller) into key
+ * nests of @nlh (@nlh NULL: only read it); none gives the flush flag.
+ * The key bytes are wiped from memory once put.
+ */
+static int keys_put(struct nlmsghdr *nlh, const char *path,
+		    const struct key_attrs *t)
+{
+	static struct hpccd_cfg c;
+	unsigned int i, n = 0;
+
+	memset(&c, 0, sizeof(c));
+	if (snprintf(c.key_file, sizeof(c.key_file), "%s", path) >=
+	    (int)sizeof(c.key_file) || hpccd_cfg_read_keys(&c)) {
+		fprintf(stderr, "hpccctl: key-file %s: not used\n", path);
+		return 2;
+	}
+	for (i = 0; nlh && i < c.n_nkeys; i++) {
+		const struct hpccd_nkey *k = &c.nkeys[i];
+		bool v4 = k->pfx.addr[10] == 0xff && k->pfx.addr[11] == 0xff &&
+			  !memcmp(k->pfx.addr, "\0\0\0\0\0\0\0\0\0\0", 10) &&
+			  k->pfx.len >= 96;
+		struct nlattr *nest;
+
+		if (k->accept && !t->accept)
+			continue;
+		nest = mnl_attr_nest_start(nlh, t->nest);
+		mnl_attr_put_u32(nlh, t->id, k->id);
+		mnl_attr_put(nlh, t->key, sizeof(k->key), k->key);
+		if (v4)
+			mnl_attr_put(nlh, t->addr4, 4, k->pfx.addr + 12);
+		else
+			mnl_attr_put(nlh, t->addr6, 16, k->pfx.addr);
+		mnl_attr_put_u8(nlh, t->plen, v4 ? k->pfx.len - 96 : k->pfx.len);
+		if (k->accept)
+			mnl_attr_put(nlh, t->accept, 0, NULL);
+		mnl_attr_nest_end(nlh, nest);
+		n++;
+	}
+	if (nlh && !n)
+		mnl_attr_put(nlh, t->flush, 0, NULL);
+	explicit_bzero(&c, sizeof(c));
+	return 0;
+}
+
 /* fcr_args() - check the arguments (@nlh NULL) or put them into @nlh */
 static int fcr_args(int ac, char **av, struct nlmsghdr *nlh)
 {
@@ -327,9 +431,19 @@ static int fcr_args(int ac, char **av, struct nlmsghdr *nlh)
 				mnl_attr_put(nlh, HPCC_A_FCR_PREFIXES_FLUSH, 0, NULL);
 			continue;
 		}
+		if (!strcmp(k, "keys-flush")) {
+			if (nlh)
+				mnl_attr_put(nlh, HPCC_A_FCR_KEYS_FLUSH, 0, NULL);
+			continue;
+		}
 		if (i + 1 >= ac)
 			goto bad;
 		i++;
+		if (!strcmp(k, "key-file")) {
+			if (keys_put(nlh, av[i], &fcr_key_attrs))
+				return 2;
+			continue;
+		}
 		if (!strcmp(k, "prefix")) {
 			if (fcr_prefix(nlh, av[i]))
 				return 2;
@@ -352,6 +466,9 @@ static int fcr_args(int ac, char **av, struct nlmsghdr *nlh)
 		} else if (!strcmp(k, "hold-max") && v <= UINT32_MAX) {
 			if (nlh)
 				mnl_attr_put_u32(nlh, HPCC_A_FCR_HOLD_MAX, v);
+		} else if (!strcmp(k, "key-overlap") && v <= UINT32_MAX) {
+			if (nlh)
+				mnl_attr_put_u32(nlh, HPCC_A_FCR_KEY_OVERLAP, v);
 		} else {
 			goto bad;
 		}
@@ -743,8 +860,31 @@ static int parse_rate(const char *s, uint64_t *rate)
 	return -1;
 }
 
+static int int_config_cb(const struct nlmsghdr *nlh, void *data)
+{
+	hpcc_int_config_parse(mnl_nlmsg_get_payload_offset(nlh, GENL_HDRLEN),
+			      mnl_nlmsg_get_payload_len(nlh) - GENL_HDRLEN,
+			      data);
+	return MNL_CB_OK;
+}
+
+/* sign_key_text() - "ID PREFIX" of a reported signing key */
+static void sign_key_text(const struct hpcc_int_sign_key_attrs *k, char *s,
+			  size_t len)
+{
+	char a[INET6_ADDRSTRLEN] = "?";
+
+	if (k->present & (1ULL << HPCC_INT_A_SIGN_KEY_ADDR4))
+		inet_ntop(AF_INET, &k->addr4, a, sizeof(a));
+	else if (k->present & (1ULL << HPCC_INT_A_SIGN_KEY_ADDR6))
+		inet_ntop(AF_INET6, k->addr6, a, sizeof(a));
+	snprintf(s, len, "%u %s/%u", k->id, a, k->plen);
+}
+
 static int int_show(void)
 {
+	static struct hpcc_int_config_attrs ck;
+	char kt[INET6_ADDRSTRLEN + 16];
 	char buf[MNL_SOCKET_BUFFER_SIZE], name[IF_NAMESIZE];
 	struct json_object *o = NULL, *devs = NULL;
 	struct attrs_list l = { 0 };
@@ -758,6 +898,11 @@ static int int_show(void)
 			     hpcc_genl_attrs_cb, &c);
 	if (err)
 		return fail("config-get", err);
+	memset(&ck, 0, sizeof(ck));
+	err = hpcc_genl_talk(&g, hpcc_genl_msg(&g, buf, HPCC_INT_CMD_CONFIG_GET, 0),
+			     int_config_cb, &ck);
+	if (err)
+		return fail("config-get", err);
 	err = hpcc_genl_talk(&g, hpcc_genl_msg(&g, buf, HPCC_INT_CMD_DEV_GET,
 					       NLM_F_DUMP), dump_cb, &l);
 	if (err) {
@@ -766,9 +911,23 @@ static int int_show(void)
 	}
 	if (json) {
 		o = json_object_new_object();
-		for (k = 1; k <= HPCC_INT_A_CONFIG_MAX; k++)
-			json_object_object_add(o, hpcc_int_config_names[k],
-					       json_object_new_uint64(c.v[k]));
+		for (k = 1; k <= HPCC_INT_A_CONFIG_MAX; k++) {
+			struct json_object *ka;
+
+			if (k == HPCC_INT_A_CONFIG_KEYS_FLUSH)
+				continue;
+			if (k != HPCC_INT_A_CONFIG_KEY) {
+				json_object_object_add(o, hpcc_int_config_names[k],
+						       json_object_new_uint64(c.v[k]));
+				continue;
+			}
+			ka = json_object_new_array();
+			for (i = 0; i < ck.n_key; i++) {
+				sign_key_text(&ck.key[i], kt, sizeof(kt));
+				json_object_array_add(ka, json_object_new_string(kt));
+			}
+			json_object_object_add(o, "key", ka);
+		}
 		devs = json_object_new_array();
 	} else {
 		printf("switch-id %" PRIu64 " probe-dscp %" PRIu64
@@ -779,6 +938,12 @@ static int int_show(void)
 		       c.v[HPCC_INT_A_CONFIG_IFA_PROTOCOL],
 		       c.v[HPCC_INT_A_CONFIG_FCR_PORT],
 		       c.v[HPCC_INT_A_CONFIG_FCR_DSCP]);
+		printf("keys");
+		for (i = 0; i < ck.n_key; i++) {
+			sign_key_text(&ck.key[i], kt, sizeof(kt));
+			printf(" %s", kt);
+		}
+		puts(ck.n_key ? "" : " none");
 		printf("%-16s %7s %14s %-8s %-8s %12s %10s %10s %10s %10s\n",
 		       "dev", "ifindex", "rate(bit/s)", "encoding", "tx-model",
 		       "stamped", "full", "malformed", "unwritable",
@@ -1025,19 +1190,29 @@ static int int_set(int ac, char **av)
 {
 	char buf[MNL_SOCKET_BUFFER_SIZE];
 	struct nlmsghdr *nlh;
+	const char *key_file = NULL;
 	uint64_t val[5];
 	int type[5], i, j, n = 0, err;
 
-	if (!ac || ac % 2 || ac > 10)
+	if (!ac || ac % 2 || ac > 12)
 		goto usage;
 	for (i = 0; i < ac; i += 2, n++) {
 		bool u8;
 		char *end;
 
+		if (!strcmp(av[i], "key-file") && !key_file) {
+			key_file = av[i + 1];
+			if (keys_put(NULL, key_file, &int_key_attrs))
+				return 2;
+			n--;
+			continue;
+		}
 		type[n] = hpcc_name_lookup(hpcc_int_config_names,
 					   HPCC_INT_A_CONFIG_MAX, av[i]);
-		/* devs is read only */
-		if (!type[n] || type[n] == HPCC_INT_A_CONFIG_DEVS)
+		/* devs is read only; keys come from key-file */
+		if (!type[n] || type[n] == HPCC_INT_A_CONFIG_DEVS ||
+		    type[n] == HPCC_INT_A_CONFIG_KEY ||
+		    type[n] == HPCC_INT_A_CONFIG_KEYS_FLUSH)
 			goto usage;
 		for (j = 0; j < n; j++)
 			if (type[j] == type[n])
@@ -1066,10 +1241,12 @@ static int int_set(int ac, char **av)
 		else
 			mnl_attr_put_u8(nlh, type[i], val[i]);
 	}
+	if (key_file && keys_put(nlh, key_file, &int_key_attrs))
+		return 2;
 	err = hpcc_genl_talk(&g, nlh, NULL, NULL);
 	return err ? fail("config-set", err) : 0;
 usage:
-	fprintf(stderr, "hpccctl: usage: int set [switch-id N] [probe-dscp N] [ifa-protocol N] [fcr-port N] [fcr-dscp N]\n");
+	fprintf(stderr, "hpccctl: usage: int set [switch-id N] [probe-dscp N] [ifa-protocol N] [fcr-port N] [fcr-dscp N] [key-file FILE]\n");
 	return 2;
 }
 

@@ -447,17 +447,55 @@ int hpccd_cfg_parse(struct hpccd_cfg *c, const char *name, const char *buf,
 	return parse_lines(c, name, buf, len, hpccd_cfg_set);
 }
 
-static int hex_key(const char *h, uint8_t *out)
+static int hex_bytes(const char *h, uint8_t *out, unsigned int len)
 {
 	unsigned int i, hi, lo;
 
-	if (strlen(h) != 2 * HPCC_WIRE_MAC_KEY_LEN)
+	if (strlen(h) != 2 * len)
 		return -1;
-	for (i = 0; i < HPCC_WIRE_MAC_KEY_LEN; i++) {
+	for (i = 0; i < len; i++) {
 		if (sscanf(h + 2 * i, "%1x%1x", &hi, &lo) != 2)
 			return -1;
 		out[i] = (uint8_t)(hi << 4 | lo);
 	}
+	return 0;
+}
+
+/* "notify-key = ID HEX PREFIX/LEN [accept]" */
+static int nkey_set(struct hpccd_cfg *c, const char *v)
+{
+	char id[16], hex[80], pfx[64], acc[8], extra[2];
+	struct hpccd_nkey e = { 0 };
+	unsigned int i;
+	int n;
+
+	n = sscanf(v, "%15s %79s %63s %7s %1s", id, hex, pfx, acc, extra);
+	if (n < 3 || n > 4 || (n == 4 && strcmp(acc, "accept"))) {
+		cfg_err("notify-key: 'ID HEX PREFIX/LEN [accept]' expected");
+		return -1;
+	}
+	if (parse_uint("notify-key id", id, 1, UINT32_MAX, &e.id))
+		return -1;
+	if (hex_bytes(hex, e.key, HPCC_WIRE_NMAC_KEY_LEN)) {
+		cfg_err("notify-key %u: %d hex digits expected", e.id,
+			2 * HPCC_WIRE_NMAC_KEY_LEN);
+		return -1;
+	}
+	explicit_bzero(hex, sizeof(hex));
+	if (parse_prefix("notify-key", pfx, &e.pfx, false))
+		return -1;
+	e.accept = n == 4;
+	for (i = 0; i < c->n_nkeys; i++)
+		if (c->nkeys[i].id == e.id) {
+			cfg_err("notify-key %u: the id is used twice", e.id);
+			return -1;
+		}
+	if (c->n_nkeys == HPCCD_MAX_NKEYS) {
+		cfg_err("notify-key: more than %d lines", HPCCD_MAX_NKEYS);
+		return -1;
+	}
+	c->nkeys[c->n_nkeys++] = e;
+	explicit_bzero(&e, sizeof(e));
 	return 0;
 }
 
@@ -469,8 +507,11 @@ static int key_set(struct hpccd_cfg *c, const char *k, const char *v)
 	unsigned int i;
 	int n;
 
+	if (!strcmp(k, "notify-key"))
+		return nkey_set(c, v);
 	if (strcmp(k, "key")) {
-		cfg_err("%.64s: the key file has key lines only", k);
+		cfg_err("%.64s: the key file has key and notify-key lines only",
+			k);
 		return -1;
 	}
 	n = sscanf(v, "%15s %79s %63s %7s %1s", id, hex, pfx, acc, extra);
@@ -480,7 +521,7 @@ static int key_set(struct hpccd_cfg *c, const char *k, const char *v)
 	}
 	if (parse_uint("key id", id, 1, UINT32_MAX, &e.id))
 		return -1;
-	if (hex_key(hex, e.key)) {
+	if (hex_bytes(hex, e.key, HPCC_WIRE_MAC_KEY_LEN)) {
 		cfg_err("key %u: %d hex digits expected", e.id,
 			2 * HPCC_WIRE_MAC_KEY_LEN);
 		return -1;
@@ -507,10 +548,13 @@ int hpccd_cfg_parse_keys(struct hpccd_cfg *c, const char *name,
 	int err;
 
 	c->n_keys = 0;
+	c->n_nkeys = 0;
 	err = parse_lines(c, name, buf, len, key_set);
 	if (err) {
-		memset(c->keys, 0, sizeof(c->keys));
+		explicit_bzero(c->keys, sizeof(c->keys));
+		explicit_bzero(c->nkeys, sizeof(c->nkeys));
 		c->n_keys = 0;
+		c->n_nkeys = 0;
 	}
 	return err;
 }
@@ -569,7 +613,7 @@ static int parse_lines(struct hpccd_cfg *c, const char *name, const char *buf,
 }
 
 /* The key file: hpccd's own, unreadable by anyone else, at most 64 KiB. */
-static int read_keys(struct hpccd_cfg *c)
+int hpccd_cfg_read_keys(struct hpccd_cfg *c)
 {
 	int fd = open(c->key_file, O_RDONLY | O_NOFOLLOW | O_CLOEXEC);
 	char buf[65536];
@@ -578,6 +622,7 @@ static int read_keys(struct hpccd_cfg *c)
 	int err = -1;
 
 	c->n_keys = 0;
+	c->n_nkeys = 0;
 	if (fd < 0) {
 		cfg_err("%s: %s", c->key_file, strerror(errno));
 		return -1;
@@ -630,7 +675,7 @@ int hpccd_cfg_read(struct hpccd_cfg *c, bool must_exist)
 	}
 	err = hpccd_cfg_parse(c, c->file, buf, n);
 	free(buf);
-	if (c->key_file[0] && read_keys(c))
+	if (c->key_file[0] && hpccd_cfg_read_keys(c))
 		err = -1;
 	else if (!c->key_file[0])
 		c->n_keys = 0;

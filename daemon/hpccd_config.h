@@ -76,6 +76,26 @@ struct hpccd_key {
 };
 
 /**
+ * struct hpccd_nkey - a "notify-key = ID HEX PREFIX/LEN [accept]" line of
+ *	the key file: a MAC key for FCR messages and CCM notifications
+ *	(struct hpcc_wire_nmac), shared with the hops of a prefix.  hpccd
+ *	checks these lines and leaves them to ``hpccctl fcr set key-file``
+ *	(the sending host's module) and ``hpccctl int set key-file`` (a hop)
+ * @id: the key's id, 1..2^32 - 1
+ * @key: HPCC_WIRE_NMAC_KEY_LEN bytes (32 hex digits)
+ * @pfx: the hops (at a sender) or the senders (at a hop)
+ * @accept: accepted, never used to sign
+ */
+struct hpccd_nkey {
+	uint32_t id;
+	uint8_t key[HPCC_WIRE_NMAC_KEY_LEN];
+	struct hpccd_prefix pfx;
+	bool accept;
+};
+
+#define HPCCD_MAX_NKEYS	16
+
+/**
  * struct hpccd_cfg - hpccd's settings
  * @file: the configuration file
  * @stats_file: statistics file ("" for stderr)
@@ -149,6 +169,8 @@ struct hpccd_key {
  * @auth_overlap_s: auth-overlap-s, how long a key that a reload removed
  *	is still accepted, s, 0..86400 (default 60)
  * @keys: the key file's keys, @n_keys of them (at most HPCCD_MAX_KEYS)
+ * @nkeys: the key file's notify-key lines, @n_nkeys of them (at most
+ *	HPCCD_MAX_NKEYS)
  * @syslog: log to syslog
  * @verbose: debug messages
  */
@@ -191,6 +213,8 @@ struct hpccd_cfg {
 	unsigned int auth_overlap_s;
 	struct hpccd_key keys[HPCCD_MAX_KEYS];
 	unsigned int n_keys;
+	struct hpccd_nkey nkeys[HPCCD_MAX_NKEYS];
+	unsigned int n_nkeys;
 	bool syslog;
 	int verbose;
 };
@@ -252,6 +276,16 @@ bool hpccd_cfg_private(const struct hpccd_cfg *c, int family,
  */
 bool hpccd_prefix_holds(const struct hpccd_prefix *p, int family,
 			const void *addr);
+
+/**
+ * hpccd_cfg_read_keys() - read @c->key_file: a regular file owned by the
+ *	effective user, not accessible to group or others, below 64 KiB,
+ *	not a symbolic link; its lines as hpccd_cfg_parse_keys() reads them
+ * @c: settings whose key_file names the file; @keys and @nkeys replaced
+ *
+ * Return: 0, or -1 (reported; no key kept).
+ */
+int hpccd_cfg_read_keys(struct hpccd_cfg *c);
 
 /**
  * hpccd_cfg_parse_keys() - the key file's text: "key = ID HEX PREFIX/LEN

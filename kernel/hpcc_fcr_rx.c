@@ -182,6 +182,47 @@ static void hpcc_ccm_take(struct hpcc_net *hn, const u8 *b, unsigned int len,
 	hpcc_stat_inc(hn, HPCC_STAT_CCM_NOTES);
 }
 
+/*
+ * hpcc_fcr_authentic() - whether the MAC of a message of @mlen bytes in
+ * @b (@len bytes) is as the namespace's keys want it (kernel/hpcc_nmac.h):
+ * counted (notify-auth-*) and, when refused, logged (rate-limited).
+ * Context: RCU, softirq.
+ */
+static bool hpcc_fcr_authentic(struct hpcc_net *hn, const u8 *b,
+			       unsigned int len, unsigned int mlen,
+			       const struct in6_addr *src)
+{
+	static const char *const why[] = {
+		[HPCC_NMAC_MISSING] = "no MAC",
+		[HPCC_NMAC_UNKNOWN_KEY] = "unknown key",
+		[HPCC_NMAC_BAD] = "bad MAC",
+	};
+	static const u8 stat[] = {
+		[HPCC_NMAC_OK] = HPCC_STAT_NOTIFY_AUTH_OK,
+		[HPCC_NMAC_OK_RETIRED] = HPCC_STAT_NOTIFY_AUTH_RETIRED,
+		[HPCC_NMAC_MISSING] = HPCC_STAT_NOTIFY_AUTH_MISSING,
+		[HPCC_NMAC_UNKNOWN_KEY] = HPCC_STAT_NOTIFY_AUTH_UNKNOWN_KEY,
+		[HPCC_NMAC_BAD] = HPCC_STAT_NOTIFY_AUTH_BAD,
+	};
+	const struct hpcc_nkeys *nk = rcu_dereference(hn->nkeys);
+	enum hpcc_nmac_result res;
+
+	if (!nk)
+		return true;
+	res = hpcc_nmac_check(&nk->r, src->s6_addr, b, len, mlen,
+			      ktime_get_ns());
+	if (res == HPCC_NMAC_NONE)
+		return true;
+	hpcc_stat_inc(hn, stat[res]);
+	if (res == HPCC_NMAC_OK || res == HPCC_NMAC_OK_RETIRED)
+		return true;
+	if (net_ratelimit())
+		pr_info("%s from %pI6c refused: %s\n",
+			mlen == HPCC_WIRE_CCM_LEN ? "CCM notification" : "FCR",
+			src, why[res]);
+	return false;
+}
+
 /**
  * hpcc_fcr_rcv() - an FCR message or a CCM notification, if @skb is one
  * @hn: the namespace's state
@@ -202,8 +243,10 @@ static void hpcc_ccm_take(struct hpcc_net *hn, const u8 *b, unsigned int len,
 int hpcc_fcr_rcv(struct hpcc_net *hn, struct sk_buff *skb, unsigned int off,
 		 const struct in6_addr *src, u8 pf)
 {
-	/* the longer of struct hpcc_wire_fcr and struct hpcc_wire_ccm */
-	u8 _b[HPCC_WIRE_FCR_LEN];
+	/* the longer of struct hpcc_wire_fcr and struct hpcc_wire_ccm, and
+	 * the MAC trailer
+	 */
+	u8 _b[HPCC_WIRE_FCR_LEN + HPCC_WIRE_NMAC_LEN];
 	const struct hpcc_cfg *cfg;
 	unsigned int plen;
 	struct udphdr _uh;
@@ -235,7 +278,8 @@ int hpcc_fcr_rcv(struct hpcc_net *hn, struct sk_buff *skb, unsigned int off,
 			hpcc_stat_inc(hn, HPCC_STAT_CCM_MALFORMED);
 			goto drop;
 		}
-		hpcc_ccm_take(hn, b, plen, src);
+		if (hpcc_fcr_authentic(hn, b, plen, HPCC_WIRE_CCM_LEN, src))
+			hpcc_ccm_take(hn, b, plen, src);
 		goto drop;
 	}
 	if (!b || nf_checksum(skb, NF_INET_LOCAL_IN, off, IPPROTO_UDP, pf) ||
@@ -243,6 +287,8 @@ int hpcc_fcr_rcv(struct hpcc_net *hn, struct sk_buff *skb, unsigned int off,
 		hpcc_fcr_refuse(hn, HPCC_STAT_FCR_MALFORMED, src, 0);
 		goto drop;
 	}
+	if (!hpcc_fcr_authentic(hn, b, plen, HPCC_WIRE_FCR_LEN, src))
+		goto drop;
 	if (m.rate < cfg->fcr_rate_min ||
 	    m.rate > (u64)cfg->line_rate_mbps * 1000000) {
 		hpcc_fcr_refuse(hn, HPCC_STAT_FCR_OUT_OF_RANGE, src, m.rate);

@@ -82,6 +82,8 @@
 #include "hpcc_compat.h"
 #include "hpcc_fault.h"
 #include "hpcc_ccm.h"
+#include "hpcc_nmac.h"
+#include "hpcc_nl_prefix.h"
 #include "hpcc_wire_check.h"
 
 #define HPCC_INT_PROBE_DSCP_DEFAULT	60
@@ -272,8 +274,20 @@ struct hpcc_int_net {
 	struct list_head fcr_queue;
 	atomic_t fcr_queued;
 	struct work_struct fcr_work;
-	struct mutex fcr_mutex;	/* fcr_sock */
+	struct mutex fcr_mutex;	/* fcr_sock, keys writers */
 	struct socket *fcr_sock[2];
+	struct hpcc_int_keys __rcu *keys;
+};
+
+/**
+ * struct hpcc_int_keys - the keys a hop signs FCR messages and CCM
+ *	notifications with (config-set key; kernel/hpcc_nmac.h)
+ * @rcu: for the free after a grace period (kfree_sensitive())
+ * @r: the keys, configured only (a hop keeps none for an overlap)
+ */
+struct hpcc_int_keys {
+	struct rcu_head rcu;
+	struct hpcc_nmac_ring r;
 };
 
 static unsigned int hpcc_int_net_id __read_mostly;
@@ -1695,6 +1709,28 @@ static struct socket *hpcc_int_fcr_sock(struct net *net,
 }
 
 /*
+ * hpcc_int_sign() - append the MAC trailer to the message of @len bytes
+ * in @b (with HPCC_WIRE_NMAC_LEN bytes of room) for destination @dst
+ * (IPv6 or IPv4-mapped), with the key of the longest prefix holding it;
+ * Return: the datagram's length, @len when no key holds @dst.
+ * Context: process (the message work).
+ */
+static unsigned int hpcc_int_sign(struct hpcc_int_net *hn, u8 *b,
+				  unsigned int len, const u8 *dst)
+{
+	const struct hpcc_nmac_key *k;
+	const struct hpcc_int_keys *ks;
+
+	rcu_read_lock();
+	ks = rcu_dereference(hn->keys);
+	k = ks ? hpcc_nmac_sign_key(&ks->r, dst) : NULL;
+	if (k)
+		len = hpcc_nmac_sign(b, len, k);
+	rcu_read_unlock();
+	return len;
+}
+
+/*
  * hpcc_int_fcr_work() - send the queued FCR messages and CCM
  * notifications, each as a UDP datagram from this namespace (the source
  * address routing picks: the hop's own on the way) to its destination
@@ -1705,7 +1741,8 @@ static void hpcc_int_fcr_work(struct work_struct *work)
 {
 	struct hpcc_int_net *hn = container_of(work, struct hpcc_int_net,
 					       fcr_work);
-	u8 b[HPCC_WIRE_FCR_LEN];	/* the longer message */
+	/* the longer message, and the MAC trailer */
+	u8 b[HPCC_WIRE_FCR_LEN + HPCC_WIRE_NMAC_LEN];
 	struct hpcc_int_fcr_req *r;
 	struct hpcc_int_dev *d;
 	LIST_HEAD(q);
@@ -1739,6 +1776,7 @@ static void hpcc_int_fcr_work(struct work_struct *work)
 			iov.iov_len = HPCC_WIRE_FCR_LEN;
 			family = r->m.family;
 		}
+		iov.iov_len = hpcc_int_sign(hn, b, iov.iov_len, r->dst);
 		if (family == 4) {
 			sock = hpcc_int_fcr_sock(hn->net, hn, AF_INET);
 			memcpy(&a4.sin_addr, r->dst + 12, 4);
@@ -2282,6 +2320,36 @@ static int hpcc_int_dev_get_dumpit(struct sk_buff *skb,
 	return err ? skb->len : 0;
 }
 
+/* config-get's keys: id and prefix, never the key's bytes */
+static int hpcc_int_keys_put(struct sk_buff *msg, struct hpcc_int_net *hn)
+{
+	const struct hpcc_int_keys *ks;
+	struct nlattr *nest;
+	int err = 0;
+	u32 i;
+
+	rcu_read_lock();
+	ks = rcu_dereference(hn->keys);
+	for (i = 0; ks && i < ks->r.n && !err; i++) {
+		const struct hpcc_nmac_key *k = &ks->r.k[i];
+		bool v4 = hpcc_fcr_mapped(k->pfx.addr) && k->pfx.plen >= 96;
+		__be32 a4;
+
+		memcpy(&a4, k->pfx.addr + 12, sizeof(a4));
+		nest = nla_nest_start(msg, HPCC_INT_A_CONFIG_KEY);
+		if (!nest || nla_put_u32(msg, HPCC_INT_A_SIGN_KEY_ID, k->id) ||
+		    (v4 ? nla_put_in_addr(msg, HPCC_INT_A_SIGN_KEY_ADDR4, a4) :
+		     nla_put(msg, HPCC_INT_A_SIGN_KEY_ADDR6, 16, k->pfx.addr)) ||
+		    nla_put_u8(msg, HPCC_INT_A_SIGN_KEY_PLEN,
+			       v4 ? k->pfx.plen - 96 : k->pfx.plen))
+			err = -EMSGSIZE;
+		else
+			nla_nest_end(msg, nest);
+	}
+	rcu_read_unlock();
+	return err;
+}
+
 static int hpcc_int_config_get(struct sk_buff *skb, struct genl_info *info)
 {
 	struct hpcc_int_net *hn = hpcc_int_net(genl_info_net(info));
@@ -2300,12 +2368,81 @@ static int hpcc_int_config_get(struct sk_buff *skb, struct genl_info *info)
 	    nla_put_u8(msg, HPCC_INT_A_CONFIG_IFA_PROTOCOL,
 		       READ_ONCE(hn->ifa_protocol)) ||
 	    nla_put_u16(msg, HPCC_INT_A_CONFIG_FCR_PORT, READ_ONCE(hn->fcr_port)) ||
-	    nla_put_u8(msg, HPCC_INT_A_CONFIG_FCR_DSCP, READ_ONCE(hn->fcr_dscp))) {
+	    nla_put_u8(msg, HPCC_INT_A_CONFIG_FCR_DSCP, READ_ONCE(hn->fcr_dscp)) ||
+	    hpcc_int_keys_put(msg, hn)) {
 		nlmsg_free(msg);
 		return -EMSGSIZE;
 	}
 	genlmsg_end(msg, hdr);
 	return genlmsg_reply(msg, info);
+}
+
+static void hpcc_int_keys_free(struct rcu_head *head)
+{
+	kfree_sensitive(container_of(head, struct hpcc_int_keys, rcu));
+}
+
+/*
+ * hpcc_int_keys_set() - config-set's keys (key nests, or keys-flush: none)
+ * replace the namespace's.  Return: 0, -EINVAL with extack, -ENOMEM.
+ */
+static int hpcc_int_keys_set(struct hpcc_int_net *hn, struct genl_info *info)
+{
+	struct hpcc_int_keys *ks, *old;
+	const struct nlattr *a;
+	int err, rem;
+
+	ks = kzalloc(sizeof(*ks), GFP_KERNEL_ACCOUNT);
+	if (!ks)
+		return -ENOMEM;
+	nlmsg_for_each_attr(a, info->nlhdr, GENL_HDRLEN, rem) {
+		struct nlattr *tb[HPCC_INT_A_SIGN_KEY_MAX + 1];
+		struct hpcc_nmac_key *k = &ks->r.k[ks->r.n];
+
+		if (nla_type(a) != HPCC_INT_A_CONFIG_KEY)
+			continue;
+		err = -EINVAL;
+		if (info->attrs[HPCC_INT_A_CONFIG_KEYS_FLUSH]) {
+			NL_SET_ERR_MSG_ATTR(info->extack, a,
+					    "key with keys-flush");
+			goto out;
+		}
+		if (ks->r.n == HPCC_NMAC_KEYS) {
+			NL_SET_ERR_MSG_ATTR(info->extack, a, "more than 16 keys");
+			goto out;
+		}
+		err = nla_parse_nested(tb, HPCC_INT_A_SIGN_KEY_MAX, a,
+				       hpcc_int_sign_key_nl_policy,
+				       info->extack);
+		if (err)
+			goto out;
+		if (!tb[HPCC_INT_A_SIGN_KEY_ID] || !tb[HPCC_INT_A_SIGN_KEY_KEY]) {
+			NL_SET_ERR_MSG_ATTR(info->extack, a,
+					    "a key needs id and key");
+			err = -EINVAL;
+			goto out;
+		}
+		err = hpcc_nl_prefix(a, tb[HPCC_INT_A_SIGN_KEY_ADDR4],
+				     tb[HPCC_INT_A_SIGN_KEY_ADDR6],
+				     tb[HPCC_INT_A_SIGN_KEY_PLEN], &k->pfx,
+				     info->extack);
+		if (err)
+			goto out;
+		k->id = nla_get_u32(tb[HPCC_INT_A_SIGN_KEY_ID]);
+		nla_memcpy(k->key, tb[HPCC_INT_A_SIGN_KEY_KEY], sizeof(k->key));
+		ks->r.n++;
+	}
+	mutex_lock(&hn->fcr_mutex);
+	old = rcu_dereference_protected(hn->keys,
+					lockdep_is_held(&hn->fcr_mutex));
+	rcu_assign_pointer(hn->keys, ks);
+	mutex_unlock(&hn->fcr_mutex);
+	if (old)
+		call_rcu(&old->rcu, hpcc_int_keys_free);
+	return 0;
+out:
+	kfree_sensitive(ks);
+	return err;
 }
 
 static int hpcc_int_config_set(struct sk_buff *skb, struct genl_info *info)
@@ -2315,10 +2452,17 @@ static int hpcc_int_config_set(struct sk_buff *skb, struct genl_info *info)
 
 	if (!tb[HPCC_INT_A_CONFIG_SWITCH_ID] && !tb[HPCC_INT_A_CONFIG_PROBE_DSCP] &&
 	    !tb[HPCC_INT_A_CONFIG_IFA_PROTOCOL] &&
-	    !tb[HPCC_INT_A_CONFIG_FCR_PORT] && !tb[HPCC_INT_A_CONFIG_FCR_DSCP]) {
+	    !tb[HPCC_INT_A_CONFIG_FCR_PORT] && !tb[HPCC_INT_A_CONFIG_FCR_DSCP] &&
+	    !tb[HPCC_INT_A_CONFIG_KEY] && !tb[HPCC_INT_A_CONFIG_KEYS_FLUSH]) {
 		NL_SET_ERR_MSG_MOD(info->extack,
-				   "nothing to set: give switch-id, probe-dscp, ifa-protocol, fcr-port or fcr-dscp");
+				   "nothing to set: give switch-id, probe-dscp, ifa-protocol, fcr-port, fcr-dscp, key or keys-flush");
 		return -EINVAL;
+	}
+	if (tb[HPCC_INT_A_CONFIG_KEY] || tb[HPCC_INT_A_CONFIG_KEYS_FLUSH]) {
+		int err = hpcc_int_keys_set(hn, info);
+
+		if (err)
+			return err;
 	}
 	if (tb[HPCC_INT_A_CONFIG_FCR_PORT])
 		WRITE_ONCE(hn->fcr_port, nla_get_u16(tb[HPCC_INT_A_CONFIG_FCR_PORT]));
@@ -2369,7 +2513,7 @@ static const struct genl_ops hpcc_int_nl_ops[] = {
 		.flags = GENL_UNS_ADMIN_PERM,
 		.doit = hpcc_int_config_set,
 		.policy = hpcc_int_config_set_nl_policy,
-		.maxattr = HPCC_INT_A_CONFIG_FCR_DSCP,
+		.maxattr = HPCC_INT_A_CONFIG_KEYS_FLUSH,
 	},
 	{
 		.cmd = HPCC_INT_CMD_DEV_SET,
@@ -2483,6 +2627,7 @@ static void __net_exit hpcc_int_net_exit(struct net *net)
 	for (i = 0; i < ARRAY_SIZE(hn->fcr_sock); i++)
 		if (hn->fcr_sock[i])
 			sock_release(hn->fcr_sock[i]);
+	kfree_sensitive(rcu_dereference_protected(hn->keys, true));
 	/* The devices have gone, and their entries with them, before a
 	 * namespace's subsystems exit, and no request can reach a dying
 	 * namespace: this only catches what is left, without RTNL.

@@ -28,6 +28,7 @@
 
 #include "hpcc_core.h"
 #include "hpcc_ccm.h"	/* and hpcc_fcr.h */
+#include "hpcc_nmac.h"
 
 #define HPCC_HASH_BITS		10
 
@@ -137,7 +138,22 @@ enum hpcc_stat {
 	HPCC_STAT_CCM_IGNORED,
 	HPCC_STAT_RX_W_APPLIED,
 	HPCC_STAT_RX_KEPT,
+	HPCC_STAT_NOTIFY_AUTH_OK,
+	HPCC_STAT_NOTIFY_AUTH_RETIRED,
+	HPCC_STAT_NOTIFY_AUTH_MISSING,
+	HPCC_STAT_NOTIFY_AUTH_UNKNOWN_KEY,
+	HPCC_STAT_NOTIFY_AUTH_BAD,
 	HPCC_STAT_NUM
+};
+
+/**
+ * struct hpcc_nkeys - a namespace's MAC keys for FCR and CCM
+ * @rcu: for the free after a grace period (kfree_sensitive())
+ * @r: the keys (kernel/hpcc_nmac.h); @expires on the ktime_get_ns() clock
+ */
+struct hpcc_nkeys {
+	struct rcu_head rcu;
+	struct hpcc_nmac_ring r;
 };
 
 /**
@@ -153,6 +169,9 @@ enum hpcc_stat {
  * @nflows: entries in the table
  * @hash_rnd: hash seed
  * @stats: counters
+ * @nkeys: the MAC keys of FCR messages and CCM notifications (fcr-set),
+ *	RCU; NULL: none
+ * @key_overlap_s: seconds a removed key stays accepted (under @cfg_mutex)
  * @nf_ops: the probe/response hooks of this namespace, IPv4 and IPv6
  * @buckets: the flow table, 1 << HPCC_HASH_BITS RCU hash chains
  */
@@ -166,6 +185,8 @@ struct hpcc_net {
 	atomic_t nflows;
 	u32 hash_rnd;
 	atomic64_t stats[HPCC_STAT_NUM];
+	struct hpcc_nkeys __rcu *nkeys;
+	u32 key_overlap_s;
 	struct nf_hook_ops nf_ops[2];
 	struct hlist_head buckets[1 << HPCC_HASH_BITS];
 };

@@ -294,6 +294,7 @@ void hpcc_net_put(struct hpcc_net *hn)
 {
 	if (refcount_dec_and_test(&hn->ref)) {
 		kfree(rcu_dereference_protected(hn->cfg, true));
+		kfree_sensitive(rcu_dereference_protected(hn->nkeys, true));
 		kvfree(hn);
 	}
 }
@@ -325,6 +326,7 @@ static int __net_init hpcc_net_init(struct net *net)
 	hn->net = net;
 	refcount_set(&hn->ref, 1);
 	RCU_INIT_POINTER(hn->cfg, cfg);
+	hn->key_overlap_s = HPCC_NMAC_OVERLAP_DEFAULT;
 	mutex_init(&hn->cfg_mutex);
 	spin_lock_init(&hn->lock);
 	hn->hash_rnd = get_random_u32();

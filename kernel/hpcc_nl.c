@@ -25,6 +25,7 @@
 
 #include "hpcc_compat.h"
 #include "hpcc_mod.h"
+#include "hpcc_nl_prefix.h"
 
 enum hpcc_nl_grp {
 	HPCC_NLGRP_EVENTS,
@@ -662,6 +663,36 @@ static int hpcc_nl_params_set(struct sk_buff *skb, struct genl_info *info)
 	return err;
 }
 
+/* fcr-get's keys: id, prefix, accept, retired; never the key's bytes */
+static int hpcc_nl_fcr_keys_put(struct sk_buff *msg,
+				const struct hpcc_nkeys *nk)
+{
+	u64 now = ktime_get_ns();
+	struct nlattr *nest;
+	u32 i;
+
+	for (i = 0; nk && i < nk->r.n; i++) {
+		const struct hpcc_nmac_key *k = &nk->r.k[i];
+		bool v4 = hpcc_fcr_mapped(k->pfx.addr) && k->pfx.plen >= 96;
+		__be32 a4;
+
+		if (k->expires && (s64)(k->expires - now) <= 0)
+			continue;
+		memcpy(&a4, k->pfx.addr + 12, sizeof(a4));
+		nest = nla_nest_start(msg, HPCC_A_FCR_KEY);
+		if (!nest || nla_put_u32(msg, HPCC_A_FCR_KEY_ID, k->id) ||
+		    (v4 ? nla_put_in_addr(msg, HPCC_A_FCR_KEY_ADDR4, a4) :
+		     nla_put(msg, HPCC_A_FCR_KEY_ADDR6, 16, k->pfx.addr)) ||
+		    nla_put_u8(msg, HPCC_A_FCR_KEY_PLEN,
+			       v4 ? k->pfx.plen - 96 : k->pfx.plen) ||
+		    (k->accept && nla_put_flag(msg, HPCC_A_FCR_KEY_ACCEPT)) ||
+		    (k->expires && nla_put_flag(msg, HPCC_A_FCR_KEY_RETIRED)))
+			return -EMSGSIZE;
+		nla_nest_end(msg, nest);
+	}
+	return 0;
+}
+
 /*
  * fcr-get: the namespace's FCR configuration; a managed prefix is reported
  * in its family's form (addr4 for an IPv4-mapped one).
@@ -704,6 +735,10 @@ static int hpcc_nl_fcr_get(struct sk_buff *skb, struct genl_info *info)
 			goto err_unlock;
 		nla_nest_end(msg, nest);
 	}
+	if (nla_put_u32(msg, HPCC_A_FCR_KEY_OVERLAP,
+			READ_ONCE(hn->key_overlap_s)) ||
+	    hpcc_nl_fcr_keys_put(msg, rcu_dereference(hn->nkeys)))
+		goto err_unlock;
 	rcu_read_unlock();
 	genlmsg_end(msg, hdr);
 	return genlmsg_reply(msg, info);
@@ -714,73 +749,99 @@ err:
 	return -EMSGSIZE;
 }
 
-/*
- * hpcc_nl_fcr_prefix() - one fcr-set prefix into @p (IPv4 as IPv4-mapped):
- * exactly one of addr4 and addr6, plen within its family's length, no
- * address bit set after it.  Return: 0 or -EINVAL, extack set.
- */
+/* hpcc_nl_fcr_prefix() - one fcr-set prefix into @p (hpcc_nl_prefix()) */
 static int hpcc_nl_fcr_prefix(const struct nlattr *nest,
 			      struct hpcc_fcr_prefix *p,
 			      struct netlink_ext_ack *extack)
 {
 	struct nlattr *tb[HPCC_A_FCR_PREFIX_MAX + 1];
-	struct in6_addr a, m;
-	unsigned int max;
 	int err;
 
 	err = nla_parse_nested(tb, HPCC_A_FCR_PREFIX_MAX, nest,
 			       hpcc_fcr_prefix_nl_policy, extack);
 	if (err)
 		return err;
-	if (!tb[HPCC_A_FCR_PREFIX_ADDR4] == !tb[HPCC_A_FCR_PREFIX_ADDR6]) {
-		NL_SET_ERR_MSG_ATTR(extack, nest,
-				    "a prefix needs exactly one of addr4 and addr6");
+	return hpcc_nl_prefix(nest, tb[HPCC_A_FCR_PREFIX_ADDR4],
+			      tb[HPCC_A_FCR_PREFIX_ADDR6],
+			      tb[HPCC_A_FCR_PREFIX_PLEN], p, extack);
+}
+
+/*
+ * hpcc_nl_fcr_key() - one fcr-set key into @k: id, key and a prefix
+ * (hpcc_nl_prefix()).  Return: 0 or -EINVAL, extack set.
+ */
+static int hpcc_nl_fcr_key(const struct nlattr *nest, struct hpcc_nmac_key *k,
+			   struct netlink_ext_ack *extack)
+{
+	struct nlattr *tb[HPCC_A_FCR_KEY_MAX + 1];
+	int err;
+
+	err = nla_parse_nested(tb, HPCC_A_FCR_KEY_MAX, nest,
+			       hpcc_fcr_key_nl_policy, extack);
+	if (err)
+		return err;
+	if (!tb[HPCC_A_FCR_KEY_ID] || !tb[HPCC_A_FCR_KEY_KEY]) {
+		NL_SET_ERR_MSG_ATTR(extack, nest, "a key needs id and key");
 		return -EINVAL;
 	}
-	if (!tb[HPCC_A_FCR_PREFIX_PLEN]) {
-		NL_SET_ERR_MSG_ATTR(extack, nest, "a prefix needs plen");
-		return -EINVAL;
-	}
-	memset(p, 0, sizeof(*p));
-	if (tb[HPCC_A_FCR_PREFIX_ADDR4]) {
-		ipv6_addr_set_v4mapped(nla_get_in_addr(tb[HPCC_A_FCR_PREFIX_ADDR4]),
-				       &a);
-		memcpy(p->addr, &a, 16);
-		max = 32;
-	} else {
-		nla_memcpy(p->addr, tb[HPCC_A_FCR_PREFIX_ADDR6], 16);
-		max = 128;
-		if (hpcc_fcr_mapped(p->addr)) {
-			NL_SET_ERR_MSG_ATTR(extack, tb[HPCC_A_FCR_PREFIX_ADDR6],
-					    "an IPv4-mapped prefix goes in addr4");
+	memset(k, 0, sizeof(*k));
+	err = hpcc_nl_prefix(nest, tb[HPCC_A_FCR_KEY_ADDR4],
+			     tb[HPCC_A_FCR_KEY_ADDR6], tb[HPCC_A_FCR_KEY_PLEN],
+			     &k->pfx, extack);
+	if (err)
+		return err;
+	k->id = nla_get_u32(tb[HPCC_A_FCR_KEY_ID]);
+	k->accept = !!tb[HPCC_A_FCR_KEY_ACCEPT];
+	nla_memcpy(k->key, tb[HPCC_A_FCR_KEY_KEY], sizeof(k->key));
+	return 0;
+}
+
+static void hpcc_nkeys_free(struct rcu_head *head)
+{
+	kfree_sensitive(container_of(head, struct hpcc_nkeys, rcu));
+}
+
+/*
+ * hpcc_nl_fcr_keys() - the keys of an fcr-set request into @keys (at most
+ * HPCC_NMAC_KEYS); Return: how many, or -EINVAL with extack set.
+ */
+static int hpcc_nl_fcr_keys(struct genl_info *info,
+			    struct hpcc_nmac_key *keys)
+{
+	const struct nlattr *a;
+	int err, rem, n = 0;
+
+	nlmsg_for_each_attr(a, info->nlhdr, GENL_HDRLEN, rem) {
+		if (nla_type(a) != HPCC_A_FCR_KEY)
+			continue;
+		if (info->attrs[HPCC_A_FCR_KEYS_FLUSH]) {
+			NL_SET_ERR_MSG_ATTR(info->extack, a,
+					    "key with keys-flush");
 			return -EINVAL;
 		}
+		if (n == HPCC_NMAC_KEYS) {
+			NL_SET_ERR_MSG_ATTR(info->extack, a, "more than 16 keys");
+			return -EINVAL;
+		}
+		err = hpcc_nl_fcr_key(a, &keys[n], info->extack);
+		if (err)
+			return err;
+		n++;
 	}
-	p->plen = nla_get_u8(tb[HPCC_A_FCR_PREFIX_PLEN]);
-	if (p->plen > max) {
-		NL_SET_ERR_MSG_ATTR(extack, tb[HPCC_A_FCR_PREFIX_PLEN],
-				    "plen beyond the address family's length");
-		return -EINVAL;
-	}
-	p->plen += 128 - max;
-	/* the same prefix with its host bits cleared must be itself */
-	memcpy(&a, p->addr, sizeof(a));
-	ipv6_addr_prefix(&m, &a, p->plen);
-	if (!ipv6_addr_equal(&a, &m)) {
-		NL_SET_ERR_MSG_ATTR(extack, nest,
-				    "address bits set after the prefix length");
-		return -EINVAL;
-	}
-	return 0;
+	return n;
 }
 
 static int hpcc_nl_fcr_apply(struct hpcc_net *hn, struct genl_info *info)
 {
 	struct hpcc_fcr_prefix pfx[HPCC_FCR_PREFIXES];
+	struct hpcc_nmac_key *keys = NULL;
 	struct nlattr **tb = info->attrs;
+	struct hpcc_nkeys *nk = NULL;
 	struct hpcc_cfg *old, *c;
 	const struct nlattr *a;
 	int err, rem, n = 0;
+	bool keys_given;
+	int nkeys = 0;
 
 	/* the core parsed and validated the request (the op's policy) */
 	nlmsg_for_each_attr(a, info->nlhdr, GENL_HDRLEN, rem) {
@@ -802,13 +863,44 @@ static int hpcc_nl_fcr_apply(struct hpcc_net *hn, struct genl_info *info)
 		n++;
 	}
 
+	keys_given = tb[HPCC_A_FCR_KEYS_FLUSH] || tb[HPCC_A_FCR_KEY];
+	if (keys_given) {
+		keys = kcalloc(HPCC_NMAC_KEYS, sizeof(*keys), GFP_KERNEL);
+		nk = kzalloc(sizeof(*nk), GFP_KERNEL_ACCOUNT);
+		if (!keys || !nk) {
+			err = -ENOMEM;
+			goto out_free;
+		}
+		err = hpcc_nl_fcr_keys(info, keys);
+		if (err < 0)
+			goto out_free;
+		nkeys = err;
+	}
+
 	mutex_lock(&hn->cfg_mutex);
 	old = rcu_dereference_protected(hn->cfg,
 					lockdep_is_held(&hn->cfg_mutex));
 	c = kmemdup(old, sizeof(*old), GFP_KERNEL_ACCOUNT);
 	if (!c) {
 		mutex_unlock(&hn->cfg_mutex);
-		return -ENOMEM;
+		err = -ENOMEM;
+		goto out_free;
+	}
+	if (tb[HPCC_A_FCR_KEY_OVERLAP])
+		hn->key_overlap_s = nla_get_u32(tb[HPCC_A_FCR_KEY_OVERLAP]);
+	if (keys_given) {
+		static const struct hpcc_nmac_ring none;
+		struct hpcc_nkeys *ok;
+
+		ok = rcu_dereference_protected(hn->nkeys,
+					       lockdep_is_held(&hn->cfg_mutex));
+		hpcc_nmac_replace(&nk->r, ok ? &ok->r : &none, keys, nkeys,
+				  ktime_get_ns(),
+				  (u64)hn->key_overlap_s * NSEC_PER_SEC);
+		rcu_assign_pointer(hn->nkeys, nk);
+		nk = NULL;
+		if (ok)
+			call_rcu(&ok->rcu, hpcc_nkeys_free);
 	}
 	if (tb[HPCC_A_FCR_PORT])
 		c->fcr_port = nla_get_u16(tb[HPCC_A_FCR_PORT]);
@@ -825,7 +917,11 @@ static int hpcc_nl_fcr_apply(struct hpcc_net *hn, struct genl_info *info)
 	rcu_assign_pointer(hn->cfg, c);
 	kfree_rcu(old, rcu);
 	mutex_unlock(&hn->cfg_mutex);
-	return 0;
+	err = 0;
+out_free:
+	kfree_sensitive(keys);
+	kfree_sensitive(nk);
+	return err;
 }
 
 static int hpcc_nl_fcr_set(struct sk_buff *skb, struct genl_info *info)
@@ -879,6 +975,11 @@ static int hpcc_nl_stats_get(struct sk_buff *skb, struct genl_info *info)
 		[HPCC_STAT_CCM_IGNORED] = HPCC_A_STATS_CCM_IGNORED,
 		[HPCC_STAT_RX_W_APPLIED] = HPCC_A_STATS_RX_W_APPLIED,
 		[HPCC_STAT_RX_KEPT] = HPCC_A_STATS_RX_KEPT,
+		[HPCC_STAT_NOTIFY_AUTH_OK] = HPCC_A_STATS_NOTIFY_AUTH_OK,
+		[HPCC_STAT_NOTIFY_AUTH_RETIRED] = HPCC_A_STATS_NOTIFY_AUTH_RETIRED,
+		[HPCC_STAT_NOTIFY_AUTH_MISSING] = HPCC_A_STATS_NOTIFY_AUTH_MISSING,
+		[HPCC_STAT_NOTIFY_AUTH_UNKNOWN_KEY] = HPCC_A_STATS_NOTIFY_AUTH_UNKNOWN_KEY,
+		[HPCC_STAT_NOTIFY_AUTH_BAD] = HPCC_A_STATS_NOTIFY_AUTH_BAD,
 	};
 	struct hpcc_net *hn = hpcc_nl_net(info);
 	struct sk_buff *msg;
@@ -985,7 +1086,7 @@ static const struct genl_ops hpcc_nl_ops[] = {
 		.flags = GENL_ADMIN_PERM,
 		.doit = hpcc_nl_fcr_set,
 		.policy = hpcc_fcr_set_nl_policy,
-		.maxattr = HPCC_A_FCR_PREFIXES_FLUSH,
+		.maxattr = HPCC_A_FCR_KEY_OVERLAP,
 	},
 };
 

@@ -71,6 +71,16 @@ static HPCC_NLA_RANGE_CONST struct netlink_range_validation hpcc_a_fcr_rate_min_
 };
 
 /* Common nested types */
+static const struct nla_policy hpcc_fcr_key_nl_policy[HPCC_A_FCR_KEY_RETIRED + 1] = {
+	[HPCC_A_FCR_KEY_ID] = NLA_POLICY_MIN(NLA_U32, 1),
+	[HPCC_A_FCR_KEY_KEY] = NLA_POLICY_EXACT_LEN(16),
+	[HPCC_A_FCR_KEY_ADDR4] = { .type = NLA_U32, },
+	[HPCC_A_FCR_KEY_ADDR6] = NLA_POLICY_EXACT_LEN(16),
+	[HPCC_A_FCR_KEY_PLEN] = NLA_POLICY_MAX(NLA_U8, 128),
+	[HPCC_A_FCR_KEY_ACCEPT] = { .type = NLA_FLAG, },
+	[HPCC_A_FCR_KEY_RETIRED] = { .type = NLA_FLAG, },
+};
+
 static const struct nla_policy hpcc_fcr_prefix_nl_policy[HPCC_A_FCR_PREFIX_PLEN + 1] = {
 	[HPCC_A_FCR_PREFIX_ADDR4] = { .type = NLA_U32, },
 	[HPCC_A_FCR_PREFIX_ADDR6] = NLA_POLICY_EXACT_LEN(16),
@@ -140,12 +150,15 @@ static const struct nla_policy hpcc_params_set_nl_policy[HPCC_A_PARAMS_CCM_SHARE
 };
 
 /* HPCC_CMD_FCR_SET - do */
-static const struct nla_policy hpcc_fcr_set_nl_policy[HPCC_A_FCR_PREFIXES_FLUSH + 1] = {
+static const struct nla_policy hpcc_fcr_set_nl_policy[HPCC_A_FCR_KEY_OVERLAP + 1] = {
 	[HPCC_A_FCR_PORT] = { .type = NLA_U16, },
 	[HPCC_A_FCR_HOLD_MAX] = NLA_POLICY_FULL_RANGE(NLA_U32, &hpcc_a_fcr_hold_max_range),
 	[HPCC_A_FCR_RATE_MIN] = NLA_POLICY_FULL_RANGE(NLA_U64, &hpcc_a_fcr_rate_min_range),
 	[HPCC_A_FCR_PREFIX] = NLA_POLICY_NESTED(hpcc_fcr_prefix_nl_policy),
 	[HPCC_A_FCR_PREFIXES_FLUSH] = { .type = NLA_FLAG, },
+	[HPCC_A_FCR_KEY] = NLA_POLICY_NESTED(hpcc_fcr_key_nl_policy),
+	[HPCC_A_FCR_KEYS_FLUSH] = { .type = NLA_FLAG, },
+	[HPCC_A_FCR_KEY_OVERLAP] = NLA_POLICY_MAX(NLA_U32, 3600),
 };
 
 #endif /* _HPCC_NL_POLICY_H */

@@ -223,6 +223,39 @@ TEST(key_file_lines)
 				  strlen("key = 1 " K1 " ::/0\n")), -1);
 }
 
+/*
+ * notify-key lines (the MAC of FCR and CCM, 32 hex digits) beside key
+ * lines; hpccctl fcr set key-file reads them
+ */
+TEST(notify_key_lines)
+{
+	struct hpccd_cfg c;
+
+	hpccd_cfg_log = quiet;
+	hpccd_cfg_defaults(&c);
+	ASSERT_EQ(0, keys(&c, "key = 7 " K1 " ::/0\n"
+			  "notify-key = 9 00112233445566778899aabbccddeeff 10.0.0.0/8 accept\n"
+			  "notify-key = 10 00112233445566778899aabbccddeeff fd00::/8\n"));
+	EXPECT_EQ(c.n_keys, 1);
+	ASSERT_EQ(c.n_nkeys, 2);
+	EXPECT_EQ(c.nkeys[0].id, 9);
+	EXPECT_TRUE(c.nkeys[0].accept);
+	EXPECT_FALSE(c.nkeys[1].accept);
+	EXPECT_EQ(c.nkeys[0].key[15], 0xff);
+	EXPECT_EQ(c.nkeys[0].pfx.len, 104);
+	/* 64 digits (a response key's length), an id twice, id 0: refused,
+	 * and then no key of either kind is kept
+	 */
+	EXPECT_EQ(-1, keys(&c, "notify-key = 1 " K1 " ::/0\n"));
+	EXPECT_EQ(c.n_nkeys, 0);
+	EXPECT_EQ(-1, keys(&c, "key = 7 " K1 " ::/0\n"
+			   "notify-key = 1 00112233445566778899aabbccddeeff ::/0\n"
+			   "notify-key = 1 00112233445566778899aabbccddeeff ::/0\n"));
+	EXPECT_EQ(c.n_keys, 0);
+	EXPECT_EQ(c.n_nkeys, 0);
+	EXPECT_EQ(-1, keys(&c, "notify-key = 0 00112233445566778899aabbccddeeff ::/0\n"));
+}
+
 /* The key file must be hpccd's alone (mode 600); else no key is used. */
 TEST(key_file_permissions)
 {

@@ -297,6 +297,47 @@ sender_limit_once() {
 	return $rc
 }
 
+# The MAC of FCR messages (kernel/hpcc_nmac.h): rt's hpcc_int signs with
+# key 4 for hs's prefix, hs's tcp_hpcc checks with key 4 for rt's address;
+# a congested port's messages are verified (notify-auth-ok) and taken
+# (fcr-accepted).  Then rt signs with other bytes under id 4: refused
+# (notify-auth-bad), none taken.  Both sides' keys removed at the end.
+signed() {
+	local k=0123456789abcdef0123456789abcdef x=fedcba9876543210fedcba9876543210
+	local ok0 acc0 bad0 ok1 acc1 bad1 acc2 bad2 rc=0
+	: > "$TMP/none.keys" && chmod 600 "$TMP/none.keys" &&
+	echo "notify-key = 4 $k 10.51.1.0/24" > "$TMP/rt.keys" &&
+	echo "notify-key = 4 $x 10.51.1.0/24" > "$TMP/rtx.keys" &&
+	echo "notify-key = 4 $k $RT/32" > "$TMP/hs.keys" &&
+	chmod 600 "$TMP/rt.keys" "$TMP/rtx.keys" "$TMP/hs.keys" || return 1
+	rctl int set key-file "$TMP/rt.keys" &&
+		sctl fcr set key-file "$TMP/hs.keys" || return 1
+	rctl int show | grep "^keys"
+	sctl fcr show | grep "^keys"
+	read -r ok0 acc0 bad0 <<< "$(mstat hs notify-auth-ok) $(mstat hs fcr-accepted) $(mstat hs notify-auth-bad)"
+	busy_port 6308 || rc=1
+	sleep 2
+	read -r ok1 acc1 bad1 <<< "$(mstat hs notify-auth-ok) $(mstat hs fcr-accepted) $(mstat hs notify-auth-bad)"
+	calm_port || rc=1
+	echo "right key: notify-auth-ok $ok0 -> $ok1, fcr-accepted $acc0 -> $acc1, notify-auth-bad $bad0 -> $bad1"
+	[ "$ok1" -gt "$ok0" ] && [ "$acc1" -gt "$acc0" ] && [ "$bad1" = "$bad0" ] ||
+		rc=1
+	rctl int set key-file "$TMP/rtx.keys" || rc=1
+	sleep 1
+	read -r acc1 bad1 <<< "$(mstat hs fcr-accepted) $(mstat hs notify-auth-bad)"
+	busy_port 6309 || rc=1
+	sleep 2
+	read -r acc2 bad2 <<< "$(mstat hs fcr-accepted) $(mstat hs notify-auth-bad)"
+	calm_port || rc=1
+	echo "wrong key: fcr-accepted $acc1 -> $acc2, notify-auth-bad $bad1 -> $bad2"
+	[ "$bad2" -gt "$bad1" ] && [ "$acc2" = "$acc1" ] || rc=1
+	rctl int set key-file "$TMP/none.keys" &&
+		sctl fcr set keys-flush key-overlap 0 &&
+		sctl fcr set key-overlap 60 || rc=1
+	rctl int show | grep -q "^keys none$" || rc=1
+	return $rc
+}
+
 # fcr-drain: a round's rate counts the backlog it found.  With v2 held
 # congested (backlog above fcr-qlen-high, 30000 B) and fcr-drain 32767
 # (D = B x 32767 us = 81917 B at 20 Mbit/s), the rate is below the share
@@ -439,7 +480,7 @@ teardown() {
 }
 
 ktap_print_header
-ktap_set_plan 12
+ktap_set_plan 13
 t "hs - rt (tbf 20 Mbit/s, hpcc_int with FCR on v2) - hr" topology
 t "FCR configured on both sides; bad prefixes and thresholds refused with extack" configure
 t "mixed mode, no supporting sender: a congesting ECN flow gets CE marks, no FCR message" mixed_no_support
@@ -448,6 +489,7 @@ t "congested port: the supporting hpcc flow takes its FCR rate; a second hop's l
 t "flows starting while congested are counted as they send; the count's growth starts rounds early; responses are no flow's data" late_flows
 t "the messages to one sender are rate-limited (fcr-sender-max), denials counted" sender_limit
 t "fcr-drain: the round's rate counts the backlog it found, at least an eighth of the share" drain
+t "signed messages (issue 21): rt signs with hs's key, hs checks; a wrong key at rt refused, nothing applied" signed
 t "refused and counted: outside the managed prefixes, out of range, malformed, no flow, sequence outside the window" refusals
 t "FCR off: the port's datagrams are not FCR's" fcr_off
 t "hpcc_int removed, then the router's namespace deleted, while the hop sends messages" teardown
