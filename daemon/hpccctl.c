@@ -39,6 +39,7 @@
 
 #include "hpcc_genl.h"
 #include "hpccd_config.h"
+#include "hpcc_fcr.h"
 
 static struct hpcc_genl g;
 static bool json;
@@ -221,29 +222,38 @@ static int fcr_cb(const struct nlmsghdr *nlh, void *data)
 	return MNL_CB_OK;
 }
 
-/* prefix_text() - "a.b.c.d/n" or "x::/n" of a reported prefix */
+/*
+ * addr_plen_text() - "a.b.c.d/n" or "x::/n" of a reported prefix: @a4
+ * when @v4 (addr4 present), else @a6 when @v6, else "?"
+ */
+static void addr_plen_text(bool v4, bool v6, const uint32_t *a4,
+			   const uint8_t *a6, unsigned int plen, char *s,
+			   size_t len)
+{
+	char a[INET6_ADDRSTRLEN] = "?";
+
+	if (v4)
+		inet_ntop(AF_INET, a4, a, sizeof(a));
+	else if (v6)
+		inet_ntop(AF_INET6, a6, a, sizeof(a));
+	snprintf(s, len, "%s/%u", a, plen);
+}
+
+/* prefix_text() - addr_plen_text() of a reported FCR prefix */
 static void prefix_text(const struct hpcc_fcr_prefix_attrs *p, char *s,
 			size_t len)
 {
-	char a[INET6_ADDRSTRLEN] = "?";
-
-	if (p->present & (1ULL << HPCC_A_FCR_PREFIX_ADDR4))
-		inet_ntop(AF_INET, &p->addr4, a, sizeof(a));
-	else if (p->present & (1ULL << HPCC_A_FCR_PREFIX_ADDR6))
-		inet_ntop(AF_INET6, p->addr6, a, sizeof(a));
-	snprintf(s, len, "%s/%u", a, p->plen);
+	addr_plen_text(p->present & (1ULL << HPCC_A_FCR_PREFIX_ADDR4),
+		       p->present & (1ULL << HPCC_A_FCR_PREFIX_ADDR6),
+		       &p->addr4, p->addr6, p->plen, s, len);
 }
 
-/* key_text() - the prefix of a reported key, as prefix_text() */
+/* key_text() - the prefix of a reported key (addr_plen_text()) */
 static void key_text(const struct hpcc_fcr_key_attrs *k, char *s, size_t len)
 {
-	char a[INET6_ADDRSTRLEN] = "?";
-
-	if (k->present & (1ULL << HPCC_A_FCR_KEY_ADDR4))
-		inet_ntop(AF_INET, &k->addr4, a, sizeof(a));
-	else if (k->present & (1ULL << HPCC_A_FCR_KEY_ADDR6))
-		inet_ntop(AF_INET6, k->addr6, a, sizeof(a));
-	snprintf(s, len, "%s/%u", a, k->plen);
+	addr_plen_text(k->present & (1ULL << HPCC_A_FCR_KEY_ADDR4),
+		       k->present & (1ULL << HPCC_A_FCR_KEY_ADDR6),
+		       &k->addr4, k->addr6, k->plen, s, len);
 }
 
 static int fcr_show(void)
@@ -390,9 +400,7 @@ static int keys_put(struct nlmsghdr *nlh, const char *path,
 	}
 	for (i = 0; nlh && i < c.n_nkeys; i++) {
 		const struct hpccd_nkey *k = &c.nkeys[i];
-		bool v4 = k->pfx.addr[10] == 0xff && k->pfx.addr[11] == 0xff &&
-			  !memcmp(k->pfx.addr, "\0\0\0\0\0\0\0\0\0\0", 10) &&
-			  k->pfx.len >= 96;
+		bool v4 = hpcc_fcr_mapped(k->pfx.addr) && k->pfx.len >= 96;
 		struct nlattr *nest;
 
 		if (k->accept && !t->accept)
@@ -860,47 +868,49 @@ static int parse_rate(const char *s, uint64_t *rate)
 	return -1;
 }
 
+/* The config-get reply both as plain values and typed (its keys). */
+struct int_config {
+	struct hpcc_attrs c;
+	struct hpcc_int_config_attrs t;
+};
+
 static int int_config_cb(const struct nlmsghdr *nlh, void *data)
 {
+	struct int_config *ic = data;
+
 	hpcc_int_config_parse(mnl_nlmsg_get_payload_offset(nlh, GENL_HDRLEN),
 			      mnl_nlmsg_get_payload_len(nlh) - GENL_HDRLEN,
-			      data);
-	return MNL_CB_OK;
+			      &ic->t);
+	return hpcc_genl_attrs_cb(nlh, &ic->c);
 }
 
 /* sign_key_text() - "ID PREFIX" of a reported signing key */
 static void sign_key_text(const struct hpcc_int_sign_key_attrs *k, char *s,
 			  size_t len)
 {
-	char a[INET6_ADDRSTRLEN] = "?";
+	char p[INET6_ADDRSTRLEN + 4];
 
-	if (k->present & (1ULL << HPCC_INT_A_SIGN_KEY_ADDR4))
-		inet_ntop(AF_INET, &k->addr4, a, sizeof(a));
-	else if (k->present & (1ULL << HPCC_INT_A_SIGN_KEY_ADDR6))
-		inet_ntop(AF_INET6, k->addr6, a, sizeof(a));
-	snprintf(s, len, "%u %s/%u", k->id, a, k->plen);
+	addr_plen_text(k->present & (1ULL << HPCC_INT_A_SIGN_KEY_ADDR4),
+		       k->present & (1ULL << HPCC_INT_A_SIGN_KEY_ADDR6),
+		       &k->addr4, k->addr6, k->plen, p, sizeof(p));
+	snprintf(s, len, "%u %s", k->id, p);
 }
 
 static int int_show(void)
 {
-	static struct hpcc_int_config_attrs ck;
+	static struct int_config ic;
 	char kt[INET6_ADDRSTRLEN + 16];
 	char buf[MNL_SOCKET_BUFFER_SIZE], name[IF_NAMESIZE];
 	struct json_object *o = NULL, *devs = NULL;
 	struct attrs_list l = { 0 };
-	struct hpcc_attrs c;
 	size_t i;
 	int err, k;
 
 	if (open_int_family())
 		return 1;
+	memset(&ic, 0, sizeof(ic));
 	err = hpcc_genl_talk(&g, hpcc_genl_msg(&g, buf, HPCC_INT_CMD_CONFIG_GET, 0),
-			     hpcc_genl_attrs_cb, &c);
-	if (err)
-		return fail("config-get", err);
-	memset(&ck, 0, sizeof(ck));
-	err = hpcc_genl_talk(&g, hpcc_genl_msg(&g, buf, HPCC_INT_CMD_CONFIG_GET, 0),
-			     int_config_cb, &ck);
+			     int_config_cb, &ic);
 	if (err)
 		return fail("config-get", err);
 	err = hpcc_genl_talk(&g, hpcc_genl_msg(&g, buf, HPCC_INT_CMD_DEV_GET,
@@ -918,12 +928,12 @@ static int int_show(void)
 				continue;
 			if (k != HPCC_INT_A_CONFIG_KEY) {
 				json_object_object_add(o, hpcc_int_config_names[k],
-						       json_object_new_uint64(c.v[k]));
+						       json_object_new_uint64(ic.c.v[k]));
 				continue;
 			}
 			ka = json_object_new_array();
-			for (i = 0; i < ck.n_key; i++) {
-				sign_key_text(&ck.key[i], kt, sizeof(kt));
+			for (i = 0; i < ic.t.n_key; i++) {
+				sign_key_text(&ic.t.key[i], kt, sizeof(kt));
 				json_object_array_add(ka, json_object_new_string(kt));
 			}
 			json_object_object_add(o, "key", ka);
@@ -933,17 +943,17 @@ static int int_show(void)
 		printf("switch-id %" PRIu64 " probe-dscp %" PRIu64
 		       " ifa-protocol %" PRIu64 " fcr-port %" PRIu64
 		       " fcr-dscp %" PRIu64 "\n",
-		       c.v[HPCC_INT_A_CONFIG_SWITCH_ID],
-		       c.v[HPCC_INT_A_CONFIG_PROBE_DSCP],
-		       c.v[HPCC_INT_A_CONFIG_IFA_PROTOCOL],
-		       c.v[HPCC_INT_A_CONFIG_FCR_PORT],
-		       c.v[HPCC_INT_A_CONFIG_FCR_DSCP]);
+		       ic.c.v[HPCC_INT_A_CONFIG_SWITCH_ID],
+		       ic.c.v[HPCC_INT_A_CONFIG_PROBE_DSCP],
+		       ic.c.v[HPCC_INT_A_CONFIG_IFA_PROTOCOL],
+		       ic.c.v[HPCC_INT_A_CONFIG_FCR_PORT],
+		       ic.c.v[HPCC_INT_A_CONFIG_FCR_DSCP]);
 		printf("keys");
-		for (i = 0; i < ck.n_key; i++) {
-			sign_key_text(&ck.key[i], kt, sizeof(kt));
+		for (i = 0; i < ic.t.n_key; i++) {
+			sign_key_text(&ic.t.key[i], kt, sizeof(kt));
 			printf(" %s", kt);
 		}
-		puts(ck.n_key ? "" : " none");
+		puts(ic.t.n_key ? "" : " none");
 		printf("%-16s %7s %14s %-8s %-8s %12s %10s %10s %10s %10s\n",
 		       "dev", "ifindex", "rate(bit/s)", "encoding", "tx-model",
 		       "stamped", "full", "malformed", "unwritable",

@@ -461,51 +461,65 @@ static int hex_bytes(const char *h, uint8_t *out, unsigned int len)
 	return 0;
 }
 
+/*
+ * key_line() - the value of a "WHAT = ID HEX PREFIX/LEN [accept]" line:
+ * the id (1..2^32 - 1), @klen bytes of key (2 x @klen hex digits), the
+ * prefix and whether "accept" follows.  Return: 0, or -1 (reported).
+ */
+static int key_line(const char *what, const char *v, uint32_t *id,
+		    uint8_t *key, unsigned int klen, struct hpccd_prefix *pfx,
+		    bool *accept)
+{
+	char sid[16], hex[80], spfx[64], acc[8], extra[2];
+	int n, err = -1;
+
+	n = sscanf(v, "%15s %79s %63s %7s %1s", sid, hex, spfx, acc, extra);
+	if (n < 3 || n > 4 || (n == 4 && strcmp(acc, "accept"))) {
+		cfg_err("%s: 'ID HEX PREFIX/LEN [accept]' expected", what);
+	} else if (!parse_uint(what, sid, 1, UINT32_MAX, id)) {
+		if (hex_bytes(hex, key, klen))
+			cfg_err("%s %u: %u hex digits expected", what, *id,
+				2 * klen);
+		else if (!parse_prefix(what, spfx, pfx, false))
+			err = 0;
+	}
+	*accept = n == 4;
+	explicit_bzero(hex, sizeof(hex));
+	return err;
+}
+
 /* "notify-key = ID HEX PREFIX/LEN [accept]" */
 static int nkey_set(struct hpccd_cfg *c, const char *v)
 {
-	char id[16], hex[80], pfx[64], acc[8], extra[2];
 	struct hpccd_nkey e = { 0 };
 	unsigned int i;
-	int n;
+	int err = -1;
 
-	n = sscanf(v, "%15s %79s %63s %7s %1s", id, hex, pfx, acc, extra);
-	if (n < 3 || n > 4 || (n == 4 && strcmp(acc, "accept"))) {
-		cfg_err("notify-key: 'ID HEX PREFIX/LEN [accept]' expected");
-		return -1;
-	}
-	if (parse_uint("notify-key id", id, 1, UINT32_MAX, &e.id))
-		return -1;
-	if (hex_bytes(hex, e.key, HPCC_WIRE_NMAC_KEY_LEN)) {
-		cfg_err("notify-key %u: %d hex digits expected", e.id,
-			2 * HPCC_WIRE_NMAC_KEY_LEN);
-		return -1;
-	}
-	explicit_bzero(hex, sizeof(hex));
-	if (parse_prefix("notify-key", pfx, &e.pfx, false))
-		return -1;
-	e.accept = n == 4;
+	if (key_line("notify-key", v, &e.id, e.key, sizeof(e.key), &e.pfx,
+		     &e.accept))
+		goto out;
 	for (i = 0; i < c->n_nkeys; i++)
 		if (c->nkeys[i].id == e.id) {
 			cfg_err("notify-key %u: the id is used twice", e.id);
-			return -1;
+			goto out;
 		}
 	if (c->n_nkeys == HPCCD_MAX_NKEYS) {
 		cfg_err("notify-key: more than %d lines", HPCCD_MAX_NKEYS);
-		return -1;
+		goto out;
 	}
 	c->nkeys[c->n_nkeys++] = e;
+	err = 0;
+out:
 	explicit_bzero(&e, sizeof(e));
-	return 0;
+	return err;
 }
 
 /* "key = ID HEX PREFIX/LEN [accept]" */
 static int key_set(struct hpccd_cfg *c, const char *k, const char *v)
 {
-	char id[16], hex[80], pfx[64], acc[8], extra[2];
 	struct hpccd_key e = { 0 };
 	unsigned int i;
-	int n;
+	int err = -1;
 
 	if (!strcmp(k, "notify-key"))
 		return nkey_set(c, v);
@@ -514,32 +528,23 @@ static int key_set(struct hpccd_cfg *c, const char *k, const char *v)
 			k);
 		return -1;
 	}
-	n = sscanf(v, "%15s %79s %63s %7s %1s", id, hex, pfx, acc, extra);
-	if (n < 3 || n > 4 || (n == 4 && strcmp(acc, "accept"))) {
-		cfg_err("key: 'ID HEX PREFIX/LEN [accept]' expected");
-		return -1;
-	}
-	if (parse_uint("key id", id, 1, UINT32_MAX, &e.id))
-		return -1;
-	if (hex_bytes(hex, e.key, HPCC_WIRE_MAC_KEY_LEN)) {
-		cfg_err("key %u: %d hex digits expected", e.id,
-			2 * HPCC_WIRE_MAC_KEY_LEN);
-		return -1;
-	}
-	if (parse_prefix("key", pfx, &e.pfx, false))
-		return -1;
-	e.accept_only = n == 4;
+	if (key_line("key", v, &e.id, e.key, sizeof(e.key), &e.pfx,
+		     &e.accept_only))
+		goto out;
 	for (i = 0; i < c->n_keys; i++)
 		if (c->keys[i].id == e.id) {
 			cfg_err("key %u: the id is used twice", e.id);
-			return -1;
+			goto out;
 		}
 	if (c->n_keys == HPCCD_MAX_KEYS) {
 		cfg_err("key: more than %d lines", HPCCD_MAX_KEYS);
-		return -1;
+		goto out;
 	}
 	c->keys[c->n_keys++] = e;
-	return 0;
+	err = 0;
+out:
+	explicit_bzero(&e, sizeof(e));
+	return err;
 }
 
 int hpccd_cfg_parse_keys(struct hpccd_cfg *c, const char *name,

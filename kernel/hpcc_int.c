@@ -2332,16 +2332,12 @@ static int hpcc_int_keys_put(struct sk_buff *msg, struct hpcc_int_net *hn)
 	ks = rcu_dereference(hn->keys);
 	for (i = 0; ks && i < ks->r.n && !err; i++) {
 		const struct hpcc_nmac_key *k = &ks->r.k[i];
-		bool v4 = hpcc_fcr_mapped(k->pfx.addr) && k->pfx.plen >= 96;
-		__be32 a4;
 
-		memcpy(&a4, k->pfx.addr + 12, sizeof(a4));
 		nest = nla_nest_start(msg, HPCC_INT_A_CONFIG_KEY);
 		if (!nest || nla_put_u32(msg, HPCC_INT_A_SIGN_KEY_ID, k->id) ||
-		    (v4 ? nla_put_in_addr(msg, HPCC_INT_A_SIGN_KEY_ADDR4, a4) :
-		     nla_put(msg, HPCC_INT_A_SIGN_KEY_ADDR6, 16, k->pfx.addr)) ||
-		    nla_put_u8(msg, HPCC_INT_A_SIGN_KEY_PLEN,
-			       v4 ? k->pfx.plen - 96 : k->pfx.plen))
+		    hpcc_nl_prefix_put(msg, &k->pfx, HPCC_INT_A_SIGN_KEY_ADDR4,
+				       HPCC_INT_A_SIGN_KEY_ADDR6,
+				       HPCC_INT_A_SIGN_KEY_PLEN))
 			err = -EMSGSIZE;
 		else
 			nla_nest_end(msg, nest);

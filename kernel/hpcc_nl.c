@@ -673,18 +673,14 @@ static int hpcc_nl_fcr_keys_put(struct sk_buff *msg,
 
 	for (i = 0; nk && i < nk->r.n; i++) {
 		const struct hpcc_nmac_key *k = &nk->r.k[i];
-		bool v4 = hpcc_fcr_mapped(k->pfx.addr) && k->pfx.plen >= 96;
-		__be32 a4;
 
 		if (k->expires && (s64)(k->expires - now) <= 0)
 			continue;
-		memcpy(&a4, k->pfx.addr + 12, sizeof(a4));
 		nest = nla_nest_start(msg, HPCC_A_FCR_KEY);
 		if (!nest || nla_put_u32(msg, HPCC_A_FCR_KEY_ID, k->id) ||
-		    (v4 ? nla_put_in_addr(msg, HPCC_A_FCR_KEY_ADDR4, a4) :
-		     nla_put(msg, HPCC_A_FCR_KEY_ADDR6, 16, k->pfx.addr)) ||
-		    nla_put_u8(msg, HPCC_A_FCR_KEY_PLEN,
-			       v4 ? k->pfx.plen - 96 : k->pfx.plen) ||
+		    hpcc_nl_prefix_put(msg, &k->pfx, HPCC_A_FCR_KEY_ADDR4,
+				       HPCC_A_FCR_KEY_ADDR6,
+				       HPCC_A_FCR_KEY_PLEN) ||
 		    (k->accept && nla_put_flag(msg, HPCC_A_FCR_KEY_ACCEPT)) ||
 		    (k->expires && nla_put_flag(msg, HPCC_A_FCR_KEY_RETIRED)))
 			return -EMSGSIZE;
@@ -721,17 +717,12 @@ static int hpcc_nl_fcr_get(struct sk_buff *skb, struct genl_info *info)
 			      HPCC_A_FCR_PAD))
 		goto err_unlock;
 	for (i = 0; i < c->fcr_nprefix; i++) {
-		const struct hpcc_fcr_prefix *p = &c->fcr_prefix[i];
-		bool v4 = hpcc_fcr_mapped(p->addr) && p->plen >= 96;
-		__be32 a4;
-
-		memcpy(&a4, p->addr + 12, sizeof(a4));
 		nest = nla_nest_start(msg, HPCC_A_FCR_PREFIX);
 		if (!nest ||
-		    (v4 ? nla_put_in_addr(msg, HPCC_A_FCR_PREFIX_ADDR4, a4) :
-		     nla_put(msg, HPCC_A_FCR_PREFIX_ADDR6, 16, p->addr)) ||
-		    nla_put_u8(msg, HPCC_A_FCR_PREFIX_PLEN,
-			       v4 ? p->plen - 96 : p->plen))
+		    hpcc_nl_prefix_put(msg, &c->fcr_prefix[i],
+				       HPCC_A_FCR_PREFIX_ADDR4,
+				       HPCC_A_FCR_PREFIX_ADDR6,
+				       HPCC_A_FCR_PREFIX_PLEN))
 			goto err_unlock;
 		nla_nest_end(msg, nest);
 	}

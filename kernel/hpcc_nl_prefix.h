@@ -68,4 +68,23 @@ static inline int hpcc_nl_prefix(const struct nlattr *nest,
 	return 0;
 }
 
+/*
+ * hpcc_nl_prefix_put() - @p into @msg in its family's form, the inverse of
+ * hpcc_nl_prefix(): an IPv4-mapped prefix as @a4 with its IPv4 length,
+ * any other as @a6; the length as @plen.  Return: 0 or -EMSGSIZE.
+ */
+static inline int hpcc_nl_prefix_put(struct sk_buff *msg,
+				     const struct hpcc_fcr_prefix *p,
+				     int a4, int a6, int plen)
+{
+	bool v4 = hpcc_fcr_mapped(p->addr) && p->plen >= 96;
+	__be32 addr4;
+
+	memcpy(&addr4, p->addr + 12, sizeof(addr4));
+	if (v4 ? nla_put_in_addr(msg, a4, addr4) :
+	    nla_put(msg, a6, 16, p->addr))
+		return -EMSGSIZE;
+	return nla_put_u8(msg, plen, v4 ? p->plen - 96 : p->plen);
+}
+
 #endif /* _HPCC_NL_PREFIX_H */

@@ -100,6 +100,17 @@ line3() {
 	done
 }
 
+# key_file PATH LINE... - a key file of LINEs, mode 600 from its creation
+# (hpccd and hpccctl refuse one that group or others can read)
+key_file() {
+	local f=$1 l
+	shift
+	: > "$f" && chmod 600 "$f" || return 1
+	for l in "$@"; do
+		echo "$l" >> "$f" || return 1
+	done
+}
+
 # ns_gone NS... - kill every process in the network namespaces, then
 # delete them (a test's cleanup; a missing namespace is no error)
 ns_gone() {

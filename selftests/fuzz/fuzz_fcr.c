@@ -18,38 +18,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "hpcc_nmac.h"
-
-static void nmac(const unsigned char *data, size_t len)
-{
-	static const struct hpcc_nmac_key k = {
-		.id = 0x01020304, .pfx = { .plen = 0 },
-		.key = { 1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 14, 15 },
-	};
-	unsigned char b[HPCC_WIRE_FCR_LEN + HPCC_WIRE_NMAC_LEN];
-	struct hpcc_nmac_ring r = { .n = 1, .k = { k } };
-	unsigned char src[16] = {};
-	int res;
-
-	if (len < HPCC_WIRE_FCR_LEN)
-		return;
-	res = hpcc_nmac_check(&r, src, data, len, HPCC_WIRE_FCR_LEN, 1);
-	if (res == HPCC_NMAC_NONE || res == HPCC_NMAC_OK_RETIRED)
-		abort();	/* the key covers every source, is not retired */
-	if (res != HPCC_NMAC_OK)
-		return;
-	memcpy(b, data, HPCC_WIRE_FCR_LEN);
-	hpcc_nmac_sign(b, HPCC_WIRE_FCR_LEN, &k);
-	/* the reserved bytes are covered, not required to be 0 */
-	if (memcmp(b + HPCC_WIRE_FCR_LEN + 8, data + HPCC_WIRE_FCR_LEN + 8,
-		   8) && !memcmp(b, data, HPCC_WIRE_FCR_LEN + 8))
-		abort();
-	memcpy(b, data, sizeof(b));
-	b[data[0] % HPCC_WIRE_FCR_LEN] ^= 1;
-	if (hpcc_nmac_check(&r, src, b, sizeof(b), HPCC_WIRE_FCR_LEN, 1) !=
-	    HPCC_NMAC_BAD)
-		abort();
-}
+#include "fuzz_nmac.h"
 
 int LLVMFuzzerTestOneInput(const unsigned char *data, size_t len)
 {
@@ -58,7 +27,7 @@ int LLVMFuzzerTestOneInput(const unsigned char *data, size_t len)
 	struct hpcc_fcr_msg m;
 	int i;
 
-	nmac(data, len);
+	fuzz_nmac(data, len, HPCC_WIRE_FCR_LEN);
 	if (hpcc_fcr_decode(data, len, &m) != HPCC_FCR_OK)
 		return 0;
 	if ((m.family == 4) != hpcc_fcr_mapped(m.saddr) ||

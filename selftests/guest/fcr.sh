@@ -305,11 +305,10 @@ sender_limit_once() {
 signed() {
 	local k=0123456789abcdef0123456789abcdef x=fedcba9876543210fedcba9876543210
 	local ok0 acc0 bad0 ok1 acc1 bad1 acc2 bad2 rc=0
-	: > "$TMP/none.keys" && chmod 600 "$TMP/none.keys" &&
-	echo "notify-key = 4 $k 10.51.1.0/24" > "$TMP/rt.keys" &&
-	echo "notify-key = 4 $x 10.51.1.0/24" > "$TMP/rtx.keys" &&
-	echo "notify-key = 4 $k $RT/32" > "$TMP/hs.keys" &&
-	chmod 600 "$TMP/rt.keys" "$TMP/rtx.keys" "$TMP/hs.keys" || return 1
+	key_file "$TMP/none.keys" &&
+	key_file "$TMP/rt.keys" "notify-key = 4 $k 10.51.1.0/24" &&
+	key_file "$TMP/rtx.keys" "notify-key = 4 $x 10.51.1.0/24" &&
+	key_file "$TMP/hs.keys" "notify-key = 4 $k $RT/32" || return 1
 	rctl int set key-file "$TMP/rt.keys" &&
 		sctl fcr set key-file "$TMP/hs.keys" || return 1
 	rctl int show | grep "^keys"

@@ -39,14 +39,11 @@ topology() {
 		sctl fcr set port 6862 prefix 10.52.0.0/24
 }
 
-# keyfile NAME LINE... - a key file, mode 600, of LINEs
+# keyfile NAME LINE... - key_file $TMP/NAME
 keyfile() {
-	local f=$TMP/$1 l
+	local f=$TMP/$1
 	shift
-	: > "$f" && chmod 600 "$f" || return 1
-	for l in "$@"; do
-		echo "$l" >> "$f"
-	done
+	key_file "$f" "$@"
 }
 
 # send fcr|ccm [ID HEX] - one message from the hop to hs's FCR port

@@ -70,12 +70,9 @@ topology() {
 
 # keys NS LINE... - NS's key file, mode 600, one "key = LINE" each
 keys() {
-	local ns=$1 l
+	local ns=$1
 	shift
-	: > "$TMP/$ns.keys" && chmod 600 "$TMP/$ns.keys" || return 1
-	for l in "$@"; do
-		echo "key = $l" >> "$TMP/$ns.keys"
-	done
+	key_file "$TMP/$ns.keys" "${@/#/key = }"
 }
 
 # reload NS - SIGHUP NS's hpccd and wait for the reload's log line
