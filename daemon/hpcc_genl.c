@@ -447,6 +447,20 @@ uint32_t hpcc_genl_telemetry_put_rx(struct hpcc_genl *g, void *buf,
 	return nlh->nlmsg_seq;
 }
 
+uint32_t hpcc_genl_telemetry_put_u(struct hpcc_genl *g, void *buf,
+				   const struct hpcc_tuple *t, uint32_t n_flows,
+				   uint32_t u)
+{
+	struct nlmsghdr *nlh;
+
+	nlh = hpcc_genl_msg(g, buf, HPCC_CMD_TELEMETRY_SET, 0);
+	hpcc_genl_put_tuple(nlh, t);
+	if (n_flows)
+		mnl_attr_put_u32(nlh, HPCC_A_FLOW_N_FLOWS, n_flows);
+	mnl_attr_put_u32(nlh, HPCC_A_FLOW_RX_U, u);
+	return nlh->nlmsg_seq;
+}
+
 int hpcc_genl_send_batch(struct hpcc_genl *g, struct mnl_nlmsg_batch *b)
 {
 	size_t len = mnl_nlmsg_batch_size(b);

@@ -202,6 +202,22 @@ uint32_t hpcc_genl_telemetry_put_rx(struct hpcc_genl *g, void *buf,
 				    uint32_t n_flows, bool rx, uint32_t rx_w);
 
 /**
+ * hpcc_genl_telemetry_put_u() - hpcc_genl_telemetry_put() of a sample that
+ *	carries only the receiver's U (rx-u; draft-miao-ccwg-hpcc section
+ *	9.1, the privacy mode): no records
+ * @g: the socket
+ * @buf: as hpcc_genl_telemetry_put()'s
+ * @t: the flow
+ * @n_flows: the receiver-reported N, 0: none
+ * @u: U, Q16 (HPCC_WIRE_U_SHIFT), 0..2^32 - 1
+ *
+ * Return: the request's sequence number.
+ */
+uint32_t hpcc_genl_telemetry_put_u(struct hpcc_genl *g, void *buf,
+				   const struct hpcc_tuple *t, uint32_t n_flows,
+				   uint32_t u);
+
+/**
  * hpcc_genl_send_batch() - send the messages of @b, without blocking
  * Return: 0 (nothing to send too), or -errno; the module has run every
  * request when it returns (netlink requests run in the sender's call).

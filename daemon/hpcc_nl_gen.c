@@ -99,6 +99,7 @@ const struct hpcc_nl_attr_desc hpcc_flow_desc[HPCC_A_FLOW_MAX + 1] = {
 	[HPCC_A_FLOW_CCM_CC] = { "ccm-cc", HPCC_NL_U8, 0, 0, NULL },
 	[HPCC_A_FLOW_RX_BASED] = { "rx-based", HPCC_NL_FLAG, 0, 0, NULL },
 	[HPCC_A_FLOW_RX_W] = { "rx-w", HPCC_NL_U32, 0, 0, NULL },
+	[HPCC_A_FLOW_RX_U] = { "rx-u", HPCC_NL_U32, 0, 0, NULL },
 };
 
 const char *const hpcc_flow_names[HPCC_A_FLOW_MAX + 1] = {
@@ -130,6 +131,7 @@ const char *const hpcc_flow_names[HPCC_A_FLOW_MAX + 1] = {
 	[HPCC_A_FLOW_CCM_CC] = "ccm-cc",
 	[HPCC_A_FLOW_RX_BASED] = "rx-based",
 	[HPCC_A_FLOW_RX_W] = "rx-w",
+	[HPCC_A_FLOW_RX_U] = "rx-u",
 };
 
 const struct hpcc_nl_attr_desc hpcc_params_desc[HPCC_A_PARAMS_MAX + 1] = {
@@ -231,6 +233,7 @@ const struct hpcc_nl_attr_desc hpcc_stats_desc[HPCC_A_STATS_MAX + 1] = {
 	[HPCC_A_STATS_NOTIFY_AUTH_MISSING] = { "notify-auth-missing", HPCC_NL_U64, 0, 0, NULL },
 	[HPCC_A_STATS_NOTIFY_AUTH_UNKNOWN_KEY] = { "notify-auth-unknown-key", HPCC_NL_U64, 0, 0, NULL },
 	[HPCC_A_STATS_NOTIFY_AUTH_BAD] = { "notify-auth-bad", HPCC_NL_U64, 0, 0, NULL },
+	[HPCC_A_STATS_RX_U_APPLIED] = { "rx-u-applied", HPCC_NL_U64, 0, 0, NULL },
 };
 
 const char *const hpcc_stats_names[HPCC_A_STATS_MAX + 1] = {
@@ -278,6 +281,7 @@ const char *const hpcc_stats_names[HPCC_A_STATS_MAX + 1] = {
 	[HPCC_A_STATS_NOTIFY_AUTH_MISSING] = "notify-auth-missing",
 	[HPCC_A_STATS_NOTIFY_AUTH_UNKNOWN_KEY] = "notify-auth-unknown-key",
 	[HPCC_A_STATS_NOTIFY_AUTH_BAD] = "notify-auth-bad",
+	[HPCC_A_STATS_RX_U_APPLIED] = "rx-u-applied",
 };
 
 const struct hpcc_nl_attr_desc hpcc_fcr_prefix_desc[HPCC_A_FCR_PREFIX_MAX + 1] = {
@@ -591,6 +595,11 @@ int hpcc_flow_parse(const struct nlattr *attr, size_t len, struct hpcc_flow_attr
 			ok = plen == sizeof(out->rx_w);
 			if (ok)
 				memcpy(&out->rx_w, p, sizeof(out->rx_w));
+			break;
+		case HPCC_A_FLOW_RX_U:
+			ok = plen == sizeof(out->rx_u);
+			if (ok)
+				memcpy(&out->rx_u, p, sizeof(out->rx_u));
 			break;
 		default:
 			ok = 0;
@@ -990,6 +999,11 @@ int hpcc_stats_parse(const struct nlattr *attr, size_t len, struct hpcc_stats_at
 			ok = plen == sizeof(out->notify_auth_bad);
 			if (ok)
 				memcpy(&out->notify_auth_bad, p, sizeof(out->notify_auth_bad));
+			break;
+		case HPCC_A_STATS_RX_U_APPLIED:
+			ok = plen == sizeof(out->rx_u_applied);
+			if (ok)
+				memcpy(&out->rx_u_applied, p, sizeof(out->rx_u_applied));
 			break;
 		default:
 			ok = 0;

@@ -139,6 +139,7 @@ struct hpcc_flow_attrs {
 	uint32_t ccm_changes;
 	uint8_t ccm_cc;
 	uint32_t rx_w;
+	uint32_t rx_u;
 };
 
 /** hpcc_flow_parse() - fill @out from @len bytes of attributes at @attr;
@@ -238,6 +239,7 @@ struct hpcc_stats_attrs {
 	uint64_t notify_auth_missing;
 	uint64_t notify_auth_unknown_key;
 	uint64_t notify_auth_bad;
+	uint64_t rx_u_applied;
 };
 
 /** hpcc_stats_parse() - fill @out from @len bytes of attributes at @attr;

@@ -374,6 +374,7 @@ size_t hpcc_build_response_opt(void *buf, const struct hpcc_pkt *probe,
 		(o->n_flows ? HPCC_WIRE_EXT_LEN : 0) +
 		(o->mode ? HPCC_WIRE_EXT_LEN : 0) +
 		(o->w ? HPCC_WIRE_EXT_LEN : 0) +
+		(o->has_u ? HPCC_WIRE_EXT_LEN : 0) +
 		(o->mac_key_id ? HPCC_WIRE_EXT_MAC_LEN : 0);
 	th = ip + iplen;
 	h = th + HPCC_TCP_LEN;
@@ -402,6 +403,10 @@ size_t hpcc_build_response_opt(void *buf, const struct hpcc_pkt *probe,
 	if (o->w) {
 		put_ext(ext, HPCC_WIRE_EXT_W,
 			o->w > HPCC_WIRE_W_MAX ? HPCC_WIRE_W_MAX : o->w);
+		ext += HPCC_WIRE_EXT_LEN;
+	}
+	if (o->has_u) {
+		put_ext(ext, HPCC_WIRE_EXT_U, o->u);
 		ext += HPCC_WIRE_EXT_LEN;
 	}
 	if (o->mac_key_id) {
@@ -436,6 +441,8 @@ struct ext_vals {
 	uint32_t n_flows;
 	uint32_t mode;
 	uint32_t w;
+	bool has_u;
+	uint32_t u;
 	uint32_t mac_key_id;
 	const uint8_t *mac;
 };
@@ -466,6 +473,10 @@ static enum hpcc_parse_err parse_ext(const uint8_t *e, size_t rest,
 			if (!v || v > HPCC_WIRE_W_MAX)
 				return HPCC_PARSE_EXT;
 			x->w = v;
+			break;
+		case HPCC_WIRE_EXT_U:
+			x->has_u = true;
+			x->u = v;
 			break;
 		case HPCC_WIRE_EXT_MAC:
 			/* the last extension: nothing after it is covered */
@@ -693,8 +704,11 @@ enum hpcc_parse_err hpcc_parse(const void *buf, size_t len,
 	pkt->n_flows = x.n_flows;
 	pkt->mode = (uint8_t)(x.mode & (HPCC_WIRE_MODE_RX |
 					HPCC_WIRE_MODE_REFUSED |
-					HPCC_WIRE_MODE_PRIVATE));
+					HPCC_WIRE_MODE_PRIVATE |
+					HPCC_WIRE_MODE_U));
 	pkt->w_rx = x.w;
+	pkt->has_u = x.has_u;
+	pkt->u_rx = x.u;
 	pkt->mac_key_id = x.mac_key_id;
 	pkt->mac_off = x.mac ? (uint16_t)(x.mac - ip) : 0;
 	pkt->hdr_off = (uint16_t)(h - ip);

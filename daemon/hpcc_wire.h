@@ -17,6 +17,7 @@
 #define _HPCC_WIRE_H
 
 #include <endian.h>
+#include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
 #include <string.h>
@@ -156,6 +157,8 @@ struct hpcc_hop_rec {
  *	when the packet has none
  * @w_rx: W from an HPCC_WIRE_EXT_W extension, bytes, 1..HPCC_WIRE_W_MAX;
  *	0 when the packet has none
+ * @has_u: the packet has an HPCC_WIRE_EXT_U extension
+ * @u_rx: its U, Q16 (HPCC_WIRE_U_SHIFT), 0..2^32 - 1
  * @mac_key_id: the key id of an HPCC_WIRE_EXT_MAC extension; 0: none
  * @mac_off: where that extension starts, from the IP header; 0: none
  * @hdr_off: where the HPCC header starts, from the IP header
@@ -185,6 +188,8 @@ struct hpcc_pkt {
 	uint32_t n_flows;
 	uint8_t mode;
 	uint32_t w_rx;
+	bool has_u;
+	uint32_t u_rx;
 	uint32_t mac_key_id;
 	uint16_t mac_off;
 	uint16_t hdr_off;
@@ -433,10 +438,12 @@ size_t hpcc_build_response(void *buf, const struct hpcc_pkt *probe,
  * @n_flows: N for an HPCC_WIRE_EXT_N_FLOWS extension, 1..65535 (larger
  *	values are sent as 65535); 0: none
  * @mode: HPCC_WIRE_EXT_MODE's bits (HPCC_WIRE_MODE_RX, _REFUSED,
- *	_PRIVATE); 0: no such extension.  With HPCC_WIRE_MODE_PRIVATE the
+ *	_PRIVATE, _U); 0: no such extension.  With HPCC_WIRE_MODE_PRIVATE the
  *	response carries no records (nhop 0, one empty slot)
  * @w: W for an HPCC_WIRE_EXT_W extension, bytes, 1..HPCC_WIRE_W_MAX
  *	(larger values are sent as HPCC_WIRE_W_MAX); 0: none
+ * @has_u: send an HPCC_WIRE_EXT_U extension with @u
+ * @u: U, Q16 (HPCC_WIRE_U_SHIFT), 0..2^32 - 1
  * @mac_key_id: non-zero: room for an HPCC_WIRE_EXT_MAC extension with this
  *	key id, last, its tag zero (hpcc_auth_sign() fills it)
  */
@@ -444,12 +451,14 @@ struct hpcc_resp_opt {
 	uint32_t n_flows;
 	uint8_t mode;
 	uint32_t w;
+	bool has_u;
+	uint32_t u;
 	uint32_t mac_key_id;
 };
 
 /**
  * hpcc_build_response_opt() - hpcc_build_response() with the extensions of
- *	@o, in the order N, mode, W, MAC
+ *	@o, in the order N, mode, W, U, MAC
  * @buf: at least HPCC_PKT_MAX bytes
  * @probe: the probe (type HPCC_WIRE_PROBE)
  * @dscp: the response DSCP, 1..63

@@ -99,7 +99,8 @@ enum {
 	C_RX_INVALID, C_RESPONSES_PRIVATE, C_RESPONSES_SIGNED,
 	C_RESPONSES_RX, C_RESPONSES_RX_W, C_RESPONSES_RX_REFUSED,
 	C_AUTH_OK, C_AUTH_OK_RETIRED, C_AUTH_MISSING, C_AUTH_UNKNOWN_KEY,
-	C_AUTH_BAD, C_KEYS_RETIRED,
+	C_AUTH_BAD, C_KEYS_RETIRED, C_U_SENT, C_U_KEPT, C_U_UNAVAILABLE,
+	C_RESPONSES_U, C_RESPONSES_U_VALUE,
 	C_PARSE_BASE,
 	C_NUM = C_PARSE_BASE + HPCC_PARSE_NUM
 };
@@ -123,7 +124,8 @@ static const char *const counter_names[C_PARSE_BASE] = {
 	"rx-invalid", "responses-private", "responses-signed",
 	"responses-rx", "responses-rx-w", "responses-rx-refused",
 	"auth-ok", "auth-ok-retired", "auth-missing", "auth-unknown-key",
-	"auth-bad", "keys-retired",
+	"auth-bad", "keys-retired", "u-sent", "u-kept", "u-unavailable",
+	"responses-u", "responses-u-value",
 };
 
 /*
@@ -1074,10 +1076,50 @@ static void rx_answer(const struct hpcc_pkt *p, uint32_t n, uint64_t now,
 		D.counters[C_RX_FULL]++;
 		break;
 	case HPCCD_RX_INVALID:
+	case HPCCD_RX_SEND_U:	/* hpccd_rx_note_u()'s only */
 		D.counters[C_RX_INVALID]++;
 		break;
 	}
 	o->mode = HPCC_WIRE_MODE_REFUSED;
+}
+
+/*
+ * u_answer() - a private response to a flow that is not receiver-based
+ * (draft-miao-ccwg-hpcc section 9.1: the response "only carries U"): U
+ * measured here on the records the response withholds, sent when they
+ * updated it.  Without this host's module parameters, a slot or usable
+ * records, the response carries neither records nor U, and the sender
+ * falls back once its telemetry is stale.
+ */
+static void u_answer(const struct hpcc_pkt *p, uint64_t now,
+		     struct hpcc_resp_opt *o)
+{
+	struct hpcc_hop_rec hops[HPCC_MAX_HOPS];
+	enum hpccd_rx_res r = HPCCD_RX_INVALID;
+	uint8_t i;
+
+	o->mode |= HPCC_WIRE_MODE_U;
+	if (D.rxp_ok && D.rx.f) {
+		memcpy(hops, p->hops, sizeof(hops));
+		for (i = 0; i < p->nhop; i++)
+			if (!hops[i].rate)
+				hops[i].rate = hpccd_cfg_rate(&D.cfg,
+							      hops[i].switch_id,
+							      hops[i].port_id);
+		r = hpccd_rx_note_u(&D.rx, &D.rxp, &p->tuple, hops, p->nhop,
+				    now, &o->u);
+	}
+	switch (r) {
+	case HPCCD_RX_SEND_U:
+		o->has_u = true;
+		D.counters[C_U_SENT]++;
+		break;
+	case HPCCD_RX_KEEP:
+		D.counters[C_U_KEPT]++;
+		break;
+	default:
+		D.counters[C_U_UNAVAILABLE]++;
+	}
 }
 
 /*
@@ -1156,6 +1198,9 @@ static void on_probe(struct hpcc_pkt *p, const uint8_t *raw,
 	if (hpccd_cfg_private(&D.cfg, fam, src)) {
 		o.mode |= HPCC_WIRE_MODE_PRIVATE;
 		D.counters[C_RESPONSES_PRIVATE]++;
+		/* only W for a receiver-based flow, else only U */
+		if (!(o.mode & HPCC_WIRE_MODE_RX))
+			u_answer(p, now, &o);
 	}
 	key = hpcc_keyring_sign_key(&D.ring, fam, src);
 	if (key)
@@ -1241,7 +1286,10 @@ static void push_add(const struct hpcc_tuple *t, const struct hpcc_pkt *p)
 		push_flush();	/* the batch without the last one */
 }
 
-/* A receiver-based sample: the receiver's W (or none: W updated there). */
+/*
+ * A sample the receiver computed: its W when receiver-based (or none: W
+ * updated there), else its U (the privacy mode that carries only U).
+ */
 static void push_add_rx(const struct hpcc_tuple *t, const struct hpcc_pkt *p)
 {
 	uint32_t seq;
@@ -1249,10 +1297,15 @@ static void push_add_rx(const struct hpcc_tuple *t, const struct hpcc_pkt *p)
 	if (!D.push_batch)
 		D.push_batch = mnl_nlmsg_batch_start(D.push_buf, PUSH_BATCH);
 	D.push.family_id = D.req.family_id;
-	seq = hpcc_genl_telemetry_put_rx(&D.push,
-					 mnl_nlmsg_batch_current(D.push_batch),
-					 t, NULL, 0, p->n_flows, true,
-					 p->w_rx);
+	if (p->mode & HPCC_WIRE_MODE_RX)
+		seq = hpcc_genl_telemetry_put_rx(&D.push,
+						 mnl_nlmsg_batch_current(D.push_batch),
+						 t, NULL, 0, p->n_flows, true,
+						 p->w_rx);
+	else
+		seq = hpcc_genl_telemetry_put_u(&D.push,
+						mnl_nlmsg_batch_current(D.push_batch),
+						t, p->n_flows, p->u_rx);
 	D.push_ring[seq % PUSH_RING].seq = seq;
 	D.push_ring[seq % PUSH_RING].t = *t;
 	if (!mnl_nlmsg_batch_next(D.push_batch))
@@ -1386,6 +1439,24 @@ static void on_response(struct hpcc_pkt *p, const uint8_t *raw)
 	if (p->mode & HPCC_WIRE_MODE_RX) {
 		D.counters[C_RESPONSES_RX]++;
 		D.counters[C_RESPONSES_RX_W] += !!p->w_rx;
+		D.counters[C_RESPONSES_WITH_N] += !!p->n_flows;
+		if (f->in_flight)
+			probe_want(f);
+		push_add_rx(&t, p);
+		return;
+	}
+	if (p->mode & HPCC_WIRE_MODE_U) {
+		/* only U (section 9.1): pushed when the response has one;
+		 * one without (the flow's first probe there, a path change,
+		 * a receiver that could not measure) is probed again, and
+		 * the flow falls back if none ever comes
+		 */
+		D.counters[C_RESPONSES_U]++;
+		if (!p->has_u) {
+			check_flow(f);
+			return;
+		}
+		D.counters[C_RESPONSES_U_VALUE]++;
 		D.counters[C_RESPONSES_WITH_N] += !!p->n_flows;
 		if (f->in_flight)
 			probe_want(f);

@@ -156,13 +156,13 @@ struct hpccd_nkey {
  *	(HPCC_WIRE_EXT_MODE; draft-pan-tsvwg-hpccplus-02 section 6.2)
  * @private_to: "private = PREFIX/LEN" lines, @n_private of them: senders
  *	to which responses carry no hop records (draft-miao-ccwg-hpcc section
- *	9.1): only W when the flow is receiver-based, nothing of the path's
- *	loads otherwise
+ *	9.1): only W when the flow is receiver-based, only U otherwise
+ *	(HPCC_WIRE_MODE_U, measured on the withheld records)
  * @rx_answer: rx-answer, 0 or 1 (default 1): run receiver-based HPCC for
  *	the flows that ask; 0 refuses them (HPCC_WIRE_MODE_REFUSED)
- * @rx_max_flows: rx-max-flows, receiver-based flows tracked at most,
- *	1..1,048,576 (default 4096; about 500 bytes each); a flow beyond it
- *	is refused
+ * @rx_max_flows: rx-max-flows, receiver-based and private only-U flows
+ *	tracked at most, 1..1,048,576 (default 4096; about 500 bytes each);
+ *	a flow beyond it is refused (only U: sent no U)
  * @key_file: auth-key-file, the file of "key" lines ("" for none: no
  *	response is signed or checked); it must be a regular file owned by
  *	hpccd's user and not readable by group or others

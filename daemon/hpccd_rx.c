@@ -96,23 +96,29 @@ static struct hpccd_rx_flow *rx_slot(struct hpccd_rx *rx,
 	return free_slot;
 }
 
-enum hpccd_rx_res hpccd_rx_note(struct hpccd_rx *rx,
-				const struct hpcc_params *p,
-				const struct hpcc_tuple *t,
-				const struct hpcc_hop_rec *hops, uint8_t nhop,
-				uint32_t n_flows, uint64_t now, uint32_t *w)
+/*
+ * rx_flow() - the flow's slot for a probe's records, converted into @h
+ * for the algorithm core: NULL with *@res set when the records cannot be
+ * used (HPCCD_RX_INVALID) or no slot is free (HPCCD_RX_FULL).
+ */
+static struct hpccd_rx_flow *rx_flow(struct hpccd_rx *rx,
+				     const struct hpcc_params *p,
+				     const struct hpcc_tuple *t,
+				     const struct hpcc_hop_rec *hops,
+				     uint8_t nhop, uint64_t now,
+				     struct hpcc_hop *h,
+				     enum hpccd_rx_res *res)
 {
-	struct hpcc_hop h[HPCC_MAX_HOPS];
 	struct hpccd_rx_flow *f;
-	enum hpcc_step s;
 	bool fresh;
 	uint8_t i;
 
+	*res = HPCCD_RX_INVALID;
 	if (!nhop || nhop > HPCC_MAX_HOPS)
-		return HPCCD_RX_INVALID;
+		return NULL;
 	for (i = 0; i < nhop; i++) {
 		if (!hops[i].rate || hops[i].rate > 1600000000000ULL)
-			return HPCCD_RX_INVALID;
+			return NULL;
 		h[i].ts = hops[i].ts;
 		h[i].tx_bytes = hops[i].tx_bytes;
 		h[i].qlen = hops[i].qlen;
@@ -125,19 +131,36 @@ enum hpccd_rx_res hpccd_rx_note(struct hpccd_rx *rx,
 			       hops[i].tx_util : 0;
 		if ((h[i].flags & HPCC_HOP_TX_UTIL) &&
 		    !(h[i].flags & HPCC_HOP_NO_TX_BYTES))
-			return HPCCD_RX_INVALID;
+			return NULL;
 	}
+	*res = HPCCD_RX_FULL;
 	f = rx_slot(rx, t, now, &fresh);
 	if (!f)
-		return HPCCD_RX_FULL;
+		return NULL;
 	if (fresh) {
 		f->t = *t;
 		hpcc_flow_init(&f->core, p);
 	}
 	f->seen = now ? now : 1;
+	*res = HPCCD_RX_KEEP;
+	return f;
+}
+
+enum hpccd_rx_res hpccd_rx_note(struct hpccd_rx *rx,
+				const struct hpcc_params *p,
+				const struct hpcc_tuple *t,
+				const struct hpcc_hop_rec *hops, uint8_t nhop,
+				uint32_t n_flows, uint64_t now, uint32_t *w)
+{
+	struct hpcc_hop h[HPCC_MAX_HOPS];
+	struct hpccd_rx_flow *f;
+	enum hpccd_rx_res res;
+
+	f = rx_flow(rx, p, t, hops, nhop, now, h, &res);
+	if (!f)
+		return res;
 	hpcc_flow_set_n(&f->core, p, n_flows);
-	s = hpcc_new_int(&f->core, p, now, h, nhop);
-	if (s != HPCC_STEP_WC)
+	if (hpcc_new_int(&f->core, p, now, h, nhop) != HPCC_STEP_WC)
 		return HPCCD_RX_KEEP;
 	*w = (uint32_t)(f->core.w >> HPCC_W_SHIFT);
 	if (!*w)
@@ -145,4 +168,25 @@ enum hpccd_rx_res hpccd_rx_note(struct hpccd_rx *rx,
 	if (*w > HPCC_WIRE_W_MAX)
 		*w = HPCC_WIRE_W_MAX;
 	return HPCCD_RX_SEND_W;
+}
+
+enum hpccd_rx_res hpccd_rx_note_u(struct hpccd_rx *rx,
+				  const struct hpcc_params *p,
+				  const struct hpcc_tuple *t,
+				  const struct hpcc_hop_rec *hops,
+				  uint8_t nhop, uint64_t now, uint32_t *u)
+{
+	struct hpcc_hop h[HPCC_MAX_HOPS];
+	struct hpccd_rx_flow *f;
+	enum hpccd_rx_res res;
+	uint64_t q16;
+
+	f = rx_flow(rx, p, t, hops, nhop, now, h, &res);
+	if (!f)
+		return res;
+	if (hpcc_measure_sample(&f->core, p, h, nhop) != HPCC_STEP_W)
+		return HPCCD_RX_KEEP;
+	q16 = f->core.u >> (HPCC_U_SHIFT - HPCC_WIRE_U_SHIFT);
+	*u = q16 > UINT32_MAX ? UINT32_MAX : (uint32_t)q16;
+	return HPCCD_RX_SEND_U;
 }

@@ -1,7 +1,8 @@
 /* SPDX-License-Identifier: GPL-2.0 */
 /*
  * hpccd_rx.h - receiver-based HPCC in hpccd (draft-pan-tsvwg-hpccplus-02
- * section 6.2, Figure 8: NewINT; draft-miao-ccwg-hpcc section 6.3.2).
+ * section 6.2, Figure 8: NewINT; draft-miao-ccwg-hpcc section 6.3.2), and
+ * the receiver's U of the privacy mode that sends only U (section 9.1).
  *
  * The receiver keeps, per flow that asked for it (HPCC_WIRE_EXT_MODE), the
  * algorithm core's state (kernel/hpcc_core.c, the code the module runs)
@@ -55,6 +56,7 @@ struct hpccd_rx {
  * @HPCCD_RX_KEEP: W updated locally (or the first sample, a path change):
  *	the response carries no W
  * @HPCCD_RX_SEND_W: NewINT updated Wc: the response carries W
+ * @HPCCD_RX_SEND_U: hpccd_rx_note_u() measured U: the response carries it
  * @HPCCD_RX_FULL: no slot for a new flow: refused
  * @HPCCD_RX_INVALID: the records cannot be used (none, or a hop without
  *	B): refused for this probe
@@ -62,6 +64,7 @@ struct hpccd_rx {
 enum hpccd_rx_res {
 	HPCCD_RX_KEEP,
 	HPCCD_RX_SEND_W,
+	HPCCD_RX_SEND_U,
 	HPCCD_RX_FULL,
 	HPCCD_RX_INVALID,
 };
@@ -100,5 +103,30 @@ enum hpccd_rx_res hpccd_rx_note(struct hpccd_rx *rx,
 				const struct hpcc_tuple *t,
 				const struct hpcc_hop_rec *hops, uint8_t nhop,
 				uint32_t n_flows, uint64_t now, uint32_t *w);
+
+/**
+ * hpccd_rx_note_u() - MeasureInflight with one probe's records, for the
+ *	privacy mode that sends the sender only U (draft-miao-ccwg-hpcc
+ *	section 9.1; HPCC_WIRE_MODE_U): the flow's U is kept here, in the
+ *	same table as the receiver-based flows, and W is the sender's
+ * @rx: the table
+ * @p: the parameters (T and the EWMA period: the receiver's module's)
+ * @t: the flow, as the probe has it
+ * @hops: its records, B filled in (rate 1..1.6e12 bit/s)
+ * @nhop: how many, 0..HPCC_MAX_HOPS
+ * @now: CLOCK_MONOTONIC, ns
+ * @u: set to U, Q16 (HPCC_WIRE_U_SHIFT), at most 2^32 - 1, for
+ *	HPCCD_RX_SEND_U
+ *
+ * Return: HPCCD_RX_SEND_U when the records updated U; HPCCD_RX_KEEP for
+ * the flow's first probe, a path change or records that measured nothing
+ * (the response carries no U); HPCCD_RX_FULL or HPCCD_RX_INVALID as
+ * hpccd_rx_note().
+ */
+enum hpccd_rx_res hpccd_rx_note_u(struct hpccd_rx *rx,
+				  const struct hpcc_params *p,
+				  const struct hpcc_tuple *t,
+				  const struct hpcc_hop_rec *hops,
+				  uint8_t nhop, uint64_t now, uint32_t *u);
 
 #endif /* _HPCCD_RX_H */

@@ -520,6 +520,7 @@ static enum hpcc_step hpcc_sample_start(struct hpcc_flow *f,
 
 	if (!nhop || nhop > HPCC_MAX_HOPS)
 		return HPCC_STEP_BAD;
+	f->u_rx = 0;
 	if (hpcc_flow_on_path(f, hops, nhop))
 		return HPCC_STEP_W;
 	s = f->nhop ? HPCC_STEP_PATH_CHANGE : HPCC_STEP_FIRST;
@@ -606,4 +607,71 @@ enum hpcc_step hpcc_new_int(struct hpcc_flow *f, const struct hpcc_params *p,
 	    s == HPCC_STEP_WC)
 		f->last_update_time = now_ns;
 	return s;
+}
+
+/**
+ * hpcc_measure_sample() - MeasureInflight alone (Figure 4), for a receiver
+ * that sends the sender only U (draft-miao-ccwg-hpcc section 9.1, the
+ * privacy mode: no hop records cross the domain's edge)
+ * @f: flow state; U, bind_hop, u_last and L are updated, W, Wc and
+ *	incStage are not
+ * @p: parameters (valid)
+ * @hops: the sample's hop records
+ * @nhop: number of records, 1..HPCC_MAX_HOPS
+ *
+ * The first sample and a path change only store L, as in hpcc_new_ack().
+ *
+ * Return: HPCC_STEP_W when U was updated (the caller sends it);
+ * HPCC_STEP_BAD, _FIRST, _PATH_CHANGE or _SKIPPED when it was not.
+ */
+enum hpcc_step hpcc_measure_sample(struct hpcc_flow *f,
+				   const struct hpcc_params *p,
+				   const struct hpcc_hop *hops, u32 nhop)
+{
+	enum hpcc_step s = hpcc_sample_start(f, hops, nhop);
+
+	if (s != HPCC_STEP_W)
+		return s;
+	if (!hpcc_measure_inflight(f, p, hops, nhop))
+		s = HPCC_STEP_SKIPPED;
+	hpcc_store_l(f, hops, nhop);
+	return s;
+}
+
+/**
+ * hpcc_new_ack_u() - NewAck (Figure 6, lines 21-27) with U that the
+ * receiver measured (hpcc_measure_sample() there; section 9.1's mode that
+ * sends only U)
+ * @f: flow state
+ * @p: parameters (valid)
+ * @ack_seq: the ACK's sequence number (ack.seq)
+ * @snd_nxt: the sender's snd_nxt when the sample is applied
+ * @u: the receiver's U, Q32; values above HPCC_U_MAX act as HPCC_U_MAX
+ *
+ * U = @u, then ComputeWind with updateWc as in hpcc_new_ack() (@ack_seq
+ * after lastUpdateSeq; then lastUpdateSeq = @snd_nxt).  The flow's first
+ * such sample (after hpcc_flow_init() or samples with records) always
+ * updates Wc, since lastUpdateSeq then belongs to no sample of this kind,
+ * and forgets L: a later sample with records is a first sample.
+ *
+ * Return: HPCC_STEP_W or HPCC_STEP_WC.
+ */
+enum hpcc_step hpcc_new_ack_u(struct hpcc_flow *f, const struct hpcc_params *p,
+			      u32 ack_seq, u32 snd_nxt, u64 u)
+{
+	bool update_wc = !f->u_rx ||
+			 (s32)(ack_seq - f->last_update_seq) > 0;
+
+	if (!f->u_rx) {
+		f->u_rx = 1;
+		f->nhop = 0;
+		f->bind_hop = 0;
+		f->u_last = 0;
+	}
+	f->u = hpcc_min(u, HPCC_U_MAX);
+	hpcc_compute_wind(f, p, update_wc);
+	if (!update_wc)
+		return HPCC_STEP_W;
+	f->last_update_seq = snd_nxt;
+	return HPCC_STEP_WC;
 }

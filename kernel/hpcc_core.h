@@ -148,6 +148,9 @@ struct hpcc_params {
  * @w_ai: this flow's W_ai, bytes Q16, from @n_flows by the rule of thumb
  *	(section 5: "N is the expected or receiver reported maximum number of
  *	concurrent flows on a link"); 0: the parameters' W_ai
+ * @u_rx: 1 while U comes from the receiver (hpcc_new_ack_u(), the privacy
+ *	mode that sends only U): the flow holds no records, and the next
+ *	sample with records is its first
  * @l: L, the previous sample's hop records
  */
 struct hpcc_flow {
@@ -161,6 +164,7 @@ struct hpcc_flow {
 	u32 bind_hop;
 	u64 u_last;
 	u32 n_flows;
+	u32 u_rx;
 	u64 w_ai;
 	struct hpcc_hop l[HPCC_MAX_HOPS];
 };
@@ -185,6 +189,11 @@ enum hpcc_step hpcc_new_ack(struct hpcc_flow *f, const struct hpcc_params *p,
 			    const struct hpcc_hop *hops, u32 nhop);
 enum hpcc_step hpcc_new_int(struct hpcc_flow *f, const struct hpcc_params *p,
 			    u64 now_ns, const struct hpcc_hop *hops, u32 nhop);
+enum hpcc_step hpcc_measure_sample(struct hpcc_flow *f,
+				   const struct hpcc_params *p,
+				   const struct hpcc_hop *hops, u32 nhop);
+enum hpcc_step hpcc_new_ack_u(struct hpcc_flow *f, const struct hpcc_params *p,
+			      u32 ack_seq, u32 snd_nxt, u64 u);
 u64 hpcc_mul_div(u64 a, u64 b, u64 c);
 
 #endif /* _HPCC_CORE_H */

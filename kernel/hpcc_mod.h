@@ -143,6 +143,7 @@ enum hpcc_stat {
 	HPCC_STAT_NOTIFY_AUTH_MISSING,
 	HPCC_STAT_NOTIFY_AUTH_UNKNOWN_KEY,
 	HPCC_STAT_NOTIFY_AUTH_BAD,
+	HPCC_STAT_RX_U_APPLIED,
 	HPCC_STAT_NUM
 };
 
@@ -217,12 +218,15 @@ struct hpcc_key {
 /**
  * struct hpcc_tlm - one telemetry sample
  * @nhop: number of hop records, 1..HPCC_MAX_HOPS (0..HPCC_MAX_HOPS with
- *	@rx)
+ *	@rx, 0 with @has_u)
  * @n_flows: N the receiver reported with it, 1..HPCC_N_FLOWS_MAX; 0: none
  * @rx: receiver-based (draft-pan-tsvwg-hpccplus-02 section 6.2): the
  *	receiver runs the algorithm; the records are not used
  * @rx_w: with @rx, the receiver's new W, bytes, 1..2^30; 0: it updated W
  *	locally, the window stays
+ * @has_u: only the receiver's U (draft-miao-ccwg-hpcc section 9.1, the
+ *	privacy mode that carries only U): @u, no records (@nhop 0), not @rx
+ * @u: with @has_u, U, Q16 (HPCC_WIRE_U_SHIFT), 0..2^32 - 1
  * @hops: the records, first hop first
  */
 struct hpcc_tlm {
@@ -230,6 +234,8 @@ struct hpcc_tlm {
 	u32 n_flows;
 	bool rx;
 	u32 rx_w;
+	bool has_u;
+	u32 u;
 	struct hpcc_hop hops[HPCC_MAX_HOPS];
 };
 

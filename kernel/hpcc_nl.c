@@ -253,7 +253,7 @@ static int hpcc_nl_hops(struct genl_info *info, struct hpcc_tlm *tlm,
 static int hpcc_nl_telemetry_set(struct sk_buff *skb, struct genl_info *info)
 {
 	struct hpcc_net *hn = hpcc_nl_net(info);
-	struct nlattr *tb[HPCC_A_FLOW_RX_W + 1];
+	struct nlattr *tb[HPCC_A_FLOW_RX_U + 1];
 	struct sk_buff *msg;
 	struct hpcc_tlm tlm;
 	struct hpcc_key key;
@@ -263,13 +263,20 @@ static int hpcc_nl_telemetry_set(struct sk_buff *skb, struct genl_info *info)
 	void *hdr;
 	int err;
 
-	err = nlmsg_parse(info->nlhdr, GENL_HDRLEN, tb, HPCC_A_FLOW_RX_W,
+	err = nlmsg_parse(info->nlhdr, GENL_HDRLEN, tb, HPCC_A_FLOW_RX_U,
 			  hpcc_telemetry_set_nl_policy, info->extack);
 	if (!err)
 		err = hpcc_nl_key(info, tb, &key);
 	if (!err && tb[HPCC_A_FLOW_RX_W] && !tb[HPCC_A_FLOW_RX_BASED]) {
 		NL_SET_ERR_MSG_ATTR(info->extack, tb[HPCC_A_FLOW_RX_W],
 				    "rx-w needs rx-based");
+		err = -EINVAL;
+	}
+	/* only U: the receiver withheld the records (section 9.1) */
+	if (!err && tb[HPCC_A_FLOW_RX_U] &&
+	    (tb[HPCC_A_FLOW_RX_BASED] || tb[HPCC_A_FLOW_HOP])) {
+		NL_SET_ERR_MSG_ATTR(info->extack, tb[HPCC_A_FLOW_RX_U],
+				    "rx-u comes without rx-based and without hop records");
 		err = -EINVAL;
 	}
 	if (err) {
@@ -281,7 +288,9 @@ static int hpcc_nl_telemetry_set(struct sk_buff *skb, struct genl_info *info)
 	 */
 	tlm.rx = nla_get_flag(tb[HPCC_A_FLOW_RX_BASED]);
 	tlm.rx_w = tb[HPCC_A_FLOW_RX_W] ? nla_get_u32(tb[HPCC_A_FLOW_RX_W]) : 0;
-	err = hpcc_nl_hops(info, &tlm, tlm.rx, &bad_count);
+	tlm.has_u = !!tb[HPCC_A_FLOW_RX_U];
+	tlm.u = tlm.has_u ? nla_get_u32(tb[HPCC_A_FLOW_RX_U]) : 0;
+	err = hpcc_nl_hops(info, &tlm, tlm.rx || tlm.has_u, &bad_count);
 	if (err) {
 		hpcc_stat_inc(hn, bad_count ? HPCC_STAT_REJECTED_HOPS :
 			      HPCC_STAT_REJECTED_INVALID);
@@ -971,6 +980,7 @@ static int hpcc_nl_stats_get(struct sk_buff *skb, struct genl_info *info)
 		[HPCC_STAT_NOTIFY_AUTH_MISSING] = HPCC_A_STATS_NOTIFY_AUTH_MISSING,
 		[HPCC_STAT_NOTIFY_AUTH_UNKNOWN_KEY] = HPCC_A_STATS_NOTIFY_AUTH_UNKNOWN_KEY,
 		[HPCC_STAT_NOTIFY_AUTH_BAD] = HPCC_A_STATS_NOTIFY_AUTH_BAD,
+		[HPCC_STAT_RX_U_APPLIED] = HPCC_A_STATS_RX_U_APPLIED,
 	};
 	struct hpcc_net *hn = hpcc_nl_net(info);
 	struct sk_buff *msg;

@@ -99,7 +99,7 @@ static const struct nla_policy hpcc_hop_nl_policy[HPCC_A_HOP_TX_UTIL + 1] = {
 };
 
 /* HPCC_CMD_TELEMETRY_SET - do */
-static const struct nla_policy hpcc_telemetry_set_nl_policy[HPCC_A_FLOW_RX_W + 1] = {
+static const struct nla_policy hpcc_telemetry_set_nl_policy[HPCC_A_FLOW_RX_U + 1] = {
 	[HPCC_A_FLOW_FAMILY] = { .type = NLA_U16, },
 	[HPCC_A_FLOW_SADDR4] = { .type = NLA_U32, },
 	[HPCC_A_FLOW_DADDR4] = { .type = NLA_U32, },
@@ -111,6 +111,7 @@ static const struct nla_policy hpcc_telemetry_set_nl_policy[HPCC_A_FLOW_RX_W + 1
 	[HPCC_A_FLOW_N_FLOWS] = NLA_POLICY_FULL_RANGE(NLA_U32, &hpcc_a_flow_n_flows_range),
 	[HPCC_A_FLOW_RX_BASED] = { .type = NLA_FLAG, },
 	[HPCC_A_FLOW_RX_W] = NLA_POLICY_FULL_RANGE(NLA_U32, &hpcc_a_flow_rx_w_range),
+	[HPCC_A_FLOW_RX_U] = { .type = NLA_U32, },
 };
 
 /* HPCC_CMD_FLOW_GET - do */

@@ -454,6 +454,39 @@ static void hpcc_take_rx(struct sock *sk, struct hpcc_ent *e,
 }
 
 /*
+ * hpcc_take_u() - a sample with only the receiver's U (draft-miao-ccwg-hpcc
+ * section 9.1, the privacy mode that carries only U): NewAck with that U
+ * instead of MeasureInflight (hpcc_new_ack_u()), then the window and the
+ * pacing rate as for any W.  The sample names no hop, so the coordination
+ * rule (CCM) gets nothing from it: no path change follows from this U.
+ */
+static void hpcc_take_u(struct sock *sk, struct hpcc_ent *e,
+			const struct hpcc_cfg *cfg, const struct hpcc_tlm *tlm,
+			u64 now, u64 arrived)
+{
+	const struct tcp_sock *tp = tcp_sk(sk);
+	enum hpcc_step step;
+
+	if (e->mode != HPCC_MODE_HPCC)
+		hpcc_resume(sk, e, cfg);
+	hpcc_flow_set_n(&e->core, &cfg->p,
+			hpcc_n_select(cfg->n_source, cfg->n_flows,
+				      tlm->n_flows));
+	step = hpcc_new_ack_u(&e->core, &cfg->p, tp->snd_una, tp->snd_nxt,
+			      (u64)tlm->u << (HPCC_U_SHIFT - HPCC_WIRE_U_SHIFT));
+	e->last_step = step;
+	e->last_ack_seq = tp->snd_una;
+	e->last_snd_nxt = tp->snd_nxt;
+	e->samples++;
+	hpcc_stat_inc(e->hn, HPCC_STAT_SAMPLES);
+	hpcc_stat_inc(e->hn, HPCC_STAT_RX_U_APPLIED);
+	trace_hpcc_sample(e, step, now > arrived ? now - arrived : 0,
+			  e->sample_time ? now - e->sample_time : 0,
+			  tp->srtt_us >> 3);
+	e->sample_time = now;
+}
+
+/*
  * hpcc_take_telemetry() - run NewAck with the newest sample if one arrived
  * since the last ACK.  The sample is copied under the entry's seqlock
  * (retrying on a concurrent netlink write), so it is never torn.
@@ -480,6 +513,8 @@ static void hpcc_take_telemetry(struct sock *sk, struct hpcc_ent *e,
 		tlm.n_flows = e->tlm.n_flows;
 		tlm.rx = e->tlm.rx;
 		tlm.rx_w = e->tlm.rx_w;
+		tlm.has_u = e->tlm.has_u;
+		tlm.u = e->tlm.u;
 		memcpy(tlm.hops, e->tlm.hops, sizeof(tlm.hops));
 	} while (read_seqretry(&e->tlm_lock, seq));
 	WRITE_ONCE(e->used_gen, gen);
@@ -487,6 +522,10 @@ static void hpcc_take_telemetry(struct sock *sk, struct hpcc_ent *e,
 	e->rx = tlm.rx;
 	if (tlm.rx) {
 		hpcc_take_rx(sk, e, cfg, &tlm, now, arrived);
+		return;
+	}
+	if (tlm.has_u) {
+		hpcc_take_u(sk, e, cfg, &tlm, now, arrived);
 		return;
 	}
 

@@ -335,6 +335,77 @@ TEST_F(core, new_int_updates_wc_after_t)
 }
 
 /*
+ * The privacy mode that sends only U (section 9.1): the receiver runs
+ * MeasureInflight alone, W and Wc untouched; the sender runs ComputeWind
+ * with that U.  b's u' = qlen 5,000 / 10,000 + txRate 1.0 = 1.5.
+ */
+TEST_F(core, measure_sample_updates_only_u)
+{
+	struct hpcc_hop a = hop(7, 0, 0, 5000);
+	struct hpcc_hop b = hop(7, 10000, 10000, 5000);
+	struct hpcc_hop c = hop(8, 20000, 20000, 5000);
+
+	EXPECT_EQ(HPCC_STEP_FIRST,
+		  hpcc_measure_sample(&self->f, &self->p, &a, 1));
+	EXPECT_EQ(HPCC_U_ONE, self->f.u);
+	EXPECT_EQ(HPCC_STEP_W,
+		  hpcc_measure_sample(&self->f, &self->p, &b, 1));
+	EXPECT_EQ(UQ(3, 2), self->f.u);
+	EXPECT_EQ(1, self->f.bind_hop);
+	EXPECT_EQ(WB(100000), self->f.w);
+	EXPECT_EQ(WB(100000), self->f.wc);
+	EXPECT_EQ(0, self->f.inc_stage);
+	EXPECT_EQ(10000, self->f.l[0].ts);
+	/* ts did not advance: skipped, U kept */
+	EXPECT_EQ(HPCC_STEP_SKIPPED,
+		  hpcc_measure_sample(&self->f, &self->p, &b, 1));
+	EXPECT_EQ(UQ(3, 2), self->f.u);
+	EXPECT_EQ(HPCC_STEP_PATH_CHANGE,
+		  hpcc_measure_sample(&self->f, &self->p, &c, 1));
+	EXPECT_EQ(HPCC_STEP_BAD,
+		  hpcc_measure_sample(&self->f, &self->p, &c, 0));
+}
+
+TEST_F(core, new_ack_u_runs_compute_wind)
+{
+	struct hpcc_hop a = hop(7, 0, 0, 0);
+
+	/* the first U sample updates Wc whatever lastUpdateSeq held */
+	self->f.last_update_seq = 0x90000000;
+	EXPECT_EQ(HPCC_STEP_WC, hpcc_new_ack_u(&self->f, &self->p, 5, 1000,
+					       UQ(3, 2)));
+	/* MD: 100,000 * 0.75 / 1.5 + 500 */
+	EXPECT_EQ(WB(50500), self->f.w);
+	EXPECT_EQ(WB(50500), self->f.wc);
+	EXPECT_EQ(0, self->f.inc_stage);
+	EXPECT_EQ(1000, self->f.last_update_seq);
+	EXPECT_EQ(0, self->f.nhop);
+	EXPECT_EQ(1, self->f.u_rx);
+	/* within the round: W = Wc + W_ai, Wc and incStage kept */
+	EXPECT_EQ(HPCC_STEP_W, hpcc_new_ack_u(&self->f, &self->p, 1000, 2000,
+					      UQ(3, 8)));
+	EXPECT_EQ(UQ(3, 8), self->f.u);
+	EXPECT_EQ(WB(51000), self->f.w);
+	EXPECT_EQ(WB(50500), self->f.wc);
+	EXPECT_EQ(0, self->f.inc_stage);
+	/* past lastUpdateSeq: AI on Wc */
+	EXPECT_EQ(HPCC_STEP_WC, hpcc_new_ack_u(&self->f, &self->p, 1001, 3000,
+					       UQ(3, 8)));
+	EXPECT_EQ(WB(51000), self->f.wc);
+	EXPECT_EQ(1, self->f.inc_stage);
+	EXPECT_EQ(3000, self->f.last_update_seq);
+	/* beyond HPCC_U_MAX: capped, W at W_min */
+	EXPECT_EQ(HPCC_STEP_WC, hpcc_new_ack_u(&self->f, &self->p, 3001, 4000,
+					       ~0ULL));
+	EXPECT_EQ(HPCC_U_MAX, self->f.u);
+	EXPECT_EQ(WB(1000), self->f.w);
+	/* records again: a first sample */
+	EXPECT_EQ(HPCC_STEP_FIRST,
+		  hpcc_new_ack(&self->f, &self->p, 4001, 5000, &a, 1));
+	EXPECT_EQ(0, self->f.u_rx);
+}
+
+/*
  * U's EWMA period T_U (ewma_pct, percent of T).  One sample a T apart with
  * u' = 0.5 (5,000 bytes in 10 us at 1 byte/ns, empty queue): with T_U = T
  * (0 or 100, the draft's) tau/T_U = 1 and U = u' = 0.5; with T_U = 2T,

@@ -6,9 +6,11 @@
  *   hpcc_nl flow-get SADDR SPORT DADDR DPORT     key=value lines
  *   hpcc_nl dump                                 one line per flow, then flows=N
  *   hpcc_nl telemetry SADDR SPORT DADDR DPORT HOP... [n=N]
+ *   hpcc_nl telemetry SADDR SPORT DADDR DPORT u=U [n=N]
  *           (IPv4 or IPv6 addresses)
  *           HOP = switch_id,port_id,rate_bps,ts_ns,tx_bytes,qlen; n=N sends
- *           N as the receiver-reported n-flows
+ *           N as the receiver-reported n-flows; u=U sends only the
+ *           receiver's U (rx-u, Q16), no record
  *   hpcc_nl params-get | params-set NAME=VALUE... | stats
  *   hpcc_nl bad CASE SADDR SPORT DADDR DPORT     a malformed telemetry-set;
  *           exit 0 when the kernel rejects it (prints errno and extack)
@@ -182,6 +184,7 @@ static int parse_hop(const char *s, struct hpcc_hop_rec *h)
 }
 
 static uint32_t tel_n_flows;	/* n=N of the telemetry command */
+static int64_t tel_u = -1;	/* u=U of the telemetry command; -1: none */
 
 static int telemetry(char **av, const struct hpcc_hop_rec *hops, int nhop,
 		     struct hpcc_flow_msg *r)
@@ -203,7 +206,11 @@ static int telemetry(char **av, const struct hpcc_hop_rec *hops, int nhop,
 	}
 	t.sport = htons(atoi(av[1]));
 	t.dport = htons(atoi(av[3]));
-	hpcc_genl_telemetry_put(&g, buf, &t, hops, nhop, tel_n_flows);
+	if (tel_u >= 0)
+		hpcc_genl_telemetry_put_u(&g, buf, &t, tel_n_flows,
+					  (uint32_t)tel_u);
+	else
+		hpcc_genl_telemetry_put(&g, buf, &t, hops, nhop, tel_n_flows);
 	return talk((struct nlmsghdr *)buf, hpcc_genl_flow_cb, r);
 }
 
@@ -275,6 +282,15 @@ static int bad(const char *c, char **av)
 		put_tuple(nlh, av);
 		put_hop(nlh, &h, 0);
 		mnl_attr_put_u32(nlh, 200, 1);
+	} else if (!strcmp(c, "u-with-hop")) {
+		/* only U comes without records */
+		put_tuple(nlh, av);
+		put_hop(nlh, &h, 0);
+		mnl_attr_put_u32(nlh, HPCC_A_FLOW_RX_U, 1 << 16);
+	} else if (!strcmp(c, "u-with-rx")) {
+		put_tuple(nlh, av);
+		mnl_attr_put(nlh, HPCC_A_FLOW_RX_BASED, 0, NULL);
+		mnl_attr_put_u32(nlh, HPCC_A_FLOW_RX_U, 1 << 16);
 	} else if (!strcmp(c, "hop-not-nested")) {
 		put_tuple(nlh, av);
 		mnl_attr_put_u32(nlh, HPCC_A_FLOW_HOP, 1);
@@ -547,6 +563,8 @@ int main(int ac, char **av)
 	if (!strcmp(av[1], "telemetry") && ac >= 6 && ac - 6 <= 16) {
 		if (!strncmp(av[ac - 1], "n=", 2))
 			tel_n_flows = strtoul(av[--ac] + 2, NULL, 0);
+		if (!strncmp(av[ac - 1], "u=", 2))
+			tel_u = (int64_t)strtoul(av[--ac] + 2, NULL, 0);
 		for (i = 6; i < ac; i++)
 			if (parse_hop(av[i], &hops[i - 6]))
 				goto usage;

@@ -4,8 +4,9 @@
  * tsvwg-hpccplus-02 section 6.2, Figure 8): W is sent only when more than
  * T has passed since the last W sent (lastUpdateTime), the first probe and
  * a path change send none, a congested hop lowers W, N sets the flow's
- * W_ai, a full table and unusable records are refused.  Host test, ASan
- * and UBSan.
+ * W_ai, a full table and unusable records are refused; the privacy mode
+ * that sends only U (section 9.1) measures U on every probe after the
+ * first.  Host test, ASan and UBSan.
  */
 #include <string.h>
 #include <sys/socket.h>
@@ -151,6 +152,41 @@ TEST_F(rx, full_and_invalid_refused)
 	h.rate = 0;
 	EXPECT_EQ(hpccd_rx_note(&self->rx, &self->p, &t, &h, 1, 0, 3000, &w),
 		  HPCCD_RX_INVALID);
+}
+
+/*
+ * Only U: the first probe stores L and sends none; a full link with a
+ * queue of one BDP measures u' = 2 (txRate 1, qlen / (B * T) 1); W is
+ * not the receiver's business here.  Invalid records are refused.
+ */
+TEST_F(rx, u_only)
+{
+	struct hpcc_tuple t = tup(4);
+	uint64_t bdp = hpcc_bdp(B, T_NS) >> HPCC_W_SHIFT;	/* bytes */
+	struct hpcc_hop_rec h;
+	uint32_t u = 7;
+
+	hop(&h, 1000000, 0, 0);
+	EXPECT_EQ(hpccd_rx_note_u(&self->rx, &self->p, &t, &h, 1, 1000000,
+				  &u), HPCCD_RX_KEEP);
+	EXPECT_EQ(u, 7);
+	hop(&h, 1000000 + T_NS, bdp, (uint32_t)bdp);
+	EXPECT_EQ(hpccd_rx_note_u(&self->rx, &self->p, &t, &h, 1,
+				  1000000 + T_NS, &u), HPCCD_RX_SEND_U);
+	/* qmin is 0 (the previous record's queue): u' = txRate = 1.0 */
+	EXPECT_EQ(u, 1U << HPCC_WIRE_U_SHIFT);
+	hop(&h, 1000000 + 2 * T_NS, 2 * bdp, (uint32_t)bdp);
+	EXPECT_EQ(hpccd_rx_note_u(&self->rx, &self->p, &t, &h, 1,
+				  1000000 + 2 * T_NS, &u), HPCCD_RX_SEND_U);
+	EXPECT_EQ(u, 2U << HPCC_WIRE_U_SHIFT);
+	/* the same ts again: nothing measured, nothing sent */
+	u = 7;
+	EXPECT_EQ(hpccd_rx_note_u(&self->rx, &self->p, &t, &h, 1,
+				  1000000 + 3 * T_NS, &u), HPCCD_RX_KEEP);
+	EXPECT_EQ(u, 7);
+	h.rate = 0;
+	EXPECT_EQ(hpccd_rx_note_u(&self->rx, &self->p, &t, &h, 1,
+				  1000000 + 3 * T_NS, &u), HPCCD_RX_INVALID);
 }
 
 TEST_HARNESS_MAIN

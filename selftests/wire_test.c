@@ -458,6 +458,57 @@ TEST(mode_w_and_mac_extensions)
 	EXPECT_EQ(r.nhop, 1);
 }
 
+/*
+ * The privacy mode that carries only U (section 9.1): a private response
+ * with HPCC_WIRE_MODE_U, HPCC_WIRE_EXT_U (U 0 included: present is not
+ * the same as 0) before the MAC, and no records.
+ */
+TEST(private_u_extension)
+{
+	struct hpcc_resp_opt o = {
+		.mode = HPCC_WIRE_MODE_PRIVATE | HPCC_WIRE_MODE_U,
+		.has_u = true, .u = 3 << (HPCC_WIRE_U_SHIFT - 1),
+		.mac_key_id = 5,
+	};
+	uint8_t buf[HPCC_PKT_MAX], out[HPCC_PKT_MAX];
+	size_t n, m, base = 20 + 20 + 24 + 40;
+	struct hpcc_pkt p, r;
+
+	n = hpcc_build_probe(buf, &flow, 60, 2, 42, 1000, 1);
+	stamp(buf, 1, 111);
+	ASSERT_EQ(hpcc_parse(buf, n, &p), HPCC_PARSE_OK);
+	EXPECT_FALSE(p.has_u);
+	m = hpcc_build_response_opt(out, &p, 61, 9, &o);
+	ASSERT_EQ(m, base + 2 * HPCC_WIRE_EXT_LEN + HPCC_WIRE_EXT_MAC_LEN);
+	EXPECT_TRUE(tcp_csum_ok(out, m));
+	ASSERT_EQ(hpcc_parse(out, m, &r), HPCC_PARSE_OK);
+	EXPECT_EQ(r.nhop, 0);
+	EXPECT_EQ(r.mode, HPCC_WIRE_MODE_PRIVATE | HPCC_WIRE_MODE_U);
+	EXPECT_TRUE(r.has_u);
+	EXPECT_EQ(r.u_rx, 0x18000);
+	EXPECT_EQ(r.mac_key_id, 5);
+	EXPECT_EQ(r.mac_off, base + 2 * HPCC_WIRE_EXT_LEN);
+	EXPECT_EQ(out[base + HPCC_WIRE_EXT_LEN], HPCC_WIRE_EXT_U);
+	/* U 0 is a value; no extension is none */
+	o.u = 0;
+	m = hpcc_build_response_opt(out, &p, 61, 9, &o);
+	ASSERT_EQ(hpcc_parse(out, m, &r), HPCC_PARSE_OK);
+	EXPECT_TRUE(r.has_u);
+	EXPECT_EQ(r.u_rx, 0);
+	o.has_u = false;
+	m = hpcc_build_response_opt(out, &p, 61, 9, &o);
+	ASSERT_EQ(m, base + HPCC_WIRE_EXT_LEN + HPCC_WIRE_EXT_MAC_LEN);
+	ASSERT_EQ(hpcc_parse(out, m, &r), HPCC_PARSE_OK);
+	EXPECT_FALSE(r.has_u);
+	EXPECT_EQ(r.mode, HPCC_WIRE_MODE_PRIVATE | HPCC_WIRE_MODE_U);
+	/* the largest U */
+	o.has_u = true;
+	o.u = 0xffffffff;
+	m = hpcc_build_response_opt(out, &p, 61, 9, &o);
+	ASSERT_EQ(hpcc_parse(out, m, &r), HPCC_PARSE_OK);
+	EXPECT_EQ(r.u_rx, 0xffffffff);
+}
+
 TEST(builder_ranges)
 {
 	uint8_t buf[HPCC_PKT_MAX];

@@ -22,7 +22,9 @@
  * payload and its W is 1..2^30.  The response built from an accepted probe
  * with every extension (mode, W, a MAC signed with a fixed key) parses
  * again with them, its MAC checks (hpcc_auth_check()), and any one byte
- * of what the MAC covers changed makes the check fail.
+ * of what the MAC covers changed makes the check fail; so does the
+ * private response that carries only U (HPCC_WIRE_EXT_U, its value from
+ * the input), which parses again with that U and no records.
  */
 #include <stdlib.h>
 #include <string.h>
@@ -63,10 +65,18 @@ static void check_signed(const struct hpcc_pkt *p, const unsigned char *data,
 	ring_init();
 	if (len && data[0] & 1)
 		o.mode |= HPCC_WIRE_MODE_PRIVATE;
+	if (len && data[0] & 2) {
+		/* only U: a value from the input, 0 and 2^32 - 1 included */
+		o.mode = HPCC_WIRE_MODE_PRIVATE | HPCC_WIRE_MODE_U;
+		o.w = 0;
+		o.has_u = true;
+		o.u = (uint32_t)p->probe_id;
+	}
 	n = hpcc_build_response_opt(out, p, 61, 1, &o);
 	if (!n || hpcc_auth_sign(out, n, &ring.k[0]) ||
 	    hpcc_parse(out, n, &r) != HPCC_PARSE_OK ||
-	    r.w_rx != p->nhop + 1u || r.mac_key_id != 3 ||
+	    r.w_rx != o.w || r.mac_key_id != 3 ||
+	    r.has_u != o.has_u || r.u_rx != o.u ||
 	    (r.mode & HPCC_WIRE_MODE_PRIVATE ? r.nhop != 0 : r.nhop != p->nhop) ||
 	    hpcc_auth_check(&ring, out, &r, 0) != HPCC_AUTH_OK)
 		abort();

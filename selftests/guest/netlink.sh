@@ -209,6 +209,38 @@ reported_n() {
 	nls params-set n_flows_source=0
 }
 
+# Only the receiver's U (telemetry-set's rx-u: the privacy mode that
+# carries only U, draft-miao-ccwg-hpcc section 9.1): the next ACK runs
+# NewAck with it instead of MeasureInflight.  A records sample first puts
+# the flow under HPCC++; the flow's first U sample then updates Wc: U =
+# 1.5 reads back exactly, W = Wc x 0.95 / 1.5 + W_ai (MD), step wc (5),
+# rx-u-applied +1.  The flow holds no record afterwards: the next records
+# sample is a first (step 1).
+only_u() {
+	local ts=2000000000000 wc0 w a0
+	push_s() { # push_s ARGS...: one sample, applied at an ACK
+		local before
+		before=$(flow_of samples)
+		nls telemetry $TUPLE "$@" >/dev/null || return 1
+		retry 100 sh -c "[ \"\$(ip netns exec hs '$NL' flow-get $TUPLE | sed -n 's/^samples=//p')\" -gt $before ]" ||
+			{ echo "sample not applied"; return 1; }
+	}
+	push_s 7,3,1000000000,$ts,0,0 &&
+	push_s 7,3,1000000000,$((ts + 1000000000)),62500000,0 || return 1
+	[ "$(flow_of mode)" = 1 ] || { echo "mode $(flow_of mode)"; return 1; }
+	a0=$(stat_of hs rx_u_applied)
+	wc0=$(flow_of wc)
+	push_s u=98304 || return 1
+	w=$(flow_of w)
+	echo "Wc $wc0 -> U $(flow_of u) W $w Wc $(flow_of wc) step $(flow_of last_step) rx_u_applied $a0 -> $(stat_of hs rx_u_applied)"
+	[ "$(flow_of u)" = $((3 << 31)) ] && [ "$(flow_of last_step)" = 5 ] &&
+	[ "$(stat_of hs rx_u_applied)" = $((a0 + 1)) ] &&
+	python3 -c "import sys; sys.exit(abs($w - max(3000, min($W_INIT, $wc0 * 0.95 / 1.5 + 1000))) > 2)" || return 1
+	push_s 7,3,1000000000,$((ts + 2000000000)),125000000,0 &&
+	echo "records again: step $(flow_of last_step)" &&
+	[ "$(flow_of last_step)" = 1 ]
+}
+
 # start slow-start: a new flow runs the fallback law from TCP's initial
 # window (mode 2, no fallback counted); the first sample only records the
 # path; the second, on the same path, hands the flow to HPCC++ from its
@@ -290,7 +322,7 @@ bad_input() {
 	nof0=$(stat_of hs rejected_no_flow)
 	for c in short-addr long-port rate-zero rate-too-high missing-dport \
 		 missing-qlen bad-family v4mapped mixed-family v6-no-daddr \
-		 unknown-attr hop-not-nested \
+		 unknown-attr hop-not-nested u-with-hop u-with-rx \
 		 zero-hops nine-hops; do
 		out=$(nls bad $c $TUPLE) || { echo "$c: $out"; rc=1; continue; }
 		echo "$c: $out"
@@ -310,7 +342,7 @@ bad_input() {
 	     "rejected_hops $hops0 -> $(stat_of hs rejected_hops)," \
 	     "rejected_no_flow $nof0 -> $(stat_of hs rejected_no_flow)," \
 	     "params_rejected $(stat_of hs params_rejected)"
-	[ "$(stat_of hs rejected_invalid)" = $((inv0 + 12)) ] &&
+	[ "$(stat_of hs rejected_invalid)" = $((inv0 + 14)) ] &&
 	[ "$(stat_of hs rejected_hops)" = $((hops0 + 2)) ] &&
 	[ "$(stat_of hs rejected_no_flow)" = $((nof0 + 1)) ] &&
 	[ "$(stat_of hs params_rejected)" -ge 10 ] &&
@@ -665,7 +697,7 @@ unload() {
 }
 
 ktap_print_header
-ktap_set_plan 18
+ktap_set_plan 20
 t "an iperf3 flow with hpcc gets HPCC state (flow-get)" setup
 t "line-rate start: W = W_init = line rate x T" line_rate_start
 t "W, Wc, U, incStage follow hpcc-replay; cwnd = W/mss, pacing = W/T" follows_core
@@ -673,6 +705,7 @@ t "stale telemetry: fallback; fresh telemetry: back to hpcc" falls_back_and_resu
 t "tracepoints: hpcc_sample per applied sample, hpcc_mode per mode change" tracepoints
 t "an idle period holds W and the HPCC law; sending without samples falls back" idle_holds_w
 t "a receiver-reported N sets the flow's W_ai by n-flows-source" reported_n
+t "only the receiver's U (rx-u): NewAck with it, Wc updated, the records forgotten" only_u
 t "start slow-start: fallback law until a sample measures U, then HPCC++ from cwnd" slow_start
 t "bad netlink input is rejected with extack messages and counted" bad_input
 t "an unprivileged user cannot write or join events" unprivileged

@@ -16,7 +16,7 @@
 # make the receiver sign with a wrong key and with none (refused and
 # counted), have the receiver refuse receiver-based mode (the flow goes
 # on sender-based), and withhold the records (private): the flow runs on W
-# alone.
+# alone, and, refused receiver-based mode, on the receiver's U alone.
 #
 #   hs (10.50.1.1, fd00:50:1::1) -- v0|v1 -- rt -- v2|v3 -- hr (10.50.2.1,
 #   fd00:50:2::1); rt: hpcc_int on v2 (the project's records), B and tbf
@@ -130,10 +130,11 @@ stop_flow() {
 }
 
 # snap TAG - every counter of both daemons (TAG_s_*, TAG_r_*) and the
-# sender module's rx-w-applied, rx-kept and fallbacks (TAG_m_*)
+# sender module's rx-w-applied, rx-kept, fallbacks and rx-u-applied
+# (TAG_m_*)
 snap() {
 	dvars hs "${1}_s" && dvars hr "${1}_r" || return 1
-	eval "${1}_m_rxw=$(mstat hs rx-w-applied) ${1}_m_kept=$(mstat hs rx-kept) ${1}_m_fb=$(mstat hs fallbacks)"
+	eval "${1}_m_rxw=$(mstat hs rx-w-applied) ${1}_m_kept=$(mstat hs rx-kept) ${1}_m_fb=$(mstat hs fallbacks) ${1}_m_rxu=$(mstat hs rx-u-applied)"
 }
 
 # d TAG0 TAG1 NAME - how much counter NAME (a snap variable's suffix)
@@ -247,8 +248,35 @@ private() {
 	[ "$(d a b r_responses_private)" -ge 5 ] && [ "$(d a b m_rxw)" -ge 3 ]
 }
 
+# Private, and the receiver refuses receiver-based mode (a new flow): the
+# first response refuses, and the flow's responses then carry only U,
+# which the receiver measures on the records it withholds
+# (HPCC_WIRE_EXT_U; draft-miao-ccwg-hpcc section 9.1); the sender's
+# module runs NewAck with it (rx-u-applied).  The flow holds no record,
+# is not receiver-based, and its U is the receiver's: above 0 and below
+# 1.0 (the initial value) for 40 Mbit/s on a 100 Mbit/s hop.
+private_u() {
+	sed -i 's/^rx-answer = 1/rx-answer = 0/' "$TMP/hr.conf" && reload hr || return 1
+	stop_flow
+	snap a || return 1
+	start_flow $SRV4 4 6303
+	retry 100 flow_json hs $SRV4 6303 'not f.get("rx-based") and f["samples"] >= 5 and not f.get("hops") and f["mode-name"] == "hpcc" and 0 < f["u"] < (1 << 32)' || {
+		echo "last read:"; cat "$TMP/flowj.last"
+		dstat hs probes-sent >/dev/null; grep -E "^(probes|responses|auth|telemetry)|6303" "$TMP/run/hs.stats"
+		dstat hr probes-sent >/dev/null; grep -E "^(probes|responses|rx|u-|dropped)" "$TMP/run/hr.stats"
+		return 1; }
+	sleep 2
+	snap b || return 1
+	echo "hr: u-sent +$(d a b r_u_sent) u-kept +$(d a b r_u_kept) u-unavailable +$(d a b r_u_unavailable) responses-private +$(d a b r_responses_private) rx-refused +$(d a b r_rx_refused)"
+	echo "hs: responses-u +$(d a b s_responses_u) responses-u-value +$(d a b s_responses_u_value) responses-rx-refused +$(d a b s_responses_rx_refused); module: rx-u-applied +$(d a b m_rxu) rx-w-applied +$(d a b m_rxw)"
+	[ "$(d a b r_u_sent)" -ge 5 ] && [ "$(d a b r_u_unavailable)" = 0 ] &&
+	[ "$(d a b s_responses_u_value)" -ge 5 ] &&
+	[ "$(d a b s_responses_rx_refused)" -ge 1 ] &&
+	[ "$(d a b m_rxu)" -ge 5 ] && [ "$(d a b m_rxw)" = 0 ]
+}
+
 ktap_print_header
-ktap_set_plan 9
+ktap_set_plan 10
 t "hs - rt (hpcc_int v2, tbf 100 Mbit/s) - hr, IPv4 and IPv6" topology
 t "hpccd in both, with key files; the sender's probes ask for receiver-based HPCC" daemons_start
 t "a key file others can read is refused: hpccd exits 2" key_file_mode
@@ -258,4 +286,5 @@ t "key rotation: the old key accepted in the overlap, nothing refused, W applied
 t "a wrong key (same id, other bytes) is refused, then an unsigned response" eval "forged '3 $KX 10.50.0.0/16' auth_bad && forged '' auth_missing"
 t "the receiver refuses receiver-based mode: counted on both sides, the flow goes on sender-based" refused
 t "private: responses carry W and no record; the flow runs on W" private
+t "private, sender-based: responses carry only U; the sender's module runs NewAck on it" private_u
 ktap_finished

@@ -133,12 +133,22 @@ struct hpcc_wire_hop {
  *	it (the response may carry HPCC_WIRE_EXT_W); HPCC_WIRE_MODE_REFUSED,
  *	it was asked and does not (the sender computes W from the records);
  *	HPCC_WIRE_MODE_PRIVATE, the receiver withholds the hop records from
- *	this sender (nhop 0).  Unknown bits are 0 when sent and ignored.
+ *	this sender (nhop 0); HPCC_WIRE_MODE_U, with it, for a flow that is
+ *	not receiver-based: the receiver measures U on the records instead
+ *	(MeasureInflight, Figure 4) and the response may carry
+ *	HPCC_WIRE_EXT_U.  Unknown bits are 0 when sent and ignored.
  * @HPCC_WIRE_EXT_W: in a response with HPCC_WIRE_MODE_RX: @value is the
  *	receiver's W for the flow, bytes, 1 to 2^30, present only when its
  *	NewINT updated Wc (more than T after the last W it sent,
  *	lastUpdateTime); the sender sets its window to it and paces at W/T.
  *	8 bytes.
+ * @HPCC_WIRE_EXT_U: in a response with HPCC_WIRE_MODE_U: @value is the
+ *	receiver's U for the flow (MeasureInflight's EWMA over the hops it
+ *	withheld, draft-miao-ccwg-hpcc section 9.1: the response "only
+ *	carries U"), Q16 (65536 is 1.0), 0 to 2^32 - 1 (a larger U is sent
+ *	as 2^32 - 1); present only when this probe's records updated U (not
+ *	for the flow's first probe or a path change).  The sender runs
+ *	ComputeWind with it.  8 bytes.
  * @HPCC_WIRE_EXT_MAC: in a response, the last extension: struct
  *	hpcc_wire_ext_mac, HPCC_WIRE_EXT_MAC_LEN bytes; @value is the key's
  *	id (1 to 2^32 - 1), the key shared by the receiver and the sender
@@ -153,11 +163,14 @@ enum hpcc_wire_ext_kind {
 	HPCC_WIRE_EXT_MODE = 5,
 	HPCC_WIRE_EXT_W = 6,
 	HPCC_WIRE_EXT_MAC = 7,
+	HPCC_WIRE_EXT_U = 8,
 };
 
 #define HPCC_WIRE_MODE_RX	1	/* HPCC_WIRE_EXT_MODE: receiver-based */
 #define HPCC_WIRE_MODE_REFUSED	2	/* response: receiver-based refused */
 #define HPCC_WIRE_MODE_PRIVATE	4	/* response: the hop records withheld */
+#define HPCC_WIRE_MODE_U	8	/* response: HPCC_WIRE_EXT_U instead */
+#define HPCC_WIRE_U_SHIFT	16	/* HPCC_WIRE_EXT_U: Q16 */
 #define HPCC_WIRE_W_MAX		(1U << 30)	/* HPCC_WIRE_EXT_W, bytes */
 
 #define HPCC_WIRE_FCR_SUPPORT	1	/* HPCC_WIRE_EXT_FCR's value, bit 0 */
