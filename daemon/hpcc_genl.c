@@ -461,6 +461,50 @@ uint32_t hpcc_genl_telemetry_put_u(struct hpcc_genl *g, void *buf,
 	return nlh->nlmsg_seq;
 }
 
+const struct hpcc_nkey_attrs hpcc_fcr_nkey_attrs = {
+	HPCC_A_FCR_KEY, HPCC_A_FCR_KEY_ID, HPCC_A_FCR_KEY_KEY,
+	HPCC_A_FCR_KEY_ADDR4, HPCC_A_FCR_KEY_ADDR6, HPCC_A_FCR_KEY_PLEN,
+	HPCC_A_FCR_KEY_ACCEPT, HPCC_A_FCR_KEYS_FLUSH,
+};
+
+const struct hpcc_nkey_attrs hpcc_int_nkey_attrs = {
+	HPCC_INT_A_CONFIG_KEY, HPCC_INT_A_SIGN_KEY_ID, HPCC_INT_A_SIGN_KEY_KEY,
+	HPCC_INT_A_SIGN_KEY_ADDR4, HPCC_INT_A_SIGN_KEY_ADDR6,
+	HPCC_INT_A_SIGN_KEY_PLEN, 0, HPCC_INT_A_CONFIG_KEYS_FLUSH,
+};
+
+unsigned int hpcc_genl_nkeys_put(struct nlmsghdr *nlh,
+				 const struct hpccd_nkey *k, unsigned int n,
+				 const struct hpcc_nkey_attrs *t)
+{
+	static const uint8_t mapped[12] = { [10] = 0xff, [11] = 0xff };
+	unsigned int i, put = 0;
+
+	for (i = 0; i < n; i++, k++) {
+		bool v4 = !memcmp(k->pfx.addr, mapped, sizeof(mapped)) &&
+			  k->pfx.len >= 96;
+		struct nlattr *nest;
+
+		if (k->accept && !t->accept)
+			continue;
+		nest = mnl_attr_nest_start(nlh, t->nest);
+		mnl_attr_put_u32(nlh, t->id, k->id);
+		mnl_attr_put(nlh, t->key, sizeof(k->key), k->key);
+		if (v4)
+			mnl_attr_put(nlh, t->addr4, 4, k->pfx.addr + 12);
+		else
+			mnl_attr_put(nlh, t->addr6, 16, k->pfx.addr);
+		mnl_attr_put_u8(nlh, t->plen, v4 ? k->pfx.len - 96 : k->pfx.len);
+		if (k->accept)
+			mnl_attr_put(nlh, t->accept, 0, NULL);
+		mnl_attr_nest_end(nlh, nest);
+		put++;
+	}
+	if (!put)
+		mnl_attr_put(nlh, t->flush, 0, NULL);
+	return put;
+}
+
 int hpcc_genl_send_batch(struct hpcc_genl *g, struct mnl_nlmsg_batch *b)
 {
 	size_t len = mnl_nlmsg_batch_size(b);

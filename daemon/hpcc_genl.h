@@ -15,6 +15,7 @@
 #include <linux/hpcc_int.h>
 
 #include "hpcc_nl_gen.h"
+#include "hpccd_config.h"
 #include "hpcc_wire.h"
 
 /* HPCC_HAS(type) - the bit of @type in a generated structure's present */
@@ -216,6 +217,47 @@ uint32_t hpcc_genl_telemetry_put_rx(struct hpcc_genl *g, void *buf,
 uint32_t hpcc_genl_telemetry_put_u(struct hpcc_genl *g, void *buf,
 				   const struct hpcc_tuple *t, uint32_t n_flows,
 				   uint32_t u);
+
+/**
+ * struct hpcc_nkey_attrs - the attribute types of one family's MAC key
+ *	nests for FCR messages and CCM notifications (struct
+ *	hpcc_wire_nmac): tcp_hpcc's fcr-set "key", hpcc_int's config-set
+ *	"key"
+ * @nest: the nest
+ * @id: the key id, u32
+ * @key: the key bytes, HPCC_WIRE_NMAC_KEY_LEN
+ * @addr4: the prefix's address, IPv4
+ * @addr6: the prefix's address, IPv6
+ * @plen: the prefix length, u8
+ * @accept: the flag "accept, never sign"; 0: the family has none (a hop
+ *	signs: accept lines are not sent to it)
+ * @flush: the flag that removes every key (a message with no key nest)
+ */
+struct hpcc_nkey_attrs {
+	uint16_t nest, id, key, addr4, addr6, plen, accept, flush;
+};
+
+extern const struct hpcc_nkey_attrs hpcc_fcr_nkey_attrs;
+extern const struct hpcc_nkey_attrs hpcc_int_nkey_attrs;
+
+/**
+ * hpcc_genl_nkeys_put() - notify-key lines (struct hpccd_nkey) as key nests
+ * @nlh: a fcr-set (tcp_hpcc) or config-set (hpcc_int) request
+ * @k: the keys
+ * @n: how many, 0..HPCCD_MAX_NKEYS
+ * @t: the family's attribute types
+ *
+ * An IPv4-mapped prefix of length 96 or more goes as addr4 with the
+ * length less 96.  With no key put (none given, or only accept lines for
+ * a family without @t->accept) the flush flag goes instead: the message
+ * replaces the family's keys with the given ones either way, and the
+ * module keeps the keys it removes for its overlap.
+ *
+ * Return: how many key nests were put.
+ */
+unsigned int hpcc_genl_nkeys_put(struct nlmsghdr *nlh,
+				 const struct hpccd_nkey *k, unsigned int n,
+				 const struct hpcc_nkey_attrs *t);
 
 /**
  * hpcc_genl_send_batch() - send the messages of @b, without blocking

@@ -362,24 +362,6 @@ bad:
 	return 2;
 }
 
-/* The attribute types of a family's key nests (keys_put()). */
-struct key_attrs {
-	uint16_t nest, id, key, addr4, addr6, plen, accept, flush;
-};
-
-static const struct key_attrs fcr_key_attrs = {
-	HPCC_A_FCR_KEY, HPCC_A_FCR_KEY_ID, HPCC_A_FCR_KEY_KEY,
-	HPCC_A_FCR_KEY_ADDR4, HPCC_A_FCR_KEY_ADDR6, HPCC_A_FCR_KEY_PLEN,
-	HPCC_A_FCR_KEY_ACCEPT, HPCC_A_FCR_KEYS_FLUSH,
-};
-
-/* hpcc_int signs: no accept flag (an accept line is not sent) */
-static const struct key_attrs int_key_attrs = {
-	HPCC_INT_A_CONFIG_KEY, HPCC_INT_A_SIGN_KEY_ID, HPCC_INT_A_SIGN_KEY_KEY,
-	HPCC_INT_A_SIGN_KEY_ADDR4, HPCC_INT_A_SIGN_KEY_ADDR6,
-	HPCC_INT_A_SIGN_KEY_PLEN, 0, HPCC_INT_A_CONFIG_KEYS_FLUSH,
-};
-
 /*
  * keys_put() - the notify-key lines of key file @path (hpccd's key file
  * format, daemon/hpccd_config.h: mode 600, owned by the caller) into key
@@ -387,10 +369,9 @@ static const struct key_attrs int_key_attrs = {
  * The key bytes are wiped from memory once put.
  */
 static int keys_put(struct nlmsghdr *nlh, const char *path,
-		    const struct key_attrs *t)
+		    const struct hpcc_nkey_attrs *t)
 {
 	static struct hpccd_cfg c;
-	unsigned int i, n = 0;
 
 	memset(&c, 0, sizeof(c));
 	if (snprintf(c.key_file, sizeof(c.key_file), "%s", path) >=
@@ -398,28 +379,8 @@ static int keys_put(struct nlmsghdr *nlh, const char *path,
 		fprintf(stderr, "hpccctl: key-file %s: not used\n", path);
 		return 2;
 	}
-	for (i = 0; nlh && i < c.n_nkeys; i++) {
-		const struct hpccd_nkey *k = &c.nkeys[i];
-		bool v4 = hpcc_fcr_mapped(k->pfx.addr) && k->pfx.len >= 96;
-		struct nlattr *nest;
-
-		if (k->accept && !t->accept)
-			continue;
-		nest = mnl_attr_nest_start(nlh, t->nest);
-		mnl_attr_put_u32(nlh, t->id, k->id);
-		mnl_attr_put(nlh, t->key, sizeof(k->key), k->key);
-		if (v4)
-			mnl_attr_put(nlh, t->addr4, 4, k->pfx.addr + 12);
-		else
-			mnl_attr_put(nlh, t->addr6, 16, k->pfx.addr);
-		mnl_attr_put_u8(nlh, t->plen, v4 ? k->pfx.len - 96 : k->pfx.len);
-		if (k->accept)
-			mnl_attr_put(nlh, t->accept, 0, NULL);
-		mnl_attr_nest_end(nlh, nest);
-		n++;
-	}
-	if (nlh && !n)
-		mnl_attr_put(nlh, t->flush, 0, NULL);
+	if (nlh)
+		hpcc_genl_nkeys_put(nlh, c.nkeys, c.n_nkeys, t);
 	explicit_bzero(&c, sizeof(c));
 	return 0;
 }
@@ -448,7 +409,7 @@ static int fcr_args(int ac, char **av, struct nlmsghdr *nlh)
 			goto bad;
 		i++;
 		if (!strcmp(k, "key-file")) {
-			if (keys_put(nlh, av[i], &fcr_key_attrs))
+			if (keys_put(nlh, av[i], &hpcc_fcr_nkey_attrs))
 				return 2;
 			continue;
 		}
@@ -1212,7 +1173,7 @@ static int int_set(int ac, char **av)
 
 		if (!strcmp(av[i], "key-file") && !key_file) {
 			key_file = av[i + 1];
-			if (keys_put(NULL, key_file, &int_key_attrs))
+			if (keys_put(NULL, key_file, &hpcc_int_nkey_attrs))
 				return 2;
 			n--;
 			continue;
@@ -1251,7 +1212,7 @@ static int int_set(int ac, char **av)
 		else
 			mnl_attr_put_u8(nlh, type[i], val[i]);
 	}
-	if (key_file && keys_put(nlh, key_file, &int_key_attrs))
+	if (key_file && keys_put(nlh, key_file, &hpcc_int_nkey_attrs))
 		return 2;
 	err = hpcc_genl_talk(&g, nlh, NULL, NULL);
 	return err ? fail("config-set", err) : 0;

@@ -100,7 +100,8 @@ enum {
 	C_RESPONSES_RX, C_RESPONSES_RX_W, C_RESPONSES_RX_REFUSED,
 	C_AUTH_OK, C_AUTH_OK_RETIRED, C_AUTH_MISSING, C_AUTH_UNKNOWN_KEY,
 	C_AUTH_BAD, C_KEYS_RETIRED, C_U_SENT, C_U_KEPT, C_U_UNAVAILABLE,
-	C_RESPONSES_U, C_RESPONSES_U_VALUE,
+	C_RESPONSES_U, C_RESPONSES_U_VALUE, C_NKEYS_PUSHED,
+	C_NKEYS_PUSH_FAILED,
 	C_PARSE_BASE,
 	C_NUM = C_PARSE_BASE + HPCC_PARSE_NUM
 };
@@ -125,7 +126,8 @@ static const char *const counter_names[C_PARSE_BASE] = {
 	"responses-rx", "responses-rx-w", "responses-rx-refused",
 	"auth-ok", "auth-ok-retired", "auth-missing", "auth-unknown-key",
 	"auth-bad", "keys-retired", "u-sent", "u-kept", "u-unavailable",
-	"responses-u", "responses-u-value",
+	"responses-u", "responses-u-value", "notify-keys-pushed",
+	"notify-keys-push-failed",
 };
 
 /*
@@ -181,6 +183,10 @@ static const char *const counter_names[C_PARSE_BASE] = {
  * @rx: the receiver role's receiver-based flows
  * @rxp: the algorithm's parameters they run with (the module's)
  * @rxp_ok: @rxp was read; until then receiver-based requests are refused
+ * @nkeys: the key file's notify-key lines, @n_nkeys of them: the module's
+ *	MAC keys for FCR messages and CCM notifications (push_nkeys())
+ * @nkeys_owned: the key file has had notify-key lines: hpccd sets the
+ *	module's keys (and flushes them when the lines are gone)
  */
 struct hpccd {
 	struct hpccd_cfg cfg;
@@ -209,6 +215,9 @@ struct hpccd {
 	struct hpccd_rx rx;
 	struct hpcc_params rxp;
 	bool rxp_ok;
+	struct hpccd_nkey nkeys[HPCCD_MAX_NKEYS];
+	unsigned int n_nkeys;
+	bool nkeys_owned;
 };
 
 static struct hpccd D = {
@@ -663,6 +672,39 @@ static int attach_filter(void)
 				      sizeof(code6) / sizeof(code6[0]));
 }
 
+/*
+ * push_nkeys() - the key file's notify-key lines to the module (fcr-set
+ * key nests: tcp_hpcc checks FCR messages and CCM notifications with
+ * them), at the start, at each reload and when the module appears, once
+ * the file has had such lines; a file without them any more flushes the
+ * keys hpccd set (the module keeps those it removes for its key-overlap).
+ * A failure is logged and counted; the keys are pushed again at the next
+ * reload or module load.
+ */
+static void push_nkeys(void)
+{
+	char buf[MNL_SOCKET_BUFFER_SIZE];
+	struct nlmsghdr *nlh;
+	int err;
+
+	if (!D.req.family_id || !D.nkeys_owned)
+		return;
+	nlh = hpcc_genl_msg(&D.req, buf, HPCC_CMD_FCR_SET, NLM_F_ACK);
+	hpcc_genl_nkeys_put(nlh, D.nkeys, D.n_nkeys, &hpcc_fcr_nkey_attrs);
+	err = hpcc_genl_talk(&D.req, nlh, NULL, NULL);
+	explicit_bzero(buf, sizeof(buf));
+	if (err) {
+		D.counters[C_NKEYS_PUSH_FAILED]++;
+		logmsg(LOG_ERR, "notify keys: fcr-set: %s%s%s", strerror(-err),
+		       D.req.extack[0] ? ": " : "", D.req.extack);
+		return;
+	}
+	D.counters[C_NKEYS_PUSHED]++;
+	logmsg(LOG_INFO, "notify keys: %u set in the module", D.n_nkeys);
+	if (!D.n_nkeys)
+		D.nkeys_owned = false;
+}
+
 static void connect_module(void)
 {
 	int err;
@@ -681,6 +723,7 @@ static void connect_module(void)
 				  sizeof(D.ev.events_grp)) < 0)
 		logmsg(LOG_ERR, "join events: %s", strerror(errno));
 	read_params();
+	push_nkeys();
 	err = attach_filter();
 	if (err)
 		logmsg(LOG_ERR, "packet filter: %s", strerror(-err));
@@ -1705,6 +1748,14 @@ static void apply_cfg(void)
 				  D.cfg.auth_overlap_s * 1000000000ULL);
 	explicit_bzero(D.cfg.keys, sizeof(D.cfg.keys));
 	D.cfg.n_keys = 0;
+	/* the notify keys: the module's, pushed when it is there */
+	explicit_bzero(D.nkeys, sizeof(D.nkeys));
+	memcpy(D.nkeys, D.cfg.nkeys, sizeof(D.nkeys));
+	D.n_nkeys = D.cfg.n_nkeys;
+	D.nkeys_owned |= D.n_nkeys > 0;
+	explicit_bzero(D.cfg.nkeys, sizeof(D.cfg.nkeys));
+	D.cfg.n_nkeys = 0;
+	push_nkeys();
 	/* thousands of events (a burst of connections) before one is lost */
 	if (D.ev.nl)
 		set_rcvbuf(mnl_socket_get_fd(D.ev.nl),

@@ -617,7 +617,31 @@ static int parse_lines(struct hpccd_cfg *c, const char *name, const char *buf,
 	return bad ? -1 : 0;
 }
 
-/* The key file: hpccd's own, unreadable by anyone else, at most 64 KiB. */
+/*
+ * credential() - @path names a file right in the service's credentials
+ * directory ($CREDENTIALS_DIRECTORY: systemd's LoadCredential=), which
+ * systemd makes private to the service: its files are root's, and an ACL
+ * lets the service's user read them (the group bits of their mode show the
+ * ACL's mask).
+ */
+static bool credential(const char *path)
+{
+	const char *d = getenv("CREDENTIALS_DIRECTORY");
+	size_t n;
+
+	if (!d || d[0] != '/')
+		return false;
+	n = strlen(d);
+	while (n > 1 && d[n - 1] == '/')
+		n--;
+	return !strncmp(path, d, n) && path[n] == '/' && path[n + 1] &&
+	       !strchr(path + n + 1, '/');
+}
+
+/*
+ * The key file: hpccd's own, unreadable by anyone else, at most 64 KiB;
+ * or a credential (credential()): root's or hpccd's, unreadable by others.
+ */
 int hpccd_cfg_read_keys(struct hpccd_cfg *c)
 {
 	int fd = open(c->key_file, O_RDONLY | O_NOFOLLOW | O_CLOEXEC);
@@ -634,8 +658,11 @@ int hpccd_cfg_read_keys(struct hpccd_cfg *c)
 	}
 	if (fstat(fd, &st) || !S_ISREG(st.st_mode)) {
 		cfg_err("%s: not a regular file", c->key_file);
-	} else if (st.st_uid != geteuid() || st.st_mode & 077) {
-		cfg_err("%s: must be owned by hpccd's user and not accessible to group or others (chmod 600); no key used",
+	} else if (credential(c->key_file) ?
+		   (st.st_uid != geteuid() && st.st_uid != 0) ||
+		   st.st_mode & 007 :
+		   st.st_uid != geteuid() || st.st_mode & 077) {
+		cfg_err("%s: must be owned by hpccd's user and not accessible to group or others (chmod 600), or a credential (LoadCredential=) not accessible to others; no key used",
 			c->key_file);
 	} else {
 		n = read(fd, buf, sizeof(buf));

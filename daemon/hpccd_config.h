@@ -79,8 +79,9 @@ struct hpccd_key {
  * struct hpccd_nkey - a "notify-key = ID HEX PREFIX/LEN [accept]" line of
  *	the key file: a MAC key for FCR messages and CCM notifications
  *	(struct hpcc_wire_nmac), shared with the hops of a prefix.  hpccd
- *	checks these lines and leaves them to ``hpccctl fcr set key-file``
- *	(the sending host's module) and ``hpccctl int set key-file`` (a hop)
+ *	sets them in its host's module (fcr-set) at its start, at each
+ *	reload and when the module appears; ``hpccctl fcr set key-file``
+ *	does the same without hpccd, ``hpccctl int set key-file`` on a hop
  * @id: the key's id, 1..2^32 - 1
  * @key: HPCC_WIRE_NMAC_KEY_LEN bytes (32 hex digits)
  * @pfx: the hops (at a sender) or the senders (at a hop)

@@ -256,7 +256,10 @@ TEST(notify_key_lines)
 	EXPECT_EQ(-1, keys(&c, "notify-key = 0 00112233445566778899aabbccddeeff ::/0\n"));
 }
 
-/* The key file must be hpccd's alone (mode 600); else no key is used. */
+/*
+ * The key file must be hpccd's alone (mode 600), or a credential of the
+ * service readable by no others; else no key is used.
+ */
 TEST(key_file_permissions)
 {
 	char dir[] = "/tmp/auth_test.XXXXXX", path[64], conf[96];
@@ -285,6 +288,20 @@ TEST(key_file_permissions)
 	ASSERT_EQ(chmod(path, 0600), 0);
 	EXPECT_EQ(hpccd_cfg_read(&c, true), 0);
 	EXPECT_EQ(c.n_keys, 1);
+	/* a credential (LoadCredential=): the group bits (systemd's ACL
+	 * mask) allowed, others' not; elsewhere the group bits refuse
+	 */
+	ASSERT_EQ(chmod(path, 0640), 0);
+	EXPECT_EQ(hpccd_cfg_read(&c, true), -1);
+	ASSERT_EQ(setenv("CREDENTIALS_DIRECTORY", "/tmp/elsewhere", 1), 0);
+	EXPECT_EQ(hpccd_cfg_read(&c, true), -1);
+	ASSERT_EQ(setenv("CREDENTIALS_DIRECTORY", dir, 1), 0);
+	EXPECT_EQ(hpccd_cfg_read(&c, true), 0);
+	EXPECT_EQ(c.n_keys, 1);
+	ASSERT_EQ(chmod(path, 0644), 0);
+	EXPECT_EQ(hpccd_cfg_read(&c, true), -1);
+	EXPECT_EQ(c.n_keys, 0);
+	ASSERT_EQ(unsetenv("CREDENTIALS_DIRECTORY"), 0);
 	n = unlink(path) | unlink(conf) | rmdir(dir);
 	EXPECT_EQ(n, 0);
 }

@@ -3,7 +3,8 @@
 #
 # The MAC of FCR messages and CCM notifications at the sending host
 # (issue 21; draft-miao-ccwg-hpcc section 9.1; kernel/hpcc_nmac.h):
-# tcp_hpcc's keys from a key file (hpccctl fcr set key-file), reported
+# tcp_hpcc's keys from a key file (hpccctl fcr set key-file, or hpccd's
+# key file, which hpccd sets at its start and reloads), reported
 # without their bytes; messages signed in userspace with libsodium
 # (selftests/nmac_send.c) verified by the kernel's siphash(); unsigned,
 # forged and unknown-key messages refused and counted before anything
@@ -150,8 +151,44 @@ bad_attrs() {
 	grep -q "key with keys-flush" "$TMP/err"
 }
 
+# keys_json EXPR - the Python EXPR on the list k of hs's keys (hpccctl -j
+# fcr show: id, prefix, accept, retired)
+keys_json() {
+	sctl -j fcr show | python3 -c '
+import json, sys
+k = json.load(sys.stdin)["key"]
+sys.exit(0 if '"$1"' else 1)'
+}
+
+# hpccd sets its key file's notify-key lines in the module: at its start
+# (the key verifies a signed message), at a reload (the one it no longer
+# names retired), and a reload of a file without them flushes the keys
+# it set (both retired, for the overlap); it counts each push
+hpccd_keys() {
+	sctl fcr set keys-flush key-overlap 60 || return 1
+	keyfile hs.keys "notify-key = 1 $K1 10.52.0.2/32" &&
+	printf 'auth-key-file = %s\n' "$TMP/hs.keys" > "$TMP/hs.conf" &&
+	start_hpccd hs || return 1
+	retry 25 keys_json 'k == [{"id": 1, "prefix": "10.52.0.2/32", "accept": False, "retired": False}]' || {
+		sctl fcr show; cat "$TMP/hs.log"; return 1; }
+	delta "send fcr 1 $K1" notify-auth-ok+1 fcr-no-flow+1 || return 1
+	keyfile hs.keys "notify-key = 3 $K3 10.52.0.0/24" &&
+	kill -HUP "$(pid_of hs)" &&
+	retry 25 keys_json 'sorted((x["id"], x["retired"]) for x in k) == [(1, True), (3, False)]' || {
+		sctl fcr show; return 1; }
+	delta "send fcr 3 $K3" notify-auth-ok+1 fcr-no-flow+1 || return 1
+	keyfile hs.keys "key = 5 $(printf 'ab%.0s' $(seq 32)) 10.99.0.0/16" &&
+	kill -HUP "$(pid_of hs)" &&
+	retry 25 keys_json 'k and all(x["retired"] for x in k)' || {
+		sctl fcr show; return 1; }
+	dvars hs h || return 1
+	echo "notify-keys-pushed $h_notify_keys_pushed, failed $h_notify_keys_push_failed"
+	sctl fcr show
+	[ "$h_notify_keys_pushed" = 3 ] && [ "$h_notify_keys_push_failed" = 0 ]
+}
+
 ktap_print_header
-ktap_set_plan 9
+ktap_set_plan 10
 t "hs - hop, tcp_hpcc FCR on from the hop's prefix" topology
 t "keys from a key file, reported without their bytes; a readable file refused" keys_load
 t "FCR and CCM signed with libsodium's SipHash-2-4: verified by the kernel" signed_ok
@@ -160,5 +197,6 @@ t "a source no key covers needs no MAC" uncovered
 t "rotation: the removed key accepted for key-overlap, refused after it" rotation
 t "keys-flush with no overlap: no MAC needed" flushed
 t "a key file with an id twice, key with keys-flush: refused" bad_attrs
+t "hpccd sets its key file's notify keys at its start and reloads, flushes them when gone" hpccd_keys
 t "kernel log clean" kernel_clean_since "$MARK"
 ktap_finished
