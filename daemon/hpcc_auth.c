@@ -7,6 +7,7 @@
 #include <sodium.h>
 
 #include "hpcc_auth.h"
+#include "hpcc_overlap.h"
 
 int hpcc_auth_init(void)
 {
@@ -23,50 +24,29 @@ static bool same_key(const struct hpccd_key *a, const struct hpccd_key *b)
 	       !sodium_memcmp(a->key, b->key, sizeof(a->key));
 }
 
+static bool same_key_v(const void *a, const void *b)
+{
+	return same_key(a, b);
+}
+
+static const struct hpcc_overlap_type key_type = {
+	.size = sizeof(struct hpccd_key),
+	.expires = offsetof(struct hpccd_key, expires_ns),
+	.same = same_key_v,
+	.keys = HPCCD_MAX_KEYS,
+	.ring = HPCC_RING_MAX,
+};
+
 unsigned int hpcc_keyring_load(struct hpcc_keyring *ring,
 			       const struct hpccd_cfg *cfg, uint64_t now,
 			       uint64_t overlap_ns)
 {
 	struct hpcc_keyring old = *ring;
-	unsigned int i, j, retired = 0;
+	unsigned int retired;
 
 	memset(ring, 0, sizeof(*ring));
-	for (i = 0; i < cfg->n_keys && i < HPCCD_MAX_KEYS; i++) {
-		ring->k[ring->n] = cfg->keys[i];
-		ring->k[ring->n++].expires_ns = 0;
-	}
-	for (i = 0; i < old.n; i++) {
-		struct hpccd_key k = old.k[i];
-		bool kept = false;
-
-		if (k.expires_ns && (int64_t)(k.expires_ns - now) <= 0)
-			continue;
-		for (j = 0; j < cfg->n_keys && !kept; j++)
-			kept = same_key(&k, &cfg->keys[j]);
-		if (kept)
-			continue;
-		if (!k.expires_ns) {
-			k.expires_ns = now + overlap_ns;
-			if (!overlap_ns)
-				continue;
-			retired++;
-		}
-		if (ring->n == HPCC_RING_MAX) {
-			/* drop the retired key that expires first */
-			unsigned int m = cfg->n_keys;
-
-			for (j = m + 1; j < ring->n; j++)
-				if (ring->k[j].expires_ns <
-				    ring->k[m].expires_ns)
-					m = j;
-			if (m >= ring->n ||
-			    ring->k[m].expires_ns > k.expires_ns)
-				continue;
-			ring->k[m] = k;
-			continue;
-		}
-		ring->k[ring->n++] = k;
-	}
+	retired = hpcc_overlap(&key_type, ring->k, &ring->n, old.k, old.n,
+			       cfg->keys, cfg->n_keys, now, overlap_ns);
 	sodium_memzero(&old, sizeof(old));
 	return retired;
 }

@@ -24,6 +24,7 @@
 #include <sodium.h>
 #endif
 #include "hpcc_fcr.h"
+#include "hpcc_overlap.h"
 
 /* Keys a key set holds: those configured, then those kept for an overlap. */
 #define HPCC_NMAC_KEYS		16
@@ -235,6 +236,11 @@ static inline bool hpcc_nmac_same(const struct hpcc_nmac_key *a,
 	       !memcmp(a->pfx.addr, b->pfx.addr, 16) && !d;
 }
 
+static inline bool hpcc_nmac_same_key(const void *a, const void *b)
+{
+	return hpcc_nmac_same(a, b);
+}
+
 /**
  * hpcc_nmac_replace() - a new key set: @keys, and the keys of @old that
  *	they drop, kept for @overlap_ns
@@ -259,46 +265,17 @@ static inline unsigned int hpcc_nmac_replace(struct hpcc_nmac_ring *out,
 					     unsigned int n, u64 now,
 					     u64 overlap_ns)
 {
-	unsigned int i, j, retired = 0;
+	static const struct hpcc_overlap_type t = {
+		.size = sizeof(struct hpcc_nmac_key),
+		.expires = offsetof(struct hpcc_nmac_key, expires),
+		.same = hpcc_nmac_same_key,
+		.keys = HPCC_NMAC_KEYS,
+		.ring = HPCC_NMAC_RING,
+	};
 
 	memset(out, 0, sizeof(*out));
-	for (i = 0; i < n && i < HPCC_NMAC_KEYS; i++) {
-		out->k[out->n] = keys[i];
-		out->k[out->n++].expires = 0;
-	}
-	n = out->n;
-	for (i = 0; i < old->n && i < HPCC_NMAC_RING; i++) {
-		struct hpcc_nmac_key k = old->k[i];
-		bool kept = false;
-
-		if (k.expires && (s64)(k.expires - now) <= 0)
-			continue;
-		for (j = 0; j < n && !kept; j++)
-			kept = hpcc_nmac_same(&k, &out->k[j]);
-		if (kept)
-			continue;
-		if (!k.expires) {
-			if (!overlap_ns)
-				continue;
-			k.expires = now + overlap_ns;
-			if (!k.expires)
-				k.expires = 1;
-			retired++;
-		}
-		if (out->n == HPCC_NMAC_RING) {
-			unsigned int m = n;
-
-			for (j = n + 1; j < out->n; j++)
-				if ((s64)(out->k[j].expires -
-					  out->k[m].expires) < 0)
-					m = j;
-			if ((s64)(out->k[m].expires - k.expires) < 0)
-				out->k[m] = k;
-			continue;
-		}
-		out->k[out->n++] = k;
-	}
-	return retired;
+	return hpcc_overlap(&t, out->k, &out->n, old->k, old->n, keys, n, now,
+			    overlap_ns);
 }
 
 #endif /* _HPCC_NMAC_H */
