@@ -689,7 +689,7 @@ static void push_nkeys(void)
 
 	if (!D.req.family_id || !D.nkeys_owned)
 		return;
-	nlh = hpcc_genl_msg(&D.req, buf, HPCC_CMD_FCR_SET, NLM_F_ACK);
+	nlh = hpcc_genl_msg(&D.req, buf, HPCC_CMD_FCR_SET, 0);
 	hpcc_genl_nkeys_put(nlh, D.nkeys, D.n_nkeys, &hpcc_fcr_nkey_attrs);
 	err = hpcc_genl_talk(&D.req, nlh, NULL, NULL);
 	explicit_bzero(buf, sizeof(buf));
@@ -1748,14 +1748,15 @@ static void apply_cfg(void)
 				  D.cfg.auth_overlap_s * 1000000000ULL);
 	explicit_bzero(D.cfg.keys, sizeof(D.cfg.keys));
 	D.cfg.n_keys = 0;
-	/* the notify keys: the module's, pushed when it is there */
+	/* the notify keys: the module's, pushed by connect_module() and
+	 * after a reload
+	 */
 	explicit_bzero(D.nkeys, sizeof(D.nkeys));
 	memcpy(D.nkeys, D.cfg.nkeys, sizeof(D.nkeys));
 	D.n_nkeys = D.cfg.n_nkeys;
 	D.nkeys_owned |= D.n_nkeys > 0;
 	explicit_bzero(D.cfg.nkeys, sizeof(D.cfg.nkeys));
 	D.cfg.n_nkeys = 0;
-	push_nkeys();
 	/* thousands of events (a burst of connections) before one is lost */
 	if (D.ev.nl)
 		set_rcvbuf(mnl_socket_get_fd(D.ev.nl),
@@ -1881,8 +1882,11 @@ static bool on_signal(void)
 			} else {
 				D.cfg = c;
 				apply_cfg();
+				push_nkeys();
 				logmsg(LOG_INFO, "reloaded %s", D.cfg.file);
 			}
+			/* the key bytes the file had (D.cfg's are gone) */
+			explicit_bzero(&c, sizeof(c));
 			if (D.req.family_id) {
 				read_params();
 				attach_filter();

@@ -154,7 +154,7 @@ bad_attrs() {
 # keys_json EXPR - the Python EXPR on the list k of hs's keys (hpccctl -j
 # fcr show: id, prefix, accept, retired)
 keys_json() {
-	sctl -j fcr show | python3 -c '
+	sctl -j fcr show | python3 -S -c '
 import json, sys
 k = json.load(sys.stdin)["key"]
 sys.exit(0 if '"$1"' else 1)'
