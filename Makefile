@@ -12,6 +12,8 @@
 #                        generator (libnl-3 too)
 #   make check           installs what the tests need (tools/deps), then the
 #                        whole test suite; ends with "N passed, N failed"
+#   make check-e2e       likewise, the performance test on every kernel (check
+#                        runs it on the newest)
 #   make demo            installs what it needs, then the main job in a guest
 #   make bench, bench-quick, bench-ack, bench-daemon, bench-ccm: benchmarks (likewise)
 #   make checkpatch      scripts/checkpatch.pl --strict over kernel/
@@ -36,7 +38,7 @@ all: modules programs
 # sub-make: this Makefile is read again there, so the kernel headers and the
 # kernel source package that tools/deps has just installed are seen (KDIRS
 # and LINUX_SRC_TAR are wildcards, evaluated when the file is read).
-DEPS_ENTRIES := check demo bench bench-quick bench-ack bench-daemon bench-scale bench-ccm
+DEPS_ENTRIES := check check-e2e demo bench bench-quick bench-ack bench-daemon bench-scale bench-ccm
 $(DEPS_ENTRIES): deps
 	@$(MAKE) --no-print-directory run-$@
 
@@ -261,6 +263,11 @@ linux-src: $(LINUX_SRC)/.stamp
 
 run-check: all tools selftest-progs fuzz-progs linux-src
 	@bash selftests/run
+
+# The performance test (e2e.sh) on every kernel: check runs it on the newest
+# one only, to stay within its 30 minutes (Documentation/testing.rst).
+run-check-e2e: all tools selftest-progs linux-src
+	@HPCC_E2E_ONLY=1 HPCC_E2E_KERNELS=all bash selftests/run
 
 # The functional guest tests on the debugging kernel (KASAN, lockdep,
 # kmemleak, DEBUG_ATOMIC_SLEEP, DEBUG_OBJECTS_RCU_HEAD, KFENCE), built once

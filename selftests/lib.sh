@@ -187,11 +187,12 @@ dvars() {
 # false or there is no such flow.  age(f) is telemetry-age, microseconds,
 # or a huge number before any telemetry.  The last records read stay in
 # $TMP/flowj.last for a failure's diagnostics (the flow may be gone when
-# it is printed).
+# it is printed).  python3 -S (no site module: only the standard library)
+# starts in 0.29 s in a guest against 0.47 s, and these run in retry loops.
 flow_json() {
 	ip netns exec "$1" "$TOP/build/hpccctl" -j flow show dst "$2" sport "$3" |
 	tee "$TMP/flowj.last" |
-	python3 -c '
+	python3 -S -c '
 import json, sys
 def age(f):
     return f.get("telemetry-age", 1 << 62)
@@ -205,7 +206,7 @@ sys.exit(0 if [f for f in fl if '"$4"'] else 1)'
 int_stat() {
 	local ns=$1 dev=$2
 	shift 2
-	ip netns exec "$ns" "$TOP/build/hpccctl" -j int show | python3 -c '
+	ip netns exec "$ns" "$TOP/build/hpccctl" -j int show | python3 -S -c '
 import json, sys
 d = [x for x in json.load(sys.stdin)["dev"] if x["dev"] == sys.argv[1]]
 print(*[d[0].get(k, -1) if d else -1 for k in sys.argv[2:]])' "$dev" "$@"

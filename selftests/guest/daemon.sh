@@ -47,7 +47,7 @@ flowj() {
 
 # flowj_samples - the samples count of the flow flowj read last
 flowj_samples() {
-	python3 -c 'import json, sys; print(json.load(sys.stdin)[0]["samples"])' \
+	python3 -S -c 'import json, sys; print(json.load(sys.stdin)[0]["samples"])' \
 		< "$TMP/flowj.last"
 }
 
@@ -100,7 +100,7 @@ iperf_stop() {
 
 iperf_ok() { # iperf_ok CPORT - it exited 0 and moved data
 	wait "$(cat "$TMP/iperf.$1.pid")" 2>/dev/null
-	python3 -c '
+	python3 -S -c '
 import json, sys
 e = json.load(open(sys.argv[1]))["end"]
 print("iperf3: %.1f Mbit/s, %d retransmits" %
@@ -139,7 +139,7 @@ receiver_reports_n() {
 	local w0
 	ip netns exec hs "$CTL" param set n-flows-source reported || return 1
 	w0=$(ip netns exec hs "$CTL" -j param show |
-		python3 -c 'import json, sys; p = json.load(sys.stdin); print(p["w-init"] * (1000 - p["eta"]) // 1000 // 2)')
+		python3 -S -c 'import json, sys; p = json.load(sys.stdin); print(p["w-init"] * (1000 - p["eta"]) // 1000 // 2)')
 	# 60 s, stopped once both show N = 2: each check takes 1-2 s in the
 	# guest, and a 20 s pair once ended before a check found the first
 	# flow's telemetry under 100 ms old (6.1, 2026-11-25)

@@ -34,7 +34,7 @@ trap tb_down EXIT
 
 # sum DIR KEY - a field of DIR/summary.json
 sum() {
-	python3 -c 'import json, sys; print(json.load(open(sys.argv[1]))[sys.argv[2]])' \
+	python3 -S -c 'import json, sys; print(json.load(open(sys.argv[1]))[sys.argv[2]])' \
 		"$1/summary.json" "$2"
 }
 
@@ -63,7 +63,7 @@ setup() {
 drops() {
 	local ns
 	for ns in $(tb_ns_all); do
-		ip -n "$ns" -s -j link show | python3 -c '
+		ip -n "$ns" -s -j link show | python3 -S -c '
 import json, sys
 for l in json.load(sys.stdin):
     s = l.get("stats64", {})

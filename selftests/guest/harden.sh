@@ -38,7 +38,7 @@ params_need_init_admin() {
 	unshare -Urn "$CTL" param show > /dev/null || return 1
 	ip netns add ha && ip netns exec ha "$CTL" param set max-flows 5 &&
 		[ "$(ip netns exec ha "$CTL" -j param show |
-		     python3 -c 'import json,sys; print(json.load(sys.stdin)["max-flows"])')" = 5 ]
+		     python3 -S -c 'import json,sys; print(json.load(sys.stdin)["max-flows"])')" = 5 ]
 }
 
 # Per-flow state is charged to the memory cgroup of the task that opens

@@ -24,7 +24,7 @@ rctl() { ip netns exec tbr "$CTL" "$@"; }
 
 # icount KEY - a counter of br0 (hpccctl -j int show)
 icount() {
-	rctl -j int show | python3 -c '
+	rctl -j int show | python3 -S -c '
 import json, sys
 d = [x for x in json.load(sys.stdin)["dev"] if x["dev"] == "br0"]
 print(d[0][sys.argv[1]] if d else -1)' "$1"
@@ -55,7 +55,7 @@ setup() {
 defaults() {
 	local inum
 	inum=$(stat -L -c %i /run/netns/tbr)
-	rctl -j int show | python3 -c '
+	rctl -j int show | python3 -S -c '
 import json, sys
 d = json.load(sys.stdin)
 br = [x for x in d["dev"] if x["dev"] == "br0"][0]
@@ -92,10 +92,10 @@ config_errors() {
 		setpriv --reuid=65534 --regid=65534 --clear-groups \
 		--inh-caps=-all --bounding-set=-all "$CTL" int set switch-id 1 &&
 	# a veth reports 10 Gbit/s: the default B
-	rctl int add dev l1 && [ "$(rctl -j int show | python3 -c '
+	rctl int add dev l1 && [ "$(rctl -j int show | python3 -S -c '
 import json, sys
 print([x["rate"] for x in json.load(sys.stdin)["dev"] if x["dev"] == "l1"][0])')" = 10000000000 ] &&
-	rctl int del dev l1 && [ "$(rctl -j int show | python3 -c '
+	rctl int del dev l1 && [ "$(rctl -j int show | python3 -S -c '
 import json, sys; print(json.load(sys.stdin)["devs"])')" = 1 ]
 }
 
@@ -251,7 +251,7 @@ intmd_then_own() {
 # words; the TCP checksum stays valid
 ifa_stamped() {
 	local before br l1 n
-	[ "$(rctl -j int show | python3 -c 'import json,sys; print(json.load(sys.stdin)["ifa-protocol"])')" = 253 ] &&
+	[ "$(rctl -j int show | python3 -S -c 'import json,sys; print(json.load(sys.stdin)["ifa-protocol"])')" = 253 ] &&
 	rctl int change dev br0 encoding ifa && [ "$(icount encoding)" = ifa ] ||
 		return 1
 	br=$(ifindex br0)
@@ -391,7 +391,7 @@ rate_change() {
 # udp_burst - 72 UDP datagrams of 1400 bytes (102816 bytes of IP) from the
 # sender to the receiver, as fast as python sends them
 udp_burst() {
-	ip netns exec tbs1 python3 -c '
+	ip netns exec tbs1 python3 -S -c '
 import socket
 s = socket.socket(socket.AF_INET, socket.SOCK_DGRAM)
 for i in range(72):
@@ -418,7 +418,7 @@ wire() {
 	v=$(around_burst) || return 1
 	echo "wire: ts txBytes qlen before and after: $v"
 	# shellcheck disable=SC2086
-	python3 -c '
+	python3 -S -c '
 import sys
 t0, x0, q0, t1, x1, q1 = map(int, sys.argv[1:7])
 sent, cap = x1 - x0, 20000 * (t1 - t0) / 8e9
@@ -437,9 +437,9 @@ sys.exit(0 if sent <= cap + 1 and q1 > 0 and sent + q1 - q0 >= 72 * 1428 else 1)
 dev_gone() {
 	ip -n tbr link add dum0 type dummy &&
 	rctl int add dev dum0 rate 1gbit &&
-	[ "$(rctl -j int show | python3 -c 'import json,sys; print(json.load(sys.stdin)["devs"])')" = 2 ] &&
+	[ "$(rctl -j int show | python3 -S -c 'import json,sys; print(json.load(sys.stdin)["devs"])')" = 2 ] &&
 	ip -n tbr link del dum0 &&
-	[ "$(rctl -j int show | python3 -c 'import json,sys; print(json.load(sys.stdin)["devs"])')" = 1 ]
+	[ "$(rctl -j int show | python3 -S -c 'import json,sys; print(json.load(sys.stdin)["devs"])')" = 1 ]
 }
 
 gone_and_unload() {
@@ -447,7 +447,7 @@ gone_and_unload() {
 	modprobe -r hpcc_int && [ ! -e /sys/module/hpcc_int ] || return 1
 	# the family's alias loads the module again on the next request,
 	# with a fresh, empty table
-	[ "$(rctl -j int show | python3 -c 'import json,sys; print(json.load(sys.stdin)["devs"])')" = 0 ] &&
+	[ "$(rctl -j int show | python3 -S -c 'import json,sys; print(json.load(sys.stdin)["devs"])')" = 0 ] &&
 		[ -e /sys/module/hpcc_int ]
 }
 

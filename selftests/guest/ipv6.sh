@@ -59,7 +59,7 @@ v6key() {
 # v4key SADDR SPORT DADDR DPORT - the same for an IPv4 flow (u32 in host
 # order; the CLI puts it big-endian as the spec says)
 v4key() {
-	python3 -c 'import ipaddress, sys
+	python3 -S -c 'import ipaddress, sys
 a = sys.argv[1:]
 print("{\"family\": 2, \"saddr4\": %d, \"sport\": %s, \"daddr4\": %d, \"dport\": %s" %
       (int(ipaddress.IPv4Address(a[0])), a[1], int(ipaddress.IPv4Address(a[2])), a[3]), end="")' "$@"
@@ -67,7 +67,7 @@ print("{\"family\": 2, \"saddr4\": %d, \"sport\": %s, \"daddr4\": %d, \"dport\":
 
 # field JSON NAME - one top-level field of a CLI reply, empty if absent
 field() {
-	python3 -c 'import json, sys
+	python3 -S -c 'import json, sys
 d = json.loads(sys.argv[1])
 v = d.get(sys.argv[2], "")
 print(v)' "$1" "$2"
@@ -113,7 +113,7 @@ ipv6_flow() {
 	[ "$(field "$out" daddr6)" = $SRV6 ] && [ "$(field "$out" cwnd)" -gt 0 ] &&
 	[ -z "$(field "$out" saddr4)" ] || return 1
 	out=$(ynl hs --dump flow-get) || return 1
-	python3 -c 'import json, sys
+	python3 -S -c 'import json, sys
 flows = json.loads(sys.argv[1])
 v6 = [f for f in flows if f["family"] == 10 and f["saddr6"] == sys.argv[2] and f["sport"] == 41000]
 print("dump: %d flows, %d of them this IPv6 flow" % (len(flows), len(v6)))
@@ -141,7 +141,7 @@ mapped_flows() {
 	nf0=$(stat_of hr no_state_family)
 	{ ip netns exec hs iperf3 -c $SRV4 -p 5302 -C hpcc --cport 41001 \
 		-b 5M -t $((600 * SLOW)) >/dev/null 2>&1 & }
-	{ ip netns exec hs python3 -c '
+	{ ip netns exec hs python3 -S -c '
 import socket, time
 s = socket.socket(socket.AF_INET6)
 s.setsockopt(socket.IPPROTO_TCP, socket.TCP_CONGESTION, b"hpcc")
@@ -159,7 +159,7 @@ time.sleep(600)' > "$TMP/mapped" 2>&1 & }
 	# the sender's through hpccctl -j (a YNL CLI call costs about 10 s in
 	# a TCG guest; the receiver's above tested the spec's names)
 	out=$(ip netns exec hs "$TOP/build/hpccctl" -j flow show sport 41002) || return 1
-	python3 -c 'import json, sys
+	python3 -S -c 'import json, sys
 f = json.loads(sys.argv[1])
 print("sender'"'"'s v4-mapped socket: %s" % [(x["family"], x.get("saddr4"), x.get("daddr4")) for x in f])
 assert len(f) == 1 and f[0]["family"] == 2 and f[0]["saddr4"] == sys.argv[2] and f[0]["daddr4"] == sys.argv[3], f' \
@@ -177,21 +177,21 @@ hpccctl_ipv6() {
 	echo "$out"
 	echo "$out" | grep -q "^\[$CLI6\]:41000 *\[$SRV6\]:5301 " || return 1
 	out=$(ip netns exec hs "$ctl" -j flow show dst $SRV6) || return 1
-	python3 -c 'import json, sys
+	python3 -S -c 'import json, sys
 f = json.loads(sys.argv[1])
 print("-j dst %s: %s" % (sys.argv[3], [(x["saddr6"], x["sport"], x["family"]) for x in f]))
 assert len(f) == 1 and f[0]["saddr6"] == sys.argv[2] and f[0]["saddr"] == sys.argv[2], f
 assert f[0]["family"] == 10 and f[0]["sport"] == 41000 and "saddr4" not in f[0], f' \
 		"$out" $CLI6 $SRV6 || return 1
 	out=$(ip netns exec hs "$ctl" -j flow show dst ::ffff:$SRV4 sport 41002) || return 1
-	python3 -c 'import json, sys
+	python3 -S -c 'import json, sys
 f = json.loads(sys.argv[1])
 print("-j dst ::ffff:%s sport 41002: %s" % (sys.argv[2], [(x["saddr4"], x["daddr4"], x["family"]) for x in f]))
 assert len(f) == 1 and f[0]["daddr4"] == sys.argv[2] and f[0]["family"] == 2, f' \
 		"$out" $SRV4 || return 1
 	# no flow of the other family matches an address filter
 	out=$(ip netns exec hs "$ctl" -j flow show src 198.18.0.1 dport 5301) || return 1
-	python3 -c 'import json, sys; assert json.loads(sys.argv[1]) == [], sys.argv[1]' "$out" ||
+	python3 -S -c 'import json, sys; assert json.loads(sys.argv[1]) == [], sys.argv[1]' "$out" ||
 		{ echo "IPv4 filter matched: $out"; return 1; }
 }
 
@@ -222,7 +222,7 @@ ipv6_telemetry() {
 	out=$(ynl hs --do flow-get --json "$key}")
 	echo "namespace samples $s0 -> $(stat_of hs samples), flow samples $(field "$out" samples)," \
 	     "telemetry-in $(field "$out" telemetry-in)," \
-	     "hops $(python3 -c 'import json, sys; print(len(json.loads(sys.argv[1])["hop"]))' "$out")"
+	     "hops $(python3 -S -c 'import json, sys; print(len(json.loads(sys.argv[1])["hop"]))' "$out")"
 	grep -m2 hpcc_sample $tr/trace
 	[ "$(field "$out" telemetry-in)" = 3 ] && [ "$(field "$out" samples)" -ge 3 ] &&
 	grep -q "hpcc_sample: \[$CLI6\]:41000 > \[$SRV6\]:5301 step=" $tr/trace
@@ -290,7 +290,7 @@ CTL=$TOP/build/hpccctl
 # $TMP/flow6.last
 flow6() {
 	ip netns exec h6s "$CTL" -j flow show sport 41600 | tee "$TMP/flow6.last" |
-	python3 -c '
+	python3 -S -c '
 import json, sys
 def age(f):
     return f.get("telemetry-age", 1 << 62)
@@ -299,7 +299,7 @@ sys.exit(0 if [f for f in json.load(sys.stdin) if '"$1"'] else 1)'
 
 # label6 - the sender module's flowlabel of that flow, as 0x%05x
 label6() {
-	python3 -c 'import json, sys
+	python3 -S -c 'import json, sys
 print("0x%05x" % json.load(open(sys.argv[1]))[0]["flowlabel"])' "$TMP/flow6.last"
 }
 
@@ -396,7 +396,7 @@ hpccd_ipv6() {
 # telemetry and one record.
 dual_ok() { # dual_ok IFINDEX - the receiver's flow to port 41601 is as asked
 	ip netns exec h6d "$CTL" -j flow show dport 41601 > "$TMP/dual.last" &&
-	python3 -c '
+	python3 -S -c '
 import json, sys
 f = json.load(open(sys.argv[1]))
 sys.exit(0 if [x for x in f if x["family"] == 2 and x["mode-name"] == "hpcc" and

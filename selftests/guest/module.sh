@@ -75,7 +75,7 @@ iperf3_hpcc() {
 	local j
 	j=$(ip netns exec hs iperf3 -c $SRV -p 5201 -C hpcc -t 3 -J) || {
 		echo "$j" | tail -5; return 1; }
-	echo "$j" | python3 -c '
+	echo "$j" | python3 -S -c '
 import json, sys
 e = json.load(sys.stdin)["end"]
 cc, rx = e["sender_tcp_congestion"], e["sum_received"]["bytes"]

@@ -90,7 +90,7 @@ stop_floods() {
 flood_sent() { sed -n 's/^sent \([0-9]*\) .*/\1/p' "$TMP/$1.out"; }
 
 rstat() { # rstat NS COUNTER - a counter of tcp_hpcc in NS (hpccctl -j stats)
-	ip netns exec "$1" "$CTL" -j stats 2>/dev/null | python3 -c '
+	ip netns exec "$1" "$CTL" -j stats 2>/dev/null | python3 -S -c '
 import json, sys
 print(json.load(sys.stdin).get(sys.argv[1], 0))' "$2"
 }
