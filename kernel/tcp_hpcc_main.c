@@ -416,6 +416,29 @@ static void hpcc_ccm_rx_apply(struct sock *sk, struct hpcc_ent *e,
 }
 
 /*
+ * hpcc_sample_done() - what every applied sample leaves behind: its step,
+ * the sequence numbers it ran with, the samples counters and the
+ * hpcc_sample tracepoint (@arrived: when netlink stored the sample; the
+ * ACK's clock @now was read when its processing began, so a sample pushed
+ * since then arrived "after" it).
+ */
+static void hpcc_sample_done(const struct sock *sk, struct hpcc_ent *e,
+			     enum hpcc_step step, u64 now, u64 arrived)
+{
+	const struct tcp_sock *tp = tcp_sk(sk);
+
+	e->last_step = step;
+	e->last_ack_seq = tp->snd_una;
+	e->last_snd_nxt = tp->snd_nxt;
+	e->samples++;
+	hpcc_stat_inc(e->hn, HPCC_STAT_SAMPLES);
+	trace_hpcc_sample(e, step, now > arrived ? now - arrived : 0,
+			  e->sample_time ? now - e->sample_time : 0,
+			  tp->srtt_us >> 3);
+	e->sample_time = now;
+}
+
+/*
  * hpcc_take_rx() - a receiver-based sample (draft-pan-tsvwg-hpccplus-02
  * section 6.2, Figure 8): the receiver ran NewINT, so the sender computes
  * no U.  With a W (sent at most once per T) W and Wc become it, within
@@ -427,7 +450,6 @@ static void hpcc_take_rx(struct sock *sk, struct hpcc_ent *e,
 			 const struct hpcc_cfg *cfg, const struct hpcc_tlm *tlm,
 			 u64 now, u64 arrived)
 {
-	const struct tcp_sock *tp = tcp_sk(sk);
 	u64 w;
 
 	if (!tlm->rx_w) {
@@ -441,16 +463,8 @@ static void hpcc_take_rx(struct sock *sk, struct hpcc_ent *e,
 		    cfg->p.w_init);
 	e->core.w = w;
 	e->core.wc = w;
-	e->last_step = HPCC_STEP_WC;
-	e->last_ack_seq = tp->snd_una;
-	e->last_snd_nxt = tp->snd_nxt;
-	e->samples++;
-	hpcc_stat_inc(e->hn, HPCC_STAT_SAMPLES);
 	hpcc_stat_inc(e->hn, HPCC_STAT_RX_W_APPLIED);
-	trace_hpcc_sample(e, HPCC_STEP_WC, now > arrived ? now - arrived : 0,
-			  e->sample_time ? now - e->sample_time : 0,
-			  tp->srtt_us >> 3);
-	e->sample_time = now;
+	hpcc_sample_done(sk, e, HPCC_STEP_WC, now, arrived);
 }
 
 /*
@@ -474,16 +488,8 @@ static void hpcc_take_u(struct sock *sk, struct hpcc_ent *e,
 				      tlm->n_flows));
 	step = hpcc_new_ack_u(&e->core, &cfg->p, tp->snd_una, tp->snd_nxt,
 			      (u64)tlm->u << (HPCC_U_SHIFT - HPCC_WIRE_U_SHIFT));
-	e->last_step = step;
-	e->last_ack_seq = tp->snd_una;
-	e->last_snd_nxt = tp->snd_nxt;
-	e->samples++;
-	hpcc_stat_inc(e->hn, HPCC_STAT_SAMPLES);
 	hpcc_stat_inc(e->hn, HPCC_STAT_RX_U_APPLIED);
-	trace_hpcc_sample(e, step, now > arrived ? now - arrived : 0,
-			  e->sample_time ? now - e->sample_time : 0,
-			  tp->srtt_us >> 3);
-	e->sample_time = now;
+	hpcc_sample_done(sk, e, step, now, arrived);
 }
 
 /*
@@ -550,18 +556,7 @@ static void hpcc_take_telemetry(struct sock *sk, struct hpcc_ent *e,
 			    tlm.hops, tlm.nhop);
 	if (step == HPCC_STEP_W || step == HPCC_STEP_WC)
 		hpcc_ccm_step(sk, e, cfg, now, w0, wc0, stage0);
-	e->last_step = step;
-	e->last_ack_seq = tp->snd_una;
-	e->last_snd_nxt = tp->snd_nxt;
-	e->samples++;
-	hpcc_stat_inc(e->hn, HPCC_STAT_SAMPLES);
-	/* the ACK's clock was read when its processing began, so a
-	 * sample pushed since then arrived "after" it
-	 */
-	trace_hpcc_sample(e, step, now > arrived ? now - arrived : 0,
-			  e->sample_time ? now - e->sample_time : 0,
-			  tp->srtt_us >> 3);
-	e->sample_time = now;
+	hpcc_sample_done(sk, e, step, now, arrived);
 }
 
 /*
