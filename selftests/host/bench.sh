@@ -213,15 +213,18 @@ report_s5() {
 # 60100 bytes) U's p10/p50/p90 0.93/0.96/0.99, 20 of 81 samples at or above
 # the default eta 0.98 (25 %) and W 60.1 KB.  An hpcc-rx run's 30
 # receiver-based samples (hop=0/0, U=1000/1000: no U at the sender) give
-# n/a for U, not 1.00 and 100 %
+# n/a for U, not 1.00 and 100 %; an hpcc-u run's 30 samples without
+# records (hop=0/0, U=500/1000: the receiver's U, applied) give U 0.50
 report_telemetry() {
 	local d=$W/report-tl r=$W/report-tl/s1/hpcc/1 x=$W/report-tl/s1/hpcc-rx/1
-	mkdir -p "$r" "$x"
+	local u=$W/report-tl/s1/hpcc-u/1
+	mkdir -p "$r" "$x" "$u"
 	awk 'BEGIN {
 		for (i = 0; i < 30; i++)
 			printf "          <idle>-0       [001] ..s2.   %.6f: hpcc_sample: 198.19.0.1:6001 > 198.19.1.1:5201 step=wc U=1000/1000 W=%d Wc=%d incStage=0 hop=0/0 age_ns=100000 interval_ns=15000000 srtt_us=10000 n=0\n",
 				100 + i * 0.015, 70000 + i, 70000 + i
 	}' > "$x/hpcc_trace.txt"
+	sed 's/U=1000\/1000/U=500\/1000/' "$x/hpcc_trace.txt" > "$u/hpcc_trace.txt"
 	printf '%s\n' "rate_mbit 50" "rtt_ms 10" "long_s 10" "phase_s 5" \
 		"reps 1" > "$d/meta.txt"
 	awk 'BEGIN {
@@ -240,6 +243,7 @@ report_telemetry() {
 	grep -q '^| S1 | 101 | 15.00 | 1.50 | 0.20 | 1.0 | 0.93 / 0.96 / 0.99 | 25 % | 60.1 |$' "$d/report.md" &&
 	grep -q '^| S1 median interval between applied samples <= 1.5 x srtt | 1.50 x srtt | yes |$' "$d/report.md" &&
 	grep -q '^| S1 HPCC-RX | 30 | 15.00 | 1.50 | 0.10 | 0.0 | n/a / n/a / n/a | n/a | 70.0 |$' "$d/report.md" &&
+	grep -q '^| S1 HPCC-U | 30 | 15.00 | 1.50 | 0.10 | 0.0 | 0.50 / 0.50 / 0.50 | 0 % | 70.0 |$' "$d/report.md" &&
 		[ -s "$d/s1_hpcc_trace.png" ]
 }
 

@@ -118,7 +118,9 @@ tb_up dumbbell $HOSTS || { echo "eval: testbed failed" >&2; exit 1; }
 # (every update multiplicative) and 2; hpcc-fcr is hpcc with Fast
 # Congestion Response on the bottleneck and every sender (tb_fcr);
 # hpcc-rx is hpcc run receiver-based (the senders' probes ask the
-# receivers' hpccd for W, tb_rx; Documentation/design.rst);
+# receivers' hpccd for W, tb_rx; Documentation/design.rst); hpcc-u is
+# hpcc with private responses that carry only U (tb_private: the
+# receivers measure U on the records they withhold);
 # hpcc-fcrq is hpcc-fcr with the hop's rate counting its queue (fcr-drain
 # T, the base RTT plus 2 ms; design.rst, "Fast Congestion Response");
 # hpcc-fcrmix is FCR's mixed mode: only tbs1..tbs4 announce FCR support,
@@ -126,7 +128,7 @@ tb_up dumbbell $HOSTS || { echo "eval: testbed failed" >&2; exit 1; }
 # are ECN-capable and take the hop's CE marks instead (the draft's
 # sections 3.3 and 4; hpcc reacts to ECE as Reno does, hpcc_ssthresh())
 kcc() {
-	case $1 in hpcc-n|hpcc-ss|hpcc-e|hpcc-q|hpcc-w|hpcc-m0|hpcc-m2|hpcc-fcr|hpcc-fcrq|hpcc-fcrmix|hpcc-rx) echo hpcc ;;
+	case $1 in hpcc-n|hpcc-ss|hpcc-e|hpcc-q|hpcc-w|hpcc-m0|hpcc-m2|hpcc-fcr|hpcc-fcrq|hpcc-fcrmix|hpcc-rx|hpcc-u) echo hpcc ;;
 	*) echo "$1" ;; esac
 }
 
@@ -165,6 +167,12 @@ bench_cc() {
 		tb_rx on || return 1
 	elif [ "$(cat "$TB_TMP/rx" 2>/dev/null)" = on ]; then
 		tb_rx off || return 1
+	fi
+	# only U for hpcc-u only
+	if [ "$cc" = hpcc-u ]; then
+		tb_private on || return 1
+	elif [ "$(cat "$TB_TMP/private" 2>/dev/null)" = on ]; then
+		tb_private off || return 1
 	fi
 	for ns in $(tb_ns_all); do
 		[ "$ns" = tbr ] && continue

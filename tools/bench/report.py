@@ -26,10 +26,11 @@ import matplotlib.pyplot as plt  # noqa: E402
 # slow-start; hpcc-e: hpcc with ewma-period 200; hpcc-q, hpcc-w: hpcc with
 # the hop's tx-model qdisc, wire; hpcc-m0, hpcc-m2: hpcc with max-stage 0, 2
 # (eval.sh, bench_cc); hpcc-fcr: hpcc with Fast Congestion Response;
-# hpcc-rx: hpcc run receiver-based
-CC_ORDER = ["hpcc", "hpcc-rx", "hpcc-fcr", "hpcc-fcrq", "hpcc-fcrmix", "hpcc-n", "hpcc-ss", "hpcc-e", "hpcc-q", "hpcc-w",
+# hpcc-rx: hpcc run receiver-based; hpcc-u: hpcc with private responses
+# that carry only the receiver's U
+CC_ORDER = ["hpcc", "hpcc-rx", "hpcc-u", "hpcc-fcr", "hpcc-fcrq", "hpcc-fcrmix", "hpcc-n", "hpcc-ss", "hpcc-e", "hpcc-q", "hpcc-w",
             "hpcc-m0", "hpcc-m2", "cubic", "bbr", "dctcp"]
-COLORS = {"hpcc": "tab:red", "hpcc-rx": "crimson", "hpcc-fcr": "darkred", "hpcc-fcrq": "firebrick", "hpcc-fcrmix": "salmon",
+COLORS = {"hpcc": "tab:red", "hpcc-rx": "crimson", "hpcc-u": "orchid", "hpcc-fcr": "darkred", "hpcc-fcrq": "firebrick", "hpcc-fcrmix": "salmon",
           "hpcc-n": "tab:orange", "hpcc-ss": "tab:brown",
           "hpcc-e": "tab:pink", "hpcc-q": "tab:cyan",
           "hpcc-w": "tab:olive", "hpcc-m0": "tab:gray", "hpcc-m2": "gold",
@@ -466,12 +467,16 @@ def rx_vs_sender(d, meta, res):
     """Receiver-based hpcc (hpcc-rx) against sender-based (hpcc) in the same
     run: S1 goodput and queue, S2 Jain and queue, S3 time to fair share,
     and the CPU per flow of each mode (S1, S2 8 flows)"""
-    if not any("hpcc-rx" in res.get(sc, {}) for sc in ("s1", "s2", "s3")):
+    if not any(cc in res.get(sc, {}) for sc in ("s1", "s2", "s3")
+               for cc in ("hpcc-rx", "hpcc-u")):
         return []
-    md = ["## Receiver-based against sender-based hpcc (same run)", "",
+    md = ["## Receiver-based and only-U against sender-based hpcc (same run)", "",
           "hpcc-rx: the senders' probes ask the receivers' hpccd to run the "
           "algorithm (NewINT, draft-pan-tsvwg-hpccplus-02 section 6.2) and "
-          "send W at most once per T; the senders apply it.  Medians (min-max). "
+          "send W at most once per T; the senders apply it.  hpcc-u: the "
+          "receivers withhold the records and send only the U they measure "
+          "on them (draft-miao-ccwg-hpcc section 9.1); the senders run "
+          "ComputeWind with it.  Medians (min-max). "
           "CPU: ms of CPU per flow per second of the run, the senders' hpccd, "
           "the receivers' hpccd, and the whole guest (kernel included: the "
           "senders' modules are not separable from it).", "",
@@ -479,7 +484,7 @@ def rx_vs_sender(d, meta, res):
           "S2 8-flow queue p99 KB | S3 time to fair s | CPU S1 senders / "
           "receivers / guest | CPU S2 (8) senders / receivers / guest |",
           "|---|---|---|---|---|---|---|---|"]
-    for cc in ("hpcc", "hpcc-rx", "dctcp"):
+    for cc in ("hpcc", "hpcc-rx", "hpcc-u", "dctcp"):
         s1v = res.get("s1", {}).get(cc, [])
         s2v = res.get("s2", {}).get(cc, {}).get(8, [])
         s3v = res.get("s3", {}).get(cc, [])
@@ -644,15 +649,18 @@ def hpcc_trace(d):
     return out
 
 
-def trace_stats(fl, eta=0.98):
+def trace_stats(fl, eta=0.98, u_without_hops=False):
     """One flow's telemetry figures: applied samples, the median interval
     between them and its ratio to the median srtt, the median age at the
     ACK, the fallbacks (mode changes to fallback), and after the first 20
     samples U's spread, the share of samples with U >= eta and W.  U
     counts only samples with hop records: a receiver-based W (hop=0/0)
-    carries no U, the receiver computed it."""
+    carries no U, the receiver computed it; unless @u_without_hops (hpcc-u:
+    a sample without records carries the receiver's U, which the sender
+    applied)."""
     s = fl["sample"]
-    u = sorted(f["U"] for _, f in s[20:] if "U" in f and f.get("nhop", 1))
+    u = sorted(f["U"] for _, f in s[20:]
+               if "U" in f and (u_without_hops or f.get("nhop", 1)))
     w = [f["W"] / 1e3 for _, f in s[20:] if "W" in f]
     iv = [f["interval_ns"] / 1e6 for _, f in s if f.get("interval_ns")]
     srtt = [f["srtt_us"] / 1e3 for _, f in s if f.get("srtt_us")]
@@ -682,7 +690,8 @@ def telemetry(d, meta, res, rep):
             # the data flows: S1's one (the most samples), S3's four
             fls = sorted(tr.values(), key=lambda x: -len(x["sample"]))
             fls = fls[:1] if sc == "s1" else fls[:4]
-            st = [trace_stats(f, eta) for f in fls if f["sample"]]
+            st = [trace_stats(f, eta, cc == "hpcc-u") for f in fls
+                  if f["sample"]]
             # per repetition: the median over its flows of each figure
             rep_st = {"flows": st}
             rep_st.update({k: med([x[k] for x in st]) for k in (
@@ -708,7 +717,8 @@ def telemetry(d, meta, res, rep):
           "percentiles, the share of samples with U >= eta (each a "
           "multiplicative decrease) and the median W.  hpcc's variants have "
           "rows of their own; hpcc-rx's senders see W, not U (the receivers "
-          "compute it), so its U columns read n/a.", "",
+          "compute it), so its U columns read n/a; hpcc-u's U is the "
+          "receivers', which its senders applied.", "",
           "| scenario | samples per flow | interval ms | interval / srtt | "
           "age ms | fallbacks per flow | U p10 / p50 / p90 | U >= eta | "
           "W KB |", "|---|---|---|---|---|---|---|---|---|"]

@@ -214,6 +214,23 @@ tb_rx() {
 	tb_sender_conf
 }
 
+# tb_private on|off - private responses (draft-miao-ccwg-hpcc section 9.1;
+# Documentation/admin-guide.rst): on, the receivers' hpccd withhold the
+# hop records from the senders' prefixes, so a sender-based flow's
+# responses carry only the U the receiver measures (HPCC_WIRE_EXT_U); off,
+# they carry the records
+tb_private() {
+	local j
+	case $1 in on|off) ;; *) echo "tb_private: on or off" >&2; return 2 ;; esac
+	echo "$1" > "$TB_TMP/private"
+	for ((j = 1; j <= TB_R; j++)); do
+		if [ "$1" = on ]; then
+			printf '%s\n' "private = 198.18.0.0/16" "private = fd00:18::/32"
+		fi > "$TB_TMP/tbd$j.hpccd.conf"
+		tb_hpccd_reload "tbd$j" || return 1
+	done
+}
+
 # tb_hpccd_stop NS - stop the hpccd of NS
 tb_hpccd_stop() {
 	local p
@@ -237,6 +254,7 @@ tb_up() {
 	TB_TELEMETRY=int
 	echo off > "$TB_TMP/fcr"
 	echo off > "$TB_TMP/rx"
+	echo off > "$TB_TMP/private"
 	echo "$TB_S $TB_R $topo" > "$TB_TMP/shape"
 	[ "$topo" = leafspine ] && { tb_up_leafspine; return; }
 	modprobe tcp_hpcc && modprobe hpcc_int || return 1
