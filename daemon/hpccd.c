@@ -1078,6 +1078,22 @@ static void ifa_records(struct hpcc_pkt *q, const uint8_t *raw)
 }
 
 /*
+ * rated_hops() - @p's records into @hops (HPCC_MAX_HOPS of them), a missing
+ * B (IOAM, INT-MD) from the capacity table, as the sender would take it:
+ * the records the receiver runs the algorithm on
+ */
+static void rated_hops(struct hpcc_hop_rec *hops, const struct hpcc_pkt *p)
+{
+	uint8_t i;
+
+	memcpy(hops, p->hops, sizeof(p->hops));
+	for (i = 0; i < p->nhop; i++)
+		if (!hops[i].rate)
+			hops[i].rate = hpccd_cfg_rate(&D.cfg, hops[i].switch_id,
+						      hops[i].port_id);
+}
+
+/*
  * rx_answer() - a probe that asks for receiver-based HPCC (draft-pan-
  * tsvwg-hpccplus-02 section 6.2): NewINT on its records, W in the
  * response when Wc was updated (at most once per T), or a refusal: rx-answer
@@ -1091,7 +1107,6 @@ static void rx_answer(const struct hpcc_pkt *p, uint32_t n, uint64_t now,
 	struct hpcc_hop_rec hops[HPCC_MAX_HOPS];
 	enum hpccd_rx_res r = HPCCD_RX_INVALID;
 	uint32_t w = 0;
-	uint8_t i;
 
 	D.counters[C_RX_ASKED]++;
 	if (!D.cfg.rx_answer || !D.rxp_ok || !D.rx.f) {
@@ -1099,12 +1114,7 @@ static void rx_answer(const struct hpcc_pkt *p, uint32_t n, uint64_t now,
 		o->mode = HPCC_WIRE_MODE_REFUSED;
 		return;
 	}
-	memcpy(hops, p->hops, sizeof(hops));
-	for (i = 0; i < p->nhop; i++)
-		if (!hops[i].rate)
-			hops[i].rate = hpccd_cfg_rate(&D.cfg,
-						      hops[i].switch_id,
-						      hops[i].port_id);
+	rated_hops(hops, p);
 	r = hpccd_rx_note(&D.rx, &D.rxp, &p->tuple, hops, p->nhop, n, now,
 			  &w);
 	switch (r) {
@@ -1139,16 +1149,10 @@ static void u_answer(const struct hpcc_pkt *p, uint64_t now,
 {
 	struct hpcc_hop_rec hops[HPCC_MAX_HOPS];
 	enum hpccd_rx_res r = HPCCD_RX_INVALID;
-	uint8_t i;
 
 	o->mode |= HPCC_WIRE_MODE_U;
 	if (D.rxp_ok && D.rx.f) {
-		memcpy(hops, p->hops, sizeof(hops));
-		for (i = 0; i < p->nhop; i++)
-			if (!hops[i].rate)
-				hops[i].rate = hpccd_cfg_rate(&D.cfg,
-							      hops[i].switch_id,
-							      hops[i].port_id);
+		rated_hops(hops, p);
 		r = hpccd_rx_note_u(&D.rx, &D.rxp, &p->tuple, hops, p->nhop,
 				    now, &o->u);
 	}

@@ -229,6 +229,17 @@ refused() {
 	[ "$(d a b s_telemetry_pushed)" -ge 3 ]
 }
 
+# private_diag PORT - a private case's diagnostics: the flow's last read,
+# the sender's counters and its line for the flow from PORT, the
+# receiver's counters
+private_diag() {
+	echo "last read:"; cat "$TMP/flowj.last"
+	dstat hs probes-sent >/dev/null
+	grep -E "^(probes|responses|auth|telemetry)|$1" "$TMP/run/hs.stats"
+	dstat hr probes-sent >/dev/null
+	grep -E "^(probes|responses|rx|u-|dropped)" "$TMP/run/hr.stats"
+}
+
 # Private to the sender's prefix, receiver-based again (a new flow asks):
 # the responses carry W and no record, and the flow runs on W alone.
 private() {
@@ -239,10 +250,7 @@ private() {
 	snap a || return 1
 	start_flow $SRV4 4 6302
 	retry 100 flow_json hs $SRV4 6302 'f.get("rx-based") and f["samples"] >= 5 and not f.get("hops")' || {
-		echo "last read:"; cat "$TMP/flowj.last"
-		dstat hs probes-sent >/dev/null; grep -E "^(probes|responses|auth|telemetry)|6302" "$TMP/run/hs.stats"
-		dstat hr probes-sent >/dev/null; grep -E "^(probes|responses|rx|dropped)" "$TMP/run/hr.stats"
-		return 1; }
+		private_diag 6302; return 1; }
 	snap b || return 1
 	echo "hr: responses-private +$(d a b r_responses_private) rx-w-sent +$(d a b r_rx_w_sent); hs module: rx-w-applied +$(d a b m_rxw)"
 	[ "$(d a b r_responses_private)" -ge 5 ] && [ "$(d a b m_rxw)" -ge 3 ]
@@ -261,10 +269,7 @@ private_u() {
 	snap a || return 1
 	start_flow $SRV4 4 6303
 	retry 100 flow_json hs $SRV4 6303 'not f.get("rx-based") and f["samples"] >= 5 and not f.get("hops") and f["mode-name"] == "hpcc" and 0 < f["u"] < (1 << 32)' || {
-		echo "last read:"; cat "$TMP/flowj.last"
-		dstat hs probes-sent >/dev/null; grep -E "^(probes|responses|auth|telemetry)|6303" "$TMP/run/hs.stats"
-		dstat hr probes-sent >/dev/null; grep -E "^(probes|responses|rx|u-|dropped)" "$TMP/run/hr.stats"
-		return 1; }
+		private_diag 6303; return 1; }
 	sleep 2
 	snap b || return 1
 	echo "hr: u-sent +$(d a b r_u_sent) u-kept +$(d a b r_u_kept) u-unavailable +$(d a b r_u_unavailable) responses-private +$(d a b r_responses_private) rx-refused +$(d a b r_rx_refused)"
