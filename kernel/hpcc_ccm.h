@@ -253,8 +253,9 @@ struct hpcc_ccm_sample {
 /**
  * enum hpcc_ccm_act - what hpcc_ccm_decide() tells the flow to do
  * @HPCC_CCM_RATE: run HPCC's law as it is (the rate falls with U)
- * @HPCC_CCM_WAIT: keep W where it is: a path change may answer this
- *	congestion, or one has and its telemetry is not in yet
+ * @HPCC_CCM_WAIT: keep W where it is: the path changed within the last
+ *	gap, and the new path's telemetry is not in yet (the sample may
+ *	still describe the old path)
  * @HPCC_CCM_REROUTE: change the path now (a new flow hash) and keep W;
  *	the per-hop state starts over, as the hop IDs change
  */
@@ -414,15 +415,13 @@ static inline void hpcc_ccm_changed(struct hpcc_ccm_flow *f, u64 now)
  * 2^HPCC_CCM_INCAST_SHIFT base gaps before it, the binding hop the last
  * one or the last hop at eta or above), loss recovery, a pause after an
  * RTO, or @c->tries 0: HPCC's law.  Otherwise congestion in the fabric is
- * answered first by path changes, while the flow has a try left
+ * answered by path changes, while the flow has a try left
  * (hpcc_ccm_refill()): once the congestion has lasted @c->gap_rtts RTTs
- * (what HPCC's own decrease removes within that is HPCC's to handle: on
- * the leaf-spine U read 1.03 to 1.2 now and then on uplinks HPCC kept
- * at 70 % of B, and flows spent every try on it) and @c->samples
- * congested samples in a row, a change, at once when @s->rnd's low bit
- * is 0, else at the next congested sample, and at the latest after 2 x
- * @c->samples (so flows that share a hop do not all leave it at the
- * same sample); the next no sooner than hpcc_ccm_gap() later
+ * under HPCC's law and @c->samples congested samples in a row, a
+ * change, at once when @s->rnd's low bit is 0, else at the next
+ * congested sample, and at the latest after 2 x @c->samples (so flows
+ * that share a hop do not all leave it at the same sample); the next no
+ * sooner than hpcc_ccm_gap() later
  * (@c->gap_rtts RTTs, doubling with each try in use).  The samples in
  * the first @c->gap_rtts RTTs after a change wait for the new path's
  * telemetry (no decrease), later ones run HPCC's law, and so do all
@@ -430,6 +429,16 @@ static inline void hpcc_ccm_changed(struct hpcc_ccm_flow *f, u64 now)
  * @c->tries times in a burst, once per @c->gap_rtts
  * RTTs at most, and once per 2^HPCC_CCM_REFILL_SHIFT x @c->gap_rtts
  * RTTs over time.
+ *
+ * While the streak grows the law runs (HPCC_CCM_RATE): what HPCC's own
+ * decrease removes within @c->gap_rtts RTTs is HPCC's to handle.  The
+ * rule held W there until 2026-11-29, and that hold made congestion of
+ * every U reading above 1: on the leaf-spine, where U reads 1.0 to 1.4
+ * at uplinks HPCC keeps near 80 % of B, a single such sample froze W,
+ * U stayed above 1 for the whole gap, and the change followed; every
+ * flow changed its path once per refill period for as long as it ran
+ * (bench-ccm: 14 to 15 changes per flow in 25 s, the collision and the
+ * flap alike).
  *
  * Return: enum hpcc_ccm_act; with HPCC_CCM_REROUTE the change is recorded
  * (the caller makes it).
@@ -462,9 +471,12 @@ static inline int hpcc_ccm_decide(struct hpcc_ccm_flow *f,
 		f->streak++;
 	if (!hpcc_ccm_may_change(f, c, s->now, s->rtt_ns, false))
 		return hpcc_ccm_settling(f, c, s);
+	/* HPCC's law runs while the streak grows: only congestion the
+	 * decrease does not remove is the path's
+	 */
 	if (f->streak < need || (f->streak < 2 * need && (s->rnd & 1)) ||
 	    s->now - f->streak_ts < hpcc_ccm_base_gap(c, s->rtt_ns))
-		return HPCC_CCM_WAIT;
+		return HPCC_CCM_RATE;
 	hpcc_ccm_changed(f, s->now);
 	return HPCC_CCM_REROUTE;
 }

@@ -273,14 +273,15 @@ static bool hpcc_ccm_on_shared(const struct hpcc_ent *e,
  * hpcc_ccm_shared(): a flow alone at its bottleneck runs U near eta, and
  * must not take itself for congestion to flee) at a hop
  * that is not the path's last, with the last hop below eta (a last hop
- * at eta holds the flow back on every path: incast), is answered first
- * by path changes, at a random one of the first samples that may (so
+ * at eta holds the flow back on every path: incast), and that outlasts
+ * HPCC's own decrease for ccm-gap-rtts RTTs, is answered by path
+ * changes, at a random one of the first samples that may (so
  * that the flows on one hop do not all leave it together),
  * a new flow hash (sk_rethink_txhash(), the rehash TCP makes on an RTO and
  * PLB on persistent congestion) and so a new flow label on the data and,
- * announced by flow-active, on the probes; until the rule gives up, the
- * sample's W decrease is held back (W, Wc and incStage as before it:
- * @w0, @wc0, @stage0).
+ * announced by flow-active, on the probes; in the gap after a change,
+ * while the new path's telemetry comes in, the sample's W decrease is
+ * held back (W, Wc and incStage as before it: @w0, @wc0, @stage0).
  * IPv4 flows are left to HPCC's law: ECMP hashes of IPv4 TCP have no field
  * a host can change without changing the connection.  A socket whose
  * label is fixed (IPV6_FLOWINFO_SEND) or with net.core.txrehash 0 cannot

@@ -5,7 +5,9 @@
 # 9.4, draft-lyu-rtgwg-coordinated-congestion-management section 6.4):
 # with ccm-tries set, an IPv6 hpcc flow whose telemetry shows congestion
 # at a hop that is not the path's last changes its flow hash, and so its
-# flow label and its ECMP path, and holds its W back meanwhile; a flow
+# flow label and its ECMP path, once the congestion has outlasted HPCC's
+# own decrease for ccm-gap-rtts RTTs (W is held only in the gap after a
+# change, while the new path's telemetry comes in); a flow
 # congested at the last hop (incast) and an IPv4 flow never change path.
 #
 #                  .-- a0|a1 -- s1 -- a2|a3 --.
@@ -204,9 +206,8 @@ end() {
 # instead kept the flow in loss recovery, where the rule does not run, for
 # minutes on 6.1) and ccm-tries is set.  Every flow on that spine changes
 # its path (at least once; up to 10 tries, each a new label that ECMP
-# sends to the other spine with probability 1/2) and ends on the other; W
-# was held back at least once (ccm-waits, before the first change); once
-# there (U below 1), no flow changes its path again for 3 s.  Congesting
+# sends to the other spine with probability 1/2) and ends on the other;
+# once there (U below 1), no flow changes its path again for 3 s.  Congesting
 # the spine a flow was found on makes the case deterministic: no waiting
 # for a flow to land on a given spine.
 reroute() {
@@ -240,7 +241,6 @@ reroute() {
 	read -r r1 w1 <<< "$(mstat hs ccm-reroutes) $(mstat hs ccm-waits)"
 	echo "s$busy congested: $moved flows to move; hs: ccm-reroutes $r0 -> $r1, ccm-waits $w0 -> $w1, flows-rehashed $(mstat hs flows-rehashed)"
 	[ $((r1 - r0)) -ge "$moved" ] || { echo "too few reroutes"; rc=1; }
-	[ "$w1" -gt "$w0" ] || { echo "no W held back"; rc=1; }
 	# settled: no more changes
 	c0=$(mstat hs ccm-reroutes)
 	sleep 3

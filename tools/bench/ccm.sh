@@ -27,13 +27,15 @@
 #   collision  the above (directories VARIANT-REP)
 #   incast     the same collision for flows 3 and 4 while flows 1 and 2
 #              both go to tbd1, whose port on tbl2 (the last hop) is
-#              slowed to CCM_INC_MBIT (default 6) with CCM on it too: the
+#              slowed to CCM_INC_MBIT (default 3) with CCM on it too: the
 #              incast flows should change no path, the collided ones
-#              should (directories incast-VARIANT-REP).  6, not 10: the
-#              last hop must be what holds the incast flows back; at 10
-#              they got 6.7 Mbit/s together through the collided uplink,
-#              their last hop's u' 0.5 to 0.8 (hpcc_ccm traces,
-#              2026-11-28): not incast by any hop's measure
+#              should (directories incast-VARIANT-REP).  3, not 10 or 6:
+#              the last hop must be what holds the incast flows back; at
+#              10 they got 6.7 Mbit/s together through the collided
+#              uplink, their last hop's u' 0.5 to 0.8 (hpcc_ccm traces,
+#              2026-11-28), and at 6 the incast flows' changes still came
+#              at u' 0.58 to 0.79 with the uplink binding at U 1.2 to 1.8
+#              (2026-11-29): not incast by any hop's measure
 #   flap       flows 1 to 3 over both spines from the start, while
 #              CCM_FLAP_MBIT (default 20) of UDP from tbs4 to tbd4 is
 #              routed over one spine, then the other, every CCM_FLAP_S
@@ -69,7 +71,7 @@ RED_K=${CCM_RED_K:-20000}
 VARIANTS=${CCM_VARIANTS:-hpcc-ccm hpcc-ccms hpcc dctcp-plb}
 VARIANTS2=${CCM_VARIANTS2:-hpcc-ccm hpcc-ccms hpcc dctcp-plb}
 SCENARIOS=${CCM_SCENARIOS:-collision incast flap}
-INC_MBIT=${CCM_INC_MBIT:-6}
+INC_MBIT=${CCM_INC_MBIT:-3}
 FLAP_MBIT=${CCM_FLAP_MBIT:-20}
 FLAP_S=${CCM_FLAP_S:-2}
 CTL=$TB_BIN/hpccctl
