@@ -15,8 +15,9 @@
  * in recovery or paused; never two changes less than gap_rtts RTTs apart;
  * never more than tries + 1 per refill period (the budget,
  * hpcc_ccm_refill()); no type 3 moves a flow whose telemetry shows its
- * path below eta; a type 1 always leaves the indicator set and a type 2
- * clear.
+ * path below eta; W held back (HPCC_CCM_WAIT) only within gap_rtts RTTs
+ * of the last change; a type 1 always leaves the indicator set and a
+ * type 2 clear.
  *
  * The input also goes through the MAC check (fuzz_nmac.h), as in
  * fuzz_fcr.
@@ -87,6 +88,13 @@ static void rule(const unsigned char *d, size_t len)
 			last = now;
 		}
 		if (!s.congested && r != HPCC_CCM_RATE)
+			abort();
+		/* W is held only in the gap after a change (the law runs
+		 * while a streak grows)
+		 */
+		if (r == HPCC_CCM_WAIT &&
+		    (!f.last_change || now < f.last_change ||
+		     now - f.last_change >= c.gap_rtts * RTT))
 			abort();
 	}
 }
