@@ -1249,6 +1249,8 @@ const struct hpcc_nl_attr_desc hpcc_int_dev_desc[HPCC_INT_A_DEV_MAX + 1] = {
 	[HPCC_INT_A_DEV_CCM_NO_AR] = { "ccm-no-ar", HPCC_NL_U64, 0, 0, NULL },
 	[HPCC_INT_A_DEV_CCM_CC_KEPT] = { "ccm-cc-kept", HPCC_NL_U64, 0, 0, NULL },
 	[HPCC_INT_A_DEV_CCM_AR_MARKED] = { "ccm-ar-marked", HPCC_NL_U64, 0, 0, NULL },
+	[HPCC_INT_A_DEV_CCM_AR_GAP] = { "ccm-ar-gap", HPCC_NL_U32, 0, 0, NULL },
+	[HPCC_INT_A_DEV_CCM_AR_LIMITED] = { "ccm-ar-limited", HPCC_NL_U64, 0, 0, NULL },
 };
 
 const char *const hpcc_int_dev_names[HPCC_INT_A_DEV_MAX + 1] = {
@@ -1289,6 +1291,8 @@ const char *const hpcc_int_dev_names[HPCC_INT_A_DEV_MAX + 1] = {
 	[HPCC_INT_A_DEV_CCM_NO_AR] = "ccm-no-ar",
 	[HPCC_INT_A_DEV_CCM_CC_KEPT] = "ccm-cc-kept",
 	[HPCC_INT_A_DEV_CCM_AR_MARKED] = "ccm-ar-marked",
+	[HPCC_INT_A_DEV_CCM_AR_GAP] = "ccm-ar-gap",
+	[HPCC_INT_A_DEV_CCM_AR_LIMITED] = "ccm-ar-limited",
 };
 
 const struct hpcc_nl_attr_desc hpcc_int_sign_key_desc[HPCC_INT_A_SIGN_KEY_MAX + 1] = {
@@ -1523,6 +1527,16 @@ int hpcc_int_dev_parse(const struct nlattr *attr, size_t len, struct hpcc_int_de
 			ok = plen == sizeof(out->ccm_ar_marked);
 			if (ok)
 				memcpy(&out->ccm_ar_marked, p, sizeof(out->ccm_ar_marked));
+			break;
+		case HPCC_INT_A_DEV_CCM_AR_GAP:
+			ok = plen == sizeof(out->ccm_ar_gap);
+			if (ok)
+				memcpy(&out->ccm_ar_gap, p, sizeof(out->ccm_ar_gap));
+			break;
+		case HPCC_INT_A_DEV_CCM_AR_LIMITED:
+			ok = plen == sizeof(out->ccm_ar_limited);
+			if (ok)
+				memcpy(&out->ccm_ar_limited, p, sizeof(out->ccm_ar_limited));
 			break;
 		default:
 			ok = 0;

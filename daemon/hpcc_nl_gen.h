@@ -365,6 +365,8 @@ struct hpcc_int_dev_attrs {
 	uint64_t ccm_no_ar;
 	uint64_t ccm_cc_kept;
 	uint64_t ccm_ar_marked;
+	uint32_t ccm_ar_gap;
+	uint64_t ccm_ar_limited;
 };
 
 /** hpcc_int_dev_parse() - fill @out from @len bytes of attributes at @attr;

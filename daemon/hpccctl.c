@@ -58,11 +58,13 @@ static int usage(FILE *out)
 		"                  [fcr-qlen-high BYTES] [fcr-qlen-low BYTES] [fcr-interval USEC] [fcr-eta PERMILLE]\n"
 		"                  [fcr-sender-max N] [fcr-drain USEC]\n"
 		"                  [ccm-qlen-high BYTES] [ccm-qlen-low BYTES] [ccm-interval USEC]\n"
+		"                  [ccm-ar-gap USEC]\n"
 		"       hpccctl int del dev DEV\n"
 		"       hpccctl int change dev DEV [rate RATE] [encoding own|int-md|ifa] [tx-model qdisc|wire]\n"
 		"                  [fcr-qlen-high BYTES] [fcr-qlen-low BYTES] [fcr-interval USEC] [fcr-eta PERMILLE]\n"
 		"                  [fcr-sender-max N] [fcr-drain USEC]\n"
 		"                  [ccm-qlen-high BYTES] [ccm-qlen-low BYTES] [ccm-interval USEC]\n"
+		"                  [ccm-ar-gap USEC]\n"
 		"       hpccctl int set [switch-id N] [probe-dscp N] [ifa-protocol N] [fcr-port N] [fcr-dscp N] [key-file FILE]\n"
 		"       hpccctl -h | -V\n"
 		"  -j, --json     JSON output, with the YNL spec's attribute names\n"
@@ -993,13 +995,16 @@ static int int_show(void)
 		if (!if_indextoname(a->v[HPCC_INT_A_DEV_IFINDEX], name))
 			snprintf(name, sizeof(name), "?");
 		printf("%-16s ccm qlen-high %" PRIu64 " qlen-low %" PRIu64
-		       " interval %" PRIu64 " congested %" PRIu64 "\n"
+		       " interval %" PRIu64 " ar-gap %" PRIu64
+		       " congested %" PRIu64 "\n"
 		       "      cc-sent %" PRIu64 " released-sent %" PRIu64
 		       " ar-sent %" PRIu64 " dropped %" PRIu64 " no-ar %" PRIu64
-		       " cc-kept %" PRIu64 " ar-marked %" PRIu64 "\n",
+		       " cc-kept %" PRIu64 " ar-marked %" PRIu64
+		       " ar-limited %" PRIu64 "\n",
 		       name, a->v[HPCC_INT_A_DEV_CCM_QLEN_HIGH],
 		       a->v[HPCC_INT_A_DEV_CCM_QLEN_LOW],
 		       a->v[HPCC_INT_A_DEV_CCM_INTERVAL],
+		       a->v[HPCC_INT_A_DEV_CCM_AR_GAP],
 		       a->v[HPCC_INT_A_DEV_CCM_CONGESTED],
 		       a->v[HPCC_INT_A_DEV_CCM_CC_SENT],
 		       a->v[HPCC_INT_A_DEV_CCM_RELEASED_SENT],
@@ -1007,7 +1012,8 @@ static int int_show(void)
 		       a->v[HPCC_INT_A_DEV_CCM_DROPPED],
 		       a->v[HPCC_INT_A_DEV_CCM_NO_AR],
 		       a->v[HPCC_INT_A_DEV_CCM_CC_KEPT],
-		       a->v[HPCC_INT_A_DEV_CCM_AR_MARKED]);
+		       a->v[HPCC_INT_A_DEV_CCM_AR_MARKED],
+		       a->v[HPCC_INT_A_DEV_CCM_AR_LIMITED]);
 	}
 	if (json) {
 		json_object_object_add(o, "dev", devs);
@@ -1038,7 +1044,8 @@ static int int_enum_arg(const char *key, const struct hpcc_nl_enum *e,
 
 #define FCR_USE "[fcr-qlen-high BYTES] [fcr-qlen-low BYTES] [fcr-interval USEC] [fcr-eta PERMILLE]\n" \
 	"       [fcr-sender-max N] [fcr-drain USEC]\n" \
-	"       [ccm-qlen-high BYTES] [ccm-qlen-low BYTES] [ccm-interval USEC]"
+	"       [ccm-qlen-high BYTES] [ccm-qlen-low BYTES] [ccm-interval USEC]\n" \
+	"       [ccm-ar-gap USEC]"
 
 /*
  * int add dev DEV [rate RATE] [encoding E] [tx-model M] [fcr-...], int del dev DEV
@@ -1070,14 +1077,14 @@ static int int_dev(uint8_t cmd, int ac, char **av)
 	bool has_enc = false, has_txm = false;
 	/* fcr-qlen-high, fcr-qlen-low, fcr-interval, fcr-eta,
 	 * fcr-sender-max, fcr-drain, ccm-qlen-high, ccm-qlen-low,
-	 * ccm-interval (u32 each): given, value
+	 * ccm-interval, ccm-ar-gap (u32 each): given, value
 	 */
 	static const int fcr_attr[] = {
 		HPCC_INT_A_DEV_FCR_QLEN_HIGH, HPCC_INT_A_DEV_FCR_QLEN_LOW,
 		HPCC_INT_A_DEV_FCR_INTERVAL, HPCC_INT_A_DEV_FCR_ETA,
 		HPCC_INT_A_DEV_FCR_SENDER_MAX, HPCC_INT_A_DEV_FCR_DRAIN,
 		HPCC_INT_A_DEV_CCM_QLEN_HIGH, HPCC_INT_A_DEV_CCM_QLEN_LOW,
-		HPCC_INT_A_DEV_CCM_INTERVAL,
+		HPCC_INT_A_DEV_CCM_INTERVAL, HPCC_INT_A_DEV_CCM_AR_GAP,
 	};
 	enum { NFCR = sizeof(fcr_attr) / sizeof(fcr_attr[0]) };
 	bool has_fcr[NFCR] = { false }, any_fcr = false;

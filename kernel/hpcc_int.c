@@ -146,6 +146,7 @@ enum hpcc_int_ccm_cnt {
 	HPCC_INT_CCM_CNT_NO_AR,
 	HPCC_INT_CCM_CNT_CC_KEPT,
 	HPCC_INT_CCM_CNT_AR_MARKED,
+	HPCC_INT_CCM_CNT_AR_LIMITED,
 	HPCC_INT_CCM_CNT_NUM,
 };
 
@@ -157,6 +158,7 @@ static const int hpcc_int_ccm_cnt_attr[HPCC_INT_CCM_CNT_NUM] = {
 	[HPCC_INT_CCM_CNT_NO_AR] = HPCC_INT_A_DEV_CCM_NO_AR,
 	[HPCC_INT_CCM_CNT_CC_KEPT] = HPCC_INT_A_DEV_CCM_CC_KEPT,
 	[HPCC_INT_CCM_CNT_AR_MARKED] = HPCC_INT_A_DEV_CCM_AR_MARKED,
+	[HPCC_INT_CCM_CNT_AR_LIMITED] = HPCC_INT_A_DEV_CCM_AR_LIMITED,
 };
 
 struct hpcc_int_fcr;
@@ -201,6 +203,8 @@ struct hpcc_int_fcr;
  *	READ_ONCE)
  * @ccm_low: ccm-qlen-low, bytes (RTNL writes, READ_ONCE)
  * @ccm_interval: ccm-interval, us (RTNL writes, READ_ONCE)
+ * @ccm_ar_gap: ccm-ar-gap, us: fewest between two type 3 of the port; 0:
+ *	no limit but the per-flow ccm-interval (RTNL writes, READ_ONCE)
  * @ccm_cnt: CCM counters, enum hpcc_int_ccm_cnt
  * @rcu: freed after a grace period (the hook reads under RCU)
  */
@@ -230,6 +234,7 @@ struct hpcc_int_dev {
 	u32 ccm_high;
 	u32 ccm_low;
 	u32 ccm_interval;
+	u32 ccm_ar_gap;
 	atomic64_t ccm_cnt[HPCC_INT_CCM_CNT_NUM];
 	struct rcu_head rcu;
 };
@@ -1013,6 +1018,7 @@ struct hpcc_int_fcr_limit {
  * @hash_rnd: seed of the flow and sender hashes
  * @congested: the port is congested for FCR (hysteresis state)
  * @ccm_congested: the port is congested for CCM (its own hysteresis)
+ * @ar_ts: when the port last sent a type 3, ns; 0: never (ccm-ar-gap)
  * @round: the current round, one more at each
  * @round_ts: when it started, ns; 0: start one at the next packet
  * @rate: its rate, bits per second: B x fcr-eta / 1000 / @active (and
@@ -1031,6 +1037,7 @@ struct hpcc_int_fcr {
 	u32 hash_rnd;
 	bool congested;
 	bool ccm_congested;
+	u64 ar_ts;
 	u32 round;
 	u64 round_ts;
 	u64 rate;
@@ -1538,12 +1545,17 @@ static bool hpcc_int_last_hop(struct sk_buff *skb, u8 family)
  * hop a type 1, once per episode; elsewhere, at most once per
  * ccm-interval, a type 3 to its source (the AR point) when its AR
  * indicator names the source and shows a choice of paths and its CC
- * indicator is clear, else a count (ccm-cc-kept, ccm-no-ar).  Context: @f->lock held, softirq.
+ * indicator is clear, and the port sent none in the last ccm-ar-gap,
+ * else a count (ccm-cc-kept, ccm-no-ar, ccm-ar-limited): a port that told
+ * all its flows to move at once would send them all to the same other
+ * path.  Context: @f->lock held, softirq.
  */
 static void hpcc_int_ccm_data(struct hpcc_int_net *hn, struct hpcc_int_dev *d,
+			      struct hpcc_int_fcr *f,
 			      struct hpcc_int_fcr_flow *fl, bool last, u64 now)
 {
 	u64 interval = (u64)READ_ONCE(d->ccm_interval) * NSEC_PER_USEC;
+	u64 gap = (u64)READ_ONCE(d->ccm_ar_gap) * NSEC_PER_USEC;
 
 	if (last) {
 		if (fl->incast)
@@ -1556,13 +1568,17 @@ static void hpcc_int_ccm_data(struct hpcc_int_net *hn, struct hpcc_int_dev *d,
 	if (fl->ccm_ts && now - fl->ccm_ts < interval)
 		return;
 	fl->ccm_ts = now;
-	if (fl->cc)
+	if (fl->cc) {
 		atomic64_inc(&d->ccm_cnt[HPCC_INT_CCM_CNT_CC_KEPT]);
-	else if (!fl->ar_choice)
+	} else if (!fl->ar_choice) {
 		atomic64_inc(&d->ccm_cnt[HPCC_INT_CCM_CNT_NO_AR]);
-	else
+	} else if (gap && f->ar_ts && now - f->ar_ts < gap) {
+		atomic64_inc(&d->ccm_cnt[HPCC_INT_CCM_CNT_AR_LIMITED]);
+	} else {
+		f->ar_ts = now;
 		hpcc_int_ccm_send(hn, d, fl, HPCC_CCM_AR_REQUIRED, fl->saddr,
 				  now);
+	}
 }
 
 /*
@@ -1636,7 +1652,7 @@ static void hpcc_int_fcr_data(struct hpcc_int_net *hn, struct hpcc_int_dev *d,
 		 (!ccm_high || backlog <= READ_ONCE(d->ccm_low)))
 		hpcc_int_ccm_release(hn, d, f, now);
 	if (f->ccm_congested && fl && fl->tag)
-		hpcc_int_ccm_data(hn, d, fl, last, now);
+		hpcc_int_ccm_data(hn, d, f, fl, last, now);
 	if (high && f->congested) {
 		if (!f->round_ts || now - f->round_ts >= interval)
 			hpcc_int_fcr_round(d, f, now, interval, backlog);
@@ -2016,6 +2032,9 @@ static int hpcc_int_fcr_config(struct hpcc_int_net *hn, struct hpcc_int_dev *d,
 	if (tb[HPCC_INT_A_DEV_CCM_INTERVAL])
 		WRITE_ONCE(d->ccm_interval,
 			   nla_get_u32(tb[HPCC_INT_A_DEV_CCM_INTERVAL]));
+	if (tb[HPCC_INT_A_DEV_CCM_AR_GAP])
+		WRITE_ONCE(d->ccm_ar_gap,
+			   nla_get_u32(tb[HPCC_INT_A_DEV_CCM_AR_GAP]));
 	WRITE_ONCE(d->fcr_low, low);
 	WRITE_ONCE(d->ccm_low, clow);
 	if (live && tracked != (high || chigh))
@@ -2041,7 +2060,8 @@ static bool hpcc_int_fcr_attrs(struct nlattr **tb)
 	       tb[HPCC_INT_A_DEV_FCR_INTERVAL] || tb[HPCC_INT_A_DEV_FCR_ETA] ||
 	       tb[HPCC_INT_A_DEV_FCR_SENDER_MAX] || tb[HPCC_INT_A_DEV_FCR_DRAIN] ||
 	       tb[HPCC_INT_A_DEV_CCM_QLEN_HIGH] ||
-	       tb[HPCC_INT_A_DEV_CCM_QLEN_LOW] || tb[HPCC_INT_A_DEV_CCM_INTERVAL];
+	       tb[HPCC_INT_A_DEV_CCM_QLEN_LOW] || tb[HPCC_INT_A_DEV_CCM_INTERVAL] ||
+	       tb[HPCC_INT_A_DEV_CCM_AR_GAP];
 }
 
 /* Free a device's entry and its FCR state (an RCU callback). */
@@ -2257,6 +2277,8 @@ static int hpcc_int_dev_fill(struct sk_buff *msg, const struct hpcc_int_dev *d,
 	    nla_put_u32(msg, HPCC_INT_A_DEV_CCM_QLEN_LOW, READ_ONCE(d->ccm_low)) ||
 	    nla_put_u32(msg, HPCC_INT_A_DEV_CCM_INTERVAL,
 			READ_ONCE(d->ccm_interval)) ||
+	    nla_put_u32(msg, HPCC_INT_A_DEV_CCM_AR_GAP,
+			READ_ONCE(d->ccm_ar_gap)) ||
 	    nla_put_u8(msg, HPCC_INT_A_DEV_CCM_CONGESTED,
 		       f ? READ_ONCE(f->ccm_congested) : 0))
 		goto err;
@@ -2484,7 +2506,7 @@ static const struct genl_ops hpcc_int_nl_ops[] = {
 		.flags = GENL_UNS_ADMIN_PERM,
 		.doit = hpcc_int_dev_add,
 		.policy = hpcc_int_dev_add_nl_policy,
-		.maxattr = HPCC_INT_A_DEV_CCM_INTERVAL,
+		.maxattr = HPCC_INT_A_DEV_CCM_AR_GAP,
 	},
 	{
 		.cmd = HPCC_INT_CMD_DEV_DEL,
@@ -2516,7 +2538,7 @@ static const struct genl_ops hpcc_int_nl_ops[] = {
 		.flags = GENL_UNS_ADMIN_PERM,
 		.doit = hpcc_int_dev_set,
 		.policy = hpcc_int_dev_set_nl_policy,
-		.maxattr = HPCC_INT_A_DEV_CCM_INTERVAL,
+		.maxattr = HPCC_INT_A_DEV_CCM_AR_GAP,
 	},
 };
 

@@ -32,7 +32,7 @@ static const struct nla_policy hpcc_int_sign_key_nl_policy[HPCC_INT_A_SIGN_KEY_P
 };
 
 /* HPCC_INT_CMD_DEV_ADD - do */
-static const struct nla_policy hpcc_int_dev_add_nl_policy[HPCC_INT_A_DEV_CCM_INTERVAL + 1] = {
+static const struct nla_policy hpcc_int_dev_add_nl_policy[HPCC_INT_A_DEV_CCM_AR_GAP + 1] = {
 	[HPCC_INT_A_DEV_IFINDEX] = NLA_POLICY_FULL_RANGE(NLA_U32, &hpcc_int_a_dev_ifindex_range),
 	[HPCC_INT_A_DEV_RATE] = NLA_POLICY_FULL_RANGE(NLA_U64, &hpcc_int_a_dev_rate_range),
 	[HPCC_INT_A_DEV_ENCODING] = NLA_POLICY_MAX(NLA_U8, 2),
@@ -46,6 +46,7 @@ static const struct nla_policy hpcc_int_dev_add_nl_policy[HPCC_INT_A_DEV_CCM_INT
 	[HPCC_INT_A_DEV_CCM_QLEN_HIGH] = { .type = NLA_U32, },
 	[HPCC_INT_A_DEV_CCM_QLEN_LOW] = { .type = NLA_U32, },
 	[HPCC_INT_A_DEV_CCM_INTERVAL] = NLA_POLICY_RANGE(NLA_U32, 100, 32767),
+	[HPCC_INT_A_DEV_CCM_AR_GAP] = NLA_POLICY_MAX(NLA_U32, 32767),
 };
 
 /* HPCC_INT_CMD_DEV_DEL - do */
@@ -70,7 +71,7 @@ static const struct nla_policy hpcc_int_config_set_nl_policy[HPCC_INT_A_CONFIG_K
 };
 
 /* HPCC_INT_CMD_DEV_SET - do */
-static const struct nla_policy hpcc_int_dev_set_nl_policy[HPCC_INT_A_DEV_CCM_INTERVAL + 1] = {
+static const struct nla_policy hpcc_int_dev_set_nl_policy[HPCC_INT_A_DEV_CCM_AR_GAP + 1] = {
 	[HPCC_INT_A_DEV_IFINDEX] = NLA_POLICY_FULL_RANGE(NLA_U32, &hpcc_int_a_dev_ifindex_range),
 	[HPCC_INT_A_DEV_RATE] = NLA_POLICY_FULL_RANGE(NLA_U64, &hpcc_int_a_dev_rate_range),
 	[HPCC_INT_A_DEV_ENCODING] = NLA_POLICY_MAX(NLA_U8, 2),
@@ -84,6 +85,7 @@ static const struct nla_policy hpcc_int_dev_set_nl_policy[HPCC_INT_A_DEV_CCM_INT
 	[HPCC_INT_A_DEV_CCM_QLEN_HIGH] = { .type = NLA_U32, },
 	[HPCC_INT_A_DEV_CCM_QLEN_LOW] = { .type = NLA_U32, },
 	[HPCC_INT_A_DEV_CCM_INTERVAL] = NLA_POLICY_RANGE(NLA_U32, 100, 32767),
+	[HPCC_INT_A_DEV_CCM_AR_GAP] = NLA_POLICY_MAX(NLA_U32, 32767),
 };
 
 #endif /* _HPCC_INT_NL_POLICY_H */

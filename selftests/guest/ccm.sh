@@ -654,7 +654,7 @@ hop_incast() {
 	hop_domain && sctl param set ccm-tries 10 ccm-pause 0 || return 1
 	# the settings' checks (the policy, and dev-set's with extack)
 	for e in "ccm-qlen-high 100 ccm-qlen-low 100" "ccm-interval 99" \
-		"ccm-interval 32768"; do
+		"ccm-interval 32768" "ccm-ar-gap 32768"; do
 		# shellcheck disable=SC2086
 		out=$(ip netns exec r2 "$CTL" int change dev v2 $e 2>&1) &&
 			{ echo "r2 took $e"; rc=1; }
@@ -693,6 +693,13 @@ hop_incast() {
 	return $rc
 }
 
+# sent_and_limited NS DEV SENT LIMITED - NS's port DEV has sent more
+# type 3s than SENT and held back more than LIMITED
+sent_and_limited() {
+	hop_note_over "$1" "$2" ar-sent "$3" &&
+		hop_note_over "$1" "$2" ar-limited "$4"
+}
+
 # spine2 SPORT - the spine (1 or 2) of hs's IPv6 flow from SPORT once r1
 # stamps too (its record comes first)
 spine2() {
@@ -712,9 +719,12 @@ on_spine() { [ "$(spine2 "$1")" = "$2" ]; }
 # on and slowed to 6 Mbit/s, is congested by bg's UDP: the spine sends
 # hs a type 3 (the AR point is hs), and hs moves the flow (a new label)
 # until it is on the other spine.  hs's own rule waits 255 samples
-# (ccm-samples), so the moves are the notifications'.
+# (ccm-samples), so the moves are the notifications'.  First, with
+# ccm-tries 0 (the flow stays, its type 3s ignored) and ccm-ar-gap 32.8
+# ms (its most), the port sends at most one type 3 per gap and counts the
+# rest (ar-limited; without the gap, one per flow per ccm-interval, 10 ms).
 hop_fabric() {
-	local sp=7502 rc=0 up busy other dev r0 a0 l0
+	local sp=7502 rc=0 up busy other dev r0 a0 l0 s1 s2 m1 m2 t1 t2
 	hop_domain &&
 		sctl param set ccm-tries 10 ccm-samples 255 ccm-gap-rtts 4 ccm-pause 0 &&
 		ip netns exec r1 "$CTL" int set switch-id 4 &&
@@ -733,9 +743,29 @@ hop_fabric() {
 	port_rate "s$busy" $dev 6mbit 1m &&
 		ip netns exec "s$busy" "$CTL" int change dev $dev ccm-qlen-high 30000 &&
 		bg_via "$busy" || rc=1
+	sctl param set ccm-tries 0 &&
+		ip netns exec "s$busy" "$CTL" int change dev $dev ccm-ar-gap 32767 ||
+		rc=1
 	ip netns exec bg iperf3 -6 -c $HR6 -p 5304 -u -b 7M -t 90 \
 		> /dev/null 2>&1 &
 	up=$!
+	retry 150 hop_note_over "s$busy" $dev ar-limited 0 ||
+		{ echo "s$busy limited no type 3"; rc=1; }
+	# until the port has both sent and held back one more: the
+	# limiter holds some back and lets the others through
+	read -r s1 m1 <<< "$(hop_note "s$busy" $dev ar-sent) $(hop_note "s$busy" $dev ar-limited)"
+	t1=$EPOCHREALTIME
+	retry 150 sent_and_limited "s$busy" $dev "$s1" "$m1" ||
+		{ echo "s$busy sent or limited no more type 3s"; rc=1; }
+	read -r s2 m2 <<< "$(hop_note "s$busy" $dev ar-sent) $(hop_note "s$busy" $dev ar-limited)"
+	t2=$EPOCHREALTIME
+	echo "ccm-ar-gap 32767 us: in $(awk -v a="$t1" -v b="$t2" 'BEGIN { printf "%.1f", b - a }') s, type 3 sent $s1 -> $s2, limited $m1 -> $m2"
+	# at most one per 32.767 ms, and one for the edges
+	awk -v n=$((s2 - s1)) -v a="$t1" -v b="$t2" \
+		'BEGIN { exit !(n <= (b - a) / 0.032767 + 2) }' ||
+		{ echo "more type 3s than one per gap"; rc=1; }
+	ip netns exec "s$busy" "$CTL" int change dev $dev ccm-ar-gap 0 &&
+		sctl param set ccm-tries 10 || rc=1
 	# each move lands on the busy spine again with probability 1/2 (a
 	# random label, hashed): CI of 2026-11-28 on 6.12 saw 4 moves in the
 	# 30 s this waited then, all to s1 (1 in 16); 60 s allow more moves

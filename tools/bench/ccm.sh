@@ -14,7 +14,9 @@
 #
 #   hpcc-ccm   hpcc with path migration (ccm-tries 3, ccm-samples 2,
 #              ccm-gap-rtts 4, ccm-share 0, the defaults but tries) and
-#              CCM on tbl1's uplinks (hpcc_int sends type 3s; the probes
+#              CCM on tbl1's uplinks (hpcc_int sends type 3s, one per
+#              port per CCM_AR_GAP us, default 32000, about 3 x T, the
+#              most ccm-ar-gap takes; the probes
 #              carry the tag)
 #   hpcc-ccms  the same with ccm-share 40: a saturated hop the flow
 #              shares counts as congestion too
@@ -68,6 +70,7 @@ REPS=${CCM_REPS:-3}
 DUR=${CCM_DUR_S:-25}
 ADD=${CCM_ADD_S:-3}
 RED_K=${CCM_RED_K:-20000}
+AR_GAP=${CCM_AR_GAP:-32000}
 VARIANTS=${CCM_VARIANTS:-hpcc-ccm hpcc-ccms hpcc dctcp-plb}
 VARIANTS2=${CCM_VARIANTS2:-hpcc-ccm hpcc-ccms hpcc dctcp-plb}
 SCENARIOS=${CCM_SCENARIOS:-collision incast flap}
@@ -106,7 +109,7 @@ TRACEFS=/sys/kernel/tracing
 {
 	echo "leafspine: $FLOWS senders, 2 spines, uplinks tbf $TB_RATE_MBIT Mbit/s bfifo $TB_LIMIT B, netem $TB_RTT_MS ms"
 	echo "hpcc: $TB_HPCC_PARAMS"
-	echo "flows $FLOWS x $DUR s, spine 2 added at $ADD s, reps $REPS, red_k $RED_K"
+	echo "flows $FLOWS x $DUR s, spine 2 added at $ADD s, reps $REPS, red_k $RED_K, ccm-ar-gap $AR_GAP us"
 	echo "scenarios $SCENARIOS; incast: last hop $INC_MBIT Mbit/s; flap: $FLAP_MBIT Mbit/s of UDP, other spine every $FLAP_S s"
 	echo "kernel $(uname -r)"
 } > "$OUT/setup.txt"
@@ -147,10 +150,10 @@ port_queue() {
 # queues; for incast, tbl2's port to tbd1 slowed to INC_MBIT (its hop's B
 # too) with CCM on it; else that port as tb_up left it
 setup() {
-	local v=$1 cc=hpcc ecn=2 plb=0 tries=0 ccm=0 share=0 ns k
+	local v=$1 cc=hpcc ecn=2 plb=0 tries=0 ccm=0 share=0 gap=0 ns k
 	case $v in
-	hpcc-ccm) tries=3 ccm=$((TB_LIMIT / 5)) ;;
-	hpcc-ccms) tries=3 ccm=$((TB_LIMIT / 5)) share=40 ;;
+	hpcc-ccm) tries=3 ccm=$((TB_LIMIT / 5)) gap=$AR_GAP ;;
+	hpcc-ccms) tries=3 ccm=$((TB_LIMIT / 5)) share=40 gap=$AR_GAP ;;
 	dctcp-plb) cc=dctcp ecn=1 plb=1 ;;
 	esac
 	for ns in $(tb_ns_all); do
@@ -166,7 +169,8 @@ setup() {
 			ccm-gap-rtts 4 ccm-pause 60 ccm-share $share || return 1
 	done
 	for k in 1 2; do
-		ip netns exec tbl1 "$CTL" int change dev "u$k" ccm-qlen-high $ccm &&
+		ip netns exec tbl1 "$CTL" int change dev "u$k" ccm-qlen-high $ccm \
+			ccm-ar-gap $gap &&
 			port_queue tbl1 "u$k" $cc "$TB_RATE_MBIT" || return 1
 	done
 	ip netns exec tbl2 tc qdisc del dev h1 root 2>/dev/null
