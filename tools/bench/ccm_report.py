@@ -17,6 +17,11 @@ second spine joined.  Figures:
                 ccm-ar-reroutes, or dctcp's TcpExtTCPPLBRehash, summed over
                 the senders); own: the host rule's (ccm-reroutes) alone,
                 the rest were type 3 notifications
+  after t_add   of those, the ones at or after t_add (the hpcc_ccm
+                tracepoint's records in ccm_trace.txt, on the trace's
+                clock from meta.txt's t0_mono): the ones before answered
+                the flows' start on the one spine there was; "-" without
+                a trace (dctcp's PLB has no tracepoint)
   goodput %     iperf3's received bits per second summed over the flows
                 (the whole run, before t_add included), over 2 x B
   Jain          Jain's fairness index of the flows' goodputs (1: equal;
@@ -132,8 +137,22 @@ def one(d, b, nflows, dur=None):
         if u1 >= RESOLVED * b and u2 >= RESOLVED * b:
             resolve = t - tadd
             break
+    # the path changes at or after t_add, from the tracepoint's records
+    # (hpcc's: a run without own_changes is dctcp's, whose PLB has none)
+    after = None
+    trace = os.path.join(d, "ccm_trace.txt")
+    if "t0_mono" in meta and "t0" in meta and "own_changes" in meta and \
+            os.path.exists(trace):
+        tm = float(meta["t0_mono"]) + tadd - float(meta["t0"])
+        after = 0
+        with open(trace) as f:
+            for line in f:
+                m = re.search(r"\s(\d+\.\d+): hpcc_ccm:", line)
+                if m and float(m.group(1)) >= tm:
+                    after += 1
     return {
         "fabric": util(tadd),
+        "after": after,
         "last10": util(end - 10),
         "resolve": resolve,
         "changes": int(meta.get("path_changes", 0)),
@@ -175,14 +194,14 @@ def main():
             runs.setdefault(m.group(1), []).append(res)
     pct = lambda v: "%.0f" % (100 * v)
     lines = ["# ECMP collision on the leaf-spine testbed", "", "```", setup.rstrip(), "```", "",
-             "| variant | runs | fabric % after t_add | last 10 s % | resolve s | path changes | goodput % | Jain |",
-             "|---|---|---|---|---|---|---|---|"]
+             "| variant | runs | fabric % after t_add | last 10 s % | resolve s | path changes | after t_add | goodput % | Jain |",
+             "|---|---|---|---|---|---|---|---|---|"]
     for v in VARIANTS:
         rs = runs.get(v)
         if not rs:
             continue
         never = sum(1 for x in rs if x["resolve"] is None)
-        lines.append("| %s | %d | %s | %s | %s | %s | %s | %s |" % (
+        lines.append("| %s | %d | %s | %s | %s | %s | %s | %s | %s |" % (
             v, len(rs),
             fmt([x["fabric"] for x in rs], pct),
             fmt([x["last10"] for x in rs], pct),
@@ -190,6 +209,8 @@ def main():
             fmt([x["changes"] for x in rs], lambda c: "%d" % c) +
             ("" if any(x["own"] is None for x in rs) else
              " (own %s)" % fmt([x["own"] for x in rs], lambda c: "%d" % c)),
+            "-" if any(x["after"] is None for x in rs) else
+            fmt([x["after"] for x in rs], lambda c: "%d" % c),
             fmt([x["goodput"] for x in rs], pct),
             fmt([x["jain"] for x in rs], lambda j: "%.2f" % j)))
     lines += ["", "Median [min-max] over the runs; resolve: each uplink at %.0f %% of B "
