@@ -634,12 +634,17 @@ hop_domain() {
 		prefix 10.61.11.0/24 prefix 10.61.12.0/24
 }
 
-# hop_note NS DEV KEY - a CCM counter of NS's DEV (hpccctl int show: the
-# ccm line; awk, not int_stat's python, which costs a second)
+# hop_note NS DEV KEY... - CCM counters of NS's DEV, one line with each
+# KEY's value in order, from one hpccctl int show (the counters' line
+# after the ccm line; awk, not int_stat's python, which costs a second)
 hop_note() {
-	ip netns exec "$1" "$CTL" int show |
-		awk -v d="$2" -v k="$3" '$1 == d && $2 == "ccm" { c = 1 }
-			c && $1 != d { for (i = 1; i < NF; i++) if ($i == k) print $(i + 1); c = 0 }'
+	local ns=$1 dev=$2
+	shift 2
+	ip netns exec "$ns" "$CTL" int show |
+		awk -v d="$dev" -v keys="$*" '$1 == d && $2 == "ccm" { c = 1; next }
+			c { for (i = 1; i < NF; i++) v[$i] = $(i + 1); c = 0 }
+			END { n = split(keys, k); for (j = 1; j <= n; j++)
+				printf "%s%s", v[k[j]], j < n ? " " : "\n" }'
 }
 # hop_note_over NS DEV KEY N - that counter is above N
 hop_note_over() { [ "$(hop_note "$1" "$2" "$3")" -gt "$4" ] 2>/dev/null; }
@@ -696,8 +701,9 @@ hop_incast() {
 # sent_and_limited NS DEV SENT LIMITED - NS's port DEV has sent more
 # type 3s than SENT and held back more than LIMITED
 sent_and_limited() {
-	hop_note_over "$1" "$2" ar-sent "$3" &&
-		hop_note_over "$1" "$2" ar-limited "$4"
+	local s m
+	read -r s m <<< "$(hop_note "$1" "$2" ar-sent ar-limited)"
+	[ "$s" -gt "$3" ] 2>/dev/null && [ "$m" -gt "$4" ] 2>/dev/null
 }
 
 # spine2 SPORT - the spine (1 or 2) of hs's IPv6 flow from SPORT once r1
@@ -753,11 +759,11 @@ hop_fabric() {
 		{ echo "s$busy limited no type 3"; rc=1; }
 	# until the port has both sent and held back one more: the
 	# limiter holds some back and lets the others through
-	read -r s1 m1 <<< "$(hop_note "s$busy" $dev ar-sent) $(hop_note "s$busy" $dev ar-limited)"
+	read -r s1 m1 <<< "$(hop_note "s$busy" $dev ar-sent ar-limited)"
 	t1=$EPOCHREALTIME
 	retry 150 sent_and_limited "s$busy" $dev "$s1" "$m1" ||
 		{ echo "s$busy sent or limited no more type 3s"; rc=1; }
-	read -r s2 m2 <<< "$(hop_note "s$busy" $dev ar-sent) $(hop_note "s$busy" $dev ar-limited)"
+	read -r s2 m2 <<< "$(hop_note "s$busy" $dev ar-sent ar-limited)"
 	t2=$EPOCHREALTIME
 	echo "ccm-ar-gap 32767 us: in $(awk -v a="$t1" -v b="$t2" 'BEGIN { printf "%.1f", b - a }') s, type 3 sent $s1 -> $s2, limited $m1 -> $m2"
 	# at most one per 32.767 ms, and one for the edges
