@@ -573,6 +573,28 @@ static inline int hpcc_ccm_note(struct hpcc_ccm_flow *f,
 }
 
 /**
+ * hpcc_ccm_ar_allow() - the hop's ccm-ar-gap: whether a port may send a
+ *	type 3 now, whichever flow it is for (hpcc_int; the CCM draft's
+ *	section 6.3.5 sends one per congested flow, and a port that told all
+ *	its flows at once sent them together to the same other path)
+ * @last: when the port last sent one, ns; 0: never; set to @now when
+ *	allowed
+ * @gap: ccm-ar-gap, ns; 0: no limit
+ * @now: the time, ns, not 0
+ *
+ * Return: true: send it; false: held back (the caller counts it,
+ * ccm-ar-limited, and the flow's next decision comes a ccm-interval
+ * later).
+ */
+static inline bool hpcc_ccm_ar_allow(u64 *last, u64 gap, u64 now)
+{
+	if (gap && *last && now - *last < gap)
+		return false;
+	*last = now;
+	return true;
+}
+
+/**
  * struct hpcc_ccm_pend - the notifications a flow received and has not
  *	acted on yet (the receiving hook takes them, the ACK path, which
  *	holds the socket, acts on them)

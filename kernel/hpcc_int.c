@@ -1572,10 +1572,9 @@ static void hpcc_int_ccm_data(struct hpcc_int_net *hn, struct hpcc_int_dev *d,
 		atomic64_inc(&d->ccm_cnt[HPCC_INT_CCM_CNT_CC_KEPT]);
 	} else if (!fl->ar_choice) {
 		atomic64_inc(&d->ccm_cnt[HPCC_INT_CCM_CNT_NO_AR]);
-	} else if (gap && f->ar_ts && now - f->ar_ts < gap) {
+	} else if (!hpcc_ccm_ar_allow(&f->ar_ts, gap, now)) {
 		atomic64_inc(&d->ccm_cnt[HPCC_INT_CCM_CNT_AR_LIMITED]);
 	} else {
-		f->ar_ts = now;
 		hpcc_int_ccm_send(hn, d, fl, HPCC_CCM_AR_REQUIRED, fl->saddr,
 				  now);
 	}

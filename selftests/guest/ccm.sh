@@ -634,17 +634,12 @@ hop_domain() {
 		prefix 10.61.11.0/24 prefix 10.61.12.0/24
 }
 
-# hop_note NS DEV KEY... - CCM counters of NS's DEV, one line with each
-# KEY's value in order, from one hpccctl int show (the counters' line
-# after the ccm line; awk, not int_stat's python, which costs a second)
+# hop_note NS DEV KEY - a CCM counter of NS's DEV (hpccctl int show: the
+# ccm line; awk, not int_stat's python, which costs a second)
 hop_note() {
-	local ns=$1 dev=$2
-	shift 2
-	ip netns exec "$ns" "$CTL" int show |
-		awk -v d="$dev" -v keys="$*" '$1 == d && $2 == "ccm" { c = 1; next }
-			c { for (i = 1; i < NF; i++) v[$i] = $(i + 1); c = 0 }
-			END { n = split(keys, k); for (j = 1; j <= n; j++)
-				printf "%s%s", v[k[j]], j < n ? " " : "\n" }'
+	ip netns exec "$1" "$CTL" int show |
+		awk -v d="$2" -v k="$3" '$1 == d && $2 == "ccm" { c = 1 }
+			c && $1 != d { for (i = 1; i < NF; i++) if ($i == k) print $(i + 1); c = 0 }'
 }
 # hop_note_over NS DEV KEY N - that counter is above N
 hop_note_over() { [ "$(hop_note "$1" "$2" "$3")" -gt "$4" ] 2>/dev/null; }
@@ -698,14 +693,6 @@ hop_incast() {
 	return $rc
 }
 
-# sent_and_limited NS DEV SENT LIMITED - NS's port DEV has sent more
-# type 3s than SENT and held back more than LIMITED
-sent_and_limited() {
-	local s m
-	read -r s m <<< "$(hop_note "$1" "$2" ar-sent ar-limited)"
-	[ "$s" -gt "$3" ] 2>/dev/null && [ "$m" -gt "$4" ] 2>/dev/null
-}
-
 # spine2 SPORT - the spine (1 or 2) of hs's IPv6 flow from SPORT once r1
 # stamps too (its record comes first)
 spine2() {
@@ -725,12 +712,14 @@ on_spine() { [ "$(spine2 "$1")" = "$2" ]; }
 # on and slowed to 6 Mbit/s, is congested by bg's UDP: the spine sends
 # hs a type 3 (the AR point is hs), and hs moves the flow (a new label)
 # until it is on the other spine.  hs's own rule waits 255 samples
-# (ccm-samples), so the moves are the notifications'.  First, with
-# ccm-tries 0 (the flow stays, its type 3s ignored) and ccm-ar-gap 32.8
-# ms (its most), the port sends at most one type 3 per gap and counts the
-# rest (ar-limited; without the gap, one per flow per ccm-interval, 10 ms).
+# (ccm-samples), so the moves are the notifications'.  The port's
+# ccm-ar-gap is at its most (32767 us), so the moves also show that the
+# limit lets type 3s through; ccm_test's ar_gap_one_per_port_per_gap
+# checks the limit itself (hpcc_ccm_ar_allow()), which a count here could
+# not: it depends on how often the flow's segments reach the congested
+# port, and in CI at af10493 on 6.12 none was held back in 103 s.
 hop_fabric() {
-	local sp=7502 rc=0 up busy other dev r0 a0 l0 s1 s2 m1 m2 t1 t2
+	local sp=7502 rc=0 up busy other dev r0 a0 l0
 	hop_domain &&
 		sctl param set ccm-tries 10 ccm-samples 255 ccm-gap-rtts 4 ccm-pause 0 &&
 		ip netns exec r1 "$CTL" int set switch-id 4 &&
@@ -749,29 +738,13 @@ hop_fabric() {
 	port_rate "s$busy" $dev 6mbit 1m &&
 		ip netns exec "s$busy" "$CTL" int change dev $dev ccm-qlen-high 30000 &&
 		bg_via "$busy" || rc=1
-	sctl param set ccm-tries 0 &&
-		ip netns exec "s$busy" "$CTL" int change dev $dev ccm-ar-gap 32767 ||
-		rc=1
+	ip netns exec "s$busy" "$CTL" int change dev $dev ccm-ar-gap 32767 &&
+		ip netns exec "s$busy" "$CTL" int show |
+		grep -q "^$dev .* ccm .* ar-gap 32767 " ||
+		{ echo "s$busy: ccm-ar-gap not set"; rc=1; }
 	ip netns exec bg iperf3 -6 -c $HR6 -p 5304 -u -b 7M -t 90 \
 		> /dev/null 2>&1 &
 	up=$!
-	retry 150 hop_note_over "s$busy" $dev ar-limited 0 ||
-		{ echo "s$busy limited no type 3"; rc=1; }
-	# until the port has both sent and held back one more: the
-	# limiter holds some back and lets the others through
-	read -r s1 m1 <<< "$(hop_note "s$busy" $dev ar-sent ar-limited)"
-	t1=$EPOCHREALTIME
-	retry 150 sent_and_limited "s$busy" $dev "$s1" "$m1" ||
-		{ echo "s$busy sent or limited no more type 3s"; rc=1; }
-	read -r s2 m2 <<< "$(hop_note "s$busy" $dev ar-sent ar-limited)"
-	t2=$EPOCHREALTIME
-	echo "ccm-ar-gap 32767 us: in $(awk -v a="$t1" -v b="$t2" 'BEGIN { printf "%.1f", b - a }') s, type 3 sent $s1 -> $s2, limited $m1 -> $m2"
-	# at most one per 32.767 ms, and one for the edges
-	awk -v n=$((s2 - s1)) -v a="$t1" -v b="$t2" \
-		'BEGIN { exit !(n <= (b - a) / 0.032767 + 2) }' ||
-		{ echo "more type 3s than one per gap"; rc=1; }
-	ip netns exec "s$busy" "$CTL" int change dev $dev ccm-ar-gap 0 &&
-		sctl param set ccm-tries 10 || rc=1
 	# each move lands on the busy spine again with probability 1/2 (a
 	# random label, hashed): CI of 2026-11-28 on 6.12 saw 4 moves in the
 	# 30 s this waited then, all to s1 (1 in 16); 60 s allow more moves
@@ -791,7 +764,8 @@ hop_fabric() {
 		{ echo "a type 1 from a port that is not the last hop"; rc=1; }
 	end_procs $up
 	end $FLOW || rc=1
-	ip netns exec "s$busy" "$CTL" int change dev $dev ccm-qlen-high 0 || rc=1
+	ip netns exec "s$busy" "$CTL" int change dev $dev ccm-qlen-high 0 \
+		ccm-ar-gap 0 || rc=1
 	port_rate "s$busy" $dev 20mbit "$([ "$busy" = 1 ] && echo 200k || echo 100k)" || rc=1
 	bg_via 1 || rc=1
 	ip netns exec r1 "$CTL" int del dev a0 &&
