@@ -59,6 +59,7 @@
 #include <linux/netdevice.h>
 #include <linux/netfilter_ipv4.h>
 #include <linux/netfilter_ipv6.h>
+#include <linux/netfilter_bridge.h>
 #include <linux/rtnetlink.h>
 #include <linux/tcp.h>
 #include <linux/xarray.h>
@@ -497,34 +498,75 @@ static enum hpcc_int_cnt hpcc_int_stamp(struct hpcc_int_net *hn,
 }
 
 /*
- * hpcc_int_insert() - insert @len bytes of @data (a multiple of 4) at
- * offset @at of the probe in @skb, whose TCP header is at @off and before
- * @at (at an even distance from it), growing the packet: the bytes in
- * front of @at move @len bytes towards the headroom (the network,
- * transport and MAC header offsets follow), the IP length grows (and the
- * IPv4 header checksum with it), and the TCP checksum gains the inserted
- * words and the longer pseudo-header.  The bytes after @at keep their
- * alignment to the TCP header, so their words are unchanged.  The caller
- * updates its own headers.  Context: the FORWARD hook, skb->data at the IP
- * header.  Return: 0, or -ENOMEM when the packet cannot be made linear and
- * private up to @at or given the headroom (the packet is unchanged).
+ * hpcc_int_bridged() - whether @skb is a bridged frame that br_netfilter
+ * passes through the IP hooks: the bridge restores its Ethernet header
+ * from state of its own at the output port, so the hop must not change
+ * its length.
  */
-static int hpcc_int_insert(struct sk_buff *skb, unsigned int off,
-			   unsigned int at, const void *data, unsigned int len)
+static bool hpcc_int_bridged(const struct sk_buff *skb)
 {
+#if IS_ENABLED(CONFIG_BRIDGE_NETFILTER)
+	return nf_bridge_info_exists(skb);
+#else
+	return false;
+#endif
+}
+
+/*
+ * hpcc_int_insert() - insert @len bytes of @data (a multiple of 4) at
+ * offset @at of the probe in @skb, which leaves through @out, its TCP
+ * header at @off and before @at (at an even distance from it), growing the
+ * packet: the bytes in front of @at move @len bytes towards the headroom,
+ * and the MAC header in front of the IP header (the one it came in with)
+ * moves with them, so the network, transport and MAC header offsets all
+ * still point at what they pointed at; the IP length grows (and the IPv4
+ * header checksum with it), and the TCP checksum gains the inserted words
+ * and the longer pseudo-header.  The bytes after @at keep their alignment
+ * to the TCP header, so their words are unchanged.  The caller updates its
+ * own headers.
+ *
+ * The headroom left is at least the moved MAC header's length and @out's
+ * LL_RESERVED_SPACE(), so that neither the move nor the output path's
+ * link-layer header needs more (the packet is copied here, once, when it
+ * had less).  A frame br_netfilter bridges is never grown.
+ *
+ * Context: the FORWARD hook, skb->data at the IP header.
+ * Return: 0; -EOPNOTSUPP for a bridged frame; -ENOMEM when the packet
+ * cannot be made linear and private up to @at or given the headroom.  On
+ * an error the packet's bytes are unchanged.
+ */
+static int hpcc_int_insert(struct sk_buff *skb, const struct net_device *out,
+			   unsigned int off, unsigned int at,
+			   const void *data, unsigned int len)
+{
+	unsigned int mac = 0;
 	struct tcphdr *th;
 	__be32 grow;
 	__wsum diff;
+	u8 *from;
 
+	if (hpcc_int_bridged(skb))
+		return -EOPNOTSUPP;
 	if (skb->ip_summed == CHECKSUM_PARTIAL && skb_checksum_help(skb))
 		return -ENOMEM;
-	if (skb_ensure_writable(skb, at) || skb_cow_head(skb, len))
+	/* the MAC header, when it lies in the headroom right in front of the
+	 * IP header, moves with the data: that is mac_len bytes at most
+	 */
+	if (skb_mac_header_was_set(skb) && skb_mac_offset(skb) < 0)
+		mac = -skb_mac_offset(skb);
+	if (skb_ensure_writable(skb, at) ||
+	    skb_cow_head(skb, len + max_t(unsigned int, mac,
+					  LL_RESERVED_SPACE(out))))
 		return -ENOMEM;
+
+	/* skb_cow_head() may have moved the head: offsets, not pointers */
+	from = skb->data - mac;
 	skb_push(skb, len);
-	memmove(skb->data, skb->data + len, at);
+	memmove(from - len, from, mac + at);
 	skb_reset_network_header(skb);
 	skb_set_transport_header(skb, off);
-	skb_mac_header_rebuild(skb);
+	if (mac)
+		skb_set_mac_header(skb, -(int)mac);
 	memcpy(skb->data + at, data, len);
 	if (skb->ip_summed == CHECKSUM_COMPLETE)
 		skb->ip_summed = CHECKSUM_NONE;
@@ -740,7 +782,8 @@ static enum hpcc_int_cnt hpcc_int_stamp_md(struct hpcc_int_net *hn,
 		return hpcc_int_md_flag(skb, off, moff, HPCC_INT_MD_FLAG_M);
 
 	hpcc_int_md_fill(md, ml, ins, hn, d, in, dev);
-	if (hpcc_int_insert(skb, off, moff + HPCC_WIRE_INT_MD_LEN, md, ml))
+	if (hpcc_int_insert(skb, dev, off, moff + HPCC_WIRE_INT_MD_LEN, md,
+			    ml))
 		return HPCC_INT_CNT_UNWRITABLE;
 
 	th = (struct tcphdr *)(skb->data + off);
@@ -827,8 +870,8 @@ static enum hpcc_int_cnt hpcc_int_stamp_ifa(struct hpcc_int_net *hn,
 			   md + 8);
 	put_unaligned_be32(do_div(now, NSEC_PER_SEC), md + 12);
 	put_unaligned_be32(min_t(u64, res, U32_MAX), md + 16);
-	if (hpcc_int_insert(skb, ifa.tcp, ifa.md + HPCC_WIRE_IFA_MD_HDR_LEN,
-			    md, sizeof(md)))
+	if (hpcc_int_insert(skb, dev, ifa.tcp,
+			    ifa.md + HPCC_WIRE_IFA_MD_HDR_LEN, md, sizeof(md)))
 		return HPCC_INT_CNT_UNWRITABLE;
 
 	/* Hop Limit and Current Length: the metadata header's second word,
