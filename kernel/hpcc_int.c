@@ -2541,18 +2541,24 @@ static int hpcc_int_config_set(struct sk_buff *skb, struct genl_info *info)
 /* Each operation's maxattr is what ynl-gen-c writes for the spec
  * (selftests/host/uapi.sh compares): a bound that lags the spec makes the
  * core parse into too small an array.
+ *
+ * Writes need CAP_NET_ADMIN in the initial user namespace, as ioam6's
+ * do: a configured device grows forwarded packets and makes the host send
+ * FCR messages and CCM notifications to other hosts, which is not
+ * something root of an unprivileged user namespace may set up (the family
+ * loads on demand for anyone).
  */
 static const struct genl_ops hpcc_int_nl_ops[] = {
 	{
 		.cmd = HPCC_INT_CMD_DEV_ADD,
-		.flags = GENL_UNS_ADMIN_PERM,
+		.flags = GENL_ADMIN_PERM,
 		.doit = hpcc_int_dev_add,
 		.policy = hpcc_int_dev_add_nl_policy,
 		.maxattr = HPCC_INT_A_DEV_CCM_AR_GAP,
 	},
 	{
 		.cmd = HPCC_INT_CMD_DEV_DEL,
-		.flags = GENL_UNS_ADMIN_PERM,
+		.flags = GENL_ADMIN_PERM,
 		.doit = hpcc_int_dev_del,
 		.policy = hpcc_int_dev_del_nl_policy,
 		.maxattr = HPCC_INT_A_DEV_IFINDEX,
@@ -2570,14 +2576,14 @@ static const struct genl_ops hpcc_int_nl_ops[] = {
 	},
 	{
 		.cmd = HPCC_INT_CMD_CONFIG_SET,
-		.flags = GENL_UNS_ADMIN_PERM,
+		.flags = GENL_ADMIN_PERM,
 		.doit = hpcc_int_config_set,
 		.policy = hpcc_int_config_set_nl_policy,
 		.maxattr = HPCC_INT_A_CONFIG_KEYS_FLUSH,
 	},
 	{
 		.cmd = HPCC_INT_CMD_DEV_SET,
-		.flags = GENL_UNS_ADMIN_PERM,
+		.flags = GENL_ADMIN_PERM,
 		.doit = hpcc_int_dev_set,
 		.policy = hpcc_int_dev_set_nl_policy,
 		.maxattr = HPCC_INT_A_DEV_CCM_AR_GAP,

@@ -8,8 +8,8 @@
 #   admin    root of the initial user namespace, in the flows' namespace
 #            fa: every operation allowed; telemetry-set reaches the flows
 #   owner    root of a new user namespace that owns a new network namespace:
-#            params-set is refused (it needs the initial namespace), the
-#            rest is allowed there
+#            params-set and every hpcc-int write are refused (they need
+#            the initial user namespace), the rest is allowed there
 #   guest    root of a new user namespace inside fa, which it does not own:
 #            every write is refused, telemetry for fa's real flows too
 #
@@ -127,7 +127,13 @@ owner_hpcc() {
 	[ "$(count owner-hpcc errno-EPERM)" -gt 0 ]
 }
 
-owner_int() { fuzz owner hpcc-int; }
+owner_int() {
+	# hpcc_int grows forwarded packets and sends FCR and CCM messages:
+	# configuring it needs the initial user namespace
+	fuzz owner hpcc-int &&
+	none_accepted owner-hpcc-int dev-add dev-del dev-set config-set &&
+	[ "$(count owner-hpcc-int errno-EPERM)" -gt 0 ]
+}
 
 guest_hpcc() {
 	fuzz guest hpcc && none_accepted guest-hpcc telemetry-set params-set &&
@@ -135,7 +141,7 @@ guest_hpcc() {
 }
 
 guest_int() {
-	fuzz guest hpcc-int && none_accepted guest-hpcc-int dev-add dev-del config-set
+	fuzz guest hpcc-int && none_accepted guest-hpcc-int dev-add dev-del dev-set config-set
 }
 
 survivors() {
@@ -165,7 +171,7 @@ t "setup: hpccd in two namespaces, four hpcc flows" setup
 t "hpcc, admin of the initial namespace: kernel answers, telemetry reached flows" admin_hpcc
 t "hpcc-int, admin of the initial namespace" admin_int
 t "hpcc, root of an owning user namespace: params-set refused" owner_hpcc
-t "hpcc-int, root of an owning user namespace" owner_int
+t "hpcc-int, root of an owning user namespace: every write refused" owner_int
 t "hpcc, root of a non-owning user namespace: every write refused" guest_hpcc
 t "hpcc-int, root of a non-owning user namespace: every write refused" guest_int
 t "afterwards: both hpccd answer, the flows completed, the modules unload" survivors
