@@ -10,17 +10,21 @@
               Hop ML 6, Remaining Hop Count 3) | intmd-all (every baseline
               bit 0-8, two domain-specific words and the checksum
               complement: Hop ML 15) | intmd-rhc0 (Remaining Hop Count 0)
+            | intmd-mlN (N 1-31: Hop ML N, the node ID only, Remaining Hop
+              Count 8)
             | ifa (an IFA 2.0 probe: IP protocol 253, the IFA header, the
               TCP header, the IFA metadata header with Hop Limit 3 and
               Max Length 24 words, empty stack) | ifa-hl0 (Hop Limit 0)
+            | ifa-long (Hop Limit 8, Max Length 64 words)
             | syn, seq, window (a probe whose TCP header has SYN set, seq 1
-              or window 1: not the wire format's, so not a probe)
+              or window 1: not the wire format's, so not a probe);
+      KIND may be a comma-separated list: COUNT of each, in turn
   probe.py l2send DEV MAC SRC DST DSCP COUNT
       send COUNT valid probes (DSCP) from a packet socket on DEV to the
       link-layer address MAC (ff:ff:ff:ff:ff:ff, 01:00:5e:00:00:01, a host's)
   probe.py l2send6 DEV MAC SRC DST DSCP KIND EXT COUNT
-      send COUNT IPv6 packets of KIND (as for send) with DSCP in the traffic
-      class from a packet socket on DEV to MAC; EXT, the extension headers
+      send COUNT IPv6 packets of KIND (as for send, a list too) with DSCP in
+      the traffic class from a packet socket on DEV to MAC; EXT, the extension headers
       before TCP: none | hbh (hop-by-hop, PadN) | dst (destination options)
       | hbh-dst | rh0 (a routing header, segments left 0) | rh1 (segments
       left 1) | frag (an atomic fragment header) | deep (9 destination
@@ -81,9 +85,17 @@ INTMD = {"intmd": (0xD500, 0, 6, 3), "intmd-all": (0xFF81, 0x8001, 15, 3),
          "intmd-rhc0": (0xD500, 0, 6, 0)}
 
 
+def intmd_params(kind):
+    """(instructions, domain instructions, Hop ML, Remaining Hop Count) of
+    the INT-MD KIND, or None for a kind without a shim."""
+    if kind.startswith("intmd-ml"):
+        return 0x8000, 0, int(kind[8:]), 8
+    return INTMD.get(kind)
+
+
 def intmd_head(kind):
     """The INT shim (type 1, NPT 0, Length 3) and INT-MD header of KIND."""
-    ins, ds, ml, rhc = INTMD[kind]
+    ins, ds, ml, rhc = intmd_params(kind)
     return struct.pack("!BBBB", 1 << 4, 3, 0, 0) + \
         struct.pack("!BBBBHHHH", 2 << 4, 0, ml, rhc, ins, 1 if ds else 0, ds, 0)
 
@@ -101,7 +113,7 @@ def packet(src, sport, dst, dport, dscp, kind, pid):
         nhop = HOPS if kind == "full" else 0
         payload = struct.pack("!IBBBBQQ", MAGIC, VERSION, typ, nhop, HOPS, pid,
                               time.monotonic_ns()) + b"\0" * (40 * HOPS)
-        if kind in INTMD:
+        if intmd_params(kind):
             payload = intmd_head(kind) + payload
     s, d = socket.inet_aton(src), socket.inet_aton(dst)
     seq = 1 if kind == "seq" else 0
@@ -121,8 +133,9 @@ def packet(src, sport, dst, dport, dscp, kind, pid):
 
 
 def packet_ifa(src, sport, dst, dport, dscp, kind, pid):
-    """An IFA 2.0 probe of KIND (ifa, ifa-hl0) with HOPS records."""
-    hl = 0 if kind == "ifa-hl0" else 3
+    """An IFA 2.0 probe of KIND (ifa, ifa-hl0, ifa-long) with HOPS
+    records."""
+    hl, maxlen = {"ifa-hl0": (0, 24), "ifa-long": (8, 64)}.get(kind, (3, 24))
     payload = struct.pack("!BBBB", 0, 0, hl, 0) + \
         struct.pack("!IBBBBQQ", MAGIC, VERSION, 1, 0, HOPS, pid,
                     time.monotonic_ns()) + b"\0" * (40 * HOPS)
@@ -132,7 +145,7 @@ def packet_ifa(src, sport, dst, dport, dscp, kind, pid):
                                  len(tcp) + len(payload))
     c = csum(pseudo + tcp + payload)
     tcp = tcp[:16] + struct.pack("!H", c) + tcp[18:]
-    ifa = struct.pack("!BBBB", 0x2F, socket.IPPROTO_TCP, 0, 24)
+    ifa = struct.pack("!BBBB", 0x2F, socket.IPPROTO_TCP, 0, maxlen)
     total = 20 + len(ifa) + len(tcp) + len(payload)
     ip = struct.pack("!BBHHHBBH4s4s", 0x45, dscp << 2, total, pid & 0xFFFF,
                      0x4000, 64, IFA_PROTO, 0, s, d)
@@ -181,6 +194,9 @@ def listen(dev, ethertype=0x0800):
     timeout; prints "sniffing"."""
     sk = socket.socket(socket.AF_PACKET, socket.SOCK_DGRAM,
                        socket.htons(ethertype))
+    # a burst of probes must not overflow the default 208 KiB while a
+    # slow guest's Python reads them (veth's packets cost 2-4 KiB each)
+    sk.setsockopt(socket.SOL_SOCKET, 33, 8 << 20)  # SO_RCVBUFFORCE
     sk.bind((dev, 0))
     sk.settimeout(0.2)
     print("sniffing", flush=True)
@@ -311,9 +327,10 @@ def main(av):
     if av[1] == "send":
         src, sport, dst, dport, dscp, kind, n = av[2:9]
         sk = socket.socket(socket.AF_INET, socket.SOCK_RAW, socket.IPPROTO_RAW)
-        for i in range(int(n)):
-            sk.sendto(packet(src, int(sport), dst, int(dport), int(dscp), kind,
-                             i + 1), (dst, 0))
+        for k in kind.split(","):
+            for i in range(int(n)):
+                sk.sendto(packet(src, int(sport), dst, int(dport), int(dscp),
+                                 k, i + 1), (dst, 0))
         return 0
     if av[1] == "l2send":
         dev, mac, src, dst, dscp, n = av[2], av[3], av[4], av[5], int(av[6]), int(av[7])
@@ -330,9 +347,10 @@ def main(av):
         sk = socket.socket(socket.AF_PACKET, socket.SOCK_DGRAM,
                            socket.htons(0x86DD))
         hw = bytes(int(x, 16) for x in mac.split(":"))
-        for i in range(n):
-            sk.sendto(packet6(src, 42000 + i, dst, 5201, dscp, kind, i + 1, ext),
-                      (dev, 0x86DD, 0, 0, hw))
+        for k in kind.split(","):
+            for i in range(n):
+                sk.sendto(packet6(src, 42000 + i, dst, 5201, dscp, k, i + 1,
+                                  ext), (dev, 0x86DD, 0, 0, hw))
         return 0
     if av[1] == "conns":
         import resource
