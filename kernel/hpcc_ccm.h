@@ -600,11 +600,17 @@ static inline bool hpcc_ccm_ar_allow(u64 *last, u64 gap, u64 now)
  *	holds the socket, acts on them)
  * @cc: the newest type 1 or 2 (its notification type); 0: none
  * @ar: 1: a type 3 is pending
- * @cc_seq: @cc's sequence number (the nonce), to check against the window
+ * @cc_seq: @cc's sequence number (checked against the flow's window
+ *	before it was taken, hpcc_fcr_in_window())
  * @ar_seq: the type 3's sequence number
  * @ar_label: the flow label the type 3 names (the path the hop saw)
  * @ar_switch: the type 3's switch_ID (the congested hop)
  * @ar_port: the type 3's port_ID
+ * @last_switch: switch_ID of the last notification taken (kept after the
+ *	flow acted on it, against replays)
+ * @last_port: its port_ID
+ * @last_seq: its sequence number
+ * @last_ts: its ts, the hop's clock, ns; 0 with the others: none taken
  */
 struct hpcc_ccm_pend {
 	u8 cc;
@@ -614,21 +620,41 @@ struct hpcc_ccm_pend {
 	u32 ar_label;
 	u32 ar_switch;
 	u32 ar_port;
+	u32 last_switch;
+	u32 last_port;
+	u32 last_seq;
+	u64 last_ts;
 };
 
 /**
  * hpcc_ccm_pend_put() - keep a valid notification until the flow acts
  * @p: the flow's pending notifications
- * @m: the notification
+ * @m: the notification, its sequence number in the flow's window (the
+ *	caller's check, made before this one)
  *
  * A type 1 or 2 replaces a pending type 1 or 2: the newest says whether
  * the incast goes on.  A type 3 replaces a pending type 3: the newest
  * names the path.  So a burst of notifications between two ACKs costs
  * the flow at most one change of the CC indicator and one path change.
+ *
+ * Replays: a notification from the hop port of the last one taken, with
+ * a ts not after that one's and a sequence number not after its (a copy,
+ * or an older one of that hop), is refused and leaves what is pending as
+ * it is.  A hop whose clock restarted names later data, and is taken.
+ *
+ * Return: true when taken; false for a replay.
  */
-static inline void hpcc_ccm_pend_put(struct hpcc_ccm_pend *p,
+static inline bool hpcc_ccm_pend_put(struct hpcc_ccm_pend *p,
 				     const struct hpcc_ccm_msg *m)
 {
+	if (p->last_ts && p->last_switch == m->switch_id &&
+	    p->last_port == m->port_id &&
+	    (s64)(m->ts - p->last_ts) <= 0 && (s32)(m->seq - p->last_seq) <= 0)
+		return false;
+	p->last_switch = m->switch_id;
+	p->last_port = m->port_id;
+	p->last_seq = m->seq;
+	p->last_ts = m->ts ? m->ts : 1;
 	if (m->ntype == HPCC_CCM_AR_REQUIRED) {
 		p->ar = 1;
 		p->ar_seq = m->seq;
@@ -639,6 +665,7 @@ static inline void hpcc_ccm_pend_put(struct hpcc_ccm_pend *p,
 		p->cc = m->ntype;
 		p->cc_seq = m->seq;
 	}
+	return true;
 }
 
 /**

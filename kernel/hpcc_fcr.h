@@ -305,22 +305,41 @@ static inline bool hpcc_fcr_in_domain(const u8 *a,
 }
 
 /**
- * hpcc_fcr_in_window() - whether a message's sequence number can come from
- *	the flow's path: from @una - @max_window to @nxt (RFC 5961 section 5,
- *	the rule Linux applies to ICMP errors), in serial number arithmetic
+ * hpcc_fcr_in_window() - whether a message's sequence number names data
+ *	the flow has sent and not yet seen acknowledged: from @una to @nxt,
+ *	@nxt excluded, in serial number arithmetic.  A hop echoes the first
+ *	sequence number of a data segment it forwards (struct
+ *	hpcc_wire_fcr.seq), so a message from the flow's path names a byte in
+ *	flight; the range is the one tcp_v4_err() accepts for ICMP errors
+ *	(between(seq, snd_una, snd_nxt)), less snd_nxt, which no data segment
+ *	starts at.  A blind sender must guess a sequence number among at most
+ *	a window's worth of 2^32.
  * @seq: the message's sequence number
  * @una: the flow's snd_una
- * @max_window: its max_window (0 counts as 1)
  * @nxt: its snd_nxt
  *
- * Return: true when @seq lies in that range.
+ * Return: true when @seq lies in that range (never when @una == @nxt).
  */
-static inline bool hpcc_fcr_in_window(u32 seq, u32 una, u32 max_window,
-				      u32 nxt)
+static inline bool hpcc_fcr_in_window(u32 seq, u32 una, u32 nxt)
 {
-	u32 lo = una - (max_window ? max_window : 1);
+	return (u32)(seq - una) < (u32)(nxt - una);
+}
 
-	return (u32)(nxt - lo) >= (u32)(seq - lo);
+/**
+ * hpcc_fcr_src_ok() - whether a datagram's source address may be a hop's
+ * @src: the source address, IPv6, or IPv4-mapped for an IPv4 datagram
+ * @ipv6: the datagram is IPv6
+ *
+ * An IPv6 datagram from an IPv4-mapped address (::ffff:a.b.c.d) would
+ * match the IPv4 managed prefixes and the MAC keys of IPv4 hops, which
+ * store their prefixes that way: refused.  (Linux drops such datagrams
+ * in ip6_rcv_core() already; this check does not rely on it.)
+ *
+ * Return: false for an IPv4-mapped source of an IPv6 datagram.
+ */
+static inline bool hpcc_fcr_src_ok(const u8 *src, bool ipv6)
+{
+	return !ipv6 || !hpcc_fcr_mapped(src);
 }
 
 /**
@@ -329,8 +348,8 @@ static inline bool hpcc_fcr_in_window(u32 seq, u32 una, u32 max_window,
  * @switch_id: the hop's switch_ID
  * @port_id: its port_ID
  * @round: the round of the message it came in
- * @seq: the message's sequence number (the nonce, checked by the ACK path)
- * @checked: the ACK path has checked @seq (0 after every update)
+ * @seq: the message's sequence number (checked against the flow's window
+ *	before the message was taken, hpcc_fcr_in_window())
  * @rate: bits per second; 0: the slot is free
  * @ts: the message's ts, the hop's clock, ns
  * @rx: when the message arrived, ns (the caller's @now)
@@ -342,7 +361,6 @@ struct hpcc_fcr_hold {
 	u32 port_id;
 	u32 round;
 	u32 seq;
-	u32 checked;
 	u64 rate;
 	u64 ts;
 	u64 rx;
@@ -353,8 +371,9 @@ struct hpcc_fcr_hold {
  * enum hpcc_fcr_put_res - what hpcc_fcr_hold_put() did with a message
  * @HPCC_FCR_PUT_NEW: took a free or expired slot
  * @HPCC_FCR_PUT_UPDATED: replaced the same port's older round
- * @HPCC_FCR_PUT_OLD: the same port's hold has this round or a newer one:
- *	nothing changed (a duplicate or a reordered message)
+ * @HPCC_FCR_PUT_OLD: the same port's hold, in force or ended, has this
+ *	round or a newer one: nothing changed (a duplicate, a reordered
+ *	message or a replay)
  * @HPCC_FCR_PUT_REPLACED: every slot held, by other ports: replaced the
  *	one with the highest rate, which was above this message's
  * @HPCC_FCR_PUT_FULL: every slot held by other ports with rates at or
@@ -380,6 +399,14 @@ enum hpcc_fcr_put_res {
  * or the slot of the highest rate when that is higher: the lowest rates are
  * the ones that matter (section 4).
  *
+ * Replays: a slot keeps its port's round and sequence number after its
+ * hold ends, until another port takes it.  A message of that port with a
+ * round not newer is refused while the hold is in force, and after it
+ * ended too unless its sequence number is after the slot's (a hop that
+ * restarted its rounds names later data): so a captured message, signed
+ * or not, cannot be replayed to hold its rate again once the hold ended.
+ * The caller has checked the sequence number against the flow's window.
+ *
  * Return: enum hpcc_fcr_put_res.
  */
 static inline int hpcc_fcr_hold_put(struct hpcc_fcr_hold *h,
@@ -391,16 +418,18 @@ static inline int hpcc_fcr_hold_put(struct hpcc_fcr_hold *h,
 	int res = HPCC_FCR_PUT_NEW;
 
 	for (i = 0; i < HPCC_FCR_HOLDS; i++) {
-		if (h[i].rate && h[i].until > now &&
-		    h[i].switch_id == m->switch_id &&
+		bool live = h[i].rate && h[i].until > now;
+
+		if (h[i].until && h[i].switch_id == m->switch_id &&
 		    h[i].port_id == m->port_id) {
-			if ((s32)(m->round - h[i].round) <= 0)
+			if ((s32)(m->round - h[i].round) <= 0 &&
+			    (live || (s32)(m->seq - h[i].seq) <= 0))
 				return HPCC_FCR_PUT_OLD;
 			free = i;
-			res = HPCC_FCR_PUT_UPDATED;
+			res = live ? HPCC_FCR_PUT_UPDATED : HPCC_FCR_PUT_NEW;
 			break;
 		}
-		if (free < 0 && (!h[i].rate || h[i].until <= now))
+		if (free < 0 && !live)
 			free = i;
 		if (h[i].rate > h[high].rate)
 			high = i;
@@ -415,7 +444,6 @@ static inline int hpcc_fcr_hold_put(struct hpcc_fcr_hold *h,
 	h[free].port_id = m->port_id;
 	h[free].round = m->round;
 	h[free].seq = m->seq;
-	h[free].checked = 0;
 	h[free].rate = m->rate;
 	h[free].ts = m->ts;
 	h[free].rx = now;

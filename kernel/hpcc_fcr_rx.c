@@ -12,23 +12,38 @@
  *
  * Checks (section 9), each counted, the refusals logged (rate-limited):
  * FCR on (a port and at least one managed prefix), a source address in a
- * managed prefix (else the datagram goes on to UDP: the port may be an
- * application's outside the domain), a valid UDP checksum and a well-formed
- * message (else dropped, fcr-malformed), a rate from fcr rate-min to the
- * namespace's line-rate (fcr-out-of-range), a flow with HPCC state
- * (fcr-no-flow).  The message's sequence number is checked against the
- * flow's window here, without the socket lock, before the pacing rate is
- * lowered, and exactly by the ACK path, which holds it (fcr-bad-seq).
+ * managed prefix and not IPv4-mapped in an IPv6 datagram (else the
+ * datagram goes on to UDP: the port may be an application's outside the
+ * domain), a UDP length that is the datagram's, a valid UDP checksum and a
+ * well-formed message (else dropped, fcr-malformed), the MAC the keys
+ * want (notify-auth-*), a rate from fcr rate-min to the namespace's
+ * line-rate (fcr-out-of-range), a flow with HPCC state and its socket
+ * (fcr-no-flow), and a sequence number of data the flow has in flight
+ * (fcr-bad-seq).  The sequence number is checked as tcp_v4_err() checks
+ * an ICMP error's: the socket found by the established-socket lookup,
+ * which takes a reference and checks the match again, under
+ * bh_lock_sock().  Only a message that passed every check touches the
+ * flow's holds, and there a replay is refused (hpcc_fcr_hold_put(),
+ * fcr-ignored).  The hook lowers the pacing rate only as the socket's
+ * owner (not owned by user); otherwise the flow's next ACK, which the
+ * owner's release of the socket processes, applies it.
  *
  * CCM notifications (draft-lyu-rtgwg-coordinated-congestion-management
- * section 6.2) come to the same port from the same prefixes: taken here
- * for their flow (ccm-notes; ccm-malformed, ccm-no-flow), acted on by the
- * flow's next ACK (hpcc_ccm_rx_apply(), ccm-bad-seq and the rest).
+ * section 6.2) come to the same port from the same prefixes and are
+ * checked the same way (ccm-malformed, ccm-no-flow, ccm-bad-seq; a replay
+ * ccm-ignored): taken here for their flow (ccm-notes), acted on by the
+ * flow's next ACK (hpcc_ccm_rx_apply()).
+ *
+ * A datagram that UDP GRO merged (SKB_GSO_UDP_L4, with or without
+ * fraglist: a burst of messages from one hop) is read message by message,
+ * gso_size bytes each, every one checked and counted as if it came alone.
  */
 #include <linux/ip.h>
 #include <linux/ipv6.h>
 #include <linux/netfilter.h>
 #include <linux/udp.h>
+#include <net/inet6_hashtables.h>
+#include <net/inet_hashtables.h>
 #include <net/ipv6.h>
 #include <net/tcp.h>
 
@@ -39,7 +54,6 @@ static const char *const hpcc_fcr_why[] = {
 	[HPCC_STAT_FCR_MALFORMED] = "malformed",
 	[HPCC_STAT_FCR_OUT_OF_DOMAIN] = "source outside the managed prefixes",
 	[HPCC_STAT_FCR_OUT_OF_RANGE] = "rate out of range",
-	[HPCC_STAT_FCR_NO_FLOW] = "no such flow",
 };
 
 static void hpcc_fcr_refuse(struct hpcc_net *hn, enum hpcc_stat s,
@@ -49,41 +63,6 @@ static void hpcc_fcr_refuse(struct hpcc_net *hn, enum hpcc_stat s,
 	if (net_ratelimit())
 		pr_info("FCR from %pI6c refused: %s (rate %llu bit/s)\n",
 			src, hpcc_fcr_why[s], rate);
-}
-
-/*
- * hpcc_fcr_pace() - lower the flow's pacing rate to @rate (bit/s) now, at
- * the message's arrival, rather than at the flow's next ACK, which during
- * an incast comes a round trip later (evaluation.rst, "Fast Congestion
- * Response, first S4 run": arrival 0.8-1.4 ms, the ACK 10.3-11.0 ms after
- * the hop's message).  The socket is written without its lock, as only
- * the pacing rate and only downwards: readers take it with READ_ONCE(),
- * and a concurrent ACK that wrote a higher rate caps it again with the
- * same hold (hpcc_fcr_apply()).  The window waits for the ACK path, and
- * so does the exact check of the message's sequence number @seq; here it
- * is checked against the window read without the lock, so that a message
- * off the flow's path slows nothing even until that ACK.  Context: RCU,
- * softirq.
- */
-static void hpcc_fcr_pace(struct hpcc_ent *e, u64 rate, u32 seq)
-{
-	struct sock *sk = READ_ONCE(e->sk);
-	u64 pacing = div_u64(rate, 8);
-	const struct tcp_sock *tp;
-
-	if (!sk || !refcount_inc_not_zero(&sk->sk_refcnt))
-		return;
-	tp = tcp_sk(sk);
-	/* still this flow's socket (not a freed one reused), the sequence
-	 * number in its window
-	 */
-	if (READ_ONCE(e->sk) == sk &&
-	    hpcc_fcr_in_window(seq, READ_ONCE(tp->snd_una),
-			       READ_ONCE(tp->max_window),
-			       READ_ONCE(tp->snd_nxt)) &&
-	    READ_ONCE(sk->sk_pacing_rate) > pacing)
-		WRITE_ONCE(sk->sk_pacing_rate, pacing);
-	sock_put(sk);
 }
 
 /* The flow key of a message's flow, from its addresses and ports. */
@@ -107,24 +86,147 @@ static void hpcc_fcr_key(struct hpcc_key *key, u8 family, const u8 *saddr,
 }
 
 /*
- * hpcc_fcr_hold() - take a checked message into its flow's holds.
- * Context: RCU (the entry stays valid), softirq.
+ * hpcc_fcr_sk() - the flow's socket, referenced, by the established-socket
+ * lookup (which takes the reference and checks the match again, as for
+ * an ICMP error: tcp_v4_err(), tcp_v6_err()); NULL when there is none or
+ * it is not a full socket (time-wait, a request).  @family, @saddr,
+ * @daddr, @sport and @dport are the message's: the flow as this host
+ * sends it.  @skb is the message's datagram, @pf its family (the
+ * interface indices).  Context: RCU, softirq.
  */
-static void hpcc_fcr_hold(struct hpcc_net *hn, const struct hpcc_cfg *cfg,
-			  const struct hpcc_fcr_msg *m,
-			  const struct in6_addr *src)
+static struct sock *hpcc_fcr_sk(struct sk_buff *skb, u8 pf, u8 family,
+				const u8 *saddr, const u8 *daddr, u16 sport,
+				u16 dport)
 {
+	struct net *net = dev_net(skb->dev);
+	struct inet_hashinfo *hinfo = net->ipv4.tcp_death_row.hashinfo;
+	int dif, sdif;
+	struct sock *sk = NULL;
+
+	if (pf == NFPROTO_IPV4) {
+		dif = inet_iif(skb);
+		sdif = inet_sdif(skb);
+	} else {
+#if IS_ENABLED(CONFIG_IPV6)
+		dif = inet6_iif(skb);
+		sdif = inet6_sdif(skb);
+#else
+		return NULL;
+#endif
+	}
+	if (family == 4) {
+		__be32 s4, d4;
+
+		memcpy(&s4, saddr + 12, sizeof(s4));
+		memcpy(&d4, daddr + 12, sizeof(d4));
+		sk = __inet_lookup_established(net, hinfo, d4, htons(dport),
+					       s4, sport, dif, sdif);
+	} else {
+#if IS_ENABLED(CONFIG_IPV6)
+		struct in6_addr s6, d6;
+
+		memcpy(&s6, saddr, sizeof(s6));
+		memcpy(&d6, daddr, sizeof(d6));
+		sk = __inet6_lookup_established(net, hinfo, &d6, htons(dport),
+						&s6, sport, dif, sdif);
+#endif
+	}
+	if (sk && !sk_fullsock(sk)) {
+		sock_gen_put(sk);
+		sk = NULL;
+	}
+	return sk;
+}
+
+/*
+ * hpcc_fcr_lock() - the message's flow: its entry and its socket, the
+ * socket referenced and locked with bh_lock_sock(), its sequence number
+ * @seq in the flow's window (hpcc_fcr_in_window(), snd_una and snd_nxt
+ * read as tcp_v4_err() reads them, even while the socket is owned by
+ * user).  Return: the entry, *@skp set; NULL after counting @no_flow or
+ * @bad_seq (nothing locked or held then).  Release with
+ * hpcc_fcr_unlock().  Context: RCU, softirq.
+ */
+static struct hpcc_ent *hpcc_fcr_lock(struct hpcc_net *hn,
+				      struct sk_buff *skb, u8 pf, u8 family,
+				      const u8 *saddr, const u8 *daddr,
+				      u16 sport, u16 dport, u32 seq,
+				      enum hpcc_stat no_flow,
+				      enum hpcc_stat bad_seq,
+				      const struct in6_addr *src,
+				      struct sock **skp)
+{
+	const struct tcp_sock *tp;
 	struct hpcc_key key;
 	struct hpcc_ent *e;
+	struct sock *sk;
+	u32 una, nxt;
+
+	hpcc_fcr_key(&key, family, saddr, daddr, sport, dport);
+	e = hpcc_ent_lookup(hn, &key);
+	sk = e ? hpcc_fcr_sk(skb, pf, family, saddr, daddr, sport, dport) :
+		 NULL;
+	if (!sk || READ_ONCE(e->sk) != sk) {
+		if (sk)
+			sock_put(sk);
+		hpcc_stat_inc(hn, no_flow);
+		if (net_ratelimit())
+			pr_info("%s from %pI6c refused: no such flow (port %u)\n",
+				no_flow == HPCC_STAT_FCR_NO_FLOW ? "FCR" :
+				"CCM notification", src, sport);
+		return NULL;
+	}
+	bh_lock_sock(sk);
+	tp = tcp_sk(sk);
+	una = READ_ONCE(tp->snd_una);
+	nxt = READ_ONCE(tp->snd_nxt);
+	/* the entry is the socket's until hpcc_release(), under its lock */
+	if (READ_ONCE(e->sk) == sk && hpcc_fcr_in_window(seq, una, nxt)) {
+		*skp = sk;
+		return e;
+	}
+	bh_unlock_sock(sk);
+	sock_put(sk);
+	hpcc_stat_inc(hn, bad_seq);
+	if (net_ratelimit())
+		pr_info("%s from %pI6c for port %u refused: sequence number %u outside the window (snd_una %u snd_nxt %u)\n",
+			bad_seq == HPCC_STAT_FCR_BAD_SEQ ? "FCR" :
+			"CCM notification", src, sport, seq, una, nxt);
+	return NULL;
+}
+
+static void hpcc_fcr_unlock(struct sock *sk)
+{
+	bh_unlock_sock(sk);
+	sock_put(sk);
+}
+
+/*
+ * hpcc_fcr_hold() - take a checked message into its flow's holds, and
+ * lower the flow's pacing rate to the lowest rate held now, at the
+ * message's arrival rather than at the flow's next ACK, which during an
+ * incast comes a round trip later (evaluation.rst, "Fast Congestion
+ * Response, first S4 run": arrival 0.8-1.4 ms, the ACK 10.3-11.0 ms after
+ * the hop's message).  The rate is written as the socket's owner, under
+ * bh_lock_sock() with the socket not owned by user; when it is, the next
+ * ACK applies it (hpcc_fcr_apply(); the owner processes the ACKs queued
+ * meanwhile as it releases the socket).  The window waits for the ACK
+ * path in both cases.  Context: RCU (the entry stays valid), softirq.
+ */
+static void hpcc_fcr_hold(struct hpcc_net *hn, const struct hpcc_cfg *cfg,
+			  const struct hpcc_fcr_msg *m, struct sk_buff *skb,
+			  u8 pf, const struct in6_addr *src)
+{
+	struct hpcc_ent *e;
+	struct sock *sk;
 	u64 now, low = 0;
 	int res;
 
-	hpcc_fcr_key(&key, m->family, m->saddr, m->daddr, m->sport, m->dport);
-	e = hpcc_ent_lookup(hn, &key);
-	if (!e) {
-		hpcc_fcr_refuse(hn, HPCC_STAT_FCR_NO_FLOW, src, m->rate);
+	e = hpcc_fcr_lock(hn, skb, pf, m->family, m->saddr, m->daddr,
+			  m->sport, m->dport, m->seq, HPCC_STAT_FCR_NO_FLOW,
+			  HPCC_STAT_FCR_BAD_SEQ, src, &sk);
+	if (!e)
 		return;
-	}
 	now = tcp_clock_ns();
 	spin_lock_bh(&e->fcr_lock);
 	res = hpcc_fcr_hold_put(e->fcr, m, now,
@@ -135,27 +237,33 @@ static void hpcc_fcr_hold(struct hpcc_net *hn, const struct hpcc_cfg *cfg,
 		low = hpcc_fcr_lowest(e->fcr, now);
 	}
 	spin_unlock_bh(&e->fcr_lock);
-	if (low)
-		hpcc_fcr_pace(e, low, m->seq);
+	if (low && !sock_owned_by_user(sk) &&
+	    sk->sk_pacing_rate > div_u64(low, 8))
+		WRITE_ONCE(sk->sk_pacing_rate, div_u64(low, 8));
+	hpcc_fcr_unlock(sk);
 	hpcc_stat_inc(hn, res == HPCC_FCR_PUT_OLD || res == HPCC_FCR_PUT_FULL ?
 		      HPCC_STAT_FCR_IGNORED : HPCC_STAT_FCR_ACCEPTED);
 }
 
 /*
  * hpcc_ccm_take() - a CCM notification (Coordinated Congestion Management
- * section 6.2) in the datagram's payload @b (@len bytes): decoded, and
- * kept for its flow until the flow's next ACK acts on it
+ * section 6.2) in the datagram's payload @b (@len bytes): decoded, its
+ * sequence number checked against the flow's window (hpcc_fcr_lock()),
+ * and kept for its flow until the flow's next ACK acts on it
  * (hpcc_ccm_rx_apply() in tcp_hpcc_main.c, which holds the socket: the
  * rule's state and the rehash need it, and a path change waits for an
- * ACK anyway).  Refusals are counted (ccm-malformed, ccm-no-flow) and
+ * ACK anyway) unless it is a replay (hpcc_ccm_pend_put(), ccm-ignored).
+ * Refusals are counted (ccm-malformed, ccm-no-flow, ccm-bad-seq) and
  * logged, rate-limited.  Context: RCU, softirq.
  */
 static void hpcc_ccm_take(struct hpcc_net *hn, const u8 *b, unsigned int len,
+			  struct sk_buff *skb, u8 pf,
 			  const struct in6_addr *src)
 {
 	struct hpcc_ccm_msg m;
-	struct hpcc_key key;
 	struct hpcc_ent *e;
+	struct sock *sk;
+	bool taken;
 	int err;
 
 	err = hpcc_ccm_decode(b, len, &m);
@@ -166,20 +274,18 @@ static void hpcc_ccm_take(struct hpcc_net *hn, const u8 *b, unsigned int len,
 				src, err);
 		return;
 	}
-	hpcc_fcr_key(&key, m.family, m.saddr, m.daddr, m.sport, m.dport);
-	e = hpcc_ent_lookup(hn, &key);
-	if (!e) {
-		hpcc_stat_inc(hn, HPCC_STAT_CCM_NO_FLOW);
-		if (net_ratelimit())
-			pr_info("CCM notification from %pI6c refused: no such flow (type %u, port %u)\n",
-				src, m.ntype, m.sport);
+	e = hpcc_fcr_lock(hn, skb, pf, m.family, m.saddr, m.daddr, m.sport,
+			  m.dport, m.seq, HPCC_STAT_CCM_NO_FLOW,
+			  HPCC_STAT_CCM_BAD_SEQ, src, &sk);
+	if (!e)
 		return;
-	}
 	spin_lock_bh(&e->fcr_lock);
-	hpcc_ccm_pend_put(&e->ccm_rx, &m);
-	WRITE_ONCE(e->ccm_rx_gen, e->ccm_rx_gen + 1);
+	taken = hpcc_ccm_pend_put(&e->ccm_rx, &m);
+	if (taken)
+		WRITE_ONCE(e->ccm_rx_gen, e->ccm_rx_gen + 1);
 	spin_unlock_bh(&e->fcr_lock);
-	hpcc_stat_inc(hn, HPCC_STAT_CCM_NOTES);
+	hpcc_fcr_unlock(sk);
+	hpcc_stat_inc(hn, taken ? HPCC_STAT_CCM_NOTES : HPCC_STAT_CCM_IGNORED);
 }
 
 /*
@@ -223,8 +329,46 @@ static bool hpcc_fcr_authentic(struct hpcc_net *hn, const u8 *b,
 	return false;
 }
 
+/*
+ * hpcc_fcr_one() - one message: @plen bytes of UDP payload at @poff in
+ * @skb (a datagram's, or one segment of a merged one).  Checked, counted,
+ * taken or refused.  Context: RCU, softirq.
+ */
+static void hpcc_fcr_one(struct hpcc_net *hn, const struct hpcc_cfg *cfg,
+			 struct sk_buff *skb, unsigned int poff,
+			 unsigned int plen, const struct in6_addr *src, u8 pf)
+{
+	/* the longer of struct hpcc_wire_fcr and struct hpcc_wire_ccm, and
+	 * the MAC trailer
+	 */
+	u8 _b[HPCC_WIRE_FCR_LEN + HPCC_WIRE_NMAC_LEN];
+	unsigned int n = min_t(unsigned int, plen, sizeof(_b));
+	struct hpcc_fcr_msg m;
+	const u8 *b;
+
+	BUILD_BUG_ON(sizeof(_b) < HPCC_WIRE_CCM_LEN);
+	b = skb_header_pointer(skb, poff, n, _b);
+	if (b && n > HPCC_CCM_O_TYPE && b[HPCC_CCM_O_TYPE] == HPCC_WIRE_CCM) {
+		if (hpcc_fcr_authentic(hn, b, n, HPCC_WIRE_CCM_LEN, src))
+			hpcc_ccm_take(hn, b, n, skb, pf, src);
+		return;
+	}
+	if (!b || hpcc_fcr_decode(b, plen, &m)) {
+		hpcc_fcr_refuse(hn, HPCC_STAT_FCR_MALFORMED, src, 0);
+		return;
+	}
+	if (!hpcc_fcr_authentic(hn, b, n, HPCC_WIRE_FCR_LEN, src))
+		return;
+	if (m.rate < cfg->fcr_rate_min ||
+	    m.rate > (u64)cfg->line_rate_mbps * 1000000) {
+		hpcc_fcr_refuse(hn, HPCC_STAT_FCR_OUT_OF_RANGE, src, m.rate);
+		return;
+	}
+	hpcc_fcr_hold(hn, cfg, &m, skb, pf, src);
+}
+
 /**
- * hpcc_fcr_rcv() - an FCR message or a CCM notification, if @skb is one
+ * hpcc_fcr_rcv() - FCR messages or CCM notifications, if @skb has them
  * @hn: the namespace's state
  * @skb: a packet addressed to this host, unfragmented
  * @off: its UDP header's offset
@@ -233,29 +377,29 @@ static bool hpcc_fcr_authentic(struct hpcc_net *hn, const u8 *b,
  *
  * Both come to the FCR port from the managed prefixes; the header's type
  * byte (HPCC_WIRE_FCR or HPCC_WIRE_CCM, include/uapi/linux/hpcc_wire.h)
- * tells them apart.
+ * tells them apart.  A datagram carries one message, a UDP GRO merged one
+ * (SKB_GSO_UDP_L4, fraglist or not) one per gso_size bytes; its UDP length
+ * must be the datagram's (GRO writes the merged length there) and a
+ * message fit in it (gso_size and the payload at least
+ * HPCC_WIRE_CCM_LEN), else it is dropped and counted once, as a malformed
+ * message of the type its first message's type byte names.
  *
  * Context: the LOCAL_IN hook, softirq.
  * Return: NF_STOLEN when the datagram was for FCR or CCM (consumed, taken
  * or refused), -1 when it is not (FCR off, another port, a source outside
- * the managed prefixes): the caller goes on with it.
+ * the managed prefixes or IPv4-mapped in IPv6): the caller goes on with it.
  */
 int hpcc_fcr_rcv(struct hpcc_net *hn, struct sk_buff *skb, unsigned int off,
 		 const struct in6_addr *src, u8 pf)
 {
-	/* the longer of struct hpcc_wire_fcr and struct hpcc_wire_ccm, and
-	 * the MAC trailer
-	 */
-	u8 _b[HPCC_WIRE_FCR_LEN + HPCC_WIRE_NMAC_LEN];
 	const struct hpcc_cfg *cfg;
-	unsigned int plen;
+	unsigned int len, seg, pos;
 	struct udphdr _uh;
 	const struct udphdr *uh;
-	struct hpcc_fcr_msg m;
-	const u8 *b;
+	u8 _t, t = 0;
+	const u8 *tp;
 	int ret = -1;
 
-	BUILD_BUG_ON(sizeof(_b) < HPCC_WIRE_CCM_LEN);
 	uh = skb_header_pointer(skb, off, sizeof(_uh), &_uh);
 	if (!uh)
 		return -1;
@@ -264,37 +408,38 @@ int hpcc_fcr_rcv(struct hpcc_net *hn, struct sk_buff *skb, unsigned int off,
 	if (!cfg->fcr_port || !cfg->fcr_nprefix ||
 	    ntohs(uh->dest) != cfg->fcr_port)
 		goto out;
-	if (!hpcc_fcr_in_domain(src->s6_addr, cfg->fcr_prefix,
+	if (!hpcc_fcr_src_ok(src->s6_addr, pf == NFPROTO_IPV6) ||
+	    !hpcc_fcr_in_domain(src->s6_addr, cfg->fcr_prefix,
 				cfg->fcr_nprefix)) {
 		hpcc_fcr_refuse(hn, HPCC_STAT_FCR_OUT_OF_DOMAIN, src, 0);
 		goto out;
 	}
 	ret = NF_STOLEN;
-	/* the payload's first bytes, up to the longer of the two messages */
-	plen = min_t(unsigned int, skb->len - off - sizeof(*uh), sizeof(_b));
-	b = skb_header_pointer(skb, off + sizeof(*uh), plen, _b);
-	if (b && plen > HPCC_CCM_O_TYPE && b[HPCC_CCM_O_TYPE] == HPCC_WIRE_CCM) {
-		if (nf_checksum(skb, NF_INET_LOCAL_IN, off, IPPROTO_UDP, pf)) {
+	len = skb->len - off;
+	tp = skb_header_pointer(skb, off + sizeof(*uh) + HPCC_CCM_O_TYPE,
+				sizeof(_t), &_t);
+	if (tp)
+		t = *tp;
+	seg = len - sizeof(*uh);
+	if (skb_is_gso(skb)) {
+		if (!(skb_shinfo(skb)->gso_type & SKB_GSO_UDP_L4))
+			seg = 0;
+		else
+			seg = skb_shinfo(skb)->gso_size;
+	}
+	/* a message is at least a CCM notification long */
+	if (ntohs(uh->len) != len || seg < HPCC_WIRE_CCM_LEN ||
+	    nf_checksum(skb, NF_INET_LOCAL_IN, off, IPPROTO_UDP, pf)) {
+		if (t == HPCC_WIRE_CCM)
 			hpcc_stat_inc(hn, HPCC_STAT_CCM_MALFORMED);
-			goto drop;
-		}
-		if (hpcc_fcr_authentic(hn, b, plen, HPCC_WIRE_CCM_LEN, src))
-			hpcc_ccm_take(hn, b, plen, src);
+		else
+			hpcc_fcr_refuse(hn, HPCC_STAT_FCR_MALFORMED, src, 0);
 		goto drop;
 	}
-	if (!b || nf_checksum(skb, NF_INET_LOCAL_IN, off, IPPROTO_UDP, pf) ||
-	    hpcc_fcr_decode(b, skb->len - off - sizeof(*uh), &m)) {
-		hpcc_fcr_refuse(hn, HPCC_STAT_FCR_MALFORMED, src, 0);
-		goto drop;
-	}
-	if (!hpcc_fcr_authentic(hn, b, plen, HPCC_WIRE_FCR_LEN, src))
-		goto drop;
-	if (m.rate < cfg->fcr_rate_min ||
-	    m.rate > (u64)cfg->line_rate_mbps * 1000000) {
-		hpcc_fcr_refuse(hn, HPCC_STAT_FCR_OUT_OF_RANGE, src, m.rate);
-		goto drop;
-	}
-	hpcc_fcr_hold(hn, cfg, &m, src);
+	for (pos = 0; pos < len - sizeof(*uh); pos += seg)
+		hpcc_fcr_one(hn, cfg, skb, off + sizeof(*uh) + pos,
+			     min(seg, len - (unsigned int)sizeof(*uh) - pos),
+			     src, pf);
 drop:
 	consume_skb(skb);
 out:

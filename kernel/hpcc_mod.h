@@ -359,9 +359,9 @@ struct hpcc_pub {
  *	READ_ONCE outside)
  * @ccm_used_gen: @ccm_rx_gen the ACK path last looked at (socket lock)
  * @sk: the flow's socket from hpcc_init() to hpcc_release() (WRITE_ONCE;
- *	NULL after): the FCR hook lowers its pacing rate at a message's
- *	arrival, under RCU with a reference taken by refcount_inc_not_zero()
- *	and the pointer checked again (TCP sockets are SLAB_TYPESAFE_BY_RCU)
+ *	NULL after), never dereferenced through this pointer: the FCR hook
+ *	finds the socket by the established-socket lookup and only compares
+ *	it with @sk, under bh_lock_sock(), to know the entry is its
  */
 struct hpcc_ent {
 	struct hlist_node node;

@@ -345,9 +345,9 @@ static bool hpcc_on_path(const struct hpcc_ent *e,
 /*
  * hpcc_ccm_rx_apply() - act on the CCM notifications received for the flow
  * since its last ACK (hpcc_ccm_take() in hpcc_fcr_rx.c; Coordinated
- * Congestion Management section 6.4, hpcc_ccm_note()): each one's sequence
- * number is checked against the window first (hpcc_fcr_in_window(), as
- * for FCR; else dropped, ccm-bad-seq); type 1 sets the CC indicator and
+ * Congestion Management section 6.4, hpcc_ccm_note()), each one's sequence
+ * number checked against the window as it arrived (hpcc_fcr_lock() in
+ * hpcc_fcr_rx.c, ccm-bad-seq): type 1 sets the CC indicator and
  * type 2 clears it (ccm-cc-set, ccm-cc-cleared); type 3 changes the path
  * as hpcc_ccm_step() does (ccm-ar-reroutes), under the rule's limits, when
  * the flow's U is at eta or above or its telemetry does not show the
@@ -377,16 +377,6 @@ static void hpcc_ccm_rx_apply(struct sock *sk, struct hpcc_ent *e,
 	can_move = hpcc_can_move(sk, e);
 	rtt_ns = hpcc_rtt_ns(tp, cfg);
 	for (i = 0; i < n; i++) {
-		if (!hpcc_fcr_in_window(m[i].seq, tp->snd_una, tp->max_window,
-					tp->snd_nxt)) {
-			hpcc_stat_inc(e->hn, HPCC_STAT_CCM_BAD_SEQ);
-			if (net_ratelimit())
-				pr_info("CCM type %u for port %u dropped: sequence number %u outside the window (snd_una %u snd_nxt %u max_window %u)\n",
-					m[i].ntype, ntohs(e->key.sport),
-					m[i].seq, tp->snd_una, tp->snd_nxt,
-					tp->max_window);
-			continue;
-		}
 		if (m[i].ntype == HPCC_CCM_AR_REQUIRED && !can_move) {
 			hpcc_stat_inc(e->hn, HPCC_STAT_CCM_IGNORED);
 			continue;
@@ -735,10 +725,12 @@ static void hpcc_flowlabel_check(struct sock *sk, struct hpcc_ent *e,
  * Response, first S4 run"); the pacing rate still holds it to R.  Under
  * the HPCC law W and Wc are capped too (not below W_min), so that once no
  * hold is in force HPCC's own law raises W from there (section 5: "use
- * the sender congestion control to raise the sending rate").  A hold's
- * sequence number is checked once, first (hpcc_fcr_in_window()), else the
- * hold is dropped and counted (fcr-bad-seq).  Without a new message and after the last
- * hold ended, the lock is not taken.
+ * the sender congestion control to raise the sending rate").  The holds'
+ * sequence numbers were checked as their messages arrived (hpcc_fcr_lock()
+ * in hpcc_fcr_rx.c): a message outside the window never became a hold.
+ * This is also where a rate that arrived while the socket was owned by
+ * user first lowers the pacing rate.  Without a new message and after the
+ * last hold ended, the lock is not taken.
  */
 static void hpcc_fcr_apply(struct sock *sk, struct hpcc_ent *e,
 			   const struct hpcc_cfg *cfg, u8 law)
@@ -747,31 +739,17 @@ static void hpcc_fcr_apply(struct sock *sk, struct hpcc_ent *e,
 	u64 now = tp->tcp_clock_cache;
 	u64 gen = READ_ONCE(e->fcr_gen);
 	u64 rate, until = 0, ts = 0, rx = 0, w, cwnd, pacing;
-	u32 bad_seq = 0;
-	int i, bad = 0;
 	bool fresh;
+	int i;
 
 	if (gen == e->fcr_used_gen && now >= e->fcr_until) {
 		e->fcr_rate = 0;
 		return;
 	}
 	spin_lock_bh(&e->fcr_lock);
-	for (i = 0; i < HPCC_FCR_HOLDS; i++) {
-		struct hpcc_fcr_hold *h = &e->fcr[i];
-
-		if (!h->rate || h->until <= now)
-			continue;
-		if (!h->checked &&
-		    !hpcc_fcr_in_window(h->seq, tp->snd_una, tp->max_window,
-					tp->snd_nxt)) {
-			h->rate = 0;
-			bad_seq = h->seq;
-			bad++;
-			continue;
-		}
-		h->checked = 1;
-		until = max(until, h->until);
-	}
+	for (i = 0; i < HPCC_FCR_HOLDS; i++)
+		if (e->fcr[i].rate && e->fcr[i].until > now)
+			until = max(until, e->fcr[i].until);
 	rate = hpcc_fcr_lowest(e->fcr, now);
 	for (i = 0; i < HPCC_FCR_HOLDS; i++)
 		if (rate && e->fcr[i].rate == rate) {
@@ -780,12 +758,6 @@ static void hpcc_fcr_apply(struct sock *sk, struct hpcc_ent *e,
 		}
 	spin_unlock_bh(&e->fcr_lock);
 
-	for (i = 0; i < bad; i++)
-		hpcc_stat_inc(e->hn, HPCC_STAT_FCR_BAD_SEQ);
-	if (bad && net_ratelimit())
-		pr_info("FCR for port %u dropped: sequence number %u outside the window (snd_una %u snd_nxt %u max_window %u)\n",
-			ntohs(e->key.sport), bad_seq, tp->snd_una,
-			tp->snd_nxt, tp->max_window);
 	fresh = gen != e->fcr_used_gen && rate;
 	if (fresh)
 		e->fcr_delay = now > ts ? now - ts : 0;

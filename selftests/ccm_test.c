@@ -6,6 +6,8 @@
  */
 #include <string.h>
 
+#include <stdlib.h>
+
 #include "kselftest_harness.h"
 #include "hpcc_ccm.h"
 
@@ -609,13 +611,51 @@ TEST(notifications)
 	EXPECT_EQ(3, f.changes);
 }
 
-/* @m as a notification of type @ntype with sequence number @seq, kept. */
+/*
+ * @m as a notification of type @ntype with sequence number @seq, the hop's
+ * next (ts one later), kept.
+ */
 static void put(struct hpcc_ccm_pend *p, struct hpcc_ccm_msg *m, int ntype,
 		uint32_t seq)
 {
 	m->ntype = ntype;
 	m->seq = seq;
-	hpcc_ccm_pend_put(p, m);
+	m->ts++;
+	if (!hpcc_ccm_pend_put(p, m))
+		abort();	/* a new notification must be taken */
+}
+
+/*
+ * A copy of the last notification taken, or an older one of the same hop
+ * port, is refused (a replay) and leaves the pending one as it is, even
+ * after the flow acted on it; another hop's, or the hop's next, is taken.
+ * Before, the copy replaced what was pending and was acted on again.
+ */
+TEST(pending_replay)
+{
+	struct hpcc_ccm_msg m = msg6(), c, out[2];
+	struct hpcc_ccm_pend p = {};
+
+	put(&p, &m, HPCC_CCM_CC_REQUIRED, 100);
+	c = m;
+	put(&p, &m, HPCC_CCM_CC_RELEASED, 101);
+	/* the captured type 1 again: the type 2 stays pending */
+	EXPECT_FALSE(hpcc_ccm_pend_put(&p, &c));
+	ASSERT_EQ(1, hpcc_ccm_pend_take(&p, out));
+	EXPECT_EQ(HPCC_CCM_CC_RELEASED, out[0].ntype);
+	/* after the flow acted: the type 2 and the type 1 again, refused */
+	EXPECT_FALSE(hpcc_ccm_pend_put(&p, &m));
+	EXPECT_FALSE(hpcc_ccm_pend_put(&p, &c));
+	EXPECT_EQ(0, hpcc_ccm_pend_take(&p, out));
+	/* the same bytes from another port of the hop: not a replay */
+	c.port_id++;
+	EXPECT_TRUE(hpcc_ccm_pend_put(&p, &c));
+	/* a restarted hop (ts from 1) that names later data */
+	m.ts = 1;
+	m.seq = 200;
+	EXPECT_TRUE(hpcc_ccm_pend_put(&p, &m));
+	ASSERT_EQ(1, hpcc_ccm_pend_take(&p, out));
+	EXPECT_EQ(200, out[0].seq);
 }
 
 /*

@@ -217,23 +217,84 @@ TEST(full_keeps_lowest)
 		  hpcc_fcr_hold_put(h, &a, 24000000, ~0ULL));
 }
 
-/* The sequence number check, across the wrap of 32-bit numbers. */
+/*
+ * The sequence number check: data sent and not acknowledged, snd_una to
+ * snd_nxt (snd_nxt excluded), across the wrap of 32-bit numbers.  The
+ * old range reached max_window below snd_una: data already acknowledged.
+ */
 TEST(in_window)
 {
-	/* una 1000, max_window 500, nxt 3000: 500 .. 3000 */
-	EXPECT_TRUE(hpcc_fcr_in_window(500, 1000, 500, 3000));
-	EXPECT_TRUE(hpcc_fcr_in_window(3000, 1000, 500, 3000));
-	EXPECT_TRUE(hpcc_fcr_in_window(1500, 1000, 500, 3000));
-	EXPECT_FALSE(hpcc_fcr_in_window(499, 1000, 500, 3000));
-	EXPECT_FALSE(hpcc_fcr_in_window(3001, 1000, 500, 3000));
-	EXPECT_FALSE(hpcc_fcr_in_window(1000 + 0x80000000u, 1000, 500, 3000));
+	/* una 1000, nxt 3000 */
+	EXPECT_TRUE(hpcc_fcr_in_window(1000, 1000, 3000));
+	EXPECT_TRUE(hpcc_fcr_in_window(1500, 1000, 3000));
+	EXPECT_TRUE(hpcc_fcr_in_window(2999, 1000, 3000));
+	EXPECT_FALSE(hpcc_fcr_in_window(999, 1000, 3000));
+	EXPECT_FALSE(hpcc_fcr_in_window(500, 1000, 3000));
+	EXPECT_FALSE(hpcc_fcr_in_window(3000, 1000, 3000));
+	EXPECT_FALSE(hpcc_fcr_in_window(1000 + 0x80000000u, 1000, 3000));
 	/* the window straddles 2^32 */
-	EXPECT_TRUE(hpcc_fcr_in_window(0xfffffff0u, 10, 100, 50));
-	EXPECT_TRUE(hpcc_fcr_in_window(20, 10, 100, 50));
-	EXPECT_FALSE(hpcc_fcr_in_window(51, 10, 100, 50));
-	/* max_window 0 counts as 1 */
-	EXPECT_TRUE(hpcc_fcr_in_window(999, 1000, 0, 1000));
-	EXPECT_FALSE(hpcc_fcr_in_window(998, 1000, 0, 1000));
+	EXPECT_TRUE(hpcc_fcr_in_window(0xfffffff0u, 0xffffff00u, 50));
+	EXPECT_TRUE(hpcc_fcr_in_window(20, 0xffffff00u, 50));
+	EXPECT_FALSE(hpcc_fcr_in_window(50, 0xffffff00u, 50));
+	EXPECT_FALSE(hpcc_fcr_in_window(0xfffffeffu, 0xffffff00u, 50));
+	/* nothing in flight: nothing accepted */
+	EXPECT_FALSE(hpcc_fcr_in_window(1000, 1000, 1000));
+	EXPECT_FALSE(hpcc_fcr_in_window(999, 1000, 1000));
+}
+
+/*
+ * A captured message replayed once its hold ended is refused (the slot
+ * keeps its port's round and sequence number), and so is an older round
+ * of that port; a later round, or a restarted hop's round 1 naming later
+ * data, is taken.  Before, an ended hold's port was forgotten: the replay
+ * held its rate again (HPCC_FCR_PUT_NEW).
+ */
+TEST(replay_after_hold)
+{
+	struct hpcc_fcr_hold h[HPCC_FCR_HOLDS] = {};
+	struct hpcc_fcr_msg a = msg4, r;
+	uint64_t end;
+
+	a.round = 5;
+	a.seq = 10000;
+	EXPECT_EQ(HPCC_FCR_PUT_NEW, hpcc_fcr_hold_put(h, &a, 0, ~0ULL));
+	end = 2ULL * a.interval * 1000;
+	EXPECT_EQ(0, hpcc_fcr_lowest(h, end));
+	/* the same bytes again, after the hold ended */
+	EXPECT_EQ(HPCC_FCR_PUT_OLD, hpcc_fcr_hold_put(h, &a, end, ~0ULL));
+	EXPECT_EQ(0, hpcc_fcr_lowest(h, end + 1));
+	/* an older captured round */
+	r = a;
+	r.round = 4;
+	r.seq = 9000;
+	EXPECT_EQ(HPCC_FCR_PUT_OLD, hpcc_fcr_hold_put(h, &r, end, ~0ULL));
+	EXPECT_EQ(0, hpcc_fcr_lowest(h, end + 1));
+	/* the hop's next round */
+	r = a;
+	r.round = 6;
+	r.seq = 12000;
+	EXPECT_EQ(HPCC_FCR_PUT_NEW, hpcc_fcr_hold_put(h, &r, end, ~0ULL));
+	EXPECT_EQ(a.rate, hpcc_fcr_lowest(h, end + 1));
+	EXPECT_EQ(0, h[1].until);	/* the port's own slot again */
+	/* a restarted hop: round 1, later data, once the hold ended */
+	end += 2ULL * a.interval * 1000;
+	r.round = 1;
+	r.seq = 15000;
+	EXPECT_EQ(HPCC_FCR_PUT_NEW, hpcc_fcr_hold_put(h, &r, end, ~0ULL));
+	/* while a hold is in force, only a newer round */
+	r.seq = 16000;
+	EXPECT_EQ(HPCC_FCR_PUT_OLD, hpcc_fcr_hold_put(h, &r, end + 1, ~0ULL));
+}
+
+/* An IPv6 datagram from an IPv4-mapped address is no hop's. */
+TEST(mapped_source)
+{
+	const uint8_t v4[16] = { [10] = 0xff, [11] = 0xff, 10, 51, 1, 2 };
+	const uint8_t v6[16] = { 0xfd, 0, [15] = 2 };
+
+	EXPECT_TRUE(hpcc_fcr_src_ok(v4, false));
+	EXPECT_FALSE(hpcc_fcr_src_ok(v4, true));
+	EXPECT_TRUE(hpcc_fcr_src_ok(v6, true));
 }
 
 TEST_HARNESS_MAIN
