@@ -32,6 +32,20 @@ include/uapi/linux/hpcc_wire.h) for tests.
       response: the segments have a probe's or response's TCP
       header instead (sequence and acknowledgment numbers, flags and
       window 0; include/uapi/linux/hpcc_wire.h)
+  fcr.py script DEV SPORT DST PORT [KEYID HEXKEY]
+      watch DEV (a packet socket) for one TCP data segment from port SPORT
+      (as sniffsend), then send a message for each line on stdin to
+      DST:PORT, "SADDR SPORT DADDR DPORT RATE SWITCH HOPPORT ROUND
+      INTERVAL SEQ" as for sendmany, where SEQ is S (that segment's
+      sequence number) or S+N; a line "replay" sends the previous
+      datagram again, byte for byte; "sleep SECONDS" waits.  With KEYID
+      and HEXKEY (32 hex digits) every message is signed (the MAC trailer,
+      kernel/hpcc_nmac.h: SipHash-2-4 here in Python).  Prints "seq S"
+  fcr.py gso DST PORT COUNT SADDR SPORT DADDR DPORT RATE SWITCH HOPPORT
+              INTERVAL SEQ
+      send COUNT messages (rounds 1..COUNT) in one UDP_SEGMENT send of
+      COUNT x 80 bytes: one skb of type SKB_GSO_UDP_L4 across a veth, as
+      UDP GRO or fraglist GRO would deliver a burst
 """
 import socket
 import struct
@@ -94,6 +108,109 @@ def sniffsend(dev, sport, count, gap, dst, port, saddr, daddr, dport, rate,
         pass
     print("sent", n)
     return 0 if n == count else 1
+
+
+def _rotl(x, b):
+    return ((x << b) | (x >> (64 - b))) & 0xffffffffffffffff
+
+
+def siphash24(key, data):
+    """SipHash-2-4 of data under a 16-byte key, 8 bytes little-endian."""
+    M = 0xffffffffffffffff
+    k0, k1 = struct.unpack("<QQ", key)
+    v = [k0 ^ 0x736f6d6570736575, k1 ^ 0x646f72616e646f6d,
+         k0 ^ 0x6c7967656e657261, k1 ^ 0x7465646279746573]
+
+    def rnd():
+        v[0] = (v[0] + v[1]) & M
+        v[1] = _rotl(v[1], 13) ^ v[0]
+        v[0] = _rotl(v[0], 32)
+        v[2] = (v[2] + v[3]) & M
+        v[3] = _rotl(v[3], 16) ^ v[2]
+        v[0] = (v[0] + v[3]) & M
+        v[3] = _rotl(v[3], 21) ^ v[0]
+        v[2] = (v[2] + v[1]) & M
+        v[1] = _rotl(v[1], 17) ^ v[2]
+        v[2] = _rotl(v[2], 32)
+
+    n = len(data) - len(data) % 8
+    for i in range(0, n, 8):
+        m, = struct.unpack("<Q", data[i:i + 8])
+        v[3] ^= m
+        rnd()
+        rnd()
+        v[0] ^= m
+    last = data[n:] + bytes(7 - len(data) % 8) + bytes([len(data) & 0xff])
+    m, = struct.unpack("<Q", last)
+    v[3] ^= m
+    rnd()
+    rnd()
+    v[0] ^= m
+    v[2] ^= 0xff
+    for _ in range(4):
+        rnd()
+    return struct.pack("<Q", v[0] ^ v[1] ^ v[2] ^ v[3])
+
+
+def sign(m, keyid, key):
+    """m with the MAC trailer (struct hpcc_wire_nmac) by key keyid."""
+    t = struct.pack(">BBHI", 1, 16, 0, keyid)
+    return m + t + siphash24(key, m + t)
+
+
+def sniffseq(dev, sport):
+    """The sequence number of the next TCP data segment from sport on dev."""
+    p = socket.socket(socket.AF_PACKET, socket.SOCK_RAW, socket.htons(3))
+    p.bind((dev, 0))
+    p.settimeout(10)
+    while True:
+        f = p.recv(65535)
+        if len(f) < 54 or f[12:14] != b"\x08\x00" or f[23] != 6 or \
+           f[15] >> 2 == 60:
+            continue
+        ihl = (f[14] & 15) * 4
+        tcp = 14 + ihl
+        tot = struct.unpack(">H", f[16:18])[0]
+        doff = (f[tcp + 12] >> 4) * 4
+        if struct.unpack(">H", f[tcp:tcp + 2])[0] == sport and \
+           tot > ihl + doff:
+            return struct.unpack(">I", f[tcp + 4:tcp + 8])[0]
+
+
+def script(dev, sport, dst, port, lines, keyid=None, key=None):
+    seq = sniffseq(dev, sport)
+    s = socket.socket(socket.AF_INET, socket.SOCK_DGRAM)
+    last = None
+    for line in lines:
+        f = line.split()
+        if not f:
+            continue
+        if f[0] == "sleep":
+            time.sleep(float(f[1]))
+            continue
+        if f[0] != "replay":
+            q = f[9].split("+")
+            n = (seq + (int(q[1]) if len(q) > 1 else 0)) % (1 << 32)
+            last = message(f[0], int(f[1]), f[2], int(f[3]), int(f[4]),
+                           int(f[5]), int(f[6]), int(f[7]), int(f[8]), n)
+            if key is not None:
+                last = sign(last, keyid, key)
+        s.sendto(last, (dst, port))
+    s.close()
+    print("seq", seq)
+    return 0
+
+
+def gso(dst, port, count, a):
+    UDP_SEGMENT = 103
+    b = b"".join(message(a[0], int(a[1]), a[2], int(a[3]), int(a[4]),
+                         int(a[5]), int(a[6]), k + 1, int(a[7]), int(a[8]))
+                 for k in range(count))
+    s = socket.socket(socket.AF_INET, socket.SOCK_DGRAM)
+    s.setsockopt(socket.IPPROTO_UDP, UDP_SEGMENT, len(b) // count)
+    s.sendto(b, (dst, port))
+    s.close()
+    return 0
 
 
 def segment(saddr, daddr, sport, dport, seq, response=False):
@@ -181,6 +298,11 @@ def main(a):
         return sniffsend(a[1], int(a[2]), int(a[3]), float(a[4]), a[5],
                          int(a[6]), a[7], a[8], int(a[9]), int(a[10]),
                          int(a[11]), int(a[12]), int(a[13]))
+    if a[0] == "script":
+        k = (int(a[5]), bytes.fromhex(a[6])) if len(a) > 6 else (None, None)
+        return script(a[1], int(a[2]), a[3], int(a[4]), sys.stdin, *k)
+    if a[0] == "gso":
+        return gso(a[1], int(a[2]), int(a[3]), a[4:])
     if a[0] == "burst":
         return burst(a[1], a[2], a[3], int(a[4]), int(a[5]), int(a[6]),
                      int(a[7]), float(a[8]), float(a[9]),

@@ -139,7 +139,7 @@ congested() {
 		{ echo "no FCR rate of 9.5 Mbit/s held"; rc=1; }
 	echo "hop: fcr-rate $(fval 6301 fcr-rate) fcr-in $(fval 6301 fcr-in) fcr-delay $(fval 6301 fcr-delay) ns"
 	sctl flow show sport 6301
-	ip netns exec rt $PY sniffsend v2 6301 8 0.3 $HS 6862 $HS $SRV 5201 \
+	ip netns exec rt $PY sniffsend v1 6301 8 0.3 $HS 6862 $HS $SRV 5201 \
 		3000000 99 1 500000 > "$TMP/sniff" 2>&1 &
 	sp=$!
 	retry 100 fis 6301 fcr-rate -eq 3000000 ||
@@ -387,8 +387,8 @@ refusals() {
 	# from hr: outside the managed prefixes
 	ip netns exec hr $PY send $HS 6862 $HS 6303 $SRV 5201 2000000 7 1 1 1000 1 &&
 	# from rt: below rate-min, above line-rate, malformed twice, no flow,
-	# and a sequence number 2^31 away from the flow's (held, then dropped
-	# by the flow's next ACK)
+	# and a sequence number 2^31 away from the flow's (refused as it
+	# arrives)
 	seq=$((($(fval 6303 last-snd-nxt) + 2147483648) % 4294967296)) &&
 	ip netns exec rt $PY sendmany $HS 6862 <<-EOF || rc=1
 	$HS 6303 $SRV 5201 1000 7 1 1 1000 1
@@ -408,12 +408,87 @@ refusals() {
 		echo "hs: $k ${before[$k]} -> $v (want +$want)"
 		[ "$v" = $((before[$k] + want)) ] || rc=1
 	done
-	# the one with the bad sequence number was held before it was dropped
+	# the one with the bad sequence number was refused as it arrived,
+	# never held: fcr-accepted grows by the hop's own messages at most
 	v=$(mstat hs fcr-accepted)
-	echo "hs: fcr-accepted ${before[fcr-accepted]} -> $v (want at least +1)"
-	[ "$v" -ge $((before[fcr-accepted] + 1)) ] || rc=1
+	echo "hs: fcr-accepted ${before[fcr-accepted]} -> $v (want at most +$((s1 - s0)))"
+	[ "$v" -le $((before[fcr-accepted] + s1 - s0)) ] || rc=1
 	dmesg | grep "FCR from\|FCR for" | tail -6
 	return $rc
+}
+
+# Forged and replayed messages (issue 51): the flow's segments wait
+# 30 ms for their ACKs (netem on hr's v3), so a message rt sends for a
+# segment it saw on v1 names data in flight.  A genuine message (rate 2
+# Mbit/s) is taken; a forged one for the same hop port, a newer round, a
+# higher rate and a sequence number 2^31 away is refused as it arrives
+# (fcr-bad-seq) and the genuine hold stays.  Before, the forged one
+# replaced the hold (fcr-accepted twice) and the next ACK dropped it: the
+# genuine rate was gone.  Then with keys (rt's address signs with key 4):
+# a signed message held for 2 us, and the same bytes again 10 ms later,
+# after its hold ended: refused (fcr-ignored, or fcr-bad-seq had the
+# segment been acknowledged), where before the copy held its rate again.
+fstats() {
+	local k
+	for k in fcr-accepted fcr-bad-seq fcr-ignored notify-auth-ok; do
+		printf '%s ' "$(mstat hs $k)"
+	done
+}
+forged() {
+	local k=0123456789abcdef0123456789abcdef pid rc=0
+	local a0 b0 i0 o0 a1 b1 i1 o1
+	tc -n hr qdisc add dev v3 root netem delay 30ms || return 1
+	ip netns exec hs iperf3 -c $SRV -p 5201 --cport 6310 -C hpcc -t 90 \
+		-b 5M > /dev/null 2>&1 &
+	pid=$!
+	retry 100 fis 6310 samples -ge 5 || rc=1
+	read -r a0 b0 i0 o0 <<< "$(fstats)"
+	ip netns exec rt $PY script v1 6310 $HS 6862 <<-EOF || rc=1
+	$HS 6310 $SRV 5201 2000000 51 1 5 1000000 S
+	$HS 6310 $SRV 5201 900000000 51 1 6 1000000 S+2147483648
+	EOF
+	# the genuine hold (1 s, hold-max) is the one the flow keeps to
+	retry 20 fis 6310 fcr-rate -eq 2000000 ||
+		{ echo "the genuine hold is gone: fcr-rate $(fval 6310 fcr-rate)"; rc=1; }
+	read -r a1 b1 i1 o1 <<< "$(fstats)"
+	echo "forged: fcr-accepted $a0 -> $a1, fcr-bad-seq $b0 -> $b1 (want +1, +1)"
+	[ "$a1" = $((a0 + 1)) ] && [ "$b1" = $((b0 + 1)) ] || rc=1
+	key_file "$TMP/hs.keys" "notify-key = 4 $k $RT/32" &&
+		sctl fcr set key-file "$TMP/hs.keys" || rc=1
+	read -r a0 b0 i0 o0 <<< "$(fstats)"
+	ip netns exec rt $PY script v1 6310 $HS 6862 4 $k <<-EOF || rc=1
+	$HS 6310 $SRV 5201 3000000 52 1 1 1 S
+	sleep 0.01
+	replay
+	EOF
+	read -r a1 b1 i1 o1 <<< "$(fstats)"
+	echo "replayed: notify-auth-ok $o0 -> $o1 (want +2), fcr-accepted $a0 -> $a1 (want +1), fcr-ignored $i0 -> $i1 and fcr-bad-seq $b0 -> $b1 (want +1 in all)"
+	[ "$o1" = $((o0 + 2)) ] && [ "$a1" = $((a0 + 1)) ] &&
+		[ $((i1 - i0 + b1 - b0)) = 1 ] || rc=1
+	sctl fcr set keys-flush key-overlap 0 && sctl fcr set key-overlap 60 ||
+		rc=1
+	end_procs $pid
+	tc -n hr qdisc del dev v3 root || rc=1
+	return $rc
+}
+
+# A burst of messages merged into one datagram (UDP_SEGMENT from rt: one
+# SKB_GSO_UDP_L4 skb across the veth, as UDP GRO delivers a burst): each
+# is read and counted, 8 messages for no flow are 8 fcr-no-flow.  Before,
+# only the first was (+1).  Sent again until one arrives; the count goes
+# up by 8 at a time.
+gro_burst() {
+	local n0 n1 i
+	n0=$(mstat hs fcr-no-flow)
+	for i in 1 2 3; do
+		ip netns exec rt $PY gso $HS 6862 8 $HS 6398 $SRV 5201 2000000 \
+			53 1 1000 1 || return 1
+		retry 10 sh -c "[ \"\$(ip netns exec hs $CTL stats | awk '\$1 == \"fcr-no-flow\" { print \$2 }')\" != $n0 ]" &&
+			break
+	done
+	n1=$(mstat hs fcr-no-flow)
+	echo "hs: fcr-no-flow $n0 -> $n1 (want +8)"
+	[ "$n1" = $((n0 + 8)) ]
 }
 
 # FCR off (port 0): the port's datagrams go on to UDP, nothing is counted
@@ -479,7 +554,7 @@ teardown() {
 }
 
 ktap_print_header
-ktap_set_plan 13
+ktap_set_plan 15
 t "hs - rt (tbf 20 Mbit/s, hpcc_int with FCR on v2) - hr" topology
 t "FCR configured on both sides; bad prefixes and thresholds refused with extack" configure
 t "mixed mode, no supporting sender: a congesting ECN flow gets CE marks, no FCR message" mixed_no_support
@@ -490,6 +565,8 @@ t "the messages to one sender are rate-limited (fcr-sender-max), denials counted
 t "fcr-drain: the round's rate counts the backlog it found, at least an eighth of the share" drain
 t "signed messages (issue 21): rt signs with hs's key, hs checks; a wrong key at rt refused, nothing applied" signed
 t "refused and counted: outside the managed prefixes, out of range, malformed, no flow, sequence outside the window" refusals
+t "a forged message does not erase a genuine hold; a replayed signed one is refused" forged
+t "a merged burst of messages (UDP GSO/GRO): every message read and counted" gro_burst
 t "FCR off: the port's datagrams are not FCR's" fcr_off
 t "hpcc_int removed, then the router's namespace deleted, while the hop sends messages" teardown
 t "kernel log clean" kernel_clean_since "$MARK"
