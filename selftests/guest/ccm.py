@@ -8,6 +8,8 @@ hop on the flow's path would, for tests.
       for each line of SCRIPT:
         sleep S
             wait S seconds
+        replay
+            send the last notification again, byte for byte
         NTYPE [label=same|other] [seq=same|far] [kind=ok|magic|short|
               ntype|noflow] [sw=SWITCH_ID] [port=PORT_ID]
             wait on DEV (a packet socket) for the next TCP data segment
@@ -88,12 +90,17 @@ def play(dev, sport, dst, port, saddr, daddr, dport, script):
     p.settimeout(10)
     fam = socket.AF_INET6 if ":" in dst else socket.AF_INET
     u = socket.socket(fam, socket.SOCK_DGRAM)
+    last = None
     for line in script:
         w = line.split()
         if not w:
             continue
         if w[0] == "sleep":
             time.sleep(float(w[1]))
+            continue
+        if w[0] == "replay":
+            u.sendto(last, (dst, port))
+            print("replay")
             continue
         opt = dict(x.split("=", 1) for x in w[1:])
         # the newest segment: drain what queued while we slept
@@ -118,9 +125,10 @@ def play(dev, sport, dst, port, saddr, daddr, dport, script):
             seq = (seq + (1 << 31)) % (1 << 32)
         if opt.get("label") == "other":
             label ^= 1
-        u.sendto(message(int(w[0]), saddr, sport, daddr, dport, seq, label,
-                         opt.get("kind", "ok"), int(opt.get("sw", 9)),
-                         int(opt.get("port", 9))), (dst, port))
+        last = message(int(w[0]), saddr, sport, daddr, dport, seq, label,
+                       opt.get("kind", "ok"), int(opt.get("sw", 9)),
+                       int(opt.get("port", 9)))
+        u.sendto(last, (dst, port))
         print(w[0], seq, "0x%05x" % label)
     return 0
 
