@@ -10,7 +10,10 @@
  * of 1 to 1.6e12 and an interval of 1 to 10^6 us, and encodes back to the
  * input's first HPCC_WIRE_FCR_LEN bytes but for the flags byte; put into a
  * hold set it never leaves a lowest rate above its own while held, nor any
- * rate after twice its interval.  The input also goes through the MAC
+ * rate after twice its interval, and once its hold ended the same message
+ * again is a replay that holds nothing; its sequence number is in flight
+ * from itself, not from the next byte nor with nothing in flight.  The
+ * input also goes through the MAC
  * check (kernel/hpcc_nmac.h) with a key for every source: a trailer it
  * accepts is the one signing the input's message gives, and one changed
  * byte of the message makes it refused.
@@ -54,6 +57,16 @@ int LLVMFuzzerTestOneInput(const unsigned char *data, size_t len)
 	if (hpcc_fcr_lowest(h, 1) > m.rate)
 		abort();
 	if (hpcc_fcr_lowest(h, 2000ULL * HPCC_FCR_INTERVAL_MAX))
+		abort();
+	/* the same message again once every hold ended: a replay */
+	if (hpcc_fcr_hold_put(h, &m, 2000ULL * HPCC_FCR_INTERVAL_MAX, ~0ULL) !=
+	    HPCC_FCR_PUT_OLD ||
+	    hpcc_fcr_lowest(h, 2000ULL * HPCC_FCR_INTERVAL_MAX))
+		abort();
+	/* the sequence number check: @seq itself is in flight from it */
+	if (!hpcc_fcr_in_window(m.seq, m.seq, m.seq + 1) ||
+	    hpcc_fcr_in_window(m.seq, m.seq + 1, m.seq + 0x7fffffffU) ||
+	    hpcc_fcr_in_window(m.seq, m.seq, m.seq))
 		abort();
 	return 0;
 }
