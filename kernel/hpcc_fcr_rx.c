@@ -138,6 +138,12 @@ static struct sock *hpcc_fcr_sk(struct sk_buff *skb, u8 pf, u8 family,
 	return sk;
 }
 
+static void hpcc_fcr_unlock(struct sock *sk)
+{
+	bh_unlock_sock(sk);
+	sock_put(sk);
+}
+
 /*
  * hpcc_fcr_lock() - the message's flow: its entry and its socket, the
  * socket referenced and locked with bh_lock_sock(), its sequence number
@@ -181,24 +187,22 @@ static struct hpcc_ent *hpcc_fcr_lock(struct hpcc_net *hn,
 	una = READ_ONCE(tp->snd_una);
 	nxt = READ_ONCE(tp->snd_nxt);
 	/* the entry is the socket's until hpcc_release(), under its lock */
-	if (READ_ONCE(e->sk) == sk && hpcc_fcr_in_window(seq, una, nxt)) {
+	if (READ_ONCE(e->sk) != sk) {
+		hpcc_fcr_unlock(sk);
+		hpcc_stat_inc(hn, no_flow);
+		return NULL;
+	}
+	if (hpcc_fcr_in_window(seq, una, nxt)) {
 		*skp = sk;
 		return e;
 	}
-	bh_unlock_sock(sk);
-	sock_put(sk);
+	hpcc_fcr_unlock(sk);
 	hpcc_stat_inc(hn, bad_seq);
 	if (net_ratelimit())
 		pr_info("%s from %pI6c for port %u refused: sequence number %u outside the window (snd_una %u snd_nxt %u)\n",
 			bad_seq == HPCC_STAT_FCR_BAD_SEQ ? "FCR" :
 			"CCM notification", src, sport, seq, una, nxt);
 	return NULL;
-}
-
-static void hpcc_fcr_unlock(struct sock *sk)
-{
-	bh_unlock_sock(sk);
-	sock_put(sk);
 }
 
 /*
