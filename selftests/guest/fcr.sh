@@ -157,9 +157,29 @@ congested() {
 	read -r s n d m <<< "$(istat fcr-sent fcr-rounds fcr-dropped ce-marked)"
 	echo "v2: fcr-sent $s fcr-rounds $n fcr-dropped $d ce-marked $m"
 	echo "hs: fcr-accepted $(mstat hs fcr-accepted) fcr-no-flow $(mstat hs fcr-no-flow) fcr-ignored $(mstat hs fcr-ignored) fcr-bad-seq $(mstat hs fcr-bad-seq)"
+	late_only 6301 || rc=1
 	grep -q "^sent 8" "$TMP/sniff" && [ "$s" -gt 0 ] && [ "$n" -gt 0 ] &&
-		[ "$(mstat hs fcr-accepted)" -gt 8 ] &&
-		[ "$(mstat hs fcr-bad-seq)" = 0 ] && [ $rc = 0 ]
+		[ "$(mstat hs fcr-accepted)" -gt 8 ] && [ $rc = 0 ]
+}
+
+# late_only SPORT - every message for the flow from SPORT that hs refused
+# for its sequence number (as logged since the script began; the log is
+# rate-limited) named data acknowledged less than 1 MiB before: a
+# genuine message that came after the ACK of its segment (a spurious
+# retransmission's, whose original, ahead of it in v2's 80 ms queue, was
+# acknowledged first), not one off the flow's path
+late_only() {
+	dmesg | sed -n "/$MARK/,\$p" |
+		grep "for port $1 refused: sequence number" > "$TMP/badseq"
+	echo "hs: $(wc -l < "$TMP/badseq") logged refusals for port $1 by sequence number"
+	tail -3 "$TMP/badseq"
+	awk '{ for (i = 1; i < NF; i++) {
+			if ($i == "number") s = $(i + 1)
+			if ($i == "(snd_una") u = $(i + 1)
+		}
+		d = u - s; if (d < 0) d += 4294967296
+		if (d == 0 || d > 1048576) bad++ }
+		END { exit bad > 0 }' "$TMP/badseq"
 }
 
 congested_now() { [ "$(istat fcr-congested)" = 1 ]; }
