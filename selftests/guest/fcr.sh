@@ -438,7 +438,7 @@ refusals() {
 }
 
 # Forged and replayed messages (issue 51): the flow's segments wait
-# 30 ms for their ACKs (netem on hr's v3), so a message rt sends for a
+# 100 ms for their ACKs (netem on hr's v3), so a message rt sends for a
 # segment it saw on v1 names data in flight.  A genuine message (rate 2
 # Mbit/s) is taken; a forged one for the same hop port, a newer round, a
 # higher rate and a sequence number 2^31 away is refused as it arrives
@@ -457,7 +457,7 @@ fstats() {
 forged() {
 	local k=0123456789abcdef0123456789abcdef pid rc=0
 	local a0 b0 i0 o0 a1 b1 i1 o1
-	tc -n hr qdisc add dev v3 root netem delay 30ms || return 1
+	tc -n hr qdisc add dev v3 root netem delay 100ms || return 1
 	ip netns exec hs iperf3 -c $SRV -p 5201 --cport 6310 -C hpcc -t 90 \
 		-b 5M > /dev/null 2>&1 &
 	pid=$!
