@@ -15,7 +15,8 @@
 #   make check-e2e       likewise, the performance test on every kernel (check
 #                        runs it on the newest)
 #   make demo            installs what it needs, then the main job in a guest
-#   make bench, bench-quick, bench-ack, bench-daemon, bench-ccm: benchmarks (likewise)
+#   make bench, bench-quick, bench-ack, bench-daemon, bench-ccm, bench-fwd:
+#                        benchmarks (likewise)
 #   make checkpatch      scripts/checkpatch.pl --strict over kernel/
 #   make uapi            regenerate the uapi headers, the kernel policies and
 #                        the client tables from the YNL specs
@@ -38,7 +39,7 @@ all: modules programs
 # sub-make: this Makefile is read again there, so the kernel headers and the
 # kernel source package that tools/deps has just installed are seen (KDIRS
 # and LINUX_SRC_TAR are wildcards, evaluated when the file is read).
-DEPS_ENTRIES := check check-e2e demo bench bench-quick bench-ack bench-daemon bench-scale bench-ccm
+DEPS_ENTRIES := check check-e2e demo bench bench-quick bench-ack bench-daemon bench-scale bench-ccm bench-fwd
 $(DEPS_ENTRIES): deps
 	@$(MAKE) --no-print-directory run-$@
 
@@ -325,6 +326,14 @@ run-bench-ccm: all tools
 	tools/vmrun --kernel $${HPCC_KERNEL:-6.12} --timeout 3000 --mem 2048 --accel $(BENCH_ACCEL) -- \
 		env CCM_REPS=$${CCM_REPS:-3} bash tools/bench/ccm.sh "$(CURDIR)/$$out" | grep -v '^\['; \
 	/usr/bin/python3 tools/bench/ccm_report.py $$out
+# The software INT hop's per-packet forwarding cost against the kernel's own
+# forwarding (tools/bench/fwd_cost.sh), in a guest whose nr_cpu_ids is 64
+# (6.1: 6.12's x86 topology code ignores possible_cpus=);
+# FWD_MODULES="NAME=PATH ..." compares several hpcc_int.ko builds.
+run-bench-fwd: all
+	@tools/vmrun --kernel $${HPCC_KERNEL:-6.1} --timeout 1800 --accel $(BENCH_ACCEL) \
+		--maxcpus 64 --append possible_cpus=64 -- \
+		env FWD_MODULES="$${FWD_MODULES:-}" REPS=$${REPS:-3} bash tools/bench/fwd_cost.sh | grep -v '^\['
 run-bench-daemon: all
 	@for k in $${HPCC_KERNELS:-6.12}; do \
 		echo "== kernel $$k"; \

@@ -1,0 +1,129 @@
+#!/bin/bash
+# SPDX-License-Identifier: GPL-2.0
+#
+# Per-packet forwarding cost of the software INT hop (a benchmark, not a
+# test; run in a guest by `make bench-fwd`).  A router namespace forwards
+# a TCP flow from s to d; its egress device has 8 transmit queues under
+# mq with pfifo_fast children, whose statistics are per CPU, so a hop
+# that reads the queue's counters reads 8 x nr_cpu_ids of them (the guest
+# boots with 64 possible CPUs, tools/vmrun --maxcpus and possible_cpus=,
+# which 6.1 honours: a large host's count).  Three cases, each
+# with every hpcc_int module given, in one boot:
+#   plain   hpcc_int not loaded: the kernel's own forwarding
+#   probes  hpcc_int on the egress device, FCR and CCM off: data segments
+#           only pass the probe DSCP test
+#   fcr     the same with FCR on (fcr-qlen-high above any backlog the flow
+#           builds: every data segment is tracked, nothing is sent)
+# ftrace's function_graph tracer (depth 1) times ip_forward() per packet
+# (the forwarding path from the routing decision to the egress device's
+# transmit, our FORWARD hook included) and, in a second pass, the hook
+# itself (hpcc_int_hook()).  Tracing inflates each call by a similar
+# fixed amount; the report gives medians of REPS repetitions with their
+# range, and the cases against plain forwarding in the same boot.
+#
+# Environment: FWD_MODULES="NAME=PATH ..." the hpcc_int.ko builds to
+# compare (default: the one modprobe finds, as "this"); REPS (3); SECS (3).
+set -u
+TOP=$(cd "$(dirname "$0")/../.." && pwd)
+. "$TOP/selftests/lib.sh"
+CTL=$TOP/build/hpccctl
+T=/sys/kernel/tracing
+REPS=${REPS:-3}
+SECS=${SECS:-3}
+S=10.53.0.1
+D=10.53.1.2
+MODULES=${FWD_MODULES:-this=}
+OUT=$(mktemp -d)
+
+mountpoint -q $T || mount -t tracefs nodev $T
+for ns in s r d; do
+	ip netns add $ns && ip -n $ns link set lo up
+done
+ip link add vs netns s type veth peer name vr netns r
+ip link add vu netns r numtxqueues 8 numrxqueues 8 type veth peer name vd \
+	netns d numtxqueues 8 numrxqueues 8
+ip -n s addr add $S/24 dev vs && ip -n r addr add 10.53.0.2/24 dev vr &&
+ip -n r addr add 10.53.1.1/24 dev vu && ip -n d addr add $D/24 dev vd
+for l in "s vs" "r vr" "r vu" "d vd"; do
+	set -- $l
+	ip -n "$1" link set "$2" up
+done
+ip -n s route add default via 10.53.0.2
+ip -n d route add default via 10.53.1.1
+ip netns exec r sysctl -qw net.ipv4.ip_forward=1
+tc -n r qdisc replace dev vu root handle 1: mq
+for q in 1 2 3 4 5 6 7 8; do
+	tc -n r qdisc replace dev vu parent 1:$q pfifo_fast
+done
+ip netns exec d iperf3 -s -p 5201 > /dev/null 2>&1 &
+sleep 1
+echo "nr_cpu_ids $(cat /sys/devices/system/cpu/possible); $(tc -n r qdisc show dev vu | grep -c pfifo_fast) pfifo_fast queues under mq"
+
+# timed FUNC - an iperf3 flow of SECS seconds while FUNC is timed; prints
+# "calls mean_ns"
+timed() {
+	echo 0 > $T/tracing_on; echo nop > $T/current_tracer; echo > $T/trace
+	echo 1 > $T/max_graph_depth
+	echo "$1" > $T/set_graph_function
+	echo function_graph > $T/current_tracer
+	echo 1 > $T/tracing_on
+	ip netns exec s iperf3 -c $D -p 5201 -t "$SECS" -b 200M > /dev/null
+	echo 0 > $T/tracing_on
+	awk -v f="$1" '$0 ~ f && /us +\|/ {
+		for (i = 1; i <= NF; i++) if ($(i + 1) == "us") { n++; s += $i; break } }
+		END { printf "%d %.0f\n", n, n ? s * 1000 / n : 0 }' $T/trace
+	echo nop > $T/current_tracer
+	echo > $T/set_graph_function
+}
+
+# setcase CASE - the router's hpcc_int device for CASE
+setcase() {
+	[ "$1" = plain ] && return 0
+	ip netns exec r "$CTL" int del dev vu > /dev/null 2>&1
+	case "$1" in
+	probes) ip netns exec r "$CTL" int add dev vu rate 10gbit ;;
+	fcr) ip netns exec r "$CTL" int add dev vu rate 10gbit \
+		fcr-qlen-high 100000000 fcr-qlen-low 50000000 ;;
+	esac
+}
+
+# the modules take turns within each repetition, so that a slower spell of
+# the emulator falls on all of them
+for rep in $(seq "$REPS"); do
+	for m in $MODULES; do
+		name=${m%%=*} path=${m#*=}
+		modprobe -r hpcc_int 2>/dev/null
+		for c in plain probes fcr; do
+			# plain: the module is not loaded at all
+			if [ $c = probes ]; then
+				if [ -n "$path" ]; then insmod "$path"; else modprobe hpcc_int; fi ||
+					exit 1
+			fi
+			setcase $c || exit 1
+			read -r n fwd <<< "$(timed ip_forward)"
+			hook=0
+			[ $c != plain ] && read -r _ hook <<< "$(timed hpcc_int_hook)"
+			echo "$name $c $rep $n $fwd $hook" | tee -a "$OUT/raw"
+		done
+	done
+done
+modprobe -r hpcc_int
+
+# medians and ranges; each case's ip_forward against plain's
+python3 -S - "$OUT/raw" <<'EOF'
+import sys
+rows = [l.split() for l in open(sys.argv[1])]
+def med(v):
+    v = sorted(v)
+    return v[len(v) // 2]
+print("%-8s %-7s %22s %22s %8s" % ("module", "case", "ip_forward ns [range]", "hook ns [range]", "x plain"))
+for name in dict.fromkeys(r[0] for r in rows):
+    base = med([float(r[4]) for r in rows if r[0] == name and r[1] == "plain"])
+    for c in ("plain", "probes", "fcr"):
+        f = [float(r[4]) for r in rows if r[0] == name and r[1] == c]
+        h = [float(r[5]) for r in rows if r[0] == name and r[1] == c]
+        print("%-8s %-7s %8.0f [%5.0f-%5.0f] %8.0f [%5.0f-%5.0f] %8.2f" % (
+            name, c, med(f), min(f), max(f), med(h), min(h), max(h),
+            med(f) / base if base else 0))
+EOF
+rm -rf "$OUT"
