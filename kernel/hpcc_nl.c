@@ -6,8 +6,9 @@
  *
  * Per network namespace (netnsok).  telemetry-set needs CAP_NET_ADMIN in
  * the user namespace owning the network namespace (GENL_UNS_ADMIN_PERM), and
- * so does joining the events group (where the kernel has
- * GENL_MCAST_CAP_NET_ADMIN): hpccd may run in a container.  params-set needs
+ * so do joining the events group (where the kernel has
+ * GENL_MCAST_CAP_NET_ADMIN) and reading a flow's sequence numbers in
+ * flow-get (hpcc_nl_seq_allowed()): hpccd may run in a container.  params-set needs
  * CAP_NET_ADMIN in the initial user namespace (GENL_ADMIN_PERM): W_init,
  * W_max and max-flows bound what every new flow may take
  * (Documentation/admin-guide.rst, "Privileges and memory").  telemetry-set
@@ -427,12 +428,26 @@ static int hpcc_nl_put_hops(struct sk_buff *msg, struct hpcc_ent *e, u64 *age)
 	nla_put_u64_64bit(msg, attr, v, HPCC_A_FLOW_PAD)
 
 /*
- * hpcc_nl_fill_flow() - one flow-get message (do, dump).  In a dump (@cb
+ * hpcc_nl_seq_allowed() - whether the sender of @skb may read a flow's
+ * sequence numbers (last-ack-seq, last-snd-nxt): CAP_NET_ADMIN in the user
+ * namespace owning @net, as GENL_UNS_ADMIN_PERM asks of telemetry-set.
+ * They are what an off-path sender needs to get an FCR or CCM message, a
+ * forged segment or a reset into the window of another user's connection;
+ * the rest of flow-get is what inet_diag (ss -ti) shows any user.
+ */
+static bool hpcc_nl_seq_allowed(const struct sk_buff *skb, struct net *net)
+{
+	return netlink_ns_capable(skb, net->user_ns, CAP_NET_ADMIN);
+}
+
+/*
+ * hpcc_nl_fill_flow() - one flow-get message (do, dump); the sequence
+ * numbers only with @seq_ok (hpcc_nl_seq_allowed()).  In a dump (@cb
  * set) a message is flagged NLM_F_DUMP_INTR when the table changed since
  * the dump began (genl_dump_check_consistent()).
  */
 static int hpcc_nl_fill_flow(struct sk_buff *msg, struct hpcc_ent *e,
-			     u32 portid, u32 seq, int flags,
+			     u32 portid, u32 seq, int flags, bool seq_ok,
 			     struct netlink_callback *cb)
 {
 	u64 age = U64_MAX;
@@ -469,8 +484,9 @@ static int hpcc_nl_fill_flow(struct sk_buff *msg, struct hpcc_ent *e,
 	    nla_put_u32(msg, HPCC_A_FLOW_FALLBACKS, p.fallbacks) ||
 	    nla_put_u32(msg, HPCC_A_FLOW_REDUCTIONS, p.reductions) ||
 	    nla_put_u8(msg, HPCC_A_FLOW_LAST_STEP, p.last_step) ||
-	    nla_put_u32(msg, HPCC_A_FLOW_LAST_ACK_SEQ, p.last_ack_seq) ||
-	    nla_put_u32(msg, HPCC_A_FLOW_LAST_SND_NXT, p.last_snd_nxt) ||
+	    (seq_ok &&
+	     (nla_put_u32(msg, HPCC_A_FLOW_LAST_ACK_SEQ, p.last_ack_seq) ||
+	      nla_put_u32(msg, HPCC_A_FLOW_LAST_SND_NXT, p.last_snd_nxt))) ||
 	    (p.n_flows &&
 	     nla_put_u32(msg, HPCC_A_FLOW_N_FLOWS, p.n_flows)) ||
 	    HPCC_PUT64(msg, HPCC_A_FLOW_W_AI, p.w_ai >> HPCC_W_SHIFT) ||
@@ -511,6 +527,7 @@ static int hpcc_nl_flow_get_doit(struct sk_buff *skb, struct genl_info *info)
 		return -ENOENT;
 	}
 	err = hpcc_nl_fill_flow(msg, e, info->snd_portid, info->snd_seq, 0,
+				hpcc_nl_seq_allowed(skb, genl_info_net(info)),
 				NULL);
 	rcu_read_unlock();
 	if (err) {
@@ -535,6 +552,7 @@ static int hpcc_nl_flow_get_dumpit(struct sk_buff *skb,
 {
 	struct hpcc_net *hn = hpcc_net(sock_net(skb->sk));
 	unsigned long b = cb->args[0], skip = cb->args[1], idx;
+	bool seq_ok = hpcc_nl_seq_allowed(cb->skb, sock_net(skb->sk));
 	struct hpcc_ent *e;
 
 	/* never 0: nl_dump_check_consistent() ignores a prev_seq of 0 */
@@ -547,7 +565,7 @@ static int hpcc_nl_flow_get_dumpit(struct sk_buff *skb,
 				continue;
 			if (hpcc_nl_fill_flow(skb, e, NETLINK_CB(cb->skb).portid,
 					      cb->nlh->nlmsg_seq,
-					      NLM_F_MULTI, cb)) {
+					      NLM_F_MULTI, seq_ok, cb)) {
 				cb->args[0] = b;
 				cb->args[1] = idx - 1;
 				goto out;
@@ -1091,6 +1109,12 @@ static const struct genl_ops hpcc_nl_ops[] = {
 	},
 };
 
+/*
+ * The events carry a flow's 4-tuple, flow label, srtt and CCM indicator,
+ * never its sequence numbers.  A kernel without GENL_MCAST_CAP_NET_ADMIN
+ * (before v6.8 and its stable backports, which Debian 12's 6.1 has) lets
+ * any process of the namespace join; hpcc_nl_init() says so.
+ */
 static const struct genl_multicast_group hpcc_nl_mcgrps[] = {
 	[HPCC_NLGRP_EVENTS] = {
 		.name = HPCC_MCGRP_EVENTS,
@@ -1120,6 +1144,9 @@ static struct genl_family hpcc_genl_family __ro_after_init = {
  */
 int hpcc_nl_init(void)
 {
+#ifndef HPCC_HAVE_GENL_MCAST_CAP
+	pr_notice("this kernel has no GENL_MCAST_CAP_NET_ADMIN: any process may join the events group\n");
+#endif
 	return genl_register_family(&hpcc_genl_family);
 }
 

@@ -700,6 +700,48 @@ PY
 	return $rc
 }
 
+# A flow's sequence numbers (last-ack-seq, last-snd-nxt: what an off-path
+# sender needs to get a message or segment into its window) only for
+# CAP_NET_ADMIN over the namespace: root gets them from flow-get's do and
+# dump, a user without capabilities and the root of a user namespace that
+# does not own hs get the flow without them, and neither joins the events.
+# The module before this rule gave them to anyone.
+seq_numbers_private() {
+	local np="setpriv --reuid=65534 --regid=65534 --clear-groups --inh-caps=-all --bounding-set=-all"
+	local tuple="$CLI 40090 $SRV 5290" who out rc=0
+	flow_start 40090 5290 || return 1
+	out=$(nls flow-get $tuple) || rc=1
+	echo "$out" | grep -q '^last_ack_seq=' &&
+		echo "$out" | grep -q '^last_snd_nxt=' ||
+		{ echo "root's flow-get: no sequence numbers"; rc=1; }
+	out=$(ip netns exec hs "$TOP/build/hpccctl" -j flow show sport 40090) || rc=1
+	echo "$out" | grep -q '"last-ack-seq"' &&
+		echo "$out" | grep -q '"last-snd-nxt"' ||
+		{ echo "root's dump: no sequence numbers"; rc=1; }
+	for who in nobody userns; do
+		local pre=$np
+		[ $who = userns ] && pre="unshare -Ur"
+		# shellcheck disable=SC2086
+		out=$(ip netns exec hs $pre "$NL" flow-get $tuple) ||
+			{ echo "$who: flow-get refused"; rc=1; }
+		echo "$out" | grep -q '^cwnd=' || { echo "$who: no cwnd"; rc=1; }
+		echo "$out" | grep '^last_\(ack_seq\|snd_nxt\)=' &&
+			{ echo "$who: flow-get has them"; rc=1; }
+		# shellcheck disable=SC2086
+		out=$(ip netns exec hs $pre "$TOP/build/hpccctl" -j flow show sport 40090) ||
+			{ echo "$who: dump refused"; rc=1; }
+		echo "$out" | grep -q '"cwnd"' || { echo "$who: no cwnd in the dump"; rc=1; }
+		echo "$out" | grep '"last-\(ack-seq\|snd-nxt\)"' &&
+			{ echo "$who: the dump has them"; rc=1; }
+		# shellcheck disable=SC2086
+		out=$(ip netns exec hs timeout 10 $pre "$NL" listen 1 2>&1) &&
+			{ echo "$who: events joined"; rc=1; }
+		echo "$who: flow-get and dump without sequence numbers; events: $out"
+	done
+	flow_stop 40090 5290 || rc=1
+	return $rc
+}
+
 unload() {
 	cleanup
 	retry 100 sh -c '[ "$(cat /sys/module/tcp_hpcc/refcnt)" = 0 ]' &&
@@ -707,7 +749,7 @@ unload() {
 }
 
 ktap_print_header
-ktap_set_plan 20
+ktap_set_plan 21
 t "an iperf3 flow with hpcc gets HPCC state (flow-get)" setup
 t "line-rate start: W = W_init = line rate x T" line_rate_start
 t "W, Wc, U, incStage follow hpcc-replay; cwnd = W/mss, pacing = W/T" follows_core
@@ -727,5 +769,6 @@ t "max-flows bounds the table and table-full is counted" table_full
 t "the kernel's YNL CLI dumps flows with the project's spec" ynl_dump
 t "a loss is counted as a reduction and caps W at half of W_init" loss_caps_w
 t "probes and responses are consumed before TCP; a packet socket sees them; no header, or SYN/seq/window set, goes to TCP" probes_consumed
+t "a flow's sequence numbers only for CAP_NET_ADMIN over the namespace (flow-get, dump); events neither" seq_numbers_private
 t "the module unloads afterwards" unload
 ktap_finished
