@@ -742,6 +742,45 @@ seq_numbers_private() {
 	return $rc
 }
 
+# An FCR message and a CCM notification from a managed prefix (hr's address)
+# with a sequence number 2^31 away from the flow's are dropped and counted
+# (fcr-bad-seq, ccm-bad-seq: the FCR message's 1-s interval holds it until
+# the flow's next ACK checks it); what the kernel logs of them, anyone who may
+# read the log reads: no sequence number, the flow's or the message's.
+# The module before this rule logged snd_una, snd_nxt and max_window.
+log_without_seq() {
+	local tuple="$CLI 40091 $SRV 5291" mark="netlink.sh: log $$" seq f0 c0 out rc=0
+	flow_start 40091 5291 || return 1
+	ip netns exec hs "$TOP/build/hpccctl" fcr set port 6862 prefix $SRV/32 ||
+		return 1
+	f0=$(mstat hs fcr-bad-seq) && c0=$(mstat hs ccm-bad-seq) || rc=1
+	seq=$(nls flow-get $tuple | sed -n 's/^last_snd_nxt=//p')
+	seq=$(((${seq:-0} + 2147483648) % 4294967296))
+	echo "$mark" > /dev/kmsg
+	ip netns exec hr python3 -S -c '
+import socket, sys
+sys.path.insert(0, sys.argv[1])
+from fcr import message as fcr
+from ccm import message as ccm
+cli, srv, seq = sys.argv[2], sys.argv[3], int(sys.argv[4])
+u = socket.socket(socket.AF_INET, socket.SOCK_DGRAM)
+u.sendto(fcr(cli, 40091, srv, 5291, 2000000, 7, 1, 1, 1000000, seq), (cli, 6862))
+u.sendto(ccm(1, cli, 40091, srv, 5291, seq, 0), (cli, 6862))' \
+		"$TOP/selftests/guest" $CLI $SRV $seq || rc=1
+	retry 100 sh -c "[ \"\$(ip netns exec hs '$TOP/build/hpccctl' stats | awk '\$1 == \"fcr-bad-seq\" { print \$2 }')\" -gt $f0 ]" ||
+		{ echo "no fcr-bad-seq"; rc=1; }
+	retry 100 sh -c "[ \"\$(ip netns exec hs '$TOP/build/hpccctl' stats | awk '\$1 == \"ccm-bad-seq\" { print \$2 }')\" -gt $c0 ]" ||
+		{ echo "no ccm-bad-seq"; rc=1; }
+	echo "hs: fcr-bad-seq $f0 -> $(mstat hs fcr-bad-seq), ccm-bad-seq $c0 -> $(mstat hs ccm-bad-seq)"
+	out=$(dmesg | sed -n "/$mark/,\$p" | grep -E 'FCR|CCM')
+	echo "$out"
+	echo "$out" | grep -E 'snd_una|snd_nxt|max_window|sequence number [0-9]' &&
+		{ echo "a sequence number in the log"; rc=1; }
+	ip netns exec hs "$TOP/build/hpccctl" fcr set port 0 flush || rc=1
+	flow_stop 40091 5291 || rc=1
+	return $rc
+}
+
 unload() {
 	cleanup
 	retry 100 sh -c '[ "$(cat /sys/module/tcp_hpcc/refcnt)" = 0 ]' &&
@@ -749,7 +788,7 @@ unload() {
 }
 
 ktap_print_header
-ktap_set_plan 21
+ktap_set_plan 22
 t "an iperf3 flow with hpcc gets HPCC state (flow-get)" setup
 t "line-rate start: W = W_init = line rate x T" line_rate_start
 t "W, Wc, U, incStage follow hpcc-replay; cwnd = W/mss, pacing = W/T" follows_core
@@ -770,5 +809,6 @@ t "the kernel's YNL CLI dumps flows with the project's spec" ynl_dump
 t "a loss is counted as a reduction and caps W at half of W_init" loss_caps_w
 t "probes and responses are consumed before TCP; a packet socket sees them; no header, or SYN/seq/window set, goes to TCP" probes_consumed
 t "a flow's sequence numbers only for CAP_NET_ADMIN over the namespace (flow-get, dump); events neither" seq_numbers_private
+t "the kernel log of an FCR message or CCM notification outside the window has no sequence number" log_without_seq
 t "the module unloads afterwards" unload
 ktap_finished
