@@ -1009,13 +1009,15 @@ static void hpcc_cwnd_event(struct sock *sk, enum tcp_ca_event ev)
 }
 
 /*
- * TCP_CONG_NON_RESTRICTED: a network namespace other than the initial one
- * may only default to a non-restricted congestion control, and per-netns
- * selection is how containers and testbeds use hpcc.  Like cubic and reno,
- * any socket may then select it with TCP_CONGESTION.
+ * Restricted, like dctcp and bbr: hpcc starts a flow at line rate (W_init),
+ * so net.ipv4.tcp_allowed_congestion_control decides who may use it.  Until
+ * the operator lists it there, only a process with CAP_NET_ADMIN over the
+ * socket's network namespace may select it with TCP_CONGESTION, and only the
+ * initial namespace may make it its default; listing it sets
+ * TCP_CONG_NON_RESTRICTED here, for as long as the module stays loaded
+ * (Documentation/admin-guide.rst, "Who may select hpcc").
  */
 static struct tcp_congestion_ops tcp_hpcc_ops __read_mostly = {
-	.flags		= TCP_CONG_NON_RESTRICTED,
 	.name		= "hpcc",
 	.owner		= THIS_MODULE,
 	.init		= hpcc_init,

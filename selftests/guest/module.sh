@@ -1,8 +1,8 @@
 #!/bin/bash
 # SPDX-License-Identifier: GPL-2.0
 #
-# tcp_hpcc as a module and as a congestion control any socket, namespace or
-# route can select.  Runs as root inside a guest (tools/vmrun).
+# tcp_hpcc as a module and as a congestion control a socket, namespace or
+# route can select (a restricted one: tcp_allowed_congestion_control).  Runs as root inside a guest (tools/vmrun).
 set -u
 TOP=$(cd "$(dirname "$0")/../.." && pwd)
 . "$TOP/selftests/lib.sh"
@@ -28,12 +28,73 @@ vermagic_matches() {
 	[ "$vm" = "$(uname -r)" ]
 }
 
+# net.ipv4.tcp_allowed_congestion_control: hpcc is restricted (as dctcp and
+# bbr) until the operator lists it
+ALLOWED=net.ipv4.tcp_allowed_congestion_control
+listed() { sysctl -n $ALLOWED | tr ' ' '\n' | grep -qx hpcc; }
+# list_hpcc - add hpcc to the list
+list_hpcc() { sysctl -qw "$ALLOWED=$(sysctl -n $ALLOWED) hpcc"; }
+
+# fresh_load - tcp_hpcc loaded again as modprobe loads it, without the
+# guest runner's install line (which lists hpcc); not listed then
+fresh_load() {
+	modprobe -r tcp_hpcc && modprobe --ignore-install tcp_hpcc || return 1
+	echo "as loaded: $ALLOWED = $(sysctl -n $ALLOWED)"
+	! listed || { echo "hpcc is allowed as loaded"; return 1; }
+}
+
+# select_as NAME - TCP_CONGESTION hpcc on a socket, as root or (nobody) a
+# process without any capability; prints the socket's congestion control
+# or the error
+select_as() {
+	local pre=()
+	[ "$1" = nobody ] && pre=(setpriv --reuid=65534 --regid=65534
+		--clear-groups --inh-caps=-all --bounding-set=-all)
+	"${pre[@]}" python3 -S -c '
+import socket
+s = socket.socket()
+try:
+    s.setsockopt(socket.IPPROTO_TCP, socket.TCP_CONGESTION, b"hpcc")
+except OSError as e:
+    print(e.strerror)
+    raise SystemExit(1)
+print(s.getsockopt(socket.IPPROTO_TCP, socket.TCP_CONGESTION, 16).rstrip(b"\0").decode())'
+}
+
+# An unprivileged socket may select hpcc only once the list has it; a
+# privileged one always may.  The module before hpcc was restricted was
+# allowed as loaded, to any socket.
+unprivileged_select() {
+	local out rc=0
+	fresh_load || return 1
+	out=$(select_as nobody) && { echo "nobody selected hpcc unlisted"; rc=1; }
+	echo "not listed, nobody: $out"
+	echo "$out" | grep -q "Operation not permitted" || rc=1
+	out=$(select_as root) || rc=1
+	echo "not listed, root: $out"
+	[ "$out" = hpcc ] || rc=1
+	list_hpcc || return 1
+	out=$(select_as nobody) || rc=1
+	echo "listed ($(sysctl -n $ALLOWED)), nobody: $out"
+	[ "$out" = hpcc ] || rc=1
+	return $rc
+}
+
+# A namespace other than the initial one may default only to a listed
+# congestion control.  The module before hpcc was restricted could be
+# any namespace's default as loaded.
 sysctl_in_netns() {
-	ip netns add hs || return 1
+	fresh_load && ip netns add hs || return 1
+	if ip netns exec hs sysctl -qw net.ipv4.tcp_congestion_control=hpcc 2>/dev/null; then
+		echo "hpcc became the default of hs without being allowed"
+		return 1
+	fi
+	list_hpcc &&
 	ip netns exec hs sysctl -qw net.ipv4.tcp_congestion_control=hpcc ||
 		return 1
 	[ "$(ip netns exec hs sysctl -n net.ipv4.tcp_congestion_control)" = hpcc ] ||
 		return 1
+	echo "listed: $(sysctl -n $ALLOWED)"
 	# the init namespace keeps its own default
 	[ "$(sysctl -n net.ipv4.tcp_congestion_control)" != hpcc ]
 }
@@ -121,12 +182,13 @@ bad_load_param() {
 }
 
 ktap_print_header
-ktap_set_plan 12
+ktap_set_plan 13
 t "modprobe tcp_hpcc loads the module built for $(uname -r)" modprobe tcp_hpcc
 t "modinfo vermagic matches the running kernel" vermagic_matches
 t "hpcc is listed in tcp_available_congestion_control" \
 	grep -qw hpcc /proc/sys/net/ipv4/tcp_available_congestion_control
-t "sysctl tcp_congestion_control=hpcc works in a network namespace" sysctl_in_netns
+t "an unprivileged socket may select hpcc only once tcp_allowed_congestion_control lists it" unprivileged_select
+t "a network namespace may default to hpcc only once tcp_allowed_congestion_control lists it" sysctl_in_netns
 t "module parameters are range-checked on write" param_ranges
 t "two namespaces joined by veth, iperf3 server up" topology
 t "ip route ... congctl hpcc selects hpcc for that route" route_congctl
