@@ -80,9 +80,10 @@ FLAP_S=${CCM_FLAP_S:-2}
 CTL=$TB_BIN/hpccctl
 
 mkdir -p "$OUT" || exit 1
-# Only the initial netns may make a restricted algorithm (dctcp) another
-# netns's default: allow them all (as tools/bench/eval.sh does)
-modprobe tcp_dctcp || exit 1
+# Only the initial netns may make a restricted algorithm (dctcp, hpcc)
+# another netns's default: allow them all, once loaded (as
+# tools/bench/eval.sh does)
+modprobe tcp_dctcp && modprobe tcp_hpcc || exit 1
 sysctl -qw net.ipv4.tcp_allowed_congestion_control="$(sysctl -n net.ipv4.tcp_available_congestion_control)" || exit 1
 tb_up leafspine "$FLOWS" || { echo "ccm: testbed failed" >&2; exit 1; }
 # the senders' probes carry the coordination tag; they take the hop's

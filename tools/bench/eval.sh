@@ -99,9 +99,9 @@ resumed=0
 	echo "hpcc_params $TB_HPCC_PARAMS"
 } > "$OUT/meta.txt"
 
-modprobe tcp_bbr && modprobe tcp_dctcp || exit 1
-# Only the initial netns may make a restricted algorithm another netns's
-# default: allow them all.
+modprobe tcp_bbr && modprobe tcp_dctcp && modprobe tcp_hpcc || exit 1
+# Only the initial netns may make a restricted algorithm (hpcc, bbr,
+# dctcp) another netns's default: allow them all, once loaded.
 sysctl -qw net.ipv4.tcp_allowed_congestion_control="$(sysctl -n net.ipv4.tcp_available_congestion_control)" || exit 1
 tb_up dumbbell $HOSTS || { echo "eval: testbed failed" >&2; exit 1; }
 [ $resumed = 1 ] || tb_describe >> "$OUT/meta.txt"
