@@ -199,9 +199,9 @@ static struct hpcc_ent *hpcc_fcr_lock(struct hpcc_net *hn,
 	hpcc_fcr_unlock(sk);
 	hpcc_stat_inc(hn, bad_seq);
 	if (net_ratelimit())
-		pr_info("%s from %pI6c for port %u refused: sequence number %u outside the window (snd_una %u snd_nxt %u)\n",
+		pr_info("%s from %pI6c for port %u refused: sequence number outside the window\n",
 			bad_seq == HPCC_STAT_FCR_BAD_SEQ ? "FCR" :
-			"CCM notification", src, sport, seq, una, nxt);
+			"CCM notification", src, sport);
 	return NULL;
 }
 

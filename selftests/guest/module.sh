@@ -80,12 +80,31 @@ unprivileged_select() {
 	return $rc
 }
 
+# refusal_leaks - whether this kernel takes a module reference for a
+# namespace's default and keeps it when it refuses a restricted one (6.1's
+# tcp_set_default_congestion_control() gets the module before its EPERM
+# check; 6.12 checks first): tried with dctcp, restricted and modular,
+# from namespace hs.  A kernel with dctcp built in, or dctcp allowed, is
+# taken not to.
+refusal_leaks() {
+	local f=/sys/module/tcp_dctcp/refcnt a b
+	modprobe tcp_dctcp 2>/dev/null && [ -r $f ] || return 1
+	a=$(cat $f)
+	ip netns exec hs sysctl -qw net.ipv4.tcp_congestion_control=dctcp \
+		2>/dev/null && return 1
+	b=$(cat $f)
+	echo "tcp_dctcp refcnt $a -> $b after a refused default"
+	[ "$b" -gt "$a" ]
+}
+
 # A namespace other than the initial one may default only to a listed
 # congestion control.  The module before hpcc was restricted could be
 # any namespace's default as loaded.
 sysctl_in_netns() {
 	fresh_load && ip netns add hs || return 1
-	if ip netns exec hs sysctl -qw net.ipv4.tcp_congestion_control=hpcc 2>/dev/null; then
+	if refusal_leaks; then
+		echo "this kernel keeps a module reference when it refuses a namespace's default (tcp_dctcp's count grew): hpcc's refusal not tried, or tcp_hpcc could never unload again"
+	elif ip netns exec hs sysctl -qw net.ipv4.tcp_congestion_control=hpcc 2>/dev/null; then
 		echo "hpcc became the default of hs without being allowed"
 		return 1
 	fi
