@@ -209,6 +209,30 @@ reported_n() {
 	nls params-set n_flows_source=0
 }
 
+# NETLINK_LOSS - netem's loss argument ("1%", "2% 25%") for the data of
+# cases 8 and 9 (only_u, slow_start): their assertions hold on a path that
+# drops packets, which a loaded guest's veth may do; unset, no qdisc is
+# added.  Documentation/testing.rst, "Loss on the path".
+loss_on() {
+	[ -n "${NETLINK_LOSS:-}" ] || return 0
+	# shellcheck disable=SC2086 # the argument is netem's words
+	ip netns exec hs tc qdisc add dev v0 root netem loss $NETLINK_LOSS &&
+		echo "netem loss $NETLINK_LOSS on the data path"
+}
+loss_off() {
+	[ -n "${NETLINK_LOSS:-}" ] || return 0
+	echo "netem: $(ip netns exec hs tc -s qdisc show dev v0 | grep -o 'dropped [0-9]*')"
+	ip netns exec hs tc qdisc del dev v0 root
+}
+# with_loss CMD... - CMD with NETLINK_LOSS on the path
+with_loss() {
+	local rc
+	loss_on || return 1
+	"$@" && rc=0 || rc=$?
+	loss_off
+	return $rc
+}
+
 # Only the receiver's U (telemetry-set's rx-u: the privacy mode that
 # carries only U, draft-miao-ccwg-hpcc section 9.1): the next ACK runs
 # NewAck with it instead of MeasureInflight.  A records sample puts the
@@ -796,8 +820,8 @@ t "stale telemetry: fallback; fresh telemetry: back to hpcc" falls_back_and_resu
 t "tracepoints: hpcc_sample per applied sample, hpcc_mode per mode change" tracepoints
 t "an idle period holds W and the HPCC law; sending without samples falls back" idle_holds_w
 t "a receiver-reported N sets the flow's W_ai by n-flows-source" reported_n
-t "only the receiver's U (rx-u): NewAck with it, Wc updated, the records forgotten" only_u
-t "start slow-start: fallback law until a sample measures U, then HPCC++ from cwnd" slow_start
+t "only the receiver's U (rx-u): NewAck with it, Wc updated, the records forgotten" with_loss only_u
+t "start slow-start: fallback law until a sample measures U, then HPCC++ from cwnd" with_loss slow_start
 t "bad netlink input is rejected with extack messages and counted" bad_input
 t "an unprivileged user cannot write or join events" unprivileged
 t "two namespaces do not see each other's flows or parameters" namespaces_apart
