@@ -1016,11 +1016,19 @@ static void hpcc_int_fcr_tclass(struct sock *sk, u8 tclass)
  * @ar_choice: its newest probe's AR indicator named the flow's source as
  *	the AR point and had HPCC_WIRE_AR_CHOICE: a type 3 to the source
  *	can move the flow
- * @incast: it was sent a type 1 in the port's current CCM episode and
- *	is owed a type 2
+ * @incast: HPCC_INT_CCM_INCAST: it was sent a type 1 in the port's
+ *	current CCM episode; HPCC_INT_CCM_OWED: the episode ended and it is
+ *	owed a type 2, which goes out with its next data segment (the
+ *	sequence number of data in flight, which the sender's window check
+ *	takes; its last one may be acknowledged by the time the port drains);
+ *	0: neither
  * @ccm_ts: when the port last decided about it (a type 3 or a count),
  *	ns; 0: never
  */
+/* struct hpcc_int_fcr_flow.incast */
+#define HPCC_INT_CCM_INCAST	1
+#define HPCC_INT_CCM_OWED	2
+
 struct hpcc_int_fcr_flow {
 	u8 saddr[16];
 	u8 daddr[16];
@@ -1536,15 +1544,20 @@ static void hpcc_int_ccm_send(struct hpcc_int_net *hn, struct hpcc_int_dev *d,
 }
 
 /*
- * hpcc_int_ccm_release() - the port's CCM episode is over: a type 2 to
- * every flow that was sent a type 1 in it (draft-lyu-rtgwg-coordinated-
- * congestion-management section 6.3.2).  At most HPCC_INT_FCR_FLOWS; the
+ * hpcc_int_ccm_release() - the port's CCM episode is over: every flow
+ * that was sent a type 1 in it is owed a type 2 (draft-lyu-rtgwg-
+ * coordinated-congestion-management section 6.3.2), which
+ * hpcc_int_fcr_data() sends with the flow's next data segment, so that it
+ * names data in flight.  @now_send (CCM turned off by dev-set, after
+ * which the port may look at no data segment again): each is sent now,
+ * with the flow's last sequence number.  At most HPCC_INT_FCR_FLOWS; the
  * namespace's queue holds HPCC_INT_FCR_QUEUE, the rest are counted as
  * dropped.  Context: @f->lock held, softirq or BH off (dev-set).
  */
 static void hpcc_int_ccm_release(struct hpcc_int_net *hn,
 				 struct hpcc_int_dev *d,
-				 struct hpcc_int_fcr *f, u64 now)
+				 struct hpcc_int_fcr *f, u64 now,
+				 bool now_send)
 {
 	struct hpcc_int_fcr_flow *fl;
 	int i;
@@ -1552,7 +1565,10 @@ static void hpcc_int_ccm_release(struct hpcc_int_net *hn,
 	WRITE_ONCE(f->ccm_congested, false);
 	for (i = 0; i < HPCC_INT_FCR_FLOWS; i++) {
 		fl = &f->flows[i];
-		if (!fl->family || !fl->incast)
+		if (!fl->family || fl->incast != HPCC_INT_CCM_INCAST)
+			continue;
+		fl->incast = HPCC_INT_CCM_OWED;
+		if (!now_send)
 			continue;
 		fl->incast = 0;
 		hpcc_int_ccm_send(hn, d, fl, HPCC_CCM_CC_RELEASED, fl->saddr,
@@ -1601,9 +1617,12 @@ static void hpcc_int_ccm_data(struct hpcc_int_net *hn, struct hpcc_int_dev *d,
 	u64 gap = (u64)READ_ONCE(d->ccm_ar_gap) * NSEC_PER_USEC;
 
 	if (last) {
-		if (fl->incast)
+		/* a flow still owed its type 2 has its CC indicator set */
+		if (fl->incast) {
+			fl->incast = HPCC_INT_CCM_INCAST;
 			return;
-		fl->incast = 1;
+		}
+		fl->incast = HPCC_INT_CCM_INCAST;
 		hpcc_int_ccm_send(hn, d, fl, HPCC_CCM_CC_REQUIRED, fl->saddr,
 				  now);
 		return;
@@ -1692,9 +1711,14 @@ static void hpcc_int_fcr_data(struct hpcc_int_net *hn, struct hpcc_int_dev *d,
 		WRITE_ONCE(f->ccm_congested, true);
 	else if (f->ccm_congested &&
 		 (!ccm_high || backlog <= READ_ONCE(d->ccm_low)))
-		hpcc_int_ccm_release(hn, d, f, now);
-	if (f->ccm_congested && fl && fl->tag)
+		hpcc_int_ccm_release(hn, d, f, now, false);
+	if (f->ccm_congested && fl && fl->tag) {
 		hpcc_int_ccm_data(hn, d, f, fl, last, now);
+	} else if (fl && fl->incast == HPCC_INT_CCM_OWED) {
+		fl->incast = 0;
+		hpcc_int_ccm_send(hn, d, fl, HPCC_CCM_CC_RELEASED, fl->saddr,
+				  now);
+	}
 	if (high && f->congested) {
 		if (!f->round_ts || now - f->round_ts >= interval)
 			hpcc_int_fcr_round(d, f, now, interval, backlog);
@@ -2088,7 +2112,8 @@ static int hpcc_int_fcr_config(struct hpcc_int_net *hn, struct hpcc_int_dev *d,
 	if (!chigh && f) {
 		spin_lock_bh(&f->lock);
 		if (f->ccm_congested)
-			hpcc_int_ccm_release(hn, d, f, ktime_get_ns());
+			hpcc_int_ccm_release(hn, d, f, ktime_get_ns(),
+					     true);
 		spin_unlock_bh(&f->lock);
 	}
 	return 0;
