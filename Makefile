@@ -198,7 +198,7 @@ $(BUILD)/core_bench: $(call obj,obj,tools/bench/core_bench.c $(CORE_SRC))
 # in the guests.
 SELFTEST_PROGS := $(addprefix $(BUILD)/selftests/,tcp_cc_tool cc_sockopt \
 	hpcc_nl core_test core_equiv wire_test decode_test sched_test nlgen_test \
-	config_test fcr_test ccm_test auth_test rx_test nmac_test \
+	config_test fcr_test ccm_test int_test auth_test rx_test nmac_test \
 	probe_flood nmac_send)
 selftest-progs: $(SELFTEST_PROGS)
 $(BUILD)/selftests/core_%: $(call obj,obj-san,selftests/core_%.c $(CORE_SRC))
@@ -218,6 +218,8 @@ $(BUILD)/selftests/fcr_test: $(call obj,obj-san,selftests/fcr_test.c)
 $(BUILD)/selftests/nmac_test: $(call obj,obj-san,selftests/nmac_test.c)
 	$(call link,$(CC),$(U_CFLAGS) $(SAN_FLAGS),-lsodium)
 $(BUILD)/selftests/ccm_test: $(call obj,obj-san,selftests/ccm_test.c)
+	$(call link,$(CC),$(U_CFLAGS) $(SAN_FLAGS))
+$(BUILD)/selftests/int_test: $(call obj,obj-san,selftests/int_test.c)
 	$(call link,$(CC),$(U_CFLAGS) $(SAN_FLAGS))
 $(BUILD)/selftests/sched_test: $(call obj,obj-san,selftests/sched_test.c daemon/hpccd_sched.c)
 	$(call link,$(CC),$(U_CFLAGS) $(SAN_FLAGS))

@@ -83,6 +83,7 @@
 #include "hpcc_compat.h"
 #include "hpcc_fault.h"
 #include "hpcc_ccm.h"
+#include "hpcc_int_lim.h"
 #include "hpcc_nmac.h"
 #include "hpcc_nl_prefix.h"
 #include "hpcc_wire_check.h"
@@ -178,9 +179,7 @@ struct hpcc_int_fcr;
  * @lock: serializes the Tx utilization's state (INT-MD) and the wire's
  *	(tx-model wire) between the CPUs that stamp (softirq) and dev-set,
  *	which restarts the wire (BH off)
- * @util_ts: when the Tx utilization was last measured, ns; 0: never
- * @util_bytes: txBytes then
- * @util_bp: the Tx utilization measured then, 1/10000 of B; U32_MAX: none
+ * @util: the Tx utilization's state (hpcc_int_util_update())
  * @tx_model: enum hpcc_int_tx_model (dev-set writes it in place:
  *	READ_ONCE)
  * @wire_ts: when the wire was last brought up to date, ns; 0: restart
@@ -215,9 +214,7 @@ struct hpcc_int_dev {
 	u8 encoding;
 	atomic64_t out_bytes;
 	spinlock_t lock;	/* the util_* and wire_* fields */
-	u64 util_ts;
-	u64 util_bytes;
-	u32 util_bp;
+	struct hpcc_int_util util;
 	u8 tx_model;
 	u64 wire_ts;
 	u64 wire_in;
@@ -595,47 +592,19 @@ static unsigned int hpcc_int_md_bytes(unsigned int b)
 	return b >= 4 && b <= 6 ? 8 : 4;
 }
 
-/* The shortest interval a Tx utilization is measured over. */
-#define HPCC_INT_UTIL_MIN_NS	(100 * NSEC_PER_USEC)
-
 /*
- * hpcc_int_tx_util() - the egress port's Tx utilization for INT-MD bit 7,
- * in 1/10000 of B (so a receiver's int-tx-util-full is 10000), at most
- * 20000: the bytes its qdisc handed to the driver (@tx_bytes at @now)
- * since the last measurement, over that interval, at B = @rate.  An
- * interval shorter than HPCC_INT_UTIL_MIN_NS keeps the last value; the
- * first call, and a byte counter that went backwards (a new qdisc), only
- * start an interval.  Context: the FORWARD hook (softirq).
+ * hpcc_int_tx_util() - the egress port's Tx utilization for INT-MD bit 7
+ * (hpcc_int_util_update()), from @tx_bytes read at @now, at B = @rate.
+ * Context: the FORWARD hook (softirq).
  * Return: the utilization, or U32_MAX for none yet (the spec's invalid).
  */
 static u32 hpcc_int_tx_util(struct hpcc_int_dev *d, u64 now, u64 tx_bytes,
 			    u64 rate)
 {
-	u64 dt, db;
 	u32 util;
 
 	spin_lock(&d->lock);
-	util = d->util_bp;
-	dt = now - d->util_ts;
-	if (d->util_ts && dt < HPCC_INT_UTIL_MIN_NS &&
-	    tx_bytes >= d->util_bytes)
-		goto out;
-	if (d->util_ts && tx_bytes >= d->util_bytes) {
-		/* bits x 1e4 / (dt x B): db x 8e7 / (us x kbit/s), db below
-		 * 2^36 so the product fits in 64 bits
-		 */
-		db = min_t(u64, tx_bytes - d->util_bytes, 1ULL << 36);
-		util = min_t(u64, div64_u64(db * 80000000ULL,
-					    div_u64(dt, NSEC_PER_USEC) *
-					    max_t(u64, rate / 1000, 1)),
-			     20000);
-	} else {
-		util = U32_MAX;
-	}
-	d->util_ts = now;
-	d->util_bytes = tx_bytes;
-	d->util_bp = util;
-out:
+	util = hpcc_int_util_update(&d->util, now, tx_bytes, rate);
 	spin_unlock(&d->lock);
 	return util;
 }
@@ -2155,7 +2124,7 @@ static int hpcc_int_dev_add(struct sk_buff *skb, struct genl_info *info)
 		return -ENOMEM;
 	d->ifindex = ifindex;
 	spin_lock_init(&d->lock);
-	d->util_bp = U32_MAX;
+	d->util.bp = U32_MAX;
 	d->fcr_interval = HPCC_INT_FCR_INTERVAL_DEFAULT;
 	d->fcr_eta = HPCC_INT_FCR_ETA_DEFAULT;
 	d->fcr_sender_max = HPCC_INT_FCR_SENDER_MAX_DEFAULT;
