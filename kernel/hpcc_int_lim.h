@@ -50,7 +50,9 @@ struct hpcc_int_util {
  *
  * In 1/10000 of B (so a receiver's int-tx-util-full is 10000), at most
  * 20000: the bytes since the last measurement over that interval.  An
- * interval shorter than HPCC_INT_UTIL_MIN_NS keeps the last value; the
+ * interval shorter than HPCC_INT_UTIL_MIN_NS keeps the last value, and so
+ * does a @now at or before the last measurement's (another CPU read its
+ * clock later but measured first: the state never goes back in time); the
  * first call, and a byte counter that went back (a new qdisc), only start
  * an interval.  Context: the caller serializes.
  *
@@ -62,8 +64,9 @@ static inline u32 hpcc_int_util_update(struct hpcc_int_util *u, u64 now,
 	u64 db, us, kbit;
 	u32 util;
 
-	if (u->ts && now - u->ts < HPCC_INT_UTIL_MIN_NS &&
-	    tx_bytes >= u->bytes)
+	if (u->ts && (now <= u->ts ||
+		      (now - u->ts < HPCC_INT_UTIL_MIN_NS &&
+		       tx_bytes >= u->bytes)))
 		return u->bp;
 	if (u->ts && tx_bytes >= u->bytes) {
 		/* bits x 1e4 / (dt x B): db x 8e7 / (us x kbit/s), db below
