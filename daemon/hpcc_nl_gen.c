@@ -1251,6 +1251,9 @@ const struct hpcc_nl_attr_desc hpcc_int_dev_desc[HPCC_INT_A_DEV_MAX + 1] = {
 	[HPCC_INT_A_DEV_CCM_AR_MARKED] = { "ccm-ar-marked", HPCC_NL_U64, 0, 0, NULL },
 	[HPCC_INT_A_DEV_CCM_AR_GAP] = { "ccm-ar-gap", HPCC_NL_U32, 0, 0, NULL },
 	[HPCC_INT_A_DEV_CCM_AR_LIMITED] = { "ccm-ar-limited", HPCC_NL_U64, 0, 0, NULL },
+	[HPCC_INT_A_DEV_FCR_MSG_LIMITED] = { "fcr-msg-limited", HPCC_NL_U64, 0, 0, NULL },
+	[HPCC_INT_A_DEV_FCR_DST_LIMITED] = { "fcr-dst-limited", HPCC_NL_U64, 0, 0, NULL },
+	[HPCC_INT_A_DEV_FCR_DST_REFUSED] = { "fcr-dst-refused", HPCC_NL_U64, 0, 0, NULL },
 };
 
 const char *const hpcc_int_dev_names[HPCC_INT_A_DEV_MAX + 1] = {
@@ -1293,6 +1296,9 @@ const char *const hpcc_int_dev_names[HPCC_INT_A_DEV_MAX + 1] = {
 	[HPCC_INT_A_DEV_CCM_AR_MARKED] = "ccm-ar-marked",
 	[HPCC_INT_A_DEV_CCM_AR_GAP] = "ccm-ar-gap",
 	[HPCC_INT_A_DEV_CCM_AR_LIMITED] = "ccm-ar-limited",
+	[HPCC_INT_A_DEV_FCR_MSG_LIMITED] = "fcr-msg-limited",
+	[HPCC_INT_A_DEV_FCR_DST_LIMITED] = "fcr-dst-limited",
+	[HPCC_INT_A_DEV_FCR_DST_REFUSED] = "fcr-dst-refused",
 };
 
 const struct hpcc_nl_attr_desc hpcc_int_sign_key_desc[HPCC_INT_A_SIGN_KEY_MAX + 1] = {
@@ -1308,6 +1314,16 @@ const char *const hpcc_int_sign_key_names[HPCC_INT_A_SIGN_KEY_MAX + 1] = {
 	[HPCC_INT_A_SIGN_KEY_PLEN] = "plen",
 };
 
+const struct hpcc_nl_attr_desc hpcc_int_dst_prefix_desc[HPCC_INT_A_DST_PREFIX_MAX + 1] = {
+	[HPCC_INT_A_DST_PREFIX_ADDR4] = { "addr4", HPCC_NL_U32, 1, 0, NULL },
+	[HPCC_INT_A_DST_PREFIX_ADDR6] = { "addr6", HPCC_NL_BINARY, 0, 0, NULL },
+	[HPCC_INT_A_DST_PREFIX_PLEN] = { "plen", HPCC_NL_U8, 0, 0, NULL },
+};
+
+const char *const hpcc_int_dst_prefix_names[HPCC_INT_A_DST_PREFIX_MAX + 1] = {
+	[HPCC_INT_A_DST_PREFIX_PLEN] = "plen",
+};
+
 const struct hpcc_nl_attr_desc hpcc_int_config_desc[HPCC_INT_A_CONFIG_MAX + 1] = {
 	[HPCC_INT_A_CONFIG_SWITCH_ID] = { "switch-id", HPCC_NL_U32, 0, 0, NULL },
 	[HPCC_INT_A_CONFIG_PROBE_DSCP] = { "probe-dscp", HPCC_NL_U8, 0, 0, NULL },
@@ -1317,6 +1333,12 @@ const struct hpcc_nl_attr_desc hpcc_int_config_desc[HPCC_INT_A_CONFIG_MAX + 1] =
 	[HPCC_INT_A_CONFIG_FCR_DSCP] = { "fcr-dscp", HPCC_NL_U8, 0, 0, NULL },
 	[HPCC_INT_A_CONFIG_KEY] = { "key", HPCC_NL_NEST, 0, 1, NULL },
 	[HPCC_INT_A_CONFIG_KEYS_FLUSH] = { "keys-flush", HPCC_NL_FLAG, 0, 0, NULL },
+	[HPCC_INT_A_CONFIG_FCR_MSG_RATE] = { "fcr-msg-rate", HPCC_NL_U32, 0, 0, NULL },
+	[HPCC_INT_A_CONFIG_FCR_MSG_BURST] = { "fcr-msg-burst", HPCC_NL_U32, 0, 0, NULL },
+	[HPCC_INT_A_CONFIG_FCR_DST_RATE] = { "fcr-dst-rate", HPCC_NL_U32, 0, 0, NULL },
+	[HPCC_INT_A_CONFIG_FCR_DST_BURST] = { "fcr-dst-burst", HPCC_NL_U32, 0, 0, NULL },
+	[HPCC_INT_A_CONFIG_FCR_DST] = { "fcr-dst", HPCC_NL_NEST, 0, 1, NULL },
+	[HPCC_INT_A_CONFIG_FCR_DST_FLUSH] = { "fcr-dst-flush", HPCC_NL_FLAG, 0, 0, NULL },
 };
 
 const char *const hpcc_int_config_names[HPCC_INT_A_CONFIG_MAX + 1] = {
@@ -1327,6 +1349,11 @@ const char *const hpcc_int_config_names[HPCC_INT_A_CONFIG_MAX + 1] = {
 	[HPCC_INT_A_CONFIG_FCR_PORT] = "fcr-port",
 	[HPCC_INT_A_CONFIG_FCR_DSCP] = "fcr-dscp",
 	[HPCC_INT_A_CONFIG_KEYS_FLUSH] = "keys-flush",
+	[HPCC_INT_A_CONFIG_FCR_MSG_RATE] = "fcr-msg-rate",
+	[HPCC_INT_A_CONFIG_FCR_MSG_BURST] = "fcr-msg-burst",
+	[HPCC_INT_A_CONFIG_FCR_DST_RATE] = "fcr-dst-rate",
+	[HPCC_INT_A_CONFIG_FCR_DST_BURST] = "fcr-dst-burst",
+	[HPCC_INT_A_CONFIG_FCR_DST_FLUSH] = "fcr-dst-flush",
 };
 
 int hpcc_int_dev_parse(const struct nlattr *attr, size_t len, struct hpcc_int_dev_attrs *out)
@@ -1538,6 +1565,21 @@ int hpcc_int_dev_parse(const struct nlattr *attr, size_t len, struct hpcc_int_de
 			if (ok)
 				memcpy(&out->ccm_ar_limited, p, sizeof(out->ccm_ar_limited));
 			break;
+		case HPCC_INT_A_DEV_FCR_MSG_LIMITED:
+			ok = plen == sizeof(out->fcr_msg_limited);
+			if (ok)
+				memcpy(&out->fcr_msg_limited, p, sizeof(out->fcr_msg_limited));
+			break;
+		case HPCC_INT_A_DEV_FCR_DST_LIMITED:
+			ok = plen == sizeof(out->fcr_dst_limited);
+			if (ok)
+				memcpy(&out->fcr_dst_limited, p, sizeof(out->fcr_dst_limited));
+			break;
+		case HPCC_INT_A_DEV_FCR_DST_REFUSED:
+			ok = plen == sizeof(out->fcr_dst_refused);
+			if (ok)
+				memcpy(&out->fcr_dst_refused, p, sizeof(out->fcr_dst_refused));
+			break;
 		default:
 			ok = 0;
 			type = 64;
@@ -1610,6 +1652,50 @@ int hpcc_int_sign_key_parse(const struct nlattr *attr, size_t len, struct hpcc_i
 	return ignored;
 }
 
+int hpcc_int_dst_prefix_parse(const struct nlattr *attr, size_t len, struct hpcc_int_dst_prefix_attrs *out)
+{
+	int rem = (int)len, ignored = 0;
+
+	memset(out, 0, sizeof(*out));
+	while (mnl_attr_ok(attr, rem)) {
+		uint16_t type = mnl_attr_get_type(attr);
+		uint16_t plen = mnl_attr_get_payload_len(attr);
+		const void *p = mnl_attr_get_payload(attr);
+		int ok = 1;
+
+		switch (type) {
+		case HPCC_INT_A_DST_PREFIX_ADDR4:
+			ok = plen == sizeof(out->addr4);
+			if (ok)
+				memcpy(&out->addr4, p, sizeof(out->addr4));
+			break;
+		case HPCC_INT_A_DST_PREFIX_ADDR6:
+			ok = plen == sizeof(out->addr6);
+			if (ok)
+				memcpy(out->addr6, p, sizeof(out->addr6));
+			break;
+		case HPCC_INT_A_DST_PREFIX_PLEN:
+			ok = plen == sizeof(out->plen);
+			if (ok)
+				memcpy(&out->plen, p, sizeof(out->plen));
+			break;
+		default:
+			ok = 0;
+			type = 64;
+		}
+		if (ok) {
+			out->present |= 1ULL << type;
+		} else {
+			ignored++;
+			if (type < 64)
+				out->bad |= 1ULL << type;
+		}
+		rem -= MNL_ALIGN(mnl_attr_get_len(attr));
+		attr = mnl_attr_next(attr);
+	}
+	return ignored;
+}
+
 int hpcc_int_config_parse(const struct nlattr *attr, size_t len, struct hpcc_int_config_attrs *out)
 {
 	int rem = (int)len, ignored = 0;
@@ -1658,6 +1744,34 @@ int hpcc_int_config_parse(const struct nlattr *attr, size_t len, struct hpcc_int
 				ignored += hpcc_int_sign_key_parse(p, plen, &out->key[out->n_key++]);
 			break;
 		case HPCC_INT_A_CONFIG_KEYS_FLUSH:
+			ok = plen == 0;
+			break;
+		case HPCC_INT_A_CONFIG_FCR_MSG_RATE:
+			ok = plen == sizeof(out->fcr_msg_rate);
+			if (ok)
+				memcpy(&out->fcr_msg_rate, p, sizeof(out->fcr_msg_rate));
+			break;
+		case HPCC_INT_A_CONFIG_FCR_MSG_BURST:
+			ok = plen == sizeof(out->fcr_msg_burst);
+			if (ok)
+				memcpy(&out->fcr_msg_burst, p, sizeof(out->fcr_msg_burst));
+			break;
+		case HPCC_INT_A_CONFIG_FCR_DST_RATE:
+			ok = plen == sizeof(out->fcr_dst_rate);
+			if (ok)
+				memcpy(&out->fcr_dst_rate, p, sizeof(out->fcr_dst_rate));
+			break;
+		case HPCC_INT_A_CONFIG_FCR_DST_BURST:
+			ok = plen == sizeof(out->fcr_dst_burst);
+			if (ok)
+				memcpy(&out->fcr_dst_burst, p, sizeof(out->fcr_dst_burst));
+			break;
+		case HPCC_INT_A_CONFIG_FCR_DST:
+			ok = out->n_fcr_dst < sizeof(out->fcr_dst) / sizeof(out->fcr_dst[0]);
+			if (ok)
+				ignored += hpcc_int_dst_prefix_parse(p, plen, &out->fcr_dst[out->n_fcr_dst++]);
+			break;
+		case HPCC_INT_A_CONFIG_FCR_DST_FLUSH:
 			ok = plen == 0;
 			break;
 		default:

@@ -315,6 +315,8 @@ extern const struct hpcc_nl_attr_desc hpcc_int_dev_desc[HPCC_INT_A_DEV_MAX + 1];
 extern const char *const hpcc_int_dev_names[HPCC_INT_A_DEV_MAX + 1];
 extern const struct hpcc_nl_attr_desc hpcc_int_sign_key_desc[HPCC_INT_A_SIGN_KEY_MAX + 1];
 extern const char *const hpcc_int_sign_key_names[HPCC_INT_A_SIGN_KEY_MAX + 1];
+extern const struct hpcc_nl_attr_desc hpcc_int_dst_prefix_desc[HPCC_INT_A_DST_PREFIX_MAX + 1];
+extern const char *const hpcc_int_dst_prefix_names[HPCC_INT_A_DST_PREFIX_MAX + 1];
 extern const struct hpcc_nl_attr_desc hpcc_int_config_desc[HPCC_INT_A_CONFIG_MAX + 1];
 extern const char *const hpcc_int_config_names[HPCC_INT_A_CONFIG_MAX + 1];
 
@@ -367,6 +369,9 @@ struct hpcc_int_dev_attrs {
 	uint64_t ccm_ar_marked;
 	uint32_t ccm_ar_gap;
 	uint64_t ccm_ar_limited;
+	uint64_t fcr_msg_limited;
+	uint64_t fcr_dst_limited;
+	uint64_t fcr_dst_refused;
 };
 
 /** hpcc_int_dev_parse() - fill @out from @len bytes of attributes at @attr;
@@ -395,6 +400,25 @@ struct hpcc_int_sign_key_attrs {
 int hpcc_int_sign_key_parse(const struct nlattr *attr, size_t len, struct hpcc_int_sign_key_attrs *out);
 
 /**
+ * struct hpcc_int_dst_prefix_attrs - the "dst-prefix" attribute set of hpcc-int, typed
+ * @present: bit (1 << type) for each attribute read
+ * @bad: bit (1 << type) for each attribute ignored for its length
+ * Other fields: the attributes of the same names (network byte
+ * order where the spec says big-endian); n_X counts a multi-attr X.
+ */
+struct hpcc_int_dst_prefix_attrs {
+	uint64_t present;
+	uint64_t bad;
+	uint32_t addr4;
+	uint8_t addr6[16];
+	uint8_t plen;
+};
+
+/** hpcc_int_dst_prefix_parse() - fill @out from @len bytes of attributes at @attr;
+ * return the number ignored (unknown, wrong length, past a bound) */
+int hpcc_int_dst_prefix_parse(const struct nlattr *attr, size_t len, struct hpcc_int_dst_prefix_attrs *out);
+
+/**
  * struct hpcc_int_config_attrs - the "config" attribute set of hpcc-int, typed
  * @present: bit (1 << type) for each attribute read
  * @bad: bit (1 << type) for each attribute ignored for its length
@@ -412,6 +436,12 @@ struct hpcc_int_config_attrs {
 	uint8_t fcr_dscp;
 	unsigned int n_key;
 	struct hpcc_int_sign_key_attrs key[16];
+	uint32_t fcr_msg_rate;
+	uint32_t fcr_msg_burst;
+	uint32_t fcr_dst_rate;
+	uint32_t fcr_dst_burst;
+	unsigned int n_fcr_dst;
+	struct hpcc_int_dst_prefix_attrs fcr_dst[16];
 };
 
 /** hpcc_int_config_parse() - fill @out from @len bytes of attributes at @attr;

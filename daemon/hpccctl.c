@@ -65,7 +65,9 @@ static int usage(FILE *out)
 		"                  [fcr-sender-max N] [fcr-drain USEC]\n"
 		"                  [ccm-qlen-high BYTES] [ccm-qlen-low BYTES] [ccm-interval USEC]\n"
 		"                  [ccm-ar-gap USEC]\n"
-		"       hpccctl int set [switch-id N] [probe-dscp N] [ifa-protocol N] [fcr-port N] [fcr-dscp N] [key-file FILE]\n"
+		"       hpccctl int set [switch-id N] [probe-dscp N] [ifa-protocol N] [fcr-port N] [fcr-dscp N]\n"
+		"                  [fcr-msg-rate N] [fcr-msg-burst N] [fcr-dst-rate N] [fcr-dst-burst N]\n"
+		"                  [key-file FILE] [fcr-dst ADDR/LEN]... [fcr-dst-flush]\n"
 		"       hpccctl -h | -V\n"
 		"  -j, --json     JSON output, with the YNL spec's attribute names\n"
 		"  -h, --help     this text\n"
@@ -325,10 +327,12 @@ static int fcr_show(void)
 }
 
 /*
- * fcr_prefix() - ADDR/LEN into a prefix nest of @nlh; usage errors (exit
- * 2) are found before anything is sent
+ * prefix_put() - ADDR/LEN into a nest @type of @nlh with attributes @a4 or
+ * @a6 and @plen; usage errors (exit 2, naming @what) are found before
+ * anything is sent (@nlh NULL: only check)
  */
-static int fcr_prefix(struct nlmsghdr *nlh, const char *arg)
+static int prefix_put(struct nlmsghdr *nlh, const char *arg, const char *what,
+		      int type, int a4, int a6, int plen)
 {
 	char a[INET6_ADDRSTRLEN];
 	const char *slash = strchr(arg, '/');
@@ -351,17 +355,25 @@ static int fcr_prefix(struct nlmsghdr *nlh, const char *arg)
 		goto bad;
 	if (!nlh)
 		return 0;
-	nest = mnl_attr_nest_start(nlh, HPCC_A_FCR_PREFIX);
+	nest = mnl_attr_nest_start(nlh, type);
 	if (v4)
-		mnl_attr_put(nlh, HPCC_A_FCR_PREFIX_ADDR4, 4, b);
+		mnl_attr_put(nlh, a4, 4, b);
 	else
-		mnl_attr_put(nlh, HPCC_A_FCR_PREFIX_ADDR6, 16, b);
-	mnl_attr_put_u8(nlh, HPCC_A_FCR_PREFIX_PLEN, len);
+		mnl_attr_put(nlh, a6, 16, b);
+	mnl_attr_put_u8(nlh, plen, len);
 	mnl_attr_nest_end(nlh, nest);
 	return 0;
 bad:
-	fprintf(stderr, "hpccctl: prefix: \"%s\" is not ADDR/LEN\n", arg);
+	fprintf(stderr, "hpccctl: %s: \"%s\" is not ADDR/LEN\n", what, arg);
 	return 2;
+}
+
+/* fcr_prefix() - prefix_put() of fcr-set's managed prefix */
+static int fcr_prefix(struct nlmsghdr *nlh, const char *arg)
+{
+	return prefix_put(nlh, arg, "prefix", HPCC_A_FCR_PREFIX,
+			  HPCC_A_FCR_PREFIX_ADDR4, HPCC_A_FCR_PREFIX_ADDR6,
+			  HPCC_A_FCR_PREFIX_PLEN);
 }
 
 /*
@@ -847,6 +859,15 @@ static int int_config_cb(const struct nlmsghdr *nlh, void *data)
 	return hpcc_genl_attrs_cb(nlh, &ic->c);
 }
 
+/* dst_text() - "PREFIX" of a reported fcr-dst prefix */
+static void dst_text(const struct hpcc_int_dst_prefix_attrs *d, char *s,
+		     size_t len)
+{
+	addr_plen_text(d->present & (1ULL << HPCC_INT_A_DST_PREFIX_ADDR4),
+		       d->present & (1ULL << HPCC_INT_A_DST_PREFIX_ADDR6),
+		       &d->addr4, d->addr6, d->plen, s, len);
+}
+
 /* sign_key_text() - "ID PREFIX" of a reported signing key */
 static void sign_key_text(const struct hpcc_int_sign_key_attrs *k, char *s,
 			  size_t len)
@@ -887,8 +908,18 @@ static int int_show(void)
 		for (k = 1; k <= HPCC_INT_A_CONFIG_MAX; k++) {
 			struct json_object *ka;
 
-			if (k == HPCC_INT_A_CONFIG_KEYS_FLUSH)
+			if (k == HPCC_INT_A_CONFIG_KEYS_FLUSH ||
+			    k == HPCC_INT_A_CONFIG_FCR_DST_FLUSH)
 				continue;
+			if (k == HPCC_INT_A_CONFIG_FCR_DST) {
+				ka = json_object_new_array();
+				for (i = 0; i < ic.t.n_fcr_dst; i++) {
+					dst_text(&ic.t.fcr_dst[i], kt, sizeof(kt));
+					json_object_array_add(ka, json_object_new_string(kt));
+				}
+				json_object_object_add(o, "fcr-dst", ka);
+				continue;
+			}
 			if (k != HPCC_INT_A_CONFIG_KEY) {
 				json_object_object_add(o, hpcc_int_config_names[k],
 						       json_object_new_uint64(ic.c.v[k]));
@@ -917,6 +948,18 @@ static int int_show(void)
 			printf(" %s", kt);
 		}
 		puts(ic.t.n_key ? "" : " none");
+		printf("fcr-msg-rate %" PRIu64 " fcr-msg-burst %" PRIu64
+		       " fcr-dst-rate %" PRIu64 " fcr-dst-burst %" PRIu64
+		       "\nfcr-dst",
+		       ic.c.v[HPCC_INT_A_CONFIG_FCR_MSG_RATE],
+		       ic.c.v[HPCC_INT_A_CONFIG_FCR_MSG_BURST],
+		       ic.c.v[HPCC_INT_A_CONFIG_FCR_DST_RATE],
+		       ic.c.v[HPCC_INT_A_CONFIG_FCR_DST_BURST]);
+		for (i = 0; i < ic.t.n_fcr_dst; i++) {
+			dst_text(&ic.t.fcr_dst[i], kt, sizeof(kt));
+			printf(" %s", kt);
+		}
+		puts(ic.t.n_fcr_dst ? "" : " any");
 		printf("%-16s %7s %14s %-8s %-8s %12s %10s %10s %10s %10s\n",
 		       "dev", "ifindex", "rate(bit/s)", "encoding", "tx-model",
 		       "stamped", "full", "malformed", "unwritable",
@@ -984,6 +1027,24 @@ static int int_show(void)
 		       a->v[HPCC_INT_A_DEV_FCR_SENDER_MAX],
 		       a->v[HPCC_INT_A_DEV_FCR_SENDER_LIMITED],
 		       a->v[HPCC_INT_A_DEV_FCR_DRAIN]);
+	}
+	for (i = 0; !json && i < l.n; i++) {
+		const struct hpcc_attrs *a = &l.v[i];
+
+		/* what the namespace's bounds refused of the port's messages */
+		if (!a->v[HPCC_INT_A_DEV_FCR_QLEN_HIGH] &&
+		    !a->v[HPCC_INT_A_DEV_CCM_QLEN_HIGH] &&
+		    !a->v[HPCC_INT_A_DEV_FCR_MSG_LIMITED] &&
+		    !a->v[HPCC_INT_A_DEV_FCR_DST_LIMITED] &&
+		    !a->v[HPCC_INT_A_DEV_FCR_DST_REFUSED])
+			continue;
+		if (!if_indextoname(a->v[HPCC_INT_A_DEV_IFINDEX], name))
+			snprintf(name, sizeof(name), "?");
+		printf("%-16s msg-limited %" PRIu64 " dst-limited %" PRIu64
+		       " dst-refused %" PRIu64 "\n", name,
+		       a->v[HPCC_INT_A_DEV_FCR_MSG_LIMITED],
+		       a->v[HPCC_INT_A_DEV_FCR_DST_LIMITED],
+		       a->v[HPCC_INT_A_DEV_FCR_DST_REFUSED]);
 	}
 	for (i = 0; !json && i < l.n; i++) {
 		const struct hpcc_attrs *a = &l.v[i];
@@ -1163,68 +1224,108 @@ static int int_dev(uint8_t cmd, int ac, char **av)
 	return err ? fail(op[cmd], err) : 0;
 }
 
-/* int set [switch-id N] [probe-dscp N] */
+/* int_dst() - prefix_put() of config-set's fcr-dst */
+static int int_dst(struct nlmsghdr *nlh, const char *arg)
+{
+	return prefix_put(nlh, arg, "fcr-dst", HPCC_INT_A_CONFIG_FCR_DST,
+			  HPCC_INT_A_DST_PREFIX_ADDR4,
+			  HPCC_INT_A_DST_PREFIX_ADDR6,
+			  HPCC_INT_A_DST_PREFIX_PLEN);
+}
+
+/*
+ * int set [NAME N]... [key-file FILE] [fcr-dst ADDR/LEN]... [fcr-dst-flush]:
+ * each NAME a number attribute of the spec's config set (u8, u16 or u32),
+ * at most once; usage errors exit 2 before anything is sent
+ */
 static int int_set(int ac, char **av)
 {
 	char buf[MNL_SOCKET_BUFFER_SIZE];
-	struct nlmsghdr *nlh;
+	struct nlmsghdr *nlh = NULL;
 	const char *key_file = NULL;
-	uint64_t val[5];
-	int type[5], i, j, n = 0, err;
+	uint64_t val[HPCC_INT_A_CONFIG_MAX + 1];
+	bool has[HPCC_INT_A_CONFIG_MAX + 1] = { false }, flush = false;
+	int i, k, pass, err;
 
-	if (!ac || ac % 2 || ac > 12)
+	if (!ac)
 		goto usage;
-	for (i = 0; i < ac; i += 2, n++) {
-		bool u8;
-		char *end;
+	/* pass 0 checks, pass 1 builds the request */
+	for (pass = 0; pass < 2; pass++) {
+		if (pass) {
+			if (open_int_family())
+				return 1;
+			nlh = hpcc_genl_msg(&g, buf, HPCC_INT_CMD_CONFIG_SET, 0);
+		}
+		for (i = 0; i < ac; i++) {
+			const struct hpcc_nl_attr_desc *d;
+			uint64_t max;
+			char *end;
 
-		if (!strcmp(av[i], "key-file") && !key_file) {
-			key_file = av[i + 1];
-			if (keys_put(NULL, key_file, &hpcc_int_nkey_attrs))
-				return 2;
-			n--;
-			continue;
-		}
-		type[n] = hpcc_name_lookup(hpcc_int_config_names,
-					   HPCC_INT_A_CONFIG_MAX, av[i]);
-		/* devs is read only; keys come from key-file */
-		if (!type[n] || type[n] == HPCC_INT_A_CONFIG_DEVS ||
-		    type[n] == HPCC_INT_A_CONFIG_KEY ||
-		    type[n] == HPCC_INT_A_CONFIG_KEYS_FLUSH)
-			goto usage;
-		for (j = 0; j < n; j++)
-			if (type[j] == type[n])
+			if (!strcmp(av[i], "fcr-dst-flush")) {
+				if (!pass && flush)
+					goto usage;
+				flush = true;
+				if (pass)
+					mnl_attr_put(nlh, HPCC_INT_A_CONFIG_FCR_DST_FLUSH,
+						     0, NULL);
+				continue;
+			}
+			if (i + 1 == ac)
 				goto usage;
-		u8 = type[n] != HPCC_INT_A_CONFIG_SWITCH_ID &&
-		     type[n] != HPCC_INT_A_CONFIG_FCR_PORT;
-		errno = 0;
-		val[n] = strtoull(av[i + 1], &end, 0);
-		if (errno || end == av[i + 1] || *end || av[i + 1][0] == '-' ||
-		    val[n] > (u8 ? UINT8_MAX :
-			      type[n] == HPCC_INT_A_CONFIG_FCR_PORT ?
-			      UINT16_MAX : UINT32_MAX)) {
-			fprintf(stderr, "hpccctl: %s: \"%s\" is not a valid value\n",
-				av[i], av[i + 1]);
-			return 2;
+			if (!strcmp(av[i], "key-file")) {
+				if (!pass && key_file)
+					goto usage;
+				key_file = av[++i];
+				if (keys_put(nlh, key_file, &hpcc_int_nkey_attrs))
+					return 2;
+				continue;
+			}
+			if (!strcmp(av[i], "fcr-dst")) {
+				if (int_dst(nlh, av[++i]))
+					return 2;
+				continue;
+			}
+			k = hpcc_name_lookup(hpcc_int_config_names,
+					     HPCC_INT_A_CONFIG_MAX, av[i]);
+			d = &hpcc_int_config_desc[k];
+			/* devs is read only */
+			if (!k || k == HPCC_INT_A_CONFIG_DEVS ||
+			    (d->kind != HPCC_NL_U8 && d->kind != HPCC_NL_U16 &&
+			     d->kind != HPCC_NL_U32))
+				goto usage;
+			i++;
+			if (pass) {
+				if (d->kind == HPCC_NL_U32)
+					mnl_attr_put_u32(nlh, k, val[k]);
+				else if (d->kind == HPCC_NL_U16)
+					mnl_attr_put_u16(nlh, k, val[k]);
+				else
+					mnl_attr_put_u8(nlh, k, val[k]);
+				continue;
+			}
+			if (has[k])
+				goto usage;
+			max = d->kind == HPCC_NL_U32 ? UINT32_MAX :
+			      d->kind == HPCC_NL_U16 ? UINT16_MAX : UINT8_MAX;
+			errno = 0;
+			val[k] = strtoull(av[i], &end, 0);
+			if (errno || end == av[i] || *end || av[i][0] == '-' ||
+			    val[k] > max) {
+				fprintf(stderr, "hpccctl: %s: \"%s\" is not a valid value\n",
+					av[i - 1], av[i]);
+				return 2;
+			}
+			has[k] = true;
 		}
+		if (!pass)
+			flush = false;
 	}
-	if (open_int_family())
-		return 1;
-	nlh = hpcc_genl_msg(&g, buf, HPCC_INT_CMD_CONFIG_SET, 0);
-	for (i = 0; i < n; i++) {
-		if (type[i] == HPCC_INT_A_CONFIG_SWITCH_ID)
-			mnl_attr_put_u32(nlh, type[i], val[i]);
-		else if (type[i] == HPCC_INT_A_CONFIG_FCR_PORT)
-			mnl_attr_put_u16(nlh, type[i], val[i]);
-		else
-			mnl_attr_put_u8(nlh, type[i], val[i]);
-	}
-	if (key_file && keys_put(nlh, key_file, &hpcc_int_nkey_attrs))
-		return 2;
 	err = hpcc_genl_talk(&g, nlh, NULL, NULL);
 	return err ? fail("config-set", err) : 0;
 usage:
-	fprintf(stderr, "hpccctl: usage: int set [switch-id N] [probe-dscp N] [ifa-protocol N] [fcr-port N] [fcr-dscp N] [key-file FILE]\n");
+	fprintf(stderr, "hpccctl: usage: int set [switch-id N] [probe-dscp N] [ifa-protocol N] [fcr-port N] [fcr-dscp N]\n"
+		"       [fcr-msg-rate N] [fcr-msg-burst N] [fcr-dst-rate N] [fcr-dst-burst N]\n"
+		"       [key-file FILE] [fcr-dst ADDR/LEN]... [fcr-dst-flush]\n");
 	return 2;
 }
 

@@ -56,6 +56,7 @@
 #include <linux/jhash.h>
 #include <linux/math64.h>
 #include <linux/module.h>
+#include <linux/random.h>
 #include <linux/netdevice.h>
 #include <linux/netfilter_ipv4.h>
 #include <linux/netfilter_ipv6.h>
@@ -122,6 +123,9 @@ enum hpcc_int_fcr_cnt {
 	HPCC_INT_FCR_CNT_TABLE_FULL,
 	HPCC_INT_FCR_CNT_EARLY_ROUNDS,
 	HPCC_INT_FCR_CNT_SENDER_LIMITED,
+	HPCC_INT_FCR_CNT_MSG_LIMITED,
+	HPCC_INT_FCR_CNT_DST_LIMITED,
+	HPCC_INT_FCR_CNT_DST_REFUSED,
 	HPCC_INT_FCR_CNT_NUM,
 };
 
@@ -134,6 +138,9 @@ static const int hpcc_int_fcr_cnt_attr[HPCC_INT_FCR_CNT_NUM] = {
 	[HPCC_INT_FCR_CNT_TABLE_FULL] = HPCC_INT_A_DEV_FCR_TABLE_FULL,
 	[HPCC_INT_FCR_CNT_EARLY_ROUNDS] = HPCC_INT_A_DEV_FCR_EARLY_ROUNDS,
 	[HPCC_INT_FCR_CNT_SENDER_LIMITED] = HPCC_INT_A_DEV_FCR_SENDER_LIMITED,
+	[HPCC_INT_FCR_CNT_MSG_LIMITED] = HPCC_INT_A_DEV_FCR_MSG_LIMITED,
+	[HPCC_INT_FCR_CNT_DST_LIMITED] = HPCC_INT_A_DEV_FCR_DST_LIMITED,
+	[HPCC_INT_FCR_CNT_DST_REFUSED] = HPCC_INT_A_DEV_FCR_DST_REFUSED,
 };
 
 /*
@@ -261,6 +268,14 @@ struct hpcc_int_dev {
  * @fcr_mutex: serializes @fcr_work's use of @fcr_sock
  * @fcr_sock: the UDP sockets they leave from, IPv4 and IPv6, created at
  *	first use
+ * @keys: the keys messages are signed with (RCU; writers hold @fcr_mutex)
+ * @lim_cfg: the sending bounds, config-set fcr-msg-rate, fcr-msg-burst,
+ *	fcr-dst-rate, fcr-dst-burst (READ_ONCE/WRITE_ONCE each)
+ * @lim_lock: protects @lim (BH)
+ * @lim_rnd: seed of @lim's destination hash
+ * @lim: the total and per-destination buckets (hpcc_int_fcr_gate())
+ * @dsts: the prefixes messages may go to, config-set fcr-dst (RCU;
+ *	writers hold @fcr_mutex); NULL: every unicast address
  */
 struct hpcc_int_net {
 	struct xarray devs;
@@ -280,6 +295,24 @@ struct hpcc_int_net {
 	struct mutex fcr_mutex;	/* fcr_sock, keys writers */
 	struct socket *fcr_sock[2];
 	struct hpcc_int_keys __rcu *keys;
+	struct hpcc_int_lim_cfg lim_cfg;
+	spinlock_t lim_lock;	/* lim */
+	u32 lim_rnd;
+	struct hpcc_int_lim lim;
+	struct hpcc_int_dsts __rcu *dsts;
+};
+
+/**
+ * struct hpcc_int_dsts - the prefixes FCR messages and CCM notifications
+ *	may go to (config-set fcr-dst)
+ * @rcu: for the free after a grace period
+ * @n: how many, 1 to HPCC_INT_FCR_DST_MAX
+ * @p: the prefixes, IPv6 or IPv4-mapped
+ */
+struct hpcc_int_dsts {
+	struct rcu_head rcu;
+	u32 n;
+	struct hpcc_fcr_prefix p[HPCC_INT_FCR_DST_MAX];
 };
 
 /**
@@ -1462,15 +1495,64 @@ static atomic64_t *hpcc_int_dropped(struct hpcc_int_dev *d, u8 ntype)
 }
 
 /*
+ * hpcc_int_fcr_gate() - may the namespace send @t: its destination a
+ * unicast address of the flow's family (hpcc_int_dst_unicast()) in one of
+ * the fcr-dst prefixes when there are any, and the total and the
+ * destination's buckets not empty (hpcc_int_lim_allow()).  Every message
+ * and notification of every port passes here: the destination is the
+ * source address of a forwarded packet, which its sender chose.
+ * Context: softirq or BH off.
+ * Return: HPCC_INT_FCR_CNT_NUM when it may, else the counter of the refusal.
+ */
+static enum hpcc_int_fcr_cnt
+hpcc_int_fcr_gate(struct hpcc_int_net *hn, const struct hpcc_int_fcr_req *t)
+{
+	const struct hpcc_int_dsts *ds;
+	enum hpcc_int_lim_verdict v;
+	struct hpcc_int_lim_cfg c;
+	bool ok;
+
+	if (!hpcc_int_dst_unicast(t->dst, t->ntype ? t->c.family :
+				  t->m.family))
+		return HPCC_INT_FCR_CNT_DST_REFUSED;
+	rcu_read_lock();
+	ds = rcu_dereference(hn->dsts);
+	ok = !ds || hpcc_fcr_in_domain(t->dst, ds->p, ds->n);
+	rcu_read_unlock();
+	if (!ok)
+		return HPCC_INT_FCR_CNT_DST_REFUSED;
+	c.rate = READ_ONCE(hn->lim_cfg.rate);
+	c.burst = READ_ONCE(hn->lim_cfg.burst);
+	c.dst_rate = READ_ONCE(hn->lim_cfg.dst_rate);
+	c.dst_burst = READ_ONCE(hn->lim_cfg.dst_burst);
+	spin_lock(&hn->lim_lock);
+	v = hpcc_int_lim_allow(&hn->lim, t->dst,
+			       jhash(t->dst, 16, hn->lim_rnd), ktime_get_ns(),
+			       &c);
+	spin_unlock(&hn->lim_lock);
+	if (v == HPCC_INT_LIM_DST)
+		return HPCC_INT_FCR_CNT_DST_LIMITED;
+	if (v == HPCC_INT_LIM_TOTAL)
+		return HPCC_INT_FCR_CNT_MSG_LIMITED;
+	return HPCC_INT_FCR_CNT_NUM;
+}
+
+/*
  * hpcc_int_fcr_send() - queue a copy of @t (its node aside) for the work
- * item that sends it (hpcc_int_fcr_work()); a full queue or no memory
- * drops it, counted.  Context: softirq.
+ * item that sends it (hpcc_int_fcr_work()), when the namespace's bounds
+ * let it go (hpcc_int_fcr_gate(), refusals counted); a full queue or no
+ * memory drops it, counted.  Context: softirq or BH off.
  */
 static void hpcc_int_fcr_send(struct hpcc_int_net *hn, struct hpcc_int_dev *d,
 			      const struct hpcc_int_fcr_req *t)
 {
 	struct hpcc_int_fcr_req *r = NULL;
+	enum hpcc_int_fcr_cnt refused = hpcc_int_fcr_gate(hn, t);
 
+	if (refused != HPCC_INT_FCR_CNT_NUM) {
+		atomic64_inc(&d->fcr_cnt[refused]);
+		return;
+	}
 	if (atomic_inc_return(&hn->fcr_queued) <= HPCC_INT_FCR_QUEUE)
 		r = kmalloc(sizeof(*r), GFP_ATOMIC);
 	if (!r) {
@@ -2404,6 +2486,30 @@ static int hpcc_int_keys_put(struct sk_buff *msg, struct hpcc_int_net *hn)
 	return err;
 }
 
+/* config-get's fcr-dst prefixes */
+static int hpcc_int_dsts_put(struct sk_buff *msg, struct hpcc_int_net *hn)
+{
+	const struct hpcc_int_dsts *ds;
+	struct nlattr *nest;
+	int err = 0;
+	u32 i;
+
+	rcu_read_lock();
+	ds = rcu_dereference(hn->dsts);
+	for (i = 0; ds && i < ds->n && !err; i++) {
+		nest = nla_nest_start(msg, HPCC_INT_A_CONFIG_FCR_DST);
+		if (!nest ||
+		    hpcc_nl_prefix_put(msg, &ds->p[i], HPCC_INT_A_DST_PREFIX_ADDR4,
+				       HPCC_INT_A_DST_PREFIX_ADDR6,
+				       HPCC_INT_A_DST_PREFIX_PLEN))
+			err = -EMSGSIZE;
+		else
+			nla_nest_end(msg, nest);
+	}
+	rcu_read_unlock();
+	return err;
+}
+
 static int hpcc_int_config_get(struct sk_buff *skb, struct genl_info *info)
 {
 	struct hpcc_int_net *hn = hpcc_int_net(genl_info_net(info));
@@ -2423,7 +2529,15 @@ static int hpcc_int_config_get(struct sk_buff *skb, struct genl_info *info)
 		       READ_ONCE(hn->ifa_protocol)) ||
 	    nla_put_u16(msg, HPCC_INT_A_CONFIG_FCR_PORT, READ_ONCE(hn->fcr_port)) ||
 	    nla_put_u8(msg, HPCC_INT_A_CONFIG_FCR_DSCP, READ_ONCE(hn->fcr_dscp)) ||
-	    hpcc_int_keys_put(msg, hn)) {
+	    nla_put_u32(msg, HPCC_INT_A_CONFIG_FCR_MSG_RATE,
+			READ_ONCE(hn->lim_cfg.rate)) ||
+	    nla_put_u32(msg, HPCC_INT_A_CONFIG_FCR_MSG_BURST,
+			READ_ONCE(hn->lim_cfg.burst)) ||
+	    nla_put_u32(msg, HPCC_INT_A_CONFIG_FCR_DST_RATE,
+			READ_ONCE(hn->lim_cfg.dst_rate)) ||
+	    nla_put_u32(msg, HPCC_INT_A_CONFIG_FCR_DST_BURST,
+			READ_ONCE(hn->lim_cfg.dst_burst)) ||
+	    hpcc_int_keys_put(msg, hn) || hpcc_int_dsts_put(msg, hn)) {
 		nlmsg_free(msg);
 		return -EMSGSIZE;
 	}
@@ -2499,25 +2613,133 @@ out:
 	return err;
 }
 
+/*
+ * hpcc_int_dsts_parse() - config-set's fcr-dst prefixes into @dsp (NULL
+ * for none, as fcr-dst-flush gives: every unicast address).  Return: 0,
+ * -EINVAL with extack, -ENOMEM.
+ */
+static int hpcc_int_dsts_parse(struct genl_info *info,
+			       struct hpcc_int_dsts **dsp)
+{
+	struct hpcc_int_dsts *ds;
+	const struct nlattr *a;
+	int err, rem;
+
+	*dsp = NULL;
+	ds = kzalloc(sizeof(*ds), GFP_KERNEL_ACCOUNT);
+	if (!ds)
+		return -ENOMEM;
+	nlmsg_for_each_attr(a, info->nlhdr, GENL_HDRLEN, rem) {
+		struct nlattr *tb[HPCC_INT_A_DST_PREFIX_MAX + 1];
+
+		if (nla_type(a) != HPCC_INT_A_CONFIG_FCR_DST)
+			continue;
+		err = -EINVAL;
+		if (info->attrs[HPCC_INT_A_CONFIG_FCR_DST_FLUSH]) {
+			NL_SET_ERR_MSG_ATTR(info->extack, a,
+					    "fcr-dst with fcr-dst-flush");
+			goto out;
+		}
+		if (ds->n == HPCC_INT_FCR_DST_MAX) {
+			NL_SET_ERR_MSG_ATTR(info->extack, a,
+					    "more than 16 fcr-dst prefixes");
+			goto out;
+		}
+		err = nla_parse_nested(tb, HPCC_INT_A_DST_PREFIX_MAX, a,
+				       hpcc_int_dst_prefix_nl_policy,
+				       info->extack);
+		if (err)
+			goto out;
+		err = hpcc_nl_prefix(a, tb[HPCC_INT_A_DST_PREFIX_ADDR4],
+				     tb[HPCC_INT_A_DST_PREFIX_ADDR6],
+				     tb[HPCC_INT_A_DST_PREFIX_PLEN], &ds->p[ds->n],
+				     info->extack);
+		if (err)
+			goto out;
+		ds->n++;
+	}
+	if (ds->n)
+		*dsp = ds;
+	else
+		kfree(ds);
+	return 0;
+out:
+	kfree(ds);
+	return err;
+}
+
+/* hpcc_int_dsts_set() - @ds (hpcc_int_dsts_parse()) replaces the namespace's. */
+static void hpcc_int_dsts_set(struct hpcc_int_net *hn, struct hpcc_int_dsts *ds)
+{
+	struct hpcc_int_dsts *old;
+
+	mutex_lock(&hn->fcr_mutex);
+	old = rcu_dereference_protected(hn->dsts,
+					lockdep_is_held(&hn->fcr_mutex));
+	rcu_assign_pointer(hn->dsts, ds);
+	mutex_unlock(&hn->fcr_mutex);
+	if (old)
+		kfree_rcu(old, rcu);
+}
+
+/* The attributes config-set sets; devs is read only. */
+static const int hpcc_int_config_set_attrs[] = {
+	HPCC_INT_A_CONFIG_SWITCH_ID, HPCC_INT_A_CONFIG_PROBE_DSCP,
+	HPCC_INT_A_CONFIG_IFA_PROTOCOL, HPCC_INT_A_CONFIG_FCR_PORT,
+	HPCC_INT_A_CONFIG_FCR_DSCP, HPCC_INT_A_CONFIG_KEY,
+	HPCC_INT_A_CONFIG_KEYS_FLUSH, HPCC_INT_A_CONFIG_FCR_MSG_RATE,
+	HPCC_INT_A_CONFIG_FCR_MSG_BURST, HPCC_INT_A_CONFIG_FCR_DST_RATE,
+	HPCC_INT_A_CONFIG_FCR_DST_BURST, HPCC_INT_A_CONFIG_FCR_DST,
+	HPCC_INT_A_CONFIG_FCR_DST_FLUSH,
+};
+
 static int hpcc_int_config_set(struct sk_buff *skb, struct genl_info *info)
 {
 	struct hpcc_int_net *hn = hpcc_int_net(genl_info_net(info));
 	struct nlattr **tb = info->attrs;
+	struct hpcc_int_dsts *ds = NULL;
+	unsigned int i;
+	bool dsts;
+	int err;
 
-	if (!tb[HPCC_INT_A_CONFIG_SWITCH_ID] && !tb[HPCC_INT_A_CONFIG_PROBE_DSCP] &&
-	    !tb[HPCC_INT_A_CONFIG_IFA_PROTOCOL] &&
-	    !tb[HPCC_INT_A_CONFIG_FCR_PORT] && !tb[HPCC_INT_A_CONFIG_FCR_DSCP] &&
-	    !tb[HPCC_INT_A_CONFIG_KEY] && !tb[HPCC_INT_A_CONFIG_KEYS_FLUSH]) {
+	for (i = 0; i < ARRAY_SIZE(hpcc_int_config_set_attrs); i++)
+		if (tb[hpcc_int_config_set_attrs[i]])
+			break;
+	if (i == ARRAY_SIZE(hpcc_int_config_set_attrs)) {
 		NL_SET_ERR_MSG_MOD(info->extack,
-				   "nothing to set: give switch-id, probe-dscp, ifa-protocol, fcr-port, fcr-dscp, key or keys-flush");
+				   "nothing to set: give switch-id, probe-dscp, ifa-protocol, fcr-port, fcr-dscp, key, keys-flush, fcr-msg-rate, fcr-msg-burst, fcr-dst-rate, fcr-dst-burst, fcr-dst or fcr-dst-flush");
 		return -EINVAL;
 	}
-	if (tb[HPCC_INT_A_CONFIG_KEY] || tb[HPCC_INT_A_CONFIG_KEYS_FLUSH]) {
-		int err = hpcc_int_keys_set(hn, info);
-
+	/* a request that fails changes nothing: the prefixes are parsed
+	 * before the keys are set, and set after
+	 */
+	dsts = tb[HPCC_INT_A_CONFIG_FCR_DST] || tb[HPCC_INT_A_CONFIG_FCR_DST_FLUSH];
+	if (dsts) {
+		err = hpcc_int_dsts_parse(info, &ds);
 		if (err)
 			return err;
 	}
+	if (tb[HPCC_INT_A_CONFIG_KEY] || tb[HPCC_INT_A_CONFIG_KEYS_FLUSH]) {
+		err = hpcc_int_keys_set(hn, info);
+		if (err) {
+			kfree(ds);
+			return err;
+		}
+	}
+	if (dsts)
+		hpcc_int_dsts_set(hn, ds);
+	if (tb[HPCC_INT_A_CONFIG_FCR_MSG_RATE])
+		WRITE_ONCE(hn->lim_cfg.rate,
+			   nla_get_u32(tb[HPCC_INT_A_CONFIG_FCR_MSG_RATE]));
+	if (tb[HPCC_INT_A_CONFIG_FCR_MSG_BURST])
+		WRITE_ONCE(hn->lim_cfg.burst,
+			   nla_get_u32(tb[HPCC_INT_A_CONFIG_FCR_MSG_BURST]));
+	if (tb[HPCC_INT_A_CONFIG_FCR_DST_RATE])
+		WRITE_ONCE(hn->lim_cfg.dst_rate,
+			   nla_get_u32(tb[HPCC_INT_A_CONFIG_FCR_DST_RATE]));
+	if (tb[HPCC_INT_A_CONFIG_FCR_DST_BURST])
+		WRITE_ONCE(hn->lim_cfg.dst_burst,
+			   nla_get_u32(tb[HPCC_INT_A_CONFIG_FCR_DST_BURST]));
 	if (tb[HPCC_INT_A_CONFIG_FCR_PORT])
 		WRITE_ONCE(hn->fcr_port, nla_get_u16(tb[HPCC_INT_A_CONFIG_FCR_PORT]));
 	if (tb[HPCC_INT_A_CONFIG_FCR_DSCP])
@@ -2573,7 +2795,7 @@ static const struct genl_ops hpcc_int_nl_ops[] = {
 		.flags = GENL_ADMIN_PERM,
 		.doit = hpcc_int_config_set,
 		.policy = hpcc_int_config_set_nl_policy,
-		.maxattr = HPCC_INT_A_CONFIG_KEYS_FLUSH,
+		.maxattr = HPCC_INT_A_CONFIG_FCR_DST_FLUSH,
 	},
 	{
 		.cmd = HPCC_INT_CMD_DEV_SET,
@@ -2624,6 +2846,12 @@ static int __net_init hpcc_int_net_init(struct net *net)
 	INIT_LIST_HEAD(&hn->fcr_queue);
 	INIT_WORK(&hn->fcr_work, hpcc_int_fcr_work);
 	mutex_init(&hn->fcr_mutex);
+	spin_lock_init(&hn->lim_lock);
+	hn->lim_rnd = get_random_u32();
+	hn->lim_cfg.rate = HPCC_INT_FCR_MSG_RATE_DEFAULT;
+	hn->lim_cfg.burst = HPCC_INT_FCR_MSG_BURST_DEFAULT;
+	hn->lim_cfg.dst_rate = HPCC_INT_FCR_DST_RATE_DEFAULT;
+	hn->lim_cfg.dst_burst = HPCC_INT_FCR_DST_BURST_DEFAULT;
 	hn->switch_id = net->ns.inum;
 	hn->probe_dscp = HPCC_INT_PROBE_DSCP_DEFAULT;
 	hn->ifa_protocol = HPCC_INT_IFA_PROTOCOL_DEFAULT;
@@ -2688,6 +2916,7 @@ static void __net_exit hpcc_int_net_exit(struct net *net)
 		if (hn->fcr_sock[i])
 			sock_release(hn->fcr_sock[i]);
 	kfree_sensitive(rcu_dereference_protected(hn->keys, true));
+	kfree(rcu_dereference_protected(hn->dsts, true));
 	/* The devices have gone, and their entries with them, before a
 	 * namespace's subsystems exit, and no request can reach a dying
 	 * namespace: this only catches what is left, without RTNL.

@@ -22,7 +22,35 @@ static HPCC_NLA_RANGE_CONST struct netlink_range_validation hpcc_int_a_dev_rate_
 	.max	= 1600000000000ULL,
 };
 
+static HPCC_NLA_RANGE_CONST struct netlink_range_validation hpcc_int_a_config_fcr_msg_rate_range = {
+	.min	= 1ULL,
+	.max	= 10000000ULL,
+};
+
+static HPCC_NLA_RANGE_CONST struct netlink_range_validation
+hpcc_int_a_config_fcr_msg_burst_range = {
+	.min	= 1ULL,
+	.max	= 65536ULL,
+};
+
+static HPCC_NLA_RANGE_CONST struct netlink_range_validation hpcc_int_a_config_fcr_dst_rate_range = {
+	.min	= 1ULL,
+	.max	= 10000000ULL,
+};
+
+static HPCC_NLA_RANGE_CONST struct netlink_range_validation
+hpcc_int_a_config_fcr_dst_burst_range = {
+	.min	= 1ULL,
+	.max	= 65536ULL,
+};
+
 /* Common nested types */
+static const struct nla_policy hpcc_int_dst_prefix_nl_policy[HPCC_INT_A_DST_PREFIX_PLEN + 1] = {
+	[HPCC_INT_A_DST_PREFIX_ADDR4] = { .type = NLA_U32, },
+	[HPCC_INT_A_DST_PREFIX_ADDR6] = NLA_POLICY_EXACT_LEN(16),
+	[HPCC_INT_A_DST_PREFIX_PLEN] = NLA_POLICY_MAX(NLA_U8, 128),
+};
+
 static const struct nla_policy hpcc_int_sign_key_nl_policy[HPCC_INT_A_SIGN_KEY_PLEN + 1] = {
 	[HPCC_INT_A_SIGN_KEY_ID] = NLA_POLICY_MIN(NLA_U32, 1),
 	[HPCC_INT_A_SIGN_KEY_KEY] = NLA_POLICY_EXACT_LEN(16),
@@ -60,7 +88,8 @@ static const struct nla_policy hpcc_int_dev_get_nl_policy[HPCC_INT_A_DEV_IFINDEX
 };
 
 /* HPCC_INT_CMD_CONFIG_SET - do */
-static const struct nla_policy hpcc_int_config_set_nl_policy[HPCC_INT_A_CONFIG_KEYS_FLUSH + 1] = {
+static const struct nla_policy
+hpcc_int_config_set_nl_policy[HPCC_INT_A_CONFIG_FCR_DST_FLUSH + 1] = {
 	[HPCC_INT_A_CONFIG_SWITCH_ID] = { .type = NLA_U32, },
 	[HPCC_INT_A_CONFIG_PROBE_DSCP] = NLA_POLICY_RANGE(NLA_U8, 1, 63),
 	[HPCC_INT_A_CONFIG_IFA_PROTOCOL] = NLA_POLICY_RANGE(NLA_U8, 143, 254),
@@ -68,6 +97,16 @@ static const struct nla_policy hpcc_int_config_set_nl_policy[HPCC_INT_A_CONFIG_K
 	[HPCC_INT_A_CONFIG_FCR_DSCP] = NLA_POLICY_MAX(NLA_U8, 63),
 	[HPCC_INT_A_CONFIG_KEY] = NLA_POLICY_NESTED(hpcc_int_sign_key_nl_policy),
 	[HPCC_INT_A_CONFIG_KEYS_FLUSH] = { .type = NLA_FLAG, },
+	[HPCC_INT_A_CONFIG_FCR_MSG_RATE] =
+		NLA_POLICY_FULL_RANGE(NLA_U32, &hpcc_int_a_config_fcr_msg_rate_range),
+	[HPCC_INT_A_CONFIG_FCR_MSG_BURST] =
+		NLA_POLICY_FULL_RANGE(NLA_U32, &hpcc_int_a_config_fcr_msg_burst_range),
+	[HPCC_INT_A_CONFIG_FCR_DST_RATE] =
+		NLA_POLICY_FULL_RANGE(NLA_U32, &hpcc_int_a_config_fcr_dst_rate_range),
+	[HPCC_INT_A_CONFIG_FCR_DST_BURST] =
+		NLA_POLICY_FULL_RANGE(NLA_U32, &hpcc_int_a_config_fcr_dst_burst_range),
+	[HPCC_INT_A_CONFIG_FCR_DST] = NLA_POLICY_NESTED(hpcc_int_dst_prefix_nl_policy),
+	[HPCC_INT_A_CONFIG_FCR_DST_FLUSH] = { .type = NLA_FLAG, },
 };
 
 /* HPCC_INT_CMD_DEV_SET - do */

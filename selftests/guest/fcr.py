@@ -46,6 +46,16 @@ include/uapi/linux/hpcc_wire.h) for tests.
       send COUNT messages (rounds 1..COUNT) in one UDP_SEGMENT send of
       COUNT x 80 bytes: one skb of type SKB_GSO_UDP_L4 across a veth, as
       UDP GRO or fraglist GRO would deliver a burst
+  fcr.py spoof DEV PREFIX COUNT DADDR DPORT SPORT ROUNDS GAP WAIT
+      from COUNT spoofed sources PREFIX.(k / 250).(k % 250 + 2), k = 0..
+      COUNT-1 (PREFIX two octets, such as 10.77), one flow each to
+      DADDR:DPORT from port SPORT+k: a probe announcing FCR support
+      (HPCC_WIRE_EXT_FCR), then ROUNDS data segments (64 bytes), one per
+      flow per round, GAP seconds between rounds (raw IPv4 with the header
+      included); watch DEV (a packet socket) meanwhile and WAIT seconds
+      after for FCR messages to the spoofed sources, and print
+      "dst ADDR N" for each destination that got N, then "total N"; "sent
+      in MS ms" to stderr
 """
 import socket
 import struct
@@ -276,6 +286,92 @@ def burst(dev, saddr, daddr, dport, sport, count, group, gap, wait,
     return 0
 
 
+def ip4(src, dst, dscp, tcp):
+    """An IPv4 header from SRC to DST with DSCP before the TCP segment."""
+    ip = struct.pack(">BBHHHBBH4s4s", 0x45, dscp << 2, 20 + len(tcp), 0,
+                     0x4000, 64, socket.IPPROTO_TCP, 0,
+                     socket.inet_aton(src), socket.inet_aton(dst))
+    return ip[:10] + struct.pack(">H", csum(ip)) + ip[12:] + tcp
+
+
+def tcp4(src, dst, sport, dport, seq, flags, window, payload):
+    """A TCP segment with a valid checksum over the IPv4 pseudo-header."""
+    h = struct.pack(">HHIIBBHHH", sport, dport, seq, 0, 5 << 4, flags,
+                    window, 0, 0)
+    ph = socket.inet_aton(src) + socket.inet_aton(dst) + \
+        struct.pack(">BBH", 0, 6, len(h) + len(payload))
+    c = csum(ph + h + payload)
+    return h[:16] + struct.pack(">H", c) + h[18:] + payload
+
+
+# a probe (probe DSCP 60, HOPS empty records) whose HPCC_WIRE_EXT_FCR
+# extension (kind 2, 8 bytes, value HPCC_WIRE_FCR_SUPPORT) announces support
+PROBE_DSCP, HOPS = 60, 4
+
+
+def support_probe(src, dst, sport, dport, pid):
+    payload = struct.pack(">IBBBBQQ", MAGIC, 1, 1, 0, HOPS, pid,
+                          time.monotonic_ns()) + bytes(40 * HOPS) + \
+        struct.pack(">BBHI", 2, 8, 0, 1)
+    return ip4(src, dst, PROBE_DSCP,
+               tcp4(src, dst, sport, dport, 0, 0, 0, payload))
+
+
+def spoof(dev, prefix, count, daddr, dport, sport, rounds, gap, wait):
+    p = socket.socket(socket.AF_PACKET, socket.SOCK_RAW, socket.htons(3))
+    p.setsockopt(SOL_PACKET, PACKET_IGNORE_OUTGOING, 1)
+    p.setsockopt(socket.SOL_SOCKET, socket.SO_RCVBUF, 1 << 22)
+    p.bind((dev, 0))
+    p.setblocking(False)
+    r = socket.socket(socket.AF_INET, socket.SOCK_RAW, socket.IPPROTO_RAW)
+    srcs = ["%s.%d.%d" % (prefix, k // 250, k % 250 + 2)
+            for k in range(count)]
+    mine = set(srcs)
+    got = {}
+
+    def drain():
+        while True:
+            try:
+                f = p.recv(65535)
+            except BlockingIOError:
+                return
+            # IPv4 UDP carrying an FCR message, to a spoofed source
+            if len(f) < 14 + 20 + 8 + 80 or f[12:14] != b"\x08\x00" or \
+               f[23] != 17:
+                continue
+            u = 14 + (f[14] & 15) * 4
+            m = f[u + 8:]
+            if struct.unpack(">I", m[:4])[0] != MAGIC or m[5] != 3:
+                continue
+            d = socket.inet_ntoa(f[30:34])
+            if d in mine:
+                got[d] = got.get(d, 0) + 1
+
+    t0 = time.monotonic()
+    for k, s in enumerate(srcs):
+        r.sendto(support_probe(s, daddr, sport + k, dport, k + 1),
+                 (daddr, 0))
+    for n in range(rounds):
+        for k, s in enumerate(srcs):
+            r.sendto(ip4(s, daddr, 0,
+                         tcp4(s, daddr, sport + k, dport, 1000 * (n + 1),
+                              0x18, 65535, bytes(64))), (daddr, 0))
+        end = time.monotonic() + gap
+        while time.monotonic() < end:
+            drain()
+            time.sleep(0.001)
+    print("sent in %.1f ms" % ((time.monotonic() - t0) * 1000),
+          file=sys.stderr)
+    end = time.monotonic() + wait
+    while time.monotonic() < end:
+        drain()
+        time.sleep(0.001)
+    for d in sorted(got):
+        print("dst", d, got[d])
+    print("total", sum(got.values()))
+    return 0
+
+
 def main(a):
     if a[0] == "send":
         kind = a[13] if len(a) > 13 else "ok"
@@ -307,6 +403,9 @@ def main(a):
         return burst(a[1], a[2], a[3], int(a[4]), int(a[5]), int(a[6]),
                      int(a[7]), float(a[8]), float(a[9]),
                      len(a) > 10 and a[10] == "response")
+    if a[0] == "spoof":
+        return spoof(a[1], a[2], int(a[3]), a[4], int(a[5]), int(a[6]),
+                     int(a[7]), float(a[8]), float(a[9]))
     print(__doc__, file=sys.stderr)
     return 2
 

@@ -317,6 +317,132 @@ sender_limit_once() {
 	return $rc
 }
 
+# cget KEY... - rt's hpcc_int config-get values (hpccctl -j int show)
+cget() {
+	ip netns exec rt "$CTL" -j int show | python3 -S -c '
+import json, sys
+d = json.load(sys.stdin)
+print(*[d.get(k, -1) for k in sys.argv[1:]])' "$@"
+}
+
+# expect_err WHAT CMD... - CMD fails printing WHAT (the kernel's extack)
+expect_err() {
+	local msg=$1 out
+	shift
+	out=$("$@" 2>&1) && { echo "$* succeeded"; return 1; }
+	echo "$* -> $out"
+	grep -q -- "$msg" <<< "$out"
+}
+
+BOUNDS_DEFAULT="fcr-msg-rate 100000 fcr-msg-burst 1024 fcr-dst-rate 16000 fcr-dst-burst 64"
+
+# the hop's sending bounds (config-set): the defaults, each range and the
+# destination prefixes refused with extack, nothing changed by a refusal
+bounds_config() {
+	local rc=0 want="100000 1024 16000 64 []"
+	[ "$(cget fcr-msg-rate fcr-msg-burst fcr-dst-rate fcr-dst-burst fcr-dst)" = "$want" ] ||
+		{ echo "defaults: $(cget fcr-msg-rate fcr-msg-burst fcr-dst-rate fcr-dst-burst fcr-dst)"; rc=1; }
+	expect_err "out of range" rctl int set fcr-msg-rate 0 || rc=1
+	expect_err "out of range" rctl int set fcr-msg-rate 10000001 || rc=1
+	expect_err "out of range" rctl int set fcr-msg-burst 65537 || rc=1
+	expect_err "out of range" rctl int set fcr-dst-rate 0 || rc=1
+	expect_err "out of range" rctl int set fcr-dst-burst 0 || rc=1
+	expect_err "bits set after the prefix length" \
+		rctl int set fcr-dst 10.51.1.1/16 fcr-msg-rate 5 || rc=1
+	expect_err "fcr-dst with fcr-dst-flush" \
+		rctl int set fcr-dst 10.51.1.0/24 fcr-dst-flush || rc=1
+	expect_err "IPv4-mapped prefix goes in addr4" \
+		rctl int set fcr-dst ::ffff:10.0.0.0/104 || rc=1
+	# shellcheck disable=SC2046
+	expect_err "more than 16 fcr-dst prefixes" rctl int set \
+		$(for i in $(seq 1 17); do echo fcr-dst 10.$i.0.0/16; done) || rc=1
+	[ "$(cget fcr-msg-rate fcr-msg-burst fcr-dst-rate fcr-dst-burst fcr-dst)" = "$want" ] ||
+		{ echo "changed by a refusal"; rc=1; }
+	rctl int set fcr-dst 10.51.1.0/24 fcr-dst 2001:db8::/32 || rc=1
+	[ "$(cget fcr-dst)" = "['10.51.1.0/24', '2001:db8::/32']" ] ||
+		{ echo "fcr-dst: $(cget fcr-dst)"; rc=1; }
+	rctl int set fcr-dst-flush || rc=1
+	[ "$(cget fcr-dst)" = "[]" ] || rc=1
+	rctl int show | grep "^fcr-msg-rate\|^fcr-dst"
+	return $rc
+}
+
+# spoof PREFIX COUNT SPORT ROUNDS - fcr.py spoof from hs through v2 to
+# hr's port 5201 (0.05 s between rounds, 0.5 s after), into $TMP/spoof
+spoof() {
+	ip netns exec hs $PY spoof v0 "$1" "$2" $SRV 5201 "$3" "$4" 0.05 0.5 \
+		> "$TMP/spoof" 2> "$TMP/spoof.err"
+	cat "$TMP/spoof.err"
+	tail -n 1 "$TMP/spoof"
+}
+
+# A flood through the congested v2 from 64 spoofed sources (10.77.0.0/16,
+# routed back towards hs), each a flow whose probe announces FCR support
+# and whose 8 segments arrive in 8 different rounds: with fcr-msg-rate 20
+# (burst 10) and fcr-dst-rate 1 (burst 1), the hop sends at most 10 + 20
+# a second in total and 1 + 1 a second to each source, and counts the
+# rest (fcr-msg-limited, fcr-dst-limited).  The module without the bounds
+# sent each flow a message a round: 64 x 8.  The upper bounds hold
+# whatever the path loses; the counts need some refusals only.
+spoofed() {
+	local rc=0 t0 t1 secs s0 d0 m0 l0 s1 d1 m1 l1 c1 n maxd
+	ip -n rt route replace 10.77.0.0/16 via $HS || return 1
+	busy_port 7500 || rc=1
+	rctl int set fcr-msg-rate 20 fcr-msg-burst 10 fcr-dst-rate 1 \
+		fcr-dst-burst 1 || rc=1
+	read -r s0 d0 m0 l0 <<< "$(istat fcr-sent fcr-dropped fcr-msg-limited fcr-dst-limited)"
+	t0=$(date +%s%N)
+	spoof 10.77 64 9000 8 || rc=1
+	t1=$(date +%s%N)
+	read -r s1 d1 m1 l1 c1 <<< "$(istat fcr-sent fcr-dropped fcr-msg-limited fcr-dst-limited fcr-congested)"
+	# shellcheck disable=SC2086
+	rctl int set $BOUNDS_DEFAULT || rc=1
+	calm_port || rc=1
+	secs=$(((t1 - t0) / 1000000000 + 1))
+	n=$((s1 + d1 - s0 - d0))
+	maxd=$(awk '$1 == "dst" && $3 > m { m = $3 } END { print m + 0 }' "$TMP/spoof")
+	echo "v2 (congested $c1): $n messages in at most $secs s (bound $((10 + 20 * secs + 2))), fcr-msg-limited $m0 -> $m1, fcr-dst-limited $l0 -> $l1"
+	echo "most to one spoofed source: $maxd (bound $((1 + secs)))"
+	[ "$n" -le $((10 + 20 * secs + 2)) ] || { echo "more than the total bound"; rc=1; }
+	[ "$maxd" -le $((1 + secs)) ] || { echo "more than the per-destination bound"; rc=1; }
+	[ "$m1" -gt "$m0" ] || { echo "no total refusal counted"; rc=1; }
+	[ "$l1" -gt "$l0" ] || { echo "no per-destination refusal counted"; rc=1; }
+	return $rc
+}
+
+# Destinations: with fcr-dst 10.51.1.0/24 the spoofed 10.77.0.0/16 get
+# nothing (fcr-dst-refused); a loopback source (rt forwards 127.9.0.0/16
+# from v1 with route_localnet) gets nothing, even with no prefix list
+# (probe.py sniff on rt's lo: no message with fcr-dscp 61).  The module
+# without the checks sent both.
+dst_refused() {
+	local rc=0 r0 r1 r2 sp
+	busy_port 7600 || rc=1
+	r0=$(istat fcr-dst-refused)
+	rctl int set fcr-dst 10.51.1.0/24 || rc=1
+	spoof 10.77 16 9100 3 || rc=1
+	grep -q "^total 0$" "$TMP/spoof" || { echo "a message outside fcr-dst"; rc=1; }
+	r1=$(istat fcr-dst-refused)
+	rctl int set fcr-dst-flush || rc=1
+	echo "fcr-dst 10.51.1.0/24: fcr-dst-refused $r0 -> $r1"
+	[ "$r1" -gt "$r0" ] || rc=1
+	ip netns exec rt sysctl -qw net.ipv4.conf.all.rp_filter=0 \
+		net.ipv4.conf.v1.rp_filter=0 net.ipv4.conf.v1.route_localnet=1 || rc=1
+	ip netns exec rt python3 "$TOP/selftests/guest/probe.py" sniff lo 61 8 \
+		> "$TMP/lo" 2>&1 &
+	sp=$!
+	retry 25 grep -q sniffing "$TMP/lo" || rc=1
+	spoof 127.9 16 9200 3 || rc=1
+	wait $sp
+	ip netns exec rt sysctl -qw net.ipv4.conf.v1.route_localnet=0 || rc=1
+	r2=$(istat fcr-dst-refused)
+	calm_port || rc=1
+	echo "loopback sources: fcr-dst-refused $r1 -> $r2, messages on rt's lo: $(tail -n 1 "$TMP/lo")"
+	[ "$r2" -gt "$r1" ] || rc=1
+	[ "$(tail -n 1 "$TMP/lo")" = 0 ] || { echo "messages to loopback"; rc=1; }
+	return $rc
+}
+
 # The MAC of FCR messages (kernel/hpcc_nmac.h): rt's hpcc_int signs with
 # key 4 for hs's prefix, hs's tcp_hpcc checks with key 4 for rt's address;
 # a congested port's messages are verified (notify-auth-ok) and taken
@@ -574,7 +700,7 @@ teardown() {
 }
 
 ktap_print_header
-ktap_set_plan 15
+ktap_set_plan 18
 t "hs - rt (tbf 20 Mbit/s, hpcc_int with FCR on v2) - hr" topology
 t "FCR configured on both sides; bad prefixes and thresholds refused with extack" configure
 t "mixed mode, no supporting sender: a congesting ECN flow gets CE marks, no FCR message" mixed_no_support
@@ -582,6 +708,9 @@ t "hpccd in both; the sender's probes announce FCR support" daemons
 t "congested port: the supporting hpcc flow takes its FCR rate; a second hop's lower rate wins until its hold ends" congested
 t "flows starting while congested are counted as they send; the count's growth starts rounds early; responses are no flow's data" late_flows
 t "the messages to one sender are rate-limited (fcr-sender-max), denials counted" sender_limit
+t "sending bounds: defaults, ranges and destination prefixes refused with extack, nothing changed" bounds_config
+t "spoofed sources flood a congested port: messages within the total and per-destination bounds, refusals counted" spoofed
+t "destinations outside fcr-dst and loopback sources get no message, counted (fcr-dst-refused)" dst_refused
 t "fcr-drain: the round's rate counts the backlog it found, at least an eighth of the share" drain
 t "signed messages (issue 21): rt signs with hs's key, hs checks; a wrong key at rt refused, nothing applied" signed
 t "refused and counted: outside the managed prefixes, out of range, malformed, no flow, sequence outside the window" refusals
