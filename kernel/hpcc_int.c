@@ -998,6 +998,8 @@ static void hpcc_int_fcr_tclass(struct sock *sk, u8 tclass)
 /* A sender's support is forgotten this long after its last probe, ns. */
 #define HPCC_INT_FCR_SENDER_TTL		(10ULL * NSEC_PER_SEC)
 #define HPCC_INT_CCM_INTERVAL_DEFAULT	10000	/* us */
+/* Data segments read the port's backlog at most this often per fcr-interval. */
+#define HPCC_INT_FCR_SAMPLES		16
 
 /**
  * struct hpcc_int_fcr_flow - a flow a port forwards
@@ -1079,6 +1081,8 @@ struct hpcc_int_fcr_limit {
  * @active: the flows it counted, at its start and since
  * @round_active: @active at its start
  * @round_qlen: the port's backlog at its start, bytes
+ * @qlen_ts: when a data segment last read the port's backlog, ns; 0: never
+ * @qlen: the backlog it read, bytes (hpcc_int_fcr_backlog())
  * @senders: supporting senders' addresses (IPv4-mapped), by hash
  * @sender_seen: when each last probed, ns; 0: free
  * @flows: the flows, open addressing over HPCC_INT_FCR_PROBE slots
@@ -1097,6 +1101,8 @@ struct hpcc_int_fcr {
 	u32 active;
 	u32 round_active;
 	u64 round_qlen;
+	u64 qlen_ts;
+	u64 qlen;
 	u8 senders[HPCC_INT_FCR_SENDERS][16];
 	u64 sender_seen[HPCC_INT_FCR_SENDERS];
 	struct hpcc_int_fcr_flow flows[HPCC_INT_FCR_FLOWS];
@@ -1694,6 +1700,33 @@ static void hpcc_int_ccm_data(struct hpcc_int_net *hn, struct hpcc_int_dev *d,
 }
 
 /*
+ * hpcc_int_fcr_backlog() - the port's backlog for a data segment at @now:
+ * read (hpcc_int_queue()) when the last read is HPCC_INT_FCR_SAMPLES-th of
+ * @interval old or more, else the last read's.  A read walks the per-CPU
+ * counters of every qdisc under the root (and takes @d->lock under
+ * tx-model wire), a cost that grows with the CPUs and queues: a port reads
+ * at most HPCC_INT_FCR_SAMPLES times per fcr-interval for its data
+ * segments, whatever their rate (16000 reads a second at the default 1
+ * ms).  Probes read it each, their stamps exact.  A @now before the last
+ * read (another CPU's, later) takes that read.  Context: @f->lock held,
+ * softirq.
+ */
+static u64 hpcc_int_fcr_backlog(struct hpcc_int_dev *d, struct hpcc_int_fcr *f,
+				struct net_device *dev, u64 now, u64 interval)
+{
+	u64 bytes;
+
+	if (!f->qlen_ts || (now > f->qlen_ts &&
+			    now - f->qlen_ts >=
+			    div_u64(interval, HPCC_INT_FCR_SAMPLES))) {
+		hpcc_int_queue(dev, d, now, READ_ONCE(d->rate), &bytes,
+			       &f->qlen);
+		f->qlen_ts = now;
+	}
+	return f->qlen;
+}
+
+/*
  * hpcc_int_fcr_data() - a TCP packet (not a probe) leaving through @d, its
  * TCP header at @off: when it is a data segment (ACK set, payload), track
  * its flow; while the port is congested, an FCR
@@ -1710,7 +1743,7 @@ static void hpcc_int_fcr_data(struct hpcc_int_net *hn, struct hpcc_int_dev *d,
 			      unsigned int off)
 {
 	struct hpcc_int_fcr *f = rcu_dereference(d->fcr);
-	u64 now, bytes, backlog, interval, high, ccm_high;
+	u64 now, backlog, interval, high, ccm_high;
 	bool fcr = false, mark = false, last = false;
 	struct hpcc_int_fcr_flow k, *fl;
 	struct hpcc_int_fcr_req r = { };
@@ -1738,10 +1771,10 @@ static void hpcc_int_fcr_data(struct hpcc_int_net *hn, struct hpcc_int_dev *d,
 	if (ccm_high)
 		last = hpcc_int_last_hop(skb, k.family);
 	now = ktime_get_ns();
-	hpcc_int_queue(dev, d, now, READ_ONCE(d->rate), &bytes, &backlog);
 	interval = (u64)READ_ONCE(d->fcr_interval) * NSEC_PER_USEC;
 
 	spin_lock(&f->lock);
+	backlog = hpcc_int_fcr_backlog(d, f, dev, now, interval);
 	if (!f->congested && high && backlog >= high) {
 		f->congested = true;
 		f->round_ts = 0;
