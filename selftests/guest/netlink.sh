@@ -21,9 +21,11 @@ YNL=$LINUX_SRC/tools/net/ynl
 # flow-get; W_init = 1 Gbit/s x T (1,250,000 bytes at 10 ms)
 T_US=$((10000 * SLOW))
 W_INIT=$((125 * T_US))
+BACKLOG0=$(sysctl -n net.core.netdev_max_backlog)
 
 cleanup() {
 	local ns
+	sysctl -qw net.core.netdev_max_backlog="$BACKLOG0"
 	for ns in hs hr hm; do
 		ip netns pids $ns 2>/dev/null | xargs -r kill 2>/dev/null
 	done
@@ -39,6 +41,12 @@ flow_of() { nls flow-get $TUPLE | sed -n "s/^$1=//p"; }
 
 setup() {
 	modprobe tcp_hpcc || return 1
+	# A line-rate start sends W_init (1.25 MB) at once; veth
+	# hands them to the receiving CPU's backlog, whose 1000 packets a
+	# one-vCPU-per-core TCG guest under load overflows now and then (6.1
+	# in CI: three flows, three loss reductions at the start).  The guest
+	# is this test's own: make the path loss-free there.
+	sysctl -qw net.core.netdev_max_backlog=30000 || return 1
 	ns_pair hs $CLI hr $SRV || return 1
 	# T and W_init = 1 Gbit/s * T; stale after 1000 RTTs
 	nls params-set t=$T_US line_rate=1000 w_ai=1000 w_min=3000 \
@@ -73,10 +81,10 @@ flow_stop() {
 
 # A loss, ECN or RTO reduction (the flow's reductions counter) changes W
 # outside the control law; the two tests below then take a new flow, up to
-# three and five times.
+# five times.
 line_rate_start() {
 	local i port out w mode red
-	for i in 1 2 3; do
+	for i in 1 2 3 4 5; do
 		port=4001$i
 		flow_start $port 521$i || return 1
 		out=$(ip netns exec hs "$NL" flow-get $CLI $port $SRV 521$i)
