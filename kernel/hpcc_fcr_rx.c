@@ -149,14 +149,17 @@ static void hpcc_fcr_unlock(struct sock *sk)
  * socket referenced and locked with bh_lock_sock(), its sequence number
  * @seq in the flow's window (hpcc_fcr_in_window(), snd_una and snd_nxt
  * read as tcp_v4_err() reads them, even while the socket is owned by
- * user).  Return: the entry, *@skp set; NULL after counting @no_flow or
+ * user), or, with @late (a CCM type 2), at most max_window below snd_una:
+ * a type 2 only clears the CC indicator, and the software hop queues it
+ * to a worker, which the ACK of the segment it names can overtake.
+ * Return: the entry, *@skp set; NULL after counting @no_flow or
  * @bad_seq (nothing locked or held then).  Release with
  * hpcc_fcr_unlock().  Context: RCU, softirq.
  */
 static struct hpcc_ent *hpcc_fcr_lock(struct hpcc_net *hn,
 				      struct sk_buff *skb, u8 pf, u8 family,
 				      const u8 *saddr, const u8 *daddr,
-				      u16 sport, u16 dport, u32 seq,
+				      u16 sport, u16 dport, u32 seq, bool late,
 				      enum hpcc_stat no_flow,
 				      enum hpcc_stat bad_seq,
 				      const struct in6_addr *src,
@@ -185,6 +188,8 @@ static struct hpcc_ent *hpcc_fcr_lock(struct hpcc_net *hn,
 	bh_lock_sock(sk);
 	tp = tcp_sk(sk);
 	una = READ_ONCE(tp->snd_una);
+	if (late)
+		una -= READ_ONCE(tp->max_window);
 	nxt = READ_ONCE(tp->snd_nxt);
 	/* the entry is the socket's until hpcc_release(), under its lock */
 	if (READ_ONCE(e->sk) != sk) {
@@ -227,8 +232,9 @@ static void hpcc_fcr_hold(struct hpcc_net *hn, const struct hpcc_cfg *cfg,
 	int res;
 
 	e = hpcc_fcr_lock(hn, skb, pf, m->family, m->saddr, m->daddr,
-			  m->sport, m->dport, m->seq, HPCC_STAT_FCR_NO_FLOW,
-			  HPCC_STAT_FCR_BAD_SEQ, src, &sk);
+			  m->sport, m->dport, m->seq, false,
+			  HPCC_STAT_FCR_NO_FLOW, HPCC_STAT_FCR_BAD_SEQ, src,
+			  &sk);
 	if (!e)
 		return;
 	now = tcp_clock_ns();
@@ -279,7 +285,8 @@ static void hpcc_ccm_take(struct hpcc_net *hn, const u8 *b, unsigned int len,
 		return;
 	}
 	e = hpcc_fcr_lock(hn, skb, pf, m.family, m.saddr, m.daddr, m.sport,
-			  m.dport, m.seq, HPCC_STAT_CCM_NO_FLOW,
+			  m.dport, m.seq, m.ntype == HPCC_CCM_CC_RELEASED,
+			  HPCC_STAT_CCM_NO_FLOW,
 			  HPCC_STAT_CCM_BAD_SEQ, src, &sk);
 	if (!e)
 		return;
