@@ -219,6 +219,39 @@ static int done_cb(const struct nlmsghdr *nlh, void *data)
 	return MNL_CB_STOP;
 }
 
+/*
+ * talk_run() - run the callbacks on the messages of @buf (@len bytes) that
+ * answer request @seq from the kernel, skipping the others as iproute2
+ * and libmnl's users do: a reply or dump part of an earlier request that
+ * timed out (its sequence number is another) stays queued until read, and
+ * taken for this request's reply it would fail this request and leave
+ * this reply queued for the next one, and so on for every later request.
+ * Skipped messages are counted in @g->skipped.
+ *
+ * Return: as mnl_cb_run2(): > 0 to read on, 0 at the ACK or NLMSG_DONE,
+ * -1 with errno.
+ */
+static int talk_run(struct hpcc_genl *g, void *buf, size_t len,
+		    unsigned int seq, unsigned int portid,
+		    struct hpcc_talk *t, mnl_cb_t *ctl)
+{
+	const struct nlmsghdr *nlh = buf;
+	int n = (int)len, ret = MNL_CB_OK;
+
+	while (mnl_nlmsg_ok(nlh, n)) {
+		if (nlh->nlmsg_seq != seq || nlh->nlmsg_pid != portid) {
+			g->skipped++;
+		} else {
+			ret = mnl_cb_run2(nlh, nlh->nlmsg_len, seq, portid,
+					  data_cb, t, ctl, NLMSG_MIN_TYPE);
+			if (ret <= MNL_CB_STOP)
+				return ret;
+		}
+		nlh = mnl_nlmsg_next(nlh, &n);
+	}
+	return ret;
+}
+
 int hpcc_genl_talk(struct hpcc_genl *g, struct nlmsghdr *nlh, mnl_cb_t cb,
 		   void *data)
 {
@@ -240,8 +273,7 @@ int hpcc_genl_talk(struct hpcc_genl *g, struct nlmsghdr *nlh, mnl_cb_t cb,
 		if (n < 0)
 			return errno == EAGAIN ? -ETIMEDOUT : -errno;
 		take_dump_intr(&t, buf, n);
-		ret = mnl_cb_run2(buf, n, seq, portid, data_cb, &t, ctl,
-				  NLMSG_MIN_TYPE);
+		ret = talk_run(g, buf, n, seq, portid, &t, ctl);
 	} while (ret > 0);
 	if (ret < 0)
 		return -errno;

@@ -43,6 +43,8 @@ struct hpcc_flow_msg {
  * @events_grp: id of the "events" multicast group
  * @notify_grp: id of nlctrl's "notify" group (family added or removed)
  * @seq: last request sequence number
+ * @skipped: messages hpcc_genl_talk() read and skipped: replies to earlier
+ *	requests (one that timed out), or not from the kernel
  * @extack: the extack message of the last error reply, or ""
  */
 struct hpcc_genl {
@@ -51,6 +53,7 @@ struct hpcc_genl {
 	uint32_t events_grp;
 	uint32_t notify_grp;
 	uint32_t seq;
+	uint64_t skipped;
 	char extack[256];
 };
 
@@ -116,6 +119,10 @@ struct nlmsghdr *hpcc_genl_msg(struct hpcc_genl *g, void *buf, uint8_t cmd,
  * NLM_F_DUMP_INTR) is read to its end, @cb run on every message, and
  * then -EINTR returned: what it listed is true, but a missing entry may
  * still exist.
+ *
+ * Messages with another sequence number or port id (the late reply of a
+ * request that timed out, the rest of its dump) are skipped and counted
+ * in @g->skipped, so one timeout costs that request only.
  *
  * Return: 0, -EINTR (above), or the negative errno of the error reply
  * (extack message in @g->extack) or of the socket.

@@ -101,7 +101,7 @@ enum {
 	C_AUTH_OK, C_AUTH_OK_RETIRED, C_AUTH_MISSING, C_AUTH_UNKNOWN_KEY,
 	C_AUTH_BAD, C_KEYS_RETIRED, C_U_SENT, C_U_KEPT, C_U_UNAVAILABLE,
 	C_RESPONSES_U, C_RESPONSES_U_VALUE, C_NKEYS_PUSHED,
-	C_NKEYS_PUSH_FAILED,
+	C_NKEYS_PUSH_FAILED, C_NL_SKIPPED,
 	C_PARSE_BASE,
 	C_NUM = C_PARSE_BASE + HPCC_PARSE_NUM
 };
@@ -127,7 +127,7 @@ static const char *const counter_names[C_PARSE_BASE] = {
 	"auth-ok", "auth-ok-retired", "auth-missing", "auth-unknown-key",
 	"auth-bad", "keys-retired", "u-sent", "u-kept", "u-unavailable",
 	"responses-u", "responses-u-value", "notify-keys-pushed",
-	"notify-keys-push-failed",
+	"notify-keys-push-failed", "netlink-replies-skipped",
 };
 
 /*
@@ -1640,6 +1640,7 @@ static void write_stats(void)
 		}
 	}
 	packet_drops();
+	D.counters[C_NL_SKIPPED] = D.req.skipped;
 	fprintf(out, "connected=%d\nflows=%u\nqueued=%u\n",
 		D.req.family_id != 0, D.sched.nflows, hpccd_queued(&D.sched));
 	for (i = 0; i < C_NUM; i++)

@@ -6,6 +6,7 @@
  * libmnl as the kernel sends them, then parsed.  Host test, ASan and UBSan.
  */
 #include <arpa/inet.h>
+#include <errno.h>
 #include <string.h>
 #include <sys/socket.h>
 #include <linux/genetlink.h>
@@ -254,6 +255,73 @@ TEST(param_width_from_spec)
 				       mnl_nlmsg_get_payload_len(nlh) - GENL_HDRLEN, &p));
 	EXPECT_EQ(46, p.probe_dscp);
 	EXPECT_EQ(90, p.t);
+}
+
+/*
+ * queue_getfamily() - a CTRL_CMD_GETFAMILY request to nlctrl on @g's socket
+ * whose reply is left unread, as a request that timed out leaves its
+ * reply: one family (@name) or, with NLM_F_DUMP, all of them
+ */
+static int queue_getfamily(struct hpcc_genl *g, const char *name,
+			   uint16_t flags)
+{
+	char buf[MNL_SOCKET_BUFFER_SIZE];
+	struct nlmsghdr *nlh = hpcc_genl_msg(g, buf, CTRL_CMD_GETFAMILY,
+					     flags | NLM_F_ACK);
+	struct genlmsghdr *gh = mnl_nlmsg_get_payload(nlh);
+
+	nlh->nlmsg_type = GENL_ID_CTRL;
+	gh->version = 1;
+	if (name)
+		mnl_attr_put_strz(nlh, CTRL_ATTR_FAMILY_NAME, name);
+	return mnl_socket_sendto(g->nl, nlh, nlh->nlmsg_len) < 0 ? -errno : 0;
+}
+
+/*
+ * A reply still queued from an earlier request (one that timed out) is
+ * skipped by the next request, not taken for its reply: that request and
+ * every later one get their own answers.  Against the kernel's nlctrl,
+ * which every host has (the hpcc family need not be there).  Before, the
+ * stale reply failed the request with EPROTO and left its reply queued
+ * for the next one: every later request failed.
+ */
+TEST(stale_reply_skipped)
+{
+	struct hpcc_genl g;
+	int err, i;
+
+	err = hpcc_genl_open(&g, 1000);
+	ASSERT_TRUE(err == 0 || err == -ENOENT) TH_LOG("open: %d", err);
+	ASSERT_EQ(0, queue_getfamily(&g, "nlctrl", 0));
+	for (i = 0; i < 3; i++) {
+		g.family_id = 0;
+		EXPECT_EQ(0, hpcc_genl_use_family(&g, "nlctrl"))
+			TH_LOG("request %d after the stale reply", i);
+		EXPECT_EQ(GENL_ID_CTRL, g.family_id);
+	}
+	/* the reply and its ACK */
+	EXPECT_EQ(2, g.skipped);
+	hpcc_genl_close(&g);
+}
+
+/* The same with the rest of a dump of every family left queued. */
+TEST(stale_dump_skipped)
+{
+	struct hpcc_genl g;
+	int err, i;
+
+	err = hpcc_genl_open(&g, 1000);
+	ASSERT_TRUE(err == 0 || err == -ENOENT) TH_LOG("open: %d", err);
+	ASSERT_EQ(0, queue_getfamily(&g, NULL, NLM_F_DUMP));
+	for (i = 0; i < 3; i++) {
+		g.family_id = 0;
+		EXPECT_EQ(0, hpcc_genl_use_family(&g, "nlctrl"))
+			TH_LOG("request %d after the stale dump", i);
+		EXPECT_EQ(GENL_ID_CTRL, g.family_id);
+	}
+	/* a family or more, and NLMSG_DONE */
+	EXPECT_GE(g.skipped, 2);
+	hpcc_genl_close(&g);
 }
 
 TEST_HARNESS_MAIN
