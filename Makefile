@@ -169,7 +169,7 @@ programs: $(PROGRAMS)
 # --version prints VERSION.
 $(call obj,obj,daemon/hpccd.c daemon/hpccctl.c): VERSION
 HPCCD_SRC := daemon/hpccd_config.c daemon/hpccd_sched.c daemon/hpccd_rx.c \
-	daemon/hpcc_auth.c $(CORE_SRC)
+	daemon/hpcc_auth.c daemon/hpccd_send.c $(CORE_SRC)
 $(BUILD)/hpccd: $(call obj,obj,daemon/hpccd.c $(HPCCD_SRC) $(GENL_SRC) $(WIRE_SRC) $(DECODE_SRC))
 	$(call link,$(CC),$(U_CFLAGS),-lmnl -lsodium)
 $(BUILD)/hpccctl: $(call obj,obj,daemon/hpccctl.c daemon/hpccd_config.c $(GENL_SRC))

@@ -78,6 +78,7 @@
 #include "hpccd_config.h"
 #include "hpccd_rx.h"
 #include "hpccd_sched.h"
+#include "hpccd_send.h"
 
 /* Daemon counters (SIGUSR1, exit); Documentation/daemon.rst lists them. */
 enum {
@@ -305,7 +306,7 @@ static bool send_pkt(const void *buf, size_t len, int family,
 	struct sockaddr_in to = { .sin_family = AF_INET };
 	const struct sockaddr *sa = (const struct sockaddr *)&to;
 	socklen_t salen = sizeof(to);
-	int fd = D.raw_fd;
+	int fd = D.raw_fd, err;
 
 	if (family == AF_INET6) {
 		memcpy(&to6.sin6_addr, daddr, 16);
@@ -316,10 +317,11 @@ static bool send_pkt(const void *buf, size_t len, int family,
 	} else {
 		memcpy(&to.sin_addr, daddr, 4);
 	}
-	if (fd < 0 || sendto(fd, buf, len, 0, sa, salen) != (ssize_t)len) {
+	err = fd < 0 ? -EBADF : hpccd_send_pkt(fd, buf, len, sa, salen);
+	if (err) {
 		D.counters[C_SEND_ERRORS]++;
 		logmsg(LOG_DEBUG, "send: %s", fd < 0 ? "no socket" :
-		       strerror(errno));
+		       strerror(-err));
 		return false;
 	}
 	return true;
