@@ -201,7 +201,7 @@ $(BUILD)/core_bench: $(call obj,obj,tools/bench/core_bench.c $(CORE_SRC))
 SELFTEST_PROGS := $(addprefix $(BUILD)/selftests/,tcp_cc_tool cc_sockopt \
 	hpcc_nl core_test core_equiv wire_test decode_test sched_test nlgen_test \
 	config_test fcr_test ccm_test int_test auth_test rx_test nmac_test \
-	probe_flood nmac_send)
+	send_test probe_flood nmac_send)
 selftest-progs: $(SELFTEST_PROGS)
 $(BUILD)/selftests/core_%: $(call obj,obj-san,selftests/core_%.c $(CORE_SRC))
 	$(call link,$(CC),$(U_CFLAGS) $(SAN_FLAGS),-lm)
@@ -224,6 +224,8 @@ $(BUILD)/selftests/ccm_test: $(call obj,obj-san,selftests/ccm_test.c)
 $(BUILD)/selftests/int_test: $(call obj,obj-san,selftests/int_test.c)
 	$(call link,$(CC),$(U_CFLAGS) $(SAN_FLAGS))
 $(BUILD)/selftests/sched_test: $(call obj,obj-san,selftests/sched_test.c daemon/hpccd_sched.c)
+	$(call link,$(CC),$(U_CFLAGS) $(SAN_FLAGS))
+$(BUILD)/selftests/send_test: $(call obj,obj-san,selftests/send_test.c daemon/hpccd_send.c)
 	$(call link,$(CC),$(U_CFLAGS) $(SAN_FLAGS))
 $(BUILD)/selftests/nlgen_test: $(call obj,obj-san,selftests/nlgen_test.c $(GENL_SRC))
 	$(call link,$(CC),$(U_CFLAGS) $(SAN_FLAGS),-lmnl)

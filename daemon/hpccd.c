@@ -34,7 +34,8 @@
  * Packets: probes and responses go out through a raw socket per family
  * (IPv4 with IP_HDRINCL, IPv6 with IPPROTO_RAW, which includes the header:
  * one packet each, no TSO; their DSCP differs from the flow's data, so GRO
- * never merges them with it) and come in through an AF_PACKET socket per
+ * never merges them with it; sends never wait for room: a full socket
+ * drops the packet and counts it) and come in through an AF_PACKET socket per
  * family with a classic BPF filter on the two DSCPs; the module removes
  * them before TCP.  An IPv6 probe carries the flow's flow label, which the
  * module reports, so that ECMP hashes it onto the flow's path.  Everything
@@ -102,7 +103,7 @@ enum {
 	C_AUTH_OK, C_AUTH_OK_RETIRED, C_AUTH_MISSING, C_AUTH_UNKNOWN_KEY,
 	C_AUTH_BAD, C_KEYS_RETIRED, C_U_SENT, C_U_KEPT, C_U_UNAVAILABLE,
 	C_RESPONSES_U, C_RESPONSES_U_VALUE, C_NKEYS_PUSHED,
-	C_NKEYS_PUSH_FAILED, C_NL_SKIPPED,
+	C_NKEYS_PUSH_FAILED, C_NL_SKIPPED, C_SEND_BLOCKED,
 	C_PARSE_BASE,
 	C_NUM = C_PARSE_BASE + HPCC_PARSE_NUM
 };
@@ -128,7 +129,7 @@ static const char *const counter_names[C_PARSE_BASE] = {
 	"auth-ok", "auth-ok-retired", "auth-missing", "auth-unknown-key",
 	"auth-bad", "keys-retired", "u-sent", "u-kept", "u-unavailable",
 	"responses-u", "responses-u-value", "notify-keys-pushed",
-	"notify-keys-push-failed", "netlink-replies-skipped",
+	"notify-keys-push-failed", "netlink-replies-skipped", "send-blocked",
 };
 
 /*
@@ -297,9 +298,13 @@ static void timer_update(uint64_t now)
  * send_pkt() - one packet, its IP header included, to @daddr (4 or 16
  * bytes, network order, by @family); @ifindex is the scope of a link-local
  * IPv6 destination (0 otherwise).  The address tells the kernel only the
- * route: the header is sent as built.
+ * route: the header is sent as built.  It never waits for room: a socket
+ * whose send buffer is full (a stalled egress) refuses the packet, which
+ * is counted (send-blocked) and dropped, and the loop goes on.
+ *
+ * Return: 0; -EAGAIN for a full socket; another -errno (send-errors).
  */
-static bool send_pkt(const void *buf, size_t len, int family,
+static int send_pkt(const void *buf, size_t len, int family,
 		     const void *daddr, int ifindex)
 {
 	struct sockaddr_in6 to6 = { .sin6_family = AF_INET6 };
@@ -318,13 +323,16 @@ static bool send_pkt(const void *buf, size_t len, int family,
 		memcpy(&to.sin_addr, daddr, 4);
 	}
 	err = fd < 0 ? -EBADF : hpccd_send_pkt(fd, buf, len, sa, salen);
+	if (err == -EAGAIN || err == -ENOBUFS) {
+		D.counters[C_SEND_BLOCKED]++;
+		return -EAGAIN;
+	}
 	if (err) {
 		D.counters[C_SEND_ERRORS]++;
 		logmsg(LOG_DEBUG, "send: %s", fd < 0 ? "no socket" :
 		       strerror(-err));
-		return false;
 	}
-	return true;
+	return err;
 }
 
 /* The destination of a flow's probes: its remote address. */
@@ -339,6 +347,7 @@ static void probe_send(struct hpccd_flow *f, uint64_t now)
 	uint8_t buf[HPCC_PKT_MAX];
 	uint64_t id = random64();
 	size_t len;
+	int err;
 
 	int enc = hpccd_cfg_encoding(&D.cfg, f->t.family, tuple_daddr(&f->t));
 
@@ -383,8 +392,16 @@ static void probe_send(struct hpccd_flow *f, uint64_t now)
 		D.counters[C_PROBES_RX] += len && (ext & HPCC_PROBE_RX);
 	}
 	hpccd_sent(&D.sched, f, id, now);
-	if (len && send_pkt(buf, len, f->t.family, tuple_daddr(&f->t), 0))
+	if (!len)
+		return;
+	err = send_pkt(buf, len, f->t.family, tuple_daddr(&f->t), 0);
+	if (!err)
 		D.counters[C_PROBES_SENT]++;
+	else if (err == -EAGAIN)
+		/* the egress is stalled: ask again after the flow's
+		 * doubled timeout rather than at the next response
+		 */
+		hpccd_backoff(&D.sched, f, now);
 }
 
 /* The flow has data in flight: probe it now, or when a token comes. */
@@ -1260,8 +1277,8 @@ static void on_probe(struct hpcc_pkt *p, const uint8_t *raw,
 			return;		/* cannot happen: built above */
 		D.counters[C_RESPONSES_SIGNED]++;
 	}
-	if (len && send_pkt(buf, len, fam, src,
-			    link_local6(fam, src) ? ll->sll_ifindex : 0))
+	if (len && !send_pkt(buf, len, fam, src,
+			     link_local6(fam, src) ? ll->sll_ifindex : 0))
 		D.counters[C_RESPONSES_SENT]++;
 }
 

@@ -9,7 +9,7 @@
 int hpccd_send_pkt(int fd, const void *buf, size_t len,
 		   const struct sockaddr *to, socklen_t tolen)
 {
-	ssize_t n = sendto(fd, buf, len, 0, to, tolen);
+	ssize_t n = sendto(fd, buf, len, MSG_DONTWAIT, to, tolen);
 
 	if (n < 0)
 		return errno == EWOULDBLOCK ? -EAGAIN : -errno;

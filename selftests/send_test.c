@@ -1,0 +1,105 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * send_test - hpccd's packet send (daemon/hpccd_send.c) on a socket whose
+ * send buffer is full: it must return at once (-EAGAIN, backpressure)
+ * instead of waiting for room, which would freeze hpccd's event loop for
+ * as long as the egress is stalled.  A case that blocks is ended by
+ * SIGALRM after 5 s, a failure.  Host test, ASan and UBSan.
+ */
+#include <errno.h>
+#include <sched.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+#include <arpa/inet.h>
+#include <netinet/in.h>
+#include <netinet/ip.h>
+#include <sys/socket.h>
+
+#include "kselftest_harness.h"
+#include "hpccd_send.h"
+
+/* Sends at most, before the socket must have been found full. */
+#define SENDS_MAX 100000
+
+/*
+ * fill() - send @len bytes of @buf on @fd until hpccd_send_pkt() refuses;
+ * Return: its error (0 when SENDS_MAX went out), *@sent the packets sent
+ */
+static int fill(int fd, const void *buf, size_t len, const struct sockaddr *to,
+		socklen_t tolen, int *sent)
+{
+	int err = 0;
+
+	for (*sent = 0; *sent < SENDS_MAX; (*sent)++) {
+		err = hpccd_send_pkt(fd, buf, len, to, tolen);
+		if (err)
+			break;
+	}
+	return err;
+}
+
+/*
+ * A datagram socket whose peer does not read: the peer's queue fills, and
+ * the next send is refused with -EAGAIN, not waited on.
+ */
+TEST(full_socket_refused_not_waited)
+{
+	char buf[512] = { 0 };
+	int sv[2], sent, err;
+
+	ASSERT_EQ(0, socketpair(AF_UNIX, SOCK_DGRAM, 0, sv));
+	alarm(5);
+	err = fill(sv[0], buf, sizeof(buf), NULL, 0, &sent);
+	alarm(0);
+	EXPECT_EQ(-EAGAIN, err) TH_LOG("after %d packets: %s", sent,
+				       strerror(-err));
+	EXPECT_GT(sent, 0);
+	/* room again once the peer reads: sends resume */
+	EXPECT_EQ(sizeof(buf), recv(sv[1], buf, sizeof(buf), 0));
+	EXPECT_EQ(0, hpccd_send_pkt(sv[0], buf, sizeof(buf), NULL, 0));
+	close(sv[0]);
+	close(sv[1]);
+}
+
+/*
+ * hpccd's own socket, a raw IPv4 socket with IP_HDRINCL, in a network
+ * namespace of its own whose loopback device drains at 8 kbit/s (tbf): the
+ * packets wait in the qdisc, charged to the socket, until its send buffer
+ * is full, as behind a stalled egress.  Needs root and tc.
+ */
+TEST(raw_socket_stalled_egress)
+{
+	struct sockaddr_in to = { .sin_family = AF_INET };
+	int fd, sent, err, one = 1, small = 4096;
+	uint8_t buf[200] = { 0 };
+	struct iphdr *ip = (struct iphdr *)buf;
+
+	if (geteuid() || unshare(CLONE_NEWNET))
+		SKIP(return, "needs root (a network namespace, a raw socket)");
+	if (system("ip link set lo up && tc qdisc add dev lo root tbf rate 8kbit burst 1600 limit 10000000"))
+		SKIP(return, "ip or tc failed");
+	fd = socket(AF_INET, SOCK_RAW, IPPROTO_RAW);
+	ASSERT_LE(0, fd);
+	ASSERT_EQ(0, setsockopt(fd, IPPROTO_IP, IP_HDRINCL, &one, sizeof(one)));
+	ASSERT_EQ(0, setsockopt(fd, SOL_SOCKET, SO_SNDBUF, &small,
+				sizeof(small)));
+	ip->version = 4;
+	ip->ihl = 5;
+	ip->ttl = 64;
+	ip->protocol = 253;		/* RFC 3692 experimentation */
+	ip->tot_len = htons(sizeof(buf));
+	ip->saddr = ip->daddr = to.sin_addr.s_addr = htonl(INADDR_LOOPBACK);
+	alarm(5);
+	err = fill(fd, buf, sizeof(buf), (struct sockaddr *)&to, sizeof(to),
+		   &sent);
+	alarm(0);
+	EXPECT_EQ(-EAGAIN, err) TH_LOG("after %d packets: %s", sent,
+				       strerror(-err));
+	EXPECT_GT(sent, 0);
+	ksft_print_msg("raw socket full after %d packets of %zu bytes\n", sent,
+		       sizeof(buf));
+	close(fd);
+}
+
+TEST_HARNESS_MAIN
