@@ -266,6 +266,7 @@ int hpcc_genl_talk(struct hpcc_genl *g, struct nlmsghdr *nlh, mnl_cb_t cb,
 
 	nlh->nlmsg_flags |= NLM_F_ACK;
 	g->extack[0] = 0;
+	g->talks++;
 	if (mnl_socket_sendto(g->nl, nlh, nlh->nlmsg_len) < 0)
 		return -errno;
 	do {
@@ -537,6 +538,15 @@ unsigned int hpcc_genl_nkeys_put(struct nlmsghdr *nlh,
 	return put;
 }
 
+uint32_t hpcc_genl_flow_get_put(struct hpcc_genl *g, void *buf,
+				const struct hpcc_tuple *t)
+{
+	struct nlmsghdr *nlh = hpcc_genl_msg(g, buf, HPCC_CMD_FLOW_GET, 0);
+
+	hpcc_genl_put_tuple(nlh, t);
+	return nlh->nlmsg_seq;
+}
+
 int hpcc_genl_send_batch(struct hpcc_genl *g, struct mnl_nlmsg_batch *b)
 {
 	size_t len = mnl_nlmsg_batch_size(b);
@@ -618,13 +628,11 @@ int hpcc_genl_flow_get(struct hpcc_genl *g, const struct hpcc_tuple *t,
 		       struct hpcc_flow_msg *m)
 {
 	char buf[MNL_SOCKET_BUFFER_SIZE];
-	struct nlmsghdr *nlh;
 
 	if (!g->family_id)
 		return -ENOENT;
-	nlh = hpcc_genl_msg(g, buf, HPCC_CMD_FLOW_GET, 0);
-	hpcc_genl_put_tuple(nlh, t);
-	return hpcc_genl_talk(g, nlh, hpcc_genl_flow_cb, m);
+	hpcc_genl_flow_get_put(g, buf, t);
+	return hpcc_genl_talk(g, (struct nlmsghdr *)buf, hpcc_genl_flow_cb, m);
 }
 
 int hpcc_name_lookup(const char *const *names, int max, const char *s)

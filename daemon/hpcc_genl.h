@@ -45,6 +45,7 @@ struct hpcc_flow_msg {
  * @seq: last request sequence number
  * @skipped: messages hpcc_genl_talk() read and skipped: replies to earlier
  *	requests (one that timed out), or not from the kernel
+ * @talks: requests hpcc_genl_talk() sent and waited for
  * @extack: the extack message of the last error reply, or ""
  */
 struct hpcc_genl {
@@ -54,6 +55,7 @@ struct hpcc_genl {
 	uint32_t notify_grp;
 	uint32_t seq;
 	uint64_t skipped;
+	uint64_t talks;
 	char extack[256];
 };
 
@@ -265,6 +267,19 @@ extern const struct hpcc_nkey_attrs hpcc_int_nkey_attrs;
 unsigned int hpcc_genl_nkeys_put(struct nlmsghdr *nlh,
 				 const struct hpccd_nkey *k, unsigned int n,
 				 const struct hpcc_nkey_attrs *t);
+
+/**
+ * hpcc_genl_flow_get_put() - build a flow-get request of flow @t in @buf
+ * (as hpcc_genl_telemetry_put()'s), for a batch
+ *
+ * No NLM_F_ACK: the module answers with the flow's message (a flow-get
+ * reply: in-flight, srtt, ccm-cc, flowlabel, ...), or with an error
+ * message carrying the request's sequence number (-ENOENT: no such flow).
+ *
+ * Return: the request's sequence number.
+ */
+uint32_t hpcc_genl_flow_get_put(struct hpcc_genl *g, void *buf,
+				const struct hpcc_tuple *t);
 
 /**
  * hpcc_genl_send_batch() - send the messages of @b, without blocking

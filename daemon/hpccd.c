@@ -19,7 +19,9 @@
  * with telemetry-set, after the next probe left and without waiting: the
  * pushes of a burst of responses go in one batch, and the module's replies
  * (in-flight, srtt) and refusals are read as they come; a refused push is
- * counted and the flow asks again after a backoff.
+ * counted and the flow asks again after a backoff.  Asking the module
+ * whether a flow still sends (after a response without hops, a timeout or
+ * a backoff) is a flow-get in the same batch, not waited for either.
  *
  * Receiver role: answers a valid probe only when it was addressed to this
  * host (PACKET_HOST), to one of its unicast addresses (a route lookup of
@@ -103,7 +105,8 @@ enum {
 	C_AUTH_OK, C_AUTH_OK_RETIRED, C_AUTH_MISSING, C_AUTH_UNKNOWN_KEY,
 	C_AUTH_BAD, C_KEYS_RETIRED, C_U_SENT, C_U_KEPT, C_U_UNAVAILABLE,
 	C_RESPONSES_U, C_RESPONSES_U_VALUE, C_NKEYS_PUSHED,
-	C_NKEYS_PUSH_FAILED, C_NL_SKIPPED, C_SEND_BLOCKED,
+	C_NKEYS_PUSH_FAILED, C_NL_SKIPPED, C_SEND_BLOCKED, C_FLOW_GETS,
+	C_FLOW_GETS_FAILED, C_NL_ROUND_TRIPS,
 	C_PARSE_BASE,
 	C_NUM = C_PARSE_BASE + HPCC_PARSE_NUM
 };
@@ -130,13 +133,15 @@ static const char *const counter_names[C_PARSE_BASE] = {
 	"auth-bad", "keys-retired", "u-sent", "u-kept", "u-unavailable",
 	"responses-u", "responses-u-value", "notify-keys-pushed",
 	"notify-keys-push-failed", "netlink-replies-skipped", "send-blocked",
+	"flow-gets", "flow-gets-failed", "netlink-round-trips",
 };
 
 /*
- * Telemetry pushes: one batch of requests per burst of responses (its
- * buffer holds twice the limit: libmnl's batch lets the last message pass
- * the limit), and the sequence numbers of the last PUSH_RING requests, to
- * find the flow an error reply is about.
+ * Telemetry pushes and flow-gets that hpccd does not wait for: one batch
+ * of requests per burst of responses (its buffer holds twice the limit:
+ * libmnl's batch lets the last message pass the limit), and the sequence
+ * numbers of the last PUSH_RING requests, to find the flow a reply or an
+ * error reply is about.
  */
 #define PUSH_BATCH	8192
 #define PUSH_RING	1024
@@ -153,10 +158,13 @@ static const char *const counter_names[C_PARSE_BASE] = {
  * @nf: the receiver role's count of concurrent flows per hop (the N its
  *	responses report)
  * @req: netlink requests to the module (blocking, 1 s timeout)
- * @push: telemetry-set requests, in batches, replies read from the loop
- * @push_batch: the batch being filled (read_packets() sends it)
+ * @push: telemetry-set and flow-get requests, in batches, replies read
+ *	from the loop
+ * @push_batch: the batch being filled (read_packets() and on_timer() send
+ *	it)
  * @push_buf: its buffer
- * @push_ring: sequence number and flow of recent pushes, by seq % PUSH_RING
+ * @push_ring: sequence number and flow of recent requests on @push, by
+ *	seq % PUSH_RING, and whether it was a flow-get (@ask)
  * @ev: the module's events and nlctrl's notifications
  * @rt: route lookups (NETLINK_ROUTE)
  * @raw_fd: raw IPv4 socket, IP_HDRINCL, for sending
@@ -198,7 +206,7 @@ struct hpccd {
 	struct hpcc_genl req, ev, push;
 	struct mnl_nlmsg_batch *push_batch;
 	char push_buf[2 * PUSH_BATCH];
-	struct { uint32_t seq; struct hpcc_tuple t; } push_ring[PUSH_RING];
+	struct { uint32_t seq; bool ask; struct hpcc_tuple t; } push_ring[PUSH_RING];
 	struct mnl_socket *rt;
 	int raw_fd, raw6_fd, pkt_fd, pkt6_fd, timer_fd, sig_fd, ep_fd;
 	uint8_t probe_dscp, response_dscp, ifa_protocol;
@@ -1285,13 +1293,32 @@ static void on_probe(struct hpcc_pkt *p, const uint8_t *raw,
 /* --- the sender role ------------------------------------------------------- */
 
 /*
- * check_flow() - ask the module about @f and probe it if it still has data
- * in flight; a flow the module no longer has (ENOENT) is forgotten.
+ * flow_got() - the module's flow-get reply @m about @f: probe it if it still
+ * has data in flight
+ */
+static void flow_got(struct hpccd_flow *f, const struct hpcc_flow_msg *m)
+{
+	struct hpcc_tuple t;
+
+	f->srtt_us = m->a.srtt;
+	f->in_flight = m->a.in_flight;
+	flow_take_cc(f, m);
+	/* the label, as events and dumps give it (hpcc_flow_msg_tuple()) */
+	if (hpcc_flow_msg_tuple(m, &t))
+		f->t.flowlabel = t.flowlabel;
+	if (f->in_flight)
+		probe_want(f);
+}
+
+/*
+ * check_flow() - ask the module about @f and wait for the answer (after a
+ * dump that may have missed it: reconcile()); a flow the module no longer
+ * has (ENOENT) is forgotten.  The probe cycle asks without waiting:
+ * ask_flow().
  */
 static void check_flow(struct hpccd_flow *f)
 {
 	struct hpcc_flow_msg m;
-	struct hpcc_tuple t;
 	int err = hpcc_genl_flow_get(&D.req, &f->t, &m);
 
 	if (err == -ENOENT) {
@@ -1305,14 +1332,7 @@ static void check_flow(struct hpccd_flow *f)
 		hpccd_backoff(&D.sched, f, now_ns());
 		return;
 	}
-	f->srtt_us = m.a.srtt;
-	f->in_flight = m.a.in_flight;
-	flow_take_cc(f, &m);
-	/* the label, as events and dumps give it (hpcc_flow_msg_tuple()) */
-	if (hpcc_flow_msg_tuple(&m, &t))
-		f->t.flowlabel = t.flowlabel;
-	if (f->in_flight)
-		probe_want(f);
+	flow_got(f, &m);
 }
 
 /* Send the telemetry pushes of this burst of responses. */
@@ -1347,6 +1367,7 @@ static void push_add(const struct hpcc_tuple *t, const struct hpcc_pkt *p)
 				      mnl_nlmsg_batch_current(D.push_batch),
 				      t, p->hops, p->nhop, p->n_flows);
 	D.push_ring[seq % PUSH_RING].seq = seq;
+	D.push_ring[seq % PUSH_RING].ask = false;
 	D.push_ring[seq % PUSH_RING].t = *t;
 	if (!mnl_nlmsg_batch_next(D.push_batch))
 		push_flush();	/* the batch without the last one */
@@ -1373,7 +1394,37 @@ static void push_add_rx(const struct hpcc_tuple *t, const struct hpcc_pkt *p)
 						mnl_nlmsg_batch_current(D.push_batch),
 						t, p->n_flows, p->u_rx);
 	D.push_ring[seq % PUSH_RING].seq = seq;
+	D.push_ring[seq % PUSH_RING].ask = false;
 	D.push_ring[seq % PUSH_RING].t = *t;
+	if (!mnl_nlmsg_batch_next(D.push_batch))
+		push_flush();
+}
+
+/*
+ * ask_flow() - ask the module about idle @f (has it data in flight?)
+ * without waiting: a flow-get in the burst's batch, sent by push_flush()
+ * with the telemetry pushes, its reply read with theirs (flow_got(), or
+ * push_err_cb()).  Until the reply @f is HPCCD_ASKING; if no reply comes
+ * (lost to a full receive buffer), it is asked again after its timeout
+ * (hpccd_ask()).  A flow that is not idle (probed meanwhile, or already
+ * asked) is left alone.
+ */
+static void ask_flow(struct hpccd_flow *f)
+{
+	uint32_t seq;
+
+	if (!D.req.family_id || !hpccd_ask(&D.sched, f, now_ns()))
+		return;
+	if (!D.push_batch)
+		D.push_batch = mnl_nlmsg_batch_start(D.push_buf, PUSH_BATCH);
+	D.push.family_id = D.req.family_id;
+	seq = hpcc_genl_flow_get_put(&D.push,
+				     mnl_nlmsg_batch_current(D.push_batch),
+				     &f->t);
+	D.push_ring[seq % PUSH_RING].seq = seq;
+	D.push_ring[seq % PUSH_RING].ask = true;
+	D.push_ring[seq % PUSH_RING].t = f->t;
+	D.counters[C_FLOW_GETS]++;
 	if (!mnl_nlmsg_batch_next(D.push_batch))
 		push_flush();
 }
@@ -1416,15 +1467,26 @@ static struct hpccd_flow *push_flow(uint32_t seq)
 }
 
 /* The module took a push: what it says of the flow now.  The reply names
- * no flow (in-flight and srtt only); its sequence number does.
+ * no flow (in-flight and srtt only); its sequence number does.  Or the
+ * reply to a flow-get of ask_flow().
  */
 static int push_reply_cb(const struct nlmsghdr *nlh, void *data)
 {
+	uint32_t seq = nlh->nlmsg_seq;
 	struct hpcc_flow_msg m;
 	struct hpccd_flow *f;
 
-	if (hpcc_genl_flow_cb(nlh, &m) != MNL_CB_OK ||
-	    m.cmd != HPCC_CMD_TELEMETRY_SET)
+	if (hpcc_genl_flow_cb(nlh, &m) != MNL_CB_OK)
+		return MNL_CB_OK;
+	if (m.cmd == HPCC_CMD_FLOW_GET) {
+		f = push_flow(seq);
+		if (f && D.push_ring[seq % PUSH_RING].ask) {
+			hpccd_answered(&D.sched, f);
+			flow_got(f, &m);
+		}
+		return MNL_CB_OK;
+	}
+	if (m.cmd != HPCC_CMD_TELEMETRY_SET)
 		return MNL_CB_OK;
 	D.counters[C_TELEMETRY_PUSHED]++;
 	f = push_flow(nlh->nlmsg_seq);
@@ -1439,7 +1501,9 @@ static int push_reply_cb(const struct nlmsghdr *nlh, void *data)
 	return MNL_CB_OK;
 }
 
-/* The module refused a push: the flow is gone, or it backs off. */
+/* The module refused a push or a flow-get: the flow is gone, or it backs
+ * off.
+ */
 static void push_err_cb(uint32_t seq, int err, void *data)
 {
 	struct hpccd_flow *f = push_flow(seq);
@@ -1448,6 +1512,15 @@ static void push_err_cb(uint32_t seq, int err, void *data)
 		D.counters[C_FLOWS_GONE]++;
 		if (f)
 			flow_forget(f);
+		return;
+	}
+	if (D.push_ring[seq % PUSH_RING].seq == seq &&
+	    D.push_ring[seq % PUSH_RING].ask) {
+		/* the module is busy or going: ask again after a backoff */
+		D.counters[C_FLOW_GETS_FAILED]++;
+		logmsg(LOG_DEBUG, "flow-get: %s", strerror(-err));
+		if (f)
+			hpccd_backoff(&D.sched, f, now_ns());
 		return;
 	}
 	/* counted; the flow asks again after a backoff, so a refusal never
@@ -1519,7 +1592,7 @@ static void on_response(struct hpcc_pkt *p, const uint8_t *raw)
 		 */
 		D.counters[C_RESPONSES_U]++;
 		if (!p->has_u) {
-			check_flow(f);
+			ask_flow(f);
 			return;
 		}
 		D.counters[C_RESPONSES_U_VALUE]++;
@@ -1536,7 +1609,7 @@ static void on_response(struct hpcc_pkt *p, const uint8_t *raw)
 		 * again until it idles and the module reports it active.
 		 */
 		D.counters[C_RESPONSES_NO_HOPS]++;
-		check_flow(f);
+		ask_flow(f);
 		return;
 	}
 	for (i = 0; i < p->nhop; i++) {
@@ -1547,13 +1620,13 @@ static void on_response(struct hpcc_pkt *p, const uint8_t *raw)
 							 p->hops[i].port_id);
 			if (!p->hops[i].rate) {
 				D.counters[C_RESPONSES_NO_RATE]++;
-				check_flow(f);
+				ask_flow(f);
 				return;
 			}
 		}
 		if (p->hops[i].rate > 1600000000000ULL) {
 			D.counters[C_RESPONSES_BAD_HOP]++;
-			check_flow(f);
+			ask_flow(f);
 			return;
 		}
 	}
@@ -1614,8 +1687,11 @@ static void on_timer(void)
 	while ((f = hpccd_next_expired(&D.sched, now, &lost))) {
 		if (lost)
 			D.counters[C_PROBES_TIMED_OUT]++;
-		check_flow(f);
+		ask_flow(f);
 	}
+	/* the flow-gets, and their replies: the module answered in send() */
+	push_flush();
+	read_push_replies();
 	if (D.req.family_id && now >= D.reconcile_at)
 		reconcile();
 }
@@ -1660,6 +1736,7 @@ static void write_stats(void)
 	}
 	packet_drops();
 	D.counters[C_NL_SKIPPED] = D.req.skipped;
+	D.counters[C_NL_ROUND_TRIPS] = D.req.talks;
 	fprintf(out, "connected=%d\nflows=%u\nqueued=%u\n",
 		D.req.family_id != 0, D.sched.nflows, hpccd_queued(&D.sched));
 	for (i = 0; i < C_NUM; i++)

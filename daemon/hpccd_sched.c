@@ -344,6 +344,10 @@ static uint64_t timeout_ns(const struct hpccd_sched *s,
 
 bool hpccd_want(struct hpccd_sched *s, struct hpccd_flow *f, uint64_t now)
 {
+	if (f->state == HPCCD_ASKING) {
+		heap_del(s, f);
+		f->state = HPCCD_IDLE;
+	}
 	if (f->state != HPCCD_IDLE)
 		return false;
 	refill(&s->tokens, &s->tokens_at, s->budget, now);
@@ -394,6 +398,24 @@ void hpccd_backoff(struct hpccd_sched *s, struct hpccd_flow *f, uint64_t now)
 	f->state = HPCCD_BACKOFF;
 	f->deadline_ns = now + timeout_ns(s, f);
 	heap_push(s, f);
+}
+
+bool hpccd_ask(struct hpccd_sched *s, struct hpccd_flow *f, uint64_t now)
+{
+	if (f->state != HPCCD_IDLE)
+		return false;
+	f->state = HPCCD_ASKING;
+	f->deadline_ns = now + timeout_ns(s, f);
+	heap_push(s, f);
+	return true;
+}
+
+void hpccd_answered(struct hpccd_sched *s, struct hpccd_flow *f)
+{
+	if (f->state != HPCCD_ASKING)
+		return;
+	heap_del(s, f);
+	f->state = HPCCD_IDLE;
 }
 
 struct hpccd_flow *hpccd_next_queued(struct hpccd_sched *s, uint64_t now)

@@ -28,12 +28,16 @@
  * @HPCCD_OUTSTANDING: a probe is out; the deadline is its timeout
  * @HPCCD_BACKOFF: the last probe was lost or its telemetry refused; the
  *	deadline is when to ask the module again
+ * @HPCCD_ASKING: the module was asked whether the flow has data in flight
+ *	(a flow-get that hpccd does not wait for); the deadline is when to
+ *	ask again if no reply came
  */
 enum hpccd_flow_state {
 	HPCCD_IDLE,
 	HPCCD_QUEUED,
 	HPCCD_OUTSTANDING,
 	HPCCD_BACKOFF,
+	HPCCD_ASKING,
 };
 
 /**
@@ -164,6 +168,11 @@ void hpccd_flow_remove(struct hpccd_sched *s, struct hpccd_flow *f);
 
 /**
  * hpccd_want() - @f has data in flight and wants a probe
+ *
+ * A flow being asked about (HPCCD_ASKING) is taken as idle: the module
+ * has just said it sends (a flow-active event), and the reply, when it
+ * comes, finds the probe out.
+ *
  * Return: true when the caller is to send one now (a token was taken; call
  * hpccd_sent() next); false when it is already outstanding, waits for a
  * token (hpccd_next_queued() hands it out) or is in backoff.
@@ -195,6 +204,24 @@ bool hpccd_response(struct hpccd_sched *s, struct hpccd_flow *f,
 void hpccd_backoff(struct hpccd_sched *s, struct hpccd_flow *f, uint64_t now);
 
 /**
+ * hpccd_ask() - the module is being asked about idle @f (a flow-get whose
+ * reply hpccd reads later): until the reply, @f is HPCCD_ASKING with a
+ * deadline of its timeout (2 x max(srtt, probe RTT), within the bounds;
+ * no loss counted), after which hpccd_next_expired() hands it back to be
+ * asked again, so a lost reply does not leave it idle for good.  Nothing
+ * changes for a flow that is not idle.
+ * Return: true when @f is now HPCCD_ASKING.
+ */
+bool hpccd_ask(struct hpccd_sched *s, struct hpccd_flow *f, uint64_t now);
+
+/**
+ * hpccd_answered() - the reply about @f came: an HPCCD_ASKING flow is idle
+ * again, its deadline dropped (the caller then calls hpccd_want() if it
+ * has data in flight); any other state is kept
+ */
+void hpccd_answered(struct hpccd_sched *s, struct hpccd_flow *f);
+
+/**
  * hpccd_next_queued() - a queued flow that may send now (token taken), or
  * NULL; call hpccd_sent() for it
  */
@@ -204,7 +231,8 @@ struct hpccd_flow *hpccd_next_queued(struct hpccd_sched *s, uint64_t now);
  * hpccd_next_expired() - a flow whose deadline has passed, or NULL
  *
  * An OUTSTANDING flow's probe is counted lost (losses_in_row + 1, *@lost
- * true); a BACKOFF flow's wait is over (*@lost false).  Either becomes IDLE: the caller asks the
+ * true); a BACKOFF flow's wait, or an ASKING flow's for its reply, is over
+ * (*@lost false).  Either becomes IDLE: the caller asks the
  * module whether it still has data in flight and calls hpccd_want().
  */
 struct hpccd_flow *hpccd_next_expired(struct hpccd_sched *s, uint64_t now,

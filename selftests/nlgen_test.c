@@ -258,6 +258,38 @@ TEST(param_width_from_spec)
 }
 
 /*
+ * A flow-get for a batch (hpccd's ask without waiting): the flow's tuple,
+ * no NLM_F_ACK (the reply or an error message answers it), and its own
+ * sequence number, by which hpccd finds the flow its reply is about.
+ */
+TEST(flow_get_put)
+{
+	char buf[MNL_SOCKET_BUFFER_SIZE];
+	struct hpcc_genl g = { .family_id = 0x20, .seq = 41 };
+	struct hpcc_tuple t = {
+		.family = AF_INET6, .sport = htons(40000), .dport = htons(5201),
+	}, r;
+	struct nlmsghdr *nlh = (struct nlmsghdr *)buf;
+	struct hpcc_flow_msg m;
+
+	t.saddr6[0] = 0x20;
+	t.daddr6[15] = 2;
+	ASSERT_EQ(42, hpcc_genl_flow_get_put(&g, buf, &t));
+	EXPECT_EQ(42, nlh->nlmsg_seq);
+	EXPECT_EQ(0x20, nlh->nlmsg_type);
+	EXPECT_EQ(NLM_F_REQUEST, nlh->nlmsg_flags);
+	ASSERT_EQ(MNL_CB_OK, hpcc_genl_flow_cb(nlh, &m));
+	EXPECT_EQ(HPCC_CMD_FLOW_GET, m.cmd);
+	EXPECT_EQ(0, m.ignored);
+	ASSERT_TRUE(hpcc_flow_msg_tuple(&m, &r));
+	EXPECT_EQ(0, memcmp(r.saddr6, t.saddr6, 16));
+	EXPECT_EQ(0, memcmp(r.daddr6, t.daddr6, 16));
+	EXPECT_EQ(t.sport, r.sport);
+	EXPECT_EQ(t.dport, r.dport);
+	EXPECT_EQ(43, hpcc_genl_flow_get_put(&g, buf, &t));
+}
+
+/*
  * queue_getfamily() - a CTRL_CMD_GETFAMILY request to nlctrl on @g's socket
  * whose reply is left unread, as a request that timed out leaves its
  * reply: one family (@name) or, with NLM_F_DUMP, all of them
@@ -288,11 +320,13 @@ static int queue_getfamily(struct hpcc_genl *g, const char *name,
 TEST(stale_reply_skipped)
 {
 	struct hpcc_genl g;
+	uint64_t talks;
 	int err, i;
 
 	err = hpcc_genl_open(&g, 1000);
 	ASSERT_TRUE(err == 0 || err == -ENOENT) TH_LOG("open: %d", err);
 	ASSERT_EQ(0, queue_getfamily(&g, "nlctrl", 0));
+	talks = g.talks;
 	for (i = 0; i < 3; i++) {
 		g.family_id = 0;
 		EXPECT_EQ(0, hpcc_genl_use_family(&g, "nlctrl"))
@@ -301,6 +335,8 @@ TEST(stale_reply_skipped)
 	}
 	/* the reply and its ACK */
 	EXPECT_EQ(2, g.skipped);
+	/* each lookup one round trip */
+	EXPECT_EQ(talks + 3, g.talks);
 	hpcc_genl_close(&g);
 }
 

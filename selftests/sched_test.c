@@ -238,6 +238,57 @@ TEST_F(sched, backoff_while_outstanding)
 	ASSERT_EQ(0, self->s.heap_len);
 }
 
+/*
+ * A flow hpccd asks the module about without waiting (a flow-get after a
+ * response without hops, or after a timeout): the reply makes it idle
+ * again; a lost reply hands it back after its timeout, not counted as a
+ * loss; a flow-active while it is asked probes at once, and the late
+ * reply then leaves the probe alone.
+ */
+TEST_F(sched, asking_flow)
+{
+	struct hpccd_flow *f = answered(_metadata, &self->s, 4);
+	bool lost = true;
+
+	/* 2 x max(srtt 1 ms, rtt 1 ms) = 2 ms */
+	ASSERT_TRUE(hpccd_ask(&self->s, f, T0 + MS));
+	ASSERT_EQ(HPCCD_ASKING, f->state);
+	ASSERT_EQ(T0 + 3 * MS, hpccd_next_wakeup(&self->s, T0 + MS));
+	ASSERT_FALSE(hpccd_ask(&self->s, f, T0 + 2 * MS));
+	ASSERT_EQ(T0 + 3 * MS, f->deadline_ns);
+	hpccd_answered(&self->s, f);
+	ASSERT_EQ(HPCCD_IDLE, f->state);
+	ASSERT_EQ(0, self->s.heap_len);
+	ASSERT_EQ(0, hpccd_next_wakeup(&self->s, T0 + 2 * MS));
+
+	/* the reply is lost: asked again after the timeout, no loss */
+	ASSERT_TRUE(hpccd_ask(&self->s, f, T0 + 2 * MS));
+	ASSERT_EQ(NULL, hpccd_next_expired(&self->s, T0 + 4 * MS - 1, &lost));
+	ASSERT_EQ(f, hpccd_next_expired(&self->s, T0 + 4 * MS, &lost));
+	ASSERT_FALSE(lost);
+	ASSERT_EQ(0, f->lost);
+	ASSERT_EQ(0, f->losses_in_row);
+	ASSERT_EQ(HPCCD_IDLE, f->state);
+
+	/* flow-active while asking: probed now; the late reply changes
+	 * nothing
+	 */
+	ASSERT_TRUE(hpccd_ask(&self->s, f, T0 + 4 * MS));
+	ASSERT_TRUE(hpccd_want(&self->s, f, T0 + 5 * MS));
+	hpccd_sent(&self->s, f, 5, T0 + 5 * MS);
+	ASSERT_EQ(1, self->s.heap_len);
+	ASSERT_FALSE(hpccd_ask(&self->s, f, T0 + 5 * MS));
+	hpccd_answered(&self->s, f);
+	ASSERT_EQ(HPCCD_OUTSTANDING, f->state);
+	ASSERT_EQ(1, self->s.heap_len);
+	ASSERT_TRUE(hpccd_response(&self->s, f, 5, T0 + 6 * MS));
+
+	/* forgotten while asked: its deadline goes with it */
+	ASSERT_TRUE(hpccd_ask(&self->s, f, T0 + 6 * MS));
+	hpccd_flow_remove(&self->s, f);
+	ASSERT_EQ(0, self->s.heap_len);
+}
+
 /* Deadlines come out in order whatever the order of sends and removals. */
 TEST_F(sched, heap_order)
 {

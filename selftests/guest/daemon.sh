@@ -264,6 +264,34 @@ hop_gap_mid_flow() {
 	return $rc
 }
 
+# Responses without hop records (the stand-in hop's filter removed: no INT
+# hop on the path) cost no netlink round trip each: hpccd asks the module
+# whether the flow still sends with a flow-get in the burst's batch
+# (flow-gets) and reads the reply with the telemetry replies, so the
+# requests it waits for (netlink-round-trips) grow only with its
+# reconciles (a dump each; one per reconcile-s, 10 s).  An hpccd that
+# waits for a flow-get per response counts one round trip each, and one
+# without these counters fails the case too.
+no_hops_not_serialized() {
+	local n g rt rc rc_=0
+	iperf_bg 6007 5201 60 50M
+	retry 50 flowj 6007 'age(f) < 100000' || { iperf_stop 6007; return 1; }
+	tc -n hs qdisc del dev v0 clsact || { iperf_stop 6007; return 1; }
+	dvars hs a || rc_=1
+	retry 150 dstat_is hs responses-no-hops -ge $((${a_responses_no_hops:-0} + 200)) || rc_=1
+	dvars hs b || rc_=1
+	stand_in_hop hs v0 || rc_=1
+	iperf_stop 6007
+	n=$((${b_responses_no_hops:-0} - ${a_responses_no_hops:-0}))
+	g=$((${b_flow_gets:-0} - ${a_flow_gets:-0}))
+	rt=$((${b_netlink_round_trips:-0} - ${a_netlink_round_trips:-0}))
+	rc=$((${b_reconciles:-0} - ${a_reconciles:-0}))
+	echo "responses-no-hops +$n, flow-gets +$g, netlink-round-trips +$rt, reconciles +$rc"
+	[ -n "${b_flow_gets:-}" ] && [ -n "${b_netlink_round_trips:-}" ] || rc_=1
+	[ "$n" -ge 200 ] && [ "$g" -ge "$n" ] && [ "$rt" -le $((rc + 2)) ] || rc_=1
+	return $rc_
+}
+
 # Malformed packets with both DSCPs at the sender's hpccd, then a forged
 # but well-formed response (unknown probe id), then real probes.
 garbage_survived() {
@@ -489,7 +517,7 @@ clean_exit() {
 }
 
 ktap_print_header
-ktap_set_plan 15
+ktap_set_plan 16
 t "two namespaces, veth, a stand-in hop record stamped by tc pedit" topology
 t "hpccd runs in both; the receiver's only with CAP_NET_ADMIN and CAP_NET_RAW" daemons_start
 t "probes and responses flow and fresh telemetry reaches the module" telemetry_reaches_module
@@ -497,6 +525,7 @@ t "the receiver reports N = 2 for two flows on one hop; W_ai follows it" receive
 t "probes are consumed before TCP (TcpInSegs unchanged)" probes_never_reach_tcp
 t "killing and restarting hpccd mid-flow: fallback, then HPCC again" kill_restart_mid_flow
 t "the hop vanishes mid-flow and returns: probing goes on, HPCC resumes" hop_gap_mid_flow
+t "responses without hops cost no netlink round trip each" no_hops_not_serialized
 t "malformed and forged packets with both DSCPs are counted and dropped" garbage_survived
 t "no response to broadcast, multicast, zero or loopback probes; refusals counted" reflector_refused
 t "responses to one source are limited to response-rate, the rest counted" responses_rate_limited
