@@ -508,6 +508,7 @@ static void drain_events(void)
 }
 
 static void check_flow(struct hpccd_flow *f);
+static void connect_module(void);
 
 static void check_unseen(struct hpccd_flow *f, void *data)
 {
@@ -515,10 +516,58 @@ static void check_unseen(struct hpccd_flow *f, void *data)
 }
 
 /*
+ * resync_family() - after lost events, look the family up again: nlctrl's
+ * notifications (family removed, family added) come on the event socket
+ * with the module's events, so an overrun can lose them, and the drain
+ * before the dump discards those still queued.  A module unloaded during
+ * the overrun leaves a family id that no longer exists, and one loaded
+ * again a new id and events group: dumping the old id would fail at
+ * every resync and reconcile, for good.
+ *
+ * Return: true when the family changed: hpccd reconnected to the new one
+ * (reconnects; connect_module() dumped its flows) or, the module being
+ * gone, dropped its flows; false when it is the same (the events group is
+ * joined again, which changes nothing if it was joined) or the lookup
+ * itself failed (the ids are kept: the dump will tell).
+ */
+static bool resync_family(void)
+{
+	uint16_t id = D.req.family_id;
+	uint32_t grp = D.req.events_grp;
+	int err = hpcc_genl_resolve(&D.req);
+
+	if (!err && D.req.family_id == id && D.req.events_grp == grp) {
+		mnl_socket_setsockopt(D.ev.nl, NETLINK_ADD_MEMBERSHIP,
+				      &D.ev.events_grp,
+				      sizeof(D.ev.events_grp));
+		return false;
+	}
+	if (err && err != -ENOENT) {
+		D.req.family_id = id;
+		D.req.events_grp = grp;
+		logmsg(LOG_WARNING, "resync: family lookup: %s",
+		       strerror(-err));
+		return false;
+	}
+	if (err) {
+		logmsg(LOG_INFO, "module unloaded while events were lost");
+		hpccd_sched_clear(&D.sched);
+		D.req.family_id = D.ev.family_id = 0;
+		return true;
+	}
+	logmsg(LOG_INFO, "module reloaded while events were lost: family %u, now %u",
+	       id, D.req.family_id);
+	D.counters[C_RECONNECTS]++;
+	connect_module();
+	return true;
+}
+
+/*
  * reconcile() - make the flow table the module's: dump its flows (learning
  * new ones, probing those with data in flight) and forget those it did not
  * list.  Probe state of the flows that stay is kept.  After lost events
- * (resync_pending) the queued events are drained first.  A dump the table
+ * (resync_pending) the queued events are drained first, and the family is
+ * looked up again (resync_family()).  A dump the table
  * changed under (NLM_F_DUMP_INTR) may have missed live flows: those it did
  * not list are looked up one by one instead (dumps-interrupted).
  */
@@ -536,6 +585,8 @@ static void reconcile(void)
 		D.resync_pending = false;
 		D.counters[C_RESYNCS]++;
 		drain_events();
+		if (resync_family())
+			return;
 	}
 	hpccd_reconcile_begin(&D.sched);
 	err = hpcc_genl_talk(&D.req, hpcc_genl_msg(&D.req, buf,

@@ -504,6 +504,58 @@ survives_module_reload() {
 	return 0
 }
 
+# The module unloaded and loaded again while the sender's hpccd is stopped
+# with its event socket overrun (event-buffer-kb 64, 3000 connections
+# opened and closed, as in lost_events_repaired): nlctrl's notifications
+# of the unload and the load are lost with the events, so only the resync
+# can notice.  It looks the family up again and reconnects (reconnects
+# grows, connected), and a new flow gets fresh telemetry from the new
+# module.  An hpccd whose resync only dumps the old family id again never
+# reconnects: the dump fails at every resync and reconcile.
+reload_during_overrun() {
+	local p n rs0 rc0 cp ap rc=0
+	n=$(grep -c reloaded "$TMP/hs.log")
+	echo "event-buffer-kb = 64" > "$TMP/hs.conf"
+	kill -HUP "$(pid_of hs)" &&
+		retry 25 sh -c "[ \$(grep -c reloaded '$TMP/hs.log') -gt $n ]" || return 1
+	rs0=$(dstat hs resyncs)
+	rc0=$(dstat hs reconnects)
+	ip netns exec hr python3 "$PROBE" accept 5301 >/dev/null 2>&1 &
+	ap=$!
+	retry 50 sh -c "ip netns exec hr ss -Hltn | grep -q ':5301'" || return 1
+	p=$(pid_of hs) && kill -STOP "$p" || return 1
+	mkfifo "$TMP/conns2.in"
+	ip netns exec hs python3 "$PROBE" conns $SRV 5301 3000 hpcc \
+		< "$TMP/conns2.in" > "$TMP/conns2.out" 2>&1 &
+	cp=$!
+	exec 7> "$TMP/conns2.in"
+	retry 600 grep -q "^open 3000" "$TMP/conns2.out" ||
+		{ cat "$TMP/conns2.out"; exec 7>&-; kill -CONT "$p"; return 1; }
+	echo >&7
+	exec 7>&-
+	wait "$cp"
+	kill "$ap" 2>/dev/null
+	wait "$ap" 2>/dev/null
+	retry 100 sh -c '[ "$(cat /sys/module/tcp_hpcc/refcnt)" = 0 ]' ||
+		{ echo "refcnt $(cat /sys/module/tcp_hpcc/refcnt)"; kill -CONT "$p"; return 1; }
+	modprobe -r tcp_hpcc && modprobe tcp_hpcc || { kill -CONT "$p"; return 1; }
+	kill -CONT "$p"
+	retry 50 dstat_is hs resyncs -gt "$rs0" || rc=1
+	retry 50 dstat_is hs reconnects -gt "$rc0" || rc=1
+	retry 50 dstat_is hs connected = 1 || rc=1
+	echo "module reloaded during the overrun: resyncs $rs0 -> $(dstat hs resyncs), reconnects $rc0 -> $(dstat hs reconnects)"
+	[ "$rc" = 0 ] || { tail -5 "$TMP/hs.log"; }
+	: > "$TMP/hs.conf"
+	kill -HUP "$(pid_of hs)"
+	[ "$rc" = 0 ] || return 1
+	iperf_bg 6008 5201 30 50M
+	retry 50 flowj 6008 'age(f) < 100000 and len(f["hops"]) == 1' || {
+		echo "last read:"; cat "$TMP/flowj.last"; iperf_stop 6008
+		return 1; }
+	iperf_stop 6008
+	return 0
+}
+
 clean_exit() {
 	local p rc=0
 	for p in "$(pid_of hs)" "$(pid_of hr)"; do
@@ -517,7 +569,7 @@ clean_exit() {
 }
 
 ktap_print_header
-ktap_set_plan 16
+ktap_set_plan 17
 t "two namespaces, veth, a stand-in hop record stamped by tc pedit" topology
 t "hpccd runs in both; the receiver's only with CAP_NET_ADMIN and CAP_NET_RAW" daemons_start
 t "probes and responses flow and fresh telemetry reaches the module" telemetry_reaches_module
@@ -533,5 +585,6 @@ t "refused telemetry (no CAP_NET_ADMIN) does not end a busy flow's probing" tele
 t "events lost while hpccd is stopped are repaired by a resync" lost_events_repaired
 t "a probe and forged-response flood: hpccd survives and answers, the flow recovers" response_flood
 t "hpccd reconnects when the module is unloaded and loaded again" survives_module_reload
+t "a module reload during an event overrun: the resync reconnects" reload_during_overrun
 t "SIGTERM: both daemons exit cleanly" clean_exit
 ktap_finished
