@@ -102,4 +102,39 @@ TEST(raw_socket_stalled_egress)
 	close(fd);
 }
 
+/* The same for hpccd's IPv6 socket (IPPROTO_RAW: the header is ours). */
+TEST(raw6_socket_stalled_egress)
+{
+	struct sockaddr_in6 to = { .sin6_family = AF_INET6 };
+	uint8_t buf[200] = { 0 };
+	int fd, sent, err, small = 4096;
+
+	if (geteuid() || unshare(CLONE_NEWNET))
+		SKIP(return, "needs root (a network namespace, a raw socket)");
+	if (system("ip link set lo up && tc qdisc add dev lo root tbf rate 8kbit burst 1600 limit 10000000"))
+		SKIP(return, "ip or tc failed");
+	fd = socket(AF_INET6, SOCK_RAW, IPPROTO_RAW);
+	if (fd < 0 && errno == EAFNOSUPPORT)
+		SKIP(return, "no IPv6");
+	ASSERT_LE(0, fd);
+	ASSERT_EQ(0, setsockopt(fd, SOL_SOCKET, SO_SNDBUF, &small,
+				sizeof(small)));
+	buf[0] = 0x60;			/* version 6 */
+	buf[5] = sizeof(buf) - 40;	/* payload length */
+	buf[6] = 253;			/* RFC 3692 experimentation */
+	buf[7] = 64;			/* hop limit */
+	buf[23] = buf[39] = 1;		/* ::1 to ::1 */
+	to.sin6_addr = in6addr_loopback;
+	alarm(5);
+	err = fill(fd, buf, sizeof(buf), (struct sockaddr *)&to, sizeof(to),
+		   &sent);
+	alarm(0);
+	EXPECT_EQ(-EAGAIN, err) TH_LOG("after %d packets: %s", sent,
+				       strerror(-err));
+	EXPECT_GT(sent, 0);
+	ksft_print_msg("raw IPv6 socket full after %d packets of %zu bytes\n",
+		       sent, sizeof(buf));
+	close(fd);
+}
+
 TEST_HARNESS_MAIN
