@@ -36,14 +36,14 @@
  * Packets: probes and responses go out through a raw socket per family
  * (IPv4 with IP_HDRINCL, IPv6 with IPPROTO_RAW, which includes the header:
  * one packet each, no TSO; their DSCP differs from the flow's data, so GRO
- * never merges them with it; sends never wait for room: a full socket
- * drops the packet and counts it) and come in through an AF_PACKET socket per
+ * never merges them with it) and come in through an AF_PACKET socket per
  * family with a classic BPF filter on the two DSCPs; the module removes
  * them before TCP.  An IPv6 probe carries the flow's flow label, which the
  * module reports, so that ECMP hashes it onto the flow's path.  Everything
  * read from the network or the module is checked; what is dropped is
  * counted.  The module may come and go: nlctrl's notify group says when,
- * and hpccd reconnects.
+ * and hpccd reconnects.  A send never waits for room: a full socket (a
+ * stalled egress) drops the packet and counts it.
  *
  * Signals: SIGTERM/SIGINT exit cleanly; SIGHUP re-reads the configuration
  * file and the module's parameters; SIGUSR1 writes the statistics.
@@ -206,7 +206,11 @@ struct hpccd {
 	struct hpcc_genl req, ev, push;
 	struct mnl_nlmsg_batch *push_batch;
 	char push_buf[2 * PUSH_BATCH];
-	struct { uint32_t seq; bool ask; struct hpcc_tuple t; } push_ring[PUSH_RING];
+	struct {
+		uint32_t seq;
+		bool ask;
+		struct hpcc_tuple t;
+	} push_ring[PUSH_RING];
 	struct mnl_socket *rt;
 	int raw_fd, raw6_fd, pkt_fd, pkt6_fd, timer_fd, sig_fd, ep_fd;
 	uint8_t probe_dscp, response_dscp, ifa_protocol;
@@ -313,7 +317,7 @@ static void timer_update(uint64_t now)
  * Return: 0; -EAGAIN for a full socket; another -errno (send-errors).
  */
 static int send_pkt(const void *buf, size_t len, int family,
-		     const void *daddr, int ifindex)
+		    const void *daddr, int ifindex)
 {
 	struct sockaddr_in6 to6 = { .sin6_family = AF_INET6 };
 	struct sockaddr_in to = { .sin_family = AF_INET };

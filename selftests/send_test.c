@@ -19,6 +19,10 @@
 #include "kselftest_harness.h"
 #include "hpccd_send.h"
 
+/* The loopback device up, draining at 8 kbit/s: a stalled egress. */
+#define STALL_LO "ip link set lo up && " \
+	"tc qdisc add dev lo root tbf rate 8kbit burst 1600 limit 10000000"
+
 /* Sends at most, before the socket must have been found full. */
 #define SENDS_MAX 100000
 
@@ -77,7 +81,7 @@ TEST(raw_socket_stalled_egress)
 
 	if (geteuid() || unshare(CLONE_NEWNET))
 		SKIP(return, "needs root (a network namespace, a raw socket)");
-	if (system("ip link set lo up && tc qdisc add dev lo root tbf rate 8kbit burst 1600 limit 10000000"))
+	if (system(STALL_LO))
 		SKIP(return, "ip or tc failed");
 	fd = socket(AF_INET, SOCK_RAW, IPPROTO_RAW);
 	ASSERT_LE(0, fd);
@@ -111,7 +115,7 @@ TEST(raw6_socket_stalled_egress)
 
 	if (geteuid() || unshare(CLONE_NEWNET))
 		SKIP(return, "needs root (a network namespace, a raw socket)");
-	if (system("ip link set lo up && tc qdisc add dev lo root tbf rate 8kbit burst 1600 limit 10000000"))
+	if (system(STALL_LO))
 		SKIP(return, "ip or tc failed");
 	fd = socket(AF_INET6, SOCK_RAW, IPPROTO_RAW);
 	if (fd < 0 && errno == EAFNOSUPPORT)
