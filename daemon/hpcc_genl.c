@@ -159,25 +159,6 @@ struct hpcc_talk {
 	bool intr;	/* a message was flagged NLM_F_DUMP_INTR */
 };
 
-/*
- * take_dump_intr() - clear NLM_F_DUMP_INTR on the messages of @buf and
- * note it in @t: libmnl would stop at such a message with EINTR and leave
- * the rest of the dump in the socket for the next request to trip on.
- */
-static void take_dump_intr(struct hpcc_talk *t, void *buf, size_t len)
-{
-	struct nlmsghdr *nlh = buf;
-	int n = (int)len;
-
-	while (mnl_nlmsg_ok(nlh, n)) {
-		if (nlh->nlmsg_flags & NLM_F_DUMP_INTR) {
-			nlh->nlmsg_flags &= ~NLM_F_DUMP_INTR;
-			t->intr = true;
-		}
-		nlh = mnl_nlmsg_next(nlh, &n);
-	}
-}
-
 static int data_cb(const struct nlmsghdr *nlh, void *data)
 {
 	struct hpcc_talk *t = data;
@@ -226,7 +207,11 @@ static int done_cb(const struct nlmsghdr *nlh, void *data)
  * timed out (its sequence number is another) stays queued until read, and
  * taken for this request's reply it would fail this request and leave
  * this reply queued for the next one, and so on for every later request.
- * Skipped messages are counted in @g->skipped.
+ * Skipped messages are counted in @g->skipped, and their flags are not
+ * looked at: a stale dump part flagged NLM_F_DUMP_INTR says nothing of
+ * this request.  NLM_F_DUMP_INTR on a message of this request is cleared
+ * (libmnl would stop there with EINTR and leave the rest of the dump in
+ * the socket for the next request to trip on) and noted in @t.
  *
  * Return: as mnl_cb_run2(): > 0 to read on, 0 at the ACK or NLMSG_DONE,
  * -1 with errno.
@@ -235,13 +220,17 @@ static int talk_run(struct hpcc_genl *g, void *buf, size_t len,
 		    unsigned int seq, unsigned int portid,
 		    struct hpcc_talk *t, mnl_cb_t *ctl)
 {
-	const struct nlmsghdr *nlh = buf;
+	struct nlmsghdr *nlh = buf;
 	int n = (int)len, ret = MNL_CB_OK;
 
 	while (mnl_nlmsg_ok(nlh, n)) {
 		if (nlh->nlmsg_seq != seq || nlh->nlmsg_pid != portid) {
 			g->skipped++;
 		} else {
+			if (nlh->nlmsg_flags & NLM_F_DUMP_INTR) {
+				nlh->nlmsg_flags &= ~NLM_F_DUMP_INTR;
+				t->intr = true;
+			}
 			ret = mnl_cb_run2(nlh, nlh->nlmsg_len, seq, portid,
 					  data_cb, t, ctl, NLMSG_MIN_TYPE);
 			if (ret <= MNL_CB_STOP)
@@ -252,12 +241,24 @@ static int talk_run(struct hpcc_genl *g, void *buf, size_t len,
 	return ret;
 }
 
+static mnl_cb_t talk_ctl[NLMSG_MIN_TYPE] = {
+	[NLMSG_ERROR] = err_cb, [NLMSG_DONE] = done_cb,
+};
+
+int hpcc_genl_run(struct hpcc_genl *g, void *buf, size_t len,
+		  unsigned int seq, unsigned int portid, mnl_cb_t cb,
+		  void *data, bool *intr)
+{
+	struct hpcc_talk t = { .g = g, .cb = cb, .data = data };
+	int ret = talk_run(g, buf, len, seq, portid, &t, talk_ctl);
+
+	*intr |= t.intr;
+	return ret;
+}
+
 int hpcc_genl_talk(struct hpcc_genl *g, struct nlmsghdr *nlh, mnl_cb_t cb,
 		   void *data)
 {
-	static mnl_cb_t ctl[NLMSG_MIN_TYPE] = {
-		[NLMSG_ERROR] = err_cb, [NLMSG_DONE] = done_cb,
-	};
 	struct hpcc_talk t = { .g = g, .cb = cb, .data = data };
 	unsigned int seq = nlh->nlmsg_seq, portid = mnl_socket_get_portid(g->nl);
 	char buf[1 << 16];
@@ -273,8 +274,7 @@ int hpcc_genl_talk(struct hpcc_genl *g, struct nlmsghdr *nlh, mnl_cb_t cb,
 		n = mnl_socket_recvfrom(g->nl, buf, sizeof(buf));
 		if (n < 0)
 			return errno == EAGAIN ? -ETIMEDOUT : -errno;
-		take_dump_intr(&t, buf, n);
-		ret = talk_run(g, buf, n, seq, portid, &t, ctl);
+		ret = talk_run(g, buf, n, seq, portid, &t, talk_ctl);
 	} while (ret > 0);
 	if (ret < 0)
 		return -errno;

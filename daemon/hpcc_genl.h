@@ -124,13 +124,38 @@ struct nlmsghdr *hpcc_genl_msg(struct hpcc_genl *g, void *buf, uint8_t cmd,
  *
  * Messages with another sequence number or port id (the late reply of a
  * request that timed out, the rest of its dump) are skipped and counted
- * in @g->skipped, so one timeout costs that request only.
+ * in @g->skipped, so one timeout costs that request only; only this
+ * request's messages can make it -EINTR (hpcc_genl_run()).
  *
  * Return: 0, -EINTR (above), or the negative errno of the error reply
  * (extack message in @g->extack) or of the socket.
  */
 int hpcc_genl_talk(struct hpcc_genl *g, struct nlmsghdr *nlh, mnl_cb_t cb,
 		   void *data);
+
+/**
+ * hpcc_genl_run() - what hpcc_genl_talk() does with each buffer it reads
+ * @g: the socket's state (@g->skipped counts what is skipped)
+ * @buf: the messages read, @len bytes; NLM_F_DUMP_INTR is cleared on those
+ *	of the request
+ * @len: their length
+ * @seq: the request's sequence number
+ * @portid: the socket's port id (the kernel's replies carry it)
+ * @cb: run on each data message of the request, with @data
+ * @data: for @cb
+ * @intr: set when a message of the request was flagged NLM_F_DUMP_INTR
+ *	(left as it is otherwise)
+ *
+ * Messages of another request or port id are skipped and counted, their
+ * flags ignored: an interrupted dump of a request that timed out does not
+ * make this one -EINTR.
+ *
+ * Return: > 0 to read on, 0 at the request's ACK or NLMSG_DONE, -1 with
+ * errno (an error reply: its errno, extack in @g->extack).
+ */
+int hpcc_genl_run(struct hpcc_genl *g, void *buf, size_t len,
+		  unsigned int seq, unsigned int portid, mnl_cb_t cb,
+		  void *data, bool *intr);
 
 /**
  * hpcc_genl_put_tuple() - the flow's family, addresses and ports as
