@@ -1461,14 +1461,16 @@ static void push_add_rx(const struct hpcc_tuple *t, const struct hpcc_pkt *p)
  * with the telemetry pushes, its reply read with theirs (flow_got(), or
  * push_err_cb()).  Until the reply @f is HPCCD_ASKING; if no reply comes
  * (lost to a full receive buffer), it is asked again after its timeout
- * (hpccd_ask()).  A flow that is not idle (probed meanwhile, or already
- * asked) is left alone.
+ * (hpccd_ask()).  The reply is taken only while @f is still asked that
+ * question (hpccd_answered()): a late one, after the flow was probed or
+ * asked again, is ignored.  A flow that is not idle (probed meanwhile,
+ * or already asked) is left alone.
  */
 static void ask_flow(struct hpccd_flow *f)
 {
 	uint32_t seq;
 
-	if (!D.req.family_id || !hpccd_ask(&D.sched, f, now_ns()))
+	if (!D.req.family_id || f->state != HPCCD_IDLE)
 		return;
 	if (!D.push_batch)
 		D.push_batch = mnl_nlmsg_batch_start(D.push_buf, PUSH_BATCH);
@@ -1476,6 +1478,7 @@ static void ask_flow(struct hpccd_flow *f)
 	seq = hpcc_genl_flow_get_put(&D.push,
 				     mnl_nlmsg_batch_current(D.push_batch),
 				     &f->t);
+	hpccd_ask(&D.sched, f, now_ns(), seq);
 	D.push_ring[seq % PUSH_RING].seq = seq;
 	D.push_ring[seq % PUSH_RING].ask = true;
 	D.push_ring[seq % PUSH_RING].t = f->t;
@@ -1535,10 +1538,10 @@ static int push_reply_cb(const struct nlmsghdr *nlh, void *data)
 		return MNL_CB_OK;
 	if (m.cmd == HPCC_CMD_FLOW_GET) {
 		f = push_flow(seq);
-		if (f && D.push_ring[seq % PUSH_RING].ask) {
-			hpccd_answered(&D.sched, f);
+		/* not a late reply: the flow is still asked this question */
+		if (f && D.push_ring[seq % PUSH_RING].ask &&
+		    hpccd_answered(&D.sched, f, seq))
 			flow_got(f, &m);
-		}
 		return MNL_CB_OK;
 	}
 	if (m.cmd != HPCC_CMD_TELEMETRY_SET)
@@ -1562,15 +1565,21 @@ static int push_reply_cb(const struct nlmsghdr *nlh, void *data)
 static void push_err_cb(uint32_t seq, int err, void *data)
 {
 	struct hpccd_flow *f = push_flow(seq);
+	bool ask = D.push_ring[seq % PUSH_RING].seq == seq &&
+		   D.push_ring[seq % PUSH_RING].ask;
 
+	/* a late refusal of a flow-get: the flow was probed or asked again
+	 * since; what happened since says more
+	 */
+	if (ask && f && !hpccd_answered(&D.sched, f, seq))
+		f = NULL;
 	if (err == -ENOENT) {
 		D.counters[C_FLOWS_GONE]++;
 		if (f)
 			flow_forget(f);
 		return;
 	}
-	if (D.push_ring[seq % PUSH_RING].seq == seq &&
-	    D.push_ring[seq % PUSH_RING].ask) {
+	if (ask) {
 		/* the module is busy or going: ask again after a backoff */
 		D.counters[C_FLOW_GETS_FAILED]++;
 		logmsg(LOG_DEBUG, "flow-get: %s", strerror(-err));

@@ -400,22 +400,26 @@ void hpccd_backoff(struct hpccd_sched *s, struct hpccd_flow *f, uint64_t now)
 	heap_push(s, f);
 }
 
-bool hpccd_ask(struct hpccd_sched *s, struct hpccd_flow *f, uint64_t now)
+bool hpccd_ask(struct hpccd_sched *s, struct hpccd_flow *f, uint64_t now,
+	       uint32_t tag)
 {
 	if (f->state != HPCCD_IDLE)
 		return false;
 	f->state = HPCCD_ASKING;
+	f->ask_tag = tag;
 	f->deadline_ns = now + timeout_ns(s, f);
 	heap_push(s, f);
 	return true;
 }
 
-void hpccd_answered(struct hpccd_sched *s, struct hpccd_flow *f)
+bool hpccd_answered(struct hpccd_sched *s, struct hpccd_flow *f,
+		    uint32_t tag)
 {
-	if (f->state != HPCCD_ASKING)
-		return;
+	if (f->state != HPCCD_ASKING || f->ask_tag != tag)
+		return false;
 	heap_del(s, f);
 	f->state = HPCCD_IDLE;
+	return true;
 }
 
 struct hpccd_flow *hpccd_next_queued(struct hpccd_sched *s, uint64_t now)

@@ -62,6 +62,8 @@ enum hpccd_flow_state {
  * @responses: responses matched
  * @lost: probes that timed out
  * @mark: reconciliation generation in which the module last listed it
+ * @ask_tag: while ASKING, the tag of the question (hpccd_ask()): the
+ *	flow-get's sequence number
  * @heap_idx: position in the deadline heap, -1 when not in it
  * @hnext: hash chain
  * @all: list of all flows
@@ -81,6 +83,7 @@ struct hpccd_flow {
 	uint64_t rtt_ns;
 	uint64_t probes, responses, lost;
 	uint32_t mark;
+	uint32_t ask_tag;
 	int heap_idx;
 	struct hpccd_flow *hnext;
 	LIST_ENTRY(hpccd_flow) all;
@@ -205,21 +208,31 @@ void hpccd_backoff(struct hpccd_sched *s, struct hpccd_flow *f, uint64_t now);
 
 /**
  * hpccd_ask() - the module is being asked about idle @f (a flow-get whose
- * reply hpccd reads later): until the reply, @f is HPCCD_ASKING with a
- * deadline of its timeout (2 x max(srtt, probe RTT), within the bounds;
- * no loss counted), after which hpccd_next_expired() hands it back to be
- * asked again, so a lost reply does not leave it idle for good.  Nothing
- * changes for a flow that is not idle.
+ * reply hpccd reads later), the question tagged @tag (its sequence
+ * number): until the reply, @f is HPCCD_ASKING with a deadline of its
+ * timeout (2 x max(srtt, probe RTT), doubled for each loss in a row,
+ * within the bounds: timeout-min-us, timeout-max-us; no loss counted),
+ * after which hpccd_next_expired() hands it back to be asked again, so a
+ * lost reply does not leave it idle for good.  Nothing changes for a flow
+ * that is not idle.
  * Return: true when @f is now HPCCD_ASKING.
  */
-bool hpccd_ask(struct hpccd_sched *s, struct hpccd_flow *f, uint64_t now);
+bool hpccd_ask(struct hpccd_sched *s, struct hpccd_flow *f, uint64_t now,
+	       uint32_t tag);
 
 /**
- * hpccd_answered() - the reply about @f came: an HPCCD_ASKING flow is idle
- * again, its deadline dropped (the caller then calls hpccd_want() if it
- * has data in flight); any other state is kept
+ * hpccd_answered() - the reply to question @tag about @f came
+ *
+ * When @f is still HPCCD_ASKING for @tag it is idle again, its deadline
+ * dropped, and the caller takes what the reply says (in-flight, srtt) and
+ * calls hpccd_want() if it has data in flight.  A late reply (@f was
+ * probed since, after a flow-active, or asked again after the deadline)
+ * changes nothing: what it says predates what hpccd knows now.
+ *
+ * Return: true when the reply is current (@f was HPCCD_ASKING for @tag).
  */
-void hpccd_answered(struct hpccd_sched *s, struct hpccd_flow *f);
+bool hpccd_answered(struct hpccd_sched *s, struct hpccd_flow *f,
+		    uint32_t tag);
 
 /**
  * hpccd_next_queued() - a queued flow that may send now (token taken), or

@@ -251,18 +251,18 @@ TEST_F(sched, asking_flow)
 	bool lost = true;
 
 	/* 2 x max(srtt 1 ms, rtt 1 ms) = 2 ms */
-	ASSERT_TRUE(hpccd_ask(&self->s, f, T0 + MS));
+	ASSERT_TRUE(hpccd_ask(&self->s, f, T0 + MS, 1));
 	ASSERT_EQ(HPCCD_ASKING, f->state);
 	ASSERT_EQ(T0 + 3 * MS, hpccd_next_wakeup(&self->s, T0 + MS));
-	ASSERT_FALSE(hpccd_ask(&self->s, f, T0 + 2 * MS));
+	ASSERT_FALSE(hpccd_ask(&self->s, f, T0 + 2 * MS, 2));
 	ASSERT_EQ(T0 + 3 * MS, f->deadline_ns);
-	hpccd_answered(&self->s, f);
+	ASSERT_TRUE(hpccd_answered(&self->s, f, 1));
 	ASSERT_EQ(HPCCD_IDLE, f->state);
 	ASSERT_EQ(0, self->s.heap_len);
 	ASSERT_EQ(0, hpccd_next_wakeup(&self->s, T0 + 2 * MS));
 
 	/* the reply is lost: asked again after the timeout, no loss */
-	ASSERT_TRUE(hpccd_ask(&self->s, f, T0 + 2 * MS));
+	ASSERT_TRUE(hpccd_ask(&self->s, f, T0 + 2 * MS, 3));
 	ASSERT_EQ(NULL, hpccd_next_expired(&self->s, T0 + 4 * MS - 1, &lost));
 	ASSERT_EQ(f, hpccd_next_expired(&self->s, T0 + 4 * MS, &lost));
 	ASSERT_FALSE(lost);
@@ -273,20 +273,53 @@ TEST_F(sched, asking_flow)
 	/* flow-active while asking: probed now; the late reply changes
 	 * nothing
 	 */
-	ASSERT_TRUE(hpccd_ask(&self->s, f, T0 + 4 * MS));
+	ASSERT_TRUE(hpccd_ask(&self->s, f, T0 + 4 * MS, 4));
 	ASSERT_TRUE(hpccd_want(&self->s, f, T0 + 5 * MS));
 	hpccd_sent(&self->s, f, 5, T0 + 5 * MS);
 	ASSERT_EQ(1, self->s.heap_len);
-	ASSERT_FALSE(hpccd_ask(&self->s, f, T0 + 5 * MS));
-	hpccd_answered(&self->s, f);
+	ASSERT_FALSE(hpccd_ask(&self->s, f, T0 + 5 * MS, 5));
+	ASSERT_FALSE(hpccd_answered(&self->s, f, 4));
 	ASSERT_EQ(HPCCD_OUTSTANDING, f->state);
 	ASSERT_EQ(1, self->s.heap_len);
 	ASSERT_TRUE(hpccd_response(&self->s, f, 5, T0 + 6 * MS));
 
 	/* forgotten while asked: its deadline goes with it */
-	ASSERT_TRUE(hpccd_ask(&self->s, f, T0 + 6 * MS));
+	ASSERT_TRUE(hpccd_ask(&self->s, f, T0 + 6 * MS, 6));
 	hpccd_flow_remove(&self->s, f);
 	ASSERT_EQ(0, self->s.heap_len);
+}
+
+/*
+ * A late reply is not taken (hpccd then leaves in-flight and srtt as the
+ * newer events and replies set them): the reply to question 1 arrives
+ * after the flow was probed (a flow-active meanwhile) and answered; or
+ * after question 1 timed out and question 2 was asked.  Only question 2's
+ * reply is current.
+ */
+TEST_F(sched, late_reply_not_taken)
+{
+	struct hpccd_flow *f = answered(_metadata, &self->s, 4);
+	bool lost;
+
+	ASSERT_TRUE(hpccd_ask(&self->s, f, T0 + MS, 1));
+	ASSERT_TRUE(hpccd_want(&self->s, f, T0 + 2 * MS));
+	hpccd_sent(&self->s, f, 7, T0 + 2 * MS);
+	ASSERT_TRUE(hpccd_response(&self->s, f, 7, T0 + 3 * MS));
+	/* idle again, as it was when asked: still a late reply */
+	ASSERT_EQ(HPCCD_IDLE, f->state);
+	ASSERT_FALSE(hpccd_answered(&self->s, f, 1));
+
+	/* question 1 unanswered past its deadline, question 2 asked */
+	ASSERT_TRUE(hpccd_ask(&self->s, f, T0 + 3 * MS, 1));
+	ASSERT_EQ(f, hpccd_next_expired(&self->s, T0 + 10 * MS, &lost));
+	ASSERT_TRUE(hpccd_ask(&self->s, f, T0 + 10 * MS, 2));
+	ASSERT_FALSE(hpccd_answered(&self->s, f, 1));
+	ASSERT_EQ(HPCCD_ASKING, f->state);
+	ASSERT_EQ(1, self->s.heap_len);
+	ASSERT_TRUE(hpccd_answered(&self->s, f, 2));
+	ASSERT_EQ(HPCCD_IDLE, f->state);
+	ASSERT_EQ(0, self->s.heap_len);
+	ASSERT_FALSE(hpccd_answered(&self->s, f, 2));
 }
 
 /* Deadlines come out in order whatever the order of sends and removals. */
