@@ -307,43 +307,64 @@ static void timer_update(uint64_t now)
 /* --- sending --------------------------------------------------------------- */
 
 /*
- * send_pkt() - one packet, its IP header included, to @daddr (4 or 16
- * bytes, network order, by @family); @ifindex is the scope of a link-local
- * IPv6 destination (0 otherwise).  The address tells the kernel only the
- * route: the header is sent as built.  It never waits for room: a socket
- * whose send buffer is full (a stalled egress) refuses the packet, which
- * is counted (send-blocked) and dropped, and the loop goes on.
+ * send_addr() - the socket and destination address of a packet to @daddr
+ * (4 or 16 bytes, network order, by @family) in @to (*@tolen bytes);
+ * @ifindex is the scope of a link-local IPv6 destination (0 otherwise).
+ * The address tells the kernel only the route: the header is sent as
+ * built.
+ * Return: the raw socket, -1 when there is none for @family.
+ */
+static int send_addr(int family, const void *daddr, int ifindex,
+		     struct sockaddr_storage *to, socklen_t *tolen)
+{
+	struct sockaddr_in6 *to6 = (struct sockaddr_in6 *)to;
+	struct sockaddr_in *to4 = (struct sockaddr_in *)to;
+
+	memset(to, 0, sizeof(*to));
+	if (family == AF_INET6) {
+		to6->sin6_family = AF_INET6;
+		memcpy(&to6->sin6_addr, daddr, 16);
+		to6->sin6_scope_id = ifindex;
+		*tolen = sizeof(*to6);
+		return D.raw6_fd;
+	}
+	to4->sin_family = AF_INET;
+	memcpy(&to4->sin_addr, daddr, 4);
+	*tolen = sizeof(*to4);
+	return D.raw_fd;
+}
+
+/* Where hpccd_send() counts: send-blocked, send-errors. */
+static const struct hpccd_send_counts send_counts = {
+	.blocked = &D.counters[C_SEND_BLOCKED],
+	.errors = &D.counters[C_SEND_ERRORS],
+};
+
+static void send_log(int fd, int err)
+{
+	if (err && err != -EAGAIN)
+		logmsg(LOG_DEBUG, "send: %s", fd < 0 ? "no socket" :
+		       strerror(-err));
+}
+
+/*
+ * send_pkt() - one packet, its IP header included, to @daddr (as
+ * send_addr()).  It never waits for room: a socket whose send buffer is
+ * full (a stalled egress) refuses the packet, which is counted
+ * (send-blocked) and dropped, and the loop goes on (hpccd_send()).
  *
  * Return: 0; -EAGAIN for a full socket; another -errno (send-errors).
  */
 static int send_pkt(const void *buf, size_t len, int family,
 		    const void *daddr, int ifindex)
 {
-	struct sockaddr_in6 to6 = { .sin6_family = AF_INET6 };
-	struct sockaddr_in to = { .sin_family = AF_INET };
-	const struct sockaddr *sa = (const struct sockaddr *)&to;
-	socklen_t salen = sizeof(to);
-	int fd = D.raw_fd, err;
+	struct sockaddr_storage to;
+	socklen_t tolen;
+	int fd = send_addr(family, daddr, ifindex, &to, &tolen), err;
 
-	if (family == AF_INET6) {
-		memcpy(&to6.sin6_addr, daddr, 16);
-		to6.sin6_scope_id = ifindex;
-		sa = (const struct sockaddr *)&to6;
-		salen = sizeof(to6);
-		fd = D.raw6_fd;
-	} else {
-		memcpy(&to.sin_addr, daddr, 4);
-	}
-	err = fd < 0 ? -EBADF : hpccd_send_pkt(fd, buf, len, sa, salen);
-	if (err == -EAGAIN || err == -ENOBUFS) {
-		D.counters[C_SEND_BLOCKED]++;
-		return -EAGAIN;
-	}
-	if (err) {
-		D.counters[C_SEND_ERRORS]++;
-		logmsg(LOG_DEBUG, "send: %s", fd < 0 ? "no socket" :
-		       strerror(-err));
-	}
+	err = hpccd_send(fd, buf, len, (struct sockaddr *)&to, tolen,
+			 &send_counts);
+	send_log(fd, err);
 	return err;
 }
 
@@ -358,8 +379,10 @@ static void probe_send(struct hpccd_flow *f, uint64_t now)
 {
 	uint8_t buf[HPCC_PKT_MAX];
 	uint64_t id = random64();
+	struct sockaddr_storage to;
+	socklen_t tolen;
 	size_t len;
-	int err;
+	int fd, err;
 
 	int enc = hpccd_cfg_encoding(&D.cfg, f->t.family, tuple_daddr(&f->t));
 
@@ -403,17 +426,20 @@ static void probe_send(struct hpccd_flow *f, uint64_t now)
 		D.counters[C_PROBES_AR] += len && (ext & HPCC_PROBE_AR);
 		D.counters[C_PROBES_RX] += len && (ext & HPCC_PROBE_RX);
 	}
-	hpccd_sent(&D.sched, f, id, now);
-	if (!len)
+	if (!len) {
+		hpccd_sent(&D.sched, f, id, now);
 		return;
-	err = send_pkt(buf, len, f->t.family, tuple_daddr(&f->t), 0);
+	}
+	/* a probe the full socket refuses (the egress is stalled) is not
+	 * counted as sent, and the flow asks again after its doubled
+	 * timeout rather than at the next response
+	 */
+	fd = send_addr(f->t.family, tuple_daddr(&f->t), 0, &to, &tolen);
+	err = hpccd_send_probe(&D.sched, f, id, now, fd, buf, len,
+			       (struct sockaddr *)&to, tolen, &send_counts);
+	send_log(fd, err);
 	if (!err)
 		D.counters[C_PROBES_SENT]++;
-	else if (err == -EAGAIN)
-		/* the egress is stalled: ask again after the flow's
-		 * doubled timeout rather than at the next response
-		 */
-		hpccd_backoff(&D.sched, f, now);
 }
 
 /* The flow has data in flight: probe it now, or when a token comes. */

@@ -5,13 +5,27 @@
  * device whose queue does not drain) fills the socket's send buffer; a
  * blocking sendto() would then hold the whole event loop (events,
  * responses, timers, signals) until the egress moved.  Instead the packet
- * is refused at once, and hpccd counts it (send-blocked) and goes on.
+ * is refused at once, and hpccd counts it (send-blocked) and goes on; a
+ * probe's flow backs off (hpccd_send_probe()).
  */
 #ifndef _HPCCD_SEND_H
 #define _HPCCD_SEND_H
 
 #include <stddef.h>
+#include <stdint.h>
 #include <sys/socket.h>
+
+#include "hpccd_sched.h"
+
+/**
+ * struct hpccd_send_counts - where sends are counted (hpccd's counters)
+ * @blocked: packets refused for want of room (send-blocked)
+ * @errors: packets refused for another reason (send-errors)
+ */
+struct hpccd_send_counts {
+	uint64_t *blocked;
+	uint64_t *errors;
+};
 
 /**
  * hpccd_send_pkt() - send one packet without blocking
@@ -29,5 +43,38 @@
  */
 int hpccd_send_pkt(int fd, const void *buf, size_t len,
 		   const struct sockaddr *to, socklen_t tolen);
+
+/**
+ * hpccd_send_account() - count the result @err of a send in @c
+ *
+ * -EAGAIN (the socket's send buffer is full) and -ENOBUFS (the kernel had
+ * no memory, or the device queue refused the packet) are both a stalled
+ * or short egress: counted in @c->blocked; any other error in
+ * @c->errors.
+ *
+ * Return: 0; -EAGAIN for either of the first two; @err otherwise.
+ */
+int hpccd_send_account(int err, const struct hpccd_send_counts *c);
+
+/**
+ * hpccd_send() - hpccd_send_pkt(), counted (hpccd_send_account()); @fd < 0
+ * (no socket for the family) is -EBADF, an error
+ * Return: as hpccd_send_account().
+ */
+int hpccd_send(int fd, const void *buf, size_t len,
+	       const struct sockaddr *to, socklen_t tolen,
+	       const struct hpccd_send_counts *c);
+
+/**
+ * hpccd_send_probe() - send probe @probe_id of flow @f (@buf, @len bytes)
+ * at @now: the probe is registered (hpccd_sent()), then sent
+ * (hpccd_send()); when the socket has no room for it the flow backs off
+ * (hpccd_backoff()), asked again after its doubled timeout.
+ * Return: as hpccd_send().
+ */
+int hpccd_send_probe(struct hpccd_sched *s, struct hpccd_flow *f,
+		     uint64_t probe_id, uint64_t now, int fd, const void *buf,
+		     size_t len, const struct sockaddr *to, socklen_t tolen,
+		     const struct hpccd_send_counts *c);
 
 #endif /* _HPCCD_SEND_H */

@@ -3,8 +3,10 @@
  * send_test - hpccd's packet send (daemon/hpccd_send.c) on a socket whose
  * send buffer is full: it must return at once (-EAGAIN, backpressure)
  * instead of waiting for room, which would freeze hpccd's event loop for
- * as long as the egress is stalled.  A case that blocks is ended by
- * SIGALRM after 5 s, a failure.  Host test, ASan and UBSan.
+ * as long as the egress is stalled; the refusal is counted as
+ * send-blocked (-ENOBUFS too), and a probe's flow backs off.  A case
+ * that blocks is ended by SIGALRM after 5 s, a failure.  Host test, ASan
+ * and UBSan.
  */
 #include <errno.h>
 #include <sched.h>
@@ -18,6 +20,7 @@
 
 #include "kselftest_harness.h"
 #include "hpccd_send.h"
+#include "hpccd_sched.h"
 
 /* The loopback device up, draining at 8 kbit/s: a stalled egress. */
 #define STALL_LO "ip link set lo up && " \
@@ -139,6 +142,106 @@ TEST(raw6_socket_stalled_egress)
 	ksft_print_msg("raw IPv6 socket full after %d packets of %zu bytes\n",
 		       sent, sizeof(buf));
 	close(fd);
+}
+
+/*
+ * hpccd's counted send (what its send_pkt() calls): a full socket's
+ * -EAGAIN and an -ENOBUFS are both send-blocked and -EAGAIN to the
+ * caller; another error, and a family without a socket, are send-errors.
+ */
+TEST(send_counted)
+{
+	uint64_t blocked = 0, errors = 0;
+	const struct hpccd_send_counts c = {
+		.blocked = &blocked, .errors = &errors,
+	};
+	char buf[512] = { 0 };
+	int sv[2], i, err = 0;
+
+	ASSERT_EQ(0, socketpair(AF_UNIX, SOCK_DGRAM, 0, sv));
+	alarm(5);
+	for (i = 0; i < SENDS_MAX && !err; i++)
+		err = hpccd_send(sv[0], buf, sizeof(buf), NULL, 0, &c);
+	alarm(0);
+	EXPECT_EQ(-EAGAIN, err);
+	EXPECT_EQ(1, blocked);
+	EXPECT_EQ(0, errors);
+	EXPECT_EQ(-EAGAIN, hpccd_send(sv[0], buf, sizeof(buf), NULL, 0, &c));
+	EXPECT_EQ(2, blocked);
+	EXPECT_EQ(-EAGAIN, hpccd_send_account(-ENOBUFS, &c));
+	EXPECT_EQ(3, blocked);
+	EXPECT_EQ(0, errors);
+	EXPECT_EQ(-EBADF, hpccd_send(-1, buf, sizeof(buf), NULL, 0, &c));
+	EXPECT_EQ(-EPERM, hpccd_send_account(-EPERM, &c));
+	EXPECT_EQ(3, blocked);
+	EXPECT_EQ(2, errors);
+	EXPECT_EQ(0, hpccd_send_account(0, &c));
+	EXPECT_EQ(2, errors);
+	close(sv[0]);
+	close(sv[1]);
+}
+
+#define MS 1000000ULL
+#define T0 (1000 * MS)
+
+/*
+ * hpccd's probe send (what its probe_send() calls) on a full socket: the
+ * flow backs off (one loss in a row, asked again at its timeout, 1 ms
+ * here), the refused probe's id matches no response, and send-blocked
+ * counts it.  Once the socket has room the flow's next probe leaves.
+ */
+TEST(probe_blocked_backs_off)
+{
+	uint64_t blocked = 0, errors = 0;
+	const struct hpccd_send_counts c = {
+		.blocked = &blocked, .errors = &errors,
+	};
+	struct hpcc_tuple t = {
+		.family = AF_INET, .saddr = htonl(0xc6120001),
+		.daddr = htonl(0xc6120002), .sport = htons(40000),
+		.dport = htons(5201),
+	};
+	struct hpccd_sched s;
+	struct hpccd_flow *f;
+	char buf[512] = { 0 };
+	int sv[2], sent;
+	bool lost;
+
+	/* 1000 probes/s, timeouts 1 ms..1 s */
+	ASSERT_EQ(0, hpccd_sched_init(&s, 1000, 1000, 1000000, 100, 7, T0));
+	f = hpccd_flow_add(&s, &t, NULL);
+	ASSERT_NE(NULL, f);
+	ASSERT_EQ(0, socketpair(AF_UNIX, SOCK_DGRAM, 0, sv));
+	alarm(5);
+	EXPECT_EQ(-EAGAIN, fill(sv[0], buf, sizeof(buf), NULL, 0, &sent));
+	alarm(0);
+
+	ASSERT_TRUE(hpccd_want(&s, f, T0));
+	EXPECT_EQ(-EAGAIN, hpccd_send_probe(&s, f, 11, T0, sv[0], buf,
+					    sizeof(buf), NULL, 0, &c));
+	EXPECT_EQ(HPCCD_BACKOFF, f->state);
+	EXPECT_EQ(1, f->losses_in_row);
+	EXPECT_EQ(T0 + MS, f->deadline_ns);
+	EXPECT_EQ(1, blocked);
+	EXPECT_EQ(0, errors);
+	EXPECT_FALSE(hpccd_response(&s, f, 11, T0 + MS / 2));
+	/* no new probe before the backoff ends */
+	EXPECT_FALSE(hpccd_want(&s, f, T0 + MS / 2));
+	EXPECT_EQ(NULL, hpccd_next_expired(&s, T0 + MS - 1, &lost));
+
+	/* room again: after the backoff the next probe leaves */
+	EXPECT_EQ(sizeof(buf), recv(sv[1], buf, sizeof(buf), 0));
+	ASSERT_EQ(f, hpccd_next_expired(&s, T0 + MS, &lost));
+	EXPECT_FALSE(lost);
+	ASSERT_TRUE(hpccd_want(&s, f, T0 + MS));
+	EXPECT_EQ(0, hpccd_send_probe(&s, f, 12, T0 + MS, sv[0], buf,
+				      sizeof(buf), NULL, 0, &c));
+	EXPECT_EQ(HPCCD_OUTSTANDING, f->state);
+	EXPECT_EQ(1, blocked);
+	EXPECT_TRUE(hpccd_response(&s, f, 12, T0 + 2 * MS));
+	hpccd_sched_free(&s);
+	close(sv[0]);
+	close(sv[1]);
 }
 
 TEST_HARNESS_MAIN
