@@ -400,6 +400,14 @@ void hpccd_backoff(struct hpccd_sched *s, struct hpccd_flow *f, uint64_t now)
 	heap_push(s, f);
 }
 
+void hpccd_send_blocked(struct hpccd_sched *s, struct hpccd_flow *f,
+			uint64_t now)
+{
+	if (f->probes)
+		f->probes--;
+	hpccd_backoff(s, f, now);
+}
+
 bool hpccd_ask(struct hpccd_sched *s, struct hpccd_flow *f, uint64_t now,
 	       uint32_t tag)
 {

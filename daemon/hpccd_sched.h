@@ -207,6 +207,16 @@ bool hpccd_response(struct hpccd_sched *s, struct hpccd_flow *f,
 void hpccd_backoff(struct hpccd_sched *s, struct hpccd_flow *f, uint64_t now);
 
 /**
+ * hpccd_send_blocked() - the probe hpccd_sent() just registered for @f did
+ * not leave: the raw socket refused it for want of room (a stalled
+ * egress).  It is not counted in @f->probes, and @f backs off as after a
+ * loss (hpccd_backoff(): asked again after its doubled timeout), so a
+ * stalled egress is tried at the backoff's pace, not at every response.
+ */
+void hpccd_send_blocked(struct hpccd_sched *s, struct hpccd_flow *f,
+			uint64_t now);
+
+/**
  * hpccd_ask() - the module is being asked about idle @f (a flow-get whose
  * reply hpccd reads later), the question tagged @tag (its sequence
  * number): until the reply, @f is HPCCD_ASKING with a deadline of its

@@ -45,6 +45,6 @@ int hpccd_send_probe(struct hpccd_sched *s, struct hpccd_flow *f,
 	hpccd_sent(s, f, probe_id, now);
 	err = hpccd_send(fd, buf, len, to, tolen, c);
 	if (err == -EAGAIN)
-		hpccd_backoff(s, f, now);
+		hpccd_send_blocked(s, f, now);
 	return err;
 }

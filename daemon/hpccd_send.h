@@ -68,8 +68,9 @@ int hpccd_send(int fd, const void *buf, size_t len,
 /**
  * hpccd_send_probe() - send probe @probe_id of flow @f (@buf, @len bytes)
  * at @now: the probe is registered (hpccd_sent()), then sent
- * (hpccd_send()); when the socket has no room for it the flow backs off
- * (hpccd_backoff()), asked again after its doubled timeout.
+ * (hpccd_send()); a probe the socket has no room for did not leave:
+ * hpccd_send_blocked() uncounts it from the flow's probes and backs the
+ * flow off, asked again after its doubled timeout.
  * Return: as hpccd_send().
  */
 int hpccd_send_probe(struct hpccd_sched *s, struct hpccd_flow *f,

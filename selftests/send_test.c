@@ -4,9 +4,9 @@
  * send buffer is full: it must return at once (-EAGAIN, backpressure)
  * instead of waiting for room, which would freeze hpccd's event loop for
  * as long as the egress is stalled; the refusal is counted as
- * send-blocked (-ENOBUFS too), and a probe's flow backs off.  A case
- * that blocks is ended by SIGALRM after 5 s, a failure.  Host test, ASan
- * and UBSan.
+ * send-blocked (-ENOBUFS too), and a probe's flow backs off, the probe
+ * not counted as sent.  A case that blocks is ended by SIGALRM after 5 s,
+ * a failure.  Host test, ASan and UBSan.
  */
 #include <errno.h>
 #include <sched.h>
@@ -186,9 +186,10 @@ TEST(send_counted)
 
 /*
  * hpccd's probe send (what its probe_send() calls) on a full socket: the
- * flow backs off (one loss in a row, asked again at its timeout, 1 ms
- * here), the refused probe's id matches no response, and send-blocked
- * counts it.  Once the socket has room the flow's next probe leaves.
+ * probe did not leave, so the flow's probes= stays 0; the flow backs off
+ * (one loss in a row, asked again at its timeout, 1 ms here), the refused
+ * probe's id matches no response, and send-blocked counts it.  Once the
+ * socket has room the flow's next probe leaves and is counted.
  */
 TEST(probe_blocked_backs_off)
 {
@@ -219,6 +220,7 @@ TEST(probe_blocked_backs_off)
 	ASSERT_TRUE(hpccd_want(&s, f, T0));
 	EXPECT_EQ(-EAGAIN, hpccd_send_probe(&s, f, 11, T0, sv[0], buf,
 					    sizeof(buf), NULL, 0, &c));
+	EXPECT_EQ(0, f->probes);
 	EXPECT_EQ(HPCCD_BACKOFF, f->state);
 	EXPECT_EQ(1, f->losses_in_row);
 	EXPECT_EQ(T0 + MS, f->deadline_ns);
@@ -236,6 +238,7 @@ TEST(probe_blocked_backs_off)
 	ASSERT_TRUE(hpccd_want(&s, f, T0 + MS));
 	EXPECT_EQ(0, hpccd_send_probe(&s, f, 12, T0 + MS, sv[0], buf,
 				      sizeof(buf), NULL, 0, &c));
+	EXPECT_EQ(1, f->probes);
 	EXPECT_EQ(HPCCD_OUTSTANDING, f->state);
 	EXPECT_EQ(1, blocked);
 	EXPECT_TRUE(hpccd_response(&s, f, 12, T0 + 2 * MS));
