@@ -106,7 +106,8 @@ enum {
 	C_AUTH_BAD, C_KEYS_RETIRED, C_U_SENT, C_U_KEPT, C_U_UNAVAILABLE,
 	C_RESPONSES_U, C_RESPONSES_U_VALUE, C_NKEYS_PUSHED,
 	C_NKEYS_PUSH_FAILED, C_NL_SKIPPED, C_SEND_BLOCKED, C_FLOW_GETS,
-	C_FLOW_GETS_FAILED, C_NL_ROUND_TRIPS,
+	C_FLOW_GETS_FAILED, C_NL_ROUND_TRIPS, C_FAMILY_LOOKUPS,
+	C_FAMILY_LOOKUPS_FAILED,
 	C_PARSE_BASE,
 	C_NUM = C_PARSE_BASE + HPCC_PARSE_NUM
 };
@@ -134,6 +135,7 @@ static const char *const counter_names[C_PARSE_BASE] = {
 	"responses-u", "responses-u-value", "notify-keys-pushed",
 	"notify-keys-push-failed", "netlink-replies-skipped", "send-blocked",
 	"flow-gets", "flow-gets-failed", "netlink-round-trips",
+	"family-lookups", "family-lookups-failed",
 };
 
 /*
@@ -185,6 +187,9 @@ static const char *const counter_names[C_PARSE_BASE] = {
  * @woke_at: when it last fired
  * @reconcile_at: when the next flow dump is due
  * @resync_pending: events were lost; the next dump drains the event queue
+ *	and looks the family up first (kept until that lookup succeeds)
+ * @lookup_retry_ns: the wait before the next family lookup after a failed
+ *	one (lookup_later()), 0 after a success
  * @dump_end: when the last flow dump ended
  * @dump_ns: how long it took (the gap before a resync scales with it)
  * @counters: the statistics
@@ -218,6 +223,7 @@ struct hpccd {
 	uint64_t timer_at, woke_at;
 	uint64_t reconcile_at;
 	bool resync_pending;
+	uint64_t lookup_retry_ns;
 	uint64_t dump_end, dump_ns;
 	uint64_t counters[C_NUM];
 	struct {
@@ -545,6 +551,26 @@ static void check_unseen(struct hpccd_flow *f, void *data)
 	check_flow(f);
 }
 
+/* A family lookup that failed waits 1 s, doubled at each failure ... */
+#define LOOKUP_RETRY_MIN_NS	1000000000ULL
+/* ... up to reconcile-s (cfg.reconcile_s). */
+
+/*
+ * lookup_later() - look the family up again later, after a lookup that
+ * failed.  The wait starts at LOOKUP_RETRY_MIN_NS and doubles at each
+ * call, up to reconcile-s.
+ */
+static void lookup_later(uint64_t now)
+{
+	uint64_t max = D.cfg.reconcile_s * 1000000000ULL;
+
+	D.lookup_retry_ns = D.lookup_retry_ns ? 2 * D.lookup_retry_ns :
+				LOOKUP_RETRY_MIN_NS;
+	if (D.lookup_retry_ns > max)
+		D.lookup_retry_ns = max;
+	D.reconcile_at = now + D.lookup_retry_ns;
+}
+
 /*
  * resync_family() - after lost events, look the family up again: nlctrl's
  * notifications (family removed, family added) come on the event socket
@@ -554,42 +580,51 @@ static void check_unseen(struct hpccd_flow *f, void *data)
  * again a new id and events group: dumping the old id would fail at
  * every resync and reconcile, for good.
  *
- * Return: true when the family changed: hpccd reconnected to the new one
+ * Return: 1 when the family changed: hpccd reconnected to the new one
  * (reconnects; connect_module() dumped its flows) or, the module being
- * gone, dropped its flows; false when it is the same (the events group is
- * joined again, which changes nothing if it was joined) or the lookup
- * itself failed (the ids are kept: the dump will tell).
+ * gone, dropped its flows; 0 when the ids are the same (the events group
+ * is joined again, which changes nothing if it was joined) and the caller
+ * dumps; a negative errno when the lookup itself failed (a timeout,
+ * memory): the ids are kept, the resync stays pending and is tried again
+ * after lookup_later()'s wait.
  */
-static bool resync_family(void)
+static int resync_family(void)
 {
 	uint16_t id = D.req.family_id;
 	uint32_t grp = D.req.events_grp;
-	int err = hpcc_genl_resolve(&D.req);
+	int err;
 
+	D.counters[C_FAMILY_LOOKUPS]++;
+	err = hpcc_genl_resolve(&D.req);
+	if (err && err != -ENOENT) {
+		D.req.family_id = id;
+		D.req.events_grp = grp;
+		D.counters[C_FAMILY_LOOKUPS_FAILED]++;
+		lookup_later(now_ns());
+		logmsg(LOG_WARNING, "resync: family lookup: %s; again in %" PRIu64 " ms",
+		       strerror(-err), D.lookup_retry_ns / 1000000);
+		return err;
+	}
+	D.resync_pending = false;
+	D.lookup_retry_ns = 0;
+	D.counters[C_RESYNCS]++;
 	if (!err && D.req.family_id == id && D.req.events_grp == grp) {
 		mnl_socket_setsockopt(D.ev.nl, NETLINK_ADD_MEMBERSHIP,
 				      &D.ev.events_grp,
 				      sizeof(D.ev.events_grp));
-		return false;
-	}
-	if (err && err != -ENOENT) {
-		D.req.family_id = id;
-		D.req.events_grp = grp;
-		logmsg(LOG_WARNING, "resync: family lookup: %s",
-		       strerror(-err));
-		return false;
+		return 0;
 	}
 	if (err) {
 		logmsg(LOG_INFO, "module unloaded while events were lost");
 		hpccd_sched_clear(&D.sched);
 		D.req.family_id = D.ev.family_id = 0;
-		return true;
+		return 1;
 	}
 	logmsg(LOG_INFO, "module reloaded while events were lost: family %u, now %u",
 	       id, D.req.family_id);
 	D.counters[C_RECONNECTS]++;
 	connect_module();
-	return true;
+	return 1;
 }
 
 /*
@@ -597,7 +632,8 @@ static bool resync_family(void)
  * new ones, probing those with data in flight) and forget those it did not
  * list.  Probe state of the flows that stay is kept.  After lost events
  * (resync_pending) the queued events are drained first, and the family is
- * looked up again (resync_family()).  A dump the table
+ * looked up again (resync_family()); a lookup that fails keeps the resync
+ * pending, tried again with a backoff.  A dump the table
  * changed under (NLM_F_DUMP_INTR) may have missed live flows: those it did
  * not list are looked up one by one instead (dumps-interrupted).
  */
@@ -612,8 +648,6 @@ static void reconcile(void)
 	if (!D.req.family_id)
 		return;
 	if (D.resync_pending) {
-		D.resync_pending = false;
-		D.counters[C_RESYNCS]++;
 		drain_events();
 		if (resync_family())
 			return;
@@ -824,6 +858,7 @@ static void connect_module(void)
 		logmsg(LOG_INFO, "module not loaded; waiting for it");
 		return;
 	}
+	D.lookup_retry_ns = 0;
 	D.ev.family_id = D.req.family_id;
 	D.ev.events_grp = D.req.events_grp;
 	if (mnl_socket_setsockopt(D.ev.nl, NETLINK_ADD_MEMBERSHIP,
