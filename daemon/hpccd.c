@@ -189,7 +189,7 @@ static const char *const counter_names[C_PARSE_BASE] = {
  * @resync_pending: events were lost; the next dump drains the event queue
  *	and looks the family up first (kept until that lookup succeeds)
  * @lookup_retry_ns: the wait before the next family lookup after a failed
- *	one (lookup_later()), 0 after a success
+ *	one or while the module is away (lookup_later()), 0 after a success
  * @dump_end: when the last flow dump ended
  * @dump_ns: how long it took (the gap before a resync scales with it)
  * @counters: the statistics
@@ -294,7 +294,8 @@ static void timer_update(uint64_t now)
 	struct itimerspec its = { 0 };
 	uint64_t at = hpccd_next_wakeup(&D.sched, now), floor;
 
-	if (D.req.family_id && (!at || D.reconcile_at < at))
+	/* connected, the next dump; otherwise the next family lookup */
+	if (!at || D.reconcile_at < at)
 		at = D.reconcile_at;
 	if (at) {
 		/* deadlines closer than tick-us to the last wakeup wait */
@@ -556,9 +557,10 @@ static void check_unseen(struct hpccd_flow *f, void *data)
 /* ... up to reconcile-s (cfg.reconcile_s). */
 
 /*
- * lookup_later() - look the family up again later, after a lookup that
- * failed.  The wait starts at LOOKUP_RETRY_MIN_NS and doubles at each
- * call, up to reconcile-s.
+ * lookup_later() - look the family up again later: after a lookup that
+ * failed, or while the module is away (its notification, when it is
+ * loaded again, may be lost in an event overrun).  The wait starts at
+ * LOOKUP_RETRY_MIN_NS and doubles at each call, up to reconcile-s.
  */
 static void lookup_later(uint64_t now)
 {
@@ -582,11 +584,11 @@ static void lookup_later(uint64_t now)
  *
  * Return: 1 when the family changed: hpccd reconnected to the new one
  * (reconnects; connect_module() dumped its flows) or, the module being
- * gone, dropped its flows; 0 when the ids are the same (the events group
- * is joined again, which changes nothing if it was joined) and the caller
- * dumps; a negative errno when the lookup itself failed (a timeout,
- * memory): the ids are kept, the resync stays pending and is tried again
- * after lookup_later()'s wait.
+ * gone, dropped its flows and looks for it later; 0 when the ids are the
+ * same (the events group is joined again, which changes nothing if it
+ * was joined) and the caller dumps; a negative errno when the lookup itself failed (a
+ * timeout, memory): the ids are kept, the resync stays pending and is
+ * tried again after lookup_later()'s wait.
  */
 static int resync_family(void)
 {
@@ -618,6 +620,7 @@ static int resync_family(void)
 		logmsg(LOG_INFO, "module unloaded while events were lost");
 		hpccd_sched_clear(&D.sched);
 		D.req.family_id = D.ev.family_id = 0;
+		lookup_later(now_ns());
 		return 1;
 	}
 	logmsg(LOG_INFO, "module reloaded while events were lost: family %u, now %u",
@@ -628,12 +631,39 @@ static int resync_family(void)
 }
 
 /*
+ * lookup_module() - the module is away: look its family up (its
+ * notification when it was loaded may have been lost in an event
+ * overrun, or hpccd may have seen it go and lost the one of its return)
+ * and connect when it is there; otherwise look again later
+ * (lookup_later()).
+ */
+static void lookup_module(uint64_t now)
+{
+	int err;
+
+	D.counters[C_FAMILY_LOOKUPS]++;
+	err = hpcc_genl_resolve(&D.req);
+	if (err) {
+		if (err != -ENOENT) {
+			D.counters[C_FAMILY_LOOKUPS_FAILED]++;
+			logmsg(LOG_DEBUG, "family lookup: %s", strerror(-err));
+		}
+		lookup_later(now);
+		return;
+	}
+	logmsg(LOG_INFO, "module found by a lookup");
+	D.counters[C_RECONNECTS]++;
+	connect_module();
+}
+
+/*
  * reconcile() - make the flow table the module's: dump its flows (learning
  * new ones, probing those with data in flight) and forget those it did not
  * list.  Probe state of the flows that stay is kept.  After lost events
  * (resync_pending) the queued events are drained first, and the family is
  * looked up again (resync_family()); a lookup that fails keeps the resync
- * pending, tried again with a backoff.  A dump the table
+ * pending, tried again with a backoff.  While the module is away it is
+ * looked up instead (lookup_module()).  A dump the table
  * changed under (NLM_F_DUMP_INTR) may have missed live flows: those it did
  * not list are looked up one by one instead (dumps-interrupted).
  */
@@ -645,8 +675,15 @@ static void reconcile(void)
 	int err;
 
 	D.reconcile_at = start + D.cfg.reconcile_s * 1000000000ULL;
-	if (!D.req.family_id)
+	if (!D.req.family_id) {
+		if (D.resync_pending) {
+			D.resync_pending = false;
+			D.counters[C_RESYNCS]++;
+			drain_events();
+		}
+		lookup_module(start);
 		return;
+	}
 	if (D.resync_pending) {
 		drain_events();
 		if (resync_family())
@@ -856,6 +893,7 @@ static void connect_module(void)
 	if (hpcc_genl_resolve(&D.req)) {
 		D.ev.family_id = 0;
 		logmsg(LOG_INFO, "module not loaded; waiting for it");
+		lookup_later(now_ns());
 		return;
 	}
 	D.lookup_retry_ns = 0;
@@ -893,6 +931,9 @@ static void ctrl_event(const struct nlmsghdr *nlh, uint8_t cmd)
 		logmsg(LOG_INFO, "module unloaded");
 		hpccd_sched_clear(&D.sched);
 		D.req.family_id = D.ev.family_id = 0;
+		/* looked up later too: its notification may be lost */
+		D.lookup_retry_ns = 0;
+		lookup_later(now_ns());
 	} else if (cmd == CTRL_CMD_NEWFAMILY) {
 		D.counters[C_RECONNECTS]++;
 		connect_module();
@@ -1817,7 +1858,7 @@ static void on_timer(void)
 	/* the flow-gets, and their replies: the module answered in send() */
 	push_flush();
 	read_push_replies();
-	if (D.req.family_id && now >= D.reconcile_at)
+	if (now >= D.reconcile_at)
 		reconcile();
 }
 
