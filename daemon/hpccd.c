@@ -546,6 +546,9 @@ static void drain_events(void)
 
 static void check_flow(struct hpccd_flow *f);
 static void connect_module(void);
+static void read_params(void);
+static void push_nkeys(void);
+static int attach_filter(void);
 
 static void check_unseen(struct hpccd_flow *f, void *data)
 {
@@ -574,19 +577,50 @@ static void lookup_later(uint64_t now)
 }
 
 /*
+ * setup_again() - the per-connection setup (the module's parameters,
+ * the notify keys, the events group), done again for a family whose ids
+ * did not change: a module reloaded while events were lost may get the
+ * same family id and group back, and then has its defaults and no keys.
+ * The packet filters are attached again only if the DSCPs or the IFA
+ * protocol changed: attaching drops what the packet sockets hold.
+ */
+static void setup_again(void)
+{
+	uint8_t pd = D.probe_dscp, rd = D.response_dscp, ip = D.ifa_protocol;
+	int err;
+
+	if (mnl_socket_setsockopt(D.ev.nl, NETLINK_ADD_MEMBERSHIP,
+				  &D.ev.events_grp,
+				  sizeof(D.ev.events_grp)) < 0)
+		logmsg(LOG_ERR, "join events: %s", strerror(errno));
+	read_params();
+	push_nkeys();
+	if (pd == D.probe_dscp && rd == D.response_dscp &&
+	    ip == D.ifa_protocol)
+		return;
+	logmsg(LOG_INFO, "module parameters changed: probe DSCP %u, response DSCP %u, IFA protocol %u",
+	       D.probe_dscp, D.response_dscp, D.ifa_protocol);
+	err = attach_filter();
+	if (err)
+		logmsg(LOG_ERR, "packet filter: %s", strerror(-err));
+}
+
+/*
  * resync_family() - after lost events, look the family up again: nlctrl's
  * notifications (family removed, family added) come on the event socket
  * with the module's events, so an overrun can lose them, and the drain
  * before the dump discards those still queued.  A module unloaded during
  * the overrun leaves a family id that no longer exists, and one loaded
- * again a new id and events group: dumping the old id would fail at
- * every resync and reconcile, for good.
+ * again a new id and events group (or, the ids being reused, the same
+ * ones): dumping the old id would fail at every resync and reconcile, for
+ * good, and a module with the same ids would run without the parameters
+ * and keys hpccd sets.
  *
  * Return: 1 when the family changed: hpccd reconnected to the new one
  * (reconnects; connect_module() dumped its flows) or, the module being
  * gone, dropped its flows and looks for it later; 0 when the ids are the
- * same (the events group is joined again, which changes nothing if it
- * was joined) and the caller dumps; a negative errno when the lookup itself failed (a
+ * same: the per-connection setup is done again (setup_again()) and the
+ * caller dumps; a negative errno when the lookup itself failed (a
  * timeout, memory): the ids are kept, the resync stays pending and is
  * tried again after lookup_later()'s wait.
  */
@@ -611,9 +645,7 @@ static int resync_family(void)
 	D.lookup_retry_ns = 0;
 	D.counters[C_RESYNCS]++;
 	if (!err && D.req.family_id == id && D.req.events_grp == grp) {
-		mnl_socket_setsockopt(D.ev.nl, NETLINK_ADD_MEMBERSHIP,
-				      &D.ev.events_grp,
-				      sizeof(D.ev.events_grp));
+		setup_again();
 		return 0;
 	}
 	if (err) {

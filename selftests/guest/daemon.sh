@@ -556,6 +556,50 @@ reload_during_overrun() {
 	return 0
 }
 
+# A resync that finds the same family id and events group (a module
+# reloaded during an overrun may get both back) does the per-connection
+# setup again: the module's parameters, read again, are taken.  The
+# module's ifa-protocol is changed (253 to 254) while the sender's hpccd
+# is stopped with its event socket overrun (event-buffer-kb 64, 3000
+# connections opened and closed); after SIGCONT the resync must log the
+# new parameters.  An hpccd whose resync only dumps keeps the old ones
+# (and has no such line).
+params_during_overrun() {
+	local p n rs0 cp ap rc=0
+	n=$(grep -c reloaded "$TMP/hs.log")
+	echo "event-buffer-kb = 64" > "$TMP/hs.conf"
+	kill -HUP "$(pid_of hs)" &&
+		retry 25 sh -c "[ \$(grep -c reloaded '$TMP/hs.log') -gt $n ]" || return 1
+	rs0=$(dstat hs resyncs)
+	ip netns exec hr python3 "$PROBE" accept 5302 >/dev/null 2>&1 &
+	ap=$!
+	retry 50 sh -c "ip netns exec hr ss -Hltn | grep -q ':5302'" || return 1
+	p=$(pid_of hs) && kill -STOP "$p" || return 1
+	mkfifo "$TMP/conns3.in"
+	ip netns exec hs python3 "$PROBE" conns $SRV 5302 3000 hpcc \
+		< "$TMP/conns3.in" > "$TMP/conns3.out" 2>&1 &
+	cp=$!
+	exec 7> "$TMP/conns3.in"
+	retry 600 grep -q "^open 3000" "$TMP/conns3.out" ||
+		{ cat "$TMP/conns3.out"; exec 7>&-; kill -CONT "$p"; return 1; }
+	echo >&7
+	exec 7>&-
+	wait "$cp"
+	kill "$ap" 2>/dev/null
+	wait "$ap" 2>/dev/null
+	ip netns exec hs "$CTL" param set ifa-protocol 254 || rc=1
+	kill -CONT "$p"
+	retry 50 dstat_is hs resyncs -gt "$rs0" || rc=1
+	retry 50 grep -q "module parameters changed: .*IFA protocol 254" \
+		"$TMP/hs.log" || rc=1
+	echo "resyncs $rs0 -> $(dstat hs resyncs): $(grep "module parameters changed" "$TMP/hs.log" | tail -1)"
+	ip netns exec hs "$CTL" param set ifa-protocol 253 || rc=1
+	: > "$TMP/hs.conf"
+	kill -HUP "$(pid_of hs)"
+	[ "$rc" = 0 ] || tail -5 "$TMP/hs.log"
+	return $rc
+}
+
 clean_exit() {
 	local p rc=0
 	for p in "$(pid_of hs)" "$(pid_of hr)"; do
@@ -569,7 +613,7 @@ clean_exit() {
 }
 
 ktap_print_header
-ktap_set_plan 17
+ktap_set_plan 18
 t "two namespaces, veth, a stand-in hop record stamped by tc pedit" topology
 t "hpccd runs in both; the receiver's only with CAP_NET_ADMIN and CAP_NET_RAW" daemons_start
 t "probes and responses flow and fresh telemetry reaches the module" telemetry_reaches_module
@@ -586,5 +630,6 @@ t "events lost while hpccd is stopped are repaired by a resync" lost_events_repa
 t "a probe and forged-response flood: hpccd survives and answers, the flow recovers" response_flood
 t "hpccd reconnects when the module is unloaded and loaded again" survives_module_reload
 t "a module reload during an event overrun: the resync reconnects" reload_during_overrun
+t "a resync with the same family ids takes the module's parameters again" params_during_overrun
 t "SIGTERM: both daemons exit cleanly" clean_exit
 ktap_finished
