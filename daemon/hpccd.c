@@ -1703,10 +1703,13 @@ static void push_err_cb(uint32_t seq, int err, void *data)
 		   D.push_ring[seq % PUSH_RING].ask;
 
 	/* a late refusal of a flow-get: the flow was probed or asked again
-	 * since; what happened since says more
+	 * since (a flow-active, so it lives), and what happened since says
+	 * more; only a refusal other than ENOENT is counted
 	 */
-	if (ask && f && !hpccd_answered(&D.sched, f, seq))
-		f = NULL;
+	if (ask && f && !hpccd_answered(&D.sched, f, seq)) {
+		D.counters[C_FLOW_GETS_FAILED] += err != -ENOENT;
+		return;
+	}
 	if (err == -ENOENT) {
 		D.counters[C_FLOWS_GONE]++;
 		if (f)
