@@ -46,7 +46,8 @@ enum hpccd_flow_state {
  * @state: enum hpccd_flow_state
  * @probe_id: id of the outstanding probe (random, 64 bits)
  * @sent_ns: when it was sent
- * @deadline_ns: timeout or backoff end (OUTSTANDING, BACKOFF)
+ * @deadline_ns: timeout or backoff end (OUTSTANDING, BACKOFF), or when to
+ *	ask again (ASKING)
  * @srtt_us: the module's smoothed RTT of the flow, us
  * @in_flight: the module last said the flow had data in flight (event,
  *	dump, flow-get or telemetry-set reply); a response is followed by the
