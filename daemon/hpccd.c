@@ -52,6 +52,7 @@
 #include <errno.h>
 #include <fcntl.h>
 #include <getopt.h>
+#include <ifaddrs.h>
 #include <inttypes.h>
 #include <signal.h>
 #include <stdarg.h>
@@ -2084,6 +2085,24 @@ static void signals_block(sigset_t *mask)
 	sigprocmask(SIG_BLOCK, mask, NULL);
 }
 
+/*
+ * host_has_ipv6() - whether the namespace has an IPv6 address (::1 on an
+ * up loopback included), read over rtnetlink (getifaddrs()), which a
+ * sandbox that refuses AF_INET6 sockets still allows.
+ */
+static bool host_has_ipv6(void)
+{
+	struct ifaddrs *ifa, *i;
+	bool v6 = false;
+
+	if (getifaddrs(&ifa))
+		return false;
+	for (i = ifa; i && !v6; i = i->ifa_next)
+		v6 = i->ifa_addr && i->ifa_addr->sa_family == AF_INET6;
+	freeifaddrs(ifa);
+	return v6;
+}
+
 /* setup() - everything but the configuration; @mask: signals_block()'s */
 static int setup(const sigset_t *mask)
 {
@@ -2114,6 +2133,16 @@ static int setup(const sigset_t *mask)
 	if (D.raw6_fd < 0 || D.pkt6_fd < 0) {
 		if (errno != EAFNOSUPPORT) {
 			logmsg(LOG_ERR, "raw IPv6 sockets: %s", strerror(errno));
+			return -1;
+		}
+		/* EAFNOSUPPORT with IPv6 addresses: a sandbox refused the
+		 * family (systemd's RestrictAddressFamilies=, seccomp), not
+		 * a host without IPv6; hpccd would neither probe nor answer
+		 * IPv6 flows
+		 */
+		if (host_has_ipv6()) {
+			logmsg(LOG_ERR, "raw IPv6 sockets: %s, but this host has IPv6 addresses: a sandbox forbids AF_INET6 (RestrictAddressFamilies=); not starting without IPv6",
+			       strerror(EAFNOSUPPORT));
 			return -1;
 		}
 		/* no IPv6 on this host: IPv4 only, IPv6 flows counted */
@@ -2261,8 +2290,9 @@ int main(int argc, char **argv)
 		openlog("hpccd", LOG_PID, LOG_DAEMON);
 	if (setup(&mask))
 		return 1;
-	logmsg(LOG_INFO, "hpccd running: budget %u probes/s, %u hops per probe",
-	       D.cfg.budget, D.cfg.max_hops);
+	logmsg(LOG_INFO, "hpccd running: budget %u probes/s, %u hops per probe, %s",
+	       D.cfg.budget, D.cfg.max_hops,
+	       D.raw6_fd >= 0 ? "IPv4 and IPv6" : "IPv4 only");
 	while (run) {
 		timer_update(now_ns());
 		n = epoll_wait(D.ep_fd, evs, 8, -1);

@@ -167,8 +167,74 @@ lookup_while_away() {
 	[ "$((lb - la))" -ge 2 ] && [ "$((lb - la))" -le 3 ]
 }
 
+# Every address family the daemon's code opens is one the shipped unit's
+# RestrictAddressFamilies= allows (socket(AF_...) in daemon/, and
+# AF_NETLINK for libmnl's sockets).
+unit_families() {
+	local fams f allowed
+	allowed=$(sed -n 's/^RestrictAddressFamilies=//p' "$TOP/daemon/hpccd.service.in")
+	fams=$(grep -ho 'socket(AF_[A-Z0-9]*' "$TOP"/daemon/hpccd.c \
+		"$TOP"/daemon/hpcc_genl.c | sed 's/socket(//' | sort -u)
+	grep -q mnl_socket_open "$TOP/daemon/hpccd.c" "$TOP/daemon/hpcc_genl.c" &&
+		fams="$fams AF_NETLINK"
+	echo "code:" $fams "; unit: $allowed"
+	for f in $fams; do
+		echo " $allowed " | grep -q " $f " || { echo "the unit lacks $f"; return 1; }
+	done
+}
+
+# sandboxed UNIT LOG [lo] - hpccd under UNIT's sandbox (unit_sandbox:
+# RestrictAddressFamilies= as seccomp, its user and capabilities, ...) in
+# a new network namespace, with its loopback up (::1 and 127.0.0.1) when
+# "lo" is given; prints its exit status once it has run for a second or
+# ended
+sandboxed() {
+	local unit=$1 log=$2 lo=${3:-} pid i
+	chmod 755 "$TMP" && mkdir -p "$TMP/sb" && chmod 777 "$TMP/sb" &&
+		: > "$log" || return 1
+	unshare -n sh -c '[ -z "$1" ] || ip link set lo up; shift; exec "$@"' sh "$lo" \
+		"$BIN/unit_sandbox" "$unit" "$D" -c /dev/null -S "$TMP/sb/stats" \
+		> "$log" 2>&1 &
+	pid=$!
+	for ((i = 0; i < 20; i++)); do
+		grep -q "hpccd running" "$log" && break
+		kill -0 $pid 2>/dev/null || break
+		sleep 0.1
+	done
+	kill -TERM $pid 2>/dev/null
+	wait $pid
+	echo "exit $?"
+	grep -v "not applied" "$log"
+}
+
+# The shipped unit: IPv4 and IPv6 sockets (before, the unit lacked
+# AF_INET6 and hpccd ran IPv4 only, saying "no IPv6").
+unit_ipv6() {
+	local out
+	out=$(sandboxed "$TOP/daemon/hpccd.service.in" "$TMP/unit.log" lo)
+	echo "$out"
+	echo "$out" | grep -q "hpccd running: .*, IPv4 and IPv6" &&
+		echo "$out" | grep -qx "exit 0"
+}
+
+# A unit that refuses AF_INET6 on a host with IPv6 addresses: hpccd does
+# not start (exit 1, the reason logged); without IPv6 addresses (a new
+# namespace's loopback down) it runs IPv4 only.
+unit_no_ipv6() {
+	local out
+	sed 's/ AF_INET6//' "$TOP/daemon/hpccd.service.in" > "$TMP/no6.service"
+	out=$(sandboxed "$TMP/no6.service" "$TMP/no6.log" lo)
+	echo "$out"
+	echo "$out" | grep -qx "exit 1" &&
+		echo "$out" | grep -q "a sandbox forbids AF_INET6" || return 1
+	out=$(sandboxed "$TMP/no6.service" "$TMP/no6b.log")
+	echo "$out"
+	echo "$out" | grep -q "hpccd running: .*, IPv4 only" &&
+		echo "$out" | grep -qx "exit 0"
+}
+
 ktap_print_header
-ktap_set_plan 8
+ktap_set_plan 11
 t "hpccd -h prints usage" sh -c "'$D' -h | grep -q usage"
 t "hpccd --help/-V/--version; hpccd.8 lists every long option" help_version
 t "bad options and configuration files are refused with exit 2" bad_config
@@ -178,11 +244,16 @@ if [ "$(id -u)" = 0 ]; then
 	t "a SIGHUP while hpccd starts is kept for a reload, not its death" early_sighup
 	t "long options --config, --probe-budget=N, --max-hops N, --stats-file take effect" long_options
 	t "no module: the family is looked up again, 1 s, 3 s, 7 s after the start" lookup_while_away
+	t "under daemon/hpccd.service.in's sandbox hpccd opens IPv4 and IPv6 sockets" unit_ipv6
+	t "IPv6 refused by the sandbox on a host with IPv6: hpccd does not start" unit_no_ipv6
 else
 	ktap_test_skip "signals: hpccd needs root for its raw sockets"
 	ktap_test_skip "example config: hpccd needs root for its raw sockets"
 	ktap_test_skip "long options: hpccd needs root for its raw sockets"
 	ktap_test_skip "early SIGHUP: hpccd needs root for its raw sockets"
 	ktap_test_skip "lookups while away: hpccd needs root for its raw sockets"
+	ktap_test_skip "unit sandbox IPv6: needs root (namespaces, raw sockets)"
+	ktap_test_skip "unit sandbox without IPv6: needs root (namespaces, raw sockets)"
 fi
+t "every address family hpccd opens is in the unit's RestrictAddressFamilies=" unit_families
 ktap_finished
