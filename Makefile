@@ -170,8 +170,10 @@ programs: $(PROGRAMS)
 $(call obj,obj,daemon/hpccd.c daemon/hpccctl.c): VERSION
 HPCCD_SRC := daemon/hpccd_config.c daemon/hpccd_sched.c daemon/hpccd_rx.c \
 	daemon/hpcc_auth.c daemon/hpccd_send.c $(CORE_SRC)
+# -z now: no lazy binding, whose resolver saves the vector registers (key
+# bytes a copy left there) on the stack at each first call
 $(BUILD)/hpccd: $(call obj,obj,daemon/hpccd.c $(HPCCD_SRC) $(GENL_SRC) $(WIRE_SRC) $(DECODE_SRC))
-	$(call link,$(CC),$(U_CFLAGS),-lmnl -lsodium)
+	$(call link,$(CC),$(U_CFLAGS),-z now -lmnl -lsodium)
 $(BUILD)/hpccctl: $(call obj,obj,daemon/hpccctl.c daemon/hpccd_config.c $(GENL_SRC))
 	$(call link,$(CC),$(U_CFLAGS),-lmnl -ljson-c)
 

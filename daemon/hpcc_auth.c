@@ -100,6 +100,8 @@ static void mac_tag(uint8_t *tag, const uint8_t *buf,
 				  (size_t)p->mac_off + HPCC_WIRE_EXT_LEN -
 				  p->hdr_off);
 	crypto_generichash_final(&st, tag, HPCC_WIRE_MAC_TAG_LEN);
+	/* its buffer may still hold the key's block */
+	sodium_memzero(&st, sizeof(st));
 }
 
 int hpcc_auth_sign(void *buf, size_t len, const struct hpccd_key *key)

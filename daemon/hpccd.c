@@ -73,7 +73,10 @@
 #include <sys/random.h>
 #include <sys/signalfd.h>
 #include <sys/socket.h>
+#include <sys/stat.h>
 #include <sys/timerfd.h>
+
+#include <sodium.h>
 
 #include "hpcc_auth.h"
 #include "hpcc_decode.h"
@@ -153,6 +156,13 @@ static const char *const counter_names[C_PARSE_BASE] = {
 #define ADDR_CACHE 256
 #define ADDR_CACHE_NS 5000000000ULL
 
+/*
+ * The stack a read of the configuration and key file used (the key
+ * file's 64 KiB buffer and the parser's frames below it), wiped after
+ * each read with sodium_stackzero(): the key bytes pass through it.
+ */
+#define KEY_STACK (192 << 10)
+
 /**
  * struct hpccd - the daemon's state (one per process)
  * @cfg: settings
@@ -195,12 +205,14 @@ static const char *const counter_names[C_PARSE_BASE] = {
  * @dump_ns: how long it took (the gap before a resync scales with it)
  * @counters: the statistics
  * @acache: route types of addresses (IPv4 as IPv4-mapped IPv6)
- * @ring: the MAC keys (auth-key-file) and those a reload retired
+ * @ring: the MAC keys (auth-key-file) and those a reload retired, in
+ *	sodium_malloc() memory (locked, guarded, left out of core dumps)
  * @rx: the receiver role's receiver-based flows
  * @rxp: the algorithm's parameters they run with (the module's)
  * @rxp_ok: @rxp was read; until then receiver-based requests are refused
  * @nkeys: the key file's notify-key lines, @n_nkeys of them: the module's
- *	MAC keys for FCR messages and CCM notifications (push_nkeys())
+ *	MAC keys for FCR messages and CCM notifications (push_nkeys()); room
+ *	for HPCCD_MAX_NKEYS, sodium_malloc() memory as @ring
  * @nkeys_owned: the key file has had notify-key lines: hpccd sets the
  *	module's keys (and flushes them when the lines are gone)
  */
@@ -232,11 +244,11 @@ struct hpccd {
 		uint8_t type;
 		uint64_t at;
 	} acache[ADDR_CACHE];
-	struct hpcc_keyring ring;
+	struct hpcc_keyring *ring;
 	struct hpccd_rx rx;
 	struct hpcc_params rxp;
 	bool rxp_ok;
-	struct hpccd_nkey nkeys[HPCCD_MAX_NKEYS];
+	struct hpccd_nkey *nkeys;
 	unsigned int n_nkeys;
 	bool nkeys_owned;
 };
@@ -1466,7 +1478,7 @@ static void on_probe(struct hpcc_pkt *p, const uint8_t *raw,
 		if (!(o.mode & HPCC_WIRE_MODE_RX))
 			u_answer(p, now, &o);
 	}
-	key = hpcc_keyring_sign_key(&D.ring, fam, src);
+	key = hpcc_keyring_sign_key(D.ring, fam, src);
 	if (key)
 		o.mac_key_id = key->id;
 	len = hpcc_build_response_opt(buf, p, D.response_dscp, ++D.ip_id, &o);
@@ -1629,7 +1641,7 @@ static void ask_flow(struct hpccd_flow *f)
 static bool response_authentic(const uint8_t *raw, const struct hpcc_pkt *p,
 			       uint64_t now)
 {
-	switch (hpcc_auth_check(&D.ring, raw, p, now)) {
+	switch (hpcc_auth_check(D.ring, raw, p, now)) {
 	case HPCC_AUTH_NONE:
 		return true;
 	case HPCC_AUTH_OK:
@@ -1917,7 +1929,37 @@ static void packet_drops(void)
 	}
 }
 
-/* Counters as key=value lines, then one line per flow. */
+/*
+ * stats_open() - a new file beside the statistics file, FILE.XXXXXX
+ * (mkstemp(): a fresh name, O_EXCL, so never a symbolic link or another's
+ * file), mode 0666 less the umask as fopen() would give; its name in @tmp.
+ */
+static FILE *stats_open(char *tmp, size_t len)
+{
+	mode_t mask = umask(0);
+	FILE *out;
+	int fd;
+
+	umask(mask);
+	if ((size_t)snprintf(tmp, len, "%s.XXXXXX", D.cfg.stats_file) >= len) {
+		errno = ENAMETOOLONG;
+		return NULL;
+	}
+	fd = mkostemp(tmp, O_CLOEXEC);
+	if (fd < 0)
+		return NULL;
+	if (fchmod(fd, 0666 & ~mask) || !(out = fdopen(fd, "w"))) {
+		close(fd);
+		unlink(tmp);
+		return NULL;
+	}
+	return out;
+}
+
+/*
+ * Counters as key=value lines, then one line per flow; a statistics file
+ * is replaced whole (rename() of stats_open()'s file).
+ */
 static void write_stats(void)
 {
 	const struct hpccd_flow *f;
@@ -1929,10 +1971,10 @@ static void write_stats(void)
 	if (!D.cfg.stats_file[0]) {
 		out = stderr;
 	} else {
-		snprintf(tmp, sizeof(tmp), "%s.tmp", D.cfg.stats_file);
-		out = fopen(tmp, "w");
+		out = stats_open(tmp, sizeof(tmp));
 		if (!out) {
-			logmsg(LOG_ERR, "%s: %s", tmp, strerror(errno));
+			logmsg(LOG_ERR, "%s: %s", D.cfg.stats_file,
+			       strerror(errno));
 			return;
 		}
 	}
@@ -1967,10 +2009,11 @@ static void write_stats(void)
 			f->state != HPCCD_IDLE);
 	}
 	if (out != stderr) {
-		fclose(out);
-		if (rename(tmp, D.cfg.stats_file))
+		if (fclose(out) || rename(tmp, D.cfg.stats_file)) {
 			logmsg(LOG_ERR, "%s: %s", D.cfg.stats_file,
 			       strerror(errno));
+			unlink(tmp);
+		}
 	}
 }
 
@@ -2047,15 +2090,15 @@ static void apply_cfg(void)
 	}
 	/* the keys: those a reload removed stay accepted for the overlap */
 	D.counters[C_KEYS_RETIRED] +=
-		hpcc_keyring_load(&D.ring, &D.cfg, now_ns(),
+		hpcc_keyring_load(D.ring, &D.cfg, now_ns(),
 				  D.cfg.auth_overlap_s * 1000000000ULL);
 	explicit_bzero(D.cfg.keys, sizeof(D.cfg.keys));
 	D.cfg.n_keys = 0;
 	/* the notify keys: the module's, pushed by connect_module() and
 	 * after a reload
 	 */
-	explicit_bzero(D.nkeys, sizeof(D.nkeys));
-	memcpy(D.nkeys, D.cfg.nkeys, sizeof(D.nkeys));
+	sodium_memzero(D.nkeys, HPCCD_MAX_NKEYS * sizeof(*D.nkeys));
+	memcpy(D.nkeys, D.cfg.nkeys, sizeof(D.cfg.nkeys));
 	D.n_nkeys = D.cfg.n_nkeys;
 	D.nkeys_owned |= D.n_nkeys > 0;
 	explicit_bzero(D.cfg.nkeys, sizeof(D.cfg.nkeys));
@@ -2218,6 +2261,7 @@ static bool on_signal(void)
 			}
 			/* the key bytes the file had (D.cfg's are gone) */
 			explicit_bzero(&c, sizeof(c));
+			sodium_stackzero(KEY_STACK);
 			if (D.req.family_id) {
 				read_params();
 				attach_filter();
@@ -2263,6 +2307,17 @@ int main(int argc, char **argv)
 		fprintf(stderr, "hpccd: libsodium cannot be initialised\n");
 		return 1;
 	}
+	/* the keys' only long-lived copies: locked, between guard pages,
+	 * MADV_DONTDUMP (sodium_malloc())
+	 */
+	D.ring = sodium_malloc(sizeof(*D.ring));
+	D.nkeys = sodium_malloc(HPCCD_MAX_NKEYS * sizeof(*D.nkeys));
+	if (!D.ring || !D.nkeys) {
+		fprintf(stderr, "hpccd: out of memory\n");
+		return 1;
+	}
+	sodium_memzero(D.ring, sizeof(*D.ring));
+	sodium_memzero(D.nkeys, HPCCD_MAX_NKEYS * sizeof(*D.nkeys));
 	if (hpccd_cfg_read(&D.cfg, file_given))
 		return 2;
 	cl = D.cfg;
@@ -2286,6 +2341,9 @@ int main(int argc, char **argv)
 		return 2;
 	}
 	D.cfg = cl;
+	/* the key file's bytes: D.cfg's go to the ring in setup() */
+	sodium_memzero(&cl, sizeof(cl));
+	sodium_stackzero(KEY_STACK);
 	if (D.cfg.syslog)
 		openlog("hpccd", LOG_PID, LOG_DAEMON);
 	if (setup(&mask))

@@ -610,6 +610,8 @@ static int parse_lines(struct hpccd_cfg *c, const char *name, const char *buf,
 			bad = 1;
 		}
 	}
+	/* a key file's last lines */
+	explicit_bzero(line, sizeof(line));
 	if (c->timeout_min_us > c->timeout_max_us) {
 		cfg_err("%s: timeout-min-us above timeout-max-us", name);
 		return -1;

@@ -233,8 +233,97 @@ unit_no_ipv6() {
 		echo "$out" | grep -qx "exit 0"
 }
 
+# The statistics file goes through a fresh temporary file: a symbolic
+# link planted at the old fixed name FILE.tmp is not followed (before, its
+# target was overwritten), and no temporary file is left.
+stats_no_symlink() {
+	local pid d=$TMP/st
+	mkdir -p "$d" && echo "not hpccd's" > "$TMP/victim" &&
+	ln -s "$TMP/victim" "$d/stats.tmp" || return 1
+	"$D" -c /dev/null -S "$d/stats" > "$TMP/st.log" 2>&1 &
+	pid=$!
+	retry 50 grep -q "hpccd running" "$TMP/st.log" || { cat "$TMP/st.log"; return 1; }
+	kill -USR1 $pid
+	retry 50 test -s "$d/stats"
+	kill -TERM $pid
+	wait $pid
+	ls -l "$d" | sed 's/^/dir: /'
+	echo "victim: $(cat "$TMP/victim")"
+	[ "$(cat "$TMP/victim")" = "not hpccd's" ] && [ -f "$d/stats" ] &&
+	[ ! -L "$d/stats" ] && grep -qx connected=0 "$d/stats" &&
+	[ "$(ls "$d" | wc -l)" = 2 ]
+}
+
+# The MAC keys (auth-key-file) are in no memory a core dump would hold:
+# the key bytes and their hex text appear only in mappings marked
+# MADV_DONTDUMP ("dd" in smaps); and the unit sets LimitCORE=0.  Before,
+# main()'s copy of the settings, the key ring in hpccd's data and a line
+# buffer kept them.
+keys_not_dumpable() {
+	local pid k1 k2 rc=0
+	k1=$(od -An -tx1 -N32 /dev/urandom | tr -d ' \n')
+	k2=$(od -An -tx1 -N16 /dev/urandom | tr -d ' \n')
+	printf 'key = 7 %s 10.0.0.0/8\nnotify-key = 9 %s 10.0.0.0/8\n' "$k1" "$k2" > "$TMP/keys"
+	chmod 600 "$TMP/keys"
+	printf 'auth-key-file = %s\n' "$TMP/keys" > "$TMP/keys.conf"
+	"$D" -c "$TMP/keys.conf" > "$TMP/keys.log" 2>&1 &
+	pid=$!
+	retry 50 grep -q "hpccd running" "$TMP/keys.log" || { cat "$TMP/keys.log"; kill $pid; return 1; }
+	echo "after the start:"
+	key_scan $pid "$k1" "$k2" || rc=1
+	# a reload reads the key file again
+	kill -HUP $pid
+	retry 50 grep -q "reloaded" "$TMP/keys.log" || rc=1
+	echo "after a reload:"
+	key_scan $pid "$k1" "$k2" || rc=1
+	kill -TERM $pid
+	wait $pid
+	grep -qx 'LimitCORE=0' "$TOP/daemon/hpccd.service.in" || { echo "unit: no LimitCORE=0"; return 1; }
+	return $rc
+}
+
+# key_scan PID HEX... - the keys HEX (raw and as text) are in no readable
+# mapping of PID but those marked "dd" (MADV_DONTDUMP); there is one
+key_scan() {
+	python3 - "$@" <<'PY'
+import re, sys
+pid, keys = sys.argv[1], sys.argv[2:]
+needles = []
+for k in keys:
+    needles += [("key %s" % k[:8], bytes.fromhex(k)), ("hex %s" % k[:8], k.encode())]
+maps, flags, cur = [], {}, None
+for line in open("/proc/%s/smaps" % pid):
+    m = re.match(r"([0-9a-f]+)-([0-9a-f]+) (\S+)", line)
+    if m:
+        cur = (int(m.group(1), 16), int(m.group(2), 16), m.group(3),
+               line.split()[-1] if len(line.split()) > 5 else "")
+        maps.append(cur)
+    elif line.startswith("VmFlags:"):
+        flags[cur] = line.split()[1:]
+found, dd = [], 0
+with open("/proc/%s/mem" % pid, "rb", 0) as mem:
+    for m in maps:
+        lo, hi, perm, name = m
+        if "dd" in flags.get(m, []):
+            dd += 1
+            continue
+        if perm[0] != "r":
+            continue
+        try:
+            mem.seek(lo)
+            data = mem.read(hi - lo)
+        except OSError:
+            continue
+        for what, n in needles:
+            if n in data:
+                found.append("%s in %x-%x %s %s" % (what, lo, hi, perm, name))
+print("  mappings marked dd: %d; key bytes elsewhere: %s" % (dd, found or "none"))
+sys.exit(1 if found or not dd else 0)
+PY
+}
+
 ktap_print_header
-ktap_set_plan 11
+ktap_set_plan 13
 t "hpccd -h prints usage" sh -c "'$D' -h | grep -q usage"
 t "hpccd --help/-V/--version; hpccd.8 lists every long option" help_version
 t "bad options and configuration files are refused with exit 2" bad_config
@@ -246,6 +335,8 @@ if [ "$(id -u)" = 0 ]; then
 	t "no module: the family is looked up again, 1 s, 3 s, 7 s after the start" lookup_while_away
 	t "under daemon/hpccd.service.in's sandbox hpccd opens IPv4 and IPv6 sockets" unit_ipv6
 	t "IPv6 refused by the sandbox on a host with IPv6: hpccd does not start" unit_no_ipv6
+	t "the statistics file is written through a fresh file, not a planted symlink" stats_no_symlink
+	t "the MAC keys are in no dumpable memory; the unit sets LimitCORE=0" keys_not_dumpable
 else
 	ktap_test_skip "signals: hpccd needs root for its raw sockets"
 	ktap_test_skip "example config: hpccd needs root for its raw sockets"
@@ -254,6 +345,8 @@ else
 	ktap_test_skip "lookups while away: hpccd needs root for its raw sockets"
 	ktap_test_skip "unit sandbox IPv6: needs root (namespaces, raw sockets)"
 	ktap_test_skip "unit sandbox without IPv6: needs root (namespaces, raw sockets)"
+	ktap_test_skip "stats file symlink: hpccd needs root for its raw sockets"
+	ktap_test_skip "keys not dumpable: hpccd needs root for its raw sockets"
 fi
 t "every address family hpccd opens is in the unit's RestrictAddressFamilies=" unit_families
 ktap_finished
