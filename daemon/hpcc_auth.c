@@ -126,9 +126,10 @@ enum hpcc_auth_result hpcc_auth_check(const struct hpcc_keyring *ring,
 			   (const void *)p->tuple.saddr6 :
 			   (const void *)&p->tuple.saddr;
 	int fam = p->tuple.family == AF_INET6 ? AF_INET6 : AF_INET;
-	const struct hpccd_key *match = NULL;
+	const uint8_t *got = (const uint8_t *)buf + p->mac_off +
+			     HPCC_WIRE_EXT_LEN;
 	uint8_t tag[HPCC_WIRE_MAC_TAG_LEN];
-	bool needed = false;
+	bool needed = false, matched = false;
 	unsigned int i;
 
 	for (i = 0; i < ring->n; i++) {
@@ -136,21 +137,43 @@ enum hpcc_auth_result hpcc_auth_check(const struct hpcc_keyring *ring,
 
 		if (k->expires_ns && (int64_t)(k->expires_ns - now) <= 0)
 			continue;
-		if (!hpccd_prefix_holds(&k->pfx, fam, peer))
-			continue;
-		needed = true;
-		if (p->mac_off && k->id == p->mac_key_id)
-			match = k;
+		if (hpccd_prefix_holds(&k->pfx, fam, peer))
+			needed = true;
 	}
 	if (!needed)
 		return HPCC_AUTH_NONE;
 	if (!p->mac_off)
 		return HPCC_AUTH_MISSING;
-	if (!match)
-		return HPCC_AUTH_UNKNOWN_KEY;
-	mac_tag(tag, buf, p, match->key);
-	if (crypto_verify_16(tag, (const uint8_t *)buf + p->mac_off +
-			     HPCC_WIRE_EXT_LEN))
-		return HPCC_AUTH_BAD;
-	return match->expires_ns ? HPCC_AUTH_OK_RETIRED : HPCC_AUTH_OK;
+	/*
+	 * The keys of the peer with the MAC's id, the file's first (the
+	 * ring's order): a key id reused with new bytes checks against
+	 * them, and the retired bytes only after, within their overlap
+	 */
+	for (i = 0; i < ring->n; i++) {
+		const struct hpccd_key *k = &ring->k[i];
+
+		if (k->id != p->mac_key_id ||
+		    (k->expires_ns && (int64_t)(k->expires_ns - now) <= 0) ||
+		    !hpccd_prefix_holds(&k->pfx, fam, peer))
+			continue;
+		matched = true;
+		mac_tag(tag, buf, p, k->key);
+		if (!crypto_verify_16(tag, got))
+			return k->expires_ns ? HPCC_AUTH_OK_RETIRED :
+			       HPCC_AUTH_OK;
+	}
+	return matched ? HPCC_AUTH_BAD : HPCC_AUTH_UNKNOWN_KEY;
+}
+
+bool hpcc_auth_accepted(enum hpcc_auth_result r, const struct hpccd_cfg *c,
+			const struct hpcc_pkt *p)
+{
+	const void *peer = p->tuple.family == AF_INET6 ?
+			   (const void *)p->tuple.saddr6 :
+			   (const void *)&p->tuple.saddr;
+
+	return r == HPCC_AUTH_NONE || r == HPCC_AUTH_OK ||
+	       r == HPCC_AUTH_OK_RETIRED ||
+	       hpccd_cfg_auth_permissive(c, p->tuple.family == AF_INET6 ?
+					 AF_INET6 : AF_INET, peer);
 }

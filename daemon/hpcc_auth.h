@@ -110,13 +110,31 @@ int hpcc_auth_sign(void *buf, size_t len, const struct hpccd_key *key);
  *
  * The peer is @p's source.  It needs a MAC when any key of the ring that
  * has not expired has a prefix holding it; the MAC must then be by one of
- * those keys (its id).  Constant-time tag comparison.
+ * those keys (its id).  When a reload gave an id new bytes, the tag is
+ * checked against the file's key first, then against the retired bytes
+ * within their overlap.  Constant-time tag comparison.
  *
  * Return: enum hpcc_auth_result; the response is accepted for
- * HPCC_AUTH_NONE, _OK and _OK_RETIRED only.
+ * HPCC_AUTH_NONE, _OK and _OK_RETIRED, and for the others only from an
+ * auth-permissive peer (hpcc_auth_accepted()).
  */
 enum hpcc_auth_result hpcc_auth_check(const struct hpcc_keyring *ring,
 				      const void *buf,
 				      const struct hpcc_pkt *p, uint64_t now);
+
+/**
+ * hpcc_auth_accepted() - whether a response that hpcc_auth_check() judged
+ *	is taken
+ * @r: the check's result
+ * @c: the settings (auth-permissive prefixes)
+ * @p: the response
+ *
+ * Return: true for HPCC_AUTH_NONE, _OK and _OK_RETIRED; for
+ * HPCC_AUTH_MISSING, _UNKNOWN_KEY and _BAD only when an auth-permissive
+ * prefix holds @p's source (the rollout's phase that verifies and counts
+ * without refusing; Documentation/admin-guide.rst).
+ */
+bool hpcc_auth_accepted(enum hpcc_auth_result r, const struct hpccd_cfg *c,
+			const struct hpcc_pkt *p);
 
 #endif /* _HPCC_AUTH_H */

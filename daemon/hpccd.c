@@ -111,7 +111,7 @@ enum {
 	C_RESPONSES_U, C_RESPONSES_U_VALUE, C_NKEYS_PUSHED,
 	C_NKEYS_PUSH_FAILED, C_NL_SKIPPED, C_SEND_BLOCKED, C_FLOW_GETS,
 	C_FLOW_GETS_FAILED, C_NL_ROUND_TRIPS, C_FAMILY_LOOKUPS,
-	C_FAMILY_LOOKUPS_FAILED,
+	C_FAMILY_LOOKUPS_FAILED, C_AUTH_PERMITTED,
 	C_PARSE_BASE,
 	C_NUM = C_PARSE_BASE + HPCC_PARSE_NUM
 };
@@ -139,7 +139,7 @@ static const char *const counter_names[C_PARSE_BASE] = {
 	"responses-u", "responses-u-value", "notify-keys-pushed",
 	"notify-keys-push-failed", "netlink-replies-skipped", "send-blocked",
 	"flow-gets", "flow-gets-failed", "netlink-round-trips",
-	"family-lookups", "family-lookups-failed",
+	"family-lookups", "family-lookups-failed", "auth-permitted",
 };
 
 /*
@@ -1641,7 +1641,9 @@ static void ask_flow(struct hpccd_flow *f)
 static bool response_authentic(const uint8_t *raw, const struct hpcc_pkt *p,
 			       uint64_t now)
 {
-	switch (hpcc_auth_check(D.ring, raw, p, now)) {
+	enum hpcc_auth_result r = hpcc_auth_check(D.ring, raw, p, now);
+
+	switch (r) {
 	case HPCC_AUTH_NONE:
 		return true;
 	case HPCC_AUTH_OK:
@@ -1652,15 +1654,19 @@ static bool response_authentic(const uint8_t *raw, const struct hpcc_pkt *p,
 		return true;
 	case HPCC_AUTH_MISSING:
 		D.counters[C_AUTH_MISSING]++;
-		return false;
+		break;
 	case HPCC_AUTH_UNKNOWN_KEY:
 		D.counters[C_AUTH_UNKNOWN_KEY]++;
-		return false;
+		break;
 	case HPCC_AUTH_BAD:
 		D.counters[C_AUTH_BAD]++;
-		return false;
+		break;
 	}
-	return false;
+	/* auth-permissive: counted above, taken all the same */
+	if (!hpcc_auth_accepted(r, &D.cfg, p))
+		return false;
+	D.counters[C_AUTH_PERMITTED]++;
+	return true;
 }
 
 /* The push that carried sequence number @seq, if the ring still has it. */

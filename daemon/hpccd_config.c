@@ -273,6 +273,13 @@ bool hpccd_cfg_private(const struct hpccd_cfg *c, int family,
 	return dst_in(c->private_to, c->n_private, family, saddr);
 }
 
+bool hpccd_cfg_auth_permissive(const struct hpccd_cfg *c, int family,
+			       const void *saddr)
+{
+	return dst_in(c->auth_permissive, c->n_auth_permissive, family,
+		      saddr);
+}
+
 bool hpccd_cfg_fcr(const struct hpccd_cfg *c, int family, const void *daddr)
 {
 	return dst_in(c->fcr, c->n_fcr, family, daddr);
@@ -352,6 +359,9 @@ int hpccd_cfg_set(struct hpccd_cfg *c, const char *k, const char *v)
 		return parse_uint(k, v, 0, 1, &c->rx_answer);
 	if (!strcmp(k, "rx-max-flows"))
 		return parse_uint(k, v, 1, 1048576, &c->rx_max_flows);
+	if (!strcmp(k, "auth-permissive"))
+		return parse_dst_prefix(k, v, c->auth_permissive,
+					&c->n_auth_permissive);
 	if (!strcmp(k, "auth-overlap-s"))
 		return parse_uint(k, v, 0, 86400, &c->auth_overlap_s);
 	if (!strcmp(k, "auth-key-file")) {
@@ -444,6 +454,7 @@ int hpccd_cfg_parse(struct hpccd_cfg *c, const char *name, const char *buf,
 	c->n_cap = 0;
 	c->n_rx_based = 0;
 	c->n_private = 0;
+	c->n_auth_permissive = 0;
 	return parse_lines(c, name, buf, len, hpccd_cfg_set);
 }
 

@@ -169,6 +169,10 @@ struct hpccd_nkey {
  *	hpccd's user and not readable by group or others
  * @auth_overlap_s: auth-overlap-s, how long a key that a reload removed
  *	is still accepted, s, 0..86400 (default 60)
+ * @auth_permissive: "auth-permissive = PREFIX/LEN" lines, @n_auth_permissive
+ *	of them (at most HPCCD_MAX_ENCODINGS): senders of responses whose
+ *	MACs are checked and counted but never refuse them (a rollout's
+ *	first phase, Documentation/admin-guide.rst)
  * @keys: the key file's keys, @n_keys of them (at most HPCCD_MAX_KEYS)
  * @nkeys: the key file's notify-key lines, @n_nkeys of them (at most
  *	HPCCD_MAX_NKEYS)
@@ -212,6 +216,8 @@ struct hpccd_cfg {
 	unsigned int rx_max_flows;
 	char key_file[256];
 	unsigned int auth_overlap_s;
+	unsigned int n_auth_permissive;
+	struct hpccd_prefix auth_permissive[HPCCD_MAX_ENCODINGS];
 	struct hpccd_key keys[HPCCD_MAX_KEYS];
 	unsigned int n_keys;
 	struct hpccd_nkey nkeys[HPCCD_MAX_NKEYS];
@@ -266,6 +272,18 @@ bool hpccd_cfg_rx_based(const struct hpccd_cfg *c, int family,
  */
 bool hpccd_cfg_private(const struct hpccd_cfg *c, int family,
 		       const void *saddr);
+
+/**
+ * hpccd_cfg_auth_permissive() - whether a failed MAC check of a response
+ *	from @saddr is counted only
+ * @c: the settings
+ * @family: AF_INET or AF_INET6
+ * @saddr: the response's source
+ *
+ * Return: true when an "auth-permissive" prefix holds @saddr.
+ */
+bool hpccd_cfg_auth_permissive(const struct hpccd_cfg *c, int family,
+			       const void *saddr);
 
 /**
  * hpccd_prefix_holds() - whether @p holds an address

@@ -180,6 +180,85 @@ TEST_F(ring, rotation_overlap)
 	EXPECT_EQ(check(&self->ring, buf, n, 7000), HPCC_AUTH_UNKNOWN_KEY);
 }
 
+/*
+ * A key id given new bytes by a reload: responses signed with the new
+ * bytes are taken at once (before, the retired bytes of the same id were
+ * the ones checked for the whole overlap: auth-bad), the old bytes within
+ * the overlap only.
+ */
+TEST_F(ring, reused_id_new_bytes)
+{
+	uint8_t buf[HPCC_PKT_MAX];
+	struct hpccd_cfg rc;
+	size_t n;
+
+	hpccd_cfg_defaults(&rc);
+	ASSERT_EQ(keys(&self->c, "key = 1 " K1 " 10.0.0.0/8\n"), 0);
+	hpcc_keyring_load(&self->ring, &self->c, 0, 1000);
+	ASSERT_EQ(keys(&self->c, "key = 1 " K2 " 10.0.0.0/8\n"), 0);
+	EXPECT_EQ(hpcc_keyring_load(&self->ring, &self->c, 5000, 1000), 1);
+	EXPECT_EQ(self->ring.n, 2);
+	/* a receiver that has the new bytes */
+	ASSERT_EQ(keys(&rc, "key = 1 " K2 " 10.0.0.0/8\n"), 0);
+	n = response(buf, &rc.keys[0]);
+	ASSERT_NE(n, 0);
+	EXPECT_EQ(check(&self->ring, buf, n, 5001), HPCC_AUTH_OK);
+	EXPECT_EQ(check(&self->ring, buf, n, 7000), HPCC_AUTH_OK);
+	/* one that still has the old ones: within the overlap only */
+	ASSERT_EQ(keys(&rc, "key = 1 " K1 " 10.0.0.0/8\n"), 0);
+	n = response(buf, &rc.keys[0]);
+	EXPECT_EQ(check(&self->ring, buf, n, 5999), HPCC_AUTH_OK_RETIRED);
+	EXPECT_EQ(check(&self->ring, buf, n, 6000), HPCC_AUTH_BAD);
+	/* neither: bad, not an unknown key */
+	ASSERT_EQ(keys(&rc, "key = 1 " K3 " 10.0.0.0/8\n"), 0);
+	n = response(buf, &rc.keys[0]);
+	EXPECT_EQ(check(&self->ring, buf, n, 5001), HPCC_AUTH_BAD);
+}
+
+/*
+ * auth-permissive: the rollout's first phase.  A response from such a
+ * peer is checked and its result reported (counted by hpccd), but taken
+ * even when its MAC is missing, unknown or wrong; other peers' are not.
+ */
+TEST_F(ring, permissive_counts_does_not_refuse)
+{
+	const char *conf = "auth-permissive = 10.0.0.0/24\n";
+	uint8_t buf[HPCC_PKT_MAX];
+	struct hpccd_cfg rc;
+	struct hpcc_pkt r;
+	size_t n;
+
+	hpccd_cfg_defaults(&rc);
+	ASSERT_EQ(keys(&self->c, "key = 1 " K1 " 10.0.0.0/8\n"), 0);
+	hpcc_keyring_load(&self->ring, &self->c, 0, 0);
+	/* enforcing: unsigned and forged responses refused */
+	n = response(buf, NULL);
+	ASSERT_EQ(hpcc_parse(buf, n, &r), HPCC_PARSE_OK);
+	EXPECT_EQ(hpcc_auth_check(&self->ring, buf, &r, 1), HPCC_AUTH_MISSING);
+	EXPECT_FALSE(hpcc_auth_accepted(HPCC_AUTH_MISSING, &self->c, &r));
+	/* permissive for 10.0.0.0/24, which holds the responder 10.0.0.1 */
+	ASSERT_EQ(hpccd_cfg_parse(&self->c, "t", conf, strlen(conf)), 0);
+	EXPECT_EQ(self->c.n_auth_permissive, 1);
+	EXPECT_TRUE(hpcc_auth_accepted(HPCC_AUTH_MISSING, &self->c, &r));
+	ASSERT_EQ(keys(&rc, "key = 1 " K3 " 10.0.0.0/8\n"), 0);
+	n = response(buf, &rc.keys[0]);
+	ASSERT_EQ(hpcc_parse(buf, n, &r), HPCC_PARSE_OK);
+	EXPECT_EQ(hpcc_auth_check(&self->ring, buf, &r, 1), HPCC_AUTH_BAD);
+	EXPECT_TRUE(hpcc_auth_accepted(HPCC_AUTH_BAD, &self->c, &r));
+	EXPECT_TRUE(hpcc_auth_accepted(HPCC_AUTH_UNKNOWN_KEY, &self->c, &r));
+	EXPECT_TRUE(hpcc_auth_accepted(HPCC_AUTH_OK, &self->c, &r));
+	/* a prefix that does not hold the responder: refused again */
+	conf = "auth-permissive = 10.0.1.0/24\n";
+	ASSERT_EQ(hpccd_cfg_parse(&self->c, "t", conf, strlen(conf)), 0);
+	EXPECT_FALSE(hpcc_auth_accepted(HPCC_AUTH_BAD, &self->c, &r));
+	/* a reload without the line: enforcing */
+	ASSERT_EQ(hpccd_cfg_parse(&self->c, "t", "", 0), 0);
+	EXPECT_EQ(self->c.n_auth_permissive, 0);
+	n = response(buf, NULL);
+	ASSERT_EQ(hpcc_parse(buf, n, &r), HPCC_PARSE_OK);
+	EXPECT_FALSE(hpcc_auth_accepted(HPCC_AUTH_MISSING, &self->c, &r));
+}
+
 TEST_F(ring, longest_prefix_signs)
 {
 	uint32_t a = inet_addr("10.1.2.3"), b = inet_addr("10.9.0.1");

@@ -216,6 +216,24 @@ forged() {
 	[ "$(d a b "s_$2")" -ge 3 ] && [ "$(d a b s_telemetry_pushed)" = 0 ]
 }
 
+# auth-permissive (a rollout's first phase): the receiver still signs
+# nothing (forged ''), the sender checks and counts (auth-missing) but takes
+# the responses (auth-permitted, telemetry pushed); without the line again
+# it refuses them.
+permissive() {
+	echo "auth-permissive = 10.50.2.0/24" >> "$TMP/hs.conf" && reload hs &&
+	sleep 1 && snap a && sleep 2 && snap b || return 1
+	sed -i '/^auth-permissive/d' "$TMP/hs.conf" && reload hs &&
+	sleep 1 && snap c && sleep 2 && snap e || return 1
+	echo "permissive: auth-missing +$(d a b s_auth_missing) auth-permitted +$(d a b s_auth_permitted) telemetry-pushed +$(d a b s_telemetry_pushed)"
+	echo "enforcing again: auth-missing +$(d c e s_auth_missing) auth-permitted +$(d c e s_auth_permitted) telemetry-pushed +$(d c e s_telemetry_pushed)"
+	[ "$(d a b s_auth_missing)" -ge 3 ] &&
+	[ "$(d a b s_auth_permitted)" = "$(d a b s_auth_missing)" ] &&
+	[ "$(d a b s_telemetry_pushed)" -ge 3 ] &&
+	[ "$(d c e s_auth_missing)" -ge 3 ] && [ "$(d c e s_auth_permitted)" = 0 ] &&
+	[ "$(d c e s_telemetry_pushed)" = 0 ]
+}
+
 # The receiver refuses receiver-based mode: the sender counts it and its
 # flow goes on sender-based (hop records, samples, no rx-based).
 refused() {
@@ -281,7 +299,7 @@ private_u() {
 }
 
 ktap_print_header
-ktap_set_plan 10
+ktap_set_plan 11
 t "hs - rt (hpcc_int v2, tbf 100 Mbit/s) - hr, IPv4 and IPv6" topology
 t "hpccd in both, with key files; the sender's probes ask for receiver-based HPCC" daemons_start
 t "a key file others can read is refused: hpccd exits 2" key_file_mode
@@ -289,6 +307,7 @@ t "IPv6: receiver-based, W applied, sent at most once per T, signed, N reported"
 t "IPv4: the same" eval 'stop_flow; rx_flow $SRV4 4 6301'
 t "key rotation: the old key accepted in the overlap, nothing refused, W applied throughout" rotation
 t "a wrong key (same id, other bytes) is refused, then an unsigned response" eval "forged '3 $KX 10.50.0.0/16' auth_bad && forged '' auth_missing"
+t "auth-permissive: unsigned responses counted and taken; without it refused again" permissive
 t "the receiver refuses receiver-based mode: counted on both sides, the flow goes on sender-based" refused
 t "private: responses carry W and no record; the flow runs on W" private
 t "private, sender-based: responses carry only U; the sender's module runs NewAck on it" private_u
