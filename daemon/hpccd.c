@@ -215,6 +215,8 @@ static const char *const counter_names[C_PARSE_BASE] = {
  *	for HPCCD_MAX_NKEYS, sodium_malloc() memory as @ring
  * @nkeys_owned: the key file has had notify-key lines: hpccd sets the
  *	module's keys (and flushes them when the lines are gone)
+ * @filter_on: the packet sockets have their filters (attach_filter())
+ * @filter_of: the probe DSCP, response DSCP and ifa-protocol they match
  */
 struct hpccd {
 	struct hpccd_cfg cfg;
@@ -251,6 +253,8 @@ struct hpccd {
 	struct hpccd_nkey *nkeys;
 	unsigned int n_nkeys;
 	bool nkeys_owned;
+	bool filter_on;
+	uint8_t filter_of[3];
 };
 
 static struct hpccd D = {
@@ -824,7 +828,14 @@ static void read_params(void)
 			 p.ifa_protocol : HPCC_IFA_PROTOCOL;
 }
 
-static int set_filter(int fd, struct sock_filter *code, unsigned short len)
+/*
+ * set_filter() - attach @code to @fd; @first: the socket had no filter,
+ * and what it queued meanwhile is drained (unfiltered).  Replacing a
+ * filter drains nothing: what the old one let in are probes and responses
+ * still to be read (the DSCP checks count the others).
+ */
+static int set_filter(int fd, struct sock_filter *code, unsigned short len,
+		      bool first)
 {
 	struct sock_fprog prog = { .len = len, .filter = code };
 	char drain[64];
@@ -834,8 +845,7 @@ static int set_filter(int fd, struct sock_filter *code, unsigned short len)
 	if (setsockopt(fd, SOL_SOCKET, SO_ATTACH_FILTER, &prog,
 		       sizeof(prog)) < 0)
 		return -errno;
-	/* what arrived before the filter was attached is not filtered */
-	while (recv(fd, drain, sizeof(drain), MSG_DONTWAIT) >= 0)
+	while (first && recv(fd, drain, sizeof(drain), MSG_DONTWAIT) >= 0)
 		;
 	return 0;
 }
@@ -889,11 +899,23 @@ static int attach_filter(void)
 		/* 13 */ BPF_STMT(BPF_RET | BPF_K, 0),
 		/* 14 */ BPF_STMT(BPF_RET | BPF_K, 0xffff),
 	};
+	uint8_t want[3] = { D.probe_dscp, D.response_dscp, D.ifa_protocol };
+	bool first = !D.filter_on;
 	int err;
 
-	err = set_filter(D.pkt_fd, code, sizeof(code) / sizeof(code[0]));
-	return err ? err : set_filter(D.pkt6_fd, code6,
-				      sizeof(code6) / sizeof(code6[0]));
+	/* a reload or reconnect with the same DSCPs: nothing to change */
+	if (D.filter_on && !memcmp(D.filter_of, want, sizeof(want)))
+		return 0;
+	err = set_filter(D.pkt_fd, code, sizeof(code) / sizeof(code[0]),
+			 first);
+	if (!err)
+		err = set_filter(D.pkt6_fd, code6,
+				 sizeof(code6) / sizeof(code6[0]), first);
+	if (err)
+		return err;
+	D.filter_on = true;
+	memcpy(D.filter_of, want, sizeof(want));
+	return 0;
 }
 
 /*
@@ -2025,6 +2047,43 @@ static void write_stats(void)
 
 /* --- command line, setup, main loop ---------------------------------------- */
 
+/*
+ * The command line's settings, by key (the last of an option given twice
+ * wins), and the configuration file: each load of the configuration (the
+ * start, each SIGHUP) applies them over the file's, as hpccd(8) says.
+ */
+enum { CL_BUDGET, CL_HOPS, CL_STATS, CL_LOG, CL_VERBOSE, CL_NUM };
+
+static struct {
+	const char *file;
+	bool file_given;
+	const char *kv[CL_NUM][2];
+} CL = { .file = "/etc/hpcc/hpccd.conf" };
+
+static void cl_arg(int slot, const char *key, const char *value)
+{
+	CL.kv[slot][0] = key;
+	CL.kv[slot][1] = value;
+}
+
+/*
+ * load_cfg() - the configuration a start gives (hpccd_cfg_load(): the
+ * defaults, the file, the command line) into @c
+ */
+static int load_cfg(struct hpccd_cfg *c)
+{
+	const char *kv[2 * CL_NUM];
+	unsigned int i, n = 0;
+
+	for (i = 0; i < CL_NUM; i++)
+		if (CL.kv[i][0]) {
+			kv[2 * n] = CL.kv[i][0];
+			kv[2 * n + 1] = CL.kv[i][1];
+			n++;
+		}
+	return hpccd_cfg_load(c, CL.file, CL.file_given, kv, n);
+}
+
 static void usage(FILE *out)
 {
 	fprintf(out,
@@ -2244,6 +2303,16 @@ static int setup(const sigset_t *mask)
 	return 0;
 }
 
+/* The ring's keys of the key file, or those a reload retired. */
+static unsigned int ring_keys(bool retired)
+{
+	unsigned int i, n = 0;
+
+	for (i = 0; i < D.ring->n; i++)
+		n += !D.ring->k[i].expires_ns != retired;
+	return n;
+}
+
 /* Returns false to exit. */
 static bool on_signal(void)
 {
@@ -2256,18 +2325,24 @@ static bool on_signal(void)
 		case SIGINT:
 			return false;
 		case SIGHUP:
-			c = D.cfg;
-			if (hpccd_cfg_read(&c, true)) {
+			/* what a restart would read, all or nothing */
+			if (load_cfg(&c)) {
 				logmsg(LOG_ERR, "reload failed; settings kept");
 			} else {
 				D.cfg = c;
 				apply_cfg();
 				push_nkeys();
-				logmsg(LOG_INFO, "reloaded %s", D.cfg.file);
+				logmsg(LOG_INFO, "reloaded %s: budget %u probes/s, %u hops per probe, response-rate %u, %u keys, %u retired",
+				       D.cfg.file, D.cfg.budget, D.cfg.max_hops,
+				       D.cfg.response_rate, ring_keys(false),
+				       ring_keys(true));
 			}
 			/* the key bytes the file had (D.cfg's are gone) */
 			explicit_bzero(&c, sizeof(c));
 			sodium_stackzero(KEY_STACK);
+			/* the module's parameters; the packet filters only
+			 * change with its DSCPs (attach_filter())
+			 */
 			if (D.req.family_id) {
 				read_params();
 				attach_filter();
@@ -2284,31 +2359,40 @@ static bool on_signal(void)
 int main(int argc, char **argv)
 {
 	struct epoll_event evs[8];
-	bool file_given = false, run = true;
+	bool run = true;
 	int opt, i, n;
-	struct hpccd_cfg cl;
 	char *const *args = argv;
 	sigset_t mask;
 
 	signals_block(&mask);
 	hpccd_cfg_log = cfg_log;
-	hpccd_cfg_defaults(&D.cfg);
-	/* the file first, so the command line wins over it */
+	/* the command line, kept for each load of the configuration */
 	while ((opt = getopt_long(argc, args, short_opts, long_opts,
 				  NULL)) != -1)
-		if (opt == 'c') {
-			snprintf(D.cfg.file, sizeof(D.cfg.file), "%s", optarg);
-			file_given = true;
-		} else if (opt == 'h') {
+		switch (opt) {
+		case 'c':
+			CL.file = optarg;
+			CL.file_given = true;
+			break;
+		case 'b': cl_arg(CL_BUDGET, "probe-budget", optarg); break;
+		case 'H': cl_arg(CL_HOPS, "max-hops", optarg); break;
+		case 'S': cl_arg(CL_STATS, "stats-file", optarg); break;
+		case 's': cl_arg(CL_LOG, "log", "syslog"); break;
+		case 'v': cl_arg(CL_VERBOSE, "verbose", "1"); break;
+		case 'h':
 			usage(stdout);
 			return 0;
-		} else if (opt == 'V') {
+		case 'V':
 			printf("hpccd %s\n", HPCC_VERSION);
 			return 0;
-		} else if (opt == '?') {
+		default:
 			usage(stderr);
 			return 2;
 		}
+	if (optind != argc) {
+		usage(stderr);
+		return 2;
+	}
 	if (hpcc_auth_init()) {
 		fprintf(stderr, "hpccd: libsodium cannot be initialised\n");
 		return 1;
@@ -2324,31 +2408,9 @@ int main(int argc, char **argv)
 	}
 	sodium_memzero(D.ring, sizeof(*D.ring));
 	sodium_memzero(D.nkeys, HPCCD_MAX_NKEYS * sizeof(*D.nkeys));
-	if (hpccd_cfg_read(&D.cfg, file_given))
+	if (load_cfg(&D.cfg))
 		return 2;
-	cl = D.cfg;
-	optind = 1;
-	while ((opt = getopt_long(argc, args, short_opts, long_opts,
-				  NULL)) != -1) {
-		int err = 0;
-
-		switch (opt) {
-		case 'b': err = hpccd_cfg_set(&cl, "probe-budget", optarg); break;
-		case 'H': err = hpccd_cfg_set(&cl, "max-hops", optarg); break;
-		case 'S': err = hpccd_cfg_set(&cl, "stats-file", optarg); break;
-		case 's': cl.syslog = true; break;
-		case 'v': cl.verbose = 1; break;
-		}
-		if (err)
-			return 2;
-	}
-	if (optind != argc) {
-		usage(stderr);
-		return 2;
-	}
-	D.cfg = cl;
 	/* the key file's bytes: D.cfg's go to the ring in setup() */
-	sodium_memzero(&cl, sizeof(cl));
 	sodium_stackzero(KEY_STACK);
 	if (D.cfg.syslog)
 		openlog("hpccd", LOG_PID, LOG_DAEMON);

@@ -723,6 +723,26 @@ int hpccd_cfg_read(struct hpccd_cfg *c, bool must_exist)
 	if (c->key_file[0] && hpccd_cfg_read_keys(c))
 		err = -1;
 	else if (!c->key_file[0])
-		c->n_keys = 0;
+		c->n_keys = c->n_nkeys = 0;
+	return err;
+}
+
+int hpccd_cfg_load(struct hpccd_cfg *c, const char *file, bool must_exist,
+		   const char *const *args, unsigned int n_args)
+{
+	unsigned int i;
+	int err;
+
+	hpccd_cfg_defaults(c);
+	if (strlen(file) >= sizeof(c->file)) {
+		cfg_err("%.64s...: longer than %zu bytes", file,
+			sizeof(c->file) - 1);
+		return -1;
+	}
+	snprintf(c->file, sizeof(c->file), "%s", file);
+	err = hpccd_cfg_read(c, must_exist);
+	for (i = 0; i < n_args; i++)
+		if (hpccd_cfg_set(c, args[2 * i], args[2 * i + 1]))
+			err = -1;
 	return err;
 }

@@ -387,4 +387,27 @@ int hpccd_cfg_parse(struct hpccd_cfg *c, const char *name, const char *buf,
  */
 int hpccd_cfg_read(struct hpccd_cfg *c, bool must_exist);
 
+/**
+ * hpccd_cfg_load() - the settings a start gives: the defaults, then the
+ *	file (and its key file), then the command line's settings
+ * @c: replaced whole
+ * @file: the configuration file
+ * @must_exist: a missing @file is an error (-c given); else it is the
+ *	defaults
+ * @args: the command line's settings, @n_args key and value pairs
+ *	(args[2i] the key, args[2i + 1] the value), applied after the file
+ *	so that they win over it
+ * @n_args: how many pairs
+ *
+ * hpccd calls it at the start and for each SIGHUP, so that a reload gives
+ * what a restart would: a setting the file no longer names returns to its
+ * default or to the command line's value, and a key file the file no
+ * longer names leaves no key.
+ *
+ * Return: 0, or -1 (reported) when the file, the key file or a command
+ * line setting is bad; @c is then not to be used.
+ */
+int hpccd_cfg_load(struct hpccd_cfg *c, const char *file, bool must_exist,
+		   const char *const *args, unsigned int n_args);
+
 #endif /* _HPCCD_CONFIG_H */

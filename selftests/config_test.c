@@ -9,11 +9,14 @@
  * ioam-namespace, ioam-ts, "fcr = PREFIX/LEN" (the destinations whose
  * probes announce FCR support) and "ccm = PREFIX/LEN" (those whose probes
  * carry the coordination tag); the lists are replaced by each parse (a
- * reload).  Host test, built with ASan and UBSan.
+ * reload); hpccd_cfg_load(), a start's and a reload's load.  Host test,
+ * built with ASan and UBSan.
  */
 #include <arpa/inet.h>
 #include <stdio.h>
 #include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
 
 #include "kselftest_harness.h"
 #include "hpccd_config.h"
@@ -221,6 +224,85 @@ TEST(ccm_prefixes)
 	EXPECT_EQ(-1, parse(&c, "ccm = fd00::\n"));
 	ASSERT_EQ(0, parse(&c, "verbose = 1\n"));
 	EXPECT_EQ(0, c.n_ccm);
+}
+
+/* write_file PATH TEXT MODE */
+static int write_file(const char *path, const char *text, mode_t mode)
+{
+	FILE *f = fopen(path, "w");
+
+	if (!f)
+		return -1;
+	fputs(text, f);
+	fclose(f);
+	return chmod(path, mode);
+}
+
+/*
+ * A reload is a restart's load (hpccd_cfg_load(): defaults, file,
+ * command line): a setting the file no longer names returns to its
+ * default, the command line wins over the file at every load, a key file
+ * the file no longer names leaves no key, and a bad file fails whole.
+ * (hpccd's reload read the file over the running settings: the removed
+ * response-rate kept 50, the file's probe-budget beat -b, the keys of the
+ * removed auth-key-file were read again.)
+ */
+TEST(reload_is_restart)
+{
+	const char *const cl[] = { "probe-budget", "700", "log", "syslog" };
+	char dir[] = "/tmp/config_test.XXXXXX", conf[64], keys[64], text[160];
+	struct hpccd_cfg c;
+
+	hpccd_cfg_log = quiet;
+	ASSERT_NE(NULL, mkdtemp(dir));
+	snprintf(conf, sizeof(conf), "%s/conf", dir);
+	snprintf(keys, sizeof(keys), "%s/keys", dir);
+	ASSERT_EQ(0, write_file(keys, "key = 1 0101010101010101010101010101010101010101010101010101010101010101 10.0.0.0/8\n"
+				"notify-key = 2 00112233445566778899aabbccddeeff 10.0.0.0/8\n", 0600));
+	snprintf(text, sizeof(text), "probe-budget = 500\nresponse-rate = 50\n"
+		 "encoding = int-md 10.0.0.0/8\nauth-key-file = %s\n", keys);
+	ASSERT_EQ(0, write_file(conf, text, 0644));
+	/* the start, and a reload of the same file: the same settings */
+	ASSERT_EQ(0, hpccd_cfg_load(&c, conf, true, cl, 2));
+	EXPECT_EQ(700, c.budget);		/* -b over the file */
+	EXPECT_EQ(50, c.response_rate);
+	EXPECT_TRUE(c.syslog);
+	EXPECT_EQ(1, c.n_enc);
+	EXPECT_EQ(1, c.n_keys);
+	EXPECT_EQ(1, c.n_nkeys);
+	ASSERT_EQ(0, hpccd_cfg_load(&c, conf, true, cl, 2));
+	EXPECT_EQ(700, c.budget);
+	EXPECT_EQ(1, c.n_keys);
+	/* the file without response-rate, encoding and auth-key-file */
+	ASSERT_EQ(0, write_file(conf, "max-hops = 3\nlog = stderr\n", 0644));
+	ASSERT_EQ(0, hpccd_cfg_load(&c, conf, true, cl, 2));
+	EXPECT_EQ(700, c.budget);
+	EXPECT_EQ(3, c.max_hops);
+	EXPECT_EQ(20000, c.response_rate);	/* the default again */
+	EXPECT_EQ(0, c.n_enc);
+	EXPECT_STREQ("", c.key_file);
+	EXPECT_EQ(0, c.n_keys);
+	EXPECT_EQ(0, c.n_nkeys);
+	EXPECT_TRUE(c.syslog);			/* -s over "log = stderr" */
+	/* without the command line: the file's and the defaults */
+	ASSERT_EQ(0, hpccd_cfg_load(&c, conf, true, cl, 0));
+	EXPECT_EQ(20000, c.budget);
+	EXPECT_FALSE(c.syslog);
+	/* a bad file, a bad command line value, a missing file that was
+	 * named: -1 (hpccd keeps its running settings)
+	 */
+	ASSERT_EQ(0, write_file(conf, "max-hops = 99\n", 0644));
+	EXPECT_EQ(-1, hpccd_cfg_load(&c, conf, true, cl, 2));
+	ASSERT_EQ(0, write_file(conf, "", 0644));
+	EXPECT_EQ(-1, hpccd_cfg_load(&c, conf, true,
+				     (const char *const[]){ "max-hops", "0" }, 1));
+	ASSERT_EQ(0, unlink(conf));
+	EXPECT_EQ(-1, hpccd_cfg_load(&c, conf, true, cl, 2));
+	/* not named (no -c): the defaults and the command line */
+	ASSERT_EQ(0, hpccd_cfg_load(&c, conf, false, cl, 2));
+	EXPECT_EQ(700, c.budget);
+	EXPECT_EQ(5, c.max_hops);
+	EXPECT_EQ(0, unlink(keys) | rmdir(dir));
 }
 
 TEST_HARNESS_MAIN

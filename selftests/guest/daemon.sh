@@ -378,6 +378,31 @@ responses_rate_limited() {
 		[ $((l1 - l0)) -ge $((400 - 8 - 50 * dt / 1000 - 1)) ]
 }
 
+# A reload keeps what the packet sockets have queued.  hs's hpccd is
+# stopped, gets SIGHUP, then 50 probes; once it runs again its signalfd,
+# ready first, comes first: it reloads, and still reads and answers the
+# 50.  (Its reloads re-attached the packet filters and drained the
+# sockets: the 50 were lost.)
+reload_keeps_queued() {
+	local mac pid p0 r0 n0
+	mac=$(ip netns exec hs cat /sys/class/net/v0/address)
+	pid=$(pid_of hs) || return 1
+	# the previous case's reload (response-rate back to its default) done
+	retry 25 sh -c "grep reloaded '$TMP/hs.log' | tail -n 1 | grep -q 'response-rate 20000'" ||
+		{ echo "previous reload not seen"; return 1; }
+	p0=$(dstat hs probes-received) && r0=$(dstat hs responses-sent) || return 1
+	n0=$(grep -c reloaded "$TMP/hs.log")
+	kill -STOP "$pid" && kill -HUP "$pid" || return 1
+	ip netns exec hr python3 "$PROBE" l2send v1 "$mac" $SRV $CLI 60 50
+	kill -CONT "$pid"
+	retry 50 sh -c "[ \$(grep -c reloaded '$TMP/hs.log') -gt $n0 ]" ||
+		{ echo "no reload"; return 1; }
+	retry 25 dstat_is hs probes-received -ge $((p0 + 50))
+	echo "reloaded; probes-received $p0 -> $(dstat hs probes-received), responses-sent $r0 -> $(dstat hs responses-sent)"
+	[ "$(dstat hs probes-received)" -ge $((p0 + 50)) ] &&
+		[ "$(dstat hs responses-sent)" -ge $((r0 + 50)) ]
+}
+
 # A refused telemetry-set (here EPERM: hpccd without CAP_NET_ADMIN) no
 # longer ends a busy flow's probing: it is counted and the flow asks again
 # after a backoff.  (The old hpccd sent one probe and stopped for good.)
@@ -613,7 +638,7 @@ clean_exit() {
 }
 
 ktap_print_header
-ktap_set_plan 18
+ktap_set_plan 19
 t "two namespaces, veth, a stand-in hop record stamped by tc pedit" topology
 t "hpccd runs in both; the receiver's only with CAP_NET_ADMIN and CAP_NET_RAW" daemons_start
 t "probes and responses flow and fresh telemetry reaches the module" telemetry_reaches_module
@@ -625,6 +650,7 @@ t "responses without hops cost no netlink round trip each" no_hops_not_serialize
 t "malformed and forged packets with both DSCPs are counted and dropped" garbage_survived
 t "no response to broadcast, multicast, zero or loopback probes; refusals counted" reflector_refused
 t "responses to one source are limited to response-rate, the rest counted" responses_rate_limited
+t "a reload (SIGHUP) keeps the probes queued on the packet sockets" reload_keeps_queued
 t "refused telemetry (no CAP_NET_ADMIN) does not end a busy flow's probing" telemetry_refused_keeps_probing
 t "events lost while hpccd is stopped are repaired by a resync" lost_events_repaired
 t "a probe and forged-response flood: hpccd survives and answers, the flow recovers" response_flood

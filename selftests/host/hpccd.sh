@@ -322,6 +322,36 @@ sys.exit(1 if found or not dd else 0)
 PY
 }
 
+# SIGHUP gives what a restart would: the command line (-b 700) wins over
+# the file at each reload, and the settings and key file the file no
+# longer names are gone (defaults, no key; the removed key retired for
+# its overlap).  The reload's log line states them.
+reload_is_restart() {
+	local pid
+	key_file_for_reload || return 1
+	printf 'probe-budget = 500\nresponse-rate = 50\nauth-key-file = %s\n' \
+		"$TMP/rk.keys" > "$TMP/rk.conf"
+	"$D" -c "$TMP/rk.conf" -b 700 > "$TMP/rk.log" 2>&1 &
+	pid=$!
+	retry 50 grep -q "hpccd running: budget 700 probes/s" "$TMP/rk.log" ||
+		{ cat "$TMP/rk.log"; kill $pid; return 1; }
+	kill -HUP $pid
+	retry 50 grep -q "reloaded" "$TMP/rk.log" || { cat "$TMP/rk.log"; kill $pid; return 1; }
+	printf 'max-hops = 3\n' > "$TMP/rk.conf"
+	kill -HUP $pid
+	retry 50 test "$(grep -c reloaded "$TMP/rk.log")" = 2
+	kill -TERM $pid
+	wait $pid
+	grep -E "running|reloaded" "$TMP/rk.log"
+	grep -q "reloaded .*: budget 700 probes/s, 5 hops per probe, response-rate 50, 1 keys, 0 retired" "$TMP/rk.log" &&
+	grep -q "reloaded .*: budget 700 probes/s, 3 hops per probe, response-rate 20000, 0 keys, 1 retired" "$TMP/rk.log"
+}
+
+key_file_for_reload() {
+	printf 'key = 1 %s 10.0.0.0/8\n' "$(printf '01%.0s' $(seq 32))" > "$TMP/rk.keys" &&
+	chmod 600 "$TMP/rk.keys"
+}
+
 ktap_print_header
 ktap_set_plan 13
 t "hpccd -h prints usage" sh -c "'$D' -h | grep -q usage"
@@ -337,6 +367,7 @@ if [ "$(id -u)" = 0 ]; then
 	t "IPv6 refused by the sandbox on a host with IPv6: hpccd does not start" unit_no_ipv6
 	t "the statistics file is written through a fresh file, not a planted symlink" stats_no_symlink
 	t "the MAC keys are in no dumpable memory; the unit sets LimitCORE=0" keys_not_dumpable
+	t "SIGHUP gives a restart's settings: command line over the file, removed lines and keys gone" reload_is_restart
 else
 	ktap_test_skip "signals: hpccd needs root for its raw sockets"
 	ktap_test_skip "example config: hpccd needs root for its raw sockets"
@@ -347,6 +378,7 @@ else
 	ktap_test_skip "unit sandbox without IPv6: needs root (namespaces, raw sockets)"
 	ktap_test_skip "stats file symlink: hpccd needs root for its raw sockets"
 	ktap_test_skip "keys not dumpable: hpccd needs root for its raw sockets"
+	ktap_test_skip "reload is restart: hpccd needs root for its raw sockets"
 fi
 t "every address family hpccd opens is in the unit's RestrictAddressFamilies=" unit_families
 ktap_finished
