@@ -237,6 +237,16 @@ $(BUILD)/selftests/nmac_send: $(call obj,obj,selftests/nmac_send.c)
 	$(call link,$(CC),$(U_CFLAGS),-lsodium)
 $(BUILD)/selftests/probe_flood: $(call obj,obj,selftests/probe_flood.c $(WIRE_SRC))
 	$(call link,$(CC),$(U_CFLAGS))
+# unit_sandbox's SystemCallFilter=: this architecture's system call numbers
+# by name, from the C library's headers
+$(BUILD)/selftests/syscall_names.h:
+	@mkdir -p $(@D)
+	echo '#include <sys/syscall.h>' | $(CC) -dM -E - | \
+		awk '$$2 ~ /^__NR_/ && $$3 ~ /^[0-9]+$$/ { printf "{ \"%s\", %s },\n", substr($$2, 6), $$3 }' > $@
+$(BUILD)/obj/selftests/unit_sandbox.o: EXTRA_CFLAGS = -I$(BUILD)/selftests
+$(BUILD)/obj/selftests/unit_sandbox.o: $(BUILD)/selftests/syscall_names.h
+$(BUILD)/selftests/unit_sandbox: $(call obj,obj,selftests/unit_sandbox.c)
+	$(call link,$(CC),$(U_CFLAGS))
 $(BUILD)/selftests/%: $(BUILD)/obj-test/selftests/%.o
 	$(call link,$(CC),$(U_CFLAGS))
 

@@ -11,14 +11,19 @@
  * Applied as systemd applies them (systemd.exec(5)):
  *  - RestrictAddressFamilies=: a seccomp filter; socket(2) of a family
  *    not listed (or, after ~, listed) fails with EAFNOSUPPORT
+ *  - SystemCallFilter=: the same filter allows the calls of the first
+ *    line's list less those of the ~ lines; another call kills the
+ *    process (systemd's default action, SIGSYS); @groups are expanded by
+ *    `systemd-analyze syscall-filter`, names unknown to this architecture
+ *    (selftests' syscall_names.h, from <sys/syscall.h>) skipped
  *  - SystemCallArchitectures=native: other architectures' calls kill
  *  - DynamicUser=yes: runs as an unprivileged user, uid and gid 65534
  *  - CapabilityBoundingSet=, AmbientCapabilities=: the bounding set
  *    reduced to the list, the ambient set raised to the other
  *  - NoNewPrivileges=yes, UMask=, LimitCORE=
  * Printed, one "unit_sandbox: not applied: KEY" line each on stderr: the
- * other keys (mount namespaces, Protect*=, SystemCallFilter=...), which the
- * caller's test must not depend on.  An unknown capability or address
+ * other keys (mount namespaces, Protect*=, ...), which the caller's test
+ * must not depend on.  An unknown capability or address
  * family name is an error (exit 125), so that a unit change is noticed.
  */
 #include <errno.h>
@@ -47,6 +52,12 @@
 #endif
 
 #define MAX_FAM 32
+#define MAX_NR 1024
+
+/* this architecture's system calls: { "name", number }, ... */
+static const struct { const char *name; int nr; } syscalls[] = {
+#include "syscall_names.h"
+};
 
 static const struct { const char *name; int v; } families[] = {
 	{ "AF_UNIX", AF_UNIX }, { "AF_LOCAL", AF_LOCAL },
@@ -71,6 +82,8 @@ static struct {
 	int bounding_set;
 	long umask_v;
 	long core;
+	int filter_set;
+	unsigned char allow[MAX_NR];
 } u = { .umask_v = -1, .core = -1 };
 
 static void die(const char *what, const char *v)
@@ -108,6 +121,43 @@ static unsigned long long cap_mask(char *v)
 	return m;
 }
 
+/*
+ * syscall_set() - allow (@on) or not the system call or @group @name, a
+ * group through `systemd-analyze syscall-filter` (nested groups too)
+ */
+static void syscall_set(const char *name, int on, int depth)
+{
+	char cmd[128], line[128], *w;
+	size_t i;
+	FILE *f;
+
+	if (name[0] != '@') {
+		for (i = 0; i < sizeof(syscalls) / sizeof(syscalls[0]); i++)
+			if (!strcmp(name, syscalls[i].name) &&
+			    syscalls[i].nr < MAX_NR)
+				u.allow[syscalls[i].nr] = (unsigned char)on;
+		return;
+	}
+	if (depth > 8 || strlen(name) > 64 || strspn(name + 1,
+	    "abcdefghijklmnopqrstuvwxyz-") != strlen(name + 1))
+		die("bad system call group", name);
+	snprintf(cmd, sizeof(cmd), "systemd-analyze syscall-filter %s", name);
+	f = popen(cmd, "r");
+	if (!f)
+		die("cannot run", cmd);
+	/* "@group", then indented members, "# comments" */
+	if (!fgets(line, sizeof(line), f) || strncmp(line, name, strlen(name)))
+		die("systemd-analyze does not know", name);
+	while (fgets(line, sizeof(line), f)) {
+		w = line + strspn(line, " \t");
+		w[strcspn(w, " \t\r\n")] = 0;
+		if (*w && *w != '#')
+			syscall_set(w, on, depth + 1);
+	}
+	if (pclose(f))
+		die("failed:", cmd);
+}
+
 static int yes(const char *v)
 {
 	return !strcmp(v, "yes") || !strcmp(v, "true") || !strcmp(v, "1");
@@ -129,6 +179,20 @@ static void service_key(char *k, char *v)
 				die("too many families at", tok);
 			u.fam[u.n_fam++] = family(tok);
 		}
+	} else if (!strcmp(k, "SystemCallFilter")) {
+		int on = 1;
+
+		if (*v == '~') {
+			on = 0;
+			v++;
+		}
+		/* a first line that denies allows everything else */
+		if (!u.filter_set && !on)
+			memset(u.allow, 1, sizeof(u.allow));
+		u.filter_set = 1;
+		for (tok = strtok_r(v, " \t", &save); tok;
+		     tok = strtok_r(NULL, " \t", &save))
+			syscall_set(tok, on, 0);
 	} else if (!strcmp(k, "SystemCallArchitectures")) {
 		u.native = !strcmp(v, "native");
 	} else if (!strcmp(k, "DynamicUser")) {
@@ -179,10 +243,14 @@ static void read_unit(const char *path)
 	fclose(f);
 }
 
-/* socket(2)'s first argument, the family, against the list */
-static void seccomp_families(void)
+/*
+ * The seccomp filter: the architecture; socket(2)'s first argument, the
+ * family, against RestrictAddressFamilies=; then SystemCallFilter='s
+ * list (two instructions a call: a jump offset has 8 bits).
+ */
+static void seccomp_filter(void)
 {
-	struct sock_filter f[8 + MAX_FAM];
+	static struct sock_filter f[16 + MAX_FAM + 2 * MAX_NR];
 	struct sock_fprog prog = { .filter = f };
 	unsigned int n = 0;
 	int i;
@@ -195,22 +263,41 @@ static void seccomp_families(void)
 		u.native ? SECCOMP_RET_KILL_PROCESS : SECCOMP_RET_ALLOW);
 	f[n++] = (struct sock_filter)BPF_STMT(BPF_LD | BPF_W | BPF_ABS,
 		offsetof(struct seccomp_data, nr));
-	f[n++] = (struct sock_filter)BPF_JUMP(BPF_JMP | BPF_JEQ | BPF_K,
-		__NR_socket, 1, 0);
-	f[n++] = (struct sock_filter)BPF_STMT(BPF_RET | BPF_K,
-		SECCOMP_RET_ALLOW);
-	f[n++] = (struct sock_filter)BPF_STMT(BPF_LD | BPF_W | BPF_ABS,
-		offsetof(struct seccomp_data, args[0]));
-	/* a listed family jumps over the n_fam - i - 1 other tests and the
-	 * verdict for unlisted ones
-	 */
-	for (i = 0; i < u.n_fam; i++)
+	/* socket(): the family decides, when the call list allows it */
+	if (!u.filter_set || u.allow[__NR_socket]) {
 		f[n++] = (struct sock_filter)BPF_JUMP(BPF_JMP | BPF_JEQ |
-			BPF_K, (unsigned int)u.fam[i], u.n_fam - i, 0);
-	f[n++] = (struct sock_filter)BPF_STMT(BPF_RET | BPF_K, u.fam_deny ?
-		SECCOMP_RET_ALLOW : SECCOMP_RET_ERRNO | EAFNOSUPPORT);
-	f[n++] = (struct sock_filter)BPF_STMT(BPF_RET | BPF_K, u.fam_deny ?
-		SECCOMP_RET_ERRNO | EAFNOSUPPORT : SECCOMP_RET_ALLOW);
+			BPF_K, __NR_socket, 0, (unsigned int)u.n_fam + 3);
+		f[n++] = (struct sock_filter)BPF_STMT(BPF_LD | BPF_W |
+			BPF_ABS, offsetof(struct seccomp_data, args[0]));
+		/* a listed family jumps over the n_fam - i - 1 other tests
+		 * and the verdict for unlisted ones
+		 */
+		for (i = 0; i < u.n_fam; i++)
+			f[n++] = (struct sock_filter)BPF_JUMP(BPF_JMP |
+				BPF_JEQ | BPF_K, (unsigned int)u.fam[i],
+				u.n_fam - i, 0);
+		f[n++] = (struct sock_filter)BPF_STMT(BPF_RET | BPF_K,
+			u.fam_deny ? SECCOMP_RET_ALLOW :
+			SECCOMP_RET_ERRNO | EAFNOSUPPORT);
+		f[n++] = (struct sock_filter)BPF_STMT(BPF_RET | BPF_K,
+			u.fam_deny ? SECCOMP_RET_ERRNO | EAFNOSUPPORT :
+			SECCOMP_RET_ALLOW);
+	}
+	if (u.filter_set) {
+		for (i = 0; i < MAX_NR; i++) {
+			if (!u.allow[i])
+				continue;
+			f[n++] = (struct sock_filter)BPF_JUMP(BPF_JMP |
+				BPF_JEQ | BPF_K, (unsigned int)i, 0, 1);
+			f[n++] = (struct sock_filter)BPF_STMT(BPF_RET | BPF_K,
+				SECCOMP_RET_ALLOW);
+		}
+		f[n++] = (struct sock_filter)BPF_STMT(BPF_RET | BPF_K,
+			SECCOMP_RET_KILL_PROCESS);
+	} else {
+		f[n++] = (struct sock_filter)BPF_STMT(BPF_RET | BPF_K,
+			SECCOMP_RET_ALLOW);
+	}
 	prog.len = (unsigned short)n;
 	if (prctl(PR_SET_SECCOMP, SECCOMP_MODE_FILTER, &prog))
 		die("seccomp", strerror(errno));
@@ -265,11 +352,11 @@ int main(int argc, char **argv)
 		die("NoNewPrivileges", strerror(errno));
 	if (!u.fam_set)
 		u.fam_deny = 1;		/* an empty deny list: every family */
-	if (u.fam_set || u.native) {
+	if (u.fam_set || u.native || u.filter_set) {
 		/* seccomp needs no_new_privs or CAP_SYS_ADMIN */
 		if (!u.no_new_privs && prctl(PR_SET_NO_NEW_PRIVS, 1, 0, 0, 0))
 			die("no_new_privs", strerror(errno));
-		seccomp_families();
+		seccomp_filter();
 	}
 	execvp(argv[2], argv + 2);
 	die("exec", argv[2]);

@@ -184,10 +184,10 @@ unit_families() {
 }
 
 # sandboxed UNIT LOG [lo] - hpccd under UNIT's sandbox (unit_sandbox:
-# RestrictAddressFamilies= as seccomp, its user and capabilities, ...) in
-# a new network namespace, with its loopback up (::1 and 127.0.0.1) when
-# "lo" is given; prints its exit status once it has run for a second or
-# ended
+# RestrictAddressFamilies= and SystemCallFilter= as seccomp, its user and
+# capabilities, ...) in a new network namespace, with its loopback up
+# (::1 and 127.0.0.1) when "lo" is given; once it runs, a SIGUSR1 and a
+# SIGHUP; prints its exit status once it has run for a second or ended
 sandboxed() {
 	local unit=$1 log=$2 lo=${3:-} pid i
 	chmod 755 "$TMP" && mkdir -p "$TMP/sb" && chmod 777 "$TMP/sb" &&
@@ -201,6 +201,12 @@ sandboxed() {
 		kill -0 $pid 2>/dev/null || break
 		sleep 0.1
 	done
+	# statistics and a reload under the system call filter too
+	if grep -q "hpccd running" "$log"; then
+		kill -USR1 $pid && retry 25 test -s "$TMP/sb/stats" &&
+			echo "statistics written"
+		kill -HUP $pid && retry 25 grep -q reloaded "$log"
+	fi
 	kill -TERM $pid 2>/dev/null
 	wait $pid
 	echo "exit $?"
@@ -214,6 +220,8 @@ unit_ipv6() {
 	out=$(sandboxed "$TOP/daemon/hpccd.service.in" "$TMP/unit.log" lo)
 	echo "$out"
 	echo "$out" | grep -q "hpccd running: .*, IPv4 and IPv6" &&
+		echo "$out" | grep -qx "statistics written" &&
+		echo "$out" | grep -q "^reloaded" &&
 		echo "$out" | grep -qx "exit 0"
 }
 
