@@ -111,7 +111,7 @@ enum {
 	C_RESPONSES_U, C_RESPONSES_U_VALUE, C_NKEYS_PUSHED,
 	C_NKEYS_PUSH_FAILED, C_NL_SKIPPED, C_SEND_BLOCKED, C_FLOW_GETS,
 	C_FLOW_GETS_FAILED, C_NL_ROUND_TRIPS, C_FAMILY_LOOKUPS,
-	C_FAMILY_LOOKUPS_FAILED, C_AUTH_PERMITTED,
+	C_FAMILY_LOOKUPS_FAILED, C_AUTH_PERMITTED, C_RESPONSES_RL_CROWDED,
 	C_PARSE_BASE,
 	C_NUM = C_PARSE_BASE + HPCC_PARSE_NUM
 };
@@ -140,6 +140,7 @@ static const char *const counter_names[C_PARSE_BASE] = {
 	"notify-keys-push-failed", "netlink-replies-skipped", "send-blocked",
 	"flow-gets", "flow-gets-failed", "netlink-round-trips",
 	"family-lookups", "family-lookups-failed", "auth-permitted",
+	"responses-rl-crowded",
 };
 
 /*
@@ -1465,6 +1466,7 @@ static void on_probe(struct hpcc_pkt *p, const uint8_t *raw,
 	}
 	if (!hpccd_rl_allow(&D.rl, fam, src, now)) {
 		D.counters[C_RESPONSES_RATE_LIMITED]++;
+		D.counters[C_RESPONSES_RL_CROWDED] = D.rl.crowded;
 		return;
 	}
 	/* a link-local source is reachable on the link it came from */

@@ -541,6 +541,7 @@ int hpccd_rl_init(struct hpccd_rl *rl, uint32_t rate, uint32_t nslots,
 	rl->nslots = nslots;
 	rl->rate = rate ? rate : 1;
 	rl->seed = seed;
+	rl->crowded = 0;
 	return 0;
 }
 
@@ -573,6 +574,19 @@ static void rl_key(int family, const void *addr, uint64_t *hi, uint64_t *lo)
 	*lo = 0xffff00000000ULL | a4;
 }
 
+/* @sl's bucket has refilled to its burst by @now. */
+static bool bucket_full(const struct hpccd_rl_slot *sl, uint32_t rate,
+			uint64_t now)
+{
+	uint64_t dt = now > sl->at ? now - sl->at : 0, burst = burst_of(rate);
+
+	if (sl->tokens >= burst)
+		return true;
+	/* dt x rate: a bucket refills in at most 10 ms (burst_of()) */
+	return dt >= 1000000000ULL ||
+	       sl->tokens + dt * rate >= burst;
+}
+
 bool hpccd_rl_allow(struct hpccd_rl *rl, int family, const void *addr,
 		    uint64_t now)
 {
@@ -596,6 +610,14 @@ bool hpccd_rl_allow(struct hpccd_rl *rl, int family, const void *addr,
 			lru = c;
 	}
 	if (!sl) {
+		/* an absent source has a full bucket: only a way whose
+		 * bucket is full by now (or free) may be given to it, or the
+		 * source it holds would come back to a full bucket early
+		 */
+		if (lru->at && !bucket_full(lru, rl->rate, now ? now : 1)) {
+			rl->crowded++;
+			return false;
+		}
 		sl = lru;
 		sl->hi = hi;
 		sl->lo = lo;

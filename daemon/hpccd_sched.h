@@ -300,13 +300,19 @@ uint32_t hpccd_reconcile_unseen(struct hpccd_sched *s,
  *	or an IPv6 /64
  * @slots: the buckets, @nslots (a power of 2) of them, 4-way associative
  * @seed: hash seed
+ * @crowded: responses refused because the source was not in the table and
+ *	no way of its set could be given to it (counted by hpccd)
  *
- * A source not in the table takes the way of its set that was used least
- * recently; so a host answering many sources forgets the quiet ones first,
- * and a flood from spoofed sources cannot reset a busy source's bucket.
+ * A source not in the table has a full bucket.  It takes the way of its set
+ * that was used least recently, if that way's bucket has refilled to its
+ * burst (forgetting it then loses nothing); when all four are still
+ * refilling, the new source is refused.  So a flood of other sources never
+ * hands a busy source a fresh bucket: its tokens are those its own rate
+ * gave it.
  */
 struct hpccd_rl {
 	uint32_t rate;
+	uint64_t crowded;
 	struct hpccd_rl_slot {
 		uint64_t hi, lo;	/* the source's key (rl_key()) */
 		uint64_t tokens;	/* in 1/1e9 response */
@@ -334,7 +340,8 @@ void hpccd_rl_free(struct hpccd_rl *rl);
  * @addr: the probe's source, network order: 4 or 16 bytes by @family; an
  *	IPv6 source shares the bucket of its /64
  * @now: ns, CLOCK_MONOTONIC
- * Return: true, and a token is taken; false when its bucket is empty.
+ * Return: true, and a token is taken; false when its bucket is empty, or
+ * when it has none in the table and no way of its set is free (@crowded).
  */
 bool hpccd_rl_allow(struct hpccd_rl *rl, int family, const void *addr,
 		    uint64_t now);

@@ -437,15 +437,27 @@ TEST(response_limit)
 	/* one more per ms */
 	ASSERT_TRUE(hpccd_rl_allow(&rl, AF_INET, &a, T0 + MS));
 	ASSERT_FALSE(hpccd_rl_allow(&rl, AF_INET, &a, T0 + MS));
-	/* a flood of other sources does not refill a's bucket */
+	/* a flood of other sources does not refill a's bucket: 10 us
+	 * later it holds 0.01 of a token, so a gets nothing (a bucket
+	 * handed out afresh would give it its burst, 10)
+	 */
 	for (i = 0; i < 10000; i++) {
 		x = 0x0b000000 + i;
 		hpccd_rl_allow(&rl, AF_INET, &x, T0 + MS + i);
 	}
+	ASSERT_GT(rl.crowded, 0);
 	ok = 0;
 	for (i = 0; i < 100; i++)
 		ok += hpccd_rl_allow(&rl, AF_INET, &a, T0 + MS + 10000);
-	ASSERT_LE(ok, 10);
+	ASSERT_EQ(0, ok);
+	/* 1 ms on, its own rate gave it one */
+	ASSERT_TRUE(hpccd_rl_allow(&rl, AF_INET, &a, T0 + 2 * MS + 10000));
+	ASSERT_FALSE(hpccd_rl_allow(&rl, AF_INET, &a, T0 + 2 * MS + 10000));
+	/* once the flood's buckets are full again (10 ms), new sources
+	 * take their ways: the table forgets only what it may
+	 */
+	x = 0x0c000001;
+	ASSERT_TRUE(hpccd_rl_allow(&rl, AF_INET, &x, T0 + 100 * MS));
 	hpccd_rl_free(&rl);
 	ASSERT_EQ(-EINVAL, hpccd_rl_init(&rl, 1000, 6, 1));
 }
