@@ -28,7 +28,8 @@
  * type local, never broadcast, multicast, 0.0.0.0, :: or IPv4-mapped;
  * 127/8 and ::1 only on the loopback device), from a unicast source, and
  * within response-rate responses per second to that source (an IPv6
- * source: its /64); every refusal is counted.  With
+ * source: its /64) and response-budget responses and response-budget-bytes
+ * bytes per second to all sources together; every refusal is counted.  With
  * report-n-flows, the response carries N: the most flows this receiver
  * answered within n-flows-window-ms that share a hop with the probe's
  * path (hpccd_nf_note(), draft section 5's receiver-reported N).
@@ -112,6 +113,7 @@ enum {
 	C_NKEYS_PUSH_FAILED, C_NL_SKIPPED, C_SEND_BLOCKED, C_FLOW_GETS,
 	C_FLOW_GETS_FAILED, C_NL_ROUND_TRIPS, C_FAMILY_LOOKUPS,
 	C_FAMILY_LOOKUPS_FAILED, C_AUTH_PERMITTED, C_RESPONSES_RL_CROWDED,
+	C_RESPONSES_OVER_BUDGET, C_RESPONSES_OVER_BYTES,
 	C_PARSE_BASE,
 	C_NUM = C_PARSE_BASE + HPCC_PARSE_NUM
 };
@@ -140,7 +142,7 @@ static const char *const counter_names[C_PARSE_BASE] = {
 	"notify-keys-push-failed", "netlink-replies-skipped", "send-blocked",
 	"flow-gets", "flow-gets-failed", "netlink-round-trips",
 	"family-lookups", "family-lookups-failed", "auth-permitted",
-	"responses-rl-crowded",
+	"responses-rl-crowded", "responses-over-budget", "responses-over-bytes",
 };
 
 /*
@@ -169,6 +171,7 @@ static const char *const counter_names[C_PARSE_BASE] = {
  * @cfg: settings
  * @sched: the sender role's flows, deadlines and budget
  * @rl: the receiver role's per-source response limit
+ * @budget: the receiver role's namespace-wide response budget
  * @nf: the receiver role's count of concurrent flows per hop (the N its
  *	responses report)
  * @req: netlink requests to the module (blocking, 1 s timeout)
@@ -223,6 +226,7 @@ struct hpccd {
 	struct hpccd_cfg cfg;
 	struct hpccd_sched sched;
 	struct hpccd_rl rl;
+	struct hpccd_budget budget;
 	struct hpccd_nf nf;
 	struct hpcc_genl req, ev, push;
 	struct mnl_nlmsg_batch *push_batch;
@@ -1469,6 +1473,10 @@ static void on_probe(struct hpcc_pkt *p, const uint8_t *raw,
 		D.counters[C_RESPONSES_RL_CROWDED] = D.rl.crowded;
 		return;
 	}
+	if (!hpccd_budget_take(&D.budget, now)) {
+		D.counters[C_RESPONSES_OVER_BUDGET]++;
+		return;
+	}
 	/* a link-local source is reachable on the link it came from */
 	if (!link_local6(fam, src)) {
 		type = addr_type(fam, src, now);
@@ -1510,6 +1518,10 @@ static void on_probe(struct hpcc_pkt *p, const uint8_t *raw,
 		if (hpcc_auth_sign(buf, len, key))
 			return;		/* cannot happen: built above */
 		D.counters[C_RESPONSES_SIGNED]++;
+	}
+	if (len && !hpccd_budget_bytes(&D.budget, (uint32_t)len, now)) {
+		D.counters[C_RESPONSES_OVER_BYTES]++;
+		return;
 	}
 	if (len && !send_pkt(buf, len, fam, src,
 			     link_local6(fam, src) ? ll->sll_ifindex : 0))
@@ -2054,7 +2066,10 @@ static void write_stats(void)
  * wins), and the configuration file: each load of the configuration (the
  * start, each SIGHUP) applies them over the file's, as hpccd(8) says.
  */
-enum { CL_BUDGET, CL_HOPS, CL_STATS, CL_LOG, CL_VERBOSE, CL_NUM };
+enum {
+	CL_BUDGET, CL_HOPS, CL_STATS, CL_LOG, CL_VERBOSE, CL_RESPONSE_BUDGET,
+	CL_RESPONSE_BUDGET_BYTES, CL_NUM
+};
 
 static struct {
 	const char *file;
@@ -2090,11 +2105,14 @@ static void usage(FILE *out)
 {
 	fprintf(out,
 		"usage: hpccd [-c FILE] [-b PPS] [-H HOPS] [-S FILE] [-s] [-v]\n"
+		"             [--response-budget RPS] [--response-budget-bytes BPS]\n"
 		"       hpccd -h | -V\n"
 		"  -c, --config FILE        configuration file (default /etc/hpcc/hpccd.conf)\n"
 		"  -b, --probe-budget PPS   probe budget, probes per second for all flows\n"
 		"  -H, --max-hops HOPS      hop records per probe, 1..8\n"
 		"  -S, --stats-file FILE    statistics file, written on SIGUSR1 and at exit\n"
+		"      --response-budget RPS        responses per second, all sources\n"
+		"      --response-budget-bytes BPS  response bytes per second, all sources\n"
 		"  -s, --syslog             log to syslog instead of stderr\n"
 		"  -v, --verbose            debug messages\n"
 		"  -h, --help               this text\n"
@@ -2107,11 +2125,15 @@ static void usage(FILE *out)
  * CONFIGURATION FILE section and --help agree.
  */
 static const char short_opts[] = "c:b:H:S:svhV";
+enum { OPT_RESPONSE_BUDGET = 256, OPT_RESPONSE_BUDGET_BYTES };
 static const struct option long_opts[] = {
 	{ "config",	  required_argument, NULL, 'c' },
 	{ "probe-budget", required_argument, NULL, 'b' },
 	{ "max-hops",	  required_argument, NULL, 'H' },
 	{ "stats-file",	  required_argument, NULL, 'S' },
+	{ "response-budget", required_argument, NULL, OPT_RESPONSE_BUDGET },
+	{ "response-budget-bytes", required_argument, NULL,
+	  OPT_RESPONSE_BUDGET_BYTES },
 	{ "syslog",	  no_argument,	     NULL, 's' },
 	{ "verbose",	  no_argument,	     NULL, 'v' },
 	{ "help",	  no_argument,	     NULL, 'h' },
@@ -2138,6 +2160,8 @@ static void apply_cfg(void)
 	hpccd_sched_set(&D.sched, D.cfg.budget, D.cfg.timeout_min_us,
 			D.cfg.timeout_max_us, D.cfg.max_flows);
 	D.rl.rate = D.cfg.response_rate;
+	hpccd_budget_set(&D.budget, D.cfg.response_budget,
+			 D.cfg.response_budget_bytes);
 	/* the receiver's flow count: a new size starts it afresh */
 	if (D.nf.max != D.cfg.n_flows_max) {
 		hpccd_nf_free(&D.nf);
@@ -2226,6 +2250,8 @@ static int setup(const sigset_t *mask)
 		logmsg(LOG_ERR, "out of memory");
 		return -1;
 	}
+	hpccd_budget_init(&D.budget, D.cfg.response_budget,
+			  D.cfg.response_budget_bytes, now);
 	D.raw_fd = socket(AF_INET, SOCK_RAW | SOCK_CLOEXEC, IPPROTO_RAW);
 	D.pkt_fd = socket(AF_PACKET, SOCK_DGRAM | SOCK_CLOEXEC | SOCK_NONBLOCK,
 			  htons(ETH_P_IP));
@@ -2381,6 +2407,13 @@ int main(int argc, char **argv)
 		case 'S': cl_arg(CL_STATS, "stats-file", optarg); break;
 		case 's': cl_arg(CL_LOG, "log", "syslog"); break;
 		case 'v': cl_arg(CL_VERBOSE, "verbose", "1"); break;
+		case OPT_RESPONSE_BUDGET:
+			cl_arg(CL_RESPONSE_BUDGET, "response-budget", optarg);
+			break;
+		case OPT_RESPONSE_BUDGET_BYTES:
+			cl_arg(CL_RESPONSE_BUDGET_BYTES, "response-budget-bytes",
+			       optarg);
+			break;
 		case 'h':
 			usage(stdout);
 			return 0;

@@ -44,6 +44,8 @@ void hpccd_cfg_defaults(struct hpccd_cfg *c)
 	c->timeout_max_us = 1000000;
 	c->tick_us = 1000;
 	c->response_rate = 20000;
+	c->response_budget = 100000;
+	c->response_budget_bytes = 25000000;
 	c->max_flows = 1048576;
 	c->reconcile_s = 10;
 	c->event_buffer_kb = 4096;
@@ -333,6 +335,11 @@ int hpccd_cfg_set(struct hpccd_cfg *c, const char *k, const char *v)
 		return parse_uint(k, v, 100, 100000, &c->tick_us);
 	if (!strcmp(k, "response-rate"))
 		return parse_uint(k, v, 1, 10000000, &c->response_rate);
+	if (!strcmp(k, "response-budget"))
+		return parse_uint(k, v, 1, 10000000, &c->response_budget);
+	if (!strcmp(k, "response-budget-bytes"))
+		return parse_uint(k, v, 1500, 1000000000,
+				  &c->response_budget_bytes);
 	if (!strcmp(k, "max-flows"))
 		return parse_uint(k, v, 1, 1U << 24, &c->max_flows);
 	if (!strcmp(k, "reconcile-s"))

@@ -108,6 +108,10 @@ struct hpccd_nkey {
  *	100..100,000 (deadlines closer than this are handled together)
  * @response_rate: response-rate, responses per second to one source
  *	address, 1..10,000,000
+ * @response_budget: response-budget, responses per second to all sources
+ *	together, 1..10,000,000
+ * @response_budget_bytes: response-budget-bytes, bytes per second of all
+ *	responses together (IP headers included), 1,500..1,000,000,000
  * @max_flows: max-flows, flows the sender role tracks, 1..16,777,216
  * @reconcile_s: reconcile-s, seconds between two comparisons of the flow
  *	table with the module's, 1..3600
@@ -188,6 +192,8 @@ struct hpccd_cfg {
 	unsigned int timeout_max_us;
 	unsigned int tick_us;
 	unsigned int response_rate;
+	unsigned int response_budget;
+	unsigned int response_budget_bytes;
 	unsigned int max_flows;
 	unsigned int reconcile_s;
 	unsigned int event_buffer_kb;

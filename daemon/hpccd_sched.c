@@ -631,6 +631,79 @@ bool hpccd_rl_allow(struct hpccd_rl *rl, int family, const void *addr,
 	return true;
 }
 
+/* --- the namespace-wide response budget ------------------------------------ */
+
+static uint64_t byte_burst_of(uint32_t byte_rate)
+{
+	uint64_t b = byte_rate / 100;
+
+	if (b < 8 * HPCC_PKT_MAX)
+		b = 8 * HPCC_PKT_MAX;
+	return b * HPCCD_TOKEN;
+}
+
+static void budget_refill(struct hpccd_budget *b, uint64_t now)
+{
+	uint64_t dt = now > b->at ? now - b->at : 0;
+
+	/* both buckets fill within 1 s: rate x 1e9 stays below 2^64 */
+	if (dt > 1000000000ULL)
+		dt = 1000000000ULL;
+	b->tokens += dt * b->rate;
+	if (b->tokens > burst_of(b->rate))
+		b->tokens = burst_of(b->rate);
+	b->bytes += dt * b->byte_rate;
+	if (b->bytes > byte_burst_of(b->byte_rate))
+		b->bytes = byte_burst_of(b->byte_rate);
+	if (now > b->at)
+		b->at = now;
+}
+
+void hpccd_budget_set(struct hpccd_budget *b, uint32_t rate,
+		      uint32_t byte_rate)
+{
+	b->rate = rate ? rate : 1;
+	b->byte_rate = byte_rate ? byte_rate : 1;
+	if (b->tokens > burst_of(b->rate))
+		b->tokens = burst_of(b->rate);
+	if (b->bytes > byte_burst_of(b->byte_rate))
+		b->bytes = byte_burst_of(b->byte_rate);
+}
+
+void hpccd_budget_init(struct hpccd_budget *b, uint32_t rate,
+		       uint32_t byte_rate, uint64_t now)
+{
+	memset(b, 0, sizeof(*b));
+	hpccd_budget_set(b, rate, byte_rate);
+	b->tokens = burst_of(b->rate);
+	b->bytes = byte_burst_of(b->byte_rate);
+	b->at = now;
+}
+
+bool hpccd_budget_take(struct hpccd_budget *b, uint64_t now)
+{
+	budget_refill(b, now);
+	if (b->tokens < HPCCD_TOKEN) {
+		b->over++;
+		return false;
+	}
+	b->tokens -= HPCCD_TOKEN;
+	return true;
+}
+
+bool hpccd_budget_bytes(struct hpccd_budget *b, uint32_t len, uint64_t now)
+{
+	uint64_t need = (uint64_t)len * HPCCD_TOKEN;
+
+	budget_refill(b, now);
+	if (b->bytes < need) {
+		b->over_bytes++;
+		return false;
+	}
+	b->bytes -= need;
+	return true;
+}
+
 /* --- the receiver's count of concurrent flows per hop ----------------------- */
 
 #define NF_NONE UINT32_MAX

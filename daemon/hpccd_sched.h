@@ -347,6 +347,54 @@ bool hpccd_rl_allow(struct hpccd_rl *rl, int family, const void *addr,
 		    uint64_t now);
 
 /**
+ * struct hpccd_budget - the namespace-wide bound on responses: one token
+ * bucket of responses and one of bytes, for all sources together, so that
+ * what a flood of spoofed sources draws from this host is bounded however
+ * the sources are spread (the per-source limit, struct hpccd_rl, bounds
+ * what one victim receives)
+ * @rate: responses per second (response-budget), 1..10,000,000
+ * @byte_rate: bytes per second, IP headers included (response-budget-
+ *	bytes), 1,500..1,000,000,000
+ * @tokens: responses, in 1/1e9 response; @bytes: bytes, in 1/1e9 byte
+ * @at: last refill, ns
+ * @over: responses refused for want of a response token
+ * @over_bytes: responses refused for want of bytes
+ *
+ * Burst: 10 ms of each rate, at least 8 responses and 8 x HPCC_PKT_MAX
+ * bytes.
+ */
+struct hpccd_budget {
+	uint32_t rate;
+	uint32_t byte_rate;
+	uint64_t tokens, bytes;
+	uint64_t at;
+	uint64_t over, over_bytes;
+};
+
+/** hpccd_budget_init() - full buckets of @rate and @byte_rate at @now */
+void hpccd_budget_init(struct hpccd_budget *b, uint32_t rate,
+		       uint32_t byte_rate, uint64_t now);
+
+/** hpccd_budget_set() - new rates (SIGHUP); the buckets keep what they
+ * hold, up to the new bursts
+ */
+void hpccd_budget_set(struct hpccd_budget *b, uint32_t rate,
+		      uint32_t byte_rate);
+
+/**
+ * hpccd_budget_take() - take one response's token at @now (before any
+ * work is done for the probe: route lookups included)
+ * Return: true; false when there is none (@over counts it).
+ */
+bool hpccd_budget_take(struct hpccd_budget *b, uint64_t now);
+
+/**
+ * hpccd_budget_bytes() - take @len bytes for a response built at @now
+ * Return: true; false when fewer are left (@over_bytes counts it).
+ */
+bool hpccd_budget_bytes(struct hpccd_budget *b, uint32_t len, uint64_t now);
+
+/**
  * struct hpccd_nf - the receiver's count of concurrent flows per hop, for
  * the N it reports in responses (HPCC_WIRE_EXT_N_FLOWS; draft-miao-ccwg-
  * hpcc section 5: "N is the expected or receiver reported maximum number

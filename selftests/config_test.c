@@ -305,4 +305,23 @@ TEST(reload_is_restart)
 	EXPECT_EQ(0, unlink(keys) | rmdir(dir));
 }
 
+/* The namespace-wide response budget: defaults, range, and the file. */
+TEST(response_budget_keys)
+{
+	struct hpccd_cfg c;
+
+	hpccd_cfg_log = quiet;
+	hpccd_cfg_defaults(&c);
+	EXPECT_EQ(100000, c.response_budget);
+	EXPECT_EQ(25000000, c.response_budget_bytes);
+	ASSERT_EQ(0, parse(&c, "response-budget = 1\n"
+			       "response-budget-bytes = 1500\n"));
+	EXPECT_EQ(1, c.response_budget);
+	EXPECT_EQ(1500, c.response_budget_bytes);
+	EXPECT_NE(0, parse(&c, "response-budget = 0\n"));
+	EXPECT_NE(0, parse(&c, "response-budget = 10000001\n"));
+	EXPECT_NE(0, parse(&c, "response-budget-bytes = 1499\n"));
+	EXPECT_NE(0, parse(&c, "response-budget-bytes = 1000000001\n"));
+}
+
 TEST_HARNESS_MAIN

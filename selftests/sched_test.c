@@ -7,6 +7,7 @@
  */
 #include <stdlib.h>
 #include <string.h>
+#include <arpa/inet.h>
 #include <sys/socket.h>
 
 #include "kselftest_harness.h"
@@ -460,6 +461,78 @@ TEST(response_limit)
 	ASSERT_TRUE(hpccd_rl_allow(&rl, AF_INET, &x, T0 + 100 * MS));
 	hpccd_rl_free(&rl);
 	ASSERT_EQ(-EINVAL, hpccd_rl_init(&rl, 1000, 6, 1));
+}
+
+/* The namespace-wide budget: at most its burst plus its rate, in
+ * responses and in bytes, however many probes come.
+ */
+TEST(response_budget)
+{
+	struct hpccd_budget b;
+	uint64_t byte_burst = 8 * HPCC_PKT_MAX, sent = 0, bytes = 0;
+	uint32_t i;
+	int ok = 0;
+
+	hpccd_budget_init(&b, 1000, 100000, T0);	/* burst 10 */
+	for (i = 0; i < 100; i++)
+		ok += hpccd_budget_take(&b, T0);
+	ASSERT_EQ(10, ok);
+	ASSERT_EQ(90, b.over);
+	/* one second of 1,000,000 probes: 1000 more */
+	for (i = 1; i <= 1000000; i++)
+		ok += hpccd_budget_take(&b, T0 + i * 1000ULL);
+	ASSERT_EQ(1010, ok);
+	/* bytes: 100,000 per second, 500-byte responses; the burst first */
+	hpccd_budget_init(&b, 10000000, 100000, T0);
+	for (i = 0; i <= 100000; i++) {
+		uint64_t now = T0 + i * 10000ULL;	/* 1 s in 10 us steps */
+
+		if (hpccd_budget_take(&b, now) &&
+		    hpccd_budget_bytes(&b, 500, now)) {
+			sent++;
+			bytes += 500;
+		}
+	}
+	ASSERT_LE(bytes, byte_burst + 100000);
+	ASSERT_GE(bytes, 100000 - 500);
+	ASSERT_EQ(sent * 500, bytes);
+	ASSERT_GT(b.over_bytes, 0);
+	/* a lower rate cuts the buckets down to its burst */
+	hpccd_budget_set(&b, 100, 1500);
+	ok = 0;
+	for (i = 0; i < 100; i++)
+		ok += hpccd_budget_take(&b, T0 + 2000 * MS);
+	ASSERT_EQ(8, ok);
+}
+
+/*
+ * The issue's flood: 1,000,000 probes in one second from sources spread
+ * over one /24, each below its own response-rate.  The per-source limit
+ * lets nearly all through (they are 256 sources at 3,900 per second);
+ * the budget holds the total to its burst plus its rate.
+ */
+TEST(flood_spread_sources)
+{
+	struct hpccd_budget b;
+	struct hpccd_rl rl;
+	uint64_t per_source = 0, answered = 0, now;
+	uint32_t i, src;
+
+	ASSERT_EQ(0, hpccd_rl_init(&rl, 20000, 4096, 7));
+	hpccd_budget_init(&b, 50000, 25000000, T0);
+	for (i = 0; i < 1000000; i++) {
+		now = T0 + i * 1000ULL;
+		src = htonl(0xc6336400 | (i & 0xff));	/* 198.51.100.0/24 */
+		if (!hpccd_rl_allow(&rl, AF_INET, &src, now))
+			continue;
+		per_source++;
+		if (hpccd_budget_take(&b, now))
+			answered++;
+	}
+	ASSERT_GT(per_source, 900000);
+	ASSERT_LE(answered, 500 + 50000);
+	ASSERT_GE(answered, 50000);
+	hpccd_rl_free(&rl);
 }
 
 /* An IPv6 source's bucket is its /64's: new addresses in it get nothing
