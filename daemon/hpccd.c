@@ -26,8 +26,11 @@
  * Receiver role: answers a valid probe only when it was addressed to this
  * host (PACKET_HOST), to one of its unicast addresses (a route lookup of
  * type local, never broadcast, multicast, 0.0.0.0, :: or IPv4-mapped;
- * 127/8 and ::1 only on the loopback device), from a unicast source, and
- * within response-rate responses per second to that source (an IPv6
+ * 127/8 and ::1 only on the loopback device), from a unicast source whose
+ * route back leaves by the interface the probe came in on (rp-filter 2,
+ * as strict rp_filter; an on-link one with a neighbour entry, or a few a
+ * second: src_check()), within response-rate responses per second to that
+ * source (an IPv6
  * source: its /64) and response-budget responses and response-budget-bytes
  * bytes per second to all sources together; every refusal is counted.  With
  * report-n-flows, the response carries N: the most flows this receiver
@@ -67,6 +70,7 @@
 #include <linux/filter.h>
 #include <linux/if_packet.h>
 #include <linux/genetlink.h>
+#include <linux/neighbour.h>
 #include <linux/rtnetlink.h>
 #include <net/ethernet.h>
 #include <netinet/in.h>
@@ -113,7 +117,8 @@ enum {
 	C_NKEYS_PUSH_FAILED, C_NL_SKIPPED, C_SEND_BLOCKED, C_FLOW_GETS,
 	C_FLOW_GETS_FAILED, C_NL_ROUND_TRIPS, C_FAMILY_LOOKUPS,
 	C_FAMILY_LOOKUPS_FAILED, C_AUTH_PERMITTED, C_RESPONSES_RL_CROWDED,
-	C_RESPONSES_OVER_BUDGET, C_RESPONSES_OVER_BYTES,
+	C_RESPONSES_OVER_BUDGET, C_RESPONSES_OVER_BYTES, C_PROBES_RP_FAILED,
+	C_PROBES_NO_NEIGHBOUR, C_LOOKUPS_FAILED, C_RESPONSE_BYTES, C_LOOKUPS,
 	C_PARSE_BASE,
 	C_NUM = C_PARSE_BASE + HPCC_PARSE_NUM
 };
@@ -143,6 +148,8 @@ static const char *const counter_names[C_PARSE_BASE] = {
 	"flow-gets", "flow-gets-failed", "netlink-round-trips",
 	"family-lookups", "family-lookups-failed", "auth-permitted",
 	"responses-rl-crowded", "responses-over-budget", "responses-over-bytes",
+	"probes-rp-failed", "probes-no-neighbour", "lookups-failed",
+	"response-bytes", "lookups",
 };
 
 /*
@@ -155,9 +162,25 @@ static const char *const counter_names[C_PARSE_BASE] = {
 #define PUSH_BATCH	8192
 #define PUSH_RING	1024
 
-/* Route-type cache of addresses seen in probes: type, and when learnt. */
+/*
+ * The receiver's lookups: route types of probes' destinations (this host's
+ * addresses: few) and reverse-path verdicts of their sources (many), in
+ * two caches, so a flood of sources cannot evict the destinations; and
+ * how long one lookup may wait for the kernel's reply.
+ */
 #define ADDR_CACHE 256
 #define ADDR_CACHE_NS 5000000000ULL
+#define SRC_CACHE 1024
+#define SRC_CACHE_NS 1000000000ULL
+#define RT_TIMEOUT_US 20000
+
+/*
+ * Responses to on-link sources without a neighbour entry, per second: each
+ * creates one (incomplete until resolved, failed after about 3 s, then
+ * collected), so at this rate a flood of spoofed on-link sources keeps a
+ * few hundred at most, far below the default gc_thresh3 (1024).
+ */
+#define NEW_NEIGH_RATE 10
 
 /*
  * The stack a read of the configuration and key file used (the key
@@ -172,6 +195,8 @@ static const char *const counter_names[C_PARSE_BASE] = {
  * @sched: the sender role's flows, deadlines and budget
  * @rl: the receiver role's per-source response limit
  * @budget: the receiver role's namespace-wide response budget
+ * @new_neigh: responses to on-link sources without a neighbour entry
+ *	(NEW_NEIGH_RATE per second; only its response count is used)
  * @nf: the receiver role's count of concurrent flows per hop (the N its
  *	responses report)
  * @req: netlink requests to the module (blocking, 1 s timeout)
@@ -208,7 +233,11 @@ static const char *const counter_names[C_PARSE_BASE] = {
  * @dump_end: when the last flow dump ended
  * @dump_ns: how long it took (the gap before a resync scales with it)
  * @counters: the statistics
- * @acache: route types of addresses (IPv4 as IPv4-mapped IPv6)
+ * @acache: route types of probes' destinations (IPv4 as IPv4-mapped IPv6)
+ * @scache: reverse-path verdicts (enum src_verdict) of probes' sources, by
+ *	address and the interface the probe came in on
+ * @cache_seed: the caches' hash seed (random)
+ * @rt_seq: sequence number of the last request on @rt
  * @ring: the MAC keys (auth-key-file) and those a reload retired, in
  *	sodium_malloc() memory (locked, guarded, left out of core dumps)
  * @rx: the receiver role's receiver-based flows
@@ -226,7 +255,7 @@ struct hpccd {
 	struct hpccd_cfg cfg;
 	struct hpccd_sched sched;
 	struct hpccd_rl rl;
-	struct hpccd_budget budget;
+	struct hpccd_budget budget, new_neigh;
 	struct hpccd_nf nf;
 	struct hpcc_genl req, ev, push;
 	struct mnl_nlmsg_batch *push_batch;
@@ -251,6 +280,14 @@ struct hpccd {
 		uint8_t type;
 		uint64_t at;
 	} acache[ADDR_CACHE];
+	struct {
+		uint8_t addr[16];
+		int ifindex;
+		uint8_t verdict;
+		uint64_t at;
+	} scache[SRC_CACHE];
+	uint64_t cache_seed;
+	unsigned int rt_seq;
 	struct hpcc_keyring *ring;
 	struct hpccd_rx rx;
 	struct hpcc_params rxp;
@@ -1108,16 +1145,6 @@ static void read_events(void)
 
 /* --- the receiver role ----------------------------------------------------- */
 
-static int route_cb(const struct nlmsghdr *nlh, void *data)
-{
-	const struct rtmsg *rtm = mnl_nlmsg_get_payload(nlh);
-
-	if (nlh->nlmsg_type == RTM_NEWROUTE &&
-	    mnl_nlmsg_get_payload_len(nlh) >= sizeof(*rtm))
-		*(uint8_t *)data = rtm->rtm_type;
-	return MNL_CB_OK;
-}
-
 /* ::ffff:0:0/96, the IPv4-mapped IPv6 addresses (RFC 4291 2.5.5.2) */
 static const uint8_t v4mapped_prefix[12] = { [10] = 0xff, [11] = 0xff };
 
@@ -1132,49 +1159,308 @@ static void addr16(int family, const void *addr, uint8_t out[16])
 	memcpy(out + 12, addr, 4);
 }
 
+/* A cache slot of @a (16 bytes) and @ifindex, of @n (seeded: a sender
+ * cannot pick addresses that share one).
+ */
+static unsigned int cache_slot(const uint8_t a[16], int ifindex,
+			       unsigned int n)
+{
+	uint64_t h, l, x;
+
+	memcpy(&h, a, 8);
+	memcpy(&l, a + 8, 8);
+	x = (h ^ D.cache_seed) * 0x9e3779b97f4a7c15ULL;
+	x = (x ^ (x >> 29) ^ l ^ (uint64_t)(unsigned int)ifindex) *
+	    0xbf58476d1ce4e5b9ULL;
+	return (unsigned int)((x ^ (x >> 32)) % n);
+}
+
+/*
+ * rt_request() - @nlh on the routing socket, @cb on its reply.  A reply to
+ * an earlier request that timed out is skipped (by sequence number); the
+ * wait is bounded by the socket's receive timeout (RT_TIMEOUT_US).
+ * Return: 0 when the reply came (an error reply too: @cb then sees
+ * nothing); -1 when none did (counted: lookups-failed).
+ */
+static int rt_request(struct nlmsghdr *nlh, mnl_cb_t cb, void *data)
+{
+	char buf[MNL_SOCKET_BUFFER_SIZE] __attribute__((aligned(4)));
+	unsigned int seq = ++D.rt_seq;
+	ssize_t n;
+	int i;
+
+	nlh->nlmsg_seq = seq;
+	D.counters[C_LOOKUPS]++;
+	if (!D.rt || mnl_socket_sendto(D.rt, nlh, nlh->nlmsg_len) < 0)
+		goto fail;
+	for (i = 0; i < 16; i++) {
+		n = mnl_socket_recvfrom(D.rt, buf, sizeof(buf));
+		if (n < (ssize_t)sizeof(struct nlmsghdr))
+			goto fail;
+		/* a late reply to an earlier request: skipped */
+		if (((const struct nlmsghdr *)(const void *)buf)->nlmsg_seq !=
+		    seq)
+			continue;
+		mnl_cb_run(buf, n, seq, mnl_socket_get_portid(D.rt), cb, data);
+		return 0;
+	}
+fail:
+	D.counters[C_LOOKUPS_FAILED]++;
+	return -1;
+}
+
+static int route_cb(const struct nlmsghdr *nlh, void *data)
+{
+	const struct rtmsg *rtm = mnl_nlmsg_get_payload(nlh);
+
+	if (nlh->nlmsg_type == RTM_NEWROUTE &&
+	    mnl_nlmsg_get_payload_len(nlh) >= sizeof(*rtm))
+		*(uint8_t *)data = rtm->rtm_type;
+	return MNL_CB_OK;
+}
+
 /*
  * addr_type() - the route type of @addr (network order, 4 or 16 bytes by
  * @family) in this namespace: RTN_LOCAL for one of its addresses,
  * RTN_BROADCAST, RTN_MULTICAST, RTN_UNICAST, ...; RTN_UNSPEC when there is
- * no route.  Cached 5 s.
+ * no route or no reply.  Cached 5 s.
  */
 static uint8_t addr_type(int family, const void *addr, uint64_t now)
 {
-	char buf[MNL_SOCKET_BUFFER_SIZE];
+	char req[256] __attribute__((aligned(4)));
 	uint8_t type = RTN_UNSPEC, a[16];
 	struct nlmsghdr *nlh;
 	struct rtmsg *rtm;
-	unsigned int i, seq;
-	uint64_t h, l;
-	ssize_t n;
+	unsigned int i;
 
 	addr16(family, addr, a);
-	memcpy(&h, a, 8);
-	memcpy(&l, a + 8, 8);
-	i = (unsigned int)(((h ^ l) * 0x9e3779b97f4a7c15ULL) >> 56) % ADDR_CACHE;
+	i = cache_slot(a, 0, ADDR_CACHE);
 	if (D.acache[i].at && !memcmp(D.acache[i].addr, a, 16) &&
 	    now - D.acache[i].at < ADDR_CACHE_NS)
 		return D.acache[i].type;
-	if (!D.rt)
-		return RTN_UNSPEC;
-	nlh = mnl_nlmsg_put_header(buf);
+	nlh = mnl_nlmsg_put_header(req);
 	nlh->nlmsg_type = RTM_GETROUTE;
 	nlh->nlmsg_flags = NLM_F_REQUEST;
-	nlh->nlmsg_seq = seq = (unsigned int)now;
 	rtm = mnl_nlmsg_put_extra_header(nlh, sizeof(*rtm));
 	rtm->rtm_family = family;
 	rtm->rtm_dst_len = family == AF_INET6 ? 128 : 32;
 	mnl_attr_put(nlh, RTA_DST, family == AF_INET6 ? 16 : 4, addr);
-	if (mnl_socket_sendto(D.rt, nlh, nlh->nlmsg_len) < 0)
-		return RTN_UNSPEC;
-	n = mnl_socket_recvfrom(D.rt, buf, sizeof(buf));
-	if (n > 0)
-		mnl_cb_run(buf, n, seq, mnl_socket_get_portid(D.rt), route_cb,
-			   &type);
+	if (rt_request(nlh, route_cb, &type))
+		return RTN_UNSPEC;	/* not cached: the next may succeed */
 	memcpy(D.acache[i].addr, a, 16);
 	D.acache[i].type = type;
 	D.acache[i].at = now;
 	return type;
+}
+
+/**
+ * struct src_route - what the FIB entry for a probe's source says about
+ * the interface the probe came in on (src_route_cb())
+ * @ifindex: that interface
+ * @type: the entry's route type; RTN_UNSPEC: none
+ * @dev_match: a path of the entry leaves by @ifindex
+ * @on_link: that path (else the first) has no gateway: the source is a
+ *	neighbour on the link
+ * @oif: the interface of that path
+ * @paths: paths seen
+ */
+struct src_route {
+	int ifindex;
+	uint8_t type;
+	bool dev_match, on_link;
+	int oif;
+	unsigned int paths;
+};
+
+/* One path of the entry: leaving by @oif, with a gateway or not. */
+static void src_path(struct src_route *r, int oif, bool gateway)
+{
+	if (r->dev_match)
+		return;
+	if (oif == r->ifindex || !r->paths) {
+		r->dev_match = oif == r->ifindex;
+		r->on_link = !gateway;
+		r->oif = oif;
+	}
+	r->paths++;
+}
+
+/* A nexthop's attributes: does it name a gateway? */
+static bool nh_gateway(const void *attrs, size_t len)
+{
+	const struct nlattr *attr;	/* the macro's name */
+
+	mnl_attr_for_each_payload(attrs, len)
+		if (mnl_attr_get_type(attr) == RTA_GATEWAY ||
+		    mnl_attr_get_type(attr) == RTA_VIA)
+			return true;
+	return false;
+}
+
+static int src_route_cb(const struct nlmsghdr *nlh, void *data)
+{
+	const struct rtmsg *rtm = mnl_nlmsg_get_payload(nlh);
+	struct src_route *r = data;
+	const struct nlattr *a;
+	bool gateway = false;
+	int oif = 0;
+
+	if (nlh->nlmsg_type != RTM_NEWROUTE ||
+	    mnl_nlmsg_get_payload_len(nlh) < sizeof(*rtm))
+		return MNL_CB_OK;
+	r->type = rtm->rtm_type;
+	mnl_attr_for_each(a, nlh, sizeof(*rtm)) {
+		switch (mnl_attr_get_type(a)) {
+		case RTA_OIF:
+			if (!mnl_attr_validate(a, MNL_TYPE_U32))
+				oif = (int)mnl_attr_get_u32(a);
+			break;
+		case RTA_GATEWAY:
+		case RTA_VIA:
+			gateway = true;
+			break;
+		case RTA_MULTIPATH: {
+			const uint8_t *p = mnl_attr_get_payload(a);
+			size_t len = mnl_attr_get_payload_len(a);
+
+			while (len >= sizeof(struct rtnexthop)) {
+				const struct rtnexthop *nh = (const void *)p;
+				size_t nl = nh->rtnh_len;
+
+				if (nl < sizeof(*nh) || nl > len)
+					break;
+				src_path(r, nh->rtnh_ifindex,
+					 nh_gateway(RTNH_DATA(nh),
+						    nl - sizeof(*nh)));
+				nl = RTNH_ALIGN(nl);
+				if (nl >= len)
+					break;
+				p += nl;
+				len -= nl;
+			}
+			break;
+		}
+		}
+	}
+	if (oif)
+		src_path(r, oif, gateway);
+	return MNL_CB_OK;
+}
+
+static int neigh_cb(const struct nlmsghdr *nlh, void *data)
+{
+	const struct ndmsg *ndm = mnl_nlmsg_get_payload(nlh);
+
+	if (nlh->nlmsg_type == RTM_NEWNEIGH &&
+	    mnl_nlmsg_get_payload_len(nlh) >= sizeof(*ndm))
+		*(uint16_t *)data = ndm->ndm_state;
+	return MNL_CB_OK;
+}
+
+/*
+ * neighbour_known() - this host has a neighbour entry for @addr on
+ * @ifindex, in any state: answering it adds no entry.  Looked up with
+ * RTM_GETNEIGH (Linux 5.0), which never creates one.
+ */
+static bool neighbour_known(int family, const void *addr, int ifindex)
+{
+	char req[256] __attribute__((aligned(4)));
+	struct nlmsghdr *nlh;
+	struct ndmsg *ndm;
+	uint16_t state = 0;
+
+	nlh = mnl_nlmsg_put_header(req);
+	nlh->nlmsg_type = RTM_GETNEIGH;
+	nlh->nlmsg_flags = NLM_F_REQUEST;
+	ndm = mnl_nlmsg_put_extra_header(nlh, sizeof(*ndm));
+	ndm->ndm_family = family;
+	ndm->ndm_ifindex = ifindex;
+	mnl_attr_put(nlh, NDA_DST, family == AF_INET6 ? 16 : 4, addr);
+	if (rt_request(nlh, neigh_cb, &state))
+		return false;
+	return state != 0;
+}
+
+/**
+ * enum src_verdict - may a response go back to a probe's source?
+ * @SRC_OK: yes
+ * @SRC_BAD: no unicast route back (probes-bad-source)
+ * @SRC_RP: strict rp-filter: no path of the route back leaves by the
+ *	interface the probe came in on (probes-rp-failed)
+ * @SRC_NEW_NEIGH: an on-link source this host has no neighbour entry for:
+ *	a response would create one (not cached; on_probe() answers such
+ *	sources within NEW_NEIGH_RATE, the rest are probes-no-neighbour)
+ */
+enum src_verdict { SRC_OK, SRC_BAD, SRC_RP, SRC_NEW_NEIGH };
+
+/* fe80::/10: a response to it leaves by the interface the probe came in. */
+static bool link_local6(int family, const void *addr)
+{
+	const uint8_t *a = addr;
+
+	return family == AF_INET6 && a[0] == 0xfe && (a[1] & 0xc0) == 0x80;
+}
+
+/*
+ * src_check() - the reverse-path check of a probe's source @addr that came
+ * in on @ifindex (the loopback device when @on_lo), cached 1 s: a unicast
+ * route back (a local one only on the loopback device, where nothing comes
+ * from outside the host); with rp-filter 2, one of its paths by @ifindex,
+ * as strict rp_filter checks (the route's FIB entry, RTM_F_FIB_MATCH, all
+ * paths of a multipath route); and whether an on-link source (a path
+ * without a gateway, or an IPv6 link-local address) has a neighbour entry.
+ */
+static enum src_verdict src_check(int family, const void *addr, int ifindex,
+				  bool on_lo, uint64_t now)
+{
+	char req[256] __attribute__((aligned(4)));
+	struct src_route r = { .ifindex = ifindex };
+	enum src_verdict v;
+	struct nlmsghdr *nlh;
+	struct rtmsg *rtm;
+	unsigned int i;
+	uint8_t a[16];
+
+	if (on_lo)
+		return SRC_OK;	/* local: nothing to spoof from outside */
+	addr16(family, addr, a);
+	i = cache_slot(a, ifindex, SRC_CACHE);
+	if (D.scache[i].at && D.scache[i].ifindex == ifindex &&
+	    !memcmp(D.scache[i].addr, a, 16) &&
+	    now - D.scache[i].at < SRC_CACHE_NS)
+		return D.scache[i].verdict;
+	if (link_local6(family, addr)) {
+		/* reachable on the link it came from, if a neighbour */
+		if (!neighbour_known(family, addr, ifindex))
+			return SRC_NEW_NEIGH;
+		v = SRC_OK;
+		goto out;
+	}
+	nlh = mnl_nlmsg_put_header(req);
+	nlh->nlmsg_type = RTM_GETROUTE;
+	nlh->nlmsg_flags = NLM_F_REQUEST;
+	rtm = mnl_nlmsg_put_extra_header(nlh, sizeof(*rtm));
+	rtm->rtm_family = family;
+	rtm->rtm_dst_len = family == AF_INET6 ? 128 : 32;
+	rtm->rtm_flags = RTM_F_FIB_MATCH;
+	mnl_attr_put(nlh, RTA_DST, family == AF_INET6 ? 16 : 4, addr);
+	if (rt_request(nlh, src_route_cb, &r))
+		return SRC_BAD;		/* not cached: the next may succeed */
+	if (r.type != RTN_UNICAST)
+		v = SRC_BAD;
+	else if (D.cfg.rp_filter == 2 && !r.dev_match)
+		v = SRC_RP;
+	else if (r.on_link && r.oif &&
+		 !neighbour_known(family, addr, r.oif))
+		return SRC_NEW_NEIGH;
+	else
+		v = SRC_OK;
+out:
+	memcpy(D.scache[i].addr, a, 16);
+	D.scache[i].ifindex = ifindex;
+	D.scache[i].verdict = v;
+	D.scache[i].at = now;
+	return v;
 }
 
 /* 127/8, or ::1: only ever on the loopback device. */
@@ -1201,14 +1487,6 @@ static bool martian(int family, const void *addr)
 		return !memcmp(a, zero, 16) || a[0] == 0xff ||
 		       !memcmp(a, v4mapped_prefix, 12);
 	return !(a[0] | a[1] | a[2] | a[3]) || a[0] >= 0xe0;
-}
-
-/* fe80::/10: a response to it leaves by the interface the probe came in. */
-static bool link_local6(int family, const void *addr)
-{
-	const uint8_t *a = addr;
-
-	return family == AF_INET6 && a[0] == 0xfe && (a[1] & 0xc0) == 0x80;
 }
 
 /*
@@ -1445,7 +1723,6 @@ static void on_probe(struct hpcc_pkt *p, const uint8_t *raw,
 	uint8_t buf[HPCC_PKT_MAX];
 	uint64_t now;
 	uint32_t n = 0;
-	uint8_t type;
 	size_t len;
 
 	D.counters[C_PROBES_RECEIVED]++;
@@ -1459,8 +1736,10 @@ static void on_probe(struct hpcc_pkt *p, const uint8_t *raw,
 		return;
 	}
 	now = now_ns();
-	if (martian(fam, dst) || (loopback_addr(fam, dst) && !on_lo) ||
-	    addr_type(fam, dst, now) != RTN_LOCAL) {
+	/* what needs no lookup first, then the limits, then the lookups:
+	 * a flood of junk costs at most response-budget lookups a second
+	 */
+	if (martian(fam, dst) || (loopback_addr(fam, dst) && !on_lo)) {
 		D.counters[C_PROBES_NOT_LOCAL]++;
 		return;
 	}
@@ -1477,13 +1756,26 @@ static void on_probe(struct hpcc_pkt *p, const uint8_t *raw,
 		D.counters[C_RESPONSES_OVER_BUDGET]++;
 		return;
 	}
-	/* a link-local source is reachable on the link it came from */
-	if (!link_local6(fam, src)) {
-		type = addr_type(fam, src, now);
-		if (type != RTN_UNICAST && type != RTN_LOCAL) {
-			D.counters[C_PROBES_BAD_SOURCE]++;
+	if (addr_type(fam, dst, now) != RTN_LOCAL) {
+		D.counters[C_PROBES_NOT_LOCAL]++;
+		return;
+	}
+	switch (src_check(fam, src, ll->sll_ifindex, on_lo, now)) {
+	case SRC_OK:
+		break;
+	case SRC_BAD:
+		D.counters[C_PROBES_BAD_SOURCE]++;
+		return;
+	case SRC_RP:
+		D.counters[C_PROBES_RP_FAILED]++;
+		return;
+	case SRC_NEW_NEIGH:
+		/* each response creates a neighbour entry: a few a second */
+		if (!hpccd_budget_take(&D.new_neigh, now)) {
+			D.counters[C_PROBES_NO_NEIGHBOUR]++;
 			return;
 		}
+		break;
 	}
 	/* the sender asked for an IOAM trace, an INT-MD stack or an IFA
 	 * stack: its hops, when it has any, are the response's records (an
@@ -1524,8 +1816,10 @@ static void on_probe(struct hpcc_pkt *p, const uint8_t *raw,
 		return;
 	}
 	if (len && !send_pkt(buf, len, fam, src,
-			     link_local6(fam, src) ? ll->sll_ifindex : 0))
+			     link_local6(fam, src) ? ll->sll_ifindex : 0)) {
 		D.counters[C_RESPONSES_SENT]++;
+		D.counters[C_RESPONSE_BYTES] += len;
+	}
 }
 
 /* --- the sender role ------------------------------------------------------- */
@@ -2252,6 +2546,7 @@ static int setup(const sigset_t *mask)
 	}
 	hpccd_budget_init(&D.budget, D.cfg.response_budget,
 			  D.cfg.response_budget_bytes, now);
+	hpccd_budget_init(&D.new_neigh, NEW_NEIGH_RATE, 1000000000, now);
 	D.raw_fd = socket(AF_INET, SOCK_RAW | SOCK_CLOEXEC, IPPROTO_RAW);
 	D.pkt_fd = socket(AF_PACKET, SOCK_DGRAM | SOCK_CLOEXEC | SOCK_NONBLOCK,
 			  htons(ETH_P_IP));
@@ -2299,6 +2594,14 @@ static int setup(const sigset_t *mask)
 		logmsg(LOG_ERR, "rtnetlink: %s", strerror(errno));
 		return -1;
 	}
+	/* a lookup never holds the event loop longer than this */
+	{
+		struct timeval tv = { .tv_usec = RT_TIMEOUT_US };
+
+		setsockopt(mnl_socket_get_fd(D.rt), SOL_SOCKET, SO_RCVTIMEO,
+			   &tv, sizeof(tv));
+	}
+	D.cache_seed = random64();
 	/* -ENOENT (no module yet) leaves the sockets open */
 	hpcc_genl_open(&D.req, 1000);
 	hpcc_genl_open(&D.ev, 0);

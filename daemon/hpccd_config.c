@@ -46,6 +46,7 @@ void hpccd_cfg_defaults(struct hpccd_cfg *c)
 	c->response_rate = 20000;
 	c->response_budget = 100000;
 	c->response_budget_bytes = 25000000;
+	c->rp_filter = 2;
 	c->max_flows = 1048576;
 	c->reconcile_s = 10;
 	c->event_buffer_kb = 4096;
@@ -340,6 +341,8 @@ int hpccd_cfg_set(struct hpccd_cfg *c, const char *k, const char *v)
 	if (!strcmp(k, "response-budget-bytes"))
 		return parse_uint(k, v, 1500, 1000000000,
 				  &c->response_budget_bytes);
+	if (!strcmp(k, "rp-filter"))
+		return parse_uint(k, v, 1, 2, &c->rp_filter);
 	if (!strcmp(k, "max-flows"))
 		return parse_uint(k, v, 1, 1U << 24, &c->max_flows);
 	if (!strcmp(k, "reconcile-s"))

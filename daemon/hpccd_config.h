@@ -112,6 +112,9 @@ struct hpccd_nkey {
  *	together, 1..10,000,000
  * @response_budget_bytes: response-budget-bytes, bytes per second of all
  *	responses together (IP headers included), 1,500..1,000,000,000
+ * @rp_filter: rp-filter, the reverse-path check of a probe's source: 1
+ *	(loose: a unicast route back), 2 (strict: a route back by the
+ *	interface the probe came in on, as rp_filter 2 does)
  * @max_flows: max-flows, flows the sender role tracks, 1..16,777,216
  * @reconcile_s: reconcile-s, seconds between two comparisons of the flow
  *	table with the module's, 1..3600
@@ -194,6 +197,7 @@ struct hpccd_cfg {
 	unsigned int response_rate;
 	unsigned int response_budget;
 	unsigned int response_budget_bytes;
+	unsigned int rp_filter;
 	unsigned int max_flows;
 	unsigned int reconcile_s;
 	unsigned int event_buffer_kb;

@@ -305,7 +305,9 @@ TEST(reload_is_restart)
 	EXPECT_EQ(0, unlink(keys) | rmdir(dir));
 }
 
-/* The namespace-wide response budget: defaults, range, and the file. */
+/* The receiver's bounds: response budget and rp-filter, defaults and
+ * ranges.
+ */
 TEST(response_budget_keys)
 {
 	struct hpccd_cfg c;
@@ -322,6 +324,11 @@ TEST(response_budget_keys)
 	EXPECT_NE(0, parse(&c, "response-budget = 10000001\n"));
 	EXPECT_NE(0, parse(&c, "response-budget-bytes = 1499\n"));
 	EXPECT_NE(0, parse(&c, "response-budget-bytes = 1000000001\n"));
+	EXPECT_EQ(2, c.rp_filter);
+	ASSERT_EQ(0, parse(&c, "rp-filter = 1\n"));
+	EXPECT_EQ(1, c.rp_filter);
+	EXPECT_NE(0, parse(&c, "rp-filter = 0\n"));
+	EXPECT_NE(0, parse(&c, "rp-filter = 3\n"));
 }
 
 TEST_HARNESS_MAIN

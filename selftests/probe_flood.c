@@ -5,11 +5,14 @@
  * guest tests that unload modules and delete namespaces under traffic
  * (selftests/guest/unload.sh).
  *
- *   probe_flood SRC DST SECONDS [PROBE_DSCP RESPONSE_DSCP]
+ *   probe_flood SRC[/LEN] DST SECONDS [PROBE_DSCP RESPONSE_DSCP [probes]]
  *
  * Alternates a probe from SRC to DST and a response from SRC to DST (as if
  * DST had probed SRC), each with a new id and source port (40000..40999),
- * for SECONDS or until SIGTERM or SIGINT.  Send errors (no route while a
+ * for SECONDS or until SIGTERM or SIGINT; with "probes", only probes.
+ * SRC/LEN (IPv4, LEN 8..31) spoofs the source: each packet takes the next
+ * address of the prefix, its host part 1 .. 2^(32-LEN) - 2 in turn (the
+ * reflection tests of selftests/guest/reflect.sh).  Send errors (no route while a
  * namespace goes away, a full queue) are counted, not fatal.  Prints
  * "first" (flushed) when its first packet has gone out, so a test can wait
  * for the flood to be running instead of sleeping, and "sent N errors N" at
@@ -19,6 +22,7 @@
 #include <arpa/inet.h>
 #include <errno.h>
 #include <signal.h>
+#include <stdbool.h>
 #include <netinet/in.h>
 #include <stdint.h>
 #include <stdio.h>
@@ -59,19 +63,40 @@ int main(int argc, char **argv)
 	struct sockaddr_in to = { .sin_family = AF_INET };
 	struct hpcc_tuple t = { 0 };
 	unsigned long long sent = 0, errors = 0;
-	int pdscp = 60, rdscp = 61, one = 1, fd, secs;
+	int pdscp = 60, rdscp = 61, one = 1, fd, secs, plen = 32;
 	uint64_t end, id = 1;
+	bool probes_only = false;
+	uint32_t base = 0, hosts = 0;
+	char src[INET_ADDRSTRLEN + 4], *slash;
 
-	if (argc != 4 && argc != 6) {
-		fprintf(stderr, "usage: probe_flood SRC DST SECONDS [PROBE_DSCP RESPONSE_DSCP]\n");
+	if (argc != 4 && argc != 6 && argc != 7) {
+		fprintf(stderr, "usage: probe_flood SRC[/LEN] DST SECONDS [PROBE_DSCP RESPONSE_DSCP [probes]]\n");
 		return 2;
 	}
 	secs = atoi(argv[3]);
-	if (argc == 6) {
+	if (argc >= 6) {
 		pdscp = dscp_arg(argv[4]);
 		rdscp = dscp_arg(argv[5]);
 	}
-	if (inet_pton(AF_INET, argv[1], &t.saddr) != 1 ||
+	if (argc == 7) {
+		if (strcmp(argv[6], "probes")) {
+			fprintf(stderr, "probe_flood: '%s': only \"probes\"\n",
+				argv[6]);
+			return 2;
+		}
+		probes_only = true;
+	}
+	snprintf(src, sizeof(src), "%s", argv[1]);
+	slash = strchr(src, '/');
+	if (slash) {
+		*slash = 0;
+		plen = atoi(slash + 1);
+		if (plen < 8 || plen > 31) {
+			fprintf(stderr, "probe_flood: prefix length 8..31\n");
+			return 2;
+		}
+	}
+	if (inet_pton(AF_INET, src, &t.saddr) != 1 ||
 	    inet_pton(AF_INET, argv[2], &t.daddr) != 1 || secs < 1 ||
 	    pdscp < 0 || rdscp < 0) {
 		fprintf(stderr, "probe_flood: bad address, seconds or DSCP\n");
@@ -84,6 +109,10 @@ int main(int argc, char **argv)
 	}
 	signal(SIGTERM, on_signal);
 	signal(SIGINT, on_signal);
+	if (plen < 32) {
+		base = ntohl(t.saddr) & ~((1U << (32 - plen)) - 1);
+		hosts = (1U << (32 - plen)) - 2;
+	}
 	to.sin_addr.s_addr = t.daddr;
 	t.dport = htons(5201);
 	end = now_ns() + (uint64_t)secs * 1000000000u;
@@ -91,7 +120,9 @@ int main(int argc, char **argv)
 		size_t len;
 
 		t.sport = htons(40000 + id % 1000);
-		if (id & 1) {
+		if (hosts)
+			t.saddr = htonl(base + 1 + (uint32_t)(id % hosts));
+		if (probes_only || (id & 1)) {
 			len = hpcc_build_probe(buf, &t, pdscp, 4, id, now_ns(),
 					       (uint16_t)id);
 		} else {

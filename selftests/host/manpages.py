@@ -85,7 +85,8 @@ for key, lo_, hi_, field in re.findall(
     lo_ = consts.get(lo_, lo_)
     hi_ = consts.get(hi_, hi_)
     t = " ".join(texts.get(key, "").split())
-    want = ["0|1" if (lo_, hi_) == ("0", "1") else "%s to %s" % (lo_, hi_)]
+    two = str(lo_).isdigit() and str(hi_).isdigit() and int(hi_) == int(lo_) + 1
+    want = ["%s|%s" % (lo_, hi_) if two else "%s to %s" % (lo_, hi_)]
     if field in defaults:
         want.append("default %s" % defaults[field])
     elif field != "budget" and field != "max_hops":
@@ -115,7 +116,7 @@ head = re.findall(r'(?:"|\\n)([a-z]+)=%', ws[:ws.index("LIST_FOREACH")])
 sig = roff_text(section(hpccd8, "SIGNALS"))
 usr1 = sig[sig.index("SIGUSR1"):]
 usr1 = usr1[:usr1.index("then one line\nper flow") if "then one line\nper flow" in usr1 else len(usr1)]
-words = set(re.findall(r"(?<![\w-])([a-z][a-z0-9]*(?:-[a-z0-9]+)+|connected|flows|queued|resyncs|reconciles|events|reconnects)(?![\w-])", usr1))
+words = set(re.findall(r"(?<![\w-])([a-z][a-z0-9]*(?:-[a-z0-9]+)+|connected|flows|queued|resyncs|reconciles|events|reconnects|lookups)(?![\w-])", usr1))
 # hyphenated words of the prose that are not counters
 prose = {"telemetry-set", "flow-get", "n-flows-source", "auth-permissive",
          "rx-based", "report-n-flows", "receiver-based", "dropped-reason",

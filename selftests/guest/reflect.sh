@@ -1,0 +1,202 @@
+#!/bin/bash
+# SPDX-License-Identifier: GPL-2.0
+#
+# hpccd as a reflector (issue 52, items 1-3): an attacker in hr floods the
+# hpccd in hs with probes from spoofed sources, as fast as probe_flood
+# sends them.  What hs answers is counted on the wire (a tc filter on hs's
+# egress, DSCP 61) and by hpccd (responses-sent, response-bytes):
+#   - sources spread over a /16 routed back through hr each stay below
+#     response-rate; the namespace-wide response-budget and
+#     response-budget-bytes bound the total, and the lookups made;
+#   - sources whose route back leaves by another interface are refused
+#     (rp-filter 2), and answered with rp-filter 1;
+#   - on-link spoofed sources do not fill hs's neighbour table, and hs
+#     stays reachable on its link.
+# Runs as root inside a guest (tools/vmrun).
+# the counters dvars sets (a_*, b_*) are not assigned in sight
+# shellcheck disable=SC2154
+set -u
+TOP=$(cd "$(dirname "$0")/../.." && pwd)
+. "$TOP/selftests/lib.sh"
+
+SRV=198.18.0.2   # hr, the attacker (RFC 2544 benchmarking range)
+CLI=198.18.0.1   # hs, the reflector
+TMP=$(mktemp -d)
+chmod 755 "$TMP"
+mkdir -m 1777 "$TMP/run"
+
+# the budget the flood runs into: responses and bytes per second
+BUDGET=2000
+BUDGET_BYTES=300000
+# burst: 10 ms of each, at least 8 responses and 8 x HPCC_PKT_MAX bytes
+# (HPCC_PKT_MAX < 1024)
+BURST=20
+BYTE_BURST=8192
+
+trap 'ns_gone hs hr; rm -rf "$TMP"' EXIT
+
+# wire NS DEV - "BYTES PACKETS" the DSCP-61 filter on DEV's egress in NS
+# has counted (L2 bytes: 14 more per packet than IP's)
+wire() {
+	tc -n "$1" -s filter show dev "$2" egress |
+		awk '/Sent/ { print $2, $4; exit }'
+}
+
+topology() {
+	ns_pair hs $CLI hr $SRV || return 1
+	# the spoofed ranges: 198.19/16 routed back through hr (off-link,
+	# back by v0); 198.20/16 by d0, a dummy device's gateway; 10.64/16
+	# on-link on v0
+	ip -n hs route add 198.19.0.0/16 via $SRV &&
+	ip -n hs link add d0 type dummy && ip -n hs link set d0 up &&
+	ip -n hs addr add 198.21.0.1/24 dev d0 &&
+	ip -n hs route add 198.20.0.0/16 via 198.21.0.2 dev d0 &&
+	ip -n hs addr add 10.64.0.1/16 dev v0 &&
+	ip -n hr route add 10.64.0.0/16 dev v1 || return 1
+	# responses leaving hs by v0, counted on the wire
+	tc -n hs qdisc add dev v0 clsact &&
+	tc -n hs filter add dev v0 egress prio 1 protocol ip u32 \
+		match ip dsfield 0xf4 0xfc action pass || return 1
+	modprobe tcp_hpcc &&
+	printf 'response-budget = %s\nresponse-budget-bytes = %s\n' \
+		$BUDGET $BUDGET_BYTES > "$TMP/hs.conf" &&
+	start_hpccd hs
+}
+
+# reload NS - SIGHUP, and wait for the reload
+reload() {
+	local n
+	n=$(grep -c reloaded "$TMP/$1.log")
+	kill -HUP "$(pid_of "$1")" &&
+		retry 25 sh -c "[ \$(grep -c reloaded '$TMP/$1.log') -gt $n ]"
+}
+
+# flood SRC/LEN DST SECS - probes only, from hr, in the foreground
+flood() {
+	ip netns exec hr "$BIN/probe_flood" "$1" "$2" "$3" 60 61 probes \
+		> "$TMP/flood" 2>&1 || { cat "$TMP/flood"; return 1; }
+}
+
+# Spoofed sources spread over a /16, each far below response-rate: what
+# hs sends is bounded by the budget (its burst plus its rate over the
+# flood's time), in responses and in bytes, on the wire and by hpccd's
+# own counters; and so are the route and neighbour lookups made.
+budget_bounds_flood() {
+	local t0 dt all w0 w1 r s b
+	dvars hs a || return 1
+	w0=$(wire hs v0)
+	t0=$(date +%s%N)
+	flood 198.19.0.0/16 $CLI 5 || return 1
+	dt=$(( ($(date +%s%N) - t0) / 1000000 ))
+	sleep 0.2
+	w1=$(wire hs v0)
+	dvars hs b || return 1
+	# nothing is sent before t0 nor counted after now: the bound is
+	# the burst plus the rate over this time
+	all=$(( ($(date +%s%N) - t0) / 1000000 ))
+	r=$((b_probes_received - a_probes_received))
+	s=$((b_responses_sent - a_responses_sent))
+	b=$((b_response_bytes - a_response_bytes))
+	# shellcheck disable=SC2086
+	set -- $w0 $w1
+	echo "flood: $(cat "$TMP/flood") in $dt ms; probes-received +$r, responses-sent +$s, response-bytes +$b, on the wire +$(($4 - $2)) packets +$(($3 - $1)) bytes; responses-over-budget +$((b_responses_over_budget - a_responses_over_budget)), responses-over-bytes +$((b_responses_over_bytes - a_responses_over_bytes)), responses-rate-limited +$((b_responses_rate_limited - a_responses_rate_limited)), lookups +$((b_lookups - a_lookups)), socket-drops +$((b_socket_drops - a_socket_drops))"
+	# the flood was one: far more probes than the budget lets through
+	[ "$r" -gt $((4 * BUDGET * dt / 1000)) ] || return 1
+	# the bound, by hpccd's counters and on the wire
+	[ "$s" -le $((BURST + BUDGET * all / 1000 + 1)) ] &&
+		[ "$b" -le $((BYTE_BURST + BUDGET_BYTES * all / 1000 + 1)) ] &&
+		[ $(($4 - $2)) -le $((BURST + BUDGET * all / 1000 + 1)) ] &&
+		[ $(($3 - $1)) -le $((BYTE_BURST + BUDGET_BYTES * all / 1000 + 1 + 14 * ($4 - $2))) ] ||
+		return 1
+	# and the budget is what bound it: it was reached, and refusals
+	# were counted
+	[ "$s" -ge $((BUDGET * dt / 2000)) ] &&
+		[ $((b_responses_over_budget - a_responses_over_budget + b_responses_over_bytes - a_responses_over_bytes)) -gt 0 ] ||
+		return 1
+	# lookups: a destination, a source and a neighbour per budget
+	# token at most
+	[ $((b_lookups - a_lookups)) -le $((3 * (BURST + BUDGET * all / 1000 + 1))) ]
+}
+
+# Sources routed back by d0 arrive on v0: strict rp-filter refuses them
+# all, loose answers them (by d0, so not on v0's wire).
+rp_filter_strict() {
+	local w0 w1
+	dvars hs a || return 1
+	w0=$(wire hs v0)
+	flood 198.20.0.0/16 $CLI 2 || return 1
+	sleep 0.2
+	w1=$(wire hs v0)
+	dvars hs b || return 1
+	echo "rp-filter 2: $(cat "$TMP/flood"); probes-rp-failed +$((b_probes_rp_failed - a_probes_rp_failed)), responses-sent +$((b_responses_sent - a_responses_sent)), on v0's wire +$(( ${w1% *} - ${w0% *} )) bytes"
+	[ "$b_responses_sent" = "$a_responses_sent" ] &&
+		[ $((b_probes_rp_failed - a_probes_rp_failed)) -gt 0 ] || return 1
+	printf 'response-budget = %s\nresponse-budget-bytes = %s\nrp-filter = 1\n' \
+		$BUDGET $BUDGET_BYTES > "$TMP/hs.conf"
+	reload hs || return 1
+	dvars hs a || return 1
+	flood 198.20.0.0/16 $CLI 1 || return 1
+	dvars hs b || return 1
+	printf 'response-budget = %s\nresponse-budget-bytes = %s\n' \
+		$BUDGET $BUDGET_BYTES > "$TMP/hs.conf"
+	reload hs || return 1
+	echo "rp-filter 1: responses-sent +$((b_responses_sent - a_responses_sent)), probes-rp-failed +$((b_probes_rp_failed - a_probes_rp_failed))"
+	[ "$b_responses_sent" -gt "$a_responses_sent" ] &&
+		[ "$b_probes_rp_failed" = "$a_probes_rp_failed" ]
+}
+
+# neigh_count NS DEV - neighbour entries on DEV in NS, any state
+neigh_count() {
+	ip -n "$1" neigh show dev "$2" | wc -l
+}
+
+# On-link spoofed sources (10.64/16 on v0): hs answers those it has no
+# neighbour entry for at 10 per second, so its table stays far below
+# gc_thresh3 (1024; the old hpccd made an entry per source, 1024 within
+# 50 ms at the per-source rate) and hr can still reach it.
+neighbours_not_exhausted() {
+	local fp max=0 n
+	dvars hs a || return 1
+	ip netns exec hr "$BIN/probe_flood" 10.64.0.0/16 $CLI 5 60 61 probes \
+		> "$TMP/flood" 2>&1 &
+	fp=$!
+	for _ in $(seq 1 12); do
+		sleep 0.5
+		n=$(neigh_count hs v0)
+		[ "$n" -gt "$max" ] && max=$n
+	done
+	wait "$fp" || { cat "$TMP/flood"; return 1; }
+	n=$(neigh_count hs v0)
+	[ "$n" -gt "$max" ] && max=$n
+	dvars hs b || return 1
+	echo "on-link flood: $(cat "$TMP/flood"); neighbour entries on v0 at most $max (gc_thresh3 $(ip netns exec hs sysctl -n net.ipv4.neigh.default.gc_thresh3)); probes-no-neighbour +$((b_probes_no_neighbour - a_probes_no_neighbour)), responses-sent +$((b_responses_sent - a_responses_sent))"
+	# 10 a second for 6 s, the burst (8), and hr's own
+	[ "$max" -le 80 ] &&
+		[ $((b_probes_no_neighbour - a_probes_no_neighbour)) -gt 0 ] ||
+		return 1
+	ip netns exec hr ping -c 1 -W 2 $CLI > /dev/null
+}
+
+# answered_more R0 - hs's hpccd has sent more than R0 responses
+answered_more() {
+	local v
+	v=$(dstat hs responses-sent) && [ -n "$v" ] && [ "$v" -gt "$1" ]
+}
+
+# After the floods a probe from hr's own address is answered.
+still_answers() {
+	local r0
+	r0=$(dstat hs responses-sent) || return 1
+	ip netns exec hr "$BIN/probe_flood" $SRV $CLI 1 60 61 probes \
+		> "$TMP/flood" 2>&1 || return 1
+	retry 25 answered_more "$r0"
+}
+
+ktap_print_header
+ktap_set_plan 5
+t "two namespaces, the reflector's hpccd with a response budget" topology
+t "a flood from spoofed sources over a /16 is bounded by the budget" budget_bounds_flood
+t "rp-filter 2 refuses sources routed back by another interface; 1 answers" rp_filter_strict
+t "on-link spoofed sources do not fill the neighbour table" neighbours_not_exhausted
+t "a probe from a real source is still answered" still_answers
+ktap_finished
