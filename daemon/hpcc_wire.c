@@ -212,15 +212,21 @@ size_t hpcc_build_probe_ext(void *buf, const struct hpcc_tuple *t,
 	uint8_t *ip = buf, *th = ip + iplen, *h = th + HPCC_TCP_LEN;
 	uint8_t *e = h + HPCC_WIRE_HDR_LEN + (size_t)hop_cap * HPCC_WIRE_HOP_LEN;
 
+	size_t elen, pad = 0;
+
 	if (!dscp || dscp > 63 || !hop_cap || hop_cap > HPCC_MAX_HOPS ||
 	    !tuple_ok(t) ||
 	    ext & ~(HPCC_PROBE_FCR | HPCC_PROBE_CC | HPCC_PROBE_AR |
-		    HPCC_PROBE_RX))
+		    HPCC_PROBE_RX | HPCC_PROBE_PAD))
 		return 0;
-	total += (size_t)!!(ext & HPCC_PROBE_FCR) * HPCC_WIRE_EXT_LEN +
-		 (size_t)!!(ext & HPCC_PROBE_CC) * HPCC_WIRE_EXT_LEN +
-		 (size_t)!!(ext & HPCC_PROBE_AR) * HPCC_WIRE_EXT_AR_LEN +
-		 (size_t)!!(ext & HPCC_PROBE_RX) * HPCC_WIRE_EXT_LEN;
+	elen = (size_t)!!(ext & HPCC_PROBE_FCR) * HPCC_WIRE_EXT_LEN +
+	       (size_t)!!(ext & HPCC_PROBE_CC) * HPCC_WIRE_EXT_LEN +
+	       (size_t)!!(ext & HPCC_PROBE_AR) * HPCC_WIRE_EXT_AR_LEN +
+	       (size_t)!!(ext & HPCC_PROBE_RX) * HPCC_WIRE_EXT_LEN;
+	/* every extension is 8n bytes: the pad is 0 or at least 8 */
+	if ((ext & HPCC_PROBE_PAD) && elen < HPCC_WIRE_RESP_EXT_MAX)
+		pad = HPCC_WIRE_RESP_EXT_MAX - elen;
+	total += elen + pad;
 	put_iph(ip, t, dscp, total, ip_id, 6);
 	put_probe(th, h, t, hop_cap, probe_id, ts);
 	if (ext & HPCC_PROBE_FCR) {
@@ -252,8 +258,15 @@ size_t hpcc_build_probe_ext(void *buf, const struct hpcc_tuple *t,
 		}
 		e += HPCC_WIRE_EXT_AR_LEN;
 	}
-	if (ext & HPCC_PROBE_RX)
+	if (ext & HPCC_PROBE_RX) {
 		put_ext(e, HPCC_WIRE_EXT_MODE, HPCC_WIRE_MODE_RX);
+		e += HPCC_WIRE_EXT_LEN;
+	}
+	if (pad) {
+		memset(e, 0, pad);
+		e[0] = HPCC_WIRE_EXT_PAD;
+		e[1] = (uint8_t)pad;
+	}
 	put_tcp(ip, th, total - iplen, t->family == AF_INET6);
 	return total;
 }
@@ -287,8 +300,10 @@ size_t hpcc_build_probe_ifa(void *buf, const struct hpcc_tuple *t,
 			    uint8_t dscp, uint8_t proto, uint8_t hops,
 			    uint64_t probe_id, uint64_t ts, uint16_t ip_id)
 {
+	/* room for the response (hpcc_wire.h) */
+	uint8_t hop_cap = hops < 2 ? 2 : hops;
 	size_t iplen = ip_len(t);
-	size_t total = pkt_len(iplen, 1) + 8;
+	size_t total = pkt_len(iplen, hop_cap) + 8;
 	uint8_t *ip = buf, *f = ip + iplen, *th = f + 4;
 	uint8_t *m = th + HPCC_TCP_LEN, *h = m + 4;
 
@@ -296,7 +311,7 @@ size_t hpcc_build_probe_ifa(void *buf, const struct hpcc_tuple *t,
 	    hops > HPCC_MAX_HOPS || !tuple_ok(t))
 		return 0;
 	put_iph(ip, t, dscp, total, ip_id, proto);
-	put_probe(th, h, t, 1, probe_id, ts);
+	put_probe(th, h, t, hop_cap, probe_id, ts);
 	f[0] = 2 << 4 | 0xf;			/* version 2, GNS: local */
 	f[1] = 6;				/* TCP */
 	f[2] = 0;				/* no flags */
@@ -315,13 +330,15 @@ size_t hpcc_build_probe_ioam(void *buf, const struct hpcc_tuple *t,
 {
 	size_t data = (size_t)nodes * HPCC_IOAM_NODE_LEN;
 	size_t hbh = (16 + data + 7) / 8 * 8, total;
+	/* room for the response (hpcc_wire.h) */
+	uint8_t hop_cap = nodes < 2 ? 2 : nodes;
 	uint8_t *ip = buf, *o, *th, *h;
 
 	if (t->family != AF_INET6 || !dscp || dscp > 63 || !nodes ||
 	    nodes > HPCC_MAX_HOPS || !tuple_ok(t))
 		return 0;
 	total = HPCC_IP6_LEN + hbh + HPCC_TCP_LEN + HPCC_WIRE_HDR_LEN +
-		HPCC_WIRE_HOP_LEN;
+		(size_t)hop_cap * HPCC_WIRE_HOP_LEN;
 	put_ip6(ip, t, dscp, total, 0);		/* hop-by-hop options */
 	o = ip + HPCC_IP6_LEN;
 	memset(o, 0, hbh);
@@ -344,7 +361,7 @@ size_t hpcc_build_probe_ioam(void *buf, const struct hpcc_tuple *t,
 	}
 	th = o + hbh;
 	h = th + HPCC_TCP_LEN;
-	put_probe(th, h, t, 1, probe_id, ts);
+	put_probe(th, h, t, hop_cap, probe_id, ts);
 	put_tcp(ip, th, total - HPCC_IP6_LEN - hbh, true);
 	return total;
 }

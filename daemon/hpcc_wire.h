@@ -300,6 +300,7 @@ size_t hpcc_build_probe(void *buf, const struct hpcc_tuple *t, uint8_t dscp,
 #define HPCC_PROBE_CC	2U	/* HPCC_WIRE_EXT_CCM, value HPCC_WIRE_CCM_CC */
 #define HPCC_PROBE_AR	4U	/* HPCC_WIRE_EXT_AR, the sender the AR point */
 #define HPCC_PROBE_RX	8U	/* HPCC_WIRE_EXT_MODE, value HPCC_WIRE_MODE_RX */
+#define HPCC_PROBE_PAD	16U	/* HPCC_WIRE_EXT_PAD, room for the response */
 
 /**
  * hpcc_build_probe_ext() - hpcc_build_probe() with extensions after the
@@ -320,8 +321,10 @@ size_t hpcc_build_probe(void *buf, const struct hpcc_tuple *t, uint8_t dscp,
  *	the flow's source address, the sender as the AR point, no flag;
  *	struct hpcc_wire_ext_ar, HPCC_WIRE_EXT_AR_LEN bytes), the flow's
  *	coordination tag; HPCC_PROBE_RX, the sender asks for receiver-based
- *	HPCC (HPCC_WIRE_EXT_MODE, value HPCC_WIRE_MODE_RX, 8 bytes); in that
- *	order
+ *	HPCC (HPCC_WIRE_EXT_MODE, value HPCC_WIRE_MODE_RX, 8 bytes);
+ *	HPCC_PROBE_PAD, an HPCC_WIRE_EXT_PAD that brings the extensions to
+ *	HPCC_WIRE_RESP_EXT_MAX bytes (none when the others take as many), so
+ *	that no response to the probe is larger than it; in that order
  *
  * Return: the packet's length (hpcc_build_probe()'s plus each
  * extension's), or 0 as hpcc_build_probe() and for an unknown bit in
@@ -339,7 +342,10 @@ size_t hpcc_build_probe_ext(void *buf, const struct hpcc_tuple *t,
  * @dscp: the probe DSCP, 1..63: it is also the DSCP that signals the INT
  *	shim after the TCP header (section 5.7.2, option 2)
  * @hop_cap: records of the project's own format, 1..HPCC_MAX_HOPS, for
- *	hpcc_int hops of that encoding on the same path
+ *	hpcc_int hops of that encoding on the same path; max(@hops, 2) or
+ *	more leaves room for the response's records and extensions
+ *	(HPCC_WIRE_RESP_EXT_MAX), so that no response is larger than the
+ *	probe
  * @hops: Remaining Hop Count, how many INT-MD hops may push metadata,
  *	1..HPCC_MAX_HOPS
  * @probe_id: random 64-bit id
@@ -377,8 +383,10 @@ size_t hpcc_build_probe_intmd(void *buf, const struct hpcc_tuple *t,
  * @hops x 8 words) follows it, then the TCP header (its checksum over the
  * TCP pseudo-header and everything after it), the IFA metadata header
  * (Request Vector 0, Action Vector 0, Hop Limit @hops, Current Length 0),
- * the HPCC header and one record.  Each IFA hop pushes 32 bytes in front
- * of the HPCC header; the receiver's hpccd decodes the stack.
+ * the HPCC header and max(@hops, 2) empty records: room for the response's
+ * records and extensions (HPCC_WIRE_RESP_EXT_MAX), so that no response is
+ * larger than the probe.  Each IFA hop pushes 32 bytes in front of the
+ * HPCC header; the receiver's hpccd decodes the stack.
  *
  * Return: the packet's length, or 0 for an out-of-range argument.
  */
@@ -403,9 +411,11 @@ size_t hpcc_build_probe_ifa(void *buf, const struct hpcc_tuple *t,
  * trace type HPCC_IOAM_TRACE_TYPE: node_id, interface IDs, timestamp
  * seconds and fraction, queue depth; NodeLen 5; RemainingLen room for
  * @nodes) and PadN to a multiple of 8 bytes; then the TCP header and the
- * HPCC header with one empty record (hop_cap 1), which hpcc_int hops
- * leave alone once full.  The receiver's hpccd decodes the trace into the
- * response's records.
+ * HPCC header with max(@nodes, 2) empty records: room for the response's
+ * records and extensions (HPCC_WIRE_RESP_EXT_MAX), so that no response is
+ * larger than the probe (an hpcc_int hop on the path may stamp them; the
+ * receiver's records come from the trace when a node filled it).  The
+ * receiver's hpccd decodes the trace into the response's records.
  *
  * Return: the packet's length, or 0 for an out-of-range argument.
  */

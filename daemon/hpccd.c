@@ -119,6 +119,7 @@ enum {
 	C_FAMILY_LOOKUPS_FAILED, C_AUTH_PERMITTED, C_RESPONSES_RL_CROWDED,
 	C_RESPONSES_OVER_BUDGET, C_RESPONSES_OVER_BYTES, C_PROBES_RP_FAILED,
 	C_PROBES_NO_NEIGHBOUR, C_LOOKUPS_FAILED, C_RESPONSE_BYTES, C_LOOKUPS,
+	C_RESPONSES_TOO_LARGE,
 	C_PARSE_BASE,
 	C_NUM = C_PARSE_BASE + HPCC_PARSE_NUM
 };
@@ -149,7 +150,7 @@ static const char *const counter_names[C_PARSE_BASE] = {
 	"family-lookups", "family-lookups-failed", "auth-permitted",
 	"responses-rl-crowded", "responses-over-budget", "responses-over-bytes",
 	"probes-rp-failed", "probes-no-neighbour", "lookups-failed",
-	"response-bytes", "lookups",
+	"response-bytes", "lookups", "responses-too-large",
 };
 
 /*
@@ -458,7 +459,10 @@ static void probe_send(struct hpccd_flow *f, uint64_t now)
 					    (uint8_t)D.cfg.max_hops, id, now);
 		D.counters[C_PROBES_IOAM] += len > 0;
 	} else if (enc == HPCCD_ENC_INT_MD) {
-		len = hpcc_build_probe_intmd(buf, &f->t, D.probe_dscp, 1,
+		/* room for the response: it is no larger than the probe */
+		len = hpcc_build_probe_intmd(buf, &f->t, D.probe_dscp,
+					     D.cfg.max_hops < 2 ? 2 :
+					     (uint8_t)D.cfg.max_hops,
 					     (uint8_t)D.cfg.max_hops, id, now,
 					     ++D.ip_id);
 		D.counters[C_PROBES_INT_MD] += len > 0;
@@ -472,7 +476,7 @@ static void probe_send(struct hpccd_flow *f, uint64_t now)
 		/* the FCR support flag and the CC indicator (CCM section
 		 * 6.1) ride in the HPCC encoding's extensions only
 		 */
-		unsigned int ext = 0;
+		unsigned int ext = HPCC_PROBE_PAD;	/* see on_probe() */
 
 		if (hpccd_cfg_fcr(&D.cfg, f->t.family, tuple_daddr(&f->t)))
 			ext |= HPCC_PROBE_FCR;
@@ -1721,11 +1725,14 @@ static void on_probe(struct hpcc_pkt *p, const uint8_t *raw,
 	struct hpcc_resp_opt o = { 0 };
 	const struct hpccd_key *key;
 	uint8_t buf[HPCC_PKT_MAX];
+	size_t len, probe_len;
 	uint64_t now;
 	uint32_t n = 0;
-	size_t len;
 
 	D.counters[C_PROBES_RECEIVED]++;
+	/* its IP length (hpcc_parse() checked it against the buffer) */
+	probe_len = fam == AF_INET6 ? HPCC_IP6_LEN + hpcc_get16(raw + 4) :
+				      hpcc_get16(raw + 2);
 	/* an IFA-shaped packet of another protocol: not ours to answer */
 	if (p->ifa_off && p->ifa_proto != D.ifa_protocol) {
 		D.counters[C_IFA_OTHER_PROTOCOL]++;
@@ -1810,6 +1817,15 @@ static void on_probe(struct hpcc_pkt *p, const uint8_t *raw,
 		if (hpcc_auth_sign(buf, len, key))
 			return;		/* cannot happen: built above */
 		D.counters[C_RESPONSES_SIGNED]++;
+	}
+	/* a spoofed probe must not draw more bytes than it cost: hpccd's
+	 * own probes leave room for their response (HPCC_PROBE_PAD, the
+	 * standard encodings' records), others are refused unless the
+	 * operator allows it
+	 */
+	if (len > probe_len && !D.cfg.response_amplification) {
+		D.counters[C_RESPONSES_TOO_LARGE]++;
+		return;
 	}
 	if (len && !hpccd_budget_bytes(&D.budget, (uint32_t)len, now)) {
 		D.counters[C_RESPONSES_OVER_BYTES]++;

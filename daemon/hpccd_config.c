@@ -341,6 +341,8 @@ int hpccd_cfg_set(struct hpccd_cfg *c, const char *k, const char *v)
 	if (!strcmp(k, "response-budget-bytes"))
 		return parse_uint(k, v, 1500, 1000000000,
 				  &c->response_budget_bytes);
+	if (!strcmp(k, "response-amplification"))
+		return parse_uint(k, v, 0, 1, &c->response_amplification);
 	if (!strcmp(k, "rp-filter"))
 		return parse_uint(k, v, 1, 2, &c->rp_filter);
 	if (!strcmp(k, "max-flows"))

@@ -112,6 +112,8 @@ struct hpccd_nkey {
  *	together, 1..10,000,000
  * @response_budget_bytes: response-budget-bytes, bytes per second of all
  *	responses together (IP headers included), 1,500..1,000,000,000
+ * @response_amplification: response-amplification, 0 or 1: a response
+ *	may be larger than its probe
  * @rp_filter: rp-filter, the reverse-path check of a probe's source: 1
  *	(loose: a unicast route back), 2 (strict: a route back by the
  *	interface the probe came in on, as rp_filter 2 does)
@@ -197,6 +199,7 @@ struct hpccd_cfg {
 	unsigned int response_rate;
 	unsigned int response_budget;
 	unsigned int response_budget_bytes;
+	unsigned int response_amplification;
 	unsigned int rp_filter;
 	unsigned int max_flows;
 	unsigned int reconcile_s;

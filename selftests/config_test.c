@@ -329,6 +329,10 @@ TEST(response_budget_keys)
 	EXPECT_EQ(1, c.rp_filter);
 	EXPECT_NE(0, parse(&c, "rp-filter = 0\n"));
 	EXPECT_NE(0, parse(&c, "rp-filter = 3\n"));
+	EXPECT_EQ(0, c.response_amplification);
+	ASSERT_EQ(0, parse(&c, "response-amplification = 1\n"));
+	EXPECT_EQ(1, c.response_amplification);
+	EXPECT_NE(0, parse(&c, "response-amplification = 2\n"));
 }
 
 TEST_HARNESS_MAIN

@@ -211,7 +211,7 @@ TEST(probe_cc_extension)
 	n = hpcc_build_probe_ext(buf, &flow, 60, 3, 0x55, 77, 9, 0);
 	ASSERT_EQ(n, hpcc_build_probe(plain, &flow, 60, 3, 0x55, 77, 9));
 	EXPECT_EQ(0, memcmp(buf, plain, n));
-	EXPECT_EQ(0, hpcc_build_probe_ext(buf, &flow, 60, 3, 1, 1, 1, 16));
+	EXPECT_EQ(0, hpcc_build_probe_ext(buf, &flow, 60, 3, 1, 1, 1, 32));
 }
 
 /*
@@ -806,8 +806,9 @@ TEST(ioam_probe)
 		EXPECT_EQ(0, buf[6]);
 		EXPECT_EQ(6, buf[40]);
 		EXPECT_LE(16 + nodes * 20, hbh);
+		/* room for the response: max(nodes, 2) records */
 		EXPECT_EQ(n, 40 + hbh + 20 + HPCC_WIRE_HDR_LEN +
-			  HPCC_WIRE_HOP_LEN);
+			  (nodes < 2 ? 2 : nodes) * HPCC_WIRE_HOP_LEN);
 		EXPECT_TRUE(tcp6_csum_ok(buf, 40 + hbh, n));
 		ASSERT_EQ(hpcc_parse(buf, n, &p), HPCC_PARSE_OK);
 		EXPECT_EQ(44, p.ioam_off);	/* 4n from the header's start */
@@ -1021,7 +1022,8 @@ TEST(ifa_probe)
 	EXPECT_EQ(hpcc_build_probe_ifa(buf, &flow, 60, 253, 9, 1, 1, 1), 0);
 
 	n = hpcc_build_probe_ifa(buf, &t6, 60, 253, 4, 9, 5, 1);
-	EXPECT_EQ(n, 40 + 4 + 20 + 4 + HPCC_WIRE_HDR_LEN + HPCC_WIRE_HOP_LEN);
+	EXPECT_EQ(n, 40 + 4 + 20 + 4 + HPCC_WIRE_HDR_LEN +
+		  4 * HPCC_WIRE_HOP_LEN);
 	EXPECT_EQ(253, buf[6]);
 	EXPECT_TRUE(tcp6_csum_ok(buf, 44, n));
 	ASSERT_EQ(hpcc_parse(buf, n, &p), HPCC_PARSE_OK);
@@ -1031,7 +1033,8 @@ TEST(ifa_probe)
 	EXPECT_EQ(9, p.probe_id);
 
 	n = hpcc_build_probe_ifa(buf, &flow, 60, 200, 4, 77, 5, 1);
-	EXPECT_EQ(n, 20 + 4 + 20 + 4 + HPCC_WIRE_HDR_LEN + HPCC_WIRE_HOP_LEN);
+	EXPECT_EQ(n, 20 + 4 + 20 + 4 + HPCC_WIRE_HDR_LEN +
+		  4 * HPCC_WIRE_HOP_LEN);
 	EXPECT_EQ(200, buf[9]);
 	EXPECT_EQ(0xffff, fold(buf, 20, 0));	/* IPv4 header checksum */
 	ASSERT_EQ(hpcc_parse(buf, n, &p), HPCC_PARSE_OK);
@@ -1088,6 +1091,104 @@ TEST(ifa_probe)
 	EXPECT_STREQ("ifa", hpcc_parse_err_name(HPCC_PARSE_IFA));
 	buf[20] = 0x1f;
 	EXPECT_EQ(hpcc_parse(buf, n, &p), HPCC_PARSE_NOT_TCP);
+}
+
+/*
+ * resp_max() - the largest response hpccd can build to @p with @nhop
+ * records: N, receiver-based W (or only U), and a MAC
+ */
+static size_t resp_max(const struct hpcc_pkt *p, uint8_t nhop)
+{
+	struct hpcc_resp_opt rx = {
+		.n_flows = 9, .mode = HPCC_WIRE_MODE_RX, .w = 1000,
+		.mac_key_id = 1,
+	};
+	struct hpcc_resp_opt u = {
+		.n_flows = 9, .mode = HPCC_WIRE_MODE_PRIVATE | HPCC_WIRE_MODE_U,
+		.has_u = true, .u = 1, .mac_key_id = 1,
+	};
+	uint8_t buf[HPCC_PKT_MAX];
+	struct hpcc_pkt q = *p;
+	size_t a, b;
+
+	q.nhop = nhop;
+	a = hpcc_build_response_opt(buf, &q, 61, 1, &rx);
+	b = hpcc_build_response_opt(buf, &q, 61, 1, &u);
+	return a > b ? a : b;
+}
+
+/*
+ * No response is larger than its probe (issue 52, item 1: a receiver
+ * refuses to send one unless its operator allows it), for every probe
+ * hpccd builds: its own encoding padded (HPCC_PROBE_PAD) with any
+ * extensions, and INT-MD (hop_cap max(hops, 2)), IFA and IOAM with any
+ * number of hops that filled them, IPv4 and IPv6, 1 to HPCC_MAX_HOPS.
+ * Without the room, a probe whose hops all stamped drew up to 48 bytes
+ * more (N, mode, W, MAC), and an INT-MD, IFA or IOAM probe with one record
+ * up to 2.6 times its size.
+ */
+TEST(response_no_larger_than_probe)
+{
+	static const unsigned int exts[] = {
+		0, HPCC_PROBE_FCR, HPCC_PROBE_RX,
+		HPCC_PROBE_FCR | HPCC_PROBE_CC | HPCC_PROBE_AR | HPCC_PROBE_RX,
+	};
+	struct hpcc_tuple ts[2] = { flow, flow6() };
+	uint8_t buf[HPCC_PKT_MAX];
+	struct hpcc_pkt p;
+	unsigned int i, k;
+	uint8_t h, n;
+	size_t len;
+
+	for (k = 0; k < 2; k++)
+		for (h = 1; h <= HPCC_MAX_HOPS; h++) {
+			for (i = 0; i < sizeof(exts) / sizeof(exts[0]); i++) {
+				len = hpcc_build_probe_ext(buf, &ts[k], 60, h, 5,
+							   6, 1,
+							   exts[i] |
+							   HPCC_PROBE_PAD);
+				ASSERT_GT(len, 0);
+				ASSERT_EQ(HPCC_PARSE_OK,
+					  hpcc_parse(buf, len, &p));
+				/* every hop stamped its record */
+				EXPECT_LE(resp_max(&p, h), len);
+			}
+			/* a hop pushes 24 (INT-MD) or 32 (IFA) bytes */
+			len = hpcc_build_probe_intmd(buf, &ts[k], 60,
+						     h < 2 ? 2 : h, h, 5, 6, 1);
+			ASSERT_EQ(HPCC_PARSE_OK, hpcc_parse(buf, len, &p));
+			for (n = 0; n <= h; n++)
+				EXPECT_LE(resp_max(&p, n),
+					  len + (size_t)n * HPCC_INTMD_HOP_LEN);
+			len = hpcc_build_probe_ifa(buf, &ts[k], 60, 253, h, 5,
+						   6, 1);
+			ASSERT_EQ(HPCC_PARSE_OK, hpcc_parse(buf, len, &p));
+			for (n = 0; n <= h; n++)
+				EXPECT_LE(resp_max(&p, n), len + (size_t)n * 32);
+			if (k == 0)
+				continue;
+			len = hpcc_build_probe_ioam(buf, &ts[k], 60, 1, h, 5, 6);
+			ASSERT_EQ(HPCC_PARSE_OK, hpcc_parse(buf, len, &p));
+			for (n = 0; n <= h; n++)
+				EXPECT_LE(resp_max(&p, n), len);
+		}
+	/* the pad: kind HPCC_WIRE_EXT_PAD, the extensions brought to
+	 * HPCC_WIRE_RESP_EXT_MAX, none when they take as many
+	 */
+	len = hpcc_build_probe_ext(buf, &flow, 60, 2, 5, 6, 1, HPCC_PROBE_PAD);
+	EXPECT_EQ(len, hpcc_build_probe(buf, &flow, 60, 2, 5, 6, 1) +
+		       HPCC_WIRE_RESP_EXT_MAX);
+	len = hpcc_build_probe_ext(buf, &flow, 60, 2, 5, 6, 1, HPCC_PROBE_PAD);
+	EXPECT_EQ(HPCC_WIRE_EXT_PAD, buf[len - HPCC_WIRE_RESP_EXT_MAX]);
+	EXPECT_EQ(HPCC_WIRE_RESP_EXT_MAX, buf[len - HPCC_WIRE_RESP_EXT_MAX + 1]);
+	EXPECT_TRUE(tcp_csum_ok(buf, len));
+	len = hpcc_build_probe_ext(buf, &flow, 60, 2, 5, 6, 1,
+				   HPCC_PROBE_FCR | HPCC_PROBE_CC |
+				   HPCC_PROBE_AR | HPCC_PROBE_RX |
+				   HPCC_PROBE_PAD);
+	EXPECT_EQ(len, hpcc_build_probe_ext(buf, &flow, 60, 2, 5, 6, 1,
+					    HPCC_PROBE_FCR | HPCC_PROBE_CC |
+					    HPCC_PROBE_AR | HPCC_PROBE_RX));
 }
 
 TEST_HARNESS_MAIN

@@ -38,6 +38,7 @@ int LLVMFuzzerTestOneInput(const unsigned char *data, size_t len)
 	    c.response_budget < 1 || c.response_budget > 10000000 ||
 	    c.response_budget_bytes < 1500 ||
 	    c.response_budget_bytes > 1000000000 ||
+	    c.response_amplification > 1 ||
 	    c.rp_filter < 1 || c.rp_filter > 2 ||
 	    c.max_flows < 1 || c.max_flows > (1U << 24) ||
 	    c.reconcile_s < 1 || c.reconcile_s > 3600 ||

@@ -11,7 +11,9 @@
 #   - sources whose route back leaves by another interface are refused
 #     (rp-filter 2), and answered with rp-filter 1;
 #   - on-link spoofed sources do not fill hs's neighbour table, and hs
-#     stays reachable on its link.
+#     stays reachable on its link;
+#   - no response is larger than its probe unless response-amplification
+#     is 1.
 # Runs as root inside a guest (tools/vmrun).
 # the counters dvars sets (a_*, b_*) are not assigned in sight
 # shellcheck disable=SC2154
@@ -20,6 +22,7 @@ TOP=$(cd "$(dirname "$0")/../.." && pwd)
 . "$TOP/selftests/lib.sh"
 
 SRV=198.18.0.2   # hr, the attacker (RFC 2544 benchmarking range)
+PROBE=$TOP/selftests/guest/probe.py
 CLI=198.18.0.1   # hs, the reflector
 TMP=$(mktemp -d)
 chmod 755 "$TMP"
@@ -177,6 +180,39 @@ neighbours_not_exhausted() {
 	ip netns exec hr ping -c 1 -W 2 $CLI > /dev/null
 }
 
+# received_at_least N - hs's hpccd has read N probes or more
+received_at_least() {
+	local v
+	v=$(dstat hs probes-received) && [ -n "$v" ] && [ "$v" -ge "$1" ]
+}
+
+# A probe whose 4 records are all filled draws a response of those records
+# and N: 8 bytes more than the probe.  Refused and counted by default;
+# answered with response-amplification = 1.
+no_amplification() {
+	dvars hs a || return 1
+	ip netns exec hr python3 "$PROBE" send $SRV 40001 $CLI 5201 60 full 5 ||
+		return 1
+	retry 25 received_at_least $((a_probes_received + 5)) || return 1
+	dvars hs b || return 1
+	echo "full probes: responses-too-large +$((b_responses_too_large - a_responses_too_large)), responses-sent +$((b_responses_sent - a_responses_sent))"
+	[ $((b_responses_too_large - a_responses_too_large)) = 5 ] &&
+		[ "$b_responses_sent" = "$a_responses_sent" ] || return 1
+	printf 'response-budget = %s\nresponse-budget-bytes = %s\nresponse-amplification = 1\n' \
+		$BUDGET $BUDGET_BYTES > "$TMP/hs.conf"
+	reload hs || return 1
+	ip netns exec hr python3 "$PROBE" send $SRV 40001 $CLI 5201 60 full 5 ||
+		return 1
+	retry 25 received_at_least $((b_probes_received + 5)) || return 1
+	dvars hs c || return 1
+	printf 'response-budget = %s\nresponse-budget-bytes = %s\n' \
+		$BUDGET $BUDGET_BYTES > "$TMP/hs.conf"
+	reload hs || return 1
+	echo "with response-amplification 1: responses-sent +$((c_responses_sent - b_responses_sent))"
+	[ $((c_responses_sent - b_responses_sent)) = 5 ] &&
+		[ "$c_responses_too_large" = "$b_responses_too_large" ]
+}
+
 # answered_more R0 - hs's hpccd has sent more than R0 responses
 answered_more() {
 	local v
@@ -193,10 +229,11 @@ still_answers() {
 }
 
 ktap_print_header
-ktap_set_plan 5
+ktap_set_plan 6
 t "two namespaces, the reflector's hpccd with a response budget" topology
 t "a flood from spoofed sources over a /16 is bounded by the budget" budget_bounds_flood
 t "rp-filter 2 refuses sources routed back by another interface; 1 answers" rp_filter_strict
 t "on-link spoofed sources do not fill the neighbour table" neighbours_not_exhausted
+t "no response is larger than its probe unless response-amplification is 1" no_amplification
 t "a probe from a real source is still answered" still_answers
 ktap_finished

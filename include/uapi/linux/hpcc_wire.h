@@ -149,6 +149,11 @@ struct hpcc_wire_hop {
  *	as 2^32 - 1); present only when this probe's records updated U (not
  *	for the flow's first probe or a path change).  The sender runs
  *	ComputeWind with it.  8 bytes.
+ * @HPCC_WIRE_EXT_PAD: in a probe: room, so that the response is no larger
+ *	than the probe (a receiver answers no probe with a larger response
+ *	unless its operator allows it: a spoofed probe must not draw more
+ *	bytes than it cost); @value 0, the bytes after the header 0; len up
+ *	to HPCC_WIRE_RESP_EXT_MAX.  Ignored by hops and receivers.
  * @HPCC_WIRE_EXT_MAC: in a response, the last extension: struct
  *	hpcc_wire_ext_mac, HPCC_WIRE_EXT_MAC_LEN bytes; @value is the key's
  *	id (1 to 2^32 - 1), the key shared by the receiver and the sender
@@ -164,6 +169,7 @@ enum hpcc_wire_ext_kind {
 	HPCC_WIRE_EXT_W = 6,
 	HPCC_WIRE_EXT_MAC = 7,
 	HPCC_WIRE_EXT_U = 8,
+	HPCC_WIRE_EXT_PAD = 9,
 };
 
 #define HPCC_WIRE_MODE_RX	1	/* HPCC_WIRE_EXT_MODE: receiver-based */
@@ -425,5 +431,12 @@ struct hpcc_wire_ext_mac {
 #define HPCC_WIRE_EXT_LEN	8	/* sizeof(struct hpcc_wire_ext) */
 /* Most extension bytes a response may carry. */
 #define HPCC_WIRE_EXT_MAX	64
+/*
+ * Most extension bytes a receiver adds to a response: N, MODE, W or U (not
+ * both), MAC.  A probe whose extensions take at least this many (padded
+ * with HPCC_WIRE_EXT_PAD) and whose hop_cap is at least the records its
+ * response can carry draws no response larger than itself.
+ */
+#define HPCC_WIRE_RESP_EXT_MAX	(3 * HPCC_WIRE_EXT_LEN + HPCC_WIRE_EXT_MAC_LEN)
 
 #endif /* _UAPI_LINUX_HPCC_WIRE_H */
