@@ -70,8 +70,11 @@
 #include <linux/filter.h>
 #include <linux/if_packet.h>
 #include <linux/genetlink.h>
+#include <linux/inet_diag.h>
 #include <linux/neighbour.h>
 #include <linux/rtnetlink.h>
+#include <linux/sock_diag.h>
+#include <netinet/tcp.h>
 #include <net/ethernet.h>
 #include <netinet/in.h>
 #include <sys/epoll.h>
@@ -119,7 +122,7 @@ enum {
 	C_FAMILY_LOOKUPS_FAILED, C_AUTH_PERMITTED, C_RESPONSES_RL_CROWDED,
 	C_RESPONSES_OVER_BUDGET, C_RESPONSES_OVER_BYTES, C_PROBES_RP_FAILED,
 	C_PROBES_NO_NEIGHBOUR, C_LOOKUPS_FAILED, C_RESPONSE_BYTES, C_LOOKUPS,
-	C_RESPONSES_TOO_LARGE,
+	C_RESPONSES_TOO_LARGE, C_PROBES_NO_TCP, C_N_FLOWS_OVER_SOURCE,
 	C_PARSE_BASE,
 	C_NUM = C_PARSE_BASE + HPCC_PARSE_NUM
 };
@@ -151,6 +154,7 @@ static const char *const counter_names[C_PARSE_BASE] = {
 	"responses-rl-crowded", "responses-over-budget", "responses-over-bytes",
 	"probes-rp-failed", "probes-no-neighbour", "lookups-failed",
 	"response-bytes", "lookups", "responses-too-large",
+	"probes-no-tcp", "n-flows-over-source",
 };
 
 /*
@@ -174,6 +178,10 @@ static const char *const counter_names[C_PARSE_BASE] = {
 #define SRC_CACHE 1024
 #define SRC_CACHE_NS 1000000000ULL
 #define RT_TIMEOUT_US 20000
+
+/* Flows known to have a TCP connection here (tcp_flow_known()). */
+#define TCP_CACHE 4096
+#define TCP_CACHE_NS 1000000000ULL
 
 /*
  * Responses to on-link sources without a neighbour entry, per second: each
@@ -237,6 +245,8 @@ static const char *const counter_names[C_PARSE_BASE] = {
  * @acache: route types of probes' destinations (IPv4 as IPv4-mapped IPv6)
  * @scache: reverse-path verdicts (enum src_verdict) of probes' sources, by
  *	address and the interface the probe came in on
+ * @tcache: whether probes' flows have a TCP connection here, by tuple
+ * @diag: socket lookups (NETLINK_SOCK_DIAG), for tcp_flow_known()
  * @cache_seed: the caches' hash seed (random)
  * @rt_seq: sequence number of the last request on @rt
  * @ring: the MAC keys (auth-key-file) and those a reload retired, in
@@ -287,6 +297,12 @@ struct hpccd {
 		uint8_t verdict;
 		uint64_t at;
 	} scache[SRC_CACHE];
+	struct {
+		struct hpcc_tuple t;
+		bool known;
+		uint64_t at;
+	} tcache[TCP_CACHE];
+	struct mnl_socket *diag;
 	uint64_t cache_seed;
 	unsigned int rt_seq;
 	struct hpcc_keyring *ring;
@@ -484,7 +500,7 @@ static void probe_send(struct hpccd_flow *f, uint64_t now)
 			ext |= HPCC_PROBE_CC;
 		if (hpccd_cfg_ccm(&D.cfg, f->t.family, tuple_daddr(&f->t)))
 			ext |= HPCC_PROBE_AR;
-		if (!f->rx_refused &&
+		if (hpccd_rx_ask(f, now) &&
 		    hpccd_cfg_rx_based(&D.cfg, f->t.family,
 				       tuple_daddr(&f->t)))
 			ext |= HPCC_PROBE_RX;
@@ -1180,13 +1196,16 @@ static unsigned int cache_slot(const uint8_t a[16], int ifindex,
 }
 
 /*
- * rt_request() - @nlh on the routing socket, @cb on its reply.  A reply to
+ * nl_request() - @nlh on @nl (the routing or the socket diagnostics
+ * socket), @cb on its reply.  A reply to
  * an earlier request that timed out is skipped (by sequence number); the
  * wait is bounded by the socket's receive timeout (RT_TIMEOUT_US).
  * Return: 0 when the reply came (an error reply too: @cb then sees
- * nothing); -1 when none did (counted: lookups-failed).
+ * nothing); -1 when none did (counted: lookups-failed).  Every request
+ * counts as a lookup.
  */
-static int rt_request(struct nlmsghdr *nlh, mnl_cb_t cb, void *data)
+static int nl_request(struct mnl_socket *nl, struct nlmsghdr *nlh,
+		      mnl_cb_t cb, void *data)
 {
 	char buf[MNL_SOCKET_BUFFER_SIZE] __attribute__((aligned(4)));
 	unsigned int seq = ++D.rt_seq;
@@ -1195,22 +1214,28 @@ static int rt_request(struct nlmsghdr *nlh, mnl_cb_t cb, void *data)
 
 	nlh->nlmsg_seq = seq;
 	D.counters[C_LOOKUPS]++;
-	if (!D.rt || mnl_socket_sendto(D.rt, nlh, nlh->nlmsg_len) < 0)
+	if (!nl || mnl_socket_sendto(nl, nlh, nlh->nlmsg_len) < 0)
 		goto fail;
 	for (i = 0; i < 16; i++) {
-		n = mnl_socket_recvfrom(D.rt, buf, sizeof(buf));
+		n = mnl_socket_recvfrom(nl, buf, sizeof(buf));
 		if (n < (ssize_t)sizeof(struct nlmsghdr))
 			goto fail;
 		/* a late reply to an earlier request: skipped */
 		if (((const struct nlmsghdr *)(const void *)buf)->nlmsg_seq !=
 		    seq)
 			continue;
-		mnl_cb_run(buf, n, seq, mnl_socket_get_portid(D.rt), cb, data);
+		mnl_cb_run(buf, n, seq, mnl_socket_get_portid(nl), cb, data);
 		return 0;
 	}
 fail:
 	D.counters[C_LOOKUPS_FAILED]++;
 	return -1;
+}
+
+/* nl_request() on the routing socket */
+static int rt_request(struct nlmsghdr *nlh, mnl_cb_t cb, void *data)
+{
+	return nl_request(D.rt, nlh, cb, data);
 }
 
 static int route_cb(const struct nlmsghdr *nlh, void *data)
@@ -1467,6 +1492,70 @@ out:
 	return v;
 }
 
+static int diag_cb(const struct nlmsghdr *nlh, void *data)
+{
+	const struct inet_diag_msg *m = mnl_nlmsg_get_payload(nlh);
+
+	if (nlh->nlmsg_type == SOCK_DIAG_BY_FAMILY &&
+	    mnl_nlmsg_get_payload_len(nlh) >= sizeof(*m))
+		*(uint8_t *)data = m->idiag_state;
+	return MNL_CB_OK;
+}
+
+/*
+ * tcp_flow_known() - this host has a TCP connection for the probe's flow
+ * @t (as the probe has it: its source the peer, its destination us), in a
+ * state that moves data (not listening, closed or in TIME-WAIT): an exact
+ * socket lookup over NETLINK_SOCK_DIAG (inet_diag, as ss does), cached 1 s.
+ * A listener does not count, so a probe for any port of a listening
+ * service is not a flow.  Only such flows count in N and get receiver
+ * state (tcp-check): a sender of spoofed probes cannot make them up.
+ */
+static bool tcp_flow_known(const struct hpcc_tuple *t, uint64_t now)
+{
+	char req[256] __attribute__((aligned(4)));
+	bool v6 = t->family == AF_INET6, known;
+	struct inet_diag_req_v2 *r;
+	struct nlmsghdr *nlh;
+	uint8_t a[16], state = 0;
+	unsigned int i;
+
+	addr16(v6 ? AF_INET6 : AF_INET,
+	       v6 ? (const void *)t->saddr6 : (const void *)&t->saddr, a);
+	i = cache_slot(a, (int)((uint32_t)t->sport << 16 | t->dport),
+		       TCP_CACHE);
+	if (D.tcache[i].at && now - D.tcache[i].at < TCP_CACHE_NS &&
+	    !memcmp(&D.tcache[i].t, t, sizeof(*t)))
+		return D.tcache[i].known;
+	nlh = mnl_nlmsg_put_header(req);
+	nlh->nlmsg_type = SOCK_DIAG_BY_FAMILY;
+	nlh->nlmsg_flags = NLM_F_REQUEST;
+	r = mnl_nlmsg_put_extra_header(nlh, sizeof(*r));
+	r->sdiag_family = v6 ? AF_INET6 : AF_INET;
+	r->sdiag_protocol = IPPROTO_TCP;
+	r->idiag_states = ~0U;
+	/* the socket's view: local = the probe's destination */
+	r->id.idiag_sport = t->dport;
+	r->id.idiag_dport = t->sport;
+	if (v6) {
+		memcpy(r->id.idiag_src, t->daddr6, 16);
+		memcpy(r->id.idiag_dst, t->saddr6, 16);
+	} else {
+		r->id.idiag_src[0] = t->daddr;
+		r->id.idiag_dst[0] = t->saddr;
+	}
+	r->id.idiag_cookie[0] = INET_DIAG_NOCOOKIE;
+	r->id.idiag_cookie[1] = INET_DIAG_NOCOOKIE;
+	if (nl_request(D.diag, nlh, diag_cb, &state))
+		return false;		/* not cached: the next may succeed */
+	known = state && state != TCP_LISTEN && state != TCP_CLOSE &&
+		state != TCP_TIME_WAIT;
+	D.tcache[i].t = *t;
+	D.tcache[i].known = known;
+	D.tcache[i].at = now;
+	return known;
+}
+
 /* 127/8, or ::1: only ever on the loopback device. */
 static bool loopback_addr(int family, const void *addr)
 {
@@ -1635,19 +1724,20 @@ static void rated_hops(struct hpcc_hop_rec *hops, const struct hpcc_pkt *p)
  * rx_answer() - a probe that asks for receiver-based HPCC (draft-pan-
  * tsvwg-hpccplus-02 section 6.2): NewINT on its records, W in the
  * response when Wc was updated (at most once per T), or a refusal: rx-answer
- * 0, the module's parameters unknown, the table full, or records that
+ * 0, the module's parameters unknown, no TCP connection here for the
+ * flow (@tcp_ok false, tcp-check), the table full, or records that
  * cannot be used (none, a hop without B).  B missing from a record (IOAM,
  * INT-MD) comes from the capacity table, as the sender would take it.
  */
-static void rx_answer(const struct hpcc_pkt *p, uint32_t n, uint64_t now,
-		      struct hpcc_resp_opt *o)
+static void rx_answer(const struct hpcc_pkt *p, uint32_t n, bool tcp_ok,
+		      uint64_t now, struct hpcc_resp_opt *o)
 {
 	struct hpcc_hop_rec hops[HPCC_MAX_HOPS];
 	enum hpccd_rx_res r = HPCCD_RX_INVALID;
 	uint32_t w = 0;
 
 	D.counters[C_RX_ASKED]++;
-	if (!D.cfg.rx_answer || !D.rxp_ok || !D.rx.f) {
+	if (!D.cfg.rx_answer || !D.rxp_ok || !D.rx.f || !tcp_ok) {
 		D.counters[C_RX_REFUSED]++;
 		o->mode = HPCC_WIRE_MODE_REFUSED;
 		return;
@@ -1678,18 +1768,19 @@ static void rx_answer(const struct hpcc_pkt *p, uint32_t n, uint64_t now,
  * u_answer() - a private response to a flow that is not receiver-based
  * (draft-miao-ccwg-hpcc section 9.1: the response "only carries U"): U
  * measured here on the records the response withholds, sent when they
- * updated it.  Without this host's module parameters, a slot or usable
- * records, the response carries neither records nor U, and the sender
+ * updated it.  Without this host's module parameters, a TCP connection
+ * for the flow (@tcp_ok, tcp-check), a slot or usable records, the
+ * response carries neither records nor U, and the sender
  * falls back once its telemetry is stale.
  */
-static void u_answer(const struct hpcc_pkt *p, uint64_t now,
+static void u_answer(const struct hpcc_pkt *p, bool tcp_ok, uint64_t now,
 		     struct hpcc_resp_opt *o)
 {
 	struct hpcc_hop_rec hops[HPCC_MAX_HOPS];
 	enum hpccd_rx_res r = HPCCD_RX_INVALID;
 
 	o->mode |= HPCC_WIRE_MODE_U;
-	if (D.rxp_ok && D.rx.f) {
+	if (D.rxp_ok && D.rx.f && tcp_ok) {
 		rated_hops(hops, p);
 		r = hpccd_rx_note_u(&D.rx, &D.rxp, &p->tuple, hops, p->nhop,
 				    now, &o->u);
@@ -1725,6 +1816,7 @@ static void on_probe(struct hpcc_pkt *p, const uint8_t *raw,
 	struct hpcc_resp_opt o = { 0 };
 	const struct hpccd_key *key;
 	uint8_t buf[HPCC_PKT_MAX];
+	bool private, tcp_ok = true;
 	size_t len, probe_len;
 	uint64_t now;
 	uint32_t n = 0;
@@ -1795,19 +1887,31 @@ static void on_probe(struct hpcc_pkt *p, const uint8_t *raw,
 		int_records(p, raw);
 	if (p->ifa_off)
 		ifa_records(p, raw);
-	if (D.cfg.report_n_flows && D.nf.max) {
+	private = hpccd_cfg_private(&D.cfg, fam, src);
+	/* state only for flows of this host's TCP connections (tcp-check):
+	 * N, receiver-based W, only-U
+	 */
+	if (D.cfg.tcp_check &&
+	    ((D.cfg.report_n_flows && D.nf.max) ||
+	     (p->mode & HPCC_WIRE_MODE_RX) || private) &&
+	    !tcp_flow_known(&p->tuple, now)) {
+		D.counters[C_PROBES_NO_TCP]++;
+		tcp_ok = false;
+	}
+	if (D.cfg.report_n_flows && D.nf.max && tcp_ok) {
 		n = hpccd_nf_note(&D.nf, &p->tuple, p->hops, p->nhop, now);
 		D.counters[C_N_FLOWS_EVICTED] = D.nf.evicted;
+		D.counters[C_N_FLOWS_OVER_SOURCE] = D.nf.over_source;
 	}
 	o.n_flows = n;
 	if (p->mode & HPCC_WIRE_MODE_RX)
-		rx_answer(p, n, now, &o);
-	if (hpccd_cfg_private(&D.cfg, fam, src)) {
+		rx_answer(p, n, tcp_ok, now, &o);
+	if (private) {
 		o.mode |= HPCC_WIRE_MODE_PRIVATE;
 		D.counters[C_RESPONSES_PRIVATE]++;
 		/* only W for a receiver-based flow, else only U */
 		if (!(o.mode & HPCC_WIRE_MODE_RX))
-			u_answer(p, now, &o);
+			u_answer(p, tcp_ok, now, &o);
 	}
 	key = hpcc_keyring_sign_key(D.ring, fam, src);
 	if (key)
@@ -2135,13 +2239,16 @@ static void on_response(struct hpcc_pkt *p, const uint8_t *raw)
 		D.counters[C_RESPONSES_UNEXPECTED]++;
 		return;
 	}
-	if (p->mode & HPCC_WIRE_MODE_REFUSED && !f->rx_refused &&
+	if (p->mode & HPCC_WIRE_MODE_REFUSED &&
 	    hpccd_cfg_rx_based(&D.cfg, t.family, tuple_daddr(&t))) {
-		/* the receiver does not run it: this flow stops asking */
+		/* the receiver does not run it now (its table may be full):
+		 * this flow asks again after a backoff
+		 */
 		D.counters[C_RESPONSES_RX_REFUSED]++;
-		f->rx_refused = true;
+		hpccd_rx_refused(f, now);
 	}
 	if (p->mode & HPCC_WIRE_MODE_RX) {
+		hpccd_rx_accepted(f);
 		D.counters[C_RESPONSES_RX]++;
 		D.counters[C_RESPONSES_RX_W] += !!p->w_rx;
 		D.counters[C_RESPONSES_WITH_N] += !!p->n_flows;
@@ -2481,6 +2588,8 @@ static void apply_cfg(void)
 			logmsg(LOG_ERR, "n-flows count: out of memory; responses carry no N");
 	}
 	D.nf.window_ns = D.cfg.n_flows_window_ms * 1000000ULL;
+	D.nf.per_source = D.cfg.n_flows_per_source < D.nf.max ?
+			  D.cfg.n_flows_per_source : D.nf.max;
 	/* receiver-based flows: a new size starts the table afresh */
 	if (!D.rx.f || D.rx.mask + 1 < D.cfg.rx_max_flows ||
 	    (D.rx.mask + 1) / 2 >= D.cfg.rx_max_flows) {
@@ -2610,11 +2719,18 @@ static int setup(const sigset_t *mask)
 		logmsg(LOG_ERR, "rtnetlink: %s", strerror(errno));
 		return -1;
 	}
+	D.diag = mnl_socket_open(NETLINK_SOCK_DIAG);
+	if (!D.diag || mnl_socket_bind(D.diag, 0, MNL_SOCKET_AUTOPID) < 0) {
+		logmsg(LOG_ERR, "sock_diag: %s", strerror(errno));
+		return -1;
+	}
 	/* a lookup never holds the event loop longer than this */
 	{
 		struct timeval tv = { .tv_usec = RT_TIMEOUT_US };
 
 		setsockopt(mnl_socket_get_fd(D.rt), SOL_SOCKET, SO_RCVTIMEO,
+			   &tv, sizeof(tv));
+		setsockopt(mnl_socket_get_fd(D.diag), SOL_SOCKET, SO_RCVTIMEO,
 			   &tv, sizeof(tv));
 	}
 	D.cache_seed = random64();
@@ -2804,6 +2920,8 @@ int main(int argc, char **argv)
 	hpcc_genl_close(&D.push);
 	if (D.rt)
 		mnl_socket_close(D.rt);
+	if (D.diag)
+		mnl_socket_close(D.diag);
 	logmsg(LOG_INFO, "hpccd exiting");
 	return 0;
 }

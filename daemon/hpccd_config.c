@@ -47,6 +47,8 @@ void hpccd_cfg_defaults(struct hpccd_cfg *c)
 	c->response_budget = 100000;
 	c->response_budget_bytes = 25000000;
 	c->rp_filter = 2;
+	c->tcp_check = 1;
+	c->n_flows_per_source = 256;
 	c->max_flows = 1048576;
 	c->reconcile_s = 10;
 	c->event_buffer_kb = 4096;
@@ -345,6 +347,10 @@ int hpccd_cfg_set(struct hpccd_cfg *c, const char *k, const char *v)
 		return parse_uint(k, v, 0, 1, &c->response_amplification);
 	if (!strcmp(k, "rp-filter"))
 		return parse_uint(k, v, 1, 2, &c->rp_filter);
+	if (!strcmp(k, "tcp-check"))
+		return parse_uint(k, v, 0, 1, &c->tcp_check);
+	if (!strcmp(k, "n-flows-per-source"))
+		return parse_uint(k, v, 1, 1048576, &c->n_flows_per_source);
 	if (!strcmp(k, "max-flows"))
 		return parse_uint(k, v, 1, 1U << 24, &c->max_flows);
 	if (!strcmp(k, "reconcile-s"))

@@ -117,6 +117,11 @@ struct hpccd_nkey {
  * @rp_filter: rp-filter, the reverse-path check of a probe's source: 1
  *	(loose: a unicast route back), 2 (strict: a route back by the
  *	interface the probe came in on, as rp_filter 2 does)
+ * @tcp_check: tcp-check, 0 or 1: only probes of flows this host has a TCP
+ *	connection for count in N and get a receiver's state
+ *	(receiver-based, only-U)
+ * @n_flows_per_source: n-flows-per-source, flows one source (an IPv4
+ *	address, an IPv6 /64) counts for in N at most, 1..1,048,576
  * @max_flows: max-flows, flows the sender role tracks, 1..16,777,216
  * @reconcile_s: reconcile-s, seconds between two comparisons of the flow
  *	table with the module's, 1..3600
@@ -201,6 +206,8 @@ struct hpccd_cfg {
 	unsigned int response_budget_bytes;
 	unsigned int response_amplification;
 	unsigned int rp_filter;
+	unsigned int tcp_check;
+	unsigned int n_flows_per_source;
 	unsigned int max_flows;
 	unsigned int reconcile_s;
 	unsigned int event_buffer_kb;

@@ -430,6 +430,29 @@ bool hpccd_answered(struct hpccd_sched *s, struct hpccd_flow *f,
 	return true;
 }
 
+bool hpccd_rx_ask(const struct hpccd_flow *f, uint64_t now)
+{
+	return now >= f->rx_retry_ns;
+}
+
+void hpccd_rx_refused(struct hpccd_flow *f, uint64_t now)
+{
+	unsigned int shift;
+
+	if (f->rx_refusals < UINT8_MAX)
+		f->rx_refusals++;
+	shift = f->rx_refusals - 1;
+	if (shift > HPCCD_RX_RETRY_SHIFT)
+		shift = HPCCD_RX_RETRY_SHIFT;
+	f->rx_retry_ns = now + (HPCCD_RX_RETRY_NS << shift);
+}
+
+void hpccd_rx_accepted(struct hpccd_flow *f)
+{
+	f->rx_refusals = 0;
+	f->rx_retry_ns = 0;
+}
+
 struct hpccd_flow *hpccd_next_queued(struct hpccd_sched *s, uint64_t now)
 {
 	struct hpccd_flow *f = TAILQ_FIRST(&s->queue);
@@ -720,16 +743,22 @@ int hpccd_nf_init(struct hpccd_nf *nf, uint32_t max, uint64_t window_ns,
 		nb <<= 1;
 	nf->flows = calloc(max, sizeof(*nf->flows));
 	nf->hops = calloc((size_t)max * HPCC_MAX_HOPS, sizeof(*nf->hops));
+	nf->srcs = calloc(max, sizeof(*nf->srcs));
 	nf->fbuckets = malloc(nb * sizeof(*nf->fbuckets));
 	nf->hbuckets = malloc(nb * sizeof(*nf->hbuckets));
-	if (!nf->flows || !nf->hops || !nf->fbuckets || !nf->hbuckets) {
+	nf->sbuckets = malloc(nb * sizeof(*nf->sbuckets));
+	if (!nf->flows || !nf->hops || !nf->srcs || !nf->fbuckets ||
+	    !nf->hbuckets || !nf->sbuckets) {
 		hpccd_nf_free(nf);
 		return -ENOMEM;
 	}
 	memset(nf->fbuckets, 0xff, nb * sizeof(*nf->fbuckets));
 	memset(nf->hbuckets, 0xff, nb * sizeof(*nf->hbuckets));
-	for (i = 0; i < max; i++)
+	memset(nf->sbuckets, 0xff, nb * sizeof(*nf->sbuckets));
+	for (i = 0; i < max; i++) {
 		nf->flows[i].hnext = i + 1 < max ? i + 1 : NF_NONE;
+		nf->srcs[i].hnext = i + 1 < max ? i + 1 : NF_NONE;
+	}
 	for (i = 0; i < max * HPCC_MAX_HOPS; i++)
 		nf->hops[i].hnext = i + 1 < max * HPCC_MAX_HOPS ? i + 1 :
 								 NF_NONE;
@@ -737,8 +766,10 @@ int hpccd_nf_init(struct hpccd_nf *nf, uint32_t max, uint64_t window_ns,
 	nf->max = max;
 	nf->window_ns = window_ns;
 	nf->seed = seed;
+	nf->per_source = max;
 	nf->ffree = 0;
 	nf->hfree = 0;
+	nf->sfree = 0;
 	nf->lru_head = NF_NONE;
 	nf->lru_tail = NF_NONE;
 	return 0;
@@ -748,8 +779,10 @@ void hpccd_nf_free(struct hpccd_nf *nf)
 {
 	free(nf->flows);
 	free(nf->hops);
+	free(nf->srcs);
 	free(nf->fbuckets);
 	free(nf->hbuckets);
+	free(nf->sbuckets);
 	memset(nf, 0, sizeof(*nf));
 }
 
@@ -806,6 +839,86 @@ static void nf_hop_put(struct hpccd_nf *nf, uint32_t i)
 	nf->hfree = i;
 }
 
+/* The source of flow @t: its key (rl_key()) and hash bucket. */
+static uint32_t nf_src_key(const struct hpccd_nf *nf,
+			   const struct hpcc_tuple *t, uint64_t *hi,
+			   uint64_t *lo)
+{
+	if (tuple_v6(t))
+		rl_key(AF_INET6, t->saddr6, hi, lo);
+	else
+		rl_key(AF_INET, &t->saddr, hi, lo);
+	return (uint32_t)mix64(mix64(*hi ^ nf->seed ^ 0x5a5a) ^ *lo) &
+	       (nf->nbuckets - 1);
+}
+
+/* The source entry of @t, or NF_NONE. */
+static uint32_t nf_src_find(const struct hpccd_nf *nf,
+			    const struct hpcc_tuple *t)
+{
+	uint64_t hi, lo;
+	uint32_t i = nf->sbuckets[nf_src_key(nf, t, &hi, &lo)];
+
+	for (; i != NF_NONE; i = nf->srcs[i].hnext)
+		if (nf->srcs[i].hi == hi && nf->srcs[i].lo == lo)
+			break;
+	return i;
+}
+
+/* The source of @t with one more flow; the pool holds one per flow. */
+static uint32_t nf_src_get(struct hpccd_nf *nf, const struct hpcc_tuple *t)
+{
+	uint32_t i = nf_src_find(nf, t), b;
+	uint64_t hi, lo;
+
+	if (i == NF_NONE) {
+		b = nf_src_key(nf, t, &hi, &lo);
+		i = nf->sfree;
+		if (i == NF_NONE)
+			return NF_NONE;
+		nf->sfree = nf->srcs[i].hnext;
+		nf->srcs[i].hi = hi;
+		nf->srcs[i].lo = lo;
+		nf->srcs[i].count = 0;
+		nf->srcs[i].hnext = nf->sbuckets[b];
+		nf->sbuckets[b] = i;
+	}
+	nf->srcs[i].count++;
+	return i;
+}
+
+static void nf_src_put(struct hpccd_nf *nf, uint32_t i)
+{
+	struct hpccd_nf_src *s;
+	uint32_t *pp;
+
+	if (i == NF_NONE)
+		return;
+	s = &nf->srcs[i];
+	if (--s->count)
+		return;
+	pp = &nf->sbuckets[(uint32_t)mix64(mix64(s->hi ^ nf->seed ^ 0x5a5a) ^
+					   s->lo) & (nf->nbuckets - 1)];
+	while (*pp != i)
+		pp = &nf->srcs[*pp].hnext;
+	*pp = s->hnext;
+	s->hnext = nf->sfree;
+	nf->sfree = i;
+}
+
+/* The count of hop (@sw, @port), 0 when no flow is on it. */
+static uint32_t nf_hop_count(const struct hpccd_nf *nf, uint32_t sw,
+			     uint32_t port)
+{
+	uint32_t i;
+
+	for (i = nf->hbuckets[nf_hbucket(nf, sw, port)]; i != NF_NONE;
+	     i = nf->hops[i].hnext)
+		if (nf->hops[i].switch_id == sw && nf->hops[i].port_id == port)
+			return nf->hops[i].count;
+	return 0;
+}
+
 static void nf_unlink(struct hpccd_nf *nf, uint32_t i)
 {
 	struct hpccd_nf_flow *f = &nf->flows[i];
@@ -837,6 +950,7 @@ static void nf_drop(struct hpccd_nf *nf, uint32_t i)
 
 	nf_unlink(nf, i);
 	nf_release_hops(nf, f);
+	nf_src_put(nf, f->src);
 	while (*pp != i)
 		pp = &nf->flows[*pp].hnext;
 	*pp = f->hnext;
@@ -850,7 +964,7 @@ uint32_t hpccd_nf_note(struct hpccd_nf *nf, const struct hpcc_tuple *t,
 		       uint64_t now)
 {
 	struct hpccd_nf_flow *f;
-	uint32_t b, i, n = 0;
+	uint32_t b, i, si, n = 0;
 	uint8_t k, j;
 
 	while (nf->lru_head != NF_NONE &&
@@ -866,6 +980,18 @@ uint32_t hpccd_nf_note(struct hpccd_nf *nf, const struct hpcc_tuple *t,
 		nf_unlink(nf, i);
 		nf_release_hops(nf, &nf->flows[i]);
 	} else {
+		/* a source at its share: the flow is not counted */
+		si = nf_src_find(nf, t);
+		if (si != NF_NONE && nf->srcs[si].count >= nf->per_source) {
+			nf->over_source++;
+			for (k = 0; k < nhop; k++) {
+				i = nf_hop_count(nf, hops[k].switch_id,
+						 hops[k].port_id);
+				if (i > n)
+					n = i;
+			}
+			return n;
+		}
 		if (nf->ffree == NF_NONE) {
 			nf_drop(nf, nf->lru_head);
 			nf->evicted++;
@@ -873,6 +999,7 @@ uint32_t hpccd_nf_note(struct hpccd_nf *nf, const struct hpcc_tuple *t,
 		i = nf->ffree;
 		nf->ffree = nf->flows[i].hnext;
 		nf->flows[i].t = *t;
+		nf->flows[i].src = nf_src_get(nf, t);
 		nf->flows[i].hnext = nf->fbuckets[b];
 		nf->fbuckets[b] = i;
 		nf->nflows++;

@@ -54,8 +54,10 @@ enum hpccd_flow_state {
  *	next probe at once while this is set
  * @ccm_cc: the flow's CC indicator (CCM section 6.1), as the module last
  *	said (flow-active, flow-get): its probes carry HPCC_WIRE_EXT_CCM
- * @rx_refused: the receiver refused receiver-based HPCC for the flow
- *	(HPCC_WIRE_MODE_REFUSED): its probes no longer ask
+ * @rx_retry_ns: the receiver refused receiver-based HPCC for the flow
+ *	(HPCC_WIRE_MODE_REFUSED): its probes do not ask again before this
+ *	(hpccd_rx_ask()); 0: they ask
+ * @rx_refusals: refusals in a row (hpccd_rx_refused())
  * @losses_in_row: probes lost (or refused) since the last good response;
  *	each doubles the timeout, up to 2^10
  * @rtt_ns: smoothed probe RTT (1/8 EWMA), ns
@@ -79,7 +81,8 @@ struct hpccd_flow {
 	uint32_t srtt_us;
 	bool in_flight;
 	bool ccm_cc;
-	bool rx_refused;
+	uint64_t rx_retry_ns;
+	uint8_t rx_refusals;
 	uint32_t losses_in_row;
 	uint64_t rtt_ns;
 	uint64_t probes, responses, lost;
@@ -206,6 +209,32 @@ bool hpccd_response(struct hpccd_sched *s, struct hpccd_flow *f,
  * not match.
  */
 void hpccd_backoff(struct hpccd_sched *s, struct hpccd_flow *f, uint64_t now);
+
+/* The wait after a refusal of receiver-based HPCC: 1 s, doubled at each
+ * refusal in a row, at most 64 s.
+ */
+#define HPCCD_RX_RETRY_NS	1000000000ULL
+#define HPCCD_RX_RETRY_SHIFT	6
+
+/**
+ * hpccd_rx_ask() - may @f's probe sent at @now ask for receiver-based HPCC?
+ * Return: true when no receiver refused it, or the wait after the last
+ * refusal is over.
+ */
+bool hpccd_rx_ask(const struct hpccd_flow *f, uint64_t now);
+
+/**
+ * hpccd_rx_refused() - the receiver refused receiver-based HPCC for @f at
+ * @now (HPCC_WIRE_MODE_REFUSED): ask again after HPCCD_RX_RETRY_NS <<
+ * (refusals in a row - 1), at most << HPCCD_RX_RETRY_SHIFT.  A refusal may
+ * be transient (the receiver's table full, its module's parameters not
+ * yet read), so it never ends the asking; one that never runs it costs a
+ * probe extension a minute.
+ */
+void hpccd_rx_refused(struct hpccd_flow *f, uint64_t now);
+
+/** hpccd_rx_accepted() - the receiver runs it for @f: refusals reset */
+void hpccd_rx_accepted(struct hpccd_flow *f);
 
 /**
  * hpccd_send_blocked() - the probe hpccd_sent() just registered for @f did
@@ -403,6 +432,11 @@ bool hpccd_budget_bytes(struct hpccd_budget *b, uint32_t len, uint64_t now);
  * @max: most flows tracked; a new flow beyond it evicts the least recent
  * @nflows: flows tracked now
  * @evicted: flows evicted early for room (counted by hpccd)
+ * @per_source: flows one source (an IPv4 address, an IPv6 /64, the key of
+ *	struct hpccd_rl) counts for at most, 1..@max (hpccd_nf_init() sets
+ *	@max; the caller may lower it): a new flow beyond it is not counted
+ * @over_source: probes of new flows not counted for that (counted by
+ *	hpccd)
  * @seed: hash seed
  * @flows: the flow pool, @max entries; @hops: the hop pool, @max *
  *	HPCC_MAX_HOPS entries (a flow holds at most that many hops, so the
@@ -410,24 +444,32 @@ bool hpccd_budget_bytes(struct hpccd_budget *b, uint32_t len, uint64_t now);
  * @fbuckets: flow hash heads; @hbuckets: hop hash heads; @nbuckets of
  *	each (a power of 2)
  * @ffree, @hfree: free lists; @lru_head, @lru_tail: flows by last probe
+ * @srcs: the source pool, @max entries (a flow holds one); @sbuckets: its
+ *	hash heads, @nbuckets; @sfree: its free list
  *
  * A flow is its 4-tuple; its hops are the (switch_id, port_id) of its last
  * probe's records.  N for a probe is the largest count among its hops:
  * the most flows this receiver answers that share one link of the path.
  * It cannot see flows to other receivers on a shared link, so it is exact
  * for the last hop and a lower bound elsewhere (Documentation/algorithm.rst,
- * "Receiver-reported N").  Cost per probe: O(nhop) hash operations, plus
- * the expiry of older flows (amortized O(1)).
+ * "Receiver-reported N").  One source's flows count for at most
+ * @per_source, so a host that opens many connections, or sends probes for
+ * many ports, cannot make N large for everyone else.  Cost per probe:
+ * O(nhop) hash operations, plus the expiry of older flows (amortized
+ * O(1)).
  */
 struct hpccd_nf {
 	uint64_t window_ns;
 	uint32_t max;
 	uint32_t nflows;
 	uint64_t evicted;
+	uint32_t per_source;
+	uint64_t over_source;
 	uint64_t seed;
 	struct hpccd_nf_flow {
 		struct hpcc_tuple t;
 		uint64_t seen;
+		uint32_t src;
 		uint32_t hnext, prev, next;
 		uint8_t nhop;
 		uint32_t hop[HPCC_MAX_HOPS];
@@ -437,9 +479,14 @@ struct hpccd_nf {
 		uint32_t count;
 		uint32_t hnext;
 	} *hops;
-	uint32_t *fbuckets, *hbuckets;
+	struct hpccd_nf_src {
+		uint64_t hi, lo;
+		uint32_t count;
+		uint32_t hnext;
+	} *srcs;
+	uint32_t *fbuckets, *hbuckets, *sbuckets;
 	uint32_t nbuckets;
-	uint32_t ffree, hfree, lru_head, lru_tail;
+	uint32_t ffree, hfree, sfree, lru_head, lru_tail;
 };
 
 /**
@@ -458,7 +505,9 @@ void hpccd_nf_free(struct hpccd_nf *nf);
  * (non-decreasing); it counts on each of its hops from now until @window_ns
  * after its last probe
  * Return: N for the response: the largest count among the probe's hops,
- * 1..@max; 0 when @nhop is 0 (no hop to count on).
+ * 1..@max; 0 when @nhop is 0 (no hop to count on).  A new flow of a source
+ * that has @per_source flows already is not counted (@over_source): N is
+ * then the counts of its hops without it, 0 when none has a flow.
  */
 uint32_t hpccd_nf_note(struct hpccd_nf *nf, const struct hpcc_tuple *t,
 		       const struct hpcc_hop_rec *hops, uint8_t nhop,

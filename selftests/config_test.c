@@ -333,6 +333,13 @@ TEST(response_budget_keys)
 	ASSERT_EQ(0, parse(&c, "response-amplification = 1\n"));
 	EXPECT_EQ(1, c.response_amplification);
 	EXPECT_NE(0, parse(&c, "response-amplification = 2\n"));
+	EXPECT_EQ(1, c.tcp_check);
+	EXPECT_EQ(256, c.n_flows_per_source);
+	ASSERT_EQ(0, parse(&c, "tcp-check = 0\nn-flows-per-source = 1\n"));
+	EXPECT_EQ(0, c.tcp_check);
+	EXPECT_EQ(1, c.n_flows_per_source);
+	EXPECT_NE(0, parse(&c, "n-flows-per-source = 0\n"));
+	EXPECT_NE(0, parse(&c, "tcp-check = 2\n"));
 }
 
 TEST_HARNESS_MAIN

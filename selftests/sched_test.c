@@ -644,9 +644,98 @@ TEST(receiver_flow_count_churn)
 	}
 	hpccd_nf_note(&nf, &t, h, 0, UINT64_MAX / 2);
 	EXPECT_EQ(nf.nflows, 0);
-	for (k = 0; k < nf.nbuckets; k++)
+	for (k = 0; k < nf.nbuckets; k++) {
 		EXPECT_EQ(nf.hbuckets[k], UINT32_MAX);
+		EXPECT_EQ(nf.sbuckets[k], UINT32_MAX);
+	}
 	hpccd_nf_free(&nf);
+}
+
+/*
+ * One source counts for at most per_source flows in N: 1000 ports from one
+ * address (the issue's flood: about 2,000 per source address, up to
+ * 16,384, W_ai shrunk by up to 10^4) make N 8, not 1000; another address
+ * adds its own share; IPv6 addresses of one /64 share one; the share
+ * frees when the flows leave the window.
+ */
+TEST(receiver_flow_count_per_source)
+{
+	struct hpcc_hop_rec hop[1] = { nf_hop(4, 2) };
+	struct hpcc_tuple t = { .saddr = 10, .daddr = 1, .dport = 5201 };
+	struct hpcc_tuple t6 = { .family = AF_INET6, .dport = 5201,
+				 .saddr6 = { 0x20, 0x01, 0x0d, 0xb8 } };
+	uint64_t ms = 1000000;
+	struct hpccd_nf nf;
+	uint32_t i, n = 0;
+
+	ASSERT_EQ(hpccd_nf_init(&nf, 4096, 100 * ms, 7), 0);
+	EXPECT_EQ(4096, nf.per_source);
+	nf.per_source = 8;
+	for (i = 0; i < 1000; i++) {
+		t.sport = (uint16_t)(1000 + i);
+		n = hpccd_nf_note(&nf, &t, hop, 1, ms + i);
+	}
+	EXPECT_EQ(8, n);
+	EXPECT_EQ(8, nf.nflows);
+	EXPECT_EQ(992, nf.over_source);
+	/* a counted flow of the source still counts, and gets N */
+	t.sport = 1000;
+	EXPECT_EQ(8, hpccd_nf_note(&nf, &t, hop, 1, 2 * ms));
+	/* another address: its own 8 */
+	t.saddr = 11;
+	for (i = 0; i < 100; i++) {
+		t.sport = (uint16_t)(1000 + i);
+		n = hpccd_nf_note(&nf, &t, hop, 1, 3 * ms + i);
+	}
+	EXPECT_EQ(16, n);
+	/* 100 addresses of one /64: one share */
+	for (i = 0; i < 100; i++) {
+		t6.saddr6[15] = (uint8_t)i;
+		t6.saddr6[12] = (uint8_t)(i * 3);
+		n = hpccd_nf_note(&nf, &t6, hop, 1, 4 * ms + i);
+	}
+	EXPECT_EQ(24, n);
+	/* another /64 */
+	t6.saddr6[7] = 1;
+	EXPECT_EQ(25, hpccd_nf_note(&nf, &t6, hop, 1, 5 * ms));
+	/* after the window all shares are free again */
+	t.saddr = 10;
+	t.sport = 7;
+	EXPECT_EQ(1, hpccd_nf_note(&nf, &t, hop, 1, 500 * ms));
+	EXPECT_EQ(1, nf.nflows);
+	n = 0;
+	for (i = 0; i < nf.nbuckets; i++)
+		n += nf.sbuckets[i] != UINT32_MAX;
+	EXPECT_EQ(1, n);
+	hpccd_nf_free(&nf);
+}
+
+/*
+ * A receiver's refusal of receiver-based HPCC (its table full, say) is not
+ * final: the flow asks again after 1 s, 2 s, 4 s ... at most 64 s, and an
+ * acceptance resets the wait.
+ */
+TEST(rx_refusal_retried)
+{
+	struct hpccd_flow f = { 0 };
+	uint64_t s = 1000000000ULL;
+	int i;
+
+	EXPECT_TRUE(hpccd_rx_ask(&f, T0));
+	hpccd_rx_refused(&f, T0);
+	EXPECT_FALSE(hpccd_rx_ask(&f, T0 + s - 1));
+	EXPECT_TRUE(hpccd_rx_ask(&f, T0 + s));
+	hpccd_rx_refused(&f, T0 + s);
+	EXPECT_FALSE(hpccd_rx_ask(&f, T0 + 3 * s - 1));
+	EXPECT_TRUE(hpccd_rx_ask(&f, T0 + 3 * s));
+	for (i = 0; i < 300; i++)
+		hpccd_rx_refused(&f, T0);
+	EXPECT_FALSE(hpccd_rx_ask(&f, T0 + 64 * s - 1));
+	EXPECT_TRUE(hpccd_rx_ask(&f, T0 + 64 * s));
+	hpccd_rx_accepted(&f);
+	EXPECT_TRUE(hpccd_rx_ask(&f, T0));
+	hpccd_rx_refused(&f, T0);
+	EXPECT_TRUE(hpccd_rx_ask(&f, T0 + s));
 }
 
 TEST_HARNESS_MAIN

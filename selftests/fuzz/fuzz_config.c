@@ -39,7 +39,8 @@ int LLVMFuzzerTestOneInput(const unsigned char *data, size_t len)
 	    c.response_budget_bytes < 1500 ||
 	    c.response_budget_bytes > 1000000000 ||
 	    c.response_amplification > 1 ||
-	    c.rp_filter < 1 || c.rp_filter > 2 ||
+	    c.rp_filter < 1 || c.rp_filter > 2 || c.tcp_check > 1 ||
+	    c.n_flows_per_source < 1 || c.n_flows_per_source > 1048576 ||
 	    c.max_flows < 1 || c.max_flows > (1U << 24) ||
 	    c.reconcile_s < 1 || c.reconcile_s > 3600 ||
 	    c.event_buffer_kb < 64 || c.event_buffer_kb > 65536 ||

@@ -13,8 +13,10 @@
 #   - on-link spoofed sources do not fill hs's neighbour table, and hs
 #     stays reachable on its link;
 #   - no response is larger than its probe unless response-amplification
-#     is 1.
-# Runs as root inside a guest (tools/vmrun).
+#     is 1;
+#   - probes for flows that are not hs's TCP connections do not count in
+#     N (tcp-check), and one source counts for n-flows-per-source flows.
+# Issue 52, item 4 too.  Runs as root inside a guest (tools/vmrun).
 # the counters dvars sets (a_*, b_*) are not assigned in sight
 # shellcheck disable=SC2154
 set -u
@@ -64,6 +66,17 @@ topology() {
 	printf 'response-budget = %s\nresponse-budget-bytes = %s\n' \
 		$BUDGET $BUDGET_BYTES > "$TMP/hs.conf" &&
 	start_hpccd hs
+}
+
+# conf [LINE...] - hs's settings: the budget, and LINEs; then a reload
+conf() {
+	local l
+	printf 'response-budget = %s\nresponse-budget-bytes = %s\n' \
+		$BUDGET $BUDGET_BYTES > "$TMP/hs.conf" || return 1
+	for l in "$@"; do
+		echo "$l" >> "$TMP/hs.conf" || return 1
+	done
+	reload hs
 }
 
 # reload NS - SIGHUP, and wait for the reload
@@ -134,15 +147,11 @@ rp_filter_strict() {
 	echo "rp-filter 2: $(cat "$TMP/flood"); probes-rp-failed +$((b_probes_rp_failed - a_probes_rp_failed)), responses-sent +$((b_responses_sent - a_responses_sent)), on v0's wire +$(( ${w1% *} - ${w0% *} )) bytes"
 	[ "$b_responses_sent" = "$a_responses_sent" ] &&
 		[ $((b_probes_rp_failed - a_probes_rp_failed)) -gt 0 ] || return 1
-	printf 'response-budget = %s\nresponse-budget-bytes = %s\nrp-filter = 1\n' \
-		$BUDGET $BUDGET_BYTES > "$TMP/hs.conf"
-	reload hs || return 1
+	conf "rp-filter = 1" || return 1
 	dvars hs a || return 1
 	flood 198.20.0.0/16 $CLI 1 || return 1
 	dvars hs b || return 1
-	printf 'response-budget = %s\nresponse-budget-bytes = %s\n' \
-		$BUDGET $BUDGET_BYTES > "$TMP/hs.conf"
-	reload hs || return 1
+	conf || return 1
 	echo "rp-filter 1: responses-sent +$((b_responses_sent - a_responses_sent)), probes-rp-failed +$((b_probes_rp_failed - a_probes_rp_failed))"
 	[ "$b_responses_sent" -gt "$a_responses_sent" ] &&
 		[ "$b_probes_rp_failed" = "$a_probes_rp_failed" ]
@@ -187,9 +196,11 @@ received_at_least() {
 }
 
 # A probe whose 4 records are all filled draws a response of those records
-# and N: 8 bytes more than the probe.  Refused and counted by default;
-# answered with response-amplification = 1.
+# and N: 8 bytes more than the probe (tcp-check 0: N for a flow without a
+# connection).  Refused and counted by default; answered with
+# response-amplification = 1.
 no_amplification() {
+	conf "tcp-check = 0" || return 1
 	dvars hs a || return 1
 	ip netns exec hr python3 "$PROBE" send $SRV 40001 $CLI 5201 60 full 5 ||
 		return 1
@@ -198,19 +209,42 @@ no_amplification() {
 	echo "full probes: responses-too-large +$((b_responses_too_large - a_responses_too_large)), responses-sent +$((b_responses_sent - a_responses_sent))"
 	[ $((b_responses_too_large - a_responses_too_large)) = 5 ] &&
 		[ "$b_responses_sent" = "$a_responses_sent" ] || return 1
-	printf 'response-budget = %s\nresponse-budget-bytes = %s\nresponse-amplification = 1\n' \
-		$BUDGET $BUDGET_BYTES > "$TMP/hs.conf"
-	reload hs || return 1
+	conf "tcp-check = 0" "response-amplification = 1" || return 1
 	ip netns exec hr python3 "$PROBE" send $SRV 40001 $CLI 5201 60 full 5 ||
 		return 1
 	retry 25 received_at_least $((b_probes_received + 5)) || return 1
 	dvars hs c || return 1
-	printf 'response-budget = %s\nresponse-budget-bytes = %s\n' \
-		$BUDGET $BUDGET_BYTES > "$TMP/hs.conf"
-	reload hs || return 1
+	conf || return 1
 	echo "with response-amplification 1: responses-sent +$((c_responses_sent - b_responses_sent))"
 	[ $((c_responses_sent - b_responses_sent)) = 5 ] &&
 		[ "$c_responses_too_large" = "$b_responses_too_large" ]
+}
+
+# Probes for 1000 ports of one address, a hop stamped in each (the stand-in
+# hop on hr's egress): with tcp-check (the default) none counts in N, for
+# none is a TCP connection of hs's; without it, one source counts for
+# n-flows-per-source flows at most.  (The old hpccd counted each port: N
+# about 1000, W_ai a thousandth.)
+n_not_open_to_probes() {
+	stand_in_hop hr v1 || return 1
+	dvars hs a || return 1
+	flood $SRV $CLI 2 || return 1
+	retry 25 received_at_least $((a_probes_received + 1000)) || return 1
+	dvars hs b || return 1
+	echo "tcp-check 1: probes-received +$((b_probes_received - a_probes_received)), probes-no-tcp +$((b_probes_no_tcp - a_probes_no_tcp)), n-flows-over-source +$((b_n_flows_over_source - a_n_flows_over_source))"
+	# every answered probe was refused N (the budget caps the answered)
+	[ $((b_probes_no_tcp - a_probes_no_tcp)) -gt 0 ] &&
+		[ $((b_probes_no_tcp - a_probes_no_tcp)) -ge $((b_responses_sent - a_responses_sent)) ] &&
+		[ "$b_n_flows_over_source" = "$a_n_flows_over_source" ] || return 1
+	conf "tcp-check = 0" "n-flows-per-source = 8" || return 1
+	dvars hs a || return 1
+	flood $SRV $CLI 2 || return 1
+	dvars hs b || return 1
+	conf || return 1
+	tc -n hr qdisc del dev v1 clsact
+	echo "tcp-check 0, n-flows-per-source 8: probes-no-tcp +$((b_probes_no_tcp - a_probes_no_tcp)), n-flows-over-source +$((b_n_flows_over_source - a_n_flows_over_source)), responses-sent +$((b_responses_sent - a_responses_sent))"
+	[ "$b_probes_no_tcp" = "$a_probes_no_tcp" ] &&
+		[ $((b_n_flows_over_source - a_n_flows_over_source)) -gt 0 ]
 }
 
 # answered_more R0 - hs's hpccd has sent more than R0 responses
@@ -229,11 +263,12 @@ still_answers() {
 }
 
 ktap_print_header
-ktap_set_plan 6
+ktap_set_plan 7
 t "two namespaces, the reflector's hpccd with a response budget" topology
 t "a flood from spoofed sources over a /16 is bounded by the budget" budget_bounds_flood
 t "rp-filter 2 refuses sources routed back by another interface; 1 answers" rp_filter_strict
 t "on-link spoofed sources do not fill the neighbour table" neighbours_not_exhausted
 t "no response is larger than its probe unless response-amplification is 1" no_amplification
+t "N is not open to probes: TCP connections only, a share per source" n_not_open_to_probes
 t "a probe from a real source is still answered" still_answers
 ktap_finished
