@@ -1816,7 +1816,7 @@ static void on_probe(struct hpcc_pkt *p, const uint8_t *raw,
 	struct hpcc_resp_opt o = { 0 };
 	const struct hpccd_key *key;
 	uint8_t buf[HPCC_PKT_MAX];
-	bool private, tcp_ok = true;
+	bool private, tcp_ok = true;	/* may have receiver state */
 	size_t len, probe_len;
 	uint64_t now;
 	uint32_t n = 0;
@@ -1899,9 +1899,14 @@ static void on_probe(struct hpcc_pkt *p, const uint8_t *raw,
 		tcp_ok = false;
 	}
 	if (D.cfg.report_n_flows && D.nf.max && tcp_ok) {
+		uint64_t over = D.nf.over_source;
+
 		n = hpccd_nf_note(&D.nf, &p->tuple, p->hops, p->nhop, now);
 		D.counters[C_N_FLOWS_EVICTED] = D.nf.evicted;
 		D.counters[C_N_FLOWS_OVER_SOURCE] = D.nf.over_source;
+		/* a flow beyond its source's share gets no state either */
+		if (D.nf.over_source != over)
+			tcp_ok = false;
 	}
 	o.n_flows = n;
 	if (p->mode & HPCC_WIRE_MODE_RX)
