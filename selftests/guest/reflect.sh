@@ -25,6 +25,8 @@ TOP=$(cd "$(dirname "$0")/../.." && pwd)
 
 SRV=198.18.0.2   # hr, the attacker (RFC 2544 benchmarking range)
 PROBE=$TOP/selftests/guest/probe.py
+SRV6=2001:db8:52::2  # the same over IPv6 (RFC 3849 documentation range)
+CLI6=2001:db8:52::1
 CLI=198.18.0.1   # hs, the reflector
 TMP=$(mktemp -d)
 chmod 755 "$TMP"
@@ -58,6 +60,13 @@ topology() {
 	ip -n hs route add 198.20.0.0/16 via 198.21.0.2 dev d0 &&
 	ip -n hs addr add 10.64.0.1/16 dev v0 &&
 	ip -n hr route add 10.64.0.0/16 dev v1 || return 1
+	# IPv6: one /64 on the veth, no duplicate address detection
+	ip netns exec hs sysctl -qw net.ipv6.conf.all.accept_dad=0 \
+		net.ipv6.conf.v0.accept_dad=0 &&
+	ip netns exec hr sysctl -qw net.ipv6.conf.all.accept_dad=0 \
+		net.ipv6.conf.v1.accept_dad=0 &&
+	ip -n hs addr add $CLI6/64 dev v0 nodad &&
+	ip -n hr addr add $SRV6/64 dev v1 nodad || return 1
 	# responses leaving hs by v0, counted on the wire
 	tc -n hs qdisc add dev v0 clsact &&
 	tc -n hs filter add dev v0 egress prio 1 protocol ip u32 \
@@ -253,6 +262,29 @@ answered_more() {
 	v=$(dstat hs responses-sent) && [ -n "$v" ] && [ "$v" -gt "$1" ]
 }
 
+# The same in IPv6, the issue's case: spoofed sources in hs's on-link /64
+# (its per-/64 response-rate, 20,000 a second, overflowed gc_thresh3,
+# 1024, within 50 ms in the old hpccd).
+neighbours6_not_exhausted() {
+	local fp max=0 n
+	dvars hs a || return 1
+	ip netns exec hr "$BIN/probe_flood" 2001:db8:52::1:0/112 $CLI6 5 60 61 \
+		probes > "$TMP/flood" 2>&1 &
+	fp=$!
+	for _ in $(seq 1 12); do
+		sleep 0.5
+		n=$(ip -6 -n hs neigh show dev v0 | wc -l)
+		[ "$n" -gt "$max" ] && max=$n
+	done
+	wait "$fp" || { cat "$TMP/flood"; return 1; }
+	dvars hs b || return 1
+	echo "on-link /64 flood: $(cat "$TMP/flood"); IPv6 neighbour entries on v0 at most $max (gc_thresh3 $(ip netns exec hs sysctl -n net.ipv6.neigh.default.gc_thresh3)); probes-no-neighbour +$((b_probes_no_neighbour - a_probes_no_neighbour)), responses-sent +$((b_responses_sent - a_responses_sent))"
+	[ "$max" -le 80 ] &&
+		[ $((b_probes_no_neighbour - a_probes_no_neighbour)) -gt 0 ] ||
+		return 1
+	ip netns exec hr ping -6 -c 1 -W 2 $CLI6 > /dev/null
+}
+
 # After the floods a probe from hr's own address is answered.
 still_answers() {
 	local r0
@@ -263,11 +295,12 @@ still_answers() {
 }
 
 ktap_print_header
-ktap_set_plan 7
+ktap_set_plan 8
 t "two namespaces, the reflector's hpccd with a response budget" topology
 t "a flood from spoofed sources over a /16 is bounded by the budget" budget_bounds_flood
 t "rp-filter 2 refuses sources routed back by another interface; 1 answers" rp_filter_strict
 t "on-link spoofed sources do not fill the neighbour table" neighbours_not_exhausted
+t "nor do spoofed sources in the receiver's IPv6 /64" neighbours6_not_exhausted
 t "no response is larger than its probe unless response-amplification is 1" no_amplification
 t "N is not open to probes: TCP connections only, a share per source" n_not_open_to_probes
 t "a probe from a real source is still answered" still_answers
