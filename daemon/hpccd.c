@@ -123,6 +123,7 @@ enum {
 	C_RESPONSES_OVER_BUDGET, C_RESPONSES_OVER_BYTES, C_PROBES_RP_FAILED,
 	C_PROBES_NO_NEIGHBOUR, C_LOOKUPS_FAILED, C_RESPONSE_BYTES, C_LOOKUPS,
 	C_RESPONSES_TOO_LARGE, C_PROBES_NO_TCP, C_N_FLOWS_OVER_SOURCE,
+	C_TCP_LOOKUPS, C_TCP_LOOKUPS_FAILED,
 	C_PARSE_BASE,
 	C_NUM = C_PARSE_BASE + HPCC_PARSE_NUM
 };
@@ -154,7 +155,8 @@ static const char *const counter_names[C_PARSE_BASE] = {
 	"responses-rl-crowded", "responses-over-budget", "responses-over-bytes",
 	"probes-rp-failed", "probes-no-neighbour", "lookups-failed",
 	"response-bytes", "lookups", "responses-too-large",
-	"probes-no-tcp", "n-flows-over-source",
+	"probes-no-tcp", "n-flows-over-source", "tcp-lookups",
+	"tcp-lookups-failed",
 };
 
 /*
@@ -245,8 +247,9 @@ static const char *const counter_names[C_PARSE_BASE] = {
  * @acache: route types of probes' destinations (IPv4 as IPv4-mapped IPv6)
  * @scache: reverse-path verdicts (enum src_verdict) of probes' sources, by
  *	address and the interface the probe came in on
- * @tcache: whether probes' flows have a TCP connection here, by tuple
- * @diag: socket lookups (NETLINK_SOCK_DIAG), for tcp_flow_known()
+ * @tcache: whether probes' flows have a TCP connection here, by 5-tuple
+ * @diag: socket lookups (NETLINK_SOCK_DIAG), for tcp_flow_known(); NULL
+ *	with tcp-check 0 when the kernel has none
  * @cache_seed: the caches' hash seed (random)
  * @rt_seq: sequence number of the last request on @rt
  * @ring: the MAC keys (auth-key-file) and those a reload retired, in
@@ -1201,11 +1204,11 @@ static unsigned int cache_slot(const uint8_t a[16], int ifindex,
  * an earlier request that timed out is skipped (by sequence number); the
  * wait is bounded by the socket's receive timeout (RT_TIMEOUT_US).
  * Return: 0 when the reply came (an error reply too: @cb then sees
- * nothing); -1 when none did (counted: lookups-failed).  Every request
- * counts as a lookup.
+ * nothing); -1 when none did (counted: counter @c_fail).  Every request
+ * counts in counter @c_req.
  */
 static int nl_request(struct mnl_socket *nl, struct nlmsghdr *nlh,
-		      mnl_cb_t cb, void *data)
+		      mnl_cb_t cb, void *data, int c_req, int c_fail)
 {
 	char buf[MNL_SOCKET_BUFFER_SIZE] __attribute__((aligned(4)));
 	unsigned int seq = ++D.rt_seq;
@@ -1213,7 +1216,7 @@ static int nl_request(struct mnl_socket *nl, struct nlmsghdr *nlh,
 	int i;
 
 	nlh->nlmsg_seq = seq;
-	D.counters[C_LOOKUPS]++;
+	D.counters[c_req]++;
 	if (!nl || mnl_socket_sendto(nl, nlh, nlh->nlmsg_len) < 0)
 		goto fail;
 	for (i = 0; i < 16; i++) {
@@ -1228,14 +1231,14 @@ static int nl_request(struct mnl_socket *nl, struct nlmsghdr *nlh,
 		return 0;
 	}
 fail:
-	D.counters[C_LOOKUPS_FAILED]++;
+	D.counters[c_fail]++;
 	return -1;
 }
 
-/* nl_request() on the routing socket */
+/* nl_request() on the routing socket: lookups, lookups-failed */
 static int rt_request(struct nlmsghdr *nlh, mnl_cb_t cb, void *data)
 {
-	return nl_request(D.rt, nlh, cb, data);
+	return nl_request(D.rt, nlh, cb, data, C_LOOKUPS, C_LOOKUPS_FAILED);
 }
 
 static int route_cb(const struct nlmsghdr *nlh, void *data)
@@ -1502,16 +1505,35 @@ static int diag_cb(const struct nlmsghdr *nlh, void *data)
 	return MNL_CB_OK;
 }
 
+/* @a and @b are the same 5-tuple (not the flow label, nor padding). */
+static bool tuple5_eq(const struct hpcc_tuple *a, const struct hpcc_tuple *b)
+{
+	if (a->family != b->family || a->sport != b->sport ||
+	    a->dport != b->dport)
+		return false;
+	if (a->family == AF_INET6)
+		return !memcmp(a->saddr6, b->saddr6, 16) &&
+		       !memcmp(a->daddr6, b->daddr6, 16);
+	return a->saddr == b->saddr && a->daddr == b->daddr;
+}
+
 /*
  * tcp_flow_known() - this host has a TCP connection for the probe's flow
- * @t (as the probe has it: its source the peer, its destination us), in a
- * state that moves data (not listening, closed or in TIME-WAIT): an exact
- * socket lookup over NETLINK_SOCK_DIAG (inet_diag, as ss does), cached 1 s.
- * A listener does not count, so a probe for any port of a listening
+ * @t (as the probe has it: its source the peer, its destination us) that
+ * came in on @ifindex, in a state of an accepted connection
+ * (hpccd_tcp_state_flow(): ESTABLISHED, FIN_WAIT1, FIN_WAIT2, CLOSE_WAIT,
+ * LAST_ACK, CLOSING): an exact socket lookup over NETLINK_SOCK_DIAG
+ * (inet_diag, as ss does; tcp-lookups, tcp-lookups-failed), cached 1 s by
+ * 5-tuple.  A listener, a request socket (SYN_RECV: a spoofed SYN makes
+ * one) and TIME_WAIT do not count, so a probe for any port of a listening
  * service is not a flow.  Only such flows count in N and get receiver
- * state (tcp-check): a sender of spoofed probes cannot make them up.
+ * state (tcp-check): a sender of spoofed probes cannot make them up.  The
+ * lookup names @ifindex, so a socket bound to that device (SO_BINDTODEVICE,
+ * an IPv6 link-local peer) is found as well as an unbound one; one bound
+ * to a VRF device is not (the probe's device is the VRF's member).
  */
-static bool tcp_flow_known(const struct hpcc_tuple *t, uint64_t now)
+static bool tcp_flow_known(const struct hpcc_tuple *t, int ifindex,
+			   uint64_t now)
 {
 	char req[256] __attribute__((aligned(4)));
 	bool v6 = t->family == AF_INET6, known;
@@ -1525,7 +1547,7 @@ static bool tcp_flow_known(const struct hpcc_tuple *t, uint64_t now)
 	i = cache_slot(a, (int)((uint32_t)t->sport << 16 | t->dport),
 		       TCP_CACHE);
 	if (D.tcache[i].at && now - D.tcache[i].at < TCP_CACHE_NS &&
-	    !memcmp(&D.tcache[i].t, t, sizeof(*t)))
+	    tuple5_eq(&D.tcache[i].t, t))
 		return D.tcache[i].known;
 	nlh = mnl_nlmsg_put_header(req);
 	nlh->nlmsg_type = SOCK_DIAG_BY_FAMILY;
@@ -1544,12 +1566,14 @@ static bool tcp_flow_known(const struct hpcc_tuple *t, uint64_t now)
 		r->id.idiag_src[0] = t->daddr;
 		r->id.idiag_dst[0] = t->saddr;
 	}
+	/* an unbound socket matches any device; a bound one only its own */
+	r->id.idiag_if = (uint32_t)ifindex;
 	r->id.idiag_cookie[0] = INET_DIAG_NOCOOKIE;
 	r->id.idiag_cookie[1] = INET_DIAG_NOCOOKIE;
-	if (nl_request(D.diag, nlh, diag_cb, &state))
+	if (nl_request(D.diag, nlh, diag_cb, &state, C_TCP_LOOKUPS,
+		       C_TCP_LOOKUPS_FAILED))
 		return false;		/* not cached: the next may succeed */
-	known = state && state != TCP_LISTEN && state != TCP_CLOSE &&
-		state != TCP_TIME_WAIT;
+	known = hpccd_tcp_state_flow(state);
 	D.tcache[i].t = *t;
 	D.tcache[i].known = known;
 	D.tcache[i].at = now;
@@ -1894,7 +1918,7 @@ static void on_probe(struct hpcc_pkt *p, const uint8_t *raw,
 	if (D.cfg.tcp_check &&
 	    ((D.cfg.report_n_flows && D.nf.max) ||
 	     (p->mode & HPCC_WIRE_MODE_RX) || private) &&
-	    !tcp_flow_known(&p->tuple, now)) {
+	    !tcp_flow_known(&p->tuple, ll->sll_ifindex, now)) {
 		D.counters[C_PROBES_NO_TCP]++;
 		tcp_ok = false;
 	}
@@ -2724,10 +2748,20 @@ static int setup(const sigset_t *mask)
 		logmsg(LOG_ERR, "rtnetlink: %s", strerror(errno));
 		return -1;
 	}
+	/* needed by tcp-check only (a reload may turn it on: then every
+	 * lookup fails, counted, and no flow gets state)
+	 */
 	D.diag = mnl_socket_open(NETLINK_SOCK_DIAG);
 	if (!D.diag || mnl_socket_bind(D.diag, 0, MNL_SOCKET_AUTOPID) < 0) {
-		logmsg(LOG_ERR, "sock_diag: %s", strerror(errno));
-		return -1;
+		if (D.cfg.tcp_check) {
+			logmsg(LOG_ERR, "sock_diag: %s", strerror(errno));
+			return -1;
+		}
+		logmsg(LOG_WARNING, "sock_diag: %s; tcp-check 1 would refuse every flow",
+		       strerror(errno));
+		if (D.diag)
+			mnl_socket_close(D.diag);
+		D.diag = NULL;
 	}
 	/* a lookup never holds the event loop longer than this */
 	{
@@ -2735,8 +2769,9 @@ static int setup(const sigset_t *mask)
 
 		setsockopt(mnl_socket_get_fd(D.rt), SOL_SOCKET, SO_RCVTIMEO,
 			   &tv, sizeof(tv));
-		setsockopt(mnl_socket_get_fd(D.diag), SOL_SOCKET, SO_RCVTIMEO,
-			   &tv, sizeof(tv));
+		if (D.diag)
+			setsockopt(mnl_socket_get_fd(D.diag), SOL_SOCKET,
+				   SO_RCVTIMEO, &tv, sizeof(tv));
 	}
 	D.cache_seed = random64();
 	/* -ENOENT (no module yet) leaves the sockets open */

@@ -430,6 +430,22 @@ bool hpccd_answered(struct hpccd_sched *s, struct hpccd_flow *f,
 	return true;
 }
 
+bool hpccd_tcp_state_flow(uint8_t state)
+{
+	/* include/net/tcp_states.h: numbers of the kernel's ABI */
+	switch (state) {
+	case 1:		/* TCP_ESTABLISHED */
+	case 4:		/* TCP_FIN_WAIT1 */
+	case 5:		/* TCP_FIN_WAIT2 */
+	case 8:		/* TCP_CLOSE_WAIT */
+	case 9:		/* TCP_LAST_ACK */
+	case 11:	/* TCP_CLOSING */
+		return true;
+	default:
+		return false;
+	}
+}
+
 bool hpccd_rx_ask(const struct hpccd_flow *f, uint64_t now)
 {
 	return now >= f->rx_retry_ns;

@@ -217,6 +217,18 @@ void hpccd_backoff(struct hpccd_sched *s, struct hpccd_flow *f, uint64_t now);
 #define HPCCD_RX_RETRY_SHIFT	6
 
 /**
+ * hpccd_tcp_state_flow() - does a TCP socket in @state (TCP_ESTABLISHED
+ * ..., as inet_diag's idiag_state gives it) make its flow one of this
+ * host's TCP flows (tcp-check)?
+ * Return: true for the states of an accepted connection: ESTABLISHED,
+ * FIN_WAIT1, FIN_WAIT2, CLOSE_WAIT, LAST_ACK and CLOSING (1, 4, 5, 8, 9,
+ * 11); false for the rest: SYN_SENT and SYN_RECV (a SYN from anyone,
+ * spoofed too, makes a request socket), NEW_SYN_RECV, TIME_WAIT, CLOSE,
+ * LISTEN and unknown values.
+ */
+bool hpccd_tcp_state_flow(uint8_t state);
+
+/**
  * hpccd_rx_ask() - may @f's probe sent at @now ask for receiver-based HPCC?
  * Return: true when no receiver refused it, or the wait after the last
  * refusal is over.

@@ -9,6 +9,7 @@
 #include <string.h>
 #include <arpa/inet.h>
 #include <sys/socket.h>
+#include <netinet/tcp.h>
 
 #include "kselftest_harness.h"
 #include "hpccd_sched.h"
@@ -736,6 +737,32 @@ TEST(rx_refusal_retried)
 	EXPECT_TRUE(hpccd_rx_ask(&f, T0));
 	hpccd_rx_refused(&f, T0);
 	EXPECT_TRUE(hpccd_rx_ask(&f, T0 + s));
+}
+
+/*
+ * tcp-check counts a flow only for a socket of an accepted connection: a
+ * SYN (spoofed or not) makes a SYN_RECV / NEW_SYN_RECV request socket,
+ * which must not make a flow; nor may a listener, TIME_WAIT or CLOSE.
+ */
+TEST(tcp_state_flow)
+{
+	static const uint8_t yes[] = {
+		TCP_ESTABLISHED, TCP_FIN_WAIT1, TCP_FIN_WAIT2, TCP_CLOSE_WAIT,
+		TCP_LAST_ACK, TCP_CLOSING,
+	};
+	unsigned int s, i, n = 0;
+
+	for (i = 0; i < sizeof(yes); i++)
+		EXPECT_TRUE(hpccd_tcp_state_flow(yes[i]));
+	EXPECT_FALSE(hpccd_tcp_state_flow(TCP_SYN_RECV));
+	EXPECT_FALSE(hpccd_tcp_state_flow(12));	/* TCP_NEW_SYN_RECV */
+	EXPECT_FALSE(hpccd_tcp_state_flow(TCP_SYN_SENT));
+	EXPECT_FALSE(hpccd_tcp_state_flow(TCP_LISTEN));
+	EXPECT_FALSE(hpccd_tcp_state_flow(TCP_TIME_WAIT));
+	EXPECT_FALSE(hpccd_tcp_state_flow(TCP_CLOSE));
+	for (s = 0; s < 256; s++)
+		n += hpccd_tcp_state_flow((uint8_t)s);
+	EXPECT_EQ(sizeof(yes), n);
 }
 
 TEST_HARNESS_MAIN
