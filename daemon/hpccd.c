@@ -27,8 +27,8 @@
  * host (PACKET_HOST), to one of its unicast addresses (a route lookup of
  * type local, never broadcast, multicast, 0.0.0.0, :: or IPv4-mapped;
  * 127/8 and ::1 only on the loopback device), from a unicast source whose
- * route back leaves by the interface the probe came in on (rp-filter 2,
- * as strict rp_filter; an on-link one with a neighbour entry, or a few a
+ * route back leaves by the interface the probe came in on (rp-filter 1,
+ * as strict rp_filter 1; an on-link one with a neighbour entry, or a few a
  * second: src_check()), within response-rate responses per second to that
  * source (an IPv6
  * source: its /64) and response-budget responses and response-budget-bytes
@@ -1437,8 +1437,8 @@ static bool link_local6(int family, const void *addr)
  * src_check() - the reverse-path check of a probe's source @addr that came
  * in on @ifindex (the loopback device when @on_lo), cached 1 s: a unicast
  * route back (a local one only on the loopback device, where nothing comes
- * from outside the host); with rp-filter 2, one of its paths by @ifindex,
- * as strict rp_filter checks (the route's FIB entry, RTM_F_FIB_MATCH, all
+ * from outside the host); with rp-filter 1 (strict), one of its paths by
+ * @ifindex, as rp_filter 1 checks (the route's FIB entry, RTM_F_FIB_MATCH, all
  * paths of a multipath route); and whether an on-link source (a path
  * without a gateway, or an IPv6 link-local address) has a neighbour entry.
  */
@@ -1480,7 +1480,7 @@ static enum src_verdict src_check(int family, const void *addr, int ifindex,
 		return SRC_BAD;		/* not cached: the next may succeed */
 	if (r.type != RTN_UNICAST)
 		v = SRC_BAD;
-	else if (D.cfg.rp_filter == 2 && !r.dev_match)
+	else if (D.cfg.rp_filter == HPCCD_RP_STRICT && !r.dev_match)
 		v = SRC_RP;
 	else if (r.on_link && r.oif &&
 		 !neighbour_known(family, addr, r.oif))

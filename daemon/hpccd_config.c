@@ -46,7 +46,7 @@ void hpccd_cfg_defaults(struct hpccd_cfg *c)
 	c->response_rate = 20000;
 	c->response_budget = 100000;
 	c->response_budget_bytes = 25000000;
-	c->rp_filter = 2;
+	c->rp_filter = HPCCD_RP_STRICT;
 	c->tcp_check = 1;
 	c->n_flows_per_source = 256;
 	c->max_flows = 1048576;
@@ -346,7 +346,8 @@ int hpccd_cfg_set(struct hpccd_cfg *c, const char *k, const char *v)
 	if (!strcmp(k, "response-amplification"))
 		return parse_uint(k, v, 0, 1, &c->response_amplification);
 	if (!strcmp(k, "rp-filter"))
-		return parse_uint(k, v, 1, 2, &c->rp_filter);
+		return parse_uint(k, v, HPCCD_RP_STRICT, HPCCD_RP_LOOSE,
+				  &c->rp_filter);
 	if (!strcmp(k, "tcp-check"))
 		return parse_uint(k, v, 0, 1, &c->tcp_check);
 	if (!strcmp(k, "n-flows-per-source"))

@@ -96,6 +96,10 @@ struct hpccd_nkey {
 
 #define HPCCD_MAX_NKEYS	16
 
+/* rp-filter values: the kernel's rp_filter numbering (0, off, not offered) */
+#define HPCCD_RP_STRICT	1
+#define HPCCD_RP_LOOSE	2
+
 /**
  * struct hpccd_cfg - hpccd's settings
  * @file: the configuration file
@@ -114,9 +118,11 @@ struct hpccd_nkey {
  *	responses together (IP headers included), 1,500..1,000,000,000
  * @response_amplification: response-amplification, 0 or 1: a response
  *	may be larger than its probe
- * @rp_filter: rp-filter, the reverse-path check of a probe's source: 1
- *	(loose: a unicast route back), 2 (strict: a route back by the
- *	interface the probe came in on, as rp_filter 2 does)
+ * @rp_filter: rp-filter, the reverse-path check of a probe's source, in
+ *	the kernel's rp_filter numbering: HPCCD_RP_STRICT (1: a route back
+ *	by the interface the probe came in on, as rp_filter 1 does) or
+ *	HPCCD_RP_LOOSE (2: any unicast route back, as rp_filter 2); 0 (no
+ *	check) is not offered: a response needs a unicast route back
  * @tcp_check: tcp-check, 0 or 1: only probes of flows this host has a TCP
  *	connection for count in N and get a receiver's state
  *	(receiver-based, only-U)

@@ -324,9 +324,14 @@ TEST(response_budget_keys)
 	EXPECT_NE(0, parse(&c, "response-budget = 10000001\n"));
 	EXPECT_NE(0, parse(&c, "response-budget-bytes = 1499\n"));
 	EXPECT_NE(0, parse(&c, "response-budget-bytes = 1000000001\n"));
-	EXPECT_EQ(2, c.rp_filter);
-	ASSERT_EQ(0, parse(&c, "rp-filter = 1\n"));
+	/* the kernel's rp_filter numbering: 1 strict (the default), 2 loose */
 	EXPECT_EQ(1, c.rp_filter);
+	EXPECT_EQ(HPCCD_RP_STRICT, c.rp_filter);
+	ASSERT_EQ(0, parse(&c, "rp-filter = 2\n"));
+	EXPECT_EQ(HPCCD_RP_LOOSE, c.rp_filter);
+	EXPECT_EQ(2, HPCCD_RP_LOOSE);
+	ASSERT_EQ(0, parse(&c, "rp-filter = 1\n"));
+	EXPECT_EQ(HPCCD_RP_STRICT, c.rp_filter);
 	EXPECT_NE(0, parse(&c, "rp-filter = 0\n"));
 	EXPECT_NE(0, parse(&c, "rp-filter = 3\n"));
 	EXPECT_EQ(0, c.response_amplification);

@@ -9,7 +9,7 @@
 #     response-rate; the namespace-wide response-budget and
 #     response-budget-bytes bound the total, and the lookups made;
 #   - sources whose route back leaves by another interface are refused
-#     (rp-filter 2), and answered with rp-filter 1;
+#     (rp-filter 1, strict), and answered with rp-filter 2 (loose);
 #   - on-link spoofed sources do not fill hs's neighbour table, and hs
 #     stays reachable on its link;
 #   - no response is larger than its probe unless response-amplification
@@ -153,15 +153,15 @@ rp_filter_strict() {
 	sleep 0.2
 	w1=$(wire hs v0)
 	dvars hs b || return 1
-	echo "rp-filter 2: $(cat "$TMP/flood"); probes-rp-failed +$((b_probes_rp_failed - a_probes_rp_failed)), responses-sent +$((b_responses_sent - a_responses_sent)), on v0's wire +$(( ${w1% *} - ${w0% *} )) bytes"
+	echo "rp-filter 1: $(cat "$TMP/flood"); probes-rp-failed +$((b_probes_rp_failed - a_probes_rp_failed)), responses-sent +$((b_responses_sent - a_responses_sent)), on v0's wire +$(( ${w1% *} - ${w0% *} )) bytes"
 	[ "$b_responses_sent" = "$a_responses_sent" ] &&
 		[ $((b_probes_rp_failed - a_probes_rp_failed)) -gt 0 ] || return 1
-	conf "rp-filter = 1" || return 1
+	conf "rp-filter = 2" || return 1
 	dvars hs a || return 1
 	flood 198.20.0.0/16 $CLI 1 || return 1
 	dvars hs b || return 1
 	conf || return 1
-	echo "rp-filter 1: responses-sent +$((b_responses_sent - a_responses_sent)), probes-rp-failed +$((b_probes_rp_failed - a_probes_rp_failed))"
+	echo "rp-filter 2: responses-sent +$((b_responses_sent - a_responses_sent)), probes-rp-failed +$((b_probes_rp_failed - a_probes_rp_failed))"
 	[ "$b_responses_sent" -gt "$a_responses_sent" ] &&
 		[ "$b_probes_rp_failed" = "$a_probes_rp_failed" ]
 }
@@ -298,7 +298,7 @@ ktap_print_header
 ktap_set_plan 8
 t "two namespaces, the reflector's hpccd with a response budget" topology
 t "a flood from spoofed sources over a /16 is bounded by the budget" budget_bounds_flood
-t "rp-filter 2 refuses sources routed back by another interface; 1 answers" rp_filter_strict
+t "rp-filter 1 refuses sources routed back by another interface; 2 answers" rp_filter_strict
 t "on-link spoofed sources do not fill the neighbour table" neighbours_not_exhausted
 t "nor do spoofed sources in the receiver's IPv6 /64" neighbours6_not_exhausted
 t "no response is larger than its probe unless response-amplification is 1" no_amplification

@@ -73,7 +73,11 @@ compare("hpccd.8 configuration keys", keys, items, code_only_ok=["key"])
 # hpccd_cfg_defaults() have them, in its item: "MIN to MAX", "default N"
 consts = {"HPCC_MAX_HOPS": 8, "1U << 24": 1 << 24, "UINT32_MAX - 1": 2**32 - 2,
           "UINT32_MAX": 2**32 - 1, "1600000000000ULL": "1.6e12"}
-defaults = dict(re.findall(r"c->([a-z_]+) = (\d+);",
+# the numeric #defines of hpccd_config.h (HPCCD_RP_STRICT ...)
+consts.update((k, int(v)) for k, v in re.findall(
+    r"^#define (HPCCD_[A-Z0-9_]+)\s+(\d+)$", read("daemon/hpccd_config.h"), re.M))
+defaults = dict((k, consts.get(v, v)) for k, v in re.findall(
+    r"c->([a-z_]+) = (\d+|HPCCD_[A-Z0-9_]+);",
                            c_block(config_c, "void hpccd_cfg_defaults(")))
 body = c_block(config_c, "int hpccd_cfg_set(")
 man_cf = roff_text(section(hpccd8, "CONFIGURATION FILE"))
