@@ -123,7 +123,7 @@ enum {
 	C_RESPONSES_OVER_BUDGET, C_RESPONSES_OVER_BYTES, C_PROBES_RP_FAILED,
 	C_PROBES_NO_NEIGHBOUR, C_LOOKUPS_FAILED, C_RESPONSE_BYTES, C_LOOKUPS,
 	C_RESPONSES_TOO_LARGE, C_PROBES_NO_TCP, C_N_FLOWS_OVER_SOURCE,
-	C_TCP_LOOKUPS, C_TCP_LOOKUPS_FAILED,
+	C_TCP_LOOKUPS, C_TCP_LOOKUPS_FAILED, C_PROBES_LOOKUP_FAILED,
 	C_PARSE_BASE,
 	C_NUM = C_PARSE_BASE + HPCC_PARSE_NUM
 };
@@ -156,7 +156,7 @@ static const char *const counter_names[C_PARSE_BASE] = {
 	"probes-rp-failed", "probes-no-neighbour", "lookups-failed",
 	"response-bytes", "lookups", "responses-too-large",
 	"probes-no-tcp", "n-flows-over-source", "tcp-lookups",
-	"tcp-lookups-failed",
+	"tcp-lookups-failed", "probes-lookup-failed",
 };
 
 /*
@@ -1252,12 +1252,33 @@ static int route_cb(const struct nlmsghdr *nlh, void *data)
 }
 
 /*
+ * addr_type_cached() - the route type of @addr (addr_type()) if the cache
+ * has it, without a lookup
+ * Return: true and *@type; false when it must be looked up.
+ */
+static bool addr_type_cached(int family, const void *addr, uint64_t now,
+			     uint8_t *type)
+{
+	unsigned int i;
+	uint8_t a[16];
+
+	addr16(family, addr, a);
+	i = cache_slot(a, 0, ADDR_CACHE);
+	if (D.acache[i].at && !memcmp(D.acache[i].addr, a, 16) &&
+	    now - D.acache[i].at < ADDR_CACHE_NS) {
+		*type = D.acache[i].type;
+		return true;
+	}
+	return false;
+}
+
+/*
  * addr_type() - the route type of @addr (network order, 4 or 16 bytes by
  * @family) in this namespace: RTN_LOCAL for one of its addresses,
  * RTN_BROADCAST, RTN_MULTICAST, RTN_UNICAST, ...; RTN_UNSPEC when there is
- * no route or no reply.  Cached 5 s.
+ * no route; -1 when the lookup had no reply (not cached).  Cached 5 s.
  */
-static uint8_t addr_type(int family, const void *addr, uint64_t now)
+static int addr_type(int family, const void *addr, uint64_t now)
 {
 	char req[256] __attribute__((aligned(4)));
 	uint8_t type = RTN_UNSPEC, a[16];
@@ -1265,11 +1286,10 @@ static uint8_t addr_type(int family, const void *addr, uint64_t now)
 	struct rtmsg *rtm;
 	unsigned int i;
 
+	if (addr_type_cached(family, addr, now, &type))
+		return type;
 	addr16(family, addr, a);
 	i = cache_slot(a, 0, ADDR_CACHE);
-	if (D.acache[i].at && !memcmp(D.acache[i].addr, a, 16) &&
-	    now - D.acache[i].at < ADDR_CACHE_NS)
-		return D.acache[i].type;
 	nlh = mnl_nlmsg_put_header(req);
 	nlh->nlmsg_type = RTM_GETROUTE;
 	nlh->nlmsg_flags = NLM_F_REQUEST;
@@ -1278,7 +1298,7 @@ static uint8_t addr_type(int family, const void *addr, uint64_t now)
 	rtm->rtm_dst_len = family == AF_INET6 ? 128 : 32;
 	mnl_attr_put(nlh, RTA_DST, family == AF_INET6 ? 16 : 4, addr);
 	if (rt_request(nlh, route_cb, &type))
-		return RTN_UNSPEC;	/* not cached: the next may succeed */
+		return -1;		/* not cached: the next may succeed */
 	memcpy(D.acache[i].addr, a, 16);
 	D.acache[i].type = type;
 	D.acache[i].at = now;
@@ -1422,8 +1442,9 @@ static bool neighbour_known(int family, const void *addr, int ifindex)
  * @SRC_NEW_NEIGH: an on-link source this host has no neighbour entry for:
  *	a response would create one (not cached; on_probe() answers such
  *	sources within NEW_NEIGH_RATE, the rest are probes-no-neighbour)
+ * @SRC_NO_REPLY: a lookup had no reply (probes-lookup-failed; not cached)
  */
-enum src_verdict { SRC_OK, SRC_BAD, SRC_RP, SRC_NEW_NEIGH };
+enum src_verdict { SRC_OK, SRC_BAD, SRC_RP, SRC_NEW_NEIGH, SRC_NO_REPLY };
 
 /* fe80::/10: a response to it leaves by the interface the probe came in. */
 static bool link_local6(int family, const void *addr)
@@ -1477,7 +1498,7 @@ static enum src_verdict src_check(int family, const void *addr, int ifindex,
 	rtm->rtm_flags = RTM_F_FIB_MATCH;
 	mnl_attr_put(nlh, RTA_DST, family == AF_INET6 ? 16 : 4, addr);
 	if (rt_request(nlh, src_route_cb, &r))
-		return SRC_BAD;		/* not cached: the next may succeed */
+		return SRC_NO_REPLY;	/* not cached: the next may succeed */
 	if (r.type != RTN_UNICAST)
 		v = SRC_BAD;
 	else if (D.cfg.rp_filter == HPCCD_RP_STRICT && !r.dev_match)
@@ -1839,7 +1860,8 @@ static void on_probe(struct hpcc_pkt *p, const uint8_t *raw,
 	bool on_lo = ll->sll_ifindex == 1;	/* LOOPBACK_IFINDEX */
 	struct hpcc_resp_opt o = { 0 };
 	const struct hpccd_key *key;
-	uint8_t buf[HPCC_PKT_MAX];
+	uint8_t buf[HPCC_PKT_MAX], type;
+	int dtype;
 	bool private, tcp_ok = true;	/* may have receiver state */
 	size_t len, probe_len;
 	uint64_t now;
@@ -1859,10 +1881,13 @@ static void on_probe(struct hpcc_pkt *p, const uint8_t *raw,
 		return;
 	}
 	now = now_ns();
-	/* what needs no lookup first, then the limits, then the lookups:
-	 * a flood of junk costs at most response-budget lookups a second
+	/* what needs no lookup first (a destination the cache knows is
+	 * not this host's: a forwarding host sees probes for others as
+	 * PACKET_HOST, and they must not spend their sources' tokens or the
+	 * budget), then the limits, then the lookups
 	 */
-	if (martian(fam, dst) || (loopback_addr(fam, dst) && !on_lo)) {
+	if (martian(fam, dst) || (loopback_addr(fam, dst) && !on_lo) ||
+	    (addr_type_cached(fam, dst, now, &type) && type != RTN_LOCAL)) {
 		D.counters[C_PROBES_NOT_LOCAL]++;
 		return;
 	}
@@ -1879,7 +1904,12 @@ static void on_probe(struct hpcc_pkt *p, const uint8_t *raw,
 		D.counters[C_RESPONSES_OVER_BUDGET]++;
 		return;
 	}
-	if (addr_type(fam, dst, now) != RTN_LOCAL) {
+	dtype = addr_type(fam, dst, now);
+	if (dtype < 0) {
+		D.counters[C_PROBES_LOOKUP_FAILED]++;
+		return;
+	}
+	if (dtype != RTN_LOCAL) {
 		D.counters[C_PROBES_NOT_LOCAL]++;
 		return;
 	}
@@ -1891,6 +1921,9 @@ static void on_probe(struct hpcc_pkt *p, const uint8_t *raw,
 		return;
 	case SRC_RP:
 		D.counters[C_PROBES_RP_FAILED]++;
+		return;
+	case SRC_NO_REPLY:
+		D.counters[C_PROBES_LOOKUP_FAILED]++;
 		return;
 	case SRC_NEW_NEIGH:
 		/* each response creates a neighbour entry: a few a second */

@@ -285,6 +285,29 @@ neighbours6_not_exhausted() {
 	ip netns exec hr ping -6 -c 1 -W 2 $CLI6 > /dev/null
 }
 
+# Probes for another host (198.22/16, routed by hr to hs's address, so
+# PACKET_HOST on hs, as a forwarding host sees them) whose destination
+# the route cache knows is not local: probes-not-local, without spending
+# their source's tokens or the budget (no responses-over-budget, no
+# responses-rate-limited, no lookup beyond the first).
+not_local_spends_nothing() {
+	ip -n hr route add 198.22.0.0/16 via $CLI || return 1
+	# the first probe's lookup learns the destination is not local
+	ip netns exec hr "$BIN/probe_flood" 198.19.7.7 198.22.0.9 1 60 61 \
+		probes > "$TMP/flood" 2>&1 || return 1
+	dvars hs a || return 1
+	ip netns exec hr "$BIN/probe_flood" 198.19.7.7 198.22.0.9 2 60 61 \
+		probes > "$TMP/flood" 2>&1 || return 1
+	dvars hs b || return 1
+	ip -n hr route del 198.22.0.0/16
+	echo "not local: $(cat "$TMP/flood"); probes-received +$((b_probes_received - a_probes_received)), probes-not-local +$((b_probes_not_local - a_probes_not_local)), responses-over-budget +$((b_responses_over_budget - a_responses_over_budget)), responses-rate-limited +$((b_responses_rate_limited - a_responses_rate_limited)), lookups +$((b_lookups - a_lookups))"
+	[ $((b_probes_received - a_probes_received)) -gt $((2 * BUDGET)) ] &&
+		[ "$b_responses_over_budget" = "$a_responses_over_budget" ] &&
+		[ "$b_responses_rate_limited" = "$a_responses_rate_limited" ] &&
+		[ $((b_probes_not_local - a_probes_not_local)) -ge $((b_probes_received - a_probes_received - 1)) ] &&
+		[ $((b_lookups - a_lookups)) -le 2 ]
+}
+
 # After the floods a probe from hr's own address is answered.
 still_answers() {
 	local r0
@@ -295,7 +318,7 @@ still_answers() {
 }
 
 ktap_print_header
-ktap_set_plan 8
+ktap_set_plan 9
 t "two namespaces, the reflector's hpccd with a response budget" topology
 t "a flood from spoofed sources over a /16 is bounded by the budget" budget_bounds_flood
 t "rp-filter 1 refuses sources routed back by another interface; 2 answers" rp_filter_strict
@@ -303,5 +326,6 @@ t "on-link spoofed sources do not fill the neighbour table" neighbours_not_exhau
 t "nor do spoofed sources in the receiver's IPv6 /64" neighbours6_not_exhausted
 t "no response is larger than its probe unless response-amplification is 1" no_amplification
 t "N is not open to probes: TCP connections only, a share per source" n_not_open_to_probes
+t "probes for another host spend no tokens and no budget" not_local_spends_nothing
 t "a probe from a real source is still answered" still_answers
 ktap_finished
