@@ -126,8 +126,9 @@ int main(int argc, char **argv)
 		uint32_t lo;
 
 		memcpy(&lo, t.saddr6 + 12, 4);
-		base = ntohl(lo) & ~((1U << (128 - plen)) - 1);
-		hosts = (1U << (128 - plen)) - 2;
+		/* a /96 spans all 32 bits: 1U << 32 is undefined */
+		base = ntohl(lo) & (uint32_t)~((1ULL << (128 - plen)) - 1);
+		hosts = (uint32_t)((1ULL << (128 - plen)) - 2);
 	} else if (!v6 && plen < 32) {
 		base = ntohl(t.saddr) & ~((1U << (32 - plen)) - 1);
 		hosts = (1U << (32 - plen)) - 2;

@@ -36,9 +36,9 @@ mkdir -m 1777 "$TMP/run"
 BUDGET=2000
 BUDGET_BYTES=300000
 # burst: 10 ms of each, at least 8 responses and 8 x HPCC_PKT_MAX bytes
-# (HPCC_PKT_MAX < 1024)
+# (HPCC_PKT_MAX is 1120: daemon/hpcc_wire.h)
 BURST=20
-BYTE_BURST=8192
+BYTE_BURST=$((8 * 1120))
 
 trap 'ns_gone hs hr; rm -rf "$TMP"' EXIT
 
