@@ -124,6 +124,7 @@ enum {
 	C_PROBES_NO_NEIGHBOUR, C_LOOKUPS_FAILED, C_RESPONSE_BYTES, C_LOOKUPS,
 	C_RESPONSES_TOO_LARGE, C_PROBES_NO_TCP, C_N_FLOWS_OVER_SOURCE,
 	C_TCP_LOOKUPS, C_TCP_LOOKUPS_FAILED, C_PROBES_LOOKUP_FAILED,
+	C_NEIGH_LOOKUPS, C_NEIGH_STALLS,
 	C_PARSE_BASE,
 	C_NUM = C_PARSE_BASE + HPCC_PARSE_NUM
 };
@@ -156,7 +157,8 @@ static const char *const counter_names[C_PARSE_BASE] = {
 	"probes-rp-failed", "probes-no-neighbour", "lookups-failed",
 	"response-bytes", "lookups", "responses-too-large",
 	"probes-no-tcp", "n-flows-over-source", "tcp-lookups",
-	"tcp-lookups-failed", "probes-lookup-failed",
+	"tcp-lookups-failed", "probes-lookup-failed", "neighbour-lookups",
+	"neighbour-stalls",
 };
 
 /*
@@ -186,28 +188,19 @@ static const char *const counter_names[C_PARSE_BASE] = {
 #define TCP_CACHE_NS 1000000000ULL
 
 /*
- * Responses to on-link sources without a neighbour entry, per second: each
- * creates one (incomplete until resolved, failed after about 3 s, then
- * collected), so at this rate a flood of spoofed on-link sources keeps a
- * few hundred at most, far below the default gc_thresh3 (1024).
- */
-#define NEW_NEIGH_RATE 10
-
-/*
  * The stack a read of the configuration and key file used (the key
  * file's 64 KiB buffer and the parser's frames below it), wiped after
  * each read with sodium_stackzero(): the key bytes pass through it.
  */
 #define KEY_STACK (192 << 10)
-
 /**
  * struct hpccd - the daemon's state (one per process)
  * @cfg: settings
  * @sched: the sender role's flows, deadlines and budget
  * @rl: the receiver role's per-source response limit
  * @budget: the receiver role's namespace-wide response budget
- * @new_neigh: responses to on-link sources without a neighbour entry
- *	(NEW_NEIGH_RATE per second; only its response count is used)
+ * @nb: neighbour lookups of on-link sources, and responses that create a
+ *	neighbour entry (HPCCD_NB_RATE per second)
  * @nf: the receiver role's count of concurrent flows per hop (the N its
  *	responses report)
  * @req: netlink requests to the module (blocking, 1 s timeout)
@@ -269,7 +262,8 @@ struct hpccd {
 	struct hpccd_cfg cfg;
 	struct hpccd_sched sched;
 	struct hpccd_rl rl;
-	struct hpccd_budget budget, new_neigh;
+	struct hpccd_budget budget;
+	struct hpccd_nb nb;
 	struct hpccd_nf nf;
 	struct hpcc_genl req, ev, push;
 	struct mnl_nlmsg_batch *push_batch;
@@ -298,6 +292,7 @@ struct hpccd {
 		uint8_t addr[16];
 		int ifindex;
 		uint8_t verdict;
+		bool on_link;
 		uint64_t at;
 	} scache[SRC_CACHE];
 	struct {
@@ -1412,9 +1407,11 @@ static int neigh_cb(const struct nlmsghdr *nlh, void *data)
 /*
  * neighbour_known() - this host has a neighbour entry for @addr on
  * @ifindex, in any state: answering it adds no entry.  Looked up with
- * RTM_GETNEIGH (Linux 5.0), which never creates one.
+ * RTM_GETNEIGH (Linux 5.0), which never creates one but takes RTNL: call
+ * it only through hpccd_nb_lookup().
+ * Return: 1 (an entry), 0 (none), -1 (no reply within RT_TIMEOUT_US).
  */
-static bool neighbour_known(int family, const void *addr, int ifindex)
+static int neighbour_known(int family, const void *addr, int ifindex)
 {
 	char req[256] __attribute__((aligned(4)));
 	struct nlmsghdr *nlh;
@@ -1429,7 +1426,7 @@ static bool neighbour_known(int family, const void *addr, int ifindex)
 	ndm->ndm_ifindex = ifindex;
 	mnl_attr_put(nlh, NDA_DST, family == AF_INET6 ? 16 : 4, addr);
 	if (rt_request(nlh, neigh_cb, &state))
-		return false;
+		return -1;
 	return state != 0;
 }
 
@@ -1440,11 +1437,20 @@ static bool neighbour_known(int family, const void *addr, int ifindex)
  * @SRC_RP: strict rp-filter: no path of the route back leaves by the
  *	interface the probe came in on (probes-rp-failed)
  * @SRC_NEW_NEIGH: an on-link source this host has no neighbour entry for:
- *	a response would create one (not cached; on_probe() answers such
- *	sources within NEW_NEIGH_RATE, the rest are probes-no-neighbour)
+ *	a response would create one; answered within HPCCD_NB_RATE (struct
+ *	hpccd_nb; cached SRC_NEG_CACHE_NS)
+ * @SRC_NO_NEIGH: the same, or one not looked up for want of a token:
+ *	refused (probes-no-neighbour; not cached)
  * @SRC_NO_REPLY: a lookup had no reply (probes-lookup-failed; not cached)
  */
-enum src_verdict { SRC_OK, SRC_BAD, SRC_RP, SRC_NEW_NEIGH, SRC_NO_REPLY };
+enum src_verdict {
+	SRC_OK, SRC_BAD, SRC_RP, SRC_NEW_NEIGH, SRC_NO_NEIGH, SRC_NO_REPLY
+};
+
+/* How long "no neighbour entry" is cached: briefly, as the response it
+ * allows creates one.
+ */
+#define SRC_NEG_CACHE_NS 200000000ULL
 
 /* fe80::/10: a response to it leaves by the interface the probe came in. */
 static bool link_local6(int family, const void *addr)
@@ -1462,13 +1468,18 @@ static bool link_local6(int family, const void *addr)
  * @ifindex, as rp_filter 1 checks (the route's FIB entry, RTM_F_FIB_MATCH, all
  * paths of a multipath route); and whether an on-link source (a path
  * without a gateway, or an IPv6 link-local address) has a neighbour entry.
+ * The neighbour lookup and a response that would create an entry go
+ * through D.nb (struct hpccd_nb): a token before the lookup, "no entry"
+ * cached SRC_NEG_CACHE_NS, a token per response while it is.
  */
 static enum src_verdict src_check(int family, const void *addr, int ifindex,
 				  bool on_lo, uint64_t now)
 {
 	char req[256] __attribute__((aligned(4)));
 	struct src_route r = { .ifindex = ifindex };
+	bool same, refresh, on_link = false;
 	enum src_verdict v;
+	int nb_oif = 0;
 	struct nlmsghdr *nlh;
 	struct rtmsg *rtm;
 	unsigned int i;
@@ -1478,16 +1489,22 @@ static enum src_verdict src_check(int family, const void *addr, int ifindex,
 		return SRC_OK;	/* local: nothing to spoof from outside */
 	addr16(family, addr, a);
 	i = cache_slot(a, ifindex, SRC_CACHE);
-	if (D.scache[i].at && D.scache[i].ifindex == ifindex &&
-	    !memcmp(D.scache[i].addr, a, 16) &&
+	same = D.scache[i].at && D.scache[i].ifindex == ifindex &&
+	       !memcmp(D.scache[i].addr, a, 16);
+	if (same && D.scache[i].verdict == SRC_NEW_NEIGH &&
+	    now - D.scache[i].at < SRC_NEG_CACHE_NS)
+		return hpccd_nb_answer_new(&D.nb, now) ? SRC_NEW_NEIGH :
+							 SRC_NO_NEIGH;
+	if (same && D.scache[i].verdict != SRC_NEW_NEIGH &&
 	    now - D.scache[i].at < SRC_CACHE_NS)
 		return D.scache[i].verdict;
+	/* an on-link source answered before: its entry is refreshed */
+	refresh = same && D.scache[i].verdict == SRC_OK &&
+		  D.scache[i].on_link;
 	if (link_local6(family, addr)) {
 		/* reachable on the link it came from, if a neighbour */
-		if (!neighbour_known(family, addr, ifindex))
-			return SRC_NEW_NEIGH;
-		v = SRC_OK;
-		goto out;
+		nb_oif = ifindex;
+		goto neigh;
 	}
 	nlh = mnl_nlmsg_put_header(req);
 	nlh->nlmsg_type = RTM_GETROUTE;
@@ -1503,15 +1520,48 @@ static enum src_verdict src_check(int family, const void *addr, int ifindex,
 		v = SRC_BAD;
 	else if (D.cfg.rp_filter == HPCCD_RP_STRICT && !r.dev_match)
 		v = SRC_RP;
-	else if (r.on_link && r.oif &&
-		 !neighbour_known(family, addr, r.oif))
-		return SRC_NEW_NEIGH;
-	else
+	else if (r.on_link && r.oif) {
+		nb_oif = r.oif;
+		goto neigh;
+	} else
 		v = SRC_OK;
+	goto out;
+neigh:
+	on_link = true;
+	switch (hpccd_nb_lookup(&D.nb, refresh, now)) {
+	case HPCCD_NB_REFUSE:
+		return SRC_NO_NEIGH;
+	case HPCCD_NB_KEEP:
+		v = SRC_OK;
+		goto out;
+	case HPCCD_NB_LOOKUP:
+		break;
+	}
+	switch (neighbour_known(family, addr, nb_oif)) {
+	case 1:
+		v = SRC_OK;
+		break;
+	case 0:
+		/* a new lookup's token pays for this response; a refresh
+		 * that finds the entry gone takes one
+		 */
+		if (refresh && !hpccd_nb_answer_new(&D.nb, now))
+			return SRC_NO_NEIGH;
+		v = SRC_NEW_NEIGH;
+		break;
+	default:
+		hpccd_nb_timed_out(&D.nb, now);
+		if (refresh) {
+			v = SRC_OK;	/* kept: it had an entry */
+			break;
+		}
+		return SRC_NO_REPLY;
+	}
 out:
 	memcpy(D.scache[i].addr, a, 16);
 	D.scache[i].ifindex = ifindex;
 	D.scache[i].verdict = v;
+	D.scache[i].on_link = on_link;
 	D.scache[i].at = now;
 	return v;
 }
@@ -1861,6 +1911,7 @@ static void on_probe(struct hpcc_pkt *p, const uint8_t *raw,
 	struct hpcc_resp_opt o = { 0 };
 	const struct hpccd_key *key;
 	uint8_t buf[HPCC_PKT_MAX], type;
+	enum src_verdict v;
 	int dtype;
 	bool private, tcp_ok = true;	/* may have receiver state */
 	size_t len, probe_len;
@@ -1913,7 +1964,10 @@ static void on_probe(struct hpcc_pkt *p, const uint8_t *raw,
 		D.counters[C_PROBES_NOT_LOCAL]++;
 		return;
 	}
-	switch (src_check(fam, src, ll->sll_ifindex, on_lo, now)) {
+	v = src_check(fam, src, ll->sll_ifindex, on_lo, now);
+	D.counters[C_NEIGH_LOOKUPS] = D.nb.lookups;
+	D.counters[C_NEIGH_STALLS] = D.nb.stalled;
+	switch (v) {
 	case SRC_OK:
 		break;
 	case SRC_BAD:
@@ -1926,12 +1980,11 @@ static void on_probe(struct hpcc_pkt *p, const uint8_t *raw,
 		D.counters[C_PROBES_LOOKUP_FAILED]++;
 		return;
 	case SRC_NEW_NEIGH:
-		/* each response creates a neighbour entry: a few a second */
-		if (!hpccd_budget_take(&D.new_neigh, now)) {
-			D.counters[C_PROBES_NO_NEIGHBOUR]++;
-			return;
-		}
+		/* paid for: D.nb let it create a neighbour entry */
 		break;
+	case SRC_NO_NEIGH:
+		D.counters[C_PROBES_NO_NEIGHBOUR]++;
+		return;
 	}
 	/* the sender asked for an IOAM trace, an INT-MD stack or an IFA
 	 * stack: its hops, when it has any, are the response's records (an
@@ -2733,7 +2786,7 @@ static int setup(const sigset_t *mask)
 	}
 	hpccd_budget_init(&D.budget, D.cfg.response_budget,
 			  D.cfg.response_budget_bytes, now);
-	hpccd_budget_init(&D.new_neigh, NEW_NEIGH_RATE, 1000000000, now);
+	hpccd_nb_init(&D.nb, now);
 	D.raw_fd = socket(AF_INET, SOCK_RAW | SOCK_CLOEXEC, IPPROTO_RAW);
 	D.pkt_fd = socket(AF_PACKET, SOCK_DGRAM | SOCK_CLOEXEC | SOCK_NONBLOCK,
 			  htons(ETH_P_IP));

@@ -743,6 +743,52 @@ bool hpccd_budget_bytes(struct hpccd_budget *b, uint32_t len, uint64_t now)
 	return true;
 }
 
+/* --- neighbour lookups of on-link sources ---------------------------------- */
+
+void hpccd_nb_init(struct hpccd_nb *g, uint64_t now)
+{
+	memset(g, 0, sizeof(*g));
+	/* bytes unused: any rate the bucket accepts */
+	hpccd_budget_init(&g->tokens, HPCCD_NB_RATE, 1000000000, now);
+}
+
+enum hpccd_nb_act hpccd_nb_lookup(struct hpccd_nb *g, bool refresh,
+				  uint64_t now)
+{
+	if (now < g->stall_until) {
+		if (refresh)
+			return HPCCD_NB_KEEP;
+		g->refused++;
+		return HPCCD_NB_REFUSE;
+	}
+	if (refresh) {
+		g->refreshes++;
+		g->lookups++;
+		return HPCCD_NB_LOOKUP;
+	}
+	if (!hpccd_budget_take(&g->tokens, now)) {
+		g->refused++;
+		return HPCCD_NB_REFUSE;
+	}
+	g->lookups++;
+	return HPCCD_NB_LOOKUP;
+}
+
+void hpccd_nb_timed_out(struct hpccd_nb *g, uint64_t now)
+{
+	g->stalled++;
+	g->stall_until = now + HPCCD_NB_STALL_NS;
+}
+
+bool hpccd_nb_answer_new(struct hpccd_nb *g, uint64_t now)
+{
+	if (!hpccd_budget_take(&g->tokens, now)) {
+		g->refused++;
+		return false;
+	}
+	return true;
+}
+
 /* --- the receiver's count of concurrent flows per hop ----------------------- */
 
 #define NF_NONE UINT32_MAX

@@ -436,6 +436,66 @@ bool hpccd_budget_take(struct hpccd_budget *b, uint64_t now);
 bool hpccd_budget_bytes(struct hpccd_budget *b, uint32_t len, uint64_t now);
 
 /**
+ * struct hpccd_nb - the gate on neighbour lookups of on-link probe sources
+ * (RTM_GETNEIGH takes RTNL) and on responses that create a neighbour entry
+ * @tokens: HPCCD_NB_RATE per second (burst 8), for all sources together:
+ *	a source without a cached neighbour verdict takes one before its
+ *	lookup, and a source cached as having no entry one per response
+ * @stall_until: no lookup before this, ns: the last one had no reply
+ *	(RTNL held elsewhere), so a flood cannot make every probe wait
+ * @lookups, @refreshes, @refused, @stalled: counts (hpccd's counters)
+ *
+ * Each response to a source without an entry creates one (incomplete until
+ * resolved, failed after about 3 s, then collected), so at HPCCD_NB_RATE a
+ * flood of spoofed on-link sources keeps a few dozen at most, far below
+ * the default gc_thresh3 (1024).
+ *
+ * So a flood of spoofed on-link sources costs at most 8 + HPCCD_NB_RATE
+ * lookups a second, each waiting at most the socket's timeout, and no
+ * lookup for HPCCD_NB_STALL_NS after one that timed out; it creates at
+ * most as many neighbour entries.  A source whose cached verdict was
+ * "has an entry" (it was answered) is refreshed without a token when the
+ * verdict expires, so on-link peers already known are never starved;
+ * during a stall it keeps that verdict.
+ */
+#define HPCCD_NB_RATE		10
+#define HPCCD_NB_STALL_NS	1000000000ULL
+struct hpccd_nb {
+	struct hpccd_budget tokens;
+	uint64_t stall_until;
+	uint64_t lookups, refreshes, refused, stalled;
+};
+
+/** enum hpccd_nb_act - hpccd_nb_lookup()'s answer */
+enum hpccd_nb_act {
+	HPCCD_NB_LOOKUP,	/* look it up now (token taken, or a refresh) */
+	HPCCD_NB_KEEP,		/* stalled: keep the stale "has an entry" */
+	HPCCD_NB_REFUSE,	/* no token or stalled: refuse the probe */
+};
+
+/** hpccd_nb_init() - a full bucket at @now, no stall */
+void hpccd_nb_init(struct hpccd_nb *g, uint64_t now);
+
+/**
+ * hpccd_nb_lookup() - may a source without a fresh neighbour verdict be
+ * looked up at @now?
+ * @refresh: its expired cached verdict was "has an entry"
+ * Return: enum hpccd_nb_act.
+ */
+enum hpccd_nb_act hpccd_nb_lookup(struct hpccd_nb *g, bool refresh,
+				  uint64_t now);
+
+/** hpccd_nb_timed_out() - a lookup at @now had no reply: stall */
+void hpccd_nb_timed_out(struct hpccd_nb *g, uint64_t now);
+
+/**
+ * hpccd_nb_answer_new() - may a source cached as having no neighbour entry
+ * be answered at @now (the response creates one)?
+ * Return: true, a token taken; false (@refused counts it).
+ */
+bool hpccd_nb_answer_new(struct hpccd_nb *g, uint64_t now);
+
+/**
  * struct hpccd_nf - the receiver's count of concurrent flows per hop, for
  * the N it reports in responses (HPCC_WIRE_EXT_N_FLOWS; draft-miao-ccwg-
  * hpcc section 5: "N is the expected or receiver reported maximum number

@@ -765,4 +765,45 @@ TEST(tcp_state_flow)
 	EXPECT_EQ(sizeof(yes), n);
 }
 
+/*
+ * Neighbour lookups of on-link sources take RTNL: a flood of 100,000
+ * spoofed sources a second, none cached, gets at most the burst (8) plus
+ * HPCCD_NB_RATE a second of lookups and of responses that create an
+ * entry; known sources are refreshed without a token, even during the
+ * flood; after a lookup without a reply, none for HPCCD_NB_STALL_NS.
+ */
+TEST(neighbour_lookups_bounded)
+{
+	struct hpccd_nb g;
+	uint64_t t, look = 0, fresh = 0, answered = 0;
+	int i;
+
+	hpccd_nb_init(&g, T0);
+	for (i = 0; i < 200000; i++) {
+		t = T0 + (uint64_t)i * 10000;		/* 2 s, 100k/s */
+		if (hpccd_nb_lookup(&g, false, t) == HPCCD_NB_LOOKUP)
+			look++;
+		/* a source cached without an entry, probing again */
+		answered += hpccd_nb_answer_new(&g, t);
+		if (i % 1000 == 0)
+			fresh += hpccd_nb_lookup(&g, true, t) ==
+				 HPCCD_NB_LOOKUP;
+	}
+	EXPECT_LE(look + answered, 8 + 2 * HPCCD_NB_RATE + 1);
+	EXPECT_GE(look + answered, 2 * HPCCD_NB_RATE);
+	EXPECT_EQ(200, fresh);
+	EXPECT_EQ(200000 * 2 - look - answered, g.refused);
+
+	/* a lookup without a reply: a stall, refreshes keep their verdict */
+	t = T0 + 10 * 1000 * MS;
+	hpccd_nb_timed_out(&g, t);
+	EXPECT_EQ(HPCCD_NB_REFUSE, hpccd_nb_lookup(&g, false, t + 1));
+	EXPECT_EQ(HPCCD_NB_KEEP, hpccd_nb_lookup(&g, true, t + 1));
+	EXPECT_EQ(HPCCD_NB_REFUSE,
+		  hpccd_nb_lookup(&g, false, t + HPCCD_NB_STALL_NS - 1));
+	EXPECT_EQ(HPCCD_NB_LOOKUP,
+		  hpccd_nb_lookup(&g, false, t + HPCCD_NB_STALL_NS));
+	EXPECT_EQ(1, g.stalled);
+}
+
 TEST_HARNESS_MAIN
