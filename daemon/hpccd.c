@@ -1894,6 +1894,28 @@ static void u_answer(const struct hpcc_pkt *p, bool tcp_ok, uint64_t now,
 }
 
 /*
+ * response_bound() - the largest response @p can draw, built in @buf: its
+ * records (none when @private), N with report-n-flows, the mode extension
+ * and W (receiver-based asked) or U (@private; the same size), a MAC with
+ * @key.  The response sent is at most this (hpcc_build_response_opt()).
+ * Return: its length, 0 when none can be built.
+ */
+static size_t response_bound(const struct hpcc_pkt *p, bool private,
+			     const struct hpccd_key *key, uint8_t *buf)
+{
+	struct hpcc_resp_opt o = { 0 };
+	bool rx = p->mode & HPCC_WIRE_MODE_RX;
+
+	o.n_flows = D.cfg.report_n_flows && D.nf.max ? 1 : 0;
+	o.mode = (rx ? HPCC_WIRE_MODE_RX : 0) |
+		 (private ? HPCC_WIRE_MODE_PRIVATE | HPCC_WIRE_MODE_U : 0);
+	o.w = rx ? 1 : 0;
+	o.has_u = private && !rx;
+	o.mac_key_id = key ? key->id : 0;
+	return hpcc_build_response_opt(buf, p, D.response_dscp, 0, &o);
+}
+
+/*
  * on_probe() - answer a probe addressed to this host, of either family:
  * the checks are the same (PACKET_HOST, a local unicast destination, a
  * unicast source with a route back, the per-source limit); an IPv6
@@ -1914,7 +1936,7 @@ static void on_probe(struct hpcc_pkt *p, const uint8_t *raw,
 	enum src_verdict v;
 	int dtype;
 	bool private, tcp_ok = true;	/* may have receiver state */
-	size_t len, probe_len;
+	size_t len, probe_len, bound;
 	uint64_t now;
 	uint32_t n = 0;
 
@@ -1998,6 +2020,22 @@ static void on_probe(struct hpcc_pkt *p, const uint8_t *raw,
 	if (p->ifa_off)
 		ifa_records(p, raw);
 	private = hpccd_cfg_private(&D.cfg, fam, src);
+	key = hpcc_keyring_sign_key(D.ring, fam, src);
+	/* the size check and the bytes before any lookup, state or MAC:
+	 * a spoofed probe must not draw more bytes than it cost, beyond
+	 * the fixed tail (response-amplification); the largest response
+	 * the probe can draw (N, mode, W or U, MAC) is charged, at most 8
+	 * bytes more than sent
+	 */
+	bound = response_bound(p, private, key, buf);
+	if (!hpccd_cfg_response_fits(&D.cfg, bound, probe_len)) {
+		D.counters[C_RESPONSES_TOO_LARGE]++;
+		return;
+	}
+	if (!bound || !hpccd_budget_bytes(&D.budget, (uint32_t)bound, now)) {
+		D.counters[C_RESPONSES_OVER_BYTES] += bound > 0;
+		return;
+	}
 	/* state only for flows of this host's TCP connections (tcp-check):
 	 * N, receiver-based W, only-U
 	 */
@@ -2028,27 +2066,15 @@ static void on_probe(struct hpcc_pkt *p, const uint8_t *raw,
 		if (!(o.mode & HPCC_WIRE_MODE_RX))
 			u_answer(p, tcp_ok, now, &o);
 	}
-	key = hpcc_keyring_sign_key(D.ring, fam, src);
 	if (key)
 		o.mac_key_id = key->id;
 	len = hpcc_build_response_opt(buf, p, D.response_dscp, ++D.ip_id, &o);
+	if (len > bound)
+		return;		/* cannot happen: response_bound() */
 	if (len && key) {
 		if (hpcc_auth_sign(buf, len, key))
 			return;		/* cannot happen: built above */
 		D.counters[C_RESPONSES_SIGNED]++;
-	}
-	/* a spoofed probe must not draw more bytes than it cost: hpccd's
-	 * own probes leave room for their response (HPCC_PROBE_PAD, the
-	 * standard encodings' records), others are refused unless the
-	 * operator allows it
-	 */
-	if (len > probe_len && !D.cfg.response_amplification) {
-		D.counters[C_RESPONSES_TOO_LARGE]++;
-		return;
-	}
-	if (len && !hpccd_budget_bytes(&D.budget, (uint32_t)len, now)) {
-		D.counters[C_RESPONSES_OVER_BYTES]++;
-		return;
 	}
 	if (len && !send_pkt(buf, len, fam, src,
 			     link_local6(fam, src) ? ll->sll_ifindex : 0)) {

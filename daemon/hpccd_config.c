@@ -46,6 +46,7 @@ void hpccd_cfg_defaults(struct hpccd_cfg *c)
 	c->response_rate = 20000;
 	c->response_budget = 100000;
 	c->response_budget_bytes = 25000000;
+	c->response_amplification = HPCCD_AMP_TAIL;
 	c->rp_filter = HPCCD_RP_STRICT;
 	c->tcp_check = 1;
 	c->n_flows_per_source = 256;
@@ -272,6 +273,19 @@ bool hpccd_cfg_rx_based(const struct hpccd_cfg *c, int family,
 	return dst_in(c->rx_based, c->n_rx_based, family, daddr);
 }
 
+bool hpccd_cfg_response_fits(const struct hpccd_cfg *c, size_t resp_len,
+			     size_t probe_len)
+{
+	switch (c->response_amplification) {
+	case HPCCD_AMP_NONE:
+		return resp_len <= probe_len;
+	case HPCCD_AMP_TAIL:
+		return resp_len <= probe_len + HPCC_WIRE_RESP_EXT_MAX;
+	default:
+		return true;
+	}
+}
+
 bool hpccd_cfg_private(const struct hpccd_cfg *c, int family,
 		       const void *saddr)
 {
@@ -344,7 +358,8 @@ int hpccd_cfg_set(struct hpccd_cfg *c, const char *k, const char *v)
 		return parse_uint(k, v, 1500, 1000000000,
 				  &c->response_budget_bytes);
 	if (!strcmp(k, "response-amplification"))
-		return parse_uint(k, v, 0, 1, &c->response_amplification);
+		return parse_uint(k, v, HPCCD_AMP_NONE, HPCCD_AMP_ANY,
+				  &c->response_amplification);
 	if (!strcmp(k, "rp-filter"))
 		return parse_uint(k, v, HPCCD_RP_STRICT, HPCCD_RP_LOOSE,
 				  &c->rp_filter);

@@ -116,8 +116,10 @@ struct hpccd_nkey {
  *	together, 1..10,000,000
  * @response_budget_bytes: response-budget-bytes, bytes per second of all
  *	responses together (IP headers included), 1,500..1,000,000,000
- * @response_amplification: response-amplification, 0 or 1: a response
- *	may be larger than its probe
+ * @response_amplification: response-amplification, how much larger than
+ *	its probe a response may be: HPCCD_AMP_NONE (0: not at all),
+ *	HPCCD_AMP_TAIL (1, the default: by HPCC_WIRE_RESP_EXT_MAX bytes at
+ *	most, the receiver's fixed extensions), HPCCD_AMP_ANY (2: any)
  * @rp_filter: rp-filter, the reverse-path check of a probe's source, in
  *	the kernel's rp_filter numbering: HPCCD_RP_STRICT (1: a route back
  *	by the interface the probe came in on, as rp_filter 1 does) or
@@ -287,6 +289,27 @@ bool hpccd_cfg_ccm(const struct hpccd_cfg *c, int family, const void *daddr);
  */
 bool hpccd_cfg_rx_based(const struct hpccd_cfg *c, int family,
 			const void *daddr);
+
+/* response-amplification values */
+#define HPCCD_AMP_NONE	0
+#define HPCCD_AMP_TAIL	1
+#define HPCCD_AMP_ANY	2
+
+/**
+ * hpccd_cfg_response_fits() - may a response of @resp_len bytes answer a
+ * probe of @probe_len bytes (both IP lengths)?
+ * @c: the settings (response-amplification)
+ * @resp_len: the response's length, bytes
+ * @probe_len: the probe's, bytes
+ *
+ * Return: true when response-amplification lets it: 0, @resp_len <=
+ * @probe_len; 1, @resp_len <= @probe_len + HPCC_WIRE_RESP_EXT_MAX (48:
+ * N, mode, W or U, MAC, what a receiver adds to a probe's records, so a
+ * probe of an older sender whose records are all filled is still
+ * answered, and no record is added per hop); 2, always.
+ */
+bool hpccd_cfg_response_fits(const struct hpccd_cfg *c, size_t resp_len,
+			     size_t probe_len);
 
 /**
  * hpccd_cfg_private() - whether responses to @saddr withhold the records

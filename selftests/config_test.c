@@ -334,10 +334,17 @@ TEST(response_budget_keys)
 	EXPECT_EQ(HPCCD_RP_STRICT, c.rp_filter);
 	EXPECT_NE(0, parse(&c, "rp-filter = 0\n"));
 	EXPECT_NE(0, parse(&c, "rp-filter = 3\n"));
-	EXPECT_EQ(0, c.response_amplification);
-	ASSERT_EQ(0, parse(&c, "response-amplification = 1\n"));
-	EXPECT_EQ(1, c.response_amplification);
-	EXPECT_NE(0, parse(&c, "response-amplification = 2\n"));
+	/* the default lets the receiver's fixed tail through (rolling
+	 * upgrades: an older sender's probe with all records filled gets
+	 * them plus N, mode, W or U, MAC), and no more
+	 */
+	EXPECT_EQ(HPCCD_AMP_TAIL, c.response_amplification);
+	EXPECT_EQ(1, HPCCD_AMP_TAIL);
+	ASSERT_EQ(0, parse(&c, "response-amplification = 0\n"));
+	EXPECT_EQ(HPCCD_AMP_NONE, c.response_amplification);
+	ASSERT_EQ(0, parse(&c, "response-amplification = 2\n"));
+	EXPECT_EQ(HPCCD_AMP_ANY, c.response_amplification);
+	EXPECT_NE(0, parse(&c, "response-amplification = 3\n"));
 	EXPECT_EQ(1, c.tcp_check);
 	EXPECT_EQ(256, c.n_flows_per_source);
 	ASSERT_EQ(0, parse(&c, "tcp-check = 0\nn-flows-per-source = 1\n"));
@@ -345,6 +352,31 @@ TEST(response_budget_keys)
 	EXPECT_EQ(1, c.n_flows_per_source);
 	EXPECT_NE(0, parse(&c, "n-flows-per-source = 0\n"));
 	EXPECT_NE(0, parse(&c, "tcp-check = 2\n"));
+}
+
+/*
+ * response-amplification: how much larger than its probe a response may
+ * be.  By default, the receiver's fixed tail (HPCC_WIRE_RESP_EXT_MAX, 48
+ * bytes): a 5-hop probe of an older sender, all records filled, draws its
+ * records plus N (8 bytes) and is answered; a per-hop gain (a 40-byte
+ * record per IOAM or INT-MD hop) is not.
+ */
+TEST(response_fits)
+{
+	struct hpccd_cfg c;
+	size_t probe = 20 + 20 + 24 + 5 * 40;	/* IPv4, 5 records */
+
+	hpccd_cfg_defaults(&c);
+	EXPECT_TRUE(hpccd_cfg_response_fits(&c, probe, probe));
+	EXPECT_TRUE(hpccd_cfg_response_fits(&c, probe + 8, probe));
+	EXPECT_TRUE(hpccd_cfg_response_fits(&c, probe + 48, probe));
+	EXPECT_FALSE(hpccd_cfg_response_fits(&c, probe + 49, probe));
+	EXPECT_FALSE(hpccd_cfg_response_fits(&c, probe + 40 + 8 + 8, probe));
+	c.response_amplification = HPCCD_AMP_NONE;
+	EXPECT_TRUE(hpccd_cfg_response_fits(&c, probe, probe));
+	EXPECT_FALSE(hpccd_cfg_response_fits(&c, probe + 8, probe));
+	c.response_amplification = HPCCD_AMP_ANY;
+	EXPECT_TRUE(hpccd_cfg_response_fits(&c, 4 * probe, probe));
 }
 
 TEST_HARNESS_MAIN

@@ -38,7 +38,7 @@ int LLVMFuzzerTestOneInput(const unsigned char *data, size_t len)
 	    c.response_budget < 1 || c.response_budget > 10000000 ||
 	    c.response_budget_bytes < 1500 ||
 	    c.response_budget_bytes > 1000000000 ||
-	    c.response_amplification > 1 ||
+	    c.response_amplification > 2 ||
 	    c.rp_filter < 1 || c.rp_filter > 2 || c.tcp_check > 1 ||
 	    c.n_flows_per_source < 1 || c.n_flows_per_source > 1048576 ||
 	    c.max_flows < 1 || c.max_flows > (1U << 24) ||

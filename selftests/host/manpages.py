@@ -89,8 +89,11 @@ for key, lo_, hi_, field in re.findall(
     lo_ = consts.get(lo_, lo_)
     hi_ = consts.get(hi_, hi_)
     t = " ".join(texts.get(key, "").split())
-    two = str(lo_).isdigit() and str(hi_).isdigit() and int(hi_) == int(lo_) + 1
-    want = ["%s|%s" % (lo_, hi_) if two else "%s to %s" % (lo_, hi_)]
+    # a choice of a few values is listed: "0|1", "1|2", "0|1|2"
+    few = (str(lo_).isdigit() and str(hi_).isdigit() and
+           1 <= int(hi_) - int(lo_) <= 2)
+    want = ["|".join(str(v) for v in range(int(lo_), int(hi_) + 1)) if few
+            else "%s to %s" % (lo_, hi_)]
     if field in defaults:
         want.append("default %s" % defaults[field])
     elif field != "budget" and field != "max_hops":
@@ -98,7 +101,12 @@ for key, lo_, hi_, field in re.findall(
     if key in ("probe-budget", "max-hops"):
         t = " ".join(roff_text(section(hpccd8, "OPTIONS")).split())
     for w in want:
-        if not re.search(r"%s(?![\w.])" % re.escape(w).replace("default\\ ", "default:? "), t):
+        pat = re.escape(w)
+        if w.startswith("default "):
+            # "default N", "default: N" or "N (the default)"
+            n = re.escape(w[len("default "):])
+            pat = r"(?:default:? %s|%s \(the default\))" % (n, n)
+        if not re.search(r"%s(?![\w.])" % pat, t):
             print("  hpccd.8 %s: no '%s'" % (key, w))
             bad = 1
 print("hpccd.8 ranges and defaults: checked")
