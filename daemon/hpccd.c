@@ -124,7 +124,7 @@ enum {
 	C_PROBES_NO_NEIGHBOUR, C_LOOKUPS_FAILED, C_RESPONSE_BYTES, C_LOOKUPS,
 	C_RESPONSES_TOO_LARGE, C_PROBES_NO_TCP, C_N_FLOWS_OVER_SOURCE,
 	C_TCP_LOOKUPS, C_TCP_LOOKUPS_FAILED, C_PROBES_LOOKUP_FAILED,
-	C_NEIGH_LOOKUPS, C_NEIGH_STALLS,
+	C_NEIGH_LOOKUPS, C_NEIGH_STALLS, C_PROBES_RP_NH,
 	C_PARSE_BASE,
 	C_NUM = C_PARSE_BASE + HPCC_PARSE_NUM
 };
@@ -158,7 +158,7 @@ static const char *const counter_names[C_PARSE_BASE] = {
 	"response-bytes", "lookups", "responses-too-large",
 	"probes-no-tcp", "n-flows-over-source", "tcp-lookups",
 	"tcp-lookups-failed", "probes-lookup-failed", "neighbour-lookups",
-	"neighbour-stalls",
+	"neighbour-stalls", "probes-rp-nh",
 };
 
 /*
@@ -182,6 +182,11 @@ static const char *const counter_names[C_PARSE_BASE] = {
 #define SRC_CACHE 1024
 #define SRC_CACHE_NS 1000000000ULL
 #define RT_TIMEOUT_US 20000
+/* the VRF of an interface probes come in on (vrf_of()): few, from the
+ * kernel, not from the wire
+ */
+#define LINK_CACHE 64
+#define LINK_CACHE_NS 10000000000ULL
 
 /* Flows known to have a TCP connection here (tcp_flow_known()). */
 #define TCP_CACHE 4096
@@ -237,7 +242,9 @@ static const char *const counter_names[C_PARSE_BASE] = {
  * @dump_end: when the last flow dump ended
  * @dump_ns: how long it took (the gap before a resync scales with it)
  * @counters: the statistics
- * @acache: route types of probes' destinations (IPv4 as IPv4-mapped IPv6)
+ * @acache: route types of probes' destinations (IPv4 as IPv4-mapped IPv6),
+ *	by address and VRF
+ * @lcache: the VRF device of interfaces probes came in on (vrf_of())
  * @scache: reverse-path verdicts (enum src_verdict) of probes' sources, by
  *	address and the interface the probe came in on
  * @tcache: whether probes' flows have a TCP connection here, by 5-tuple
@@ -285,11 +292,18 @@ struct hpccd {
 	uint64_t counters[C_NUM];
 	struct {
 		uint8_t addr[16];
+		int vrf;
 		uint8_t type;
 		uint64_t at;
 	} acache[ADDR_CACHE];
 	struct {
+		int ifindex;
+		int vrf;
+		uint64_t at;
+	} lcache[LINK_CACHE];
+	struct {
 		uint8_t addr[16];
+		uint8_t local[16];
 		int ifindex;
 		uint8_t verdict;
 		bool on_link;
@@ -1246,20 +1260,78 @@ static int route_cb(const struct nlmsghdr *nlh, void *data)
 	return MNL_CB_OK;
 }
 
+static int link_cb(const struct nlmsghdr *nlh, void *data)
+{
+	const struct nlattr *a, *b;
+	int *vrf = data, master = 0;
+	bool is_vrf = false;
+
+	if (nlh->nlmsg_type != RTM_NEWLINK ||
+	    mnl_nlmsg_get_payload_len(nlh) < sizeof(struct ifinfomsg))
+		return MNL_CB_OK;
+	mnl_attr_for_each(a, nlh, sizeof(struct ifinfomsg)) {
+		if (mnl_attr_get_type(a) == IFLA_MASTER &&
+		    !mnl_attr_validate(a, MNL_TYPE_U32))
+			master = (int)mnl_attr_get_u32(a);
+		if (mnl_attr_get_type(a) != IFLA_LINKINFO)
+			continue;
+		mnl_attr_for_each_nested(b, a)
+			if (mnl_attr_get_type(b) == IFLA_INFO_SLAVE_KIND &&
+			    !mnl_attr_validate(b, MNL_TYPE_NUL_STRING) &&
+			    !strcmp(mnl_attr_get_str(b), "vrf"))
+				is_vrf = true;
+	}
+	if (is_vrf)
+		*vrf = master;
+	return MNL_CB_OK;
+}
+
 /*
- * addr_type_cached() - the route type of @addr (addr_type()) if the cache
- * has it, without a lookup
+ * vrf_of() - the VRF device @ifindex is a member of, 0 for none (or no
+ * reply): its route lookups name it as RTA_OIF, as "ip route get ... vrf
+ * NAME" does, so they use the VRF's table.  RTM_GETLINK, cached 10 s per
+ * interface (ifindex comes from the kernel: a flood cannot add lookups).
+ */
+static int vrf_of(int ifindex, uint64_t now)
+{
+	char req[256] __attribute__((aligned(4)));
+	unsigned int i = (unsigned int)ifindex % LINK_CACHE;
+	struct ifinfomsg *ifm;
+	struct nlmsghdr *nlh;
+	int vrf = 0;
+
+	if (D.lcache[i].at && D.lcache[i].ifindex == ifindex &&
+	    now - D.lcache[i].at < LINK_CACHE_NS)
+		return D.lcache[i].vrf;
+	nlh = mnl_nlmsg_put_header(req);
+	nlh->nlmsg_type = RTM_GETLINK;
+	nlh->nlmsg_flags = NLM_F_REQUEST;
+	ifm = mnl_nlmsg_put_extra_header(nlh, sizeof(*ifm));
+	ifm->ifi_family = AF_UNSPEC;
+	ifm->ifi_index = ifindex;
+	if (rt_request(nlh, link_cb, &vrf))
+		return 0;		/* not cached: the next may succeed */
+	D.lcache[i].ifindex = ifindex;
+	D.lcache[i].vrf = vrf;
+	D.lcache[i].at = now;
+	return vrf;
+}
+
+/*
+ * addr_type_cached() - the route type of @addr in VRF @vrf (addr_type())
+ * if the cache has it, without a lookup
  * Return: true and *@type; false when it must be looked up.
  */
-static bool addr_type_cached(int family, const void *addr, uint64_t now,
-			     uint8_t *type)
+static bool addr_type_cached(int family, const void *addr, int vrf,
+			     uint64_t now, uint8_t *type)
 {
 	unsigned int i;
 	uint8_t a[16];
 
 	addr16(family, addr, a);
-	i = cache_slot(a, 0, ADDR_CACHE);
+	i = cache_slot(a, vrf, ADDR_CACHE);
 	if (D.acache[i].at && !memcmp(D.acache[i].addr, a, 16) &&
+	    D.acache[i].vrf == vrf &&
 	    now - D.acache[i].at < ADDR_CACHE_NS) {
 		*type = D.acache[i].type;
 		return true;
@@ -1269,11 +1341,12 @@ static bool addr_type_cached(int family, const void *addr, uint64_t now,
 
 /*
  * addr_type() - the route type of @addr (network order, 4 or 16 bytes by
- * @family) in this namespace: RTN_LOCAL for one of its addresses,
+ * @family) in this namespace, in VRF device @vrf's table (0: none):
+ * RTN_LOCAL for one of its addresses,
  * RTN_BROADCAST, RTN_MULTICAST, RTN_UNICAST, ...; RTN_UNSPEC when there is
  * no route; -1 when the lookup had no reply (not cached).  Cached 5 s.
  */
-static int addr_type(int family, const void *addr, uint64_t now)
+static int addr_type(int family, const void *addr, int vrf, uint64_t now)
 {
 	char req[256] __attribute__((aligned(4)));
 	uint8_t type = RTN_UNSPEC, a[16];
@@ -1281,10 +1354,10 @@ static int addr_type(int family, const void *addr, uint64_t now)
 	struct rtmsg *rtm;
 	unsigned int i;
 
-	if (addr_type_cached(family, addr, now, &type))
+	if (addr_type_cached(family, addr, vrf, now, &type))
 		return type;
 	addr16(family, addr, a);
-	i = cache_slot(a, 0, ADDR_CACHE);
+	i = cache_slot(a, vrf, ADDR_CACHE);
 	nlh = mnl_nlmsg_put_header(req);
 	nlh->nlmsg_type = RTM_GETROUTE;
 	nlh->nlmsg_flags = NLM_F_REQUEST;
@@ -1292,9 +1365,12 @@ static int addr_type(int family, const void *addr, uint64_t now)
 	rtm->rtm_family = family;
 	rtm->rtm_dst_len = family == AF_INET6 ? 128 : 32;
 	mnl_attr_put(nlh, RTA_DST, family == AF_INET6 ? 16 : 4, addr);
+	if (vrf)
+		mnl_attr_put_u32(nlh, RTA_OIF, (uint32_t)vrf);
 	if (rt_request(nlh, route_cb, &type))
 		return -1;		/* not cached: the next may succeed */
 	memcpy(D.acache[i].addr, a, 16);
+	D.acache[i].vrf = vrf;
 	D.acache[i].type = type;
 	D.acache[i].at = now;
 	return type;
@@ -1310,11 +1386,13 @@ static int addr_type(int family, const void *addr, uint64_t now)
  *	neighbour on the link
  * @oif: the interface of that path
  * @paths: paths seen
+ * @nh_id: the entry names a nexthop object (RTA_NH_ID); with
+ *	net.ipv4.nexthop_compat_mode 0 it then lists no path
  */
 struct src_route {
 	int ifindex;
 	uint8_t type;
-	bool dev_match, on_link;
+	bool dev_match, on_link, nh_id;
 	int oif;
 	unsigned int paths;
 };
@@ -1365,6 +1443,9 @@ static int src_route_cb(const struct nlmsghdr *nlh, void *data)
 		case RTA_GATEWAY:
 		case RTA_VIA:
 			gateway = true;
+			break;
+		case RTA_NH_ID:
+			r->nh_id = true;
 			break;
 		case RTA_MULTIPATH: {
 			const uint8_t *p = mnl_attr_get_payload(a);
@@ -1471,8 +1552,16 @@ static bool link_local6(int family, const void *addr)
  * The neighbour lookup and a response that would create an entry go
  * through D.nb (struct hpccd_nb): a token before the lookup, "no entry"
  * cached SRC_NEG_CACHE_NS, a token per response while it is.
+ *
+ * The route lookup is fib_validate_source()'s as far as rtnetlink can
+ * ask it: to @addr from @local (the probe's destination, RTA_SRC, so
+ * "from" policy rules apply), in the VRF @vrf of @ifindex (RTA_OIF, as
+ * "ip route get ... vrf NAME"); not by the probe's mark (the packet socket
+ * does not see it).  An entry that names a nexthop object and lists no
+ * path (nexthop_compat_mode 0) is checked loosely (probes-rp-nh).
  */
-static enum src_verdict src_check(int family, const void *addr, int ifindex,
+static enum src_verdict src_check(int family, const void *addr,
+				  const void *local, int ifindex, int vrf,
 				  bool on_lo, uint64_t now)
 {
 	char req[256] __attribute__((aligned(4)));
@@ -1483,14 +1572,16 @@ static enum src_verdict src_check(int family, const void *addr, int ifindex,
 	struct nlmsghdr *nlh;
 	struct rtmsg *rtm;
 	unsigned int i;
-	uint8_t a[16];
+	uint8_t a[16], l[16];
 
 	if (on_lo)
 		return SRC_OK;	/* local: nothing to spoof from outside */
 	addr16(family, addr, a);
+	addr16(family, local, l);
 	i = cache_slot(a, ifindex, SRC_CACHE);
 	same = D.scache[i].at && D.scache[i].ifindex == ifindex &&
-	       !memcmp(D.scache[i].addr, a, 16);
+	       !memcmp(D.scache[i].addr, a, 16) &&
+	       !memcmp(D.scache[i].local, l, 16);
 	if (same && D.scache[i].verdict == SRC_NEW_NEIGH &&
 	    now - D.scache[i].at < SRC_NEG_CACHE_NS)
 		return hpccd_nb_answer_new(&D.nb, now) ? SRC_NEW_NEIGH :
@@ -1514,11 +1605,20 @@ static enum src_verdict src_check(int family, const void *addr, int ifindex,
 	rtm->rtm_dst_len = family == AF_INET6 ? 128 : 32;
 	rtm->rtm_flags = RTM_F_FIB_MATCH;
 	mnl_attr_put(nlh, RTA_DST, family == AF_INET6 ? 16 : 4, addr);
+	mnl_attr_put(nlh, RTA_SRC, family == AF_INET6 ? 16 : 4, local);
+	rtm->rtm_src_len = family == AF_INET6 ? 128 : 32;
+	if (vrf)
+		mnl_attr_put_u32(nlh, RTA_OIF, (uint32_t)vrf);
 	if (rt_request(nlh, src_route_cb, &r))
 		return SRC_NO_REPLY;	/* not cached: the next may succeed */
 	if (r.type != RTN_UNICAST)
 		v = SRC_BAD;
-	else if (D.cfg.rp_filter == HPCCD_RP_STRICT && !r.dev_match)
+	else if (D.cfg.rp_filter == HPCCD_RP_STRICT && !r.dev_match &&
+		 r.nh_id && !r.paths) {
+		/* a nexthop object the reply does not resolve: loose */
+		D.counters[C_PROBES_RP_NH]++;
+		v = SRC_OK;
+	} else if (D.cfg.rp_filter == HPCCD_RP_STRICT && !r.dev_match)
 		v = SRC_RP;
 	else if (r.on_link && r.oif) {
 		nb_oif = r.oif;
@@ -1559,6 +1659,7 @@ neigh:
 	}
 out:
 	memcpy(D.scache[i].addr, a, 16);
+	memcpy(D.scache[i].local, l, 16);
 	D.scache[i].ifindex = ifindex;
 	D.scache[i].verdict = v;
 	D.scache[i].on_link = on_link;
@@ -1599,9 +1700,9 @@ static bool tuple5_eq(const struct hpcc_tuple *a, const struct hpcc_tuple *b)
  * one) and TIME_WAIT do not count, so a probe for any port of a listening
  * service is not a flow.  Only such flows count in N and get receiver
  * state (tcp-check): a sender of spoofed probes cannot make them up.  The
- * lookup names @ifindex, so a socket bound to that device (SO_BINDTODEVICE,
- * an IPv6 link-local peer) is found as well as an unbound one; one bound
- * to a VRF device is not (the probe's device is the VRF's member).
+ * lookup names @ifindex (the VRF device when it is a VRF's member:
+ * vrf_of()), so a socket bound to that device (SO_BINDTODEVICE, an IPv6
+ * link-local peer, a VRF's socket) is found as well as an unbound one.
  */
 static bool tcp_flow_known(const struct hpcc_tuple *t, int ifindex,
 			   uint64_t now)
@@ -1934,7 +2035,7 @@ static void on_probe(struct hpcc_pkt *p, const uint8_t *raw,
 	const struct hpccd_key *key;
 	uint8_t buf[HPCC_PKT_MAX], type;
 	enum src_verdict v;
-	int dtype;
+	int dtype, vrf;
 	bool private, tcp_ok = true;	/* may have receiver state */
 	size_t len, probe_len, bound;
 	uint64_t now;
@@ -1954,13 +2055,18 @@ static void on_probe(struct hpcc_pkt *p, const uint8_t *raw,
 		return;
 	}
 	now = now_ns();
+	/* the VRF of the interface it came in on: its lookups use that
+	 * table (cached per interface: not the wire's to multiply)
+	 */
+	vrf = on_lo ? 0 : vrf_of(ll->sll_ifindex, now);
 	/* what needs no lookup first (a destination the cache knows is
 	 * not this host's: a forwarding host sees probes for others as
 	 * PACKET_HOST, and they must not spend their sources' tokens or the
 	 * budget), then the limits, then the lookups
 	 */
 	if (martian(fam, dst) || (loopback_addr(fam, dst) && !on_lo) ||
-	    (addr_type_cached(fam, dst, now, &type) && type != RTN_LOCAL)) {
+	    (addr_type_cached(fam, dst, vrf, now, &type) &&
+	     type != RTN_LOCAL)) {
 		D.counters[C_PROBES_NOT_LOCAL]++;
 		return;
 	}
@@ -1977,7 +2083,7 @@ static void on_probe(struct hpcc_pkt *p, const uint8_t *raw,
 		D.counters[C_RESPONSES_OVER_BUDGET]++;
 		return;
 	}
-	dtype = addr_type(fam, dst, now);
+	dtype = addr_type(fam, dst, vrf, now);
 	if (dtype < 0) {
 		D.counters[C_PROBES_LOOKUP_FAILED]++;
 		return;
@@ -1986,7 +2092,7 @@ static void on_probe(struct hpcc_pkt *p, const uint8_t *raw,
 		D.counters[C_PROBES_NOT_LOCAL]++;
 		return;
 	}
-	v = src_check(fam, src, ll->sll_ifindex, on_lo, now);
+	v = src_check(fam, src, dst, ll->sll_ifindex, vrf, on_lo, now);
 	D.counters[C_NEIGH_LOOKUPS] = D.nb.lookups;
 	D.counters[C_NEIGH_STALLS] = D.nb.stalled;
 	switch (v) {
@@ -2042,7 +2148,7 @@ static void on_probe(struct hpcc_pkt *p, const uint8_t *raw,
 	if (D.cfg.tcp_check &&
 	    ((D.cfg.report_n_flows && D.nf.max) ||
 	     (p->mode & HPCC_WIRE_MODE_RX) || private) &&
-	    !tcp_flow_known(&p->tuple, ll->sll_ifindex, now)) {
+	    !tcp_flow_known(&p->tuple, vrf ? vrf : ll->sll_ifindex, now)) {
 		D.counters[C_PROBES_NO_TCP]++;
 		tcp_ok = false;
 	}

@@ -308,6 +308,34 @@ not_local_spends_nothing() {
 		[ $((b_lookups - a_lookups)) -le 2 ]
 }
 
+# The strict check as fib_validate_source() does it: 198.24/16 is routed
+# by d0 in the main table but by v0 in table 100 for traffic from hs's
+# address (a "from" rule): probes from it to that address are answered
+# (the lookup carries RTA_SRC; without it, probes-rp-failed).  198.23/16
+# is routed by a nexthop object and, with nexthop_compat_mode 0, its FIB
+# entry lists no path: answered, counted as probes-rp-nh (it was
+# probes-rp-failed).
+rp_filter_as_kernel() {
+	ip -n hs route add 198.24.0.0/16 via 198.21.0.2 dev d0 &&
+	ip -n hs route add 198.24.0.0/16 via $SRV dev v0 table 100 &&
+	ip -n hs rule add from $CLI lookup 100 pref 100 &&
+	ip -n hs nexthop add id 52 via $SRV dev v0 &&
+	ip -n hs route add 198.23.0.0/16 nhid 52 &&
+	ip netns exec hs sysctl -qw net.ipv4.nexthop_compat_mode=0 ||
+		return 1
+	dvars hs a || return 1
+	ip netns exec hr "$BIN/probe_flood" 198.24.1.1 $CLI 1 60 61 probes \
+		> "$TMP/flood" 2>&1 || return 1
+	ip netns exec hr "$BIN/probe_flood" 198.23.1.1 $CLI 1 60 61 probes \
+		> "$TMP/flood" 2>&1 || return 1
+	dvars hs b || return 1
+	ip netns exec hs sysctl -qw net.ipv4.nexthop_compat_mode=1
+	echo "policy and nexthop-object sources: responses-sent +$((b_responses_sent - a_responses_sent)), probes-rp-failed +$((b_probes_rp_failed - a_probes_rp_failed)), probes-rp-nh +$((b_probes_rp_nh - a_probes_rp_nh))"
+	[ "$b_probes_rp_failed" = "$a_probes_rp_failed" ] &&
+		[ $((b_probes_rp_nh - a_probes_rp_nh)) -gt 0 ] &&
+		[ $((b_responses_sent - a_responses_sent)) -gt 0 ]
+}
+
 # After the floods a probe from hr's own address is answered.
 still_answers() {
 	local r0
@@ -318,7 +346,7 @@ still_answers() {
 }
 
 ktap_print_header
-ktap_set_plan 9
+ktap_set_plan 10
 t "two namespaces, the reflector's hpccd with a response budget" topology
 t "a flood from spoofed sources over a /16 is bounded by the budget" budget_bounds_flood
 t "rp-filter 1 refuses sources routed back by another interface; 2 answers" rp_filter_strict
@@ -327,5 +355,6 @@ t "nor do spoofed sources in the receiver's IPv6 /64" neighbours6_not_exhausted
 t "a response exceeds its probe by the fixed tail at most, by nothing with 0" no_amplification
 t "N is not open to probes: TCP connections only, a share per source" n_not_open_to_probes
 t "probes for another host spend no tokens and no budget" not_local_spends_nothing
+t "the strict check follows from rules and nexthop objects" rp_filter_as_kernel
 t "a probe from a real source is still answered" still_answers
 ktap_finished
