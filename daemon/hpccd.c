@@ -32,7 +32,8 @@
  * second: src_check()), within response-rate responses per second to that
  * source (an IPv6
  * source: its /64) and response-budget responses and response-budget-bytes
- * bytes per second to all sources together; every refusal is counted.  With
+ * bytes per second to all sources together (probes of this host's known
+ * TCP flows excepted: own_flow()); every refusal is counted.  With
  * report-n-flows, the response carries N: the most flows this receiver
  * answered within n-flows-window-ms that share a hop with the probe's
  * path (hpccd_nf_note(), draft section 5's receiver-reported N).
@@ -125,6 +126,7 @@ enum {
 	C_RESPONSES_TOO_LARGE, C_PROBES_NO_TCP, C_N_FLOWS_OVER_SOURCE,
 	C_TCP_LOOKUPS, C_TCP_LOOKUPS_FAILED, C_PROBES_LOOKUP_FAILED,
 	C_NEIGH_LOOKUPS, C_NEIGH_STALLS, C_PROBES_RP_NH,
+	C_PROBES_OWN_FLOW,
 	C_PARSE_BASE,
 	C_NUM = C_PARSE_BASE + HPCC_PARSE_NUM
 };
@@ -158,7 +160,7 @@ static const char *const counter_names[C_PARSE_BASE] = {
 	"response-bytes", "lookups", "responses-too-large",
 	"probes-no-tcp", "n-flows-over-source", "tcp-lookups",
 	"tcp-lookups-failed", "probes-lookup-failed", "neighbour-lookups",
-	"neighbour-stalls", "probes-rp-nh",
+	"neighbour-stalls", "probes-rp-nh", "probes-own-flow",
 };
 
 /*
@@ -188,16 +190,13 @@ static const char *const counter_names[C_PARSE_BASE] = {
 #define LINK_CACHE 64
 #define LINK_CACHE_NS 10000000000ULL
 
-/* Flows known to have a TCP connection here (tcp_flow_known()). */
-#define TCP_CACHE 4096
-#define TCP_CACHE_NS 1000000000ULL
-
 /*
  * The stack a read of the configuration and key file used (the key
  * file's 64 KiB buffer and the parser's frames below it), wiped after
  * each read with sodium_stackzero(): the key bytes pass through it.
  */
 #define KEY_STACK (192 << 10)
+
 /**
  * struct hpccd - the daemon's state (one per process)
  * @cfg: settings
@@ -248,6 +247,7 @@ static const char *const counter_names[C_PARSE_BASE] = {
  * @scache: reverse-path verdicts (enum src_verdict) of probes' sources, by
  *	address and the interface the probe came in on
  * @tcache: whether probes' flows have a TCP connection here, by 5-tuple
+ *	(struct hpccd_tc)
  * @diag: socket lookups (NETLINK_SOCK_DIAG), for tcp_flow_known(); NULL
  *	with tcp-check 0 when the kernel has none
  * @cache_seed: the caches' hash seed (random)
@@ -309,11 +309,7 @@ struct hpccd {
 		bool on_link;
 		uint64_t at;
 	} scache[SRC_CACHE];
-	struct {
-		struct hpcc_tuple t;
-		bool known;
-		uint64_t at;
-	} tcache[TCP_CACHE];
+	struct hpccd_tc tcache;
 	struct mnl_socket *diag;
 	uint64_t cache_seed;
 	unsigned int rt_seq;
@@ -1677,18 +1673,6 @@ static int diag_cb(const struct nlmsghdr *nlh, void *data)
 	return MNL_CB_OK;
 }
 
-/* @a and @b are the same 5-tuple (not the flow label, nor padding). */
-static bool tuple5_eq(const struct hpcc_tuple *a, const struct hpcc_tuple *b)
-{
-	if (a->family != b->family || a->sport != b->sport ||
-	    a->dport != b->dport)
-		return false;
-	if (a->family == AF_INET6)
-		return !memcmp(a->saddr6, b->saddr6, 16) &&
-		       !memcmp(a->daddr6, b->daddr6, 16);
-	return a->saddr == b->saddr && a->daddr == b->daddr;
-}
-
 /*
  * tcp_flow_known() - this host has a TCP connection for the probe's flow
  * @t (as the probe has it: its source the peer, its destination us) that
@@ -1696,7 +1680,8 @@ static bool tuple5_eq(const struct hpcc_tuple *a, const struct hpcc_tuple *b)
  * (hpccd_tcp_state_flow(): ESTABLISHED, FIN_WAIT1, FIN_WAIT2, CLOSE_WAIT,
  * LAST_ACK, CLOSING): an exact socket lookup over NETLINK_SOCK_DIAG
  * (inet_diag, as ss does; tcp-lookups, tcp-lookups-failed), cached 1 s by
- * 5-tuple.  A listener, a request socket (SYN_RECV: a spoofed SYN makes
+ * 5-tuple (struct hpccd_tc: a known flow's verdict is refreshed, and not
+ * evicted by unknown ones, for 10 s more).  A listener, a request socket (SYN_RECV: a spoofed SYN makes
  * one) and TIME_WAIT do not count, so a probe for any port of a listening
  * service is not a flow.  Only such flows count in N and get receiver
  * state (tcp-check): a sender of spoofed probes cannot make them up.  The
@@ -1711,16 +1696,16 @@ static bool tcp_flow_known(const struct hpcc_tuple *t, int ifindex,
 	bool v6 = t->family == AF_INET6, known;
 	struct inet_diag_req_v2 *r;
 	struct nlmsghdr *nlh;
-	uint8_t a[16], state = 0;
-	unsigned int i;
+	uint8_t state = 0;
 
-	addr16(v6 ? AF_INET6 : AF_INET,
-	       v6 ? (const void *)t->saddr6 : (const void *)&t->saddr, a);
-	i = cache_slot(a, (int)((uint32_t)t->sport << 16 | t->dport),
-		       TCP_CACHE);
-	if (D.tcache[i].at && now - D.tcache[i].at < TCP_CACHE_NS &&
-	    tuple5_eq(&D.tcache[i].t, t))
-		return D.tcache[i].known;
+	switch (hpccd_tc_get(&D.tcache, t, now)) {
+	case HPCCD_TC_KNOWN:
+		return true;
+	case HPCCD_TC_UNKNOWN:
+		return false;
+	default:
+		break;
+	}
 	nlh = mnl_nlmsg_put_header(req);
 	nlh->nlmsg_type = SOCK_DIAG_BY_FAMILY;
 	nlh->nlmsg_flags = NLM_F_REQUEST;
@@ -1746,10 +1731,28 @@ static bool tcp_flow_known(const struct hpcc_tuple *t, int ifindex,
 		       C_TCP_LOOKUPS_FAILED))
 		return false;		/* not cached: the next may succeed */
 	known = hpccd_tcp_state_flow(state);
-	D.tcache[i].t = *t;
-	D.tcache[i].known = known;
-	D.tcache[i].at = now;
+	hpccd_tc_put(&D.tcache, t, known, now);
 	return known;
+}
+
+/*
+ * own_flow() - is @t a flow of this host's TCP connections by tcp-check's
+ * cache, without a lookup for anything the cache does not already hold as
+ * known?  A stale "known" verdict is looked up again (only a real
+ * connection leaves one, so a flood cannot buy such lookups).
+ */
+static bool own_flow(const struct hpcc_tuple *t, int ifindex, uint64_t now)
+{
+	if (!D.cfg.tcp_check || !D.diag)
+		return false;
+	switch (hpccd_tc_get(&D.tcache, t, now)) {
+	case HPCCD_TC_KNOWN:
+		return true;
+	case HPCCD_TC_STALE_KNOWN:
+		return tcp_flow_known(t, ifindex, now);
+	default:
+		return false;
+	}
 }
 
 /* 127/8, or ::1: only ever on the loopback device. */
@@ -2036,7 +2039,7 @@ static void on_probe(struct hpcc_pkt *p, const uint8_t *raw,
 	uint8_t buf[HPCC_PKT_MAX], type;
 	enum src_verdict v;
 	int dtype, vrf;
-	bool private, tcp_ok = true;	/* may have receiver state */
+	bool private, own, tcp_ok = true;	/* may have receiver state */
 	size_t len, probe_len, bound;
 	uint64_t now;
 	uint32_t n = 0;
@@ -2079,7 +2082,13 @@ static void on_probe(struct hpcc_pkt *p, const uint8_t *raw,
 		D.counters[C_RESPONSES_RL_CROWDED] = D.rl.crowded;
 		return;
 	}
-	if (!hpccd_budget_take(&D.budget, now)) {
+	/* the budget bounds what probes not tied to this host's TCP
+	 * connections draw; those of its own flows (an incast receiver's
+	 * many senders) are bounded by the per-source limit only
+	 */
+	own = own_flow(&p->tuple, vrf ? vrf : ll->sll_ifindex, now);
+	D.counters[C_PROBES_OWN_FLOW] += own;
+	if (!own && !hpccd_budget_take(&D.budget, now)) {
 		D.counters[C_RESPONSES_OVER_BUDGET]++;
 		return;
 	}
@@ -2138,7 +2147,8 @@ static void on_probe(struct hpcc_pkt *p, const uint8_t *raw,
 		D.counters[C_RESPONSES_TOO_LARGE]++;
 		return;
 	}
-	if (!bound || !hpccd_budget_bytes(&D.budget, (uint32_t)bound, now)) {
+	if (!bound ||
+	    (!own && !hpccd_budget_bytes(&D.budget, (uint32_t)bound, now))) {
 		D.counters[C_RESPONSES_OVER_BYTES] += bound > 0;
 		return;
 	}
@@ -2992,6 +3002,7 @@ static int setup(const sigset_t *mask)
 				   SO_RCVTIMEO, &tv, sizeof(tv));
 	}
 	D.cache_seed = random64();
+	hpccd_tc_init(&D.tcache, random64());
 	/* -ENOENT (no module yet) leaves the sockets open */
 	hpcc_genl_open(&D.req, 1000);
 	hpcc_genl_open(&D.ev, 0);

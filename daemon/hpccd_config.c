@@ -44,8 +44,8 @@ void hpccd_cfg_defaults(struct hpccd_cfg *c)
 	c->timeout_max_us = 1000000;
 	c->tick_us = 1000;
 	c->response_rate = 20000;
-	c->response_budget = 100000;
-	c->response_budget_bytes = 25000000;
+	c->response_budget = 20000;
+	c->response_budget_bytes = 5000000;
 	c->response_amplification = HPCCD_AMP_TAIL;
 	c->rp_filter = HPCCD_RP_STRICT;
 	c->tcp_check = 1;

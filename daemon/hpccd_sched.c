@@ -743,6 +743,50 @@ bool hpccd_budget_bytes(struct hpccd_budget *b, uint32_t len, uint64_t now)
 	return true;
 }
 
+/* --- tcp-check's cache ------------------------------------------------------ */
+
+void hpccd_tc_init(struct hpccd_tc *c, uint64_t seed)
+{
+	memset(c, 0, sizeof(*c));
+	c->seed = seed;
+}
+
+static struct hpccd_tc_slot *tc_slot(const struct hpccd_tc *c,
+				     const struct hpcc_tuple *t)
+{
+	return (struct hpccd_tc_slot *)&c->slot[tuple_mix(c->seed, t) &
+						(HPCCD_TC_SLOTS - 1)];
+}
+
+enum hpccd_tc_res hpccd_tc_get(const struct hpccd_tc *c,
+			       const struct hpcc_tuple *t, uint64_t now)
+{
+	const struct hpccd_tc_slot *s = tc_slot(c, t);
+	uint64_t age;
+
+	if (!s->at || !tuple_eq(&s->t, t))
+		return HPCCD_TC_MISS;
+	age = now > s->at ? now - s->at : 0;
+	if (age < HPCCD_TC_TTL_NS)
+		return s->known ? HPCCD_TC_KNOWN : HPCCD_TC_UNKNOWN;
+	if (s->known && age < HPCCD_TC_TTL_NS + HPCCD_TC_KEEP_NS)
+		return HPCCD_TC_STALE_KNOWN;
+	return HPCCD_TC_MISS;
+}
+
+void hpccd_tc_put(struct hpccd_tc *c, const struct hpcc_tuple *t, bool known,
+		  uint64_t now)
+{
+	struct hpccd_tc_slot *s = tc_slot(c, t);
+
+	if (!known && s->at && s->known && !tuple_eq(&s->t, t) &&
+	    now - s->at < HPCCD_TC_TTL_NS + HPCCD_TC_KEEP_NS)
+		return;
+	s->t = *t;
+	s->known = known;
+	s->at = now ? now : 1;
+}
+
 /* --- neighbour lookups of on-link sources ---------------------------------- */
 
 void hpccd_nb_init(struct hpccd_nb *g, uint64_t now)

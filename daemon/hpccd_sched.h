@@ -436,6 +436,54 @@ bool hpccd_budget_take(struct hpccd_budget *b, uint64_t now);
 bool hpccd_budget_bytes(struct hpccd_budget *b, uint32_t len, uint64_t now);
 
 /**
+ * struct hpccd_tc - tcp-check's cache: whether a probe's flow (its
+ * 5-tuple: family, addresses, ports; not the flow label) has a TCP
+ * connection here, as the last socket lookup said
+ * @seed: hash seed (random: a sender cannot pick tuples that share a slot)
+ * @slot: HPCCD_TC_SLOTS entries, direct-mapped
+ *
+ * A verdict is fresh for HPCCD_TC_TTL_NS.  A "known" one is kept, stale,
+ * for HPCCD_TC_KEEP_NS after that: no "unknown" verdict may take its slot
+ * meanwhile, so a flood of made-up tuples cannot evict this host's real
+ * flows (whose probes skip the response budget: hpccd.c, on_probe()).
+ */
+#define HPCCD_TC_SLOTS		4096
+#define HPCCD_TC_TTL_NS		1000000000ULL
+#define HPCCD_TC_KEEP_NS	10000000000ULL
+struct hpccd_tc {
+	uint64_t seed;
+	struct hpccd_tc_slot {
+		struct hpcc_tuple t;
+		bool known;
+		uint64_t at;
+	} slot[HPCCD_TC_SLOTS];
+};
+
+/** enum hpccd_tc_res - hpccd_tc_get()'s answer */
+enum hpccd_tc_res {
+	HPCCD_TC_MISS,		/* no verdict: look it up */
+	HPCCD_TC_KNOWN,		/* a connection, fresh */
+	HPCCD_TC_UNKNOWN,	/* none, fresh */
+	HPCCD_TC_STALE_KNOWN,	/* a connection, stale: look it up again */
+};
+
+/** hpccd_tc_init() - an empty cache with hash @seed */
+void hpccd_tc_init(struct hpccd_tc *c, uint64_t seed);
+
+/** hpccd_tc_get() - the verdict on @t at @now (enum hpccd_tc_res) */
+enum hpccd_tc_res hpccd_tc_get(const struct hpccd_tc *c,
+			       const struct hpcc_tuple *t, uint64_t now);
+
+/**
+ * hpccd_tc_put() - a socket lookup at @now said @t is (@known) or is not a
+ * flow of this host's; an "unknown" verdict is not kept when the slot
+ * holds another flow's "known" one younger than HPCCD_TC_TTL_NS +
+ * HPCCD_TC_KEEP_NS
+ */
+void hpccd_tc_put(struct hpccd_tc *c, const struct hpcc_tuple *t, bool known,
+		  uint64_t now);
+
+/**
  * struct hpccd_nb - the gate on neighbour lookups of on-link probe sources
  * (RTM_GETNEIGH takes RTNL) and on responses that create a neighbour entry
  * @tokens: HPCCD_NB_RATE per second (burst 8), for all sources together:

@@ -314,8 +314,8 @@ TEST(response_budget_keys)
 
 	hpccd_cfg_log = quiet;
 	hpccd_cfg_defaults(&c);
-	EXPECT_EQ(100000, c.response_budget);
-	EXPECT_EQ(25000000, c.response_budget_bytes);
+	EXPECT_EQ(20000, c.response_budget);
+	EXPECT_EQ(5000000, c.response_budget_bytes);
 	ASSERT_EQ(0, parse(&c, "response-budget = 1\n"
 			       "response-budget-bytes = 1500\n"));
 	EXPECT_EQ(1, c.response_budget);

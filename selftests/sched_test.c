@@ -806,4 +806,41 @@ TEST(neighbour_lookups_bounded)
 	EXPECT_EQ(1, g.stalled);
 }
 
+/*
+ * tcp-check's cache: a flow of this host's TCP connections stays known
+ * while a flood of 100,000 made-up tuples is looked up and cached as
+ * unknown (their probes would otherwise evict it, and its probes would
+ * fall back into the response budget with the flood's); it is keyed on
+ * the 5-tuple, not the flow label; a known verdict turns stale after 1 s
+ * (looked up again) and may be replaced 10 s after that.
+ */
+TEST(tcp_cache_keeps_known_flows)
+{
+	static struct hpccd_tc c;
+	struct hpcc_tuple own = tup(7), x;
+	uint32_t i;
+
+	hpccd_tc_init(&c, 0x1234);
+	EXPECT_EQ(HPCCD_TC_MISS, hpccd_tc_get(&c, &own, T0));
+	hpccd_tc_put(&c, &own, true, T0);
+	for (i = 0; i < 100000; i++) {
+		x = tup(0x10000 + i);
+		x.saddr ^= i * 2654435761U;
+		hpccd_tc_put(&c, &x, false, T0 + i);
+	}
+	EXPECT_EQ(HPCCD_TC_KNOWN, hpccd_tc_get(&c, &own, T0 + 100000));
+	x = own;
+	x.flowlabel = 0xabcde;
+	EXPECT_EQ(HPCCD_TC_KNOWN, hpccd_tc_get(&c, &x, T0 + 1));
+	x.dport++;
+	EXPECT_NE(HPCCD_TC_KNOWN, hpccd_tc_get(&c, &x, T0 + 1));
+	EXPECT_EQ(HPCCD_TC_STALE_KNOWN,
+		  hpccd_tc_get(&c, &own, T0 + HPCCD_TC_TTL_NS));
+	EXPECT_EQ(HPCCD_TC_MISS, hpccd_tc_get(&c, &own, T0 + HPCCD_TC_TTL_NS +
+						       HPCCD_TC_KEEP_NS));
+	/* its own lookup may say it is gone */
+	hpccd_tc_put(&c, &own, false, T0 + 2);
+	EXPECT_EQ(HPCCD_TC_UNKNOWN, hpccd_tc_get(&c, &own, T0 + 3));
+}
+
 TEST_HARNESS_MAIN
