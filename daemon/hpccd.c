@@ -1528,6 +1528,12 @@ enum src_verdict {
  * allows creates one.
  */
 #define SRC_NEG_CACHE_NS 200000000ULL
+/* An on-link source answered before keeps its slot (refreshed without a
+ * neighbour token) this long after its verdict expires: other sources'
+ * verdicts do not take it, so a flood cannot turn known peers into new
+ * ones competing for HPCCD_NB_RATE.
+ */
+#define SRC_KEEP_NS 10000000000ULL
 
 /* fe80::/10: a response to it leaves by the interface the probe came in. */
 static bool link_local6(int family, const void *addr)
@@ -1587,7 +1593,8 @@ static enum src_verdict src_check(int family, const void *addr,
 		return D.scache[i].verdict;
 	/* an on-link source answered before: its entry is refreshed */
 	refresh = same && D.scache[i].verdict == SRC_OK &&
-		  D.scache[i].on_link;
+		  D.scache[i].on_link &&
+		  now - D.scache[i].at < SRC_CACHE_NS + SRC_KEEP_NS;
 	if (link_local6(family, addr)) {
 		/* reachable on the link it came from, if a neighbour */
 		nb_oif = ifindex;
@@ -1654,6 +1661,10 @@ neigh:
 		return SRC_NO_REPLY;
 	}
 out:
+	if (!same && D.scache[i].at && D.scache[i].verdict == SRC_OK &&
+	    D.scache[i].on_link && !(v == SRC_OK && on_link) &&
+	    now - D.scache[i].at < SRC_CACHE_NS + SRC_KEEP_NS)
+		return v;	/* a known on-link peer's slot: not cached */
 	memcpy(D.scache[i].addr, a, 16);
 	memcpy(D.scache[i].local, l, 16);
 	D.scache[i].ifindex = ifindex;
