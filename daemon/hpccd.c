@@ -664,32 +664,43 @@ static void lookup_later(uint64_t now)
 }
 
 /*
- * setup_again() - the per-connection setup (the module's parameters,
- * the notify keys, the events group), done again for a family whose ids
- * did not change: a module reloaded while events were lost may get the
- * same family id and group back, and then has its defaults and no keys.
- * The packet filters are attached again only if the DSCPs or the IFA
- * protocol changed: attaching drops what the packet sockets hold.
+ * module_params() - read the module's parameters again (a reload, a
+ * resync that found the same family) and bring the packet filters to its
+ * DSCPs and IFA protocol: attach_filter() replaces them only when those
+ * changed (logged here), and replacing a filter drains nothing, so no
+ * queued probe or response is lost; a filter whose attach failed before
+ * is attached now.
  */
-static void setup_again(void)
+static void module_params(void)
 {
 	uint8_t pd = D.probe_dscp, rd = D.response_dscp, ip = D.ifa_protocol;
 	int err;
 
+	read_params();
+	if (pd != D.probe_dscp || rd != D.response_dscp ||
+	    ip != D.ifa_protocol)
+		logmsg(LOG_INFO, "module parameters changed: probe DSCP %u, response DSCP %u, IFA protocol %u",
+		       D.probe_dscp, D.response_dscp, D.ifa_protocol);
+	err = attach_filter();
+	if (err)
+		logmsg(LOG_ERR, "packet filter: %s", strerror(-err));
+}
+
+/*
+ * setup_again() - the per-connection setup (the module's parameters and
+ * the packet filters, module_params(); the notify keys; the events
+ * group), done again for a family whose ids did not change: a module
+ * reloaded while events were lost may get the same family id and group
+ * back, and then has its defaults and no keys.
+ */
+static void setup_again(void)
+{
 	if (mnl_socket_setsockopt(D.ev.nl, NETLINK_ADD_MEMBERSHIP,
 				  &D.ev.events_grp,
 				  sizeof(D.ev.events_grp)) < 0)
 		logmsg(LOG_ERR, "join events: %s", strerror(errno));
-	read_params();
+	module_params();
 	push_nkeys();
-	if (pd == D.probe_dscp && rd == D.response_dscp &&
-	    ip == D.ifa_protocol)
-		return;
-	logmsg(LOG_INFO, "module parameters changed: probe DSCP %u, response DSCP %u, IFA protocol %u",
-	       D.probe_dscp, D.response_dscp, D.ifa_protocol);
-	err = attach_filter();
-	if (err)
-		logmsg(LOG_ERR, "packet filter: %s", strerror(-err));
 }
 
 /*
@@ -3084,12 +3095,10 @@ static bool on_signal(void)
 			explicit_bzero(&c, sizeof(c));
 			sodium_stackzero(KEY_STACK);
 			/* the module's parameters; the packet filters only
-			 * change with its DSCPs (attach_filter())
+			 * change with its DSCPs (module_params())
 			 */
-			if (D.req.family_id) {
-				read_params();
-				attach_filter();
-			}
+			if (D.req.family_id)
+				module_params();
 			break;
 		case SIGUSR1:
 			write_stats();
