@@ -751,37 +751,76 @@ void hpccd_tc_init(struct hpccd_tc *c, uint64_t seed)
 	c->seed = seed;
 }
 
-static struct hpccd_tc_slot *tc_slot(const struct hpccd_tc *c,
-				     const struct hpcc_tuple *t)
+#define HPCCD_TC_SETS	(HPCCD_TC_SLOTS / HPCCD_TC_WAYS)
+
+/* the first of @t's set's HPCCD_TC_WAYS slots */
+static struct hpccd_tc_slot *tc_set(const struct hpccd_tc *c,
+				    const struct hpcc_tuple *t)
 {
-	return (struct hpccd_tc_slot *)&c->slot[tuple_mix(c->seed, t) &
-						(HPCCD_TC_SLOTS - 1)];
+	size_t set = tuple_mix(c->seed, t) & (HPCCD_TC_SETS - 1);
+
+	return (struct hpccd_tc_slot *)&c->slot[set * HPCCD_TC_WAYS];
+}
+
+static uint64_t tc_age(const struct hpccd_tc_slot *s, uint64_t now)
+{
+	return now > s->at ? now - s->at : 0;
+}
+
+/* does @s's verdict still count at @now: fresh, or known and kept? */
+static bool tc_live(const struct hpccd_tc_slot *s, uint64_t now)
+{
+	uint64_t age = tc_age(s, now);
+
+	return s->at && (age < HPCCD_TC_TTL_NS ||
+			 (s->known && age < HPCCD_TC_TTL_NS + HPCCD_TC_KEEP_NS));
 }
 
 enum hpccd_tc_res hpccd_tc_get(const struct hpccd_tc *c,
 			       const struct hpcc_tuple *t, uint64_t now)
 {
-	const struct hpccd_tc_slot *s = tc_slot(c, t);
-	uint64_t age;
+	const struct hpccd_tc_slot *s = tc_set(c, t);
+	unsigned int i;
 
-	if (!s->at || !tuple_eq(&s->t, t))
-		return HPCCD_TC_MISS;
-	age = now > s->at ? now - s->at : 0;
-	if (age < HPCCD_TC_TTL_NS)
-		return s->known ? HPCCD_TC_KNOWN : HPCCD_TC_UNKNOWN;
-	if (s->known && age < HPCCD_TC_TTL_NS + HPCCD_TC_KEEP_NS)
+	for (i = 0; i < HPCCD_TC_WAYS; i++, s++) {
+		if (!s->at || !tuple_eq(&s->t, t))
+			continue;
+		if (!tc_live(s, now))
+			return HPCCD_TC_MISS;
+		if (tc_age(s, now) < HPCCD_TC_TTL_NS)
+			return s->known ? HPCCD_TC_KNOWN : HPCCD_TC_UNKNOWN;
 		return HPCCD_TC_STALE_KNOWN;
+	}
 	return HPCCD_TC_MISS;
 }
 
 void hpccd_tc_put(struct hpccd_tc *c, const struct hpcc_tuple *t, bool known,
 		  uint64_t now)
 {
-	struct hpccd_tc_slot *s = tc_slot(c, t);
+	struct hpccd_tc_slot *set = tc_set(c, t), *s = NULL, *v;
+	unsigned int i;
 
-	if (!known && s->at && s->known && !tuple_eq(&s->t, t) &&
-	    now - s->at < HPCCD_TC_TTL_NS + HPCCD_TC_KEEP_NS)
+	for (i = 0; i < HPCCD_TC_WAYS; i++) {
+		v = &set[i];
+		if ((v->at && tuple_eq(&v->t, t)) || !tc_live(v, now)) {
+			s = v;
+			goto store;
+		}
+	}
+	/* every way is live and another flow's: the oldest unknown
+	 * verdict, else (for a known one) the oldest known
+	 */
+	for (i = 0; i < HPCCD_TC_WAYS; i++) {
+		v = &set[i];
+		if (v->known && !known)
+			continue;
+		if (!s || (s->known && !v->known) ||
+		    (s->known == v->known && v->at < s->at))
+			s = v;
+	}
+	if (!s)
 		return;
+store:
 	s->t = *t;
 	s->known = known;
 	s->at = now ? now : 1;

@@ -439,15 +439,21 @@ bool hpccd_budget_bytes(struct hpccd_budget *b, uint32_t len, uint64_t now);
  * struct hpccd_tc - tcp-check's cache: whether a probe's flow (its
  * 5-tuple: family, addresses, ports; not the flow label) has a TCP
  * connection here, as the last socket lookup said
- * @seed: hash seed (random: a sender cannot pick tuples that share a slot)
- * @slot: HPCCD_TC_SLOTS entries, direct-mapped
+ * @seed: hash seed (random: a sender cannot pick tuples that share a set)
+ * @slot: HPCCD_TC_SLOTS entries, in sets of HPCCD_TC_WAYS
  *
  * A verdict is fresh for HPCCD_TC_TTL_NS.  A "known" one is kept, stale,
  * for HPCCD_TC_KEEP_NS after that: no "unknown" verdict may take its slot
  * meanwhile, so a flood of made-up tuples cannot evict this host's real
  * flows (whose probes skip the response budget: hpccd.c, on_probe()).
+ * Known flows share a set without evicting each other until more than
+ * HPCCD_TC_WAYS of them fall in one (then the oldest verdict goes): 8
+ * ways of 4,096 sets hold 2,000 flows with about one set in a million
+ * full, 10,000 with a few sets full (a direct-mapped table of 4,096
+ * slots left about a fifth of 2,000 flows sharing a slot).  2 MiB.
  */
-#define HPCCD_TC_SLOTS		4096
+#define HPCCD_TC_SLOTS		32768
+#define HPCCD_TC_WAYS		8
 #define HPCCD_TC_TTL_NS		1000000000ULL
 #define HPCCD_TC_KEEP_NS	10000000000ULL
 struct hpccd_tc {
@@ -476,9 +482,13 @@ enum hpccd_tc_res hpccd_tc_get(const struct hpccd_tc *c,
 
 /**
  * hpccd_tc_put() - a socket lookup at @now said @t is (@known) or is not a
- * flow of this host's; an "unknown" verdict is not kept when the slot
- * holds another flow's "known" one younger than HPCCD_TC_TTL_NS +
- * HPCCD_TC_KEEP_NS
+ * flow of this host's
+ *
+ * @t's own slot in its set is updated; otherwise a free or expired slot
+ * is taken, then the oldest "unknown" verdict's, and for a "known"
+ * verdict the oldest "known" one's.  An "unknown" verdict is not kept
+ * when every way holds another flow's "known" one younger than
+ * HPCCD_TC_TTL_NS + HPCCD_TC_KEEP_NS.
  */
 void hpccd_tc_put(struct hpccd_tc *c, const struct hpcc_tuple *t, bool known,
 		  uint64_t now);
