@@ -2060,7 +2060,7 @@ static void on_probe(struct hpcc_pkt *p, const uint8_t *raw,
 	const struct hpccd_key *key;
 	uint8_t buf[HPCC_PKT_MAX], type;
 	enum src_verdict v;
-	int dtype, vrf;
+	int dtype, vrf, ifx;
 	bool private, own, tcp_ok = true;	/* may have receiver state */
 	size_t len, probe_len, bound;
 	uint64_t now;
@@ -2084,6 +2084,8 @@ static void on_probe(struct hpcc_pkt *p, const uint8_t *raw,
 	 * table (cached per interface: not the wire's to multiply)
 	 */
 	vrf = on_lo ? 0 : vrf_of(ll->sll_ifindex, now);
+	/* the device a socket of the flow would be bound to */
+	ifx = vrf ? vrf : ll->sll_ifindex;
 	/* what needs no lookup first (a destination the cache knows is
 	 * not this host's: a forwarding host sees probes for others as
 	 * PACKET_HOST, and they must not spend their sources' tokens or the
@@ -2108,7 +2110,7 @@ static void on_probe(struct hpcc_pkt *p, const uint8_t *raw,
 	 * connections draw; those of its own flows (an incast receiver's
 	 * many senders) are bounded by the per-source limit only
 	 */
-	own = own_flow(&p->tuple, vrf ? vrf : ll->sll_ifindex, now);
+	own = own_flow(&p->tuple, ifx, now);
 	D.counters[C_PROBES_OWN_FLOW] += own;
 	if (!own && !hpccd_budget_take(&D.budget, now)) {
 		D.counters[C_RESPONSES_OVER_BUDGET]++;
@@ -2158,16 +2160,24 @@ static void on_probe(struct hpcc_pkt *p, const uint8_t *raw,
 		ifa_records(p, raw);
 	private = hpccd_cfg_private(&D.cfg, fam, src);
 	key = hpcc_keyring_sign_key(D.ring, fam, src);
-	/* the size check and the bytes before any lookup, state or MAC:
-	 * a spoofed probe must not draw more bytes than it cost, beyond
-	 * the fixed tail (response-amplification); the largest response
-	 * the probe can draw (N, mode, W or U, MAC) is charged, at most 8
-	 * bytes more than sent
+	/* the size check and the bytes before any state or MAC: a
+	 * spoofed probe must not draw more bytes than it cost; a probe of
+	 * this host's TCP flows may draw the fixed tail more
+	 * (response-amplification), and one whose flow the cache does not
+	 * know yet is looked up for it (its budget token is spent); the
+	 * largest response the probe can draw (N, mode, W or U, MAC) is
+	 * charged, at most 8 bytes more than sent
 	 */
 	bound = response_bound(p, private, key, buf);
-	if (!hpccd_cfg_response_fits(&D.cfg, bound, probe_len)) {
-		D.counters[C_RESPONSES_TOO_LARGE]++;
-		return;
+	if (!hpccd_cfg_response_fits(&D.cfg, bound, probe_len, own)) {
+		if (own || !D.cfg.tcp_check ||
+		    !hpccd_cfg_response_fits(&D.cfg, bound, probe_len, true) ||
+		    !tcp_flow_known(&p->tuple, ifx, now)) {
+			D.counters[C_RESPONSES_TOO_LARGE]++;
+			return;
+		}
+		own = true;
+		D.counters[C_PROBES_OWN_FLOW]++;
 	}
 	if (!bound ||
 	    (!own && !hpccd_budget_bytes(&D.budget, (uint32_t)bound, now))) {
@@ -2180,7 +2190,7 @@ static void on_probe(struct hpcc_pkt *p, const uint8_t *raw,
 	if (D.cfg.tcp_check &&
 	    ((D.cfg.report_n_flows && D.nf.max) ||
 	     (p->mode & HPCC_WIRE_MODE_RX) || private) &&
-	    !tcp_flow_known(&p->tuple, vrf ? vrf : ll->sll_ifindex, now)) {
+	    !tcp_flow_known(&p->tuple, ifx, now)) {
 		D.counters[C_PROBES_NO_TCP]++;
 		tcp_ok = false;
 	}

@@ -274,13 +274,13 @@ bool hpccd_cfg_rx_based(const struct hpccd_cfg *c, int family,
 }
 
 bool hpccd_cfg_response_fits(const struct hpccd_cfg *c, size_t resp_len,
-			     size_t probe_len)
+			     size_t probe_len, bool own)
 {
 	switch (c->response_amplification) {
 	case HPCCD_AMP_NONE:
 		return resp_len <= probe_len;
 	case HPCCD_AMP_TAIL:
-		return resp_len <= probe_len + HPCC_WIRE_RESP_EXT_MAX;
+		return resp_len <= probe_len + (own ? HPCC_WIRE_RESP_EXT_MAX : 0);
 	default:
 		return true;
 	}

@@ -301,15 +301,18 @@ bool hpccd_cfg_rx_based(const struct hpccd_cfg *c, int family,
  * @c: the settings (response-amplification)
  * @resp_len: the response's length, bytes
  * @probe_len: the probe's, bytes
+ * @own: the probe's flow is one of this host's TCP connections (tcp-check)
  *
  * Return: true when response-amplification lets it: 0, @resp_len <=
- * @probe_len; 1, @resp_len <= @probe_len + HPCC_WIRE_RESP_EXT_MAX (48:
- * N, mode, W or U, MAC, what a receiver adds to a probe's records, so a
- * probe of an older sender whose records are all filled is still
- * answered, and no record is added per hop); 2, always.
+ * @probe_len; 1, the same for a probe that is not @own, and @resp_len <=
+ * @probe_len + HPCC_WIRE_RESP_EXT_MAX (48: N, mode, W or U, MAC, what a
+ * receiver adds to a probe's records) for one that is, so a probe of an
+ * older sender whose records are all filled is still answered for a real
+ * connection, no spoofed probe draws more bytes than it cost, and no
+ * record is added per hop; 2, always.
  */
 bool hpccd_cfg_response_fits(const struct hpccd_cfg *c, size_t resp_len,
-			     size_t probe_len);
+			     size_t probe_len, bool own);
 
 /**
  * hpccd_cfg_private() - whether responses to @saddr withhold the records

@@ -357,9 +357,11 @@ TEST(response_budget_keys)
 /*
  * response-amplification: how much larger than its probe a response may
  * be.  By default, the receiver's fixed tail (HPCC_WIRE_RESP_EXT_MAX, 48
- * bytes): a 5-hop probe of an older sender, all records filled, draws its
- * records plus N (8 bytes) and is answered; a per-hop gain (a 40-byte
- * record per IOAM or INT-MD hop) is not.
+ * bytes) for a probe of this host's own TCP flows: a 5-hop probe of an
+ * older sender, all records filled, draws its records plus N (8 bytes)
+ * and is answered; a per-hop gain (a 40-byte record per IOAM or INT-MD
+ * hop) is not; and a probe of no connection here (a spoofed one) draws
+ * no byte more than it cost.
  */
 TEST(response_fits)
 {
@@ -367,16 +369,19 @@ TEST(response_fits)
 	size_t probe = 20 + 20 + 24 + 5 * 40;	/* IPv4, 5 records */
 
 	hpccd_cfg_defaults(&c);
-	EXPECT_TRUE(hpccd_cfg_response_fits(&c, probe, probe));
-	EXPECT_TRUE(hpccd_cfg_response_fits(&c, probe + 8, probe));
-	EXPECT_TRUE(hpccd_cfg_response_fits(&c, probe + 48, probe));
-	EXPECT_FALSE(hpccd_cfg_response_fits(&c, probe + 49, probe));
-	EXPECT_FALSE(hpccd_cfg_response_fits(&c, probe + 40 + 8 + 8, probe));
+	EXPECT_TRUE(hpccd_cfg_response_fits(&c, probe, probe, true));
+	EXPECT_TRUE(hpccd_cfg_response_fits(&c, probe + 8, probe, true));
+	EXPECT_TRUE(hpccd_cfg_response_fits(&c, probe + 48, probe, true));
+	EXPECT_FALSE(hpccd_cfg_response_fits(&c, probe + 49, probe, true));
+	EXPECT_FALSE(hpccd_cfg_response_fits(&c, probe + 40 + 8 + 8, probe,
+					     true));
+	EXPECT_TRUE(hpccd_cfg_response_fits(&c, probe, probe, false));
+	EXPECT_FALSE(hpccd_cfg_response_fits(&c, probe + 8, probe, false));
 	c.response_amplification = HPCCD_AMP_NONE;
-	EXPECT_TRUE(hpccd_cfg_response_fits(&c, probe, probe));
-	EXPECT_FALSE(hpccd_cfg_response_fits(&c, probe + 8, probe));
+	EXPECT_TRUE(hpccd_cfg_response_fits(&c, probe, probe, true));
+	EXPECT_FALSE(hpccd_cfg_response_fits(&c, probe + 8, probe, true));
 	c.response_amplification = HPCCD_AMP_ANY;
-	EXPECT_TRUE(hpccd_cfg_response_fits(&c, 4 * probe, probe));
+	EXPECT_TRUE(hpccd_cfg_response_fits(&c, 4 * probe, probe, false));
 }
 
 TEST_HARNESS_MAIN
