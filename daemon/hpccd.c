@@ -126,7 +126,7 @@ enum {
 	C_RESPONSES_TOO_LARGE, C_PROBES_NO_TCP, C_N_FLOWS_OVER_SOURCE,
 	C_TCP_LOOKUPS, C_TCP_LOOKUPS_FAILED, C_PROBES_LOOKUP_FAILED,
 	C_NEIGH_LOOKUPS, C_NEIGH_STALLS, C_PROBES_RP_NH,
-	C_PROBES_OWN_FLOW,
+	C_PROBES_OWN_FLOW, C_TCP_DUMPS, C_TCP_FLOWS_LEARNED,
 	C_PARSE_BASE,
 	C_NUM = C_PARSE_BASE + HPCC_PARSE_NUM
 };
@@ -160,7 +160,8 @@ static const char *const counter_names[C_PARSE_BASE] = {
 	"response-bytes", "lookups", "responses-too-large",
 	"probes-no-tcp", "n-flows-over-source", "tcp-lookups",
 	"tcp-lookups-failed", "probes-lookup-failed", "neighbour-lookups",
-	"neighbour-stalls", "probes-rp-nh", "probes-own-flow",
+	"neighbour-stalls", "probes-rp-nh", "probes-own-flow", "tcp-dumps",
+	"tcp-flows-learned",
 };
 
 /*
@@ -201,7 +202,10 @@ static const char *const counter_names[C_PARSE_BASE] = {
  * struct hpccd - the daemon's state (one per process)
  * @cfg: settings
  * @sched: the sender role's flows, deadlines and budget
- * @rl: the receiver role's per-source response limit
+ * @rl: the receiver role's per-source response limit, for probes of flows
+ *	tcp-check's cache does not hold as this host's TCP connections
+ * @rl_own: the same for those it does: a flood that names a peer's address
+ *	cannot spend the tokens of that peer's real flows
  * @budget: the receiver role's namespace-wide response budget
  * @nb: neighbour lookups of on-link sources, and responses that create a
  *	neighbour entry (HPCCD_NB_RATE per second)
@@ -248,6 +252,7 @@ static const char *const counter_names[C_PARSE_BASE] = {
  *	address and the interface the probe came in on
  * @tcache: whether probes' flows have a TCP connection here, by 5-tuple
  *	(struct hpccd_tc)
+ * @tc_learned: when tcp_flows_learn() last dumped this host's connections
  * @diag: socket lookups (NETLINK_SOCK_DIAG), for tcp_flow_known(); NULL
  *	with tcp-check 0 when the kernel has none
  * @cache_seed: the caches' hash seed (random)
@@ -268,7 +273,7 @@ static const char *const counter_names[C_PARSE_BASE] = {
 struct hpccd {
 	struct hpccd_cfg cfg;
 	struct hpccd_sched sched;
-	struct hpccd_rl rl;
+	struct hpccd_rl rl, rl_own;
 	struct hpccd_budget budget;
 	struct hpccd_nb nb;
 	struct hpccd_nf nf;
@@ -310,6 +315,7 @@ struct hpccd {
 		uint64_t at;
 	} scache[SRC_CACHE];
 	struct hpccd_tc tcache;
+	uint64_t tc_learned;
 	struct mnl_socket *diag;
 	uint64_t cache_seed;
 	unsigned int rt_seq;
@@ -1777,6 +1783,110 @@ static bool own_flow(const struct hpcc_tuple *t, int ifindex, uint64_t now)
 	}
 }
 
+/* learn_cb() - a socket of tcp_flows_learn()'s dump: its flow is known */
+static int learn_cb(const struct nlmsghdr *nlh, void *data)
+{
+	static const uint8_t mapped[12] = { [10] = 0xff, [11] = 0xff };
+	const struct inet_diag_msg *m = mnl_nlmsg_get_payload(nlh);
+	struct hpcc_tuple t = { 0 };
+
+	if (nlh->nlmsg_type != SOCK_DIAG_BY_FAMILY ||
+	    mnl_nlmsg_get_payload_len(nlh) < sizeof(*m) ||
+	    !hpccd_tcp_state_flow(m->idiag_state))
+		return MNL_CB_OK;
+	/* as the peer's probes have it: its source the peer */
+	t.sport = m->id.idiag_dport;
+	t.dport = m->id.idiag_sport;
+	if (m->idiag_family == AF_INET6 &&
+	    (memcmp(m->id.idiag_src, mapped, 12) ||
+	     memcmp(m->id.idiag_dst, mapped, 12))) {
+		t.family = AF_INET6;
+		memcpy(t.saddr6, m->id.idiag_dst, 16);
+		memcpy(t.daddr6, m->id.idiag_src, 16);
+	} else {
+		/* an IPv4 peer of an IPv6 socket probes over IPv4 */
+		int i = m->idiag_family == AF_INET6 ? 3 : 0;
+
+		t.family = AF_INET;
+		t.saddr = m->id.idiag_dst[i];
+		t.daddr = m->id.idiag_src[i];
+	}
+	hpccd_tc_put(&D.tcache, &t, true, *(const uint64_t *)data);
+	D.counters[C_TCP_FLOWS_LEARNED]++;
+	return MNL_CB_OK;
+}
+
+/*
+ * tcp_flows_learn() - put every TCP connection of this host's in an
+ * accepted connection's state (hpccd_tcp_state_flow()) in tcp-check's
+ * cache as known, by one NETLINK_SOCK_DIAG dump per family (as ss -t
+ * does; tcp-dumps, tcp-flows-learned; a dump without its end counts in
+ * tcp-lookups-failed), at most once per HPCCD_TC_TTL_NS.  on_probe() calls
+ * it when the response budget refuses a probe: during a flood beyond the
+ * budget a new flow's first probe would otherwise find a token as rarely
+ * as the flood's probes do, and its lookup would wait for one; this way
+ * it leaves the budget within a second of its connection.  The dump costs
+ * a few microseconds per connection, once a second at most, and only
+ * while the budget is exhausted.
+ */
+static void tcp_flows_learn(uint64_t now)
+{
+	static const uint8_t fams[] = { AF_INET, AF_INET6 };
+	char buf[MNL_SOCKET_BUFFER_SIZE] __attribute__((aligned(4)));
+	struct inet_diag_req_v2 *r;
+	uint32_t states = 0, seq;
+	struct nlmsghdr *nlh;
+	unsigned int f, st;
+	ssize_t n;
+	int ret;
+
+	if (!D.cfg.tcp_check || !D.diag ||
+	    (D.tc_learned && now - D.tc_learned < HPCCD_TC_TTL_NS))
+		return;
+	D.tc_learned = now;
+	for (st = 0; st < 32; st++)
+		if (hpccd_tcp_state_flow((uint8_t)st))
+			states |= 1U << st;
+	for (f = 0; f < sizeof(fams); f++) {
+		nlh = mnl_nlmsg_put_header(buf);
+		nlh->nlmsg_type = SOCK_DIAG_BY_FAMILY;
+		nlh->nlmsg_flags = NLM_F_REQUEST | NLM_F_DUMP;
+		nlh->nlmsg_seq = seq = ++D.rt_seq;
+		r = mnl_nlmsg_put_extra_header(nlh, sizeof(*r));
+		r->sdiag_family = fams[f];
+		r->sdiag_protocol = IPPROTO_TCP;
+		r->idiag_states = states;
+		D.counters[C_TCP_DUMPS]++;
+		if (mnl_socket_sendto(D.diag, nlh, nlh->nlmsg_len) < 0)
+			goto fail;
+		ret = MNL_CB_OK;
+		do {
+			/* each wait bounded by RT_TIMEOUT_US */
+			n = mnl_socket_recvfrom(D.diag, buf, sizeof(buf));
+			if (n < (ssize_t)sizeof(struct nlmsghdr))
+				goto fail;
+			/* a late reply to an earlier lookup: skipped */
+			nlh = (struct nlmsghdr *)(void *)buf;
+			if (nlh->nlmsg_seq != seq)
+				continue;
+			ret = mnl_cb_run(buf, n, seq,
+					 mnl_socket_get_portid(D.diag), learn_cb,
+					 &now);
+		} while (ret > MNL_CB_STOP);
+		if (ret < 0)
+			goto fail;
+	}
+	return;
+fail:
+	D.counters[C_TCP_LOOKUPS_FAILED]++;
+	/* what is left of the dump: nl_request() skips it by sequence
+	 * number, but drain it now rather than let it fill its reads
+	 */
+	while (recv(mnl_socket_get_fd(D.diag), buf, sizeof(buf),
+		    MSG_DONTWAIT) > 0)
+		;
+}
+
 /* 127/8, or ::1: only ever on the loopback device. */
 static bool loopback_addr(int family, const void *addr)
 {
@@ -2101,21 +2211,32 @@ static void on_probe(struct hpcc_pkt *p, const uint8_t *raw,
 		D.counters[C_PROBES_BAD_SOURCE]++;
 		return;
 	}
-	if (!hpccd_rl_allow(&D.rl, fam, src, now)) {
+	/* this host's known TCP flows first (a cache read): their probes
+	 * have a per-source limit of their own, which a flood naming their
+	 * peer's address with other ports cannot spend, and no budget
+	 */
+	own = own_flow(&p->tuple, ifx, now);
+	if (!hpccd_rl_allow(own ? &D.rl_own : &D.rl, fam, src, now)) {
 		D.counters[C_RESPONSES_RATE_LIMITED]++;
-		D.counters[C_RESPONSES_RL_CROWDED] = D.rl.crowded;
+		D.counters[C_RESPONSES_RL_CROWDED] = D.rl.crowded +
+						     D.rl_own.crowded;
 		return;
 	}
 	/* the budget bounds what probes not tied to this host's TCP
 	 * connections draw; those of its own flows (an incast receiver's
-	 * many senders) are bounded by the per-source limit only
+	 * many senders) are bounded by the per-source limit only.  A flood
+	 * beyond it has this host's connections learnt at once (once a
+	 * second at most), so a new flow's probe is not refused with it.
 	 */
-	own = own_flow(&p->tuple, ifx, now);
-	D.counters[C_PROBES_OWN_FLOW] += own;
 	if (!own && !hpccd_budget_take(&D.budget, now)) {
-		D.counters[C_RESPONSES_OVER_BUDGET]++;
-		return;
+		tcp_flows_learn(now);
+		own = own_flow(&p->tuple, ifx, now);
+		if (!own) {
+			D.counters[C_RESPONSES_OVER_BUDGET]++;
+			return;
+		}
 	}
+	D.counters[C_PROBES_OWN_FLOW] += own;
 	dtype = addr_type(fam, dst, vrf, now);
 	if (dtype < 0) {
 		D.counters[C_PROBES_LOOKUP_FAILED]++;
@@ -2866,6 +2987,7 @@ static void apply_cfg(void)
 	hpccd_sched_set(&D.sched, D.cfg.budget, D.cfg.timeout_min_us,
 			D.cfg.timeout_max_us, D.cfg.max_flows);
 	D.rl.rate = D.cfg.response_rate;
+	D.rl_own.rate = D.cfg.response_rate;
 	hpccd_budget_set(&D.budget, D.cfg.response_budget,
 			 D.cfg.response_budget_bytes);
 	/* the receiver's flow count: a new size starts it afresh */
@@ -2954,7 +3076,8 @@ static int setup(const sigset_t *mask)
 	if (hpccd_sched_init(&D.sched, D.cfg.budget, D.cfg.timeout_min_us,
 			     D.cfg.timeout_max_us, D.cfg.max_flows,
 			     random64(), now) ||
-	    hpccd_rl_init(&D.rl, D.cfg.response_rate, 4096, random64())) {
+	    hpccd_rl_init(&D.rl, D.cfg.response_rate, 4096, random64()) ||
+	    hpccd_rl_init(&D.rl_own, D.cfg.response_rate, 4096, random64())) {
 		logmsg(LOG_ERR, "out of memory");
 		return -1;
 	}
@@ -3213,6 +3336,7 @@ int main(int argc, char **argv)
 	write_stats();
 	hpccd_sched_free(&D.sched);
 	hpccd_rl_free(&D.rl);
+	hpccd_rl_free(&D.rl_own);
 	hpccd_nf_free(&D.nf);
 	hpcc_genl_close(&D.req);
 	hpcc_genl_close(&D.ev);

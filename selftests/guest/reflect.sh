@@ -12,10 +12,14 @@
 #     (rp-filter 1, strict), and answered with rp-filter 2 (loose);
 #   - on-link spoofed sources do not fill hs's neighbour table, and hs
 #     stays reachable on its link;
-#   - no response is larger than its probe by more than the fixed tail
-#     (48 bytes), nor at all with response-amplification 0;
+#   - no response is larger than its probe, except by the fixed tail (48
+#     bytes) for hs's own TCP flows, and not at all with
+#     response-amplification 0;
 #   - probes for flows that are not hs's TCP connections do not count in
-#     N (tcp-check), and one source counts for n-flows-per-source flows.
+#     N (tcp-check), and one source counts for n-flows-per-source flows;
+#   - a flood naming a peer's address does not silence the peer's own
+#     flows, and a flood beyond the budget does not hold a new flow's
+#     probes for longer than a second.
 # Issue 52, item 4 too.  Runs as root inside a guest (tools/vmrun).
 # the counters dvars sets (a_*, b_*) are not assigned in sight
 # shellcheck disable=SC2154
@@ -40,13 +44,49 @@ BUDGET_BYTES=300000
 BURST=20
 BYTE_BURST=$((8 * 1120))
 
-trap 'ns_gone hs hr; rm -rf "$TMP"' EXIT
+# hr's connections to hs (own_conn), closed at the end
+CONNS=()
+trap 'kill "${CONNS[@]}" 2>/dev/null; ns_gone hs hr; rm -rf "$TMP"' EXIT
 
-# wire NS DEV - "BYTES PACKETS" the DSCP-61 filter on DEV's egress in NS
-# has counted (L2 bytes: 14 more per packet than IP's)
+# wire NS DEV [PRIO] - "BYTES PACKETS" the DSCP-61 filter on DEV's egress
+# in NS has counted (L2 bytes: 14 more per packet than IP's); PRIO 1, the
+# responses to one port (own_port), 2 (the default) all of them
 wire() {
-	tc -n "$1" -s filter show dev "$2" egress |
+	tc -n "$1" -s filter show dev "$2" egress prio "${3:-2}" |
 		awk '/Sent/ { print $2, $4; exit }'
+}
+
+# own_port PORT - count hs's responses to hr's TCP port PORT (prio 1,
+# before the count of all: wire hs v0 1)
+own_port() {
+	tc -n hs filter del dev v0 egress prio 1 2>/dev/null
+	tc -n hs filter add dev v0 egress prio 1 protocol ip u32 \
+		match ip dsfield 0xf4 0xfc match ip protocol 6 0xff \
+		match ip dport "$1" 0xffff action continue
+}
+
+# own_conn PORT - a TCP connection from hr's port PORT to hs:5201, open
+# until the test ends
+own_conn() {
+	ip netns exec hr python3 -S -c '
+import socket, sys, time
+s = socket.socket()
+s.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)
+s.bind(("", int(sys.argv[2])))
+s.connect((sys.argv[1], 5201))
+time.sleep(3600)' $CLI "$1" &
+	CONNS+=($!)
+	retry 25 sh -c "ip netns exec hs ss -Htn state established '( sport = :5201 and dport = :$1 )' | grep -q ."
+}
+
+# probes_spaced PORT N GAP - N probes of hr's flow from PORT to hs:5201,
+# GAP seconds apart
+probes_spaced() {
+	for _ in $(seq "$2"); do
+		ip netns exec hr python3 "$PROBE" send $SRV "$1" $CLI 5201 60 \
+			probe 1 || return 1
+		sleep "$3"
+	done
 }
 
 topology() {
@@ -69,8 +109,11 @@ topology() {
 	ip -n hr addr add $SRV6/64 dev v1 nodad || return 1
 	# responses leaving hs by v0, counted on the wire
 	tc -n hs qdisc add dev v0 clsact &&
-	tc -n hs filter add dev v0 egress prio 1 protocol ip u32 \
+	tc -n hs filter add dev v0 egress prio 2 protocol ip u32 \
 		match ip dsfield 0xf4 0xfc action pass || return 1
+	# hs's TCP service, for hr's own connections
+	ip netns exec hs python3 "$PROBE" accept 5201 &
+	CONNS+=($!)
 	modprobe tcp_hpcc &&
 	printf 'response-budget = %s\nresponse-budget-bytes = %s\n' \
 		$BUDGET $BUDGET_BYTES > "$TMP/hs.conf" &&
@@ -215,7 +258,7 @@ onlink_flood() {
 	n=$(neigh_count hs v0 $only)
 	[ "$n" -gt "$max" ] && max=$n
 	dvars hs b || return 1
-	echo "$4: $(cat "$TMP/flood"); $5 on v0 at most $max (gc_thresh3 $(sysctl -n net.ipv$fam.neigh.default.gc_thresh3)); probes-no-neighbour +$((b_probes_no_neighbour - a_probes_no_neighbour)), responses-sent +$((b_responses_sent - a_responses_sent))"
+	echo "$4: $(cat "$TMP/flood"); $5 on v0 at most $max (gc_thresh3 $(sysctl -n "net.ipv$fam.neigh.default.gc_thresh3")); probes-no-neighbour +$((b_probes_no_neighbour - a_probes_no_neighbour)), responses-sent +$((b_responses_sent - a_responses_sent))"
 	[ "$max" -le 80 ] &&
 		[ $((b_probes_no_neighbour - a_probes_no_neighbour)) -gt 0 ] ||
 		return 1
@@ -229,28 +272,89 @@ received_at_least() {
 }
 
 # A probe whose 4 records are all filled (an older sender's) draws a
-# response of those records and N: 8 bytes more than the probe (tcp-check
-# 0: N for a flow without a connection).  Refused and counted with
-# response-amplification = 0; answered by default (the fixed tail).
+# response of those records and N: 8 bytes more than the probe.  By
+# default (response-amplification 1) refused and counted for a flow that
+# is not hs's TCP connection (a spoofed probe draws no byte more than it
+# cost), answered for hr's real connection (the fixed tail); refused for
+# it too with response-amplification 0.
 no_amplification() {
-	conf "tcp-check = 0" "response-amplification = 0" || return 1
+	own_conn 41003 || return 1
 	dvars hs a || return 1
 	ip netns exec hr python3 "$PROBE" send $SRV 40001 $CLI 5201 60 full 5 ||
 		return 1
 	retry 25 received_at_least $((a_probes_received + 5)) || return 1
 	dvars hs b || return 1
-	echo "full probes: responses-too-large +$((b_responses_too_large - a_responses_too_large)), responses-sent +$((b_responses_sent - a_responses_sent))"
+	echo "full probes of no connection: responses-too-large +$((b_responses_too_large - a_responses_too_large)), responses-sent +$((b_responses_sent - a_responses_sent))"
 	[ $((b_responses_too_large - a_responses_too_large)) = 5 ] &&
 		[ "$b_responses_sent" = "$a_responses_sent" ] || return 1
-	conf "tcp-check = 0" || return 1
-	ip netns exec hr python3 "$PROBE" send $SRV 40001 $CLI 5201 60 full 5 ||
+	ip netns exec hr python3 "$PROBE" send $SRV 41003 $CLI 5201 60 full 5 ||
 		return 1
 	retry 25 received_at_least $((b_probes_received + 5)) || return 1
 	dvars hs c || return 1
-	conf || return 1
-	echo "with the default response-amplification 1: responses-sent +$((c_responses_sent - b_responses_sent))"
+	echo "of hr's connection: responses-sent +$((c_responses_sent - b_responses_sent)), responses-too-large +$((c_responses_too_large - b_responses_too_large))"
 	[ $((c_responses_sent - b_responses_sent)) = 5 ] &&
-		[ "$c_responses_too_large" = "$b_responses_too_large" ]
+		[ "$c_responses_too_large" = "$b_responses_too_large" ] ||
+		return 1
+	conf "response-amplification = 0" || return 1
+	dvars hs a || return 1
+	ip netns exec hr python3 "$PROBE" send $SRV 41003 $CLI 5201 60 full 5 ||
+		return 1
+	retry 25 received_at_least $((a_probes_received + 5)) || return 1
+	dvars hs b || return 1
+	conf || return 1
+	echo "with response-amplification 0: responses-too-large +$((b_responses_too_large - a_responses_too_large))"
+	[ $((b_responses_too_large - a_responses_too_large)) = 5 ] &&
+		[ "$b_responses_sent" = "$a_responses_sent" ]
+}
+
+# A flood from hr's own address (ports 40000-40999, none a connection)
+# spends hr's per-source tokens (response-rate 200 here); probes of hr's
+# real connection, 10 of them 0.1 s apart, have tokens of their own and
+# are all answered (the old hpccd spent one bucket for both: nearly none).
+peer_flood_spares_own_flows() {
+	local w0 w1
+	own_conn 41001 && own_port 41001 || return 1
+	conf "response-rate = 200" || return 1
+	# its first probe is looked up (tcp-check) and then known
+	probes_spaced 41001 1 0.5 || return 1
+	dvars hs a || return 1
+	w0=$(wire hs v0 1)
+	ip netns exec hr "$BIN/probe_flood" $SRV $CLI 3 60 61 probes \
+		> "$TMP/flood" 2>&1 &
+	sleep 0.5
+	probes_spaced 41001 10 0.1 || return 1
+	wait $! || { cat "$TMP/flood"; return 1; }
+	sleep 0.2
+	w1=$(wire hs v0 1)
+	dvars hs b || return 1
+	conf || return 1
+	echo "flood from hr's address: $(cat "$TMP/flood"); responses to hr's connection $(( ${w1#* } - ${w0#* } )) of 10; responses-rate-limited +$((b_responses_rate_limited - a_responses_rate_limited)), probes-own-flow +$((b_probes_own_flow - a_probes_own_flow))"
+	[ $((b_responses_rate_limited - a_responses_rate_limited)) -gt 100 ] &&
+		[ $(( ${w1#* } - ${w0#* } )) -ge 10 ]
+}
+
+# A flood from 198.19/16 far beyond the budget: a connection opened
+# during it is learnt within a second (tcp-dumps), and its probes from
+# then on are answered (the old hpccd answered one only when it found
+# one of the flood's few tokens).
+budget_flood_spares_new_flows() {
+	local w0 w1
+	own_port 41002 || return 1
+	dvars hs a || return 1
+	w0=$(wire hs v0 1)
+	ip netns exec hr "$BIN/probe_flood" 198.19.0.0/16 $CLI 4 60 61 \
+		probes > "$TMP/flood" 2>&1 &
+	sleep 0.5
+	own_conn 41002 || return 1
+	sleep 1.5
+	probes_spaced 41002 5 0.1 || return 1
+	wait $! || { cat "$TMP/flood"; return 1; }
+	sleep 0.2
+	w1=$(wire hs v0 1)
+	dvars hs b || return 1
+	echo "flood beyond the budget: $(cat "$TMP/flood"); responses to the new connection $(( ${w1#* } - ${w0#* } )) of 5; responses-over-budget +$((b_responses_over_budget - a_responses_over_budget)), tcp-dumps +$((b_tcp_dumps - a_tcp_dumps)), tcp-flows-learned +$((b_tcp_flows_learned - a_tcp_flows_learned))"
+	[ $((b_responses_over_budget - a_responses_over_budget)) -gt $((4 * BUDGET)) ] &&
+		[ $(( ${w1#* } - ${w0#* } )) -ge 5 ]
 }
 
 # Probes for 1000 ports of one address, a hop stamped in each (the stand-in
@@ -355,13 +459,15 @@ still_answers() {
 }
 
 ktap_print_header
-ktap_set_plan 10
+ktap_set_plan 12
 t "two namespaces, the reflector's hpccd with a response budget" topology
 t "a flood from spoofed sources over a /16 is bounded by the budget" budget_bounds_flood
 t "rp-filter 1 refuses sources routed back by another interface; 2 answers" rp_filter_strict
 t "on-link spoofed sources do not fill the neighbour table" neighbours_not_exhausted
 t "nor do spoofed sources in the receiver's IPv6 /64" neighbours6_not_exhausted
-t "a response exceeds its probe by the fixed tail at most, by nothing with 0" no_amplification
+t "a response exceeds its probe only for hs's own flows, by the fixed tail" no_amplification
+t "a flood naming a peer's address does not silence its own flows" peer_flood_spares_own_flows
+t "a flood beyond the budget does not hold a new flow's probes" budget_flood_spares_new_flows
 t "N is not open to probes: TCP connections only, a share per source" n_not_open_to_probes
 t "probes for another host spend no tokens and no budget" not_local_spends_nothing
 t "the strict check follows from rules and nexthop objects" rp_filter_as_kernel
