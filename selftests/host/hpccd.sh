@@ -196,7 +196,8 @@ sandboxed() {
 		"$BIN/unit_sandbox" "$unit" "$D" -c /dev/null -S "$TMP/sb/stats" \
 		> "$log" 2>&1 &
 	pid=$!
-	for ((i = 0; i < 20; i++)); do
+	# up to 10 s: a loaded CI machine may start it slowly
+	for ((i = 0; i < 100; i++)); do
 		grep -q "hpccd running" "$log" && break
 		kill -0 $pid 2>/dev/null || break
 		sleep 0.1
