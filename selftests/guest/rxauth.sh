@@ -95,7 +95,7 @@ daemons_start() {
 rx-based = 10.50.2.0/24
 rx-based = fd00:50:2::/64
 auth-key-file = $TMP/hs.keys
-auth-overlap-s = 60
+auth-overlap-s = $((60 * SLOW))
 reconcile-s = 1
 EOF
 	cat > "$TMP/hr.conf" <<EOF
@@ -146,7 +146,9 @@ d() {
 
 # rx_flow DST FAMILY PORT - the flow runs receiver-based: 10 W applied,
 # the flow marked rx-based; W in fewer than half of the responses (T 20
-# ms); every response signed and accepted; N in the responses
+# ms; not on the debugging kernel, whose probe cycle, a response every
+# 0.3 s, is longer than T, so that every response may carry W); every
+# response signed and accepted; N in the responses
 rx_flow() {
 	local rc=0
 	snap a || return 1
@@ -161,7 +163,8 @@ rx_flow() {
 	[ $rc = 0 ] &&
 	[ "$(d a b s_responses_rx)" -ge 20 ] &&
 	[ "$(d a b s_responses_rx_w)" -ge 5 ] &&
-	[ $(( 2 * $(d a b s_responses_rx_w) )) -lt "$(d a b s_responses_rx)" ] &&
+	{ [ "$SLOW" -gt 1 ] ||
+	  [ $(( 2 * $(d a b s_responses_rx_w) )) -lt "$(d a b s_responses_rx)" ]; } &&
 	[ "$(d a b r_rx_w_sent)" -ge 5 ] &&
 	[ "$(d a b r_rx_refused)" = 0 ] &&
 	[ "$(d a b m_rxw)" -ge 5 ] && [ "$(d a b m_kept)" -ge 5 ] &&
