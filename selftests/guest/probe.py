@@ -2,7 +2,8 @@
 # SPDX-License-Identifier: GPL-2.0
 """Craft HPCC probe/response packets (include/uapi/linux/hpcc_wire.h) for tests.
 
-  probe.py send SRC SPORT DST DPORT DSCP KIND COUNT
+  probe.py send SRC SPORT DST DPORT DSCP KIND COUNT [GAP]
+      (GAP: seconds between two packets, 0 by default)
       KIND: probe | response | nomagic (the DSCP, a TCP header, no HPCC header)
             | full (a probe whose HOPS records are all filled already)
             | intmd (a probe with an INT-MD v2.1 shim and header after the
@@ -326,9 +327,12 @@ def labels6(dev, sport, dport, dscp, stopfile):
 def main(av):
     if av[1] == "send":
         src, sport, dst, dport, dscp, kind, n = av[2:9]
+        gap = float(av[9]) if len(av) > 9 else 0
         sk = socket.socket(socket.AF_INET, socket.SOCK_RAW, socket.IPPROTO_RAW)
         for k in kind.split(","):
             for i in range(int(n)):
+                if i and gap:
+                    time.sleep(gap)
                 sk.sendto(packet(src, int(sport), dst, int(dport), int(dscp),
                                  k, i + 1), (dst, 0))
         return 0

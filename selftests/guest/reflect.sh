@@ -74,7 +74,7 @@ s = socket.socket()
 s.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)
 s.bind(("", int(sys.argv[2])))
 s.connect((sys.argv[1], 5201))
-time.sleep(3600)' $CLI "$1" &
+time.sleep(3600)' $CLI "$1" > /dev/null 2>&1 &
 	CONNS+=($!)
 	retry 25 sh -c "ip netns exec hs ss -Htn state established '( sport = :5201 and dport = :$1 )' | grep -q ."
 }
@@ -82,11 +82,8 @@ time.sleep(3600)' $CLI "$1" &
 # probes_spaced PORT N GAP - N probes of hr's flow from PORT to hs:5201,
 # GAP seconds apart
 probes_spaced() {
-	for _ in $(seq "$2"); do
-		ip netns exec hr python3 "$PROBE" send $SRV "$1" $CLI 5201 60 \
-			probe 1 || return 1
-		sleep "$3"
-	done
+	ip netns exec hr python3 "$PROBE" send $SRV "$1" $CLI 5201 60 probe \
+		"$2" "$3"
 }
 
 topology() {
@@ -112,7 +109,7 @@ topology() {
 	tc -n hs filter add dev v0 egress prio 2 protocol ip u32 \
 		match ip dsfield 0xf4 0xfc action pass || return 1
 	# hs's TCP service, for hr's own connections
-	ip netns exec hs python3 "$PROBE" accept 5201 &
+	ip netns exec hs python3 "$PROBE" accept 5201 > /dev/null 2>&1 &
 	CONNS+=($!)
 	modprobe tcp_hpcc &&
 	printf 'response-budget = %s\nresponse-budget-bytes = %s\n' \
@@ -168,8 +165,9 @@ budget_bounds_flood() {
 	# shellcheck disable=SC2086
 	set -- $w0 $w1
 	echo "flood: $(cat "$TMP/flood") in $dt ms; probes-received +$r, responses-sent +$s, response-bytes +$b, on the wire +$(($4 - $2)) packets +$(($3 - $1)) bytes; responses-over-budget +$((b_responses_over_budget - a_responses_over_budget)), responses-over-bytes +$((b_responses_over_bytes - a_responses_over_bytes)), responses-rate-limited +$((b_responses_rate_limited - a_responses_rate_limited)), lookups +$((b_lookups - a_lookups)), socket-drops +$((b_socket_drops - a_socket_drops))"
-	# the flood was one: far more probes than the budget lets through
-	[ "$r" -gt $((4 * BUDGET * dt / 1000)) ] || return 1
+	# the flood was one: more than twice the probes the budget lets
+	# through (its rate depends on the guest's share of the host)
+	[ "$r" -gt $((2 * BUDGET * dt / 1000)) ] || return 1
 	# the bound, by hpccd's counters and on the wire
 	[ "$s" -le $((BURST + BUDGET * all / 1000 + 1)) ] &&
 		[ "$b" -le $((BYTE_BURST + BUDGET_BYTES * all / 1000 + 1)) ] &&
@@ -312,18 +310,23 @@ no_amplification() {
 # real connection, 10 of them 0.1 s apart, have tokens of their own and
 # are all answered (the old hpccd spent one bucket for both: nearly none).
 peer_flood_spares_own_flows() {
-	local w0 w1
+	local w0 w1 fp
 	own_conn 41001 && own_port 41001 || return 1
 	conf "response-rate = 200" || return 1
 	# its first probe is looked up (tcp-check) and then known
 	probes_spaced 41001 1 0.5 || return 1
 	dvars hs a || return 1
 	w0=$(wire hs v0 1)
-	ip netns exec hr "$BIN/probe_flood" $SRV $CLI 3 60 61 probes \
+	ip netns exec hr "$BIN/probe_flood" $SRV $CLI 60 60 61 probes \
 		> "$TMP/flood" 2>&1 &
+	fp=$!
 	sleep 0.5
 	probes_spaced 41001 10 0.1 || return 1
-	wait $! || { cat "$TMP/flood"; return 1; }
+	# every probe went out during the flood (a cap of 60 s: python
+	# takes seconds to start in a loaded guest)
+	kill -0 $fp || { echo "the flood ended before the probes"; return 1; }
+	kill $fp
+	wait $fp || { cat "$TMP/flood"; return 1; }
 	sleep 0.2
 	w1=$(wire hs v0 1)
 	dvars hs b || return 1
@@ -338,22 +341,25 @@ peer_flood_spares_own_flows() {
 # then on are answered (the old hpccd answered one only when it found
 # one of the flood's few tokens).
 budget_flood_spares_new_flows() {
-	local w0 w1
+	local w0 w1 fp
 	own_port 41002 || return 1
 	dvars hs a || return 1
 	w0=$(wire hs v0 1)
-	ip netns exec hr "$BIN/probe_flood" 198.19.0.0/16 $CLI 4 60 61 \
+	ip netns exec hr "$BIN/probe_flood" 198.19.0.0/16 $CLI 60 60 61 \
 		probes > "$TMP/flood" 2>&1 &
+	fp=$!
 	sleep 0.5
 	own_conn 41002 || return 1
 	sleep 1.5
 	probes_spaced 41002 5 0.1 || return 1
-	wait $! || { cat "$TMP/flood"; return 1; }
+	kill -0 $fp || { echo "the flood ended before the probes"; return 1; }
+	kill $fp
+	wait $fp || { cat "$TMP/flood"; return 1; }
 	sleep 0.2
 	w1=$(wire hs v0 1)
 	dvars hs b || return 1
-	echo "flood beyond the budget: $(cat "$TMP/flood"); responses to the new connection $(( ${w1#* } - ${w0#* } )) of 5; responses-over-budget +$((b_responses_over_budget - a_responses_over_budget)), tcp-dumps +$((b_tcp_dumps - a_tcp_dumps)), tcp-flows-learned +$((b_tcp_flows_learned - a_tcp_flows_learned))"
-	[ $((b_responses_over_budget - a_responses_over_budget)) -gt $((4 * BUDGET)) ] &&
+	echo "flood beyond the budget: $(cat "$TMP/flood"); responses to the new connection $(( ${w1#* } - ${w0#* } )) of 5; responses-over-budget +$((b_responses_over_budget - a_responses_over_budget)), tcp-dumps +$((${b_tcp_dumps:-0} - ${a_tcp_dumps:-0})), tcp-flows-learned +$((${b_tcp_flows_learned:-0} - ${a_tcp_flows_learned:-0}))"
+	[ $((b_responses_over_budget - a_responses_over_budget)) -gt $((2 * BUDGET)) ] &&
 		[ $(( ${w1#* } - ${w0#* } )) -ge 5 ]
 }
 
