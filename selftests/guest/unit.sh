@@ -108,7 +108,7 @@ both_families() {
 no_inet6_refused() {
 	local rc
 	sed 's/ AF_INET6//' "$UNIT" > "$TMP/no6.service"
-	ip netns exec hs timeout 10 "$SANDBOX" "$TMP/no6.service" \
+	ip netns exec hs timeout $((10 * SLOW)) "$SANDBOX" "$TMP/no6.service" \
 		"$TOP/build/hpccd" -c "$TMP/hs.conf" > "$TMP/no6.log" 2>&1
 	rc=$?
 	grep -v "not applied" "$TMP/no6.log"
