@@ -61,20 +61,24 @@ KREL_OF = sed -n 's/^\#define UTS_RELEASE "\(.*\)"/\1/p' $(1)/include/generated/
 krel = $(shell $(call KREL_OF,$(1)))
 KRELS := $(foreach k,$(KDIRS),$(call krel,$(k)))
 
-# Kernel sources linked into each per-release build directory.
-KSRC := $(filter-out kernel/hpcc_conftest.h kernel/%.mod.c,\
-	$(wildcard kernel/*.c kernel/*.h)) kernel/Kbuild kernel/Makefile
+# Kernel sources linked into each per-release build directory, file by file
+# (the objects go there, not into the source tree): kernel/lib/ (pure C
+# that userspace compiles too), kernel/common/ (kernel-only code of both
+# modules), one directory per module, and the build files.
+KSRC := $(filter-out kernel/hpcc_conftest.h kernel/%.mod.c kernel/conftest/%,\
+	$(wildcard kernel/*.c kernel/*.h kernel/*/*.c kernel/*/*.h)) kernel/Kbuild kernel/Makefile
 
 modules:
 	@test -n "$(KDIRS)" || { echo "no kernel headers: install linux-headers-$$(uname -r), or run tools/deps" >&2; exit 1; }
 	@set -e; for kdir in $(KDIRS); do \
 		rel=$$($(call KREL_OF,$$kdir)); \
 		d=$(BUILD)/$$rel/kernel; mkdir -p $$d; \
-		find $$d -maxdepth 1 -type l -delete; \
+		find $$d -type l -delete; \
 		ln -sfn $(TOP)/include $(BUILD)/$$rel/include; \
 		ln -sfn $(TOP)/VERSION $(BUILD)/$$rel/VERSION; \
 		ln -sfn $(TOP)/kernel/conftest $$d/conftest; \
-		for f in $(KSRC); do ln -sf $(TOP)/$$f $$d/; done; \
+		for f in $(KSRC); do t=$$d/$${f#kernel/}; \
+			mkdir -p $${t%/*}; ln -sf $(TOP)/$$f $$t; done; \
 		echo "  MODULES $$rel"; \
 		$(MAKE) -s -C $$d KDIR=$$kdir modules; \
 	done
@@ -156,7 +160,7 @@ $(BUILD)/obj-san/%.o: %.c | $(LINUX_SRC)/.stamp
 $(BUILD)/obj-fuzz/%.o: %.c
 	$(call compile,$(FUZZ_CC),$(FUZZ_FLAGS))
 
-CORE_SRC := kernel/hpcc_core.c
+CORE_SRC := kernel/lib/hpcc_core.c
 WIRE_SRC := daemon/hpcc_wire.c
 DECODE_SRC := daemon/hpcc_decode.c
 GENL_SRC := daemon/hpcc_genl.c daemon/hpcc_nl_gen.c
@@ -450,8 +454,7 @@ dkms-src:
 	rm -rf $(DKMS_SRC)
 	mkdir -p $(DKMS_SRC)
 	cp -r dkms.conf VERSION $(wildcard include) $(DKMS_SRC)/
-	mkdir -p $(DKMS_SRC)/kernel
-	cp -r $(KSRC) kernel/conftest $(DKMS_SRC)/kernel/
+	cp -r --parents $(KSRC) kernel/conftest $(DKMS_SRC)/
 
 dkms: dkms-src
 	dkms add -m tcp-hpcc -v $(VERSION) || true

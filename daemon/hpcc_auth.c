@@ -7,7 +7,7 @@
 #include <sodium.h>
 
 #include "hpcc_auth.h"
-#include "hpcc_overlap.h"
+#include "lib/hpcc_overlap.h"
 
 int hpcc_auth_init(void)
 {

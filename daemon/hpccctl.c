@@ -39,7 +39,7 @@
 
 #include "hpcc_genl.h"
 #include "hpccd_config.h"
-#include "hpcc_fcr.h"
+#include "lib/hpcc_fcr.h"
 
 static struct hpcc_genl g;
 static bool json;

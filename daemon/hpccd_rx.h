@@ -5,7 +5,7 @@
  * the receiver's U of the privacy mode that sends only U (section 9.1).
  *
  * The receiver keeps, per flow that asked for it (HPCC_WIRE_EXT_MODE), the
- * algorithm core's state (kernel/hpcc_core.c, the code the module runs)
+ * algorithm core's state (kernel/lib/hpcc_core.c, the code the module runs)
  * and runs NewINT on each probe's records: W is updated locally on every
  * probe, and sent to the sender (HPCC_WIRE_EXT_W) only when more than T
  * has passed since it last was (lastUpdateTime).  W_ai comes from the N
@@ -17,7 +17,7 @@
 #include <stdbool.h>
 #include <stdint.h>
 
-#include "hpcc_core.h"
+#include "lib/hpcc_core.h"
 #include "hpcc_wire.h"
 
 /**

@@ -24,7 +24,7 @@
 #include <linux/in.h>
 #include <linux/in6.h>
 
-#include "hpcc_core.h"
+#include "lib/hpcc_core.h"
 #include "hpcc_mod.h"
 
 #ifndef _HPCC_EVENTS_ADDRS

@@ -83,9 +83,9 @@
 #define HPCC_FAULT_DEFINE_PARAMS
 #include "hpcc_compat.h"
 #include "hpcc_fault.h"
-#include "hpcc_ccm.h"
-#include "hpcc_int_lim.h"
-#include "hpcc_nmac.h"
+#include "lib/hpcc_ccm.h"
+#include "lib/hpcc_int_lim.h"
+#include "lib/hpcc_nmac.h"
 #include "hpcc_nl_prefix.h"
 #include "hpcc_wire_check.h"
 
@@ -317,7 +317,7 @@ struct hpcc_int_dsts {
 
 /**
  * struct hpcc_int_keys - the keys a hop signs FCR messages and CCM
- *	notifications with (config-set key; kernel/hpcc_nmac.h)
+ *	notifications with (config-set key; kernel/lib/hpcc_nmac.h)
  * @rcu: for the free after a grace period (kfree_sensitive())
  * @r: the keys, configured only (a hop keeps none for an overlap)
  */

@@ -26,9 +26,9 @@
 #include <linux/in6.h>
 #include <net/genetlink.h>
 
-#include "hpcc_core.h"
-#include "hpcc_ccm.h"	/* and hpcc_fcr.h */
-#include "hpcc_nmac.h"
+#include "lib/hpcc_core.h"
+#include "lib/hpcc_ccm.h"	/* and hpcc_fcr.h */
+#include "lib/hpcc_nmac.h"
 
 #define HPCC_HASH_BITS		10
 
@@ -150,7 +150,7 @@ enum hpcc_stat {
 /**
  * struct hpcc_nkeys - a namespace's MAC keys for FCR and CCM
  * @rcu: for the free after a grace period (kfree_sensitive())
- * @r: the keys (kernel/hpcc_nmac.h); @expires on the ktime_get_ns() clock
+ * @r: the keys (kernel/lib/hpcc_nmac.h); @expires on the ktime_get_ns() clock
  */
 struct hpcc_nkeys {
 	struct rcu_head rcu;

@@ -9,7 +9,7 @@
 
 #include <net/genetlink.h>
 #include <net/ipv6.h>
-#include "hpcc_fcr.h"
+#include "lib/hpcc_fcr.h"
 
 /*
  * hpcc_nl_prefix() - a prefix from its attributes into @p (IPv4 as

@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
  * ccm_test - the Coordinated Congestion Management notification codec and
- * the host's coordination rule (kernel/hpcc_ccm.h).  Host test, built with
+ * the host's coordination rule (kernel/lib/hpcc_ccm.h).  Host test, built with
  * ASan and UBSan.
  */
 #include <string.h>
@@ -9,7 +9,7 @@
 #include <stdlib.h>
 
 #include "kselftest_harness.h"
-#include "hpcc_ccm.h"
+#include "lib/hpcc_ccm.h"
 
 static const struct hpcc_ccm_msg msg4 = {
 	.family = 4, .ntype = HPCC_CCM_AR_REQUIRED, .switch_id = 7,

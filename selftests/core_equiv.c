@@ -11,7 +11,7 @@
 #include <string.h>
 
 #include "kselftest_harness.h"
-#include "hpcc_core.h"
+#include "lib/hpcc_core.h"
 
 #define TRACES		40
 #define SAMPLES		10000

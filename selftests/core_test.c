@@ -1,14 +1,14 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
  * core_test - hand-computed cases for every branch of the HPCC++ core
- * (kernel/hpcc_core.c).  Host test, built with ASan and UBSan.
+ * (kernel/lib/hpcc_core.c).  Host test, built with ASan and UBSan.
  *
  * Setting: T = 10 us, B = 8 Gbit/s (1 byte/ns, so B*T = 10,000 bytes),
  * eta = 0.75, maxStage = 2, W_init = W_max = 100,000, W_min = 1,000 and
  * W_ai = 500 bytes: every expected value below is exact.
  */
 #include "kselftest_harness.h"
-#include "hpcc_core.h"
+#include "lib/hpcc_core.h"
 
 #define B1	8000000000ULL		/* 1 byte per ns */
 #define WB(x)	((u64)(x) << HPCC_W_SHIFT)

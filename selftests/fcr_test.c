@@ -1,13 +1,13 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
  * fcr_test - the Fast Congestion Response codec, managed-domain check and
- * hold set (kernel/hpcc_fcr.h), the code both modules run.  Host test,
+ * hold set (kernel/lib/hpcc_fcr.h), the code both modules run.  Host test,
  * built with ASan and UBSan.
  */
 #include <string.h>
 
 #include "kselftest_harness.h"
-#include "hpcc_fcr.h"
+#include "lib/hpcc_fcr.h"
 
 static const struct hpcc_fcr_msg msg4 = {
 	.family = 4, .switch_id = 7, .port_id = 3, .rate = 11875000,

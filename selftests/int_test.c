@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * int_test - the arithmetic of the software INT hop (kernel/hpcc_int_lim.h):
+ * int_test - the arithmetic of the software INT hop (kernel/lib/hpcc_int_lim.h):
  * the bounds of what it sends (the namespace's total and per-destination
  * buckets, the destinations it refuses) and INT-MD's Tx utilization.  Host
  * test, built with ASan and UBSan.
@@ -58,7 +58,7 @@ static inline bool ipv6_addr_v4mapped(const struct in6_addr *a)
 		 (a->s6_addr32[2] ^ htonl(0x0000ffff)));
 }
 
-#include "hpcc_int_lim.h"
+#include "lib/hpcc_int_lim.h"
 
 #define MS	1000000ULL
 

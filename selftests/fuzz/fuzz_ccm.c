@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
  * fuzz_ccm - libFuzzer target over the CCM notification decoder and the
- * host's coordination rule (kernel/hpcc_ccm.h): the decoder runs on UDP
+ * host's coordination rule (kernel/lib/hpcc_ccm.h): the decoder runs on UDP
  * payloads from the network, the rule on telemetry and notifications.
  *
  * Each input is decoded as it is.  Invariants: decoding never reads
@@ -25,7 +25,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "hpcc_ccm.h"
+#include "lib/hpcc_ccm.h"
 #include "fuzz_nmac.h"
 
 #define RTT 1000ULL

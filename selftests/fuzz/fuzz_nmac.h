@@ -1,6 +1,6 @@
 /* SPDX-License-Identifier: GPL-2.0 */
 /*
- * fuzz_nmac.h - the MAC check (kernel/hpcc_nmac.h) on a fuzz input, for
+ * fuzz_nmac.h - the MAC check (kernel/lib/hpcc_nmac.h) on a fuzz input, for
  * fuzz_fcr and fuzz_ccm: with a key for every source, a trailer it accepts
  * is the one signing the input's message gives, and one changed byte of
  * the message makes it refused.
@@ -11,7 +11,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "hpcc_nmac.h"
+#include "lib/hpcc_nmac.h"
 
 /* @mlen: HPCC_WIRE_FCR_LEN or HPCC_WIRE_CCM_LEN */
 static void fuzz_nmac(const unsigned char *data, size_t len,

@@ -13,7 +13,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "hpcc_core.h"
+#include "lib/hpcc_core.h"
 #include "hpcc_trace.h"
 
 static void check(const struct hpcc_flow *f, const struct hpcc_params *p)

@@ -10,7 +10,7 @@
 #include <stdlib.h>
 #include <time.h>
 
-#include "hpcc_core.h"
+#include "lib/hpcc_core.h"
 
 #define NSAMP	4096
 #define CALLS	(1 << 20)

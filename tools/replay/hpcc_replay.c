@@ -15,7 +15,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "hpcc_core.h"
+#include "lib/hpcc_core.h"
 #include "hpcc_trace.h"
 
 static const char usage[] =

@@ -17,7 +17,7 @@
 #define _HPCC_TRACE_H
 
 #include <stddef.h>
-#include "hpcc_core.h"
+#include "lib/hpcc_core.h"
 
 /**
  * struct hpcc_sample - one parsed trace line

@@ -5,7 +5,7 @@
  * each accepted until its overlap ends (draft-miao-ccwg-hpcc section 9.1's
  * feedback MAC; issue 21: "key rotation without dropping flows").
  *
- * One algorithm for the kernel's FCR and CCM keys (kernel/hpcc_nmac.h,
+ * One algorithm for the kernel's FCR and CCM keys (kernel/lib/hpcc_nmac.h,
  * hpcc_nmac_replace()) and hpccd's response keys (daemon/hpcc_auth.c,
  * hpcc_keyring_load()), on arrays of either key type described by struct
  * hpcc_overlap_type.  Kernel and userspace: only <linux/types.h> types
