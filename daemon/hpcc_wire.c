@@ -532,7 +532,7 @@ static enum hpcc_parse_err parse_ip4(const uint8_t *ip, size_t len,
 
 /*
  * The IPv6 header of @ip (@len bytes, at least HPCC_IP6_LEN) and its
- * extension headers, walked as kernel/hpcc_wire_check.h's hpcc_wire_ipv6_l4()
+ * extension headers, walked as kernel/common/hpcc_wire_check.h's hpcc_wire_ipv6_l4()
  * walks them: *@ihl the offset of the TCP header, *@total the packet's
  * length.
  */

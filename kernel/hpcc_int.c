@@ -81,13 +81,13 @@
 #include <linux/hpcc_int.h>
 
 #define HPCC_FAULT_DEFINE_PARAMS
-#include "hpcc_compat.h"
-#include "hpcc_fault.h"
+#include "common/hpcc_compat.h"
+#include "common/hpcc_fault.h"
 #include "lib/hpcc_ccm.h"
 #include "lib/hpcc_int_lim.h"
 #include "lib/hpcc_nmac.h"
-#include "hpcc_nl_prefix.h"
-#include "hpcc_wire_check.h"
+#include "common/hpcc_nl_prefix.h"
+#include "common/hpcc_wire_check.h"
 
 #define HPCC_INT_PROBE_DSCP_DEFAULT	60
 #define HPCC_INT_IFA_PROTOCOL_DEFAULT	253

@@ -5,7 +5,7 @@
 #ifndef _HPCC_INT_NL_POLICY_H
 #define _HPCC_INT_NL_POLICY_H
 
-#include "hpcc_compat.h"	/* HPCC_NLA_RANGE_CONST */
+#include "common/hpcc_compat.h"	/* HPCC_NLA_RANGE_CONST */
 #include <net/netlink.h>
 #include <net/genetlink.h>
 

@@ -14,7 +14,7 @@
 #include <net/tcp.h>
 
 #define HPCC_FAULT_DEFINE_PARAMS
-#include "hpcc_fault.h"
+#include "common/hpcc_fault.h"
 #include "hpcc_mod.h"
 
 unsigned int hpcc_net_id __read_mostly;

@@ -24,9 +24,9 @@
 #include <net/ipv6.h>
 #include <net/tcp.h>
 
-#include "hpcc_compat.h"
+#include "common/hpcc_compat.h"
 #include "hpcc_mod.h"
-#include "hpcc_nl_prefix.h"
+#include "common/hpcc_nl_prefix.h"
 
 enum hpcc_nl_grp {
 	HPCC_NLGRP_EVENTS,

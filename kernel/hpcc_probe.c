@@ -34,9 +34,9 @@
 #include <net/ip.h>
 #include <net/ipv6.h>
 
-#include "hpcc_fault.h"
+#include "common/hpcc_fault.h"
 #include "hpcc_mod.h"
-#include "hpcc_wire_check.h"
+#include "common/hpcc_wire_check.h"
 
 #define HPCC_PROBE_NHOOKS	(IS_ENABLED(CONFIG_IPV6) ? 2 : 1)
 

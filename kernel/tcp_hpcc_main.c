@@ -19,7 +19,7 @@
 #include <linux/module.h>
 #include <net/tcp.h>
 
-#include "hpcc_compat.h"
+#include "common/hpcc_compat.h"
 #include "hpcc_mod.h"
 
 #define CREATE_TRACE_POINTS

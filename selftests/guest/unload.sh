@@ -34,7 +34,7 @@
 # namespace's teardown; 3 until 2026-11-27).
 #
 # Modules built with HPCC_FAULT_INJECT=y (make check-debug) have test-only
-# delays (kernel/hpcc_fault.h): before each rmmod the cycled module is set
+# delays (kernel/common/hpcc_fault.h): before each rmmod the cycled module is set
 # to busy-wait UNLOAD_FAULT_HOOK_US (default 5000) in its hook and to sleep
 # UNLOAD_FAULT_EXIT_MS (default 1) at the start of each namespace's .exit,
 # which widens the window in which a hook entered before the unregister
