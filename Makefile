@@ -395,9 +395,9 @@ uapi: linux-src
 	@python3 tools/ynl-client daemon/hpcc_nl_gen.h daemon/hpcc_nl_gen.c \
 		Documentation/netlink/specs/hpcc.yaml Documentation/netlink/specs/hpcc-int.yaml
 	@echo "  GEN     daemon/hpcc_nl_gen.[ch]"
-	@sh tools/ynl-policy hpcc kernel/hpcc_nl_policy.h
+	@sh tools/ynl-policy hpcc kernel/tcp_hpcc/nl_policy.h
 	@sh tools/ynl-policy hpcc-int kernel/hpcc_int_nl_policy.h
-	@echo "  GEN     kernel/hpcc_nl_policy.h kernel/hpcc_int_nl_policy.h"
+	@echo "  GEN     kernel/tcp_hpcc/nl_policy.h kernel/hpcc_int_nl_policy.h"
 
 # CAMELCASE: the only hit is the kernel's own struct Qdisc.  checkpatch
 # writes its .checkpatch-camelcase.* cache into the directory it runs in:

@@ -87,7 +87,7 @@ static inline uint64_t hpcc_get64(const uint8_t *p)
 			 HPCC_WIRE_HDR_LEN + \
 			 HPCC_MAX_HOPS * HPCC_WIRE_HOP_LEN + HPCC_WIRE_EXT_MAX)
 /* The most IPv6 extension headers hpcc_parse() walks (as the kernel's
- * probe hook, kernel/hpcc_probe.c).
+ * probe hook, kernel/tcp_hpcc/probe.c).
  */
 #define HPCC_IP6_MAX_EXTHDRS	8
 
@@ -267,7 +267,7 @@ enum hpcc_parse_err {
  * Checks structure only (IPv4 header and checksum, unfragmented TCP whose
  * seq, ack, flags, window and urgent pointer are 0, the HPCC header, hop
  * counts, length, the extensions after the records), the same rule by
- * which the kernel consumes probes and responses (kernel/hpcc_probe.c;
+ * which the kernel consumes probes and responses (kernel/tcp_hpcc/probe.c;
  * the kernel does not read extensions); the TCP checksum is not checked, as
  * INT hops rewrite the payload.  The caller checks the DSCP and what the
  * hop values mean.

@@ -861,7 +861,7 @@ static void reconcile(void)
 /*
  * rx_params() - the parameters receiver-based flows run with: the
  * module's, converted as the module converts them (hpcc_cfg_build(),
- * kernel/hpcc_net.c).  A module that does not report them all leaves
+ * kernel/tcp_hpcc/net.c).  A module that does not report them all leaves
  * receiver-based requests refused.
  */
 static void rx_params(const struct hpcc_params_attrs *a)

@@ -476,7 +476,7 @@ namespaces_apart() {
 # A 4 MB flow (pacing at 1 Gbit/s: about 30 ms, many round trips) gets all
 # three events.  A 1000-byte one (xfer.py: one segment, then the answer)
 # ends within its first round trip: flow-new and flow-del, but no
-# flow-active, so hpccd never probes it (tcp_hpcc_main.c,
+# flow-active, so hpccd never probes it (kernel/tcp_hpcc/main.c,
 # hpcc_announce_active()).
 events() {
 	local pid
@@ -653,7 +653,7 @@ probes_consumed() {
 	[ "$(snmp)" = $((in1 + 3)) ] && [ "$(stat_of hs dscp_not_hpcc)" = $((d0 + 3)) ] &&
 		[ "$(stat_of hs probes_consumed)" = "$p0" ]
 }
-# The tracepoints (kernel/hpcc_events.h): one hpcc:hpcc_sample per sample
+# The tracepoints (kernel/tcp_hpcc/trace.h): one hpcc:hpcc_sample per sample
 # the flow applies, one hpcc:hpcc_mode per mode change, with the flow's
 # tuple, the sample's hop count and sane times.
 mode_is() {

@@ -45,15 +45,15 @@ int_uapi_matches_spec() {
 	return $rc
 }
 
-# kernel/hpcc_nl_policy.h and hpcc_int_nl_policy.h are tools/ynl-policy's
+# kernel/tcp_hpcc/nl_policy.h and hpcc_int_nl_policy.h are tools/ynl-policy's
 # cut of ynl-gen-c's kernel source, and each module's ops table matches the
 # split ops ynl-gen-c generates (ops_vs_spec.py)
 policy_and_ops_match_spec() {
 	local spec=$1 policy=$2 module=$3 src d rc=0
 	d=$(mktemp -d)
 	src=${LINUX_SRC:-$TOP/build/linux-src}
-	sh tools/ynl-policy "$spec" "$d/$policy" &&
-		diff -u "$d/$policy" "kernel/$policy" || rc=1
+	sh tools/ynl-policy "$spec" "$d/policy.h" &&
+		diff -u "$d/policy.h" "kernel/$policy" || rc=1
 	cp "Documentation/netlink/specs/$spec.yaml" "$src/Documentation/netlink/specs/" &&
 	(cd "$src/tools/net/ynl" && python3 ynl-gen-c.py --mode kernel --source \
 		--spec "../../../Documentation/netlink/specs/$spec.yaml" -o "$d/gen.c") &&
@@ -80,7 +80,7 @@ t "include/uapi/linux/hpcc.h is what ynl-gen-c makes of the YNL spec" uapi_match
 t "daemon/hpcc_nl_gen.c and .h are what tools/ynl-client makes of the specs" client_matches_spec
 t "include/uapi/linux/hpcc_int.h is what ynl-gen-c makes of its YNL spec" int_uapi_matches_spec
 t "tcp_hpcc's policies and ops are what ynl-gen-c makes of hpcc.yaml" \
-	policy_and_ops_match_spec hpcc hpcc_nl_policy.h hpcc_nl.c
+	policy_and_ops_match_spec hpcc tcp_hpcc/nl_policy.h tcp_hpcc/netlink.c
 t "hpcc_int's policies and ops are what ynl-gen-c makes of hpcc-int.yaml" \
 	policy_and_ops_match_spec hpcc-int hpcc_int_nl_policy.h hpcc_int.c
 t "wire structures have their documented sizes" wire_sizes

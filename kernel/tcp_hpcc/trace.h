@@ -1,6 +1,6 @@
 /* SPDX-License-Identifier: GPL-2.0 */
 /*
- * hpcc_events.h - tcp_hpcc's tracepoints (TRACE_SYSTEM hpcc), for perf,
+ * trace.h - tcp_hpcc's tracepoints (TRACE_SYSTEM hpcc), for perf,
  * trace-cmd, bpftrace or tracefs (events/hpcc/ under the tracing mount).
  * Documentation/admin-guide.rst, "Tracepoints", shows their use.
  *
@@ -25,7 +25,7 @@
 #include <linux/in6.h>
 
 #include "lib/hpcc_core.h"
-#include "hpcc_mod.h"
+#include "tcp_hpcc.h"
 
 #ifndef _HPCC_EVENTS_ADDRS
 #define _HPCC_EVENTS_ADDRS
@@ -208,7 +208,7 @@ TRACE_EVENT(hpcc_fcr,
 
 /*
  * hpcc_ccm - the coordination rule changed an IPv6 flow's path
- * (tcp_hpcc_main.c, hpcc_ccm_step(); or a type 3 notification,
+ * (main.c, hpcc_ccm_step(); or a type 3 notification,
  * hpcc_ccm_rx_apply(): note 1): the flow's RTT used for the gap, and from
  * its newest sample U (Q32) at the binding hop, that hop (from 1) and the
  * path's hop count, u' of the last hop (Q32); the new flow label.
@@ -249,5 +249,5 @@ TRACE_EVENT(hpcc_ccm,
 #undef TRACE_INCLUDE_PATH
 #define TRACE_INCLUDE_PATH .
 #undef TRACE_INCLUDE_FILE
-#define TRACE_INCLUDE_FILE hpcc_events
+#define TRACE_INCLUDE_FILE trace
 #include <trace/define_trace.h>

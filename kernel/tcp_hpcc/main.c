@@ -10,9 +10,9 @@
  * the newest telemetry of the flow (hpcc_cong_control_rs()), the
  * conventional fallback law (Reno with PRR) used without fresh telemetry and
  * while TCP recovers from loss, and the module's init and exit.  Per-flow
- * state lives out of line (hpcc_table.c), the namespace's parameters,
- * counters and hook in hpcc_net.c, telemetry arrives over generic netlink
- * (hpcc_nl.c), probes are consumed before TCP (hpcc_probe.c).  The rules
+ * state lives out of line (table.c), the namespace's parameters,
+ * counters and hook in net.c, telemetry arrives over generic netlink
+ * (netlink.c), probes are consumed before TCP (probe.c).  The rules
  * are in Documentation/design.rst, "The control law in the kernel".
  */
 
@@ -20,10 +20,10 @@
 #include <net/tcp.h>
 
 #include "common/hpcc_compat.h"
-#include "hpcc_mod.h"
+#include "tcp_hpcc.h"
 
 #define CREATE_TRACE_POINTS
-#include "hpcc_events.h"
+#include "trace.h"
 
 /*
  * The congestion control private area: the entry pointer, and snd_una as
@@ -344,10 +344,10 @@ static bool hpcc_on_path(const struct hpcc_ent *e,
 
 /*
  * hpcc_ccm_rx_apply() - act on the CCM notifications received for the flow
- * since its last ACK (hpcc_ccm_take() in hpcc_fcr_rx.c; Coordinated
+ * since its last ACK (hpcc_ccm_take() in fcr_rx.c; Coordinated
  * Congestion Management section 6.4, hpcc_ccm_note()), each one's sequence
  * number checked against the window as it arrived (hpcc_fcr_lock() in
- * hpcc_fcr_rx.c, ccm-bad-seq): type 1 sets the CC indicator and
+ * fcr_rx.c, ccm-bad-seq): type 1 sets the CC indicator and
  * type 2 clears it (ccm-cc-set, ccm-cc-cleared); type 3 changes the path
  * as hpcc_ccm_step() does (ccm-ar-reroutes), under the rule's limits, when
  * the flow's U is at eta or above or its telemetry does not show the
@@ -727,7 +727,7 @@ static void hpcc_flowlabel_check(struct sock *sk, struct hpcc_ent *e,
  * hold is in force HPCC's own law raises W from there (section 5: "use
  * the sender congestion control to raise the sending rate").  The holds'
  * sequence numbers were checked as their messages arrived (hpcc_fcr_lock()
- * in hpcc_fcr_rx.c): a message outside the window never became a hold.
+ * in fcr_rx.c): a message outside the window never became a hold.
  * This is also where a rate that arrived while the socket was owned by
  * user first lowers the pacing rate.  Without a new message and after the
  * last hold ended, the lock is not taken.

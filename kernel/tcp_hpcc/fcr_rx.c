@@ -1,9 +1,9 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * hpcc_fcr_rx.c - Fast Congestion Response on the sending host
+ * fcr_rx.c - Fast Congestion Response on the sending host
  * (draft-even-tsvwg-datacenter-fast-congestion): receive a congested hop's
- * message in the LOCAL_IN hook (hpcc_probe.c), check it, and hold its rate
- * for the flow; the ACK path (tcp_hpcc_main.c, hpcc_fcr_apply()) caps the
+ * message in the LOCAL_IN hook (probe.c), check it, and hold its rate
+ * for the flow; the ACK path (main.c, hpcc_fcr_apply()) caps the
  * flow with the lowest rate held.
  *
  * Received here, in the module, not in hpccd: the rate reaches the flow
@@ -47,7 +47,7 @@
 #include <net/ipv6.h>
 #include <net/tcp.h>
 
-#include "hpcc_mod.h"
+#include "tcp_hpcc.h"
 
 /* Why a message was refused, for the log. */
 static const char *const hpcc_fcr_why[] = {
@@ -260,7 +260,7 @@ static void hpcc_fcr_hold(struct hpcc_net *hn, const struct hpcc_cfg *cfg,
  * section 6.2) in the datagram's payload @b (@len bytes): decoded, its
  * sequence number checked against the flow's window (hpcc_fcr_lock()),
  * and kept for its flow until the flow's next ACK acts on it
- * (hpcc_ccm_rx_apply() in tcp_hpcc_main.c, which holds the socket: the
+ * (hpcc_ccm_rx_apply() in main.c, which holds the socket: the
  * rule's state and the rehash need it, and a path change waits for an
  * ACK anyway) unless it is a replay (hpcc_ccm_pend_put(), ccm-ignored).
  * Refusals are counted (ccm-malformed, ccm-no-flow, ccm-bad-seq) and

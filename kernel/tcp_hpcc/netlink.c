@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * hpcc_nl.c - the "hpcc" generic netlink family: telemetry in, flows,
+ * netlink.c - the "hpcc" generic netlink family: telemetry in, flows,
  * parameters and counters out, flow events.  Described by
  * Documentation/netlink/specs/hpcc.yaml and include/uapi/linux/hpcc.h.
  *
@@ -25,7 +25,7 @@
 #include <net/tcp.h>
 
 #include "common/hpcc_compat.h"
-#include "hpcc_mod.h"
+#include "tcp_hpcc.h"
 #include "common/hpcc_nl_prefix.h"
 
 enum hpcc_nl_grp {
@@ -39,7 +39,7 @@ static struct genl_family hpcc_genl_family;
  * (tools/ynl-policy, `make uapi`): hpcc_hop_nl_policy and one per
  * operation that takes attributes.
  */
-#include "hpcc_nl_policy.h"
+#include "nl_policy.h"
 
 /*
  * The settable parameters and where struct hpcc_cfg keeps them: params-get

@@ -1,10 +1,10 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * hpcc_net.c - the per network namespace lifecycle of tcp_hpcc: the
+ * net.c - the per network namespace lifecycle of tcp_hpcc: the
  * parameters (module parameters as the defaults of a new namespace, then
  * params-set), the counters, and the probe hook's registration and
- * teardown.  The flow table is hpcc_table.c; the congestion control ops
- * are tcp_hpcc_main.c.
+ * teardown.  The flow table is table.c; the congestion control ops
+ * are main.c.
  */
 
 #include <linux/module.h>
@@ -15,7 +15,7 @@
 
 #define HPCC_FAULT_DEFINE_PARAMS
 #include "common/hpcc_fault.h"
-#include "hpcc_mod.h"
+#include "tcp_hpcc.h"
 
 unsigned int hpcc_net_id __read_mostly;
 

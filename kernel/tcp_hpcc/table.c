@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * hpcc_table.c - the flow table of tcp_hpcc: per-flow entries in an RCU
- * hash table of the namespace's state (hpcc_net.c), keyed by (family,
+ * table.c - the flow table of tcp_hpcc: per-flow entries in an RCU
+ * hash table of the namespace's state (net.c), keyed by (family,
  * 4-tuple), and their lifetime.
  */
 
@@ -10,7 +10,7 @@
 #include <net/ipv6.h>
 #include <net/tcp.h>
 
-#include "hpcc_mod.h"
+#include "tcp_hpcc.h"
 
 static struct kmem_cache *hpcc_ent_cache __read_mostly;
 

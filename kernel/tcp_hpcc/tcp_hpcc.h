@@ -1,6 +1,6 @@
 /* SPDX-License-Identifier: GPL-2.0 */
 /*
- * hpcc_mod.h - shared declarations of tcp_hpcc.ko: per-netns state, the
+ * tcp_hpcc.h - shared declarations of tcp_hpcc.ko: per-netns state, the
  * flow table, the netlink family and the probe/response hook.
  *
  * Locking (Documentation/design.rst, "Per-flow state"):
@@ -415,7 +415,7 @@ struct hpcc_ent {
 	struct sock *sk;
 };
 
-/* hpcc_net.c: the namespace's parameters, counters and hook */
+/* net.c: the namespace's parameters, counters and hook */
 extern unsigned int hpcc_net_id;
 struct hpcc_net *hpcc_net(const struct net *net);
 void hpcc_stat_inc(struct hpcc_net *hn, enum hpcc_stat s);
@@ -425,7 +425,7 @@ void hpcc_net_put(struct hpcc_net *hn);
 int hpcc_net_register(void);
 void hpcc_net_unregister(void);
 
-/* hpcc_table.c: the flow table */
+/* table.c: the flow table */
 struct hpcc_ent *hpcc_ent_create(struct hpcc_net *hn,
 				 const struct hpcc_key *key, int bound_dev_if);
 void hpcc_ent_destroy(struct hpcc_ent *e);
@@ -440,16 +440,16 @@ void hpcc_pub_read(const struct hpcc_ent *e, struct hpcc_pub *pub);
 int hpcc_table_init(void);
 void hpcc_table_exit(void);
 
-/* hpcc_nl.c */
+/* netlink.c */
 int hpcc_nl_init(void);
 void hpcc_nl_exit(void);
 void hpcc_nl_flow_event(struct hpcc_ent *e, u8 cmd);
 
-/* hpcc_fcr_rx.c */
+/* fcr_rx.c */
 int hpcc_fcr_rcv(struct hpcc_net *hn, struct sk_buff *skb, unsigned int off,
 		 const struct in6_addr *src, u8 pf);
 
-/* hpcc_probe.c */
+/* probe.c */
 int hpcc_probe_register(struct net *net, struct hpcc_net *hn);
 void hpcc_probe_unregister(struct net *net, struct hpcc_net *hn);
 

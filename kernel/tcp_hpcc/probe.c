@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * hpcc_probe.c - remove probe and response packets addressed to this host
+ * probe.c - remove probe and response packets addressed to this host
  * before TCP sees them.
  *
  * A netfilter hook at NF_INET_LOCAL_IN, first priority, so only packets
@@ -23,7 +23,7 @@
  *
  * The same hooks take Fast Congestion Response messages, UDP datagrams to
  * the namespace's FCR port (IPv6: without extension headers), to
- * hpcc_fcr_rcv() (hpcc_fcr_rx.c).
+ * hpcc_fcr_rcv() (fcr_rx.c).
  */
 #include <linux/ip.h>
 #include <linux/ipv6.h>
@@ -35,7 +35,7 @@
 #include <net/ipv6.h>
 
 #include "common/hpcc_fault.h"
-#include "hpcc_mod.h"
+#include "tcp_hpcc.h"
 #include "common/hpcc_wire_check.h"
 
 #define HPCC_PROBE_NHOOKS	(IS_ENABLED(CONFIG_IPV6) ? 2 : 1)
