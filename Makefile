@@ -384,7 +384,7 @@ bench-core: $(BUILD)/core_bench
 	done
 
 # The netlink API, include/uapi/linux/hpcc.h and hpcc_int.h, the kernel's
-# policies (kernel/*_nl_policy.h) and the client's tables and typed
+# policies (kernel/*/nl_policy.h) and the client's tables and typed
 # structures (daemon/hpcc_nl_gen.[ch]), all generated from the YNL specs;
 # the wire format (hpcc_wire.h) is ours.
 uapi: linux-src
@@ -396,8 +396,8 @@ uapi: linux-src
 		Documentation/netlink/specs/hpcc.yaml Documentation/netlink/specs/hpcc-int.yaml
 	@echo "  GEN     daemon/hpcc_nl_gen.[ch]"
 	@sh tools/ynl-policy hpcc kernel/tcp_hpcc/nl_policy.h
-	@sh tools/ynl-policy hpcc-int kernel/hpcc_int_nl_policy.h
-	@echo "  GEN     kernel/tcp_hpcc/nl_policy.h kernel/hpcc_int_nl_policy.h"
+	@sh tools/ynl-policy hpcc-int kernel/hpcc_int/nl_policy.h
+	@echo "  GEN     kernel/tcp_hpcc/nl_policy.h kernel/hpcc_int/nl_policy.h"
 
 # CAMELCASE: the only hit is the kernel's own struct Qdisc.  checkpatch
 # writes its .checkpatch-camelcase.* cache into the directory it runs in:

@@ -45,7 +45,7 @@ int_uapi_matches_spec() {
 	return $rc
 }
 
-# kernel/tcp_hpcc/nl_policy.h and hpcc_int_nl_policy.h are tools/ynl-policy's
+# kernel/tcp_hpcc/nl_policy.h and hpcc_int/nl_policy.h are tools/ynl-policy's
 # cut of ynl-gen-c's kernel source, and each module's ops table matches the
 # split ops ynl-gen-c generates (ops_vs_spec.py)
 policy_and_ops_match_spec() {
@@ -82,6 +82,6 @@ t "include/uapi/linux/hpcc_int.h is what ynl-gen-c makes of its YNL spec" int_ua
 t "tcp_hpcc's policies and ops are what ynl-gen-c makes of hpcc.yaml" \
 	policy_and_ops_match_spec hpcc tcp_hpcc/nl_policy.h tcp_hpcc/netlink.c
 t "hpcc_int's policies and ops are what ynl-gen-c makes of hpcc-int.yaml" \
-	policy_and_ops_match_spec hpcc-int hpcc_int_nl_policy.h hpcc_int.c
+	policy_and_ops_match_spec hpcc-int hpcc_int/nl_policy.h hpcc_int/main.c
 t "wire structures have their documented sizes" wire_sizes
 ktap_finished

@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * hpcc_int.c - hpcc_int.ko, a software INT transit hop for Linux forwarding
+ * main.c - hpcc_int.ko, a software INT transit hop for Linux forwarding
  * paths (software routers, testbeds).
  *
  * On every forwarded IPv4 or IPv6 packet that carries the namespace's probe
@@ -2096,7 +2096,7 @@ static struct genl_family hpcc_int_genl_family;
  * would come back as an errno), are generated from the YNL spec
  * (tools/ynl-policy, `make uapi`), one per operation that takes attributes.
  */
-#include "hpcc_int_nl_policy.h"
+#include "nl_policy.h"
 
 static int hpcc_int_ifindex(struct genl_info *info)
 {
