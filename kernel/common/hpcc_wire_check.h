@@ -3,7 +3,7 @@
  * The checks by which both modules recognize a probe or a response on the
  * wire (include/uapi/linux/hpcc_wire.h):
  * tcp_hpcc's LOCAL_IN hook before it consumes one (kernel/tcp_hpcc/probe.c)
- * and hpcc_int's FORWARD hook before it stamps one (kernel/hpcc_int/main.c).
+ * and hpcc_int's FORWARD hook before it stamps one (kernel/hpcc_int/stamp.c).
  * hpccd's parser applies the same rules in userspace (daemon/hpcc_wire.c).
  */
 #ifndef _HPCC_WIRE_CHECK_H

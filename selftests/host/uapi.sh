@@ -82,6 +82,6 @@ t "include/uapi/linux/hpcc_int.h is what ynl-gen-c makes of its YNL spec" int_ua
 t "tcp_hpcc's policies and ops are what ynl-gen-c makes of hpcc.yaml" \
 	policy_and_ops_match_spec hpcc tcp_hpcc/nl_policy.h tcp_hpcc/netlink.c
 t "hpcc_int's policies and ops are what ynl-gen-c makes of hpcc-int.yaml" \
-	policy_and_ops_match_spec hpcc-int hpcc_int/nl_policy.h hpcc_int/main.c
+	policy_and_ops_match_spec hpcc-int hpcc_int/nl_policy.h hpcc_int/netlink.c
 t "wire structures have their documented sizes" wire_sizes
 ktap_finished
