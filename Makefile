@@ -161,6 +161,12 @@ $(BUILD)/obj-fuzz/%.o: %.c
 	$(call compile,$(FUZZ_CC),$(FUZZ_FLAGS))
 
 CORE_SRC := kernel/lib/hpcc_core.c
+# The rules both modules run (kernel/lib/): FCR codec and holds, CCM codec
+# and rule, the message MAC (libsodium in userspace) and its key overlap.
+FCR_SRC := kernel/lib/hpcc_fcr.c
+CCM_SRC := kernel/lib/hpcc_ccm.c $(FCR_SRC)
+OVERLAP_SRC := kernel/lib/hpcc_overlap.c
+NMAC_SRC := kernel/lib/hpcc_nmac.c $(OVERLAP_SRC) $(CCM_SRC)
 WIRE_SRC := daemon/hpcc_wire.c
 DECODE_SRC := daemon/hpcc_decode.c
 GENL_SRC := daemon/hpcc_genl.c daemon/hpcc_nl_gen.c
@@ -173,7 +179,7 @@ programs: $(PROGRAMS)
 # --version prints VERSION.
 $(call obj,obj,daemon/hpccd.c daemon/hpccctl.c): VERSION
 HPCCD_SRC := daemon/hpccd_config.c daemon/hpccd_sched.c daemon/hpccd_rx.c \
-	daemon/hpcc_auth.c daemon/hpccd_send.c $(CORE_SRC)
+	daemon/hpcc_auth.c daemon/hpccd_send.c $(CORE_SRC) $(OVERLAP_SRC)
 # -z now: no lazy binding, whose resolver saves the vector registers (key
 # bytes a copy left there) on the stack at each first call
 $(BUILD)/hpccd: $(call obj,obj,daemon/hpccd.c $(HPCCD_SRC) $(GENL_SRC) $(WIRE_SRC) $(DECODE_SRC))
@@ -217,15 +223,15 @@ $(BUILD)/selftests/decode_test: $(call obj,obj-san,selftests/decode_test.c $(DEC
 	$(call link,$(CC),$(U_CFLAGS) $(SAN_FLAGS))
 $(BUILD)/selftests/config_test: $(call obj,obj-san,selftests/config_test.c daemon/hpccd_config.c)
 	$(call link,$(CC),$(U_CFLAGS) $(SAN_FLAGS))
-$(BUILD)/selftests/auth_test: $(call obj,obj-san,selftests/auth_test.c daemon/hpcc_auth.c daemon/hpccd_config.c $(WIRE_SRC))
+$(BUILD)/selftests/auth_test: $(call obj,obj-san,selftests/auth_test.c daemon/hpcc_auth.c daemon/hpccd_config.c $(WIRE_SRC) $(OVERLAP_SRC))
 	$(call link,$(CC),$(U_CFLAGS) $(SAN_FLAGS),-lsodium)
 $(BUILD)/selftests/rx_test: $(call obj,obj-san,selftests/rx_test.c daemon/hpccd_rx.c $(CORE_SRC))
 	$(call link,$(CC),$(U_CFLAGS) $(SAN_FLAGS))
-$(BUILD)/selftests/fcr_test: $(call obj,obj-san,selftests/fcr_test.c)
+$(BUILD)/selftests/fcr_test: $(call obj,obj-san,selftests/fcr_test.c $(FCR_SRC))
 	$(call link,$(CC),$(U_CFLAGS) $(SAN_FLAGS))
-$(BUILD)/selftests/nmac_test: $(call obj,obj-san,selftests/nmac_test.c)
+$(BUILD)/selftests/nmac_test: $(call obj,obj-san,selftests/nmac_test.c $(NMAC_SRC))
 	$(call link,$(CC),$(U_CFLAGS) $(SAN_FLAGS),-lsodium)
-$(BUILD)/selftests/ccm_test: $(call obj,obj-san,selftests/ccm_test.c)
+$(BUILD)/selftests/ccm_test: $(call obj,obj-san,selftests/ccm_test.c $(CCM_SRC))
 	$(call link,$(CC),$(U_CFLAGS) $(SAN_FLAGS))
 $(BUILD)/selftests/int_test: $(call obj,obj-san,selftests/int_test.c)
 	$(call link,$(CC),$(U_CFLAGS) $(SAN_FLAGS))
@@ -237,7 +243,7 @@ $(BUILD)/selftests/nlgen_test: $(call obj,obj-san,selftests/nlgen_test.c $(GENL_
 	$(call link,$(CC),$(U_CFLAGS) $(SAN_FLAGS),-lmnl)
 $(BUILD)/selftests/hpcc_nl: $(call obj,obj,selftests/hpcc_nl.c $(GENL_SRC))
 	$(call link,$(CC),$(U_CFLAGS),-lmnl)
-$(BUILD)/selftests/nmac_send: $(call obj,obj,selftests/nmac_send.c)
+$(BUILD)/selftests/nmac_send: $(call obj,obj,selftests/nmac_send.c $(NMAC_SRC))
 	$(call link,$(CC),$(U_CFLAGS),-lsodium)
 $(BUILD)/selftests/probe_flood: $(call obj,obj,selftests/probe_flood.c $(WIRE_SRC))
 	$(call link,$(CC),$(U_CFLAGS))
@@ -258,13 +264,13 @@ $(BUILD)/selftests/%: $(BUILD)/obj-test/selftests/%.o
 FUZZ_PROGS := $(BUILD)/fuzz/fuzz_replay $(BUILD)/fuzz/fuzz_wire $(BUILD)/fuzz/fuzz_config \
 	$(BUILD)/fuzz/fuzz_decode $(BUILD)/fuzz/fuzz_fcr $(BUILD)/fuzz/fuzz_ccm
 fuzz-progs: $(FUZZ_PROGS)
-$(BUILD)/fuzz/fuzz_wire: $(call obj,obj-fuzz,selftests/fuzz/fuzz_wire.c $(WIRE_SRC) daemon/hpcc_auth.c daemon/hpccd_config.c)
+$(BUILD)/fuzz/fuzz_wire: $(call obj,obj-fuzz,selftests/fuzz/fuzz_wire.c $(WIRE_SRC) daemon/hpcc_auth.c daemon/hpccd_config.c $(OVERLAP_SRC))
 	$(call link,$(FUZZ_CC),$(FUZZ_FLAGS),-lsodium)
 $(BUILD)/fuzz/fuzz_decode: $(call obj,obj-fuzz,selftests/fuzz/fuzz_decode.c $(DECODE_SRC))
 	$(call link,$(FUZZ_CC),$(FUZZ_FLAGS))
-$(BUILD)/fuzz/fuzz_fcr: $(call obj,obj-fuzz,selftests/fuzz/fuzz_fcr.c)
+$(BUILD)/fuzz/fuzz_fcr: $(call obj,obj-fuzz,selftests/fuzz/fuzz_fcr.c $(NMAC_SRC))
 	$(call link,$(FUZZ_CC),$(FUZZ_FLAGS),-lsodium)
-$(BUILD)/fuzz/fuzz_ccm: $(call obj,obj-fuzz,selftests/fuzz/fuzz_ccm.c)
+$(BUILD)/fuzz/fuzz_ccm: $(call obj,obj-fuzz,selftests/fuzz/fuzz_ccm.c $(NMAC_SRC))
 	$(call link,$(FUZZ_CC),$(FUZZ_FLAGS),-lsodium)
 $(BUILD)/fuzz/fuzz_config: $(call obj,obj-fuzz,selftests/fuzz/fuzz_config.c daemon/hpccd_config.c)
 	$(call link,$(FUZZ_CC),$(FUZZ_FLAGS))

@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
  * ccm_test - the Coordinated Congestion Management notification codec and
- * the host's coordination rule (kernel/lib/hpcc_ccm.h).  Host test, built with
+ * the host's coordination rule (kernel/lib/hpcc_ccm.c).  Host test, built with
  * ASan and UBSan.
  */
 #include <string.h>

@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
  * fcr_test - the Fast Congestion Response codec, managed-domain check and
- * hold set (kernel/lib/hpcc_fcr.h), the code both modules run.  Host test,
+ * hold set (kernel/lib/hpcc_fcr.c), the code both modules run.  Host test,
  * built with ASan and UBSan.
  */
 #include <string.h>

@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
  * nmac_send - send one FCR message or CCM notification, signed in
- * userspace with libsodium's SipHash-2-4 (kernel/lib/hpcc_nmac.h) or not, to
+ * userspace with libsodium's SipHash-2-4 (kernel/lib/hpcc_nmac.c) or not, to
  * a host's FCR port: how selftests/guest/nmac.sh checks that tcp_hpcc's
  * siphash() verifies what an independent implementation signs.
  *

@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
  * nmac_test - the MAC of FCR messages and CCM notifications
- * (kernel/lib/hpcc_nmac.h): the trailer, the check and its refusals, the key a
+ * (kernel/lib/hpcc_nmac.c): the trailer, the check and its refusals, the key a
  * hop signs with, and the key set's overlap.  The tag is libsodium's
  * SipHash-2-4 here, the kernel's siphash() in the modules; both are held
  * to the reference's test vector (here and, for the kernel, at module

@@ -301,7 +301,7 @@ static void hpcc_ccm_take(struct hpcc_net *hn, const u8 *b, unsigned int len,
 
 /*
  * hpcc_fcr_authentic() - whether the MAC of a message of @mlen bytes in
- * @b (@len bytes) is as the namespace's keys want it (kernel/lib/hpcc_nmac.h):
+ * @b (@len bytes) is as the namespace's keys want it (kernel/lib/hpcc_nmac.c):
  * counted (notify-auth-*) and, when refused, logged (rate-limited).
  * Context: RCU, softirq.
  */

@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
  * fuzz_ccm - libFuzzer target over the CCM notification decoder and the
- * host's coordination rule (kernel/lib/hpcc_ccm.h): the decoder runs on UDP
+ * host's coordination rule (kernel/lib/hpcc_ccm.c): the decoder runs on UDP
  * payloads from the network, the rule on telemetry and notifications.
  *
  * Each input is decoded as it is.  Invariants: decoding never reads

@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
  * fuzz_fcr - libFuzzer target over the FCR message decoder and the hold
- * set (kernel/lib/hpcc_fcr.h), the code tcp_hpcc runs on UDP payloads from the
+ * set (kernel/lib/hpcc_fcr.c), the code tcp_hpcc runs on UDP payloads from the
  * network.
  *
  * Each input is decoded as it is.  Invariants: decoding never reads outside
@@ -14,7 +14,7 @@
  * again is a replay that holds nothing; its sequence number is in flight
  * from itself, not from the next byte nor with nothing in flight.  The
  * input also goes through the MAC
- * check (kernel/lib/hpcc_nmac.h) with a key for every source: a trailer it
+ * check (kernel/lib/hpcc_nmac.c) with a key for every source: a trailer it
  * accepts is the one signing the input's message gives, and one changed
  * byte of the message makes it refused.
  */

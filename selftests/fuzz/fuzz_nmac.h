@@ -1,6 +1,6 @@
 /* SPDX-License-Identifier: GPL-2.0 */
 /*
- * fuzz_nmac.h - the MAC check (kernel/lib/hpcc_nmac.h) on a fuzz input, for
+ * fuzz_nmac.h - the MAC check (kernel/lib/hpcc_nmac.c) on a fuzz input, for
  * fuzz_fcr and fuzz_ccm: with a key for every source, a trailer it accepts
  * is the one signing the input's message gives, and one changed byte of
  * the message makes it refused.

@@ -40,7 +40,7 @@ include/uapi/linux/hpcc_wire.h) for tests.
       sequence number) or S+N; a line "replay" sends the previous
       datagram again, byte for byte; "sleep SECONDS" waits.  With KEYID
       and HEXKEY (32 hex digits) every message is signed (the MAC trailer,
-      kernel/lib/hpcc_nmac.h: SipHash-2-4 here in Python).  Prints "seq S"
+      kernel/lib/hpcc_nmac.c: SipHash-2-4 here in Python).  Prints "seq S"
   fcr.py gso DST PORT COUNT SADDR SPORT DADDR DPORT RATE SWITCH HOPPORT
               INTERVAL SEQ
       send COUNT messages (rounds 1..COUNT) in one UDP_SEGMENT send of

@@ -455,7 +455,7 @@ dst_refused() {
 	return $rc
 }
 
-# The MAC of FCR messages (kernel/lib/hpcc_nmac.h): rt's hpcc_int signs with
+# The MAC of FCR messages (kernel/lib/hpcc_nmac.c): rt's hpcc_int signs with
 # key 4 for hs's prefix, hs's tcp_hpcc checks with key 4 for rt's address;
 # a congested port's messages are verified (notify-auth-ok) and taken
 # (fcr-accepted).  Then rt signs with other bytes under id 4: refused

@@ -5,8 +5,8 @@
 # the core, over the probe/response parser (daemon/hpcc_wire.c), over
 # hpccd's configuration parser (daemon/hpccd_config.c) and over the decoder
 # layer (daemon/hpcc_decode.c: INT-MD v2.1 stacks, IOAM trace options),
-# over the FCR message decoder and hold set (kernel/lib/hpcc_fcr.h) and over
-# the CCM notification decoder and coordination rule (kernel/lib/hpcc_ccm.h).
+# over the FCR message decoder and hold set (kernel/lib/hpcc_fcr.c) and over
+# the CCM notification decoder and coordination rule (kernel/lib/hpcc_ccm.c).
 # HPCC_FUZZ_SECONDS
 # (default 30) per target; the targets run side by side (on two cores each
 # gets about two thirds of one: at 45 s, over a million inputs each, where
