@@ -14,8 +14,8 @@
  *    ACK path publishes a copy for netlink readers with WRITE_ONCE().
  *  - struct hpcc_net.cfg is RCU-swapped by params-set (cfg_mutex).
  */
-#ifndef _HPCC_MOD_H
-#define _HPCC_MOD_H
+#ifndef _TCP_HPCC_H
+#define _TCP_HPCC_H
 
 #include <linux/atomic.h>
 #include <linux/rculist.h>
@@ -453,4 +453,4 @@ int hpcc_fcr_rcv(struct hpcc_net *hn, struct sk_buff *skb, unsigned int off,
 int hpcc_probe_register(struct net *net, struct hpcc_net *hn);
 void hpcc_probe_unregister(struct net *net, struct hpcc_net *hn);
 
-#endif /* _HPCC_MOD_H */
+#endif /* _TCP_HPCC_H */

@@ -15,8 +15,8 @@
 #undef TRACE_SYSTEM
 #define TRACE_SYSTEM hpcc
 
-#if !defined(_HPCC_EVENTS_H) || defined(TRACE_HEADER_MULTI_READ)
-#define _HPCC_EVENTS_H
+#if !defined(_TCP_HPCC_TRACE_H) || defined(TRACE_HEADER_MULTI_READ)
+#define _TCP_HPCC_TRACE_H
 
 #include <linux/tracepoint.h>
 #include <linux/hpcc.h>
@@ -243,7 +243,7 @@ TRACE_EVENT(hpcc_ccm,
 		      __entry->note)
 );
 
-#endif /* _HPCC_EVENTS_H */
+#endif /* _TCP_HPCC_TRACE_H */
 
 /* This part must be outside the include guard. */
 #undef TRACE_INCLUDE_PATH
