@@ -9,6 +9,7 @@
 
 #include "hpcc_int.h"
 
+/* INT-MD metadata header flags (byte 0: Ver 4, D E M 3, reserved 1). */
 #define HPCC_INT_MD_FLAG_E	0x04	/* Remaining Hop Count was 0 */
 #define HPCC_INT_MD_FLAG_M	0x02	/* the MTU left no room */
 
