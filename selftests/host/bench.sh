@@ -328,6 +328,27 @@ fctgen_ping() {
 	done
 }
 
+# report.py when a one-packet flow completes in less than its serialization
+# time at the nominal rate (an unshaped path, as fctgen's test on the host):
+# the base RTT is not negative, and no slowdown is
+report_s5_fast() {
+	local d=$W/report-fast
+	mkdir -p "$d/s5/hpcc/1/load30"
+	printf '%s\n' "rate_mbit 50" "rtt_ms 10" "long_s 10" "phase_s 5" \
+		"incast_rounds 5" "fct_flows 3" "fct_scale 40" "fct_loads 30" \
+		"reps 1" > "$d/meta.txt"
+	# flow 2: 1448 B in 100 us, 231 us at 50 Mbit/s
+	printf '%s\n' "# t0_us 0" "1 1 a 0 100 400 0 ok" \
+		"2 1448 a 1000 1100 1200 0 ok" "3 65536 a 2000 2100 14000 0 ok" \
+		> "$d/s5/hpcc/1/load30/flows.txt"
+	/usr/bin/python3 "$TOP/tools/bench/report.py" "$d" > /dev/null || return 1
+	grep '^Slowdown' "$d/report.md" | grep -o 'base RTT, [^ ]* ms'
+	grep '^| hpcc' "$d/report.md"
+	grep -q '^Slowdown.*base RTT, [0-9.]* ms' "$d/report.md" &&
+		grep -q '^| hpcc | [0-9.]* | [0-9.]* | [0-9.]* |' "$d/report.md" &&
+		! grep '^| hpcc' "$d/report.md" | grep -q -- '-[0-9]'
+}
+
 ktap_print_header
 # ccm_report.py on two synthetic runs of tools/bench/ccm.sh (B 10 Mbit/s,
 # two flows): hpcc-ccm-1, u1 full and u2 idle for 2 s after t_add, then
@@ -397,7 +418,7 @@ EOF
 		grep -q '^| hpcc-ccm | 1 | 0\.20 \[0\.20-0\.20\] | 5 \[5-5\] | 75 \[75-75\] | 1\.00 \[1\.00-1\.00\] | 6\.2 \[6\.2-6\.2\] |$' "$W/ccm.md"
 }
 
-ktap_set_plan 12
+ktap_set_plan 13
 t "report.py: guest failures, timeouts apart from crashes" report_failures
 t "schedule.py poisson: 2000 flows, arrival rate for 30 % load, scaled sizes" poisson_load
 t "schedule.py incast: rounds of N at one time, background flow, gaps" incast_rounds
@@ -406,6 +427,7 @@ t "report.py: S4 with hpcc-fcr, its FCR columns and issue 19's targets" report_s
 t "schedule.py many: the FCR draft's 8.1 test, load, senders, latency messages" many_load
 t "report.py: S7 beside the draft's table, mixed mode's Jain and CE marks" report_s7
 t "ccm_report.py: fabric use, resolve time, path changes (own, after t_add), goodput, Jain" report_ccm
+t "report.py: S5 on a path faster than its nominal rate, no negative slowdown" report_s5_fast
 if fg_pair; then
 	t "fctgen: six flows complete, bins add up to each size" fctgen_flows
 	t "fctgen: bad schedule lines exit 2" fctgen_rejects

@@ -1018,11 +1018,15 @@ def s5(d, meta, res):
                 for cc, reps in r.items() for p in reps for load in loads]
     # the base RTT: the least FCT of a one-packet flow in any run, what an
     # unloaded path gives (larger flows can beat size/rate: the token
-    # bucket's burst)
+    # bucket's burst); the nominal RTT when there is none, or when a path
+    # faster than its nominal rate (unshaped, as on the host) makes it
+    # negative
     base = [f["done"] - f["conn"] - f["size"] * 8 / rate
             for _, _, _, fl in all_runs for f in fl
             if f["ok"] and f["size"] <= 1448]
-    base_rtt = min(base) if base else float(meta["rtt_ms"]) / 1e3
+    base_rtt = min(base) if base else 0.0
+    if base_rtt <= 0:
+        base_rtt = float(meta["rtt_ms"]) / 1e3
     res["s5_base_rtt_s"] = base_rtt
     per = {}
     for cc, sub, load, fl in all_runs:
