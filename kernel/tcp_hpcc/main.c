@@ -344,10 +344,10 @@ static bool hpcc_on_path(const struct hpcc_ent *e,
 
 /*
  * hpcc_ccm_rx_apply() - act on the CCM notifications received for the flow
- * since its last ACK (hpcc_ccm_take() in fcr_rx.c; Coordinated
+ * since its last ACK (hpcc_ccm_take() in notify.c; Coordinated
  * Congestion Management section 6.4, hpcc_ccm_note()), each one's sequence
  * number checked against the window as it arrived (hpcc_fcr_lock() in
- * fcr_rx.c, ccm-bad-seq): type 1 sets the CC indicator and
+ * notify.c, ccm-bad-seq): type 1 sets the CC indicator and
  * type 2 clears it (ccm-cc-set, ccm-cc-cleared); type 3 changes the path
  * as hpcc_ccm_step() does (ccm-ar-reroutes), under the rule's limits, when
  * the flow's U is at eta or above or its telemetry does not show the
@@ -727,7 +727,7 @@ static void hpcc_flowlabel_check(struct sock *sk, struct hpcc_ent *e,
  * hold is in force HPCC's own law raises W from there (section 5: "use
  * the sender congestion control to raise the sending rate").  The holds'
  * sequence numbers were checked as their messages arrived (hpcc_fcr_lock()
- * in fcr_rx.c): a message outside the window never became a hold.
+ * in notify.c): a message outside the window never became a hold.
  * This is also where a rate that arrived while the socket was owned by
  * user first lowers the pacing rate.  Without a new message and after the
  * last hold ended, the lock is not taken.

@@ -445,9 +445,9 @@ int hpcc_nl_init(void);
 void hpcc_nl_exit(void);
 void hpcc_nl_flow_event(struct hpcc_ent *e, u8 cmd);
 
-/* fcr_rx.c */
-int hpcc_fcr_rcv(struct hpcc_net *hn, struct sk_buff *skb, unsigned int off,
-		 const struct in6_addr *src, u8 pf);
+/* notify.c: FCR messages and CCM notifications in (LOCAL_IN hook) */
+int hpcc_notify_rcv(struct hpcc_net *hn, struct sk_buff *skb,
+		    unsigned int off, const struct in6_addr *src, u8 pf);
 
 /* probe.c */
 int hpcc_probe_register(struct net *net, struct hpcc_net *hn);
