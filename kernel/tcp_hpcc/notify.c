@@ -4,10 +4,10 @@
  * Congestion Response (draft-even-tsvwg-datacenter-fast-congestion) and
  * CCM notifications.  Receive a congested hop's message in the LOCAL_IN
  * hook (probe.c), check it, and hold its rate for the flow; the ACK path
- * (main.c, hpcc_fcr_apply()) caps the flow with the lowest rate held.  The
+ * (fcr.c, hpcc_fcr_apply()) caps the flow with the lowest rate held.  The
  * two features share this intake (one port, the same prefixes, keys,
  * MAC and sequence checks), so it is one file, apart from what each
- * feature does with a message (main.c).
+ * feature does with a message (fcr.c, ccm.c).
  *
  * Received here, in the module, not in hpccd: the rate reaches the flow
  * with no wake-up of a daemon and no netlink round trip (Documentation/
@@ -263,7 +263,7 @@ static void hpcc_fcr_hold(struct hpcc_net *hn, const struct hpcc_cfg *cfg,
  * section 6.2) in the datagram's payload @b (@len bytes): decoded, its
  * sequence number checked against the flow's window (hpcc_fcr_lock()),
  * and kept for its flow until the flow's next ACK acts on it
- * (hpcc_ccm_rx_apply() in main.c, which holds the socket: the
+ * (hpcc_ccm_rx_apply() in ccm.c, which holds the socket: the
  * rule's state and the rehash need it, and a path change waits for an
  * ACK anyway) unless it is a replay (hpcc_ccm_pend_put(), ccm-ignored).
  * Refusals are counted (ccm-malformed, ccm-no-flow, ccm-bad-seq) and
