@@ -2,20 +2,57 @@
 /*
  * tcp_hpcc - HPCC++ (High Precision Congestion Control) for Linux TCP.
  *
- * HPCC++ sets the window W and the pacing rate R = W/T from per-hop
- * telemetry (ts, qlen, txBytes, B) stamped by INT hops into probe packets
- * (draft-miao-ccwg-hpcc section 4.2; section 7.2 for TCP).
+ * INT hops stamp each probe with their telemetry: ts, qlen, txBytes and the
+ * link rate B (draft-miao-ccwg-hpcc section 6.2; hpccd sends the probes
+ * and returns the records, section 7.2).  On an ACK that brings a new
+ * sample, NewAck (section 4.2, Figures 4 to 6) runs:
  *
- * This file holds the congestion control hooks (hpcc_cong_control_rs() on
- * every ACK) and the module's init and exit.  The HPCC++ law's output and
- * the conventional fallback law (Reno with PRR) used without fresh
- * telemetry and while TCP recovers from loss are in cc.c, telemetry into
- * the core in input.c, FCR and CCM at the sender in fcr.c and ccm.c, what
- * hpccd learns of a flow in flow.c.  Per-flow state lives out of line
- * (table.c), the namespace's parameters, counters and hook in net.c,
- * telemetry arrives over generic netlink (netlink.c), probes are consumed
- * before TCP (probe.c).  The rules are in Documentation/design.rst, "The
- * control law in the kernel".
+ *   U  = EWMA over tau/T of max_i(min(qlen_i, qlen_i') / (B_i * T)
+ *                                 + (txBytes_i - txBytes_i') / dts_i / B_i)
+ *   W  = Wc / (U / eta) + W_ai  if U >= eta or incStage >= maxStage
+ *                               (incStage = 0), else Wc + W_ai (incStage++)
+ *   Wc = W once per RTT: when the ACK is past lastUpdateSeq (= snd_nxt then)
+ *   snd_cwnd = W / mss, and the pacing rate R = W / T
+ *
+ * Without fresh telemetry, and while TCP recovers from loss, the flow runs
+ * a conventional law (Reno with PRR) from the window HPCC left it:
+ *
+ *   hpcc_init(): start line-rate             start slow-start
+ *         |      (W = W_init)                (TCP's initial window)
+ *         v                                           |
+ *   +------------+                                    v
+ *   |    HPCC    |  stale_rtts RTTs in        +--------------+
+ *   | NewAck: W, | ------------------------>  |   FALLBACK   |
+ *   |  R = W/T   |  flight, no sample         |  Reno + PRR, |
+ *   |            | <------------------------  | the kernel's |
+ *   +------------+  a sample: hpcc_resume(),  |    pacing    |
+ *      |      ^     W from cwnd, U kept       +--------------+
+ *      |      |                                 |        ^
+ *      +------+                                 +--------+
+ *   CWR, Recovery, Loss: the fallback      idle longer than the RTO:
+ *   law for the ACK; W and Wc capped at    cwnd restarts (RFC 2861,
+ *   ssthresh (hpcc_ssthresh())             hpcc_tx_start())
+ *
+ * Idle time is no gap in telemetry: hpccd probes only while data is in
+ * flight, so the staleness clock skips idle periods, and a flow is only
+ * announced to hpccd once it outlasts a round trip (flow.c).  After the law
+ * of an ACK, two features act on the flow from messages INT hops send to
+ * it directly:
+ *  - FCR (draft-even-tsvwg-datacenter-fast-congestion, section 4): the
+ *    lowest rate a congested hop asked for caps the pacing rate and W
+ *    (fcr.c), until the hold ends; HPCC raises W from there.
+ *  - CCM (draft-lyu-rtgwg-coordinated-congestion-management section 6;
+ *    HPCC++ section 9.4): a congested hop other than the last, that
+ *    outlasts HPCC's own decrease, or a hop's notification, moves an
+ *    IPv6 flow to another path with a new flow hash (ccm.c).
+ *
+ * Files: main.c the ops, the ACK path's order, init and exit; cc.c the
+ * laws and the changes between them; input.c telemetry into the core
+ * (kernel/lib/hpcc_core.c); fcr.c, ccm.c the two features at the sender;
+ * notify.c their messages in; flow.c what hpccd learns of a flow; table.c
+ * the flow table; net.c namespaces; netlink.c the family; probe.c the
+ * probe hook; trace.h the tracepoints.  Documentation/design.rst, "The
+ * control law in the kernel", gives the rules.
  */
 
 #include <linux/module.h>
@@ -42,50 +79,94 @@ static struct hpcc_ent *hpcc_ent_of(const struct sock *sk)
 	return ((const struct hpcc_ca *)inet_csk_ca(sk))->ent;
 }
 
+/* Whether this ACK advanced snd_una since the last cong_control call. */
+static bool hpcc_una_advanced(struct sock *sk, struct hpcc_ca *ca)
+{
+	u32 una = tcp_sk(sk)->snd_una;
+	bool advanced = after(una, ca->prior_una);
+
+	ca->prior_una = una;
+	return advanced;
+}
+
 /*
- * hpcc_cong_control_rs() - called by TCP on every ACK (socket lock held).
- *
- * In Open and Disorder, the newest pending telemetry runs through NewAck;
- * with fresh telemetry the window and pacing rate are HPCC++'s.  Without
- * telemetry for stale_rtts RTTs, and in CWR, Recovery and Loss, the
- * fallback law runs (Documentation/design.rst).
+ * hpcc_update_model() - the flow's IPv6 label kept current for hpccd's
+ * probes, then, in Open and Disorder, the newest pending telemetry run
+ * through NewAck and the staleness rule.  Returns the law this ACK runs:
+ * HPCC_MODE_HPCC with fresh telemetry, HPCC_MODE_FALLBACK without it and
+ * in CWR, Recovery and Loss.
+ */
+static u8 hpcc_update_model(struct sock *sk, struct hpcc_ent *e,
+			    const struct hpcc_cfg *cfg)
+{
+	const struct tcp_sock *tp = tcp_sk(sk);
+
+	hpcc_flowlabel_check(sk, e, true);
+	if (inet_csk(sk)->icsk_ca_state > TCP_CA_Disorder)
+		return HPCC_MODE_FALLBACK;
+	hpcc_take_telemetry(sk, e, cfg);
+	if (e->mode == HPCC_MODE_HPCC &&
+	    hpcc_stale(tp, e, cfg, tp->tcp_clock_cache))
+		hpcc_to_fallback(sk, e);
+	return e->mode == HPCC_MODE_HPCC ? HPCC_MODE_HPCC : HPCC_MODE_FALLBACK;
+}
+
+/*
+ * hpcc_set_cwnd_and_pacing() - the window and pacing rate of @law (W and
+ * W/T, or Reno with PRR and the kernel's pacing rule), then the FCR cap.
+ */
+static void hpcc_set_cwnd_and_pacing(struct sock *sk, struct hpcc_ent *e,
+				     const struct hpcc_cfg *cfg,
+				     const struct rate_sample *rs, u8 law,
+				     bool una_advanced)
+{
+	if (law == HPCC_MODE_HPCC)
+		hpcc_apply_w(sk, e, cfg);
+	else
+		hpcc_fallback_law(sk, rs, una_advanced);
+	hpcc_fcr_apply(sk, e, cfg, law);
+}
+
+/*
+ * hpcc_report() - what the ACK leaves for hpccd: the start of an idle
+ * period, the state flow-get reads, and a flow-active event once the flow
+ * outlasts its first round trip.
+ */
+static void hpcc_report(struct sock *sk, struct hpcc_ent *e, u8 law)
+{
+	const struct tcp_sock *tp = tcp_sk(sk);
+
+	if (!tp->packets_out && !e->idle_since)
+		e->idle_since = tp->tcp_clock_cache;
+	hpcc_publish(sk, e, law, tp->packets_out ? 1 : 0);
+	hpcc_announce_active(sk, e);
+}
+
+/*
+ * hpcc_cong_control_rs() - called by TCP on every ACK (socket lock held):
+ * update the model from telemetry, set the window and pacing rate of the
+ * law in force, act on the hops' CCM notifications, report to hpccd.  A
+ * flow without state (hpcc_init()) runs the fallback law only.
  */
 static void hpcc_cong_control_rs(struct sock *sk, const struct rate_sample *rs)
 {
 	struct hpcc_ca *ca = inet_csk_ca(sk);
+	bool una_advanced = hpcc_una_advanced(sk, ca);
 	struct hpcc_ent *e = ca->ent;
-	u32 una = tcp_sk(sk)->snd_una;
-	bool una_advanced = after(una, ca->prior_una);
 	const struct hpcc_cfg *cfg;
-	u8 law = HPCC_MODE_FALLBACK;
+	u8 law;
 
-	ca->prior_una = una;
 	if (!e) {
 		hpcc_fallback_law(sk, rs, una_advanced);
 		return;
 	}
-	hpcc_flowlabel_check(sk, e, true);
 	rcu_read_lock();
 	cfg = rcu_dereference(e->hn->cfg);
-	if (inet_csk(sk)->icsk_ca_state <= TCP_CA_Disorder) {
-		hpcc_take_telemetry(sk, e, cfg);
-		if (e->mode == HPCC_MODE_HPCC &&
-		    hpcc_stale(tcp_sk(sk), e, cfg, tcp_sk(sk)->tcp_clock_cache))
-			hpcc_to_fallback(sk, e);
-		if (e->mode == HPCC_MODE_HPCC) {
-			hpcc_apply_w(sk, e, cfg);
-			law = HPCC_MODE_HPCC;
-		}
-	}
-	if (law != HPCC_MODE_HPCC)
-		hpcc_fallback_law(sk, rs, una_advanced);
-	hpcc_fcr_apply(sk, e, cfg, law);
+	law = hpcc_update_model(sk, e, cfg);
+	hpcc_set_cwnd_and_pacing(sk, e, cfg, rs, law, una_advanced);
 	hpcc_ccm_rx_apply(sk, e, cfg);
 	rcu_read_unlock();
-	if (!tcp_sk(sk)->packets_out && !e->idle_since)
-		e->idle_since = tcp_sk(sk)->tcp_clock_cache;
-	hpcc_publish(sk, e, law, tcp_sk(sk)->packets_out ? 1 : 0);
-	hpcc_announce_active(sk, e);
+	hpcc_report(sk, e, law);
 }
 
 HPCC_DEFINE_CONG_CONTROL(hpcc_cong_control, hpcc_cong_control_rs)
