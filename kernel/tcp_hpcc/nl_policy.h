@@ -14,7 +14,7 @@
 /* Integer value ranges */
 static HPCC_NLA_RANGE_CONST struct netlink_range_validation hpcc_a_hop_rate_range = {
 	.min	= 1ULL,
-	.max	= 1600000000000ULL,
+	.max	= HPCC_RATE_MAX,
 };
 
 static HPCC_NLA_RANGE_CONST struct netlink_range_validation hpcc_a_hop_tx_util_range = {
@@ -42,7 +42,7 @@ static HPCC_NLA_RANGE_CONST struct netlink_range_validation hpcc_a_params_w_ai_r
 
 static HPCC_NLA_RANGE_CONST struct netlink_range_validation hpcc_a_params_line_rate_range = {
 	.min	= 1ULL,
-	.max	= 1600000ULL,
+	.max	= HPCC_LINE_RATE_MAX,
 };
 
 static HPCC_NLA_RANGE_CONST struct netlink_range_validation hpcc_a_params_w_min_range = {
@@ -67,7 +67,7 @@ static HPCC_NLA_RANGE_CONST struct netlink_range_validation hpcc_a_fcr_hold_max_
 
 static HPCC_NLA_RANGE_CONST struct netlink_range_validation hpcc_a_fcr_rate_min_range = {
 	.min	= 1ULL,
-	.max	= 1600000000000ULL,
+	.max	= HPCC_RATE_MAX,
 };
 
 /* Common nested types */

@@ -9,7 +9,9 @@
 #define HPCC_FAMILY_NAME	"hpcc"
 #define HPCC_FAMILY_VERSION	1
 
-#define HPCC_MAX_HOPS	8
+#define HPCC_MAX_HOPS		8
+#define HPCC_RATE_MAX		1600000000000
+#define HPCC_LINE_RATE_MAX	1600000
 
 /**
  * enum hpcc_hop_flags - What a hop record lacks (Documentation/algorithm.rst,
