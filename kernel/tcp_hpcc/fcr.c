@@ -65,7 +65,8 @@ void hpcc_fcr_apply(struct sock *sk, struct hpcc_ent *e,
 		return;
 
 	w = mul_u64_u64_div_u64(rate, cfg->p.t_ns, 8 * NSEC_PER_SEC);
-	w = clamp_t(u64, w, HPCC_FCR_W_MIN_MSS * tp->mss_cache, 1ULL << 30);
+	w = clamp_t(u64, w, HPCC_FCR_W_MIN_MSS * tp->mss_cache,
+		    HPCC_W_MAX_MAX);
 	if (law == HPCC_MODE_HPCC) {
 		u64 wq = max(w << HPCC_W_SHIFT, cfg->p.w_min);
 
