@@ -500,7 +500,7 @@ TEST_F(core, reported_n_sets_w_ai)
 }
 
 /*
- * start slow-start (kernel/tcp_hpcc/main.c): hpcc_flow_on_path() says when a
+ * start slow-start (kernel/tcp_hpcc/input.c): hpcc_flow_on_path() says when a
  * sample can measure U.  The first sample only records the path; the
  * kernel then restarts the core from the slow start's window and the
  * second sample on the same path computes W from it.

@@ -87,9 +87,9 @@ TEST(refusals)
 	EXPECT_EQ(HPCC_FCR_E_INTERVAL, hpcc_fcr_decode(c, sizeof(c), &m));
 	hpcc_fcr_put32(c + 44, HPCC_FCR_INTERVAL_MAX);
 	EXPECT_EQ(HPCC_FCR_OK, hpcc_fcr_decode(c, sizeof(c), &m));
-	hpcc_fcr_put64(c + 16, HPCC_FCR_RATE_MAX);
+	hpcc_fcr_put64(c + 16, HPCC_RATE_MAX);
 	EXPECT_EQ(HPCC_FCR_OK, hpcc_fcr_decode(c, sizeof(c), &m));
-	hpcc_fcr_put64(c + 16, HPCC_FCR_RATE_MAX + 1);
+	hpcc_fcr_put64(c + 16, HPCC_RATE_MAX + 1);
 	EXPECT_EQ(HPCC_FCR_E_RATE, hpcc_fcr_decode(c, sizeof(c), &m));
 	hpcc_fcr_put64(c + 16, 0);
 	EXPECT_EQ(HPCC_FCR_E_RATE, hpcc_fcr_decode(c, sizeof(c), &m));

@@ -50,7 +50,6 @@
 
 #define HPCC_INT_PROBE_DSCP_DEFAULT	60
 #define HPCC_INT_IFA_PROTOCOL_DEFAULT	253
-#define HPCC_INT_RATE_MAX		1600000000000ULL	/* 1.6 Tbit/s */
 /* FORWARD and POST_ROUTING, for IPv4 and (when the kernel has it) IPv6 */
 #define HPCC_INT_NHOOKS			(IS_ENABLED(CONFIG_IPV6) ? 4 : 2)
 

@@ -213,7 +213,7 @@ static int hpcc_int_dev_add(struct sk_buff *skb, struct genl_info *info)
 		d->rate = nla_get_u64(info->attrs[HPCC_INT_A_DEV_RATE]);
 	} else {
 		d->rate = hpcc_int_link_rate(dev);
-		if (!d->rate || d->rate > HPCC_INT_RATE_MAX) {
+		if (!d->rate || d->rate > HPCC_RATE_MAX) {
 			NL_SET_ERR_MSG_MOD(info->extack,
 					   "the link speed is unknown: give the rate");
 			err = -EINVAL;

@@ -10,6 +10,7 @@
 #include <net/genetlink.h>
 
 #include <uapi/linux/hpcc_int.h>
+#include <linux/hpcc.h>
 
 /* Integer value ranges */
 static HPCC_NLA_RANGE_CONST struct netlink_range_validation hpcc_int_a_dev_ifindex_range = {
@@ -19,7 +20,7 @@ static HPCC_NLA_RANGE_CONST struct netlink_range_validation hpcc_int_a_dev_ifind
 
 static HPCC_NLA_RANGE_CONST struct netlink_range_validation hpcc_int_a_dev_rate_range = {
 	.min	= 1ULL,
-	.max	= 1600000000000ULL,
+	.max	= HPCC_RATE_MAX,
 };
 
 static HPCC_NLA_RANGE_CONST struct netlink_range_validation hpcc_int_a_config_fcr_msg_rate_range = {

@@ -32,7 +32,10 @@
 #else
 #include "hpcc_user.h"	/* tools/include: the same names from <stdint.h> */
 #endif
-/* HPCC_MAX_HOPS and enum hpcc_step, shared with the netlink API */
+/*
+ * HPCC_MAX_HOPS, HPCC_W_MAX, HPCC_N_FLOWS_MAX and enum hpcc_step, shared
+ * with the netlink API
+ */
 #include <linux/hpcc.h>
 
 #define HPCC_U_SHIFT		32
@@ -50,7 +53,8 @@
 #define HPCC_EWMA_PCT_MIN	100			/* T_U = T */
 #define HPCC_EWMA_PCT_MAX	800			/* T_U = 8 T */
 #define HPCC_W_MIN_MIN		128ULL			/* bytes */
-#define HPCC_W_MAX_MAX		BIT_ULL(30)		/* 1 GiB */
+/* HPCC_W_MAX (linux/hpcc.h, 1 GiB) as an unsigned long long */
+#define HPCC_W_MAX_MAX		(1ULL * HPCC_W_MAX)
 
 /* Defaults: the draft's where it gives them (eta, maxStage: Figure 3). */
 #define HPCC_DEFAULT_T_NS	100000ULL		/* 100 us */
@@ -61,8 +65,10 @@
 #define HPCC_DEFAULT_W_MIN	3000ULL			/* bytes */
 /* N in the rule of thumb W_ai = W_init * (1 - eta) / N (section 5). */
 #define HPCC_DEFAULT_N_FLOWS	16
-/* Largest N, configured or receiver reported (the wire's 16-bit field). */
-#define HPCC_N_FLOWS_MAX	65535
+/*
+ * The largest N, configured or receiver reported (the wire's 16-bit
+ * field), is HPCC_N_FLOWS_MAX of linux/hpcc.h.
+ */
 
 /**
  * struct hpcc_hop - one hop's telemetry record (an INT hop's stamp)

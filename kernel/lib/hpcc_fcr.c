@@ -58,7 +58,7 @@ int hpcc_fcr_decode(const u8 *b, unsigned int len,
 				m->family, m->saddr, m->daddr))
 		return HPCC_FCR_E_FAMILY;
 	m->rate = hpcc_fcr_get64(b + HPCC_FCR_O_RATE);
-	if (!m->rate || m->rate > HPCC_FCR_RATE_MAX)
+	if (!m->rate || m->rate > HPCC_RATE_MAX)
 		return HPCC_FCR_E_RATE;
 	m->interval = hpcc_fcr_get32(b + HPCC_FCR_O_INTERVAL);
 	if (!m->interval || m->interval > HPCC_FCR_INTERVAL_MAX)

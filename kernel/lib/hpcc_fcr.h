@@ -21,8 +21,10 @@
 #endif
 #include <linux/hpcc_wire.h>
 
-/* The range a message's rate and interval must lie in (wire format). */
-#define HPCC_FCR_RATE_MAX	1600000000000ULL	/* 1.6 Tbit/s */
+/*
+ * The range a message's rate and interval must lie in (wire format): the
+ * rate 1 to HPCC_RATE_MAX bit/s (linux/hpcc.h, through hpcc_wire.h).
+ */
 #define HPCC_FCR_INTERVAL_MAX	1000000U		/* us */
 /* Rates a sender holds per flow: distinct congested ports on its path. */
 #define HPCC_FCR_HOLDS		4
@@ -41,7 +43,7 @@
  * @family: 4 or 6
  * @switch_id: switch_ID of the congested hop
  * @port_id: port_ID of its congested port
- * @rate: bits per second, 1 to HPCC_FCR_RATE_MAX
+ * @rate: bits per second, 1 to HPCC_RATE_MAX
  * @ts: the hop's clock when it queued the message, ns
  * @seq: TCP sequence number of a data segment of the flow (the nonce)
  * @round: the port's FCR round
@@ -73,7 +75,7 @@ struct hpcc_fcr_msg {
  * @HPCC_FCR_E_HEADER: magic, version or type not an FCR's
  * @HPCC_FCR_E_FAMILY: family neither 4 nor 6, or 4 with an address that is
  *	not IPv4-mapped
- * @HPCC_FCR_E_RATE: rate 0 or above HPCC_FCR_RATE_MAX
+ * @HPCC_FCR_E_RATE: rate 0 or above HPCC_RATE_MAX
  * @HPCC_FCR_E_INTERVAL: interval 0 or above HPCC_FCR_INTERVAL_MAX
  */
 enum hpcc_fcr_err {

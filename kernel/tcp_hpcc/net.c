@@ -91,11 +91,12 @@ MODULE_PARM_DESC(w_ai_bytes,
 		 "W_ai, additive increase in bytes, 0 for W_init*(1-eta)/n_flows [0..1073741824], default 0");
 
 static struct hpcc_param line_rate_mbps = {
-	HPCC_DEFAULT_LINE_RATE_BPS / 1000000, 1, 1600000
+	HPCC_DEFAULT_LINE_RATE_BPS / 1000000, 1, HPCC_LINE_RATE_MAX
 };
 module_param_cb(line_rate_mbps, &hpcc_param_ops, &line_rate_mbps, 0644);
 MODULE_PARM_DESC(line_rate_mbps,
-		 "host line rate in Mbit/s, W_init = line rate * T [1..1600000], default 10000");
+		 "host line rate in Mbit/s, W_init = line rate * T [1.."
+		 __stringify(HPCC_LINE_RATE_MAX) "], default 10000");
 
 static struct hpcc_param w_min_bytes = {
 	HPCC_DEFAULT_W_MIN, HPCC_W_MIN_MIN, HPCC_W_MAX_MAX

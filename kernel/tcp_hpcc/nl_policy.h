@@ -14,7 +14,7 @@
 /* Integer value ranges */
 static HPCC_NLA_RANGE_CONST struct netlink_range_validation hpcc_a_hop_rate_range = {
 	.min	= 1ULL,
-	.max	= 1600000000000ULL,
+	.max	= HPCC_RATE_MAX,
 };
 
 static HPCC_NLA_RANGE_CONST struct netlink_range_validation hpcc_a_hop_tx_util_range = {
@@ -23,12 +23,12 @@ static HPCC_NLA_RANGE_CONST struct netlink_range_validation hpcc_a_hop_tx_util_r
 
 static HPCC_NLA_RANGE_CONST struct netlink_range_validation hpcc_a_flow_n_flows_range = {
 	.min	= 1ULL,
-	.max	= 65535ULL,
+	.max	= HPCC_N_FLOWS_MAX,
 };
 
 static HPCC_NLA_RANGE_CONST struct netlink_range_validation hpcc_a_flow_rx_w_range = {
 	.min	= 1ULL,
-	.max	= 1073741824ULL,
+	.max	= HPCC_W_MAX,
 };
 
 static HPCC_NLA_RANGE_CONST struct netlink_range_validation hpcc_a_params_t_range = {
@@ -37,17 +37,17 @@ static HPCC_NLA_RANGE_CONST struct netlink_range_validation hpcc_a_params_t_rang
 };
 
 static HPCC_NLA_RANGE_CONST struct netlink_range_validation hpcc_a_params_w_ai_range = {
-	.max	= 1073741824ULL,
+	.max	= HPCC_W_MAX,
 };
 
 static HPCC_NLA_RANGE_CONST struct netlink_range_validation hpcc_a_params_line_rate_range = {
 	.min	= 1ULL,
-	.max	= 1600000ULL,
+	.max	= HPCC_LINE_RATE_MAX,
 };
 
 static HPCC_NLA_RANGE_CONST struct netlink_range_validation hpcc_a_params_w_min_range = {
 	.min	= 128ULL,
-	.max	= 1073741824ULL,
+	.max	= HPCC_W_MAX,
 };
 
 static HPCC_NLA_RANGE_CONST struct netlink_range_validation hpcc_a_params_max_flows_range = {
@@ -57,7 +57,7 @@ static HPCC_NLA_RANGE_CONST struct netlink_range_validation hpcc_a_params_max_fl
 
 static HPCC_NLA_RANGE_CONST struct netlink_range_validation hpcc_a_params_n_flows_range = {
 	.min	= 1ULL,
-	.max	= 65535ULL,
+	.max	= HPCC_N_FLOWS_MAX,
 };
 
 static HPCC_NLA_RANGE_CONST struct netlink_range_validation hpcc_a_fcr_hold_max_range = {
@@ -67,7 +67,7 @@ static HPCC_NLA_RANGE_CONST struct netlink_range_validation hpcc_a_fcr_hold_max_
 
 static HPCC_NLA_RANGE_CONST struct netlink_range_validation hpcc_a_fcr_rate_min_range = {
 	.min	= 1ULL,
-	.max	= 1600000000000ULL,
+	.max	= HPCC_RATE_MAX,
 };
 
 /* Common nested types */

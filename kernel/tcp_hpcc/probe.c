@@ -23,7 +23,7 @@
  *
  * The same hooks take Fast Congestion Response messages, UDP datagrams to
  * the namespace's FCR port (IPv6: without extension headers), to
- * hpcc_fcr_rcv() (fcr_rx.c).
+ * hpcc_notify_rcv() (notify.c).
  */
 #include <linux/ip.h>
 #include <linux/ipv6.h>
@@ -119,7 +119,7 @@ static unsigned int hpcc_probe_hook(void *priv, struct sk_buff *skb,
 		int v;
 
 		ipv6_addr_set_v4mapped(iph->saddr, &src);
-		v = hpcc_fcr_rcv(hn, skb, ip_hdrlen(skb), &src, NFPROTO_IPV4);
+		v = hpcc_notify_rcv(hn, skb, ip_hdrlen(skb), &src, NFPROTO_IPV4);
 		return v < 0 ? NF_ACCEPT : v;
 	}
 	type = hpcc_probe_type(hn, ipv4_get_dsfield(iph) >> 2, &ifa_proto);
@@ -148,8 +148,8 @@ static unsigned int hpcc_probe_hook6(void *priv, struct sk_buff *skb,
 	hpcc_fault_hook_delay();
 	/* FCR messages come without extension headers */
 	if (ipv6_hdr(skb)->nexthdr == IPPROTO_UDP) {
-		int v = hpcc_fcr_rcv(hn, skb, sizeof(struct ipv6hdr),
-				     &ipv6_hdr(skb)->saddr, NFPROTO_IPV6);
+		int v = hpcc_notify_rcv(hn, skb, sizeof(struct ipv6hdr),
+					&ipv6_hdr(skb)->saddr, NFPROTO_IPV6);
 
 		return v < 0 ? NF_ACCEPT : v;
 	}

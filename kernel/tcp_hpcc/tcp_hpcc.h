@@ -415,6 +415,45 @@ struct hpcc_ent {
 	struct sock *sk;
 };
 
+struct rate_sample;
+struct tcp_sock;
+
+/* cc.c: the window laws and the changes between them (socket lock) */
+void hpcc_apply_w(struct sock *sk, const struct hpcc_ent *e,
+		  const struct hpcc_cfg *cfg);
+void hpcc_fallback_law(struct sock *sk, const struct rate_sample *rs,
+		       bool una_advanced);
+u64 hpcc_rtt_ns(const struct tcp_sock *tp, const struct hpcc_cfg *cfg);
+bool hpcc_stale(const struct tcp_sock *tp, const struct hpcc_ent *e,
+		const struct hpcc_cfg *cfg, u64 now);
+void hpcc_to_fallback(struct sock *sk, struct hpcc_ent *e);
+void hpcc_resume(struct sock *sk, struct hpcc_ent *e,
+		 const struct hpcc_cfg *cfg);
+void hpcc_tx_start(struct sock *sk, struct hpcc_ent *e);
+
+/* input.c: telemetry into the algorithm core (socket lock) */
+void hpcc_take_telemetry(struct sock *sk, struct hpcc_ent *e,
+			 const struct hpcc_cfg *cfg);
+
+/* fcr.c: Fast Congestion Response at the sender (socket lock) */
+void hpcc_fcr_apply(struct sock *sk, struct hpcc_ent *e,
+		    const struct hpcc_cfg *cfg, u8 law);
+
+/* ccm.c: Coordinated Congestion Management at the sender (socket lock) */
+void hpcc_ccm_step(struct sock *sk, struct hpcc_ent *e,
+		   const struct hpcc_cfg *cfg, u64 now, u64 w0, u64 wc0,
+		   u32 stage0);
+void hpcc_ccm_rx_apply(struct sock *sk, struct hpcc_ent *e,
+		       const struct hpcc_cfg *cfg);
+void hpcc_ccm_on_rto(struct hpcc_ent *e);
+
+/* flow.c: what hpccd learns of a flow (socket lock) */
+void hpcc_flowlabel_check(struct sock *sk, struct hpcc_ent *e,
+			  bool announce);
+void hpcc_announce_active(struct sock *sk, struct hpcc_ent *e);
+void hpcc_publish(const struct sock *sk, struct hpcc_ent *e, u8 law,
+		  u8 in_flight);
+
 /* net.c: the namespace's parameters, counters and hook */
 extern unsigned int hpcc_net_id;
 struct hpcc_net *hpcc_net(const struct net *net);
@@ -445,9 +484,9 @@ int hpcc_nl_init(void);
 void hpcc_nl_exit(void);
 void hpcc_nl_flow_event(struct hpcc_ent *e, u8 cmd);
 
-/* fcr_rx.c */
-int hpcc_fcr_rcv(struct hpcc_net *hn, struct sk_buff *skb, unsigned int off,
-		 const struct in6_addr *src, u8 pf);
+/* notify.c: FCR messages and CCM notifications in (LOCAL_IN hook) */
+int hpcc_notify_rcv(struct hpcc_net *hn, struct sk_buff *skb,
+		    unsigned int off, const struct in6_addr *src, u8 pf);
 
 /* probe.c */
 int hpcc_probe_register(struct net *net, struct hpcc_net *hn);

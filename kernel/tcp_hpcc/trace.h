@@ -208,7 +208,7 @@ TRACE_EVENT(hpcc_fcr,
 
 /*
  * hpcc_ccm - the coordination rule changed an IPv6 flow's path
- * (main.c, hpcc_ccm_step(); or a type 3 notification,
+ * (ccm.c, hpcc_ccm_step(); or a type 3 notification,
  * hpcc_ccm_rx_apply(): note 1): the flow's RTT used for the gap, and from
  * its newest sample U (Q32) at the binding hop, that hop (from 1) and the
  * path's hop count, u' of the last hop (Q32); the new flow label.

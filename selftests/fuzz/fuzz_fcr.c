@@ -37,7 +37,7 @@ int LLVMFuzzerTestOneInput(const unsigned char *data, size_t len)
 	    (m.family == 4) != hpcc_fcr_mapped(m.daddr) ||
 	    (m.family != 4 && m.family != 6))
 		abort();
-	if (!m.rate || m.rate > HPCC_FCR_RATE_MAX || !m.interval ||
+	if (!m.rate || m.rate > HPCC_RATE_MAX || !m.interval ||
 	    m.interval > HPCC_FCR_INTERVAL_MAX)
 		abort();
 	hpcc_fcr_encode(b, &m);

@@ -476,7 +476,7 @@ namespaces_apart() {
 # A 4 MB flow (pacing at 1 Gbit/s: about 30 ms, many round trips) gets all
 # three events.  A 1000-byte one (xfer.py: one segment, then the answer)
 # ends within its first round trip: flow-new and flow-del, but no
-# flow-active, so hpccd never probes it (kernel/tcp_hpcc/main.c,
+# flow-active, so hpccd never probes it (kernel/tcp_hpcc/flow.c,
 # hpcc_announce_active()).
 events() {
 	local pid

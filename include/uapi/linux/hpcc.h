@@ -9,7 +9,11 @@
 #define HPCC_FAMILY_NAME	"hpcc"
 #define HPCC_FAMILY_VERSION	1
 
-#define HPCC_MAX_HOPS	8
+#define HPCC_MAX_HOPS		8
+#define HPCC_RATE_MAX		1600000000000
+#define HPCC_LINE_RATE_MAX	1600000
+#define HPCC_W_MAX		1073741824
+#define HPCC_N_FLOWS_MAX	65535
 
 /**
  * enum hpcc_hop_flags - What a hop record lacks (Documentation/algorithm.rst,

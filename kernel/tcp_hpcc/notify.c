@@ -1,10 +1,13 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * fcr_rx.c - Fast Congestion Response on the sending host
- * (draft-even-tsvwg-datacenter-fast-congestion): receive a congested hop's
- * message in the LOCAL_IN hook (probe.c), check it, and hold its rate
- * for the flow; the ACK path (main.c, hpcc_fcr_apply()) caps the
- * flow with the lowest rate held.
+ * notify.c - the messages INT hops send to the sending host, in: Fast
+ * Congestion Response (draft-even-tsvwg-datacenter-fast-congestion) and
+ * CCM notifications.  Receive a congested hop's message in the LOCAL_IN
+ * hook (probe.c), check it, and hold its rate for the flow; the ACK path
+ * (fcr.c, hpcc_fcr_apply()) caps the flow with the lowest rate held.  The
+ * two features share this intake (one port, the same prefixes, keys,
+ * MAC and sequence checks), so it is one file, apart from what each
+ * feature does with a message (fcr.c, ccm.c).
  *
  * Received here, in the module, not in hpccd: the rate reaches the flow
  * with no wake-up of a daemon and no netlink round trip (Documentation/
@@ -260,7 +263,7 @@ static void hpcc_fcr_hold(struct hpcc_net *hn, const struct hpcc_cfg *cfg,
  * section 6.2) in the datagram's payload @b (@len bytes): decoded, its
  * sequence number checked against the flow's window (hpcc_fcr_lock()),
  * and kept for its flow until the flow's next ACK acts on it
- * (hpcc_ccm_rx_apply() in main.c, which holds the socket: the
+ * (hpcc_ccm_rx_apply() in ccm.c, which holds the socket: the
  * rule's state and the rehash need it, and a path change waits for an
  * ACK anyway) unless it is a replay (hpcc_ccm_pend_put(), ccm-ignored).
  * Refusals are counted (ccm-malformed, ccm-no-flow, ccm-bad-seq) and
@@ -379,7 +382,7 @@ static void hpcc_fcr_one(struct hpcc_net *hn, const struct hpcc_cfg *cfg,
 }
 
 /**
- * hpcc_fcr_rcv() - FCR messages or CCM notifications, if @skb has them
+ * hpcc_notify_rcv() - FCR messages or CCM notifications, if @skb has them
  * @hn: the namespace's state
  * @skb: a packet addressed to this host, unfragmented
  * @off: its UDP header's offset
@@ -400,8 +403,8 @@ static void hpcc_fcr_one(struct hpcc_net *hn, const struct hpcc_cfg *cfg,
  * or refused), -1 when it is not (FCR off, another port, a source outside
  * the managed prefixes or IPv4-mapped in IPv6): the caller goes on with it.
  */
-int hpcc_fcr_rcv(struct hpcc_net *hn, struct sk_buff *skb, unsigned int off,
-		 const struct in6_addr *src, u8 pf)
+int hpcc_notify_rcv(struct hpcc_net *hn, struct sk_buff *skb,
+		    unsigned int off, const struct in6_addr *src, u8 pf)
 {
 	const struct hpcc_cfg *cfg;
 	unsigned int len, seg, pos;
