@@ -327,12 +327,12 @@ peer_flood_spares_own_flows() {
 	probes_spaced 41001 1 0.5 || return 1
 	dvars hs a || return 1
 	w0=$(wire hs v0 1)
-	ip netns exec hr "$BIN/probe_flood" $SRV $CLI 60 60 61 probes \
+	ip netns exec hr "$BIN/probe_flood" $SRV $CLI $((60 * SLOW)) 60 61 probes \
 		> "$TMP/flood" 2>&1 &
 	fp=$!
 	sleep 0.5
 	probes_spaced 41001 10 0.1 || return 1
-	# every probe went out during the flood (a cap of 60 s: python
+	# every probe went out during the flood (a cap of 60 s, SLOW times that: python
 	# takes seconds to start in a loaded guest)
 	kill -0 $fp || { echo "the flood ended before the probes"; return 1; }
 	kill $fp
@@ -365,7 +365,7 @@ budget_flood_spares_new_flows() {
 	own_port 41002 || return 1
 	dvars hs a || return 1
 	w0=$(wire hs v0 1)
-	ip netns exec hr "$BIN/probe_flood" 198.19.0.0/16 $CLI 60 60 61 \
+	ip netns exec hr "$BIN/probe_flood" 198.19.0.0/16 $CLI $((60 * SLOW)) 60 61 \
 		probes > "$TMP/flood" 2>&1 &
 	fp=$!
 	sleep 0.5
