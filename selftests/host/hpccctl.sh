@@ -54,7 +54,7 @@ long_options() {
 		exits 1 --json stats || return 1
 	fi
 	for o in --json --help --version; do
-		grep -q -- "${o//-/\\\\-}" "$TOP/daemon/hpccctl.8" ||
+		grep -q -- "${o//-/\\\\-}" "$TOP/daemon/hpccctl/hpccctl.8" ||
 			{ echo "hpccctl.8 lacks $o"; return 1; }
 	done
 }
@@ -83,7 +83,7 @@ installed() {
 
 man_pages() {
 	local f w
-	for f in "$TOP"/daemon/*.8; do
+	for f in "$TOP"/daemon/*/*.8; do
 		w=$(LC_ALL=C groff -man -ww -z "$f" 2>&1)
 		[ -z "$w" ] || { echo "$f: $w"; return 1; }
 		LC_ALL=C MANWIDTH=80 man -l "$f" 2>/dev/null | grep -q '^SYNOPSIS' ||
@@ -94,8 +94,8 @@ man_pages() {
 unit_file() {
 	local u=$TMP/hpccd.service out score
 	command -v systemd-analyze >/dev/null || { echo "no systemd-analyze"; return 1; }
-	mkdir -p "$TMP/man/man8" && cp "$TOP"/daemon/*.8 "$TMP/man/man8/" &&
-	sed "s|@SBINDIR@|$TOP/build|" "$TOP/daemon/hpccd.service.in" > "$u" ||
+	mkdir -p "$TMP/man/man8" && cp "$TOP"/daemon/*/*.8 "$TMP/man/man8/" &&
+	sed "s|@SBINDIR@|$TOP/build|" "$TOP/daemon/hpccd/hpccd.service.in" > "$u" ||
 		return 1
 	out=$(MANPATH=$TMP/man systemd-analyze verify "$u" 2>&1) ||
 		{ echo "$out"; return 1; }

@@ -2,7 +2,7 @@
 /*
  * hpccctl - show and set the state of tcp_hpcc in the current network
  * namespace, over the "hpcc" generic netlink family
- * (Documentation/netlink/specs/hpcc.yaml) through daemon/hpcc_genl.c.
+ * (Documentation/netlink/specs/hpcc.yaml) through daemon/lib/hpcc_genl.c.
  *
  * Options: -j/--json, -h/--help, -V/--version (before the command).
  *
@@ -21,7 +21,7 @@
  * -j prints JSON (json-c) with the spec's attribute names and units.
  * Exit status: 0 success, 1 the kernel refused or the module is not
  * loaded (the message and the kernel's extack on stderr), 2 usage.
- * The man page is daemon/hpccctl.8.
+ * The man page is daemon/hpccctl/hpccctl.8.
  */
 #include <arpa/inet.h>
 #include <errno.h>
@@ -378,7 +378,7 @@ static int fcr_prefix(struct nlmsghdr *nlh, const char *arg)
 
 /*
  * keys_put() - the notify-key lines of key file @path (hpccd's key file
- * format, daemon/hpccd_config.h: mode 600, owned by the caller) into key
+ * format, daemon/hpccd/hpccd_config.h: mode 600, owned by the caller) into key
  * nests of @nlh (@nlh NULL: only read it); none gives the flush flag.
  * The key bytes are wiped from memory once put.
  */
