@@ -178,11 +178,12 @@ PROGRAMS := $(BUILD)/hpccd $(BUILD)/hpccctl
 programs: $(PROGRAMS)
 # --version prints VERSION.
 $(call obj,obj,daemon/hpccd/main.c daemon/hpccctl/main.c): VERSION
-HPCCD_SRC := $(addprefix daemon/hpccd/,hpccd_config.c hpccd_sched.c \
-	hpccd_rx.c hpccd_send.c) daemon/lib/hpcc_auth.c $(CORE_SRC) $(OVERLAP_SRC)
+HPCCD_SRC := $(addprefix daemon/hpccd/,main.c link.c push.c sender.c lookup.c \
+	responder.c stats.c hpccd_config.c hpccd_sched.c hpccd_rx.c hpccd_send.c) \
+	daemon/lib/hpcc_auth.c $(CORE_SRC) $(OVERLAP_SRC)
 # -z now: no lazy binding, whose resolver saves the vector registers (key
 # bytes a copy left there) on the stack at each first call
-$(BUILD)/hpccd: $(call obj,obj,daemon/hpccd/main.c $(HPCCD_SRC) $(GENL_SRC) $(WIRE_SRC) $(DECODE_SRC))
+$(BUILD)/hpccd: $(call obj,obj,$(HPCCD_SRC) $(GENL_SRC) $(WIRE_SRC) $(DECODE_SRC))
 	$(call link,$(CC),$(U_CFLAGS),-z now -lmnl -lsodium)
 $(BUILD)/hpccctl: $(call obj,obj,daemon/hpccctl/main.c daemon/hpccd/hpccd_config.c $(GENL_SRC))
 	$(call link,$(CC),$(U_CFLAGS),-lmnl -ljson-c)

@@ -131,7 +131,7 @@ compare("hpccctl.8 long options", lo, doc)
 # before them
 i = hpccd_c.index("counter_names[C_PARSE_BASE] = {")
 names = re.findall(r'"([a-z0-9-]+)"', hpccd_c[i:hpccd_c.index("};", i)])
-ws = c_block(hpccd_c, "static void write_stats(")
+ws = c_block(hpccd_c, "void write_stats(")
 head = re.findall(r'(?:"|\\n)([a-z]+)=%', ws[:ws.index("LIST_FOREACH")])
 sig = roff_text(section(hpccd8, "SIGNALS"))
 usr1 = sig[sig.index("SIGUSR1"):]
