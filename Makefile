@@ -185,7 +185,9 @@ HPCCD_SRC := $(addprefix daemon/hpccd/,main.c link.c push.c sender.c lookup.c \
 # bytes a copy left there) on the stack at each first call
 $(BUILD)/hpccd: $(call obj,obj,$(HPCCD_SRC) $(GENL_SRC) $(WIRE_SRC) $(DECODE_SRC))
 	$(call link,$(CC),$(U_CFLAGS),-z now -lmnl -lsodium)
-$(BUILD)/hpccctl: $(call obj,obj,daemon/hpccctl/main.c daemon/hpccd/hpccd_config.c $(GENL_SRC))
+HPCCCTL_SRC := $(addprefix daemon/hpccctl/,main.c util.c flow.c param.c fcr.c \
+	int.c) daemon/hpccd/hpccd_config.c
+$(BUILD)/hpccctl: $(call obj,obj,$(HPCCCTL_SRC) $(GENL_SRC))
 	$(call link,$(CC),$(U_CFLAGS),-lmnl -ljson-c)
 
 # Research and testbed tools: offline replay, the testbed's bottleneck queue
