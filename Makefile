@@ -185,8 +185,8 @@ HPCCD_SRC := $(addprefix daemon/hpccd/,main.c link.c push.c sender.c lookup.c \
 # bytes a copy left there) on the stack at each first call
 $(BUILD)/hpccd: $(call obj,obj,$(HPCCD_SRC) $(GENL_SRC) $(WIRE_SRC) $(DECODE_SRC))
 	$(call link,$(CC),$(U_CFLAGS),-z now -lmnl -lsodium)
-HPCCCTL_SRC := $(addprefix daemon/hpccctl/,main.c util.c flow.c param.c fcr.c \
-	int.c) daemon/hpccd/hpccd_config.c
+HPCCCTL_SRC := $(addprefix daemon/hpccctl/,main.c util.c print.c flow.c param.c \
+	fcr.c int.c) daemon/hpccd/hpccd_config.c
 $(BUILD)/hpccctl: $(call obj,obj,$(HPCCCTL_SRC) $(GENL_SRC))
 	$(call link,$(CC),$(U_CFLAGS),-lmnl -ljson-c)
 
@@ -216,7 +216,7 @@ $(BUILD)/core_bench: $(call obj,obj,tools/bench/core_bench.c $(CORE_SRC))
 SELFTEST_PROGS := $(addprefix $(BUILD)/selftests/,tcp_cc_tool cc_sockopt \
 	hpcc_nl core_test core_equiv wire_test decode_test sched_test nlgen_test \
 	config_test fcr_test ccm_test int_test auth_test rx_test nmac_test \
-	send_test probe_flood nmac_send unit_sandbox)
+	send_test probe_flood nmac_send unit_sandbox hpccctl_print)
 selftest-progs: $(SELFTEST_PROGS)
 $(BUILD)/selftests/core_%: $(call obj,obj-san,selftests/core_%.c $(CORE_SRC))
 	$(call link,$(CC),$(U_CFLAGS) $(SAN_FLAGS),-lm)
@@ -246,6 +246,11 @@ $(BUILD)/selftests/nlgen_test: $(call obj,obj-san,selftests/nlgen_test.c $(GENL_
 	$(call link,$(CC),$(U_CFLAGS) $(SAN_FLAGS),-lmnl)
 $(BUILD)/selftests/hpcc_nl: $(call obj,obj,selftests/hpcc_nl.c $(GENL_SRC))
 	$(call link,$(CC),$(U_CFLAGS),-lmnl)
+# hpccctl's flow printer, for host/hpccctl.sh (its -I: hpccctl's headers)
+$(BUILD)/obj-san/selftests/hpccctl_print.o: U_CFLAGS += -Idaemon/hpccctl
+$(BUILD)/selftests/hpccctl_print: $(call obj,obj-san,selftests/hpccctl_print.c \
+	$(addprefix daemon/hpccctl/,flow.c util.c print.c) $(GENL_SRC))
+	$(call link,$(CC),$(U_CFLAGS) $(SAN_FLAGS),-lmnl -ljson-c)
 $(BUILD)/selftests/nmac_send: $(call obj,obj,selftests/nmac_send.c $(NMAC_SRC))
 	$(call link,$(CC),$(U_CFLAGS),-lsodium)
 $(BUILD)/selftests/probe_flood: $(call obj,obj,selftests/probe_flood.c $(WIRE_SRC))

@@ -11,6 +11,7 @@
 #include <string.h>
 
 #include "hpccctl.h"
+#include "print.h"
 
 /*
  * A flow show filter: src and dst are 0 (any), AF_INET or AF_INET6, with
@@ -126,97 +127,137 @@ static void addr_port(const struct hpcc_attrs *a, bool local, char *out,
 		 "[%s]:%u" : "%s:%u", s, ntohs(a->v[port]));
 }
 
-static struct json_object *flow_json(const struct hpcc_attrs *a)
+/*
+ * The units hpccctl shows, text and JSON alike (hpccctl.8): U as a
+ * fraction (1.0 is full; the module's fixed point has HPCC_U_FRAC_BITS
+ * fraction bits), the pacing rate in Mbit/s (the module's is in bytes per
+ * second); every other attribute in its spec unit.
+ */
+#define HPCC_U_FRAC_BITS 32
+#define U_ONE ((double)(1ULL << HPCC_U_FRAC_BITS))
+
+/* PRINT_ANY when the flow has attribute @i, else the text's column only */
+static enum print_type has(const struct hpcc_attrs *a, int i)
 {
-	struct json_object *o = json_object_new_object(), *hops;
-	char s[INET6_ADDRSTRLEN];
-	int i;
-
-	/*
-	 * family; saddr and daddr (either family) as text; the spec's address
-	 * attributes too, as text (their display hints, as the kernel's YNL
-	 * CLI prints them); the ports in host order; everything else by its
-	 * spec name as a number
-	 */
-	json_object_object_add(o, "family",
-			       json_object_new_int(a->v[HPCC_A_FLOW_FAMILY]));
-	addr_text(a, true, s, sizeof(s));
-	json_object_object_add(o, "saddr", json_object_new_string(s));
-	if (a->has[HPCC_A_FLOW_SADDR4] || a->has[HPCC_A_FLOW_SADDR6])
-		json_object_object_add(o, a->has[HPCC_A_FLOW_SADDR6] ?
-				       "saddr6" : "saddr4",
-				       json_object_new_string(s));
-	json_object_object_add(o, "sport",
-			       json_object_new_int(ntohs(a->v[HPCC_A_FLOW_SPORT])));
-	addr_text(a, false, s, sizeof(s));
-	json_object_object_add(o, "daddr", json_object_new_string(s));
-	if (a->has[HPCC_A_FLOW_DADDR4] || a->has[HPCC_A_FLOW_DADDR6])
-		json_object_object_add(o, a->has[HPCC_A_FLOW_DADDR6] ?
-				       "daddr6" : "daddr4",
-				       json_object_new_string(s));
-	json_object_object_add(o, "dport",
-			       json_object_new_int(ntohs(a->v[HPCC_A_FLOW_DPORT])));
-	for (i = 1; i <= HPCC_A_FLOW_MAX; i++) {
-		if (i == HPCC_A_FLOW_SADDR4 || i == HPCC_A_FLOW_DADDR4 ||
-		    i == HPCC_A_FLOW_SADDR6 || i == HPCC_A_FLOW_DADDR6 ||
-		    i == HPCC_A_FLOW_SPORT || i == HPCC_A_FLOW_DPORT)
-			continue;
-		if (hpcc_flow_names[i] && a->has[i])
-			json_object_object_add(o, hpcc_flow_names[i],
-					       hpcc_flow_desc[i].kind == HPCC_NL_FLAG ?
-					       json_object_new_boolean(1) :
-					       json_object_new_uint64(a->v[i]));
-	}
-	json_object_object_add(o, "mode-name",
-			       json_object_new_string(enum_name(&hpcc_enum_mode,
-								a->v[HPCC_A_FLOW_MODE])));
-	hops = json_object_new_array();
-	for (i = 0; i < a->nhop; i++) {
-		const struct hpcc_hop_rec *h = &a->hops[i];
-		struct json_object *r = json_object_new_object();
-
-		json_object_object_add(r, "switch-id",
-				       json_object_new_uint64(h->switch_id));
-		json_object_object_add(r, "port-id",
-				       json_object_new_uint64(h->port_id));
-		json_object_object_add(r, "rate", json_object_new_uint64(h->rate));
-		json_object_object_add(r, "ts", json_object_new_uint64(h->ts));
-		json_object_object_add(r, "tx-bytes",
-				       json_object_new_uint64(h->tx_bytes));
-		json_object_object_add(r, "qlen", json_object_new_uint64(h->qlen));
-		if (h->flags)
-			json_object_object_add(r, "flags",
-					       json_object_new_uint64(h->flags));
-		if (h->flags & HPCC_HOP_FLAGS_TX_UTIL)
-			json_object_object_add(r, "tx-util",
-					       json_object_new_uint64(h->tx_util));
-		json_object_array_add(hops, r);
-	}
-	json_object_object_add(o, "hops", hops);
-	return o;
+	return a->has[i] ? PRINT_ANY : PRINT_FP;
 }
 
-/* One line per flow, in the manner of ss(8). */
-static void flow_line(const struct hpcc_attrs *a)
+/* the text's columns, in their order; JSON: the same fields under the
+ * spec's names
+ */
+static bool flow_column(int i)
 {
-	char l[INET6_ADDRSTRLEN + 8], p[INET6_ADDRSTRLEN + 8], age[16];
+	switch (i) {
+	case HPCC_A_FLOW_MODE: case HPCC_A_FLOW_CWND: case HPCC_A_FLOW_W:
+	case HPCC_A_FLOW_WC: case HPCC_A_FLOW_U: case HPCC_A_FLOW_INC_STAGE:
+	case HPCC_A_FLOW_SRTT: case HPCC_A_FLOW_PACING_RATE:
+	case HPCC_A_FLOW_TELEMETRY_AGE: case HPCC_A_FLOW_SAMPLES:
+	case HPCC_A_FLOW_FALLBACKS:
+	case HPCC_A_FLOW_FAMILY:
+	case HPCC_A_FLOW_SADDR4: case HPCC_A_FLOW_DADDR4:
+	case HPCC_A_FLOW_SADDR6: case HPCC_A_FLOW_DADDR6:
+	case HPCC_A_FLOW_SPORT: case HPCC_A_FLOW_DPORT:
+		return true;
+	}
+	return false;
+}
 
-	addr_port(a, true, l, sizeof(l));
-	addr_port(a, false, p, sizeof(p));
+/* the hop records of the newest sample (JSON only; the text counts them) */
+static void flow_hops(const struct hpcc_attrs *a)
+{
+	int i;
+
+	open_json_array("hops");
+	for (i = 0; i < a->nhop; i++) {
+		const struct hpcc_hop_rec *h = &a->hops[i];
+
+		open_json_object(NULL);
+		print_uint(PRINT_JSON, "switch-id", NULL, h->switch_id);
+		print_uint(PRINT_JSON, "port-id", NULL, h->port_id);
+		print_uint(PRINT_JSON, "rate", NULL, h->rate);
+		print_uint(PRINT_JSON, "ts", NULL, h->ts);
+		print_uint(PRINT_JSON, "tx-bytes", NULL, h->tx_bytes);
+		print_uint(PRINT_JSON, "qlen", NULL, h->qlen);
+		if (h->flags)
+			print_uint(PRINT_JSON, "flags", NULL, h->flags);
+		if (h->flags & HPCC_HOP_FLAGS_TX_UTIL)
+			print_uint(PRINT_JSON, "tx-util", NULL, h->tx_util);
+		close_json_object();
+	}
+	close_json_array();
+	print_int(PRINT_FP, NULL, " %4d\n", a->nhop);
+}
+
+/*
+ * flow_print() - one flow: a line in the manner of ss(8), or a JSON
+ * object of every attribute the module gave.  Addresses are text (saddr,
+ * daddr, and the spec's address attributes as the kernel's YNL CLI shows
+ * them), the ports in host order.
+ */
+void flow_print(const struct hpcc_attrs *a)
+{
+	char s[INET6_ADDRSTRLEN], ap[INET6_ADDRSTRLEN + 8];
+	uint64_t mode = a->v[HPCC_A_FLOW_MODE];
+	int i;
+
+	open_json_object(NULL);
+	print_int(PRINT_JSON, "family", NULL, a->v[HPCC_A_FLOW_FAMILY]);
+	addr_text(a, true, s, sizeof(s));
+	print_string(PRINT_JSON, "saddr", NULL, s);
+	if (a->has[HPCC_A_FLOW_SADDR4] || a->has[HPCC_A_FLOW_SADDR6])
+		print_string(PRINT_JSON, a->has[HPCC_A_FLOW_SADDR6] ?
+			     "saddr6" : "saddr4", NULL, s);
+	print_int(PRINT_JSON, "sport", NULL, ntohs(a->v[HPCC_A_FLOW_SPORT]));
+	addr_text(a, false, s, sizeof(s));
+	print_string(PRINT_JSON, "daddr", NULL, s);
+	if (a->has[HPCC_A_FLOW_DADDR4] || a->has[HPCC_A_FLOW_DADDR6])
+		print_string(PRINT_JSON, a->has[HPCC_A_FLOW_DADDR6] ?
+			     "daddr6" : "daddr4", NULL, s);
+	print_int(PRINT_JSON, "dport", NULL, ntohs(a->v[HPCC_A_FLOW_DPORT]));
+	addr_port(a, true, ap, sizeof(ap));
+	print_string(PRINT_FP, NULL, "%-21s ", ap);
+	addr_port(a, false, ap, sizeof(ap));
+	print_string(PRINT_FP, NULL, "%-21s ", ap);
+
+	/* the columns */
+	print_uint(has(a, HPCC_A_FLOW_MODE) & PRINT_JSON, "mode", NULL, mode);
+	print_string(PRINT_ANY, "mode-name", "%-8s",
+		     enum_name(&hpcc_enum_mode, mode));
+	print_uint(has(a, HPCC_A_FLOW_CWND), "cwnd", " %6" PRIu64,
+		   a->v[HPCC_A_FLOW_CWND]);
+	print_uint(has(a, HPCC_A_FLOW_W), "w", " %10" PRIu64,
+		   a->v[HPCC_A_FLOW_W]);
+	print_uint(has(a, HPCC_A_FLOW_WC), "wc", " %10" PRIu64,
+		   a->v[HPCC_A_FLOW_WC]);
+	print_float(has(a, HPCC_A_FLOW_U), "u", " %6.3f",
+		    a->v[HPCC_A_FLOW_U] / U_ONE);
+	print_uint(has(a, HPCC_A_FLOW_INC_STAGE), "inc-stage", " %5" PRIu64,
+		   a->v[HPCC_A_FLOW_INC_STAGE]);
+	print_uint(has(a, HPCC_A_FLOW_SRTT), "srtt", " %8" PRIu64,
+		   a->v[HPCC_A_FLOW_SRTT]);
+	print_float(has(a, HPCC_A_FLOW_PACING_RATE), "pacing-rate", " %9.1f",
+		    a->v[HPCC_A_FLOW_PACING_RATE] * 8 / 1e6);
 	if (a->has[HPCC_A_FLOW_TELEMETRY_AGE])
-		snprintf(age, sizeof(age), "%.1f",
-			 a->v[HPCC_A_FLOW_TELEMETRY_AGE] / 1000.0);
+		print_uint(PRINT_ANY, "telemetry-age", " %8" PRIu64,
+			   a->v[HPCC_A_FLOW_TELEMETRY_AGE]);
 	else
-		snprintf(age, sizeof(age), "-");
-	printf("%-21s %-21s %-8s %6" PRIu64 " %10" PRIu64 " %10" PRIu64
-	       " %6.3f %5" PRIu64 " %8" PRIu64 " %9.1f %8s %8" PRIu64
-	       " %5" PRIu64 " %4d\n",
-	       l, p, enum_name(&hpcc_enum_mode, a->v[HPCC_A_FLOW_MODE]), a->v[HPCC_A_FLOW_CWND],
-	       a->v[HPCC_A_FLOW_W], a->v[HPCC_A_FLOW_WC],
-	       a->v[HPCC_A_FLOW_U] / 4294967296.0,
-	       a->v[HPCC_A_FLOW_INC_STAGE], a->v[HPCC_A_FLOW_SRTT],
-	       a->v[HPCC_A_FLOW_PACING_RATE] * 8 / 1e6, age,
-	       a->v[HPCC_A_FLOW_SAMPLES], a->v[HPCC_A_FLOW_FALLBACKS], a->nhop);
+		print_string(PRINT_FP, NULL, " %8s", "-");
+	print_uint(has(a, HPCC_A_FLOW_SAMPLES), "samples", " %8" PRIu64,
+		   a->v[HPCC_A_FLOW_SAMPLES]);
+	print_uint(has(a, HPCC_A_FLOW_FALLBACKS), "fallbacks", " %5" PRIu64,
+		   a->v[HPCC_A_FLOW_FALLBACKS]);
+
+	/* the rest, JSON only, by spec name: numbers and flags */
+	for (i = 1; i <= HPCC_A_FLOW_MAX; i++) {
+		if (flow_column(i) || !hpcc_flow_names[i] || !a->has[i])
+			continue;
+		if (hpcc_flow_desc[i].kind == HPCC_NL_FLAG)
+			print_bool(PRINT_JSON, hpcc_flow_names[i], NULL, true);
+		else
+			print_uint(PRINT_JSON, hpcc_flow_names[i], NULL, a->v[i]);
+	}
+	flow_hops(a);
+	close_json_object();
 }
 
 static int parse_filter(int ac, char **av, struct flow_filter *f)
@@ -270,7 +311,6 @@ static int flow_show(int ac, char **av)
 	char buf[MNL_SOCKET_BUFFER_SIZE];
 	struct flow_filter f = { 0 };
 	struct attrs_list l = { .f = &f };
-	struct json_object *arr;
 	size_t i;
 	int err, tries = 3;
 
@@ -298,19 +338,17 @@ static int flow_show(int ac, char **av)
 		free(l.v);
 		return fail("flow-get", err);
 	}
-	if (json) {
-		arr = json_object_new_array();
-		for (i = 0; i < l.n; i++)
-			json_object_array_add(arr, flow_json(&l.v[i]));
-		json_print(arr);
-	} else {
+	print_start(json);
+	open_json_array(NULL);
+	if (!json)
 		printf("%-21s %-21s %-8s %6s %10s %10s %6s %5s %8s %9s %8s %8s %5s %4s\n",
 		       "Local Address:Port", "Peer Address:Port", "Mode",
 		       "Cwnd", "W", "Wc", "U", "Stage", "SRTT(us)",
-		       "Pace(Mb)", "Age(ms)", "Samples", "Fallb", "Hops");
-		for (i = 0; i < l.n; i++)
-			flow_line(&l.v[i]);
-	}
+		       "Pace(Mb)", "Age(us)", "Samples", "Fallb", "Hops");
+	for (i = 0; i < l.n; i++)
+		flow_print(&l.v[i]);
+	close_json_array();
+	print_end();
 	free(l.v);
 	return 0;
 }

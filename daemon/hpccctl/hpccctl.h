@@ -54,6 +54,8 @@ struct attrs_list {
 };
 
 int dump_cb(const struct nlmsghdr *nlh, void *data);
+/* flow_print() - one flow, its line or its JSON object (print.h) */
+void flow_print(const struct hpcc_attrs *a);
 
 /* the commands: argc and argv after the command's name; the exit status */
 int flow_cmd(int ac, char **av);

@@ -18,7 +18,8 @@
  *
  * The int commands talk to hpcc_int.ko's "hpcc-int" family
  * (Documentation/netlink/specs/hpcc-int.yaml).
- * -j prints JSON (json-c) with the spec's attribute names and units.
+ * -j prints JSON (json-c) under the spec's attribute names, in the text's units
+ * (print.c: one call per field renders either; hpccctl.8 gives the units).
  * Exit status: 0 success, 1 the kernel refused or the module is not
  * loaded (the message and the kernel's extack on stderr), 2 usage.
  * The man page is daemon/hpccctl/hpccctl.8.

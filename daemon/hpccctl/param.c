@@ -10,25 +10,24 @@
 #include <string.h>
 
 #include "hpccctl.h"
+#include "print.h"
 
 /* key value lines or a JSON object of the attributes @names names */
 static void print_set(const struct hpcc_attrs *a, const char *const *names,
 		      int max)
 {
-	struct json_object *o = json ? json_object_new_object() : NULL;
 	int i;
 
+	print_start(json);
+	open_json_object(NULL);
 	for (i = 1; i <= max; i++) {
 		if (!names[i] || !a->has[i])
 			continue;
-		if (o)
-			json_object_object_add(o, names[i],
-					       json_object_new_uint64(a->v[i]));
-		else
-			printf("%-22s %" PRIu64 "\n", names[i], a->v[i]);
+		print_string(PRINT_FP, NULL, "%-22s ", names[i]);
+		print_uint(PRINT_ANY, names[i], "%" PRIu64 "\n", a->v[i]);
 	}
-	if (o)
-		json_print(o);
+	close_json_object();
+	print_end();
 }
 
 static int simple_get(uint8_t cmd, const char *what, const char *const *names,
