@@ -9,6 +9,7 @@
  */
 
 #include <errno.h>
+#include <stddef.h>
 #include <string.h>
 #include <linux/inet_diag.h>
 #include <linux/neighbour.h>
@@ -51,39 +52,69 @@ static unsigned int cache_slot(const uint8_t a[16], int ifindex,
 
 /*
  * nl_request() - @nlh on @nl (the routing or the socket diagnostics
- * socket), @cb on its reply.  A reply to
- * an earlier request that timed out is skipped (by sequence number); the
- * wait is bounded by the socket's receive timeout (RT_TIMEOUT_US).
- * Return: 0 when the reply came (an error reply too: @cb then sees
- * nothing); -1 when none did (counted: counter @c_fail).  Every request
- * counts in counter @c_req.
+ * socket), @cb on its reply: one message, or, for a dump (NLM_F_DUMP in
+ * @nlh), every part up to its end.  A reply to an earlier request that
+ * timed out is skipped (by sequence number, 16 reads at most); each wait
+ * is bounded by the socket's receive timeout (RT_TIMEOUT_US).
+ * Return: 0 when the reply came (an error reply to a single request too:
+ * @cb then sees nothing); -1 when none did, or a dump broke off or was
+ * refused (counted: counter @c_fail; what is left of a dump is drained,
+ * not left to fill the next request's reads).  Every request counts in
+ * counter @c_req.
  */
 static int nl_request(struct mnl_socket *nl, struct nlmsghdr *nlh,
 		      mnl_cb_t cb, void *data, int c_req, int c_fail)
 {
 	char buf[MNL_SOCKET_BUFFER_SIZE] __attribute__((aligned(4)));
-	unsigned int seq = ++D.rt_seq;
+	bool dump = nlh->nlmsg_flags & NLM_F_DUMP;
+	unsigned int seq = ++D.rt_seq, skipped = 0;
 	ssize_t n;
-	int i;
+	int ret;
 
 	nlh->nlmsg_seq = seq;
 	D.counters[c_req]++;
 	if (!nl || mnl_socket_sendto(nl, nlh, nlh->nlmsg_len) < 0)
 		goto fail;
-	for (i = 0; i < 16; i++) {
+	for (;;) {
 		n = mnl_socket_recvfrom(nl, buf, sizeof(buf));
 		if (n < (ssize_t)sizeof(struct nlmsghdr))
 			goto fail;
 		/* a late reply to an earlier request: skipped */
 		if (((const struct nlmsghdr *)(const void *)buf)->nlmsg_seq !=
-		    seq)
+		    seq) {
+			if (++skipped == 16)
+				goto fail;
 			continue;
-		mnl_cb_run(buf, n, seq, mnl_socket_get_portid(nl), cb, data);
-		return 0;
+		}
+		ret = mnl_cb_run(buf, n, seq, mnl_socket_get_portid(nl), cb,
+				 data);
+		if (!dump)
+			return 0;
+		if (ret <= MNL_CB_STOP)
+			break;
 	}
+	if (ret == MNL_CB_STOP)
+		return 0;
 fail:
 	D.counters[c_fail]++;
+	while (dump && nl && recv(mnl_socket_get_fd(nl), buf, sizeof(buf),
+				  MSG_DONTWAIT) > 0)
+		;
 	return -1;
+}
+
+/*
+ * request_start() - a request of @type (NLM_F_REQUEST and @flags) in
+ * @req, as *@nlh
+ * Return: its fixed header, @len bytes, zeroed.
+ */
+static void *request_start(char *req, uint16_t type, uint16_t flags,
+			   size_t len, struct nlmsghdr **nlh)
+{
+	*nlh = mnl_nlmsg_put_header(req);
+	(*nlh)->nlmsg_type = type;
+	(*nlh)->nlmsg_flags = NLM_F_REQUEST | flags;
+	return mnl_nlmsg_put_extra_header(*nlh, len);
 }
 
 /* nl_request() on the routing socket: lookups, lookups-failed */
@@ -92,13 +123,39 @@ static int rt_request(struct nlmsghdr *nlh, mnl_cb_t cb, void *data)
 	return nl_request(D.rt, nlh, cb, data, C_LOOKUPS, C_LOOKUPS_FAILED);
 }
 
-static int route_cb(const struct nlmsghdr *nlh, void *data)
-{
-	const struct rtmsg *rtm = mnl_nlmsg_get_payload(nlh);
+/**
+ * struct reply_field - the one field a lookup wants of its reply
+ * @type: the reply's message type (RTM_NEWROUTE, RTM_NEWNEIGH, ...)
+ * @hdr_len: the length of its fixed header (struct rtmsg, ...)
+ * @off: the field's offset in that header
+ * @size: its size (that of *@out)
+ * @out: where it goes; left as it was when no such reply came
+ */
+struct reply_field {
+	uint16_t type;
+	size_t hdr_len, off, size;
+	void *out;
+};
 
-	if (nlh->nlmsg_type == RTM_NEWROUTE &&
-	    mnl_nlmsg_get_payload_len(nlh) >= sizeof(*rtm))
-		*(uint8_t *)data = rtm->rtm_type;
+/* REPLY_FIELD(TYPE, HDR, MEMBER, OUT) - member MEMBER of struct HDR of a
+ * reply of type TYPE into *OUT, of the member's type
+ */
+#define REPLY_FIELD(type, hdr, member, out)				\
+	(&(struct reply_field){ (type), sizeof(struct hdr),		\
+		offsetof(struct hdr, member),				\
+		sizeof(((struct hdr *)0)->member) +			\
+		0 * sizeof(char[sizeof(((struct hdr *)0)->member) ==	\
+				sizeof(*(out)) ? 1 : -1]), (out) })
+
+/* field_cb() - a reply of one of route, neighbour and socket lookups */
+static int field_cb(const struct nlmsghdr *nlh, void *data)
+{
+	const struct reply_field *f = data;
+
+	if (nlh->nlmsg_type == f->type &&
+	    mnl_nlmsg_get_payload_len(nlh) >= f->hdr_len)
+		memcpy(f->out, (const char *)mnl_nlmsg_get_payload(nlh) + f->off,
+		       f->size);
 	return MNL_CB_OK;
 }
 
@@ -145,10 +202,7 @@ int vrf_of(int ifindex, uint64_t now)
 	if (D.lcache[i].at && D.lcache[i].ifindex == ifindex &&
 	    now - D.lcache[i].at < LINK_CACHE_NS)
 		return D.lcache[i].vrf;
-	nlh = mnl_nlmsg_put_header(req);
-	nlh->nlmsg_type = RTM_GETLINK;
-	nlh->nlmsg_flags = NLM_F_REQUEST;
-	ifm = mnl_nlmsg_put_extra_header(nlh, sizeof(*ifm));
+	ifm = request_start(req, RTM_GETLINK, 0, sizeof(*ifm), &nlh);
 	ifm->ifi_family = AF_UNSPEC;
 	ifm->ifi_index = ifindex;
 	if (rt_request(nlh, link_cb, &vrf))
@@ -200,16 +254,14 @@ int addr_type(int family, const void *addr, int vrf, uint64_t now)
 		return type;
 	addr16(family, addr, a);
 	i = cache_slot(a, vrf, ADDR_CACHE);
-	nlh = mnl_nlmsg_put_header(req);
-	nlh->nlmsg_type = RTM_GETROUTE;
-	nlh->nlmsg_flags = NLM_F_REQUEST;
-	rtm = mnl_nlmsg_put_extra_header(nlh, sizeof(*rtm));
+	rtm = request_start(req, RTM_GETROUTE, 0, sizeof(*rtm), &nlh);
 	rtm->rtm_family = family;
 	rtm->rtm_dst_len = family == AF_INET6 ? 128 : 32;
 	mnl_attr_put(nlh, RTA_DST, family == AF_INET6 ? 16 : 4, addr);
 	if (vrf)
 		mnl_attr_put_u32(nlh, RTA_OIF, (uint32_t)vrf);
-	if (rt_request(nlh, route_cb, &type))
+	if (rt_request(nlh, field_cb,
+			REPLY_FIELD(RTM_NEWROUTE, rtmsg, rtm_type, &type)))
 		return -1;		/* not cached: the next may succeed */
 	memcpy(D.acache[i].addr, a, 16);
 	D.acache[i].vrf = vrf;
@@ -317,16 +369,6 @@ static int src_route_cb(const struct nlmsghdr *nlh, void *data)
 	return MNL_CB_OK;
 }
 
-static int neigh_cb(const struct nlmsghdr *nlh, void *data)
-{
-	const struct ndmsg *ndm = mnl_nlmsg_get_payload(nlh);
-
-	if (nlh->nlmsg_type == RTM_NEWNEIGH &&
-	    mnl_nlmsg_get_payload_len(nlh) >= sizeof(*ndm))
-		*(uint16_t *)data = ndm->ndm_state;
-	return MNL_CB_OK;
-}
-
 /*
  * neighbour_known() - this host has a neighbour entry for @addr on
  * @ifindex, in any state: answering it adds no entry.  Looked up with
@@ -341,14 +383,12 @@ static int neighbour_known(int family, const void *addr, int ifindex)
 	struct ndmsg *ndm;
 	uint16_t state = 0;
 
-	nlh = mnl_nlmsg_put_header(req);
-	nlh->nlmsg_type = RTM_GETNEIGH;
-	nlh->nlmsg_flags = NLM_F_REQUEST;
-	ndm = mnl_nlmsg_put_extra_header(nlh, sizeof(*ndm));
+	ndm = request_start(req, RTM_GETNEIGH, 0, sizeof(*ndm), &nlh);
 	ndm->ndm_family = family;
 	ndm->ndm_ifindex = ifindex;
 	mnl_attr_put(nlh, NDA_DST, family == AF_INET6 ? 16 : 4, addr);
-	if (rt_request(nlh, neigh_cb, &state))
+	if (rt_request(nlh, field_cb,
+			REPLY_FIELD(RTM_NEWNEIGH, ndmsg, ndm_state, &state)))
 		return -1;
 	return state != 0;
 }
@@ -429,10 +469,7 @@ enum src_verdict src_check(int family, const void *addr,
 		nb_oif = ifindex;
 		goto neigh;
 	}
-	nlh = mnl_nlmsg_put_header(req);
-	nlh->nlmsg_type = RTM_GETROUTE;
-	nlh->nlmsg_flags = NLM_F_REQUEST;
-	rtm = mnl_nlmsg_put_extra_header(nlh, sizeof(*rtm));
+	rtm = request_start(req, RTM_GETROUTE, 0, sizeof(*rtm), &nlh);
 	rtm->rtm_family = family;
 	rtm->rtm_dst_len = family == AF_INET6 ? 128 : 32;
 	rtm->rtm_flags = RTM_F_FIB_MATCH;
@@ -503,16 +540,6 @@ out:
 	return v;
 }
 
-static int diag_cb(const struct nlmsghdr *nlh, void *data)
-{
-	const struct inet_diag_msg *m = mnl_nlmsg_get_payload(nlh);
-
-	if (nlh->nlmsg_type == SOCK_DIAG_BY_FAMILY &&
-	    mnl_nlmsg_get_payload_len(nlh) >= sizeof(*m))
-		*(uint8_t *)data = m->idiag_state;
-	return MNL_CB_OK;
-}
-
 /*
  * tcp_flow_known() - this host has a TCP connection for the probe's flow
  * @t (as the probe has it: its source the peer, its destination us) that
@@ -546,10 +573,7 @@ bool tcp_flow_known(const struct hpcc_tuple *t, int ifindex,
 	default:
 		break;
 	}
-	nlh = mnl_nlmsg_put_header(req);
-	nlh->nlmsg_type = SOCK_DIAG_BY_FAMILY;
-	nlh->nlmsg_flags = NLM_F_REQUEST;
-	r = mnl_nlmsg_put_extra_header(nlh, sizeof(*r));
+	r = request_start(req, SOCK_DIAG_BY_FAMILY, 0, sizeof(*r), &nlh);
 	r->sdiag_family = v6 ? AF_INET6 : AF_INET;
 	r->sdiag_protocol = IPPROTO_TCP;
 	r->idiag_states = ~0U;
@@ -567,8 +591,10 @@ bool tcp_flow_known(const struct hpcc_tuple *t, int ifindex,
 	r->id.idiag_if = (uint32_t)ifindex;
 	r->id.idiag_cookie[0] = INET_DIAG_NOCOOKIE;
 	r->id.idiag_cookie[1] = INET_DIAG_NOCOOKIE;
-	if (nl_request(D.diag, nlh, diag_cb, &state, C_TCP_LOOKUPS,
-		       C_TCP_LOOKUPS_FAILED))
+	if (nl_request(D.diag, nlh, field_cb,
+		       REPLY_FIELD(SOCK_DIAG_BY_FAMILY, inet_diag_msg,
+				   idiag_state, &state),
+		       C_TCP_LOOKUPS, C_TCP_LOOKUPS_FAILED))
 		return false;		/* not cached: the next may succeed */
 	known = hpccd_tcp_state_flow(state);
 	hpccd_tc_put(&D.tcache, t, known, now);
@@ -644,13 +670,11 @@ static int learn_cb(const struct nlmsghdr *nlh, void *data)
 void tcp_flows_learn(uint64_t now)
 {
 	static const uint8_t fams[] = { AF_INET, AF_INET6 };
-	char buf[MNL_SOCKET_BUFFER_SIZE] __attribute__((aligned(4)));
+	char req[256] __attribute__((aligned(4)));
 	struct inet_diag_req_v2 *r;
-	uint32_t states = 0, seq;
 	struct nlmsghdr *nlh;
+	uint32_t states = 0;
 	unsigned int f, st;
-	ssize_t n;
-	int ret;
 
 	if (!D.cfg.tcp_check || !D.diag ||
 	    (D.tc_learned && now - D.tc_learned < HPCCD_TC_TTL_NS))
@@ -660,41 +684,13 @@ void tcp_flows_learn(uint64_t now)
 		if (hpccd_tcp_state_flow((uint8_t)st))
 			states |= 1U << st;
 	for (f = 0; f < sizeof(fams); f++) {
-		nlh = mnl_nlmsg_put_header(buf);
-		nlh->nlmsg_type = SOCK_DIAG_BY_FAMILY;
-		nlh->nlmsg_flags = NLM_F_REQUEST | NLM_F_DUMP;
-		nlh->nlmsg_seq = seq = ++D.rt_seq;
-		r = mnl_nlmsg_put_extra_header(nlh, sizeof(*r));
+		r = request_start(req, SOCK_DIAG_BY_FAMILY, NLM_F_DUMP,
+				  sizeof(*r), &nlh);
 		r->sdiag_family = fams[f];
 		r->sdiag_protocol = IPPROTO_TCP;
 		r->idiag_states = states;
-		D.counters[C_TCP_DUMPS]++;
-		if (mnl_socket_sendto(D.diag, nlh, nlh->nlmsg_len) < 0)
-			goto fail;
-		ret = MNL_CB_OK;
-		do {
-			/* each wait bounded by RT_TIMEOUT_US */
-			n = mnl_socket_recvfrom(D.diag, buf, sizeof(buf));
-			if (n < (ssize_t)sizeof(struct nlmsghdr))
-				goto fail;
-			/* a late reply to an earlier lookup: skipped */
-			nlh = (struct nlmsghdr *)(void *)buf;
-			if (nlh->nlmsg_seq != seq)
-				continue;
-			ret = mnl_cb_run(buf, n, seq,
-					 mnl_socket_get_portid(D.diag), learn_cb,
-					 &now);
-		} while (ret > MNL_CB_STOP);
-		if (ret < 0)
-			goto fail;
+		if (nl_request(D.diag, nlh, learn_cb, &now, C_TCP_DUMPS,
+			       C_TCP_LOOKUPS_FAILED))
+			return;
 	}
-	return;
-fail:
-	D.counters[C_TCP_LOOKUPS_FAILED]++;
-	/* what is left of the dump: nl_request() skips it by sequence
-	 * number, but drain it now rather than let it fill its reads
-	 */
-	while (recv(mnl_socket_get_fd(D.diag), buf, sizeof(buf),
-		    MSG_DONTWAIT) > 0)
-		;
 }
