@@ -263,7 +263,7 @@ static inline uint64_t random64(void)
 
 /* link.c: the module link */
 void flow_forget(struct hpccd_flow *f);
-void flow_take_cc(struct hpccd_flow *f, const struct hpcc_flow_msg *m);
+void flow_take(struct hpccd_flow *f, const struct hpcc_flow_msg *m);
 void module_params(void);
 void reconcile(void);
 int attach_filter(void);

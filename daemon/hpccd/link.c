@@ -61,11 +61,20 @@ void flow_forget(struct hpccd_flow *f)
 	D.counters[C_FLOWS_REMOVED]++;
 }
 
-/* The flow's CC indicator from a message of the module that gives it. */
-void flow_take_cc(struct hpccd_flow *f, const struct hpcc_flow_msg *m)
+/*
+ * flow_take() - what a message of the module (a dump's, a flow-get's or
+ * a telemetry-set's reply) says of @f now: its srtt, whether it has data
+ * in flight, its CC indicator if the message gives it; and probe it if it
+ * has data in flight
+ */
+void flow_take(struct hpccd_flow *f, const struct hpcc_flow_msg *m)
 {
+	f->srtt_us = m->a.srtt;
+	f->in_flight = m->a.in_flight;
 	if (m->a.present & HPCC_HAS(HPCC_A_FLOW_CCM_CC))
 		f->ccm_cc = m->a.ccm_cc;
+	if (f->in_flight)
+		probe_want(f);
 }
 
 static int dump_cb(const struct nlmsghdr *nlh, void *data)
@@ -79,13 +88,8 @@ static int dump_cb(const struct nlmsghdr *nlh, void *data)
 	if (!flow_msg_tuple(&m, &t))
 		return MNL_CB_OK;
 	f = flow_learn(&t);
-	if (!f)
-		return MNL_CB_OK;
-	f->srtt_us = m.a.srtt;
-	f->in_flight = m.a.in_flight;
-	flow_take_cc(f, &m);
-	if (f->in_flight)
-		probe_want(f);
+	if (f)
+		flow_take(f, &m);
 	return MNL_CB_OK;
 }
 
@@ -153,6 +157,15 @@ void module_params(void)
 		logmsg(LOG_ERR, "packet filter: %s", strerror(-err));
 }
 
+/* join_events() - the module's events group on the event socket */
+static void join_events(void)
+{
+	if (mnl_socket_setsockopt(D.ev.nl, NETLINK_ADD_MEMBERSHIP,
+				  &D.ev.events_grp,
+				  sizeof(D.ev.events_grp)) < 0)
+		logmsg(LOG_ERR, "join events: %s", strerror(errno));
+}
+
 /*
  * setup_again() - the per-connection setup (the module's parameters and
  * the packet filters, module_params(); the notify keys; the events
@@ -162,10 +175,7 @@ void module_params(void)
  */
 static void setup_again(void)
 {
-	if (mnl_socket_setsockopt(D.ev.nl, NETLINK_ADD_MEMBERSHIP,
-				  &D.ev.events_grp,
-				  sizeof(D.ev.events_grp)) < 0)
-		logmsg(LOG_ERR, "join events: %s", strerror(errno));
+	join_events();
 	module_params();
 	push_nkeys();
 }
@@ -514,10 +524,7 @@ void connect_module(void)
 	D.lookup_retry_ns = 0;
 	D.ev.family_id = D.req.family_id;
 	D.ev.events_grp = D.req.events_grp;
-	if (mnl_socket_setsockopt(D.ev.nl, NETLINK_ADD_MEMBERSHIP,
-				  &D.ev.events_grp,
-				  sizeof(D.ev.events_grp)) < 0)
-		logmsg(LOG_ERR, "join events: %s", strerror(errno));
+	join_events();
 	read_params();
 	push_nkeys();
 	err = attach_filter();
@@ -582,11 +589,10 @@ static int event_cb(const struct nlmsghdr *nlh, void *data)
 	case HPCC_CMD_FLOW_ACTIVE:
 		f = flow_learn(&t);
 		if (f) {
-			f->srtt_us = m.a.srtt;
-			flow_take_cc(f, &m);
-			f->in_flight = true;
 			f->losses_in_row = 0;
-			probe_want(f);
+			/* in flight: the event says so */
+			m.a.in_flight = true;
+			flow_take(f, &m);
 		}
 		break;
 	case HPCC_CMD_FLOW_DEL:
@@ -657,14 +663,10 @@ void flow_got(struct hpccd_flow *f, const struct hpcc_flow_msg *m)
 {
 	struct hpcc_tuple t;
 
-	f->srtt_us = m->a.srtt;
-	f->in_flight = m->a.in_flight;
-	flow_take_cc(f, m);
 	/* the label, as events and dumps give it (hpcc_flow_msg_tuple()) */
 	if (hpcc_flow_msg_tuple(m, &t))
 		f->t.flowlabel = t.flowlabel;
-	if (f->in_flight)
-		probe_want(f);
+	flow_take(f, m);
 }
 
 /*

@@ -29,24 +29,37 @@ void push_flush(void)
 	mnl_nlmsg_batch_reset(D.push_batch);
 }
 
+/* push_slot() - where the next request of the burst's batch goes */
+static struct nlmsghdr *push_slot(void)
+{
+	if (!D.push_batch)
+		D.push_batch = mnl_nlmsg_batch_start(D.push_buf, PUSH_BATCH);
+	D.push.family_id = D.req.family_id;
+	return mnl_nlmsg_batch_current(D.push_batch);
+}
+
+/*
+ * push_queued() - the request of sequence number @seq about flow @t (a
+ * flow-get when @ask) is in push_slot(): remember it for its reply, and
+ * send the batch when it is full (the batch without the last one, which
+ * starts the next)
+ */
+static void push_queued(uint32_t seq, bool ask, const struct hpcc_tuple *t)
+{
+	D.push_ring[seq % PUSH_RING].seq = seq;
+	D.push_ring[seq % PUSH_RING].ask = ask;
+	D.push_ring[seq % PUSH_RING].t = *t;
+	if (!mnl_nlmsg_batch_next(D.push_batch))
+		push_flush();
+}
+
 /* Queue a telemetry-set for flow @t; the batch goes out when it is full or
  * at the end of the burst (push_flush()).
  */
 void push_add(const struct hpcc_tuple *t, const struct hpcc_pkt *p)
 {
-	uint32_t seq;
-
-	if (!D.push_batch)
-		D.push_batch = mnl_nlmsg_batch_start(D.push_buf, PUSH_BATCH);
-	D.push.family_id = D.req.family_id;
-	seq = hpcc_genl_telemetry_put(&D.push,
-				      mnl_nlmsg_batch_current(D.push_batch),
-				      t, p->hops, p->nhop, p->n_flows);
-	D.push_ring[seq % PUSH_RING].seq = seq;
-	D.push_ring[seq % PUSH_RING].ask = false;
-	D.push_ring[seq % PUSH_RING].t = *t;
-	if (!mnl_nlmsg_batch_next(D.push_batch))
-		push_flush();	/* the batch without the last one */
+	push_queued(hpcc_genl_telemetry_put(&D.push, push_slot(), t, p->hops,
+					    p->nhop, p->n_flows), false, t);
 }
 
 /*
@@ -55,25 +68,16 @@ void push_add(const struct hpcc_tuple *t, const struct hpcc_pkt *p)
  */
 void push_add_rx(const struct hpcc_tuple *t, const struct hpcc_pkt *p)
 {
+	struct nlmsghdr *nlh = push_slot();
 	uint32_t seq;
 
-	if (!D.push_batch)
-		D.push_batch = mnl_nlmsg_batch_start(D.push_buf, PUSH_BATCH);
-	D.push.family_id = D.req.family_id;
 	if (p->mode & HPCC_WIRE_MODE_RX)
-		seq = hpcc_genl_telemetry_put_rx(&D.push,
-						 mnl_nlmsg_batch_current(D.push_batch),
-						 t, NULL, 0, p->n_flows, true,
-						 p->w_rx);
+		seq = hpcc_genl_telemetry_put_rx(&D.push, nlh, t, NULL, 0,
+						 p->n_flows, true, p->w_rx);
 	else
-		seq = hpcc_genl_telemetry_put_u(&D.push,
-						mnl_nlmsg_batch_current(D.push_batch),
-						t, p->n_flows, p->u_rx);
-	D.push_ring[seq % PUSH_RING].seq = seq;
-	D.push_ring[seq % PUSH_RING].ask = false;
-	D.push_ring[seq % PUSH_RING].t = *t;
-	if (!mnl_nlmsg_batch_next(D.push_batch))
-		push_flush();
+		seq = hpcc_genl_telemetry_put_u(&D.push, nlh, t, p->n_flows,
+						p->u_rx);
+	push_queued(seq, false, t);
 }
 
 /*
@@ -93,19 +97,10 @@ void ask_flow(struct hpccd_flow *f)
 
 	if (!D.req.family_id || f->state != HPCCD_IDLE)
 		return;
-	if (!D.push_batch)
-		D.push_batch = mnl_nlmsg_batch_start(D.push_buf, PUSH_BATCH);
-	D.push.family_id = D.req.family_id;
-	seq = hpcc_genl_flow_get_put(&D.push,
-				     mnl_nlmsg_batch_current(D.push_batch),
-				     &f->t);
+	seq = hpcc_genl_flow_get_put(&D.push, push_slot(), &f->t);
 	hpccd_ask(&D.sched, f, now_ns(), seq);
-	D.push_ring[seq % PUSH_RING].seq = seq;
-	D.push_ring[seq % PUSH_RING].ask = true;
-	D.push_ring[seq % PUSH_RING].t = f->t;
 	D.counters[C_FLOW_GETS]++;
-	if (!mnl_nlmsg_batch_next(D.push_batch))
-		push_flush();
+	push_queued(seq, true, &f->t);
 }
 
 /* The push that carried sequence number @seq, if the ring still has it. */
@@ -140,14 +135,11 @@ static int push_reply_cb(const struct nlmsghdr *nlh, void *data)
 		return MNL_CB_OK;
 	D.counters[C_TELEMETRY_PUSHED]++;
 	f = push_flow(nlh->nlmsg_seq);
-	if (!f)
-		return MNL_CB_OK;
-	f->srtt_us = m.a.srtt;
-	f->in_flight = m.a.in_flight;
-	flow_take_cc(f, &m);
-	/* a flow whose sending resumed while its last probe was out */
-	if (f->in_flight)
-		probe_want(f);
+	/* a flow whose sending resumed while its last probe was out is
+	 * probed again
+	 */
+	if (f)
+		flow_take(f, &m);
 	return MNL_CB_OK;
 }
 

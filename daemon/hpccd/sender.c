@@ -200,6 +200,24 @@ static bool response_authentic(const uint8_t *raw, const struct hpcc_pkt *p,
 }
 
 /*
+ * response_push() - a response's sample for flow @t: the next probe
+ * leaves first if the flow has data in flight, then the sample is queued
+ * for the module: the hop records, or with @rx what the receiver computed
+ * (its W or U)
+ */
+static void response_push(struct hpccd_flow *f, const struct hpcc_tuple *t,
+			  const struct hpcc_pkt *p, bool rx)
+{
+	D.counters[C_RESPONSES_WITH_N] += !!p->n_flows;
+	if (f->in_flight)
+		probe_want(f);
+	if (rx)
+		push_add_rx(t, p);
+	else
+		push_add(t, p);
+}
+
+/*
  * on_response() - a response to one of our probes.  The next probe leaves
  * at once while the module last said the flow had data in flight (the
  * draft's cadence: a new probe when the response arrives, section 6.2),
@@ -242,10 +260,7 @@ void on_response(struct hpcc_pkt *p, const uint8_t *raw)
 		hpccd_rx_accepted(f);
 		D.counters[C_RESPONSES_RX]++;
 		D.counters[C_RESPONSES_RX_W] += !!p->w_rx;
-		D.counters[C_RESPONSES_WITH_N] += !!p->n_flows;
-		if (f->in_flight)
-			probe_want(f);
-		push_add_rx(&t, p);
+		response_push(f, &t, p, true);
 		return;
 	}
 	if (p->mode & HPCC_WIRE_MODE_U) {
@@ -260,10 +275,7 @@ void on_response(struct hpcc_pkt *p, const uint8_t *raw)
 			return;
 		}
 		D.counters[C_RESPONSES_U_VALUE]++;
-		D.counters[C_RESPONSES_WITH_N] += !!p->n_flows;
-		if (f->in_flight)
-			probe_want(f);
-		push_add_rx(&t, p);
+		response_push(f, &t, p, true);
 		return;
 	}
 	if (!p->nhop) {
@@ -294,9 +306,5 @@ void on_response(struct hpcc_pkt *p, const uint8_t *raw)
 			return;
 		}
 	}
-	if (f->in_flight)
-		probe_want(f);
-	if (p->n_flows)
-		D.counters[C_RESPONSES_WITH_N]++;
-	push_add(&t, p);
+	response_push(f, &t, p, false);
 }
