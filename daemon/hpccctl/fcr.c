@@ -11,6 +11,7 @@
 #include <string.h>
 
 #include "hpccctl.h"
+#include "print.h"
 
 /* fcr_cb() - the typed fcr-get reply into the struct hpcc_fcr_attrs */
 static int fcr_cb(const struct nlmsghdr *nlh, void *data)
@@ -58,8 +59,8 @@ static int fcr_show(void)
 {
 	char buf[MNL_SOCKET_BUFFER_SIZE], pfx[INET6_ADDRSTRLEN + 4];
 	struct hpcc_fcr_attrs f;
-	struct json_object *o, *l;
 	unsigned int i;
+	bool accept, retired;
 	int err;
 
 	if (open_family())
@@ -68,55 +69,43 @@ static int fcr_show(void)
 			     fcr_cb, &f);
 	if (err)
 		return fail("fcr-get", err);
-	if (!json) {
-		printf("fcr %s port %u hold-max %u rate-min %" PRIu64 "\nprefixes",
-		       f.port && f.n_prefix ? "on" : "off", f.port, f.hold_max,
-		       f.rate_min);
-		for (i = 0; i < f.n_prefix; i++) {
-			prefix_text(&f.prefix[i], pfx, sizeof(pfx));
-			printf(" %s", pfx);
-		}
-		puts(f.n_prefix ? "" : " none");
-		printf("keys");
-		for (i = 0; i < f.n_key; i++) {
-			key_text(&f.key[i], pfx, sizeof(pfx));
-			printf(" %u %s%s%s", f.key[i].id, pfx,
-			       f.key[i].present & (1ULL << HPCC_A_FCR_KEY_ACCEPT) ?
-			       " accept" : "",
-			       f.key[i].present & (1ULL << HPCC_A_FCR_KEY_RETIRED) ?
-			       " retired" : "");
-		}
-		printf("%s key-overlap %u\n", f.n_key ? "" : " none",
-		       f.key_overlap);
-		return 0;
-	}
-	o = json_object_new_object();
-	json_object_object_add(o, "port", json_object_new_uint64(f.port));
-	json_object_object_add(o, "hold-max", json_object_new_uint64(f.hold_max));
-	json_object_object_add(o, "rate-min", json_object_new_uint64(f.rate_min));
-	l = json_object_new_array();
+	print_start(json);
+	open_json_object(NULL);
+	print_string(PRINT_FP, NULL, "fcr %s",
+		     f.port && f.n_prefix ? "on" : "off");
+	print_uint(PRINT_ANY, "port", " port %" PRIu64, f.port);
+	print_uint(PRINT_ANY, "hold-max", " hold-max %" PRIu64, f.hold_max);
+	print_uint(PRINT_ANY, "rate-min", " rate-min %" PRIu64 "\n",
+		   f.rate_min);
+	print_string(PRINT_FP, NULL, "%s", "prefixes");
+	open_json_array("prefix");
 	for (i = 0; i < f.n_prefix; i++) {
 		prefix_text(&f.prefix[i], pfx, sizeof(pfx));
-		json_object_array_add(l, json_object_new_string(pfx));
+		print_string(PRINT_ANY, NULL, " %s", pfx);
 	}
-	json_object_object_add(o, "prefix", l);
-	l = json_object_new_array();
+	close_json_array();
+	print_string(PRINT_FP, NULL, "%s\n", f.n_prefix ? "" : " none");
+	print_string(PRINT_FP, NULL, "%s", "keys");
+	open_json_array("key");
 	for (i = 0; i < f.n_key; i++) {
-		struct json_object *k = json_object_new_object();
-
+		accept = f.key[i].present & (1ULL << HPCC_A_FCR_KEY_ACCEPT);
+		retired = f.key[i].present & (1ULL << HPCC_A_FCR_KEY_RETIRED);
 		key_text(&f.key[i], pfx, sizeof(pfx));
-		json_object_object_add(k, "id", json_object_new_uint64(f.key[i].id));
-		json_object_object_add(k, "prefix", json_object_new_string(pfx));
-		json_object_object_add(k, "accept", json_object_new_boolean(
-			!!(f.key[i].present & (1ULL << HPCC_A_FCR_KEY_ACCEPT))));
-		json_object_object_add(k, "retired", json_object_new_boolean(
-			!!(f.key[i].present & (1ULL << HPCC_A_FCR_KEY_RETIRED))));
-		json_object_array_add(l, k);
+		open_json_object(NULL);
+		print_uint(PRINT_ANY, "id", " %" PRIu64, f.key[i].id);
+		print_string(PRINT_ANY, "prefix", " %s", pfx);
+		print_bool(PRINT_ANY, "accept", accept ? " accept" : NULL,
+			   accept);
+		print_bool(PRINT_ANY, "retired", retired ? " retired" : NULL,
+			   retired);
+		close_json_object();
 	}
-	json_object_object_add(o, "key", l);
-	json_object_object_add(o, "key-overlap",
-			       json_object_new_uint64(f.key_overlap));
-	json_print(o);
+	close_json_array();
+	print_string(PRINT_FP, NULL, "%s", f.n_key ? "" : " none");
+	print_uint(PRINT_ANY, "key-overlap", " key-overlap %" PRIu64 "\n",
+		   f.key_overlap);
+	close_json_object();
+	print_end();
 	return 0;
 }
 
