@@ -94,7 +94,7 @@ modules:
 CC ?= cc
 CFLAGS ?= -O2 -g
 U_CPPFLAGS := -D_GNU_SOURCE -DHPCC_VERSION='"$(VERSION)"' -Iinclude/uapi \
-	-Iinclude -Idaemon -Ikernel -Itools/include -Itools/replay
+	-Iinclude -Idaemon/lib -Idaemon/hpccd -Ikernel -Itools/include -Itools/replay
 U_CFLAGS := -std=gnu11 -Wall -Wextra -Wno-unused-parameter $(CFLAGS)
 DEPFLAGS := -MMD -MP
 SAN_FLAGS := -fsanitize=address,undefined -fno-sanitize-recover=all \
@@ -167,9 +167,9 @@ FCR_SRC := kernel/lib/hpcc_fcr.c
 CCM_SRC := kernel/lib/hpcc_ccm.c $(FCR_SRC)
 OVERLAP_SRC := kernel/lib/hpcc_overlap.c
 NMAC_SRC := kernel/lib/hpcc_nmac.c $(OVERLAP_SRC) $(CCM_SRC)
-WIRE_SRC := daemon/hpcc_wire.c
-DECODE_SRC := daemon/hpcc_decode.c
-GENL_SRC := daemon/hpcc_genl.c daemon/hpcc_nl_gen.c
+WIRE_SRC := daemon/lib/hpcc_wire.c
+DECODE_SRC := daemon/lib/hpcc_decode.c
+GENL_SRC := daemon/lib/hpcc_genl.c daemon/lib/hpcc_nl_gen.c
 TRACE_SRC := tools/replay/hpcc_trace.c
 
 # What a host runs: the probe daemon (libmnl) and its control tool (libmnl,
@@ -177,14 +177,17 @@ TRACE_SRC := tools/replay/hpcc_trace.c
 PROGRAMS := $(BUILD)/hpccd $(BUILD)/hpccctl
 programs: $(PROGRAMS)
 # --version prints VERSION.
-$(call obj,obj,daemon/hpccd.c daemon/hpccctl.c): VERSION
-HPCCD_SRC := daemon/hpccd_config.c daemon/hpccd_sched.c daemon/hpccd_rx.c \
-	daemon/hpcc_auth.c daemon/hpccd_send.c $(CORE_SRC) $(OVERLAP_SRC)
+$(call obj,obj,daemon/hpccd/main.c daemon/hpccctl/main.c): VERSION
+HPCCD_SRC := $(addprefix daemon/hpccd/,main.c link.c push.c sender.c lookup.c \
+	responder.c stats.c hpccd_config.c hpccd_sched.c hpccd_rx.c hpccd_send.c) \
+	daemon/lib/hpcc_auth.c $(CORE_SRC) $(OVERLAP_SRC)
 # -z now: no lazy binding, whose resolver saves the vector registers (key
 # bytes a copy left there) on the stack at each first call
-$(BUILD)/hpccd: $(call obj,obj,daemon/hpccd.c $(HPCCD_SRC) $(GENL_SRC) $(WIRE_SRC) $(DECODE_SRC))
+$(BUILD)/hpccd: $(call obj,obj,$(HPCCD_SRC) $(GENL_SRC) $(WIRE_SRC) $(DECODE_SRC))
 	$(call link,$(CC),$(U_CFLAGS),-z now -lmnl -lsodium)
-$(BUILD)/hpccctl: $(call obj,obj,daemon/hpccctl.c daemon/hpccd_config.c $(GENL_SRC))
+HPCCCTL_SRC := $(addprefix daemon/hpccctl/,main.c util.c print.c flow.c param.c \
+	fcr.c int.c) daemon/hpccd/hpccd_config.c
+$(BUILD)/hpccctl: $(call obj,obj,$(HPCCCTL_SRC) $(GENL_SRC))
 	$(call link,$(CC),$(U_CFLAGS),-lmnl -ljson-c)
 
 # Research and testbed tools: offline replay, the testbed's bottleneck queue
@@ -213,7 +216,7 @@ $(BUILD)/core_bench: $(call obj,obj,tools/bench/core_bench.c $(CORE_SRC))
 SELFTEST_PROGS := $(addprefix $(BUILD)/selftests/,tcp_cc_tool cc_sockopt \
 	hpcc_nl core_test core_equiv wire_test decode_test sched_test nlgen_test \
 	config_test fcr_test ccm_test int_test auth_test rx_test nmac_test \
-	send_test probe_flood nmac_send unit_sandbox)
+	send_test probe_flood nmac_send unit_sandbox hpccctl_print)
 selftest-progs: $(SELFTEST_PROGS)
 $(BUILD)/selftests/core_%: $(call obj,obj-san,selftests/core_%.c $(CORE_SRC))
 	$(call link,$(CC),$(U_CFLAGS) $(SAN_FLAGS),-lm)
@@ -221,11 +224,11 @@ $(BUILD)/selftests/wire_test: $(call obj,obj-san,selftests/wire_test.c $(WIRE_SR
 	$(call link,$(CC),$(U_CFLAGS) $(SAN_FLAGS))
 $(BUILD)/selftests/decode_test: $(call obj,obj-san,selftests/decode_test.c $(DECODE_SRC))
 	$(call link,$(CC),$(U_CFLAGS) $(SAN_FLAGS))
-$(BUILD)/selftests/config_test: $(call obj,obj-san,selftests/config_test.c daemon/hpccd_config.c)
+$(BUILD)/selftests/config_test: $(call obj,obj-san,selftests/config_test.c daemon/hpccd/hpccd_config.c)
 	$(call link,$(CC),$(U_CFLAGS) $(SAN_FLAGS))
-$(BUILD)/selftests/auth_test: $(call obj,obj-san,selftests/auth_test.c daemon/hpcc_auth.c daemon/hpccd_config.c $(WIRE_SRC) $(OVERLAP_SRC))
+$(BUILD)/selftests/auth_test: $(call obj,obj-san,selftests/auth_test.c daemon/lib/hpcc_auth.c daemon/hpccd/hpccd_config.c $(WIRE_SRC) $(OVERLAP_SRC))
 	$(call link,$(CC),$(U_CFLAGS) $(SAN_FLAGS),-lsodium)
-$(BUILD)/selftests/rx_test: $(call obj,obj-san,selftests/rx_test.c daemon/hpccd_rx.c $(CORE_SRC))
+$(BUILD)/selftests/rx_test: $(call obj,obj-san,selftests/rx_test.c daemon/hpccd/hpccd_rx.c $(CORE_SRC))
 	$(call link,$(CC),$(U_CFLAGS) $(SAN_FLAGS))
 $(BUILD)/selftests/fcr_test: $(call obj,obj-san,selftests/fcr_test.c $(FCR_SRC))
 	$(call link,$(CC),$(U_CFLAGS) $(SAN_FLAGS))
@@ -235,14 +238,19 @@ $(BUILD)/selftests/ccm_test: $(call obj,obj-san,selftests/ccm_test.c $(CCM_SRC))
 	$(call link,$(CC),$(U_CFLAGS) $(SAN_FLAGS))
 $(BUILD)/selftests/int_test: $(call obj,obj-san,selftests/int_test.c)
 	$(call link,$(CC),$(U_CFLAGS) $(SAN_FLAGS))
-$(BUILD)/selftests/sched_test: $(call obj,obj-san,selftests/sched_test.c daemon/hpccd_sched.c)
+$(BUILD)/selftests/sched_test: $(call obj,obj-san,selftests/sched_test.c daemon/hpccd/hpccd_sched.c)
 	$(call link,$(CC),$(U_CFLAGS) $(SAN_FLAGS))
-$(BUILD)/selftests/send_test: $(call obj,obj-san,selftests/send_test.c daemon/hpccd_send.c daemon/hpccd_sched.c)
+$(BUILD)/selftests/send_test: $(call obj,obj-san,selftests/send_test.c daemon/hpccd/hpccd_send.c daemon/hpccd/hpccd_sched.c)
 	$(call link,$(CC),$(U_CFLAGS) $(SAN_FLAGS))
 $(BUILD)/selftests/nlgen_test: $(call obj,obj-san,selftests/nlgen_test.c $(GENL_SRC))
 	$(call link,$(CC),$(U_CFLAGS) $(SAN_FLAGS),-lmnl)
 $(BUILD)/selftests/hpcc_nl: $(call obj,obj,selftests/hpcc_nl.c $(GENL_SRC))
 	$(call link,$(CC),$(U_CFLAGS),-lmnl)
+# hpccctl's flow printer, for host/hpccctl.sh (its -I: hpccctl's headers)
+$(BUILD)/obj-san/selftests/hpccctl_print.o: U_CFLAGS += -Idaemon/hpccctl
+$(BUILD)/selftests/hpccctl_print: $(call obj,obj-san,selftests/hpccctl_print.c \
+	$(addprefix daemon/hpccctl/,flow.c util.c print.c) $(GENL_SRC))
+	$(call link,$(CC),$(U_CFLAGS) $(SAN_FLAGS),-lmnl -ljson-c)
 $(BUILD)/selftests/nmac_send: $(call obj,obj,selftests/nmac_send.c $(NMAC_SRC))
 	$(call link,$(CC),$(U_CFLAGS),-lsodium)
 $(BUILD)/selftests/probe_flood: $(call obj,obj,selftests/probe_flood.c $(WIRE_SRC))
@@ -264,7 +272,7 @@ $(BUILD)/selftests/%: $(BUILD)/obj-test/selftests/%.o
 FUZZ_PROGS := $(BUILD)/fuzz/fuzz_replay $(BUILD)/fuzz/fuzz_wire $(BUILD)/fuzz/fuzz_config \
 	$(BUILD)/fuzz/fuzz_decode $(BUILD)/fuzz/fuzz_fcr $(BUILD)/fuzz/fuzz_ccm
 fuzz-progs: $(FUZZ_PROGS)
-$(BUILD)/fuzz/fuzz_wire: $(call obj,obj-fuzz,selftests/fuzz/fuzz_wire.c $(WIRE_SRC) daemon/hpcc_auth.c daemon/hpccd_config.c $(OVERLAP_SRC))
+$(BUILD)/fuzz/fuzz_wire: $(call obj,obj-fuzz,selftests/fuzz/fuzz_wire.c $(WIRE_SRC) daemon/lib/hpcc_auth.c daemon/hpccd/hpccd_config.c $(OVERLAP_SRC))
 	$(call link,$(FUZZ_CC),$(FUZZ_FLAGS),-lsodium)
 $(BUILD)/fuzz/fuzz_decode: $(call obj,obj-fuzz,selftests/fuzz/fuzz_decode.c $(DECODE_SRC))
 	$(call link,$(FUZZ_CC),$(FUZZ_FLAGS))
@@ -272,7 +280,7 @@ $(BUILD)/fuzz/fuzz_fcr: $(call obj,obj-fuzz,selftests/fuzz/fuzz_fcr.c $(NMAC_SRC
 	$(call link,$(FUZZ_CC),$(FUZZ_FLAGS),-lsodium)
 $(BUILD)/fuzz/fuzz_ccm: $(call obj,obj-fuzz,selftests/fuzz/fuzz_ccm.c $(NMAC_SRC))
 	$(call link,$(FUZZ_CC),$(FUZZ_FLAGS),-lsodium)
-$(BUILD)/fuzz/fuzz_config: $(call obj,obj-fuzz,selftests/fuzz/fuzz_config.c daemon/hpccd_config.c)
+$(BUILD)/fuzz/fuzz_config: $(call obj,obj-fuzz,selftests/fuzz/fuzz_config.c daemon/hpccd/hpccd_config.c)
 	$(call link,$(FUZZ_CC),$(FUZZ_FLAGS))
 $(BUILD)/fuzz/fuzz_replay: $(call obj,obj-fuzz,selftests/fuzz/fuzz_replay.c $(TRACE_SRC) $(CORE_SRC))
 	$(call link,$(FUZZ_CC),$(FUZZ_FLAGS))
@@ -391,16 +399,16 @@ bench-core: $(BUILD)/core_bench
 
 # The netlink API, include/uapi/linux/hpcc.h and hpcc_int.h, the kernel's
 # policies (kernel/*/nl_policy.h) and the client's tables and typed
-# structures (daemon/hpcc_nl_gen.[ch]), all generated from the YNL specs;
+# structures (daemon/lib/hpcc_nl_gen.[ch]), all generated from the YNL specs;
 # the wire format (hpcc_wire.h) is ours.
 uapi: linux-src
 	@sh tools/ynl-uapi hpcc include/uapi/linux/hpcc.h
 	@echo "  GEN     include/uapi/linux/hpcc.h"
 	@sh tools/ynl-uapi hpcc-int include/uapi/linux/hpcc_int.h
 	@echo "  GEN     include/uapi/linux/hpcc_int.h"
-	@python3 tools/ynl-client daemon/hpcc_nl_gen.h daemon/hpcc_nl_gen.c \
+	@python3 tools/ynl-client daemon/lib/hpcc_nl_gen.h daemon/lib/hpcc_nl_gen.c \
 		Documentation/netlink/specs/hpcc.yaml Documentation/netlink/specs/hpcc-int.yaml
-	@echo "  GEN     daemon/hpcc_nl_gen.[ch]"
+	@echo "  GEN     daemon/lib/hpcc_nl_gen.[ch]"
 	@sh tools/ynl-policy hpcc kernel/tcp_hpcc/nl_policy.h
 	@sh tools/ynl-policy hpcc-int kernel/hpcc_int/nl_policy.h
 	@echo "  GEN     kernel/tcp_hpcc/nl_policy.h kernel/hpcc_int/nl_policy.h"
@@ -426,13 +434,13 @@ UNITDIR ?= $(PREFIX)/lib/systemd/system
 install-programs: $(PROGRAMS)
 	install -D -m 755 $(BUILD)/hpccd $(DESTDIR)$(SBINDIR)/hpccd
 	install -D -m 755 $(BUILD)/hpccctl $(DESTDIR)$(SBINDIR)/hpccctl
-	install -D -m 644 daemon/hpccd.8 $(DESTDIR)$(MANDIR)/man8/hpccd.8
-	install -D -m 644 daemon/hpccctl.8 $(DESTDIR)$(MANDIR)/man8/hpccctl.8
+	install -D -m 644 daemon/hpccd/hpccd.8 $(DESTDIR)$(MANDIR)/man8/hpccd.8
+	install -D -m 644 daemon/hpccctl/hpccctl.8 $(DESTDIR)$(MANDIR)/man8/hpccctl.8
 	mkdir -p $(DESTDIR)$(UNITDIR)
-	sed 's|@SBINDIR@|$(SBINDIR)|g' daemon/hpccd.service.in \
+	sed 's|@SBINDIR@|$(SBINDIR)|g' daemon/hpccd/hpccd.service.in \
 		> $(DESTDIR)$(UNITDIR)/hpccd.service
 	test -e $(DESTDIR)/etc/hpcc/hpccd.conf || \
-		install -D -m 644 daemon/hpccd.conf $(DESTDIR)/etc/hpcc/hpccd.conf
+		install -D -m 644 daemon/hpccd/hpccd.conf $(DESTDIR)/etc/hpcc/hpccd.conf
 
 install-modules: modules
 	@set -e; for kdir in $(KDIRS); do \

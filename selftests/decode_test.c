@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * decode_test - the decoder layer (daemon/hpcc_decode.c) on hand-built
+ * decode_test - the decoder layer (daemon/lib/hpcc_decode.c) on hand-built
  * INT-MD v2.1 stacks (P4.org INT Dataplane Specification v2.1, sections
  * 5.7.2 and 5.8), IOAM pre-allocated trace options (RFC 9197 section 4.4;
  * headers built through Linux's own uapi struct ioam6_trace_hdr, so the

@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
  * hpcc_nl - test client of the "hpcc" generic netlink family, on hpccd's
- * client library (daemon/hpcc_genl.c, libmnl).
+ * client library (daemon/lib/hpcc_genl.c, libmnl).
  *
  *   hpcc_nl flow-get SADDR SPORT DADDR DPORT     key=value lines
  *   hpcc_nl dump                                 one line per flow, then flows=N
@@ -45,7 +45,7 @@
 
 #include "hpcc_genl.h"
 
-/* The family through the daemon's client library (daemon/hpcc_genl.c). */
+/* The family through the daemon's client library (daemon/lib/hpcc_genl.c). */
 static struct hpcc_genl g;
 
 static void die(const char *what)

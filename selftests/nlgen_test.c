@@ -1,8 +1,8 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
  * nlgen_test - the netlink client's typed structures and tables, generated
- * from the YNL specs (daemon/hpcc_nl_gen.[ch], tools/ynl-client), and the
- * typed calls of daemon/hpcc_genl.c built on them: messages built with
+ * from the YNL specs (daemon/lib/hpcc_nl_gen.[ch], tools/ynl-client), and the
+ * typed calls of daemon/lib/hpcc_genl.c built on them: messages built with
  * libmnl as the kernel sends them, then parsed.  Host test, ASan and UBSan.
  */
 #include <arpa/inet.h>

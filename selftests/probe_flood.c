@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
  * probe_flood - send probes and responses (include/uapi/linux/hpcc_wire.h, built
- * by daemon/hpcc_wire.c) as fast as a raw socket takes them, for the
+ * by daemon/lib/hpcc_wire.c) as fast as a raw socket takes them, for the
  * guest tests that unload modules and delete namespaces under traffic
  * (selftests/guest/unload.sh).
  *

@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * rx_test - receiver-based HPCC in hpccd (daemon/hpccd_rx.c, draft-pan-
+ * rx_test - receiver-based HPCC in hpccd (daemon/hpccd/hpccd_rx.c, draft-pan-
  * tsvwg-hpccplus-02 section 6.2, Figure 8): W is sent only when more than
  * T has passed since the last W sent (lastUpdateTime), the first probe and
  * a path change send none, a congested hop lowers W, N sets the flow's

@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * send_test - hpccd's packet send (daemon/hpccd_send.c) on a socket whose
+ * send_test - hpccd's packet send (daemon/hpccd/hpccd_send.c) on a socket whose
  * send buffer is full: it must return at once (-EAGAIN, backpressure)
  * instead of waiting for room, which would freeze hpccd's event loop for
  * as long as the egress is stalled; the refusal is counted as

@@ -2,7 +2,7 @@
 /*
  * unit_sandbox - run a command under the sandbox properties of a systemd
  * unit's [Service] section, without systemd: hpccd's tests run it under
- * daemon/hpccd.service.in's own restrictions (issue 52 item 5: the unit
+ * daemon/hpccd/hpccd.service.in's own restrictions (issue 52 item 5: the unit
  * turned IPv6 off and no test ran hpccd under it) in guests that do not
  * boot systemd, and on the host.
  *

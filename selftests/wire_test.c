@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * wire_test - the probe/response builder and parser (daemon/hpcc_wire.c).
+ * wire_test - the probe/response builder and parser (daemon/lib/hpcc_wire.c).
  * Host test, built with ASan and UBSan.
  */
 #include <arpa/inet.h>

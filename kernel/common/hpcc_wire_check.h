@@ -4,7 +4,7 @@
  * wire (include/uapi/linux/hpcc_wire.h):
  * tcp_hpcc's LOCAL_IN hook before it consumes one (kernel/tcp_hpcc/probe.c)
  * and hpcc_int's FORWARD hook before it stamps one (kernel/hpcc_int/stamp.c).
- * hpccd's parser applies the same rules in userspace (daemon/hpcc_wire.c).
+ * hpccd's parser applies the same rules in userspace (daemon/lib/hpcc_wire.c).
  */
 #ifndef _HPCC_WIRE_CHECK_H
 #define _HPCC_WIRE_CHECK_H
@@ -216,7 +216,7 @@ static inline bool hpcc_wire_ifa_find(const struct sk_buff *skb,
  * names another node to visit) and in transit may have any.  A fragment
  * header (netfilter sees IPv6 fragments before reassembly), AH, ESP and
  * more than HPCC_WIRE_MAX_EXTHDRS headers refuse the packet.  hpccd's
- * parser walks them the same way (daemon/hpcc_wire.c).
+ * parser walks them the same way (daemon/lib/hpcc_wire.c).
  *
  * Return: the upper-layer header's offset (TCP, the IFA header of an IFA
  * probe, or anything else: the caller looks at *@proto); -1 when an

@@ -6,7 +6,7 @@
  * feedback MAC; issue 21: "key rotation without dropping flows").
  *
  * One algorithm for the kernel's FCR and CCM keys (kernel/lib/hpcc_nmac.c,
- * hpcc_nmac_replace()) and hpccd's response keys (daemon/hpcc_auth.c,
+ * hpcc_nmac_replace()) and hpccd's response keys (daemon/lib/hpcc_auth.c,
  * hpcc_keyring_load()), on arrays of either key type described by struct
  * hpcc_overlap_type.  Kernel and userspace: only <linux/types.h> types
  * and memcpy().

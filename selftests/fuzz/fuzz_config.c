@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
  * fuzz_config - libFuzzer target over hpccd's configuration parser
- * (daemon/hpccd_config.c), which reads a file an operator (or a
+ * (daemon/hpccd/hpccd_config.c), which reads a file an operator (or a
  * configuration tool) writes.
  *
  * Invariants: no read outside the input (ASan), no undefined behaviour

@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
  * fuzz_decode - libFuzzer target over the decoder layer
- * (daemon/hpcc_decode.c): hpcc_decode_intmd() reads INT-MD stacks and
+ * (daemon/lib/hpcc_decode.c): hpcc_decode_intmd() reads INT-MD stacks and
  * hpcc_decode_ioam() IOAM trace options and hpcc_decode_ifa() IFA 2.0
  * stacks that switches wrote, from the network; each input goes through
  * all three.

@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * fuzz_wire - libFuzzer target over hpcc_parse() (daemon/hpcc_wire.c), the
+ * fuzz_wire - libFuzzer target over hpcc_parse() (daemon/lib/hpcc_wire.c), the
  * code that reads probe and response packets from the network.
  *
  * Each input is parsed as it is, then again with its IPv4 header checksum

@@ -170,7 +170,7 @@ params() {
 fv() {
 	ip netns exec hs "$CTL" -j flow show dst "$1" sport "$2" 2>&1 |
 		tee "$TMP/fv.last" |
-		sed -n "s/^ *\"$3\": *\([0-9]*\).*/\1/p" | head -n 1
+		sed -n "s/^ *\"$3\": *\([0-9.]*\).*/\1/p" | head -n 1
 }
 
 # spine SPORT - the switch-id of the first hop of hs's IPv6 flow from
@@ -359,7 +359,7 @@ shared() {
 
 # u_over_one SPORT DST - the flow's U was above 1 (a standing queue) at
 # its last sample
-u_over_one() { [ "$(fv "$2" "$1" u)" -gt 4294967296 ] 2>/dev/null; }
+u_over_one() { awk -v u="$(fv "$2" "$1" u)" 'BEGIN { exit !(u != "" && u > 1) }'; }
 
 # stays_put FAM DST SPORT PORT UPORT URATE RATE [SWITCH] - hs's hpcc flow
 # (IPv FAM, RATE) from SPORT to DST:PORT, and once it has telemetry, bg's

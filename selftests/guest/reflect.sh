@@ -46,7 +46,7 @@ if [ "$SLOW" -gt 1 ]; then
 	BUDGET_BYTES=7500
 fi
 # burst: 10 ms of each, at least 8 responses and 8 x HPCC_PKT_MAX bytes
-# (HPCC_PKT_MAX is 1120: daemon/hpcc_wire.h)
+# (HPCC_PKT_MAX is 1120: daemon/lib/hpcc_wire.h)
 BURST=$((BUDGET / 100 > 8 ? BUDGET / 100 : 8))
 BYTE_BURST=$((BUDGET_BYTES / 100 > 8 * 1120 ? BUDGET_BYTES / 100 : 8 * 1120))
 

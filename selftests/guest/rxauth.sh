@@ -289,7 +289,7 @@ private_u() {
 	stop_flow
 	snap a || return 1
 	start_flow $SRV4 4 6303
-	retry 100 flow_json hs $SRV4 6303 'not f.get("rx-based") and f["samples"] >= 5 and not f.get("hops") and f["mode-name"] == "hpcc" and 0 < f["u"] < (1 << 32)' || {
+	retry 100 flow_json hs $SRV4 6303 'not f.get("rx-based") and f["samples"] >= 5 and not f.get("hops") and f["mode-name"] == "hpcc" and 0 < f["u"] < 1' || {
 		private_diag 6303; return 1; }
 	sleep 2
 	snap b || return 1

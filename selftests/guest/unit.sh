@@ -1,7 +1,7 @@
 #!/bin/bash
 # SPDX-License-Identifier: GPL-2.0
 #
-# hpccd under its shipped unit's sandbox (daemon/hpccd.service.in; issue
+# hpccd under its shipped unit's sandbox (daemon/hpccd/hpccd.service.in; issue
 # 52 item 5: the unit's RestrictAddressFamilies= lacked AF_INET6, hpccd
 # read the refused socket as "no IPv6 on this host", and no test ran it
 # under its unit).  The guest boots no systemd, so selftests/unit_sandbox
@@ -21,7 +21,7 @@ CLI4=198.18.0.1
 SRV4=198.18.0.2
 CLI6=fd00:52::1
 SRV6=fd00:52::2
-UNIT=$TOP/daemon/hpccd.service.in
+UNIT=$TOP/daemon/hpccd/hpccd.service.in
 SANDBOX=$BIN/unit_sandbox
 TMP=$(mktemp -d)
 chmod 755 "$TMP"

@@ -54,7 +54,7 @@ long_options() {
 		exits 1 --json stats || return 1
 	fi
 	for o in --json --help --version; do
-		grep -q -- "${o//-/\\\\-}" "$TOP/daemon/hpccctl.8" ||
+		grep -q -- "${o//-/\\\\-}" "$TOP/daemon/hpccctl/hpccctl.8" ||
 			{ echo "hpccctl.8 lacks $o"; return 1; }
 	done
 }
@@ -83,7 +83,7 @@ installed() {
 
 man_pages() {
 	local f w
-	for f in "$TOP"/daemon/*.8; do
+	for f in "$TOP"/daemon/*/*.8; do
 		w=$(LC_ALL=C groff -man -ww -z "$f" 2>&1)
 		[ -z "$w" ] || { echo "$f: $w"; return 1; }
 		LC_ALL=C MANWIDTH=80 man -l "$f" 2>/dev/null | grep -q '^SYNOPSIS' ||
@@ -94,8 +94,8 @@ man_pages() {
 unit_file() {
 	local u=$TMP/hpccd.service out score
 	command -v systemd-analyze >/dev/null || { echo "no systemd-analyze"; return 1; }
-	mkdir -p "$TMP/man/man8" && cp "$TOP"/daemon/*.8 "$TMP/man/man8/" &&
-	sed "s|@SBINDIR@|$TOP/build|" "$TOP/daemon/hpccd.service.in" > "$u" ||
+	mkdir -p "$TMP/man/man8" && cp "$TOP"/daemon/*/*.8 "$TMP/man/man8/" &&
+	sed "s|@SBINDIR@|$TOP/build|" "$TOP/daemon/hpccd/hpccd.service.in" > "$u" ||
 		return 1
 	out=$(MANPATH=$TMP/man systemd-analyze verify "$u" 2>&1) ||
 		{ echo "$out"; return 1; }
@@ -108,12 +108,53 @@ unit_file() {
 	[ -n "$score" ] && awk -v s="$score" 'BEGIN { exit !(s <= 2.5) }'
 }
 
+# flow show's text and its JSON (-j) give each field in one unit, as
+# hpccctl.8 says: U a fraction (1.0 is full), the pacing rate in Mbit/s,
+# srtt and the telemetry's age in microseconds.  hpccctl_print prints a
+# made-up flow through hpccctl's printer (no module on the host).
+flow_units() {
+	local p=$TOP/build/selftests/hpccctl_print text
+	text=$("$p") || return 1
+	echo "$text"
+	"$p" -j | python3 -c '
+import json, sys
+f = json.load(sys.stdin)[0]
+t = sys.argv[1].split()
+cols = ["local", "peer", "mode-name", "cwnd", "w", "wc", "u", "inc-stage",
+        "srtt", "pacing-rate", "telemetry-age", "samples", "fallbacks", "hops"]
+c = dict(zip(cols, t))
+bad = []
+for k in ("cwnd", "w", "wc", "inc-stage", "srtt", "telemetry-age", "samples",
+          "fallbacks"):
+    if int(c[k]) != f[k]:
+        bad.append(k)
+if c["mode-name"] != f["mode-name"] or int(c["hops"]) != len(f["hops"]):
+    bad.append("mode-name/hops")
+if float(c["u"]) != round(f["u"], 3) or not 0.9 < f["u"] < 1.0:
+    bad.append("u")
+if float(c["pacing-rate"]) != round(f["pacing-rate"], 1) or \
+   f["pacing-rate"] != 25000:
+    bad.append("pacing-rate")
+if c["local"] != "%s:%d" % (f["saddr"], f["sport"]):
+    bad.append("local")
+print("text and JSON differ in: %s" % " ".join(bad) if bad else
+      "u %s, pacing-rate %s Mbit/s, telemetry-age %s us in both" %
+      (c["u"], c["pacing-rate"], c["telemetry-age"]))
+sys.exit(1 if bad else 0)
+' "$text" || return 1
+	# and the man page says so
+	grep -q 'u (U as a fraction' "$TOP/daemon/hpccctl/hpccctl.8" &&
+		grep -q 'pacing-rate (Mbit/s' "$TOP/daemon/hpccctl/hpccctl.8" ||
+		{ echo "hpccctl.8 does not give the units of u and pacing-rate"; return 1; }
+}
+
 ktap_print_header
-ktap_set_plan 6
+ktap_set_plan 7
 t "hpccctl: usage errors exit 2 with a message" usage_errors
 t "hpccctl: --help, -V/--version, --json; hpccctl.8 lists them" long_options
 t "hpccctl: without the module, exit 1 and say so" no_module
 t "make install-programs installs programs, man pages, unit, config" installed
 t "man pages hpccd(8) and hpccctl(8) format without warnings" man_pages
 t "systemd unit verifies, with only CAP_NET_ADMIN and CAP_NET_RAW" unit_file
+t "flow show: text and JSON give U, the pacing rate and every column in one unit" flow_units
 ktap_finished

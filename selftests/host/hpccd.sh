@@ -46,7 +46,7 @@ help_version() {
 	done
 	for o in --config --probe-budget --max-hops --stats-file --syslog \
 		 --verbose --help --version; do
-		grep -q -- "${o//-/\\\\-}" "$TOP/daemon/hpccd.8" ||
+		grep -q -- "${o//-/\\\\-}" "$TOP/daemon/hpccd/hpccd.8" ||
 			{ echo "hpccd.8 lacks $o"; return 1; }
 	done
 }
@@ -122,7 +122,7 @@ early_sighup() {
 # The shipped example (every setting commented out) gives the defaults.
 example_config() {
 	local pid
-	"$D" -c "$TOP/daemon/hpccd.conf" > "$TMP/ex.log" 2>&1 &
+	"$D" -c "$TOP/daemon/hpccd/hpccd.conf" > "$TMP/ex.log" 2>&1 &
 	pid=$!
 	retry 50 grep -q "hpccd running" "$TMP/ex.log" || { cat "$TMP/ex.log"; return 1; }
 	kill -TERM $pid
@@ -172,10 +172,10 @@ lookup_while_away() {
 # AF_NETLINK for libmnl's sockets).
 unit_families() {
 	local fams f allowed
-	allowed=$(sed -n 's/^RestrictAddressFamilies=//p' "$TOP/daemon/hpccd.service.in")
-	fams=$(grep -ho 'socket(AF_[A-Z0-9]*' "$TOP"/daemon/hpccd.c \
-		"$TOP"/daemon/hpcc_genl.c | sed 's/socket(//' | sort -u)
-	grep -q mnl_socket_open "$TOP/daemon/hpccd.c" "$TOP/daemon/hpcc_genl.c" &&
+	allowed=$(sed -n 's/^RestrictAddressFamilies=//p' "$TOP/daemon/hpccd/hpccd.service.in")
+	fams=$(grep -ho 'socket(AF_[A-Z0-9]*' "$TOP"/daemon/hpccd/*.c \
+		"$TOP"/daemon/lib/hpcc_genl.c | sed 's/socket(//' | sort -u)
+	grep -q mnl_socket_open "$TOP"/daemon/hpccd/*.c "$TOP/daemon/lib/hpcc_genl.c" &&
 		fams="$fams AF_NETLINK"
 	echo "code:" $fams "; unit: $allowed"
 	for f in $fams; do
@@ -218,7 +218,7 @@ sandboxed() {
 # AF_INET6 and hpccd ran IPv4 only, saying "no IPv6").
 unit_ipv6() {
 	local out
-	out=$(sandboxed "$TOP/daemon/hpccd.service.in" "$TMP/unit.log" lo)
+	out=$(sandboxed "$TOP/daemon/hpccd/hpccd.service.in" "$TMP/unit.log" lo)
 	echo "$out"
 	echo "$out" | grep -q "hpccd running: .*, IPv4 and IPv6" &&
 		echo "$out" | grep -qx "statistics written" &&
@@ -231,7 +231,7 @@ unit_ipv6() {
 # namespace's loopback down) it runs IPv4 only.
 unit_no_ipv6() {
 	local out
-	sed 's/ AF_INET6//' "$TOP/daemon/hpccd.service.in" > "$TMP/no6.service"
+	sed 's/ AF_INET6//' "$TOP/daemon/hpccd/hpccd.service.in" > "$TMP/no6.service"
 	out=$(sandboxed "$TMP/no6.service" "$TMP/no6.log" lo)
 	echo "$out"
 	echo "$out" | grep -qx "exit 1" &&
@@ -287,7 +287,7 @@ keys_not_dumpable() {
 	key_scan $pid "$k1" "$k2" || rc=1
 	kill -TERM $pid
 	wait $pid
-	grep -qx 'LimitCORE=0' "$TOP/daemon/hpccd.service.in" || { echo "unit: no LimitCORE=0"; return 1; }
+	grep -qx 'LimitCORE=0' "$TOP/daemon/hpccd/hpccd.service.in" || { echo "unit: no LimitCORE=0"; return 1; }
 	return $rc
 }
 
@@ -368,11 +368,11 @@ t "hpccd --help/-V/--version; hpccd.8 lists every long option" help_version
 t "bad options and configuration files are refused with exit 2" bad_config
 if [ "$(id -u)" = 0 ]; then
 	t "no module: waits; SIGUSR1 stats, SIGHUP reload (bad file kept out), SIGTERM exit 0" signals
-	t "daemon/hpccd.conf, the shipped example, gives the defaults" example_config
+	t "daemon/hpccd/hpccd.conf, the shipped example, gives the defaults" example_config
 	t "a SIGHUP while hpccd starts is kept for a reload, not its death" early_sighup
 	t "long options --config, --probe-budget=N, --max-hops N, --stats-file take effect" long_options
 	t "no module: the family is looked up again, 1 s, 3 s, 7 s after the start" lookup_while_away
-	t "under daemon/hpccd.service.in's sandbox hpccd opens IPv4 and IPv6 sockets" unit_ipv6
+	t "under daemon/hpccd/hpccd.service.in's sandbox hpccd opens IPv4 and IPv6 sockets" unit_ipv6
 	t "IPv6 refused by the sandbox on a host with IPv6: hpccd does not start" unit_no_ipv6
 	t "the statistics file is written through a fresh file, not a planted symlink" stats_no_symlink
 	t "the MAC keys are in no dumpable memory; the unit sets LimitCORE=0" keys_not_dumpable

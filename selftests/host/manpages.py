@@ -1,7 +1,7 @@
 #!/usr/bin/env python3
 # SPDX-License-Identifier: GPL-2.0
 """
-manpages.py - the man pages (daemon/hpccd.8, daemon/hpccctl.8) and
+manpages.py - the man pages (daemon/hpccd/hpccd.8, daemon/hpccctl/hpccctl.8) and
 Documentation/daemon.rst against the code, mechanically: every
 configuration key hpccd_cfg_set() takes and no other in hpccd.8's
 CONFIGURATION FILE; hpccd's and hpccctl's long options; every counter
@@ -9,6 +9,7 @@ hpccd writes in hpccd.8's SIGUSR1 list, and no other there; hpccctl's param show
 columns of hpccctl int show against the man page.  Prints each check
 and what differs; exit 1 when anything does.
 """
+import os
 import re
 import sys
 
@@ -19,6 +20,13 @@ bad = 0
 def read(path):
     with open("%s/%s" % (TOP, path)) as f:
         return f.read()
+
+
+def read_dir(path):
+    """the C files of one program's directory, one after another"""
+    return "".join(read("%s/%s" % (path, f))
+                   for f in sorted(os.listdir("%s/%s" % (TOP, path)))
+                   if f.endswith(".c"))
 
 
 def roff_text(s):
@@ -54,11 +62,11 @@ def c_block(src, start):
     return src[i:src.index("\n}", i)]
 
 
-hpccd_c = read("daemon/hpccd.c")
-config_c = read("daemon/hpccd_config.c")
-hpccd8 = read("daemon/hpccd.8")
-ctl_c = read("daemon/hpccctl.c")
-ctl8 = read("daemon/hpccctl.8")
+hpccd_c = read_dir("daemon/hpccd")
+config_c = read("daemon/hpccd/hpccd_config.c")
+hpccd8 = read("daemon/hpccd/hpccd.8")
+ctl_c = read_dir("daemon/hpccctl")
+ctl8 = read("daemon/hpccctl/hpccctl.8")
 
 # 1. configuration keys
 keys = re.findall(r'strcmp\(k, "([a-z0-9-]+)"\)',
@@ -75,7 +83,7 @@ consts = {"HPCC_MAX_HOPS": 8, "1U << 24": 1 << 24, "UINT32_MAX - 1": 2**32 - 2,
           "UINT32_MAX": 2**32 - 1, "1600000000000ULL": "1.6e12"}
 # the numeric #defines of hpccd_config.h (HPCCD_RP_STRICT ...)
 consts.update((k, int(v)) for k, v in re.findall(
-    r"^#define (HPCCD_[A-Z0-9_]+)\s+(\d+)$", read("daemon/hpccd_config.h"), re.M))
+    r"^#define (HPCCD_[A-Z0-9_]+)\s+(\d+)$", read("daemon/hpccd/hpccd_config.h"), re.M))
 defaults = dict((k, consts.get(v, v)) for k, v in re.findall(
     r"c->([a-z_]+) = (\d+|HPCCD_[A-Z0-9_]+);",
                            c_block(config_c, "void hpccd_cfg_defaults(")))
@@ -123,7 +131,7 @@ compare("hpccctl.8 long options", lo, doc)
 # before them
 i = hpccd_c.index("counter_names[C_PARSE_BASE] = {")
 names = re.findall(r'"([a-z0-9-]+)"', hpccd_c[i:hpccd_c.index("};", i)])
-ws = c_block(hpccd_c, "static void write_stats(")
+ws = c_block(hpccd_c, "void write_stats(")
 head = re.findall(r'(?:"|\\n)([a-z]+)=%', ws[:ws.index("LIST_FOREACH")])
 sig = roff_text(section(hpccd8, "SIGNALS"))
 usr1 = sig[sig.index("SIGUSR1"):]

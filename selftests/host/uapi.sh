@@ -5,7 +5,7 @@
 # the kernel's genetlink schema, and include/uapi/linux/hpcc.h is exactly
 # what the kernel's ynl-gen-c generates from it, and so is
 # include/uapi/linux/hpcc_int.h from hpcc-int.yaml; the client's tables
-# (daemon/hpcc_nl_gen.[ch]) are what tools/ynl-client generates from both
+# (daemon/lib/hpcc_nl_gen.[ch]) are what tools/ynl-client generates from both
 # (`make uapi` regenerates them all).  The wire format is hand-written, in
 # include/uapi/linux/hpcc_wire.h.
 set -u
@@ -23,15 +23,15 @@ uapi_matches_spec() {
 	return $rc
 }
 
-# daemon/hpcc_nl_gen.[ch], the client's tables and typed structures, are
+# daemon/lib/hpcc_nl_gen.[ch], the client's tables and typed structures, are
 # what tools/ynl-client makes of both specs
 client_matches_spec() {
 	local d rc=0
 	d=$(mktemp -d)
 	python3 tools/ynl-client "$d/hpcc_nl_gen.h" "$d/hpcc_nl_gen.c" \
 		Documentation/netlink/specs/hpcc.yaml Documentation/netlink/specs/hpcc-int.yaml &&
-		diff -u "$d/hpcc_nl_gen.h" daemon/hpcc_nl_gen.h &&
-		diff -u "$d/hpcc_nl_gen.c" daemon/hpcc_nl_gen.c || rc=1
+		diff -u "$d/hpcc_nl_gen.h" daemon/lib/hpcc_nl_gen.h &&
+		diff -u "$d/hpcc_nl_gen.c" daemon/lib/hpcc_nl_gen.c || rc=1
 	rm -rf "$d"
 	return $rc
 }
@@ -77,7 +77,7 @@ wire_sizes() {
 ktap_print_header
 ktap_set_plan 6
 t "include/uapi/linux/hpcc.h is what ynl-gen-c makes of the YNL spec" uapi_matches_spec
-t "daemon/hpcc_nl_gen.c and .h are what tools/ynl-client makes of the specs" client_matches_spec
+t "daemon/lib/hpcc_nl_gen.c and .h are what tools/ynl-client makes of the specs" client_matches_spec
 t "include/uapi/linux/hpcc_int.h is what ynl-gen-c makes of its YNL spec" int_uapi_matches_spec
 t "tcp_hpcc's policies and ops are what ynl-gen-c makes of hpcc.yaml" \
 	policy_and_ops_match_spec hpcc tcp_hpcc/nl_policy.h tcp_hpcc/netlink.c

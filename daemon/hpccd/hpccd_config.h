@@ -396,7 +396,7 @@ int hpccd_cfg_encoding(const struct hpccd_cfg *c, int family,
 uint64_t hpccd_cfg_rate(const struct hpccd_cfg *c, uint32_t switch_id,
 			uint32_t port_id);
 
-/** hpccd_cfg_defaults() - the defaults (those of daemon/hpccd.conf) */
+/** hpccd_cfg_defaults() - the defaults (those of daemon/hpccd/hpccd.conf) */
 void hpccd_cfg_defaults(struct hpccd_cfg *c);
 
 /**

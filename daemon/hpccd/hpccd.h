@@ -1,0 +1,311 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/*
+ * hpccd.h - hpccd's state (struct hpccd, one per process: D), its
+ * counters and limits, and what each of its files gives the others.
+ * Private to daemon/hpccd/: the units that tests and hpccctl share
+ * (hpccd_config, hpccd_sched, hpccd_rx, hpccd_send) have their own
+ * headers.
+ */
+#ifndef _HPCCD_H
+#define _HPCCD_H
+
+#include <stdbool.h>
+#include <stdint.h>
+#include <stdlib.h>
+#include <time.h>
+#include <sys/random.h>
+#include <sys/socket.h>
+#include <linux/if_packet.h>
+#include <libmnl/libmnl.h>
+
+#include "hpcc_auth.h"
+#include "hpcc_decode.h"
+#include "hpcc_genl.h"
+#include "hpcc_wire.h"
+#include "hpccd_config.h"
+#include "hpccd_rx.h"
+#include "hpccd_sched.h"
+#include "hpccd_send.h"
+
+/* Daemon counters (SIGUSR1, exit); Documentation/daemon.rst lists them. */
+enum {
+	C_FLOWS_ADDED, C_FLOWS_REMOVED, C_PROBES_SENT, C_PROBES_TIMED_OUT,
+	C_PROBES_DEFERRED, C_PROBES_RECEIVED, C_PROBES_NOT_LOCAL,
+	C_RESPONSES_SENT, C_RESPONSES_RECEIVED, C_RESPONSES_UNEXPECTED,
+	C_RESPONSES_NO_HOPS, C_RESPONSES_BAD_HOP, C_TELEMETRY_PUSHED,
+	C_TELEMETRY_REJECTED, C_SEND_ERRORS, C_BAD_DSCP, C_EVENTS,
+	C_RECONNECTS, C_SOCKET_DROPS, C_PROBES_NOT_UNICAST,
+	C_PROBES_BAD_SOURCE, C_RESPONSES_RATE_LIMITED, C_RESYNCS,
+	C_RECONCILES, C_FLOWS_RECONCILED, C_FLOWS_OVER_LIMIT, C_FLOWS_GONE,
+	C_PUSH_REPLIES_LOST, C_RESPONSES_WITH_N, C_N_FLOWS_EVICTED,
+	C_IPV6_IGNORED, C_PROBES_IOAM, C_IOAM_TRACES, C_IOAM_REFUSED,
+	C_IOAM_OVERFLOW, C_RESPONSES_NO_RATE, C_PROBES_INT_MD, C_INT_MD_STACKS,
+	C_INT_MD_REFUSED, C_INT_MD_INCOMPLETE, C_PROBES_IFA, C_IFA_STACKS,
+	C_IFA_REFUSED, C_IFA_NO_RATE, C_IFA_OTHER_PROTOCOL, C_HOPS_SKIPPED,
+	C_DUMPS_INTERRUPTED, C_PROBES_FCR, C_PROBES_CC, C_PROBES_AR,
+	C_PROBES_RX, C_RX_ASKED, C_RX_W_SENT, C_RX_REFUSED, C_RX_FULL,
+	C_RX_INVALID, C_RESPONSES_PRIVATE, C_RESPONSES_SIGNED,
+	C_RESPONSES_RX, C_RESPONSES_RX_W, C_RESPONSES_RX_REFUSED,
+	C_AUTH_OK, C_AUTH_OK_RETIRED, C_AUTH_MISSING, C_AUTH_UNKNOWN_KEY,
+	C_AUTH_BAD, C_KEYS_RETIRED, C_U_SENT, C_U_KEPT, C_U_UNAVAILABLE,
+	C_RESPONSES_U, C_RESPONSES_U_VALUE, C_NKEYS_PUSHED,
+	C_NKEYS_PUSH_FAILED, C_NL_SKIPPED, C_SEND_BLOCKED, C_FLOW_GETS,
+	C_FLOW_GETS_FAILED, C_NL_ROUND_TRIPS, C_FAMILY_LOOKUPS,
+	C_FAMILY_LOOKUPS_FAILED, C_AUTH_PERMITTED, C_RESPONSES_RL_CROWDED,
+	C_RESPONSES_OVER_BUDGET, C_RESPONSES_OVER_BYTES, C_PROBES_RP_FAILED,
+	C_PROBES_NO_NEIGHBOUR, C_LOOKUPS_FAILED, C_RESPONSE_BYTES, C_LOOKUPS,
+	C_RESPONSES_TOO_LARGE, C_PROBES_NO_TCP, C_N_FLOWS_OVER_SOURCE,
+	C_TCP_LOOKUPS, C_TCP_LOOKUPS_FAILED, C_PROBES_LOOKUP_FAILED,
+	C_NEIGH_LOOKUPS, C_NEIGH_STALLS, C_PROBES_RP_NH,
+	C_PROBES_OWN_FLOW, C_TCP_DUMPS, C_TCP_FLOWS_LEARNED,
+	C_PARSE_BASE,
+	C_NUM = C_PARSE_BASE + HPCC_PARSE_NUM
+};
+
+/*
+ * Telemetry pushes and flow-gets that hpccd does not wait for: one batch
+ * of requests per burst of responses (its buffer holds twice the limit:
+ * libmnl's batch lets the last message pass the limit), and the sequence
+ * numbers of the last PUSH_RING requests, to find the flow a reply or an
+ * error reply is about.
+ */
+#define PUSH_BATCH	8192
+#define PUSH_RING	1024
+
+/*
+ * The receiver's lookups: route types of probes' destinations (this host's
+ * addresses: few) and reverse-path verdicts of their sources (many), in
+ * two caches, so a flood of sources cannot evict the destinations; and
+ * how long one lookup may wait for the kernel's reply.
+ */
+#define ADDR_CACHE 256
+#define ADDR_CACHE_NS 5000000000ULL
+#define SRC_CACHE 1024
+#define SRC_CACHE_NS 1000000000ULL
+#define RT_TIMEOUT_US 20000
+/* the VRF of an interface probes come in on (vrf_of()): few, from the
+ * kernel, not from the wire
+ */
+#define LINK_CACHE 64
+#define LINK_CACHE_NS 10000000000ULL
+
+/**
+ * struct hpccd - the daemon's state (one per process)
+ * @cfg: settings
+ * @sched: the sender role's flows, deadlines and budget
+ * @rl: the receiver role's per-source response limit, for probes of flows
+ *	tcp-check's cache does not hold as this host's TCP connections
+ * @rl_own: the same for those it does: a flood that names a peer's address
+ *	cannot spend the tokens of that peer's real flows
+ * @budget: the receiver role's namespace-wide response budget
+ * @nb: neighbour lookups of on-link sources, and responses that create a
+ *	neighbour entry (HPCCD_NB_RATE per second)
+ * @nf: the receiver role's count of concurrent flows per hop (the N its
+ *	responses report)
+ * @req: netlink requests to the module (blocking, 1 s timeout)
+ * @push: telemetry-set and flow-get requests, in batches, replies read
+ *	from the loop
+ * @push_batch: the batch being filled (read_packets() and on_timer() send
+ *	it)
+ * @push_buf: its buffer
+ * @push_ring: sequence number and flow of recent requests on @push, by
+ *	seq % PUSH_RING, and whether it was a flow-get (@ask)
+ * @ev: the module's events and nlctrl's notifications
+ * @rt: route lookups (NETLINK_ROUTE)
+ * @raw_fd: raw IPv4 socket, IP_HDRINCL, for sending
+ * @raw6_fd: raw IPv6 socket, IPPROTO_RAW (the header included), for
+ *	sending; -1 on a host without IPv6 (its IPv6 flows are counted as
+ *	ipv6-ignored)
+ * @pkt_fd: AF_PACKET socket for IPv4 with the DSCP filter, for receiving
+ * @pkt6_fd: the same for IPv6; -1 with @raw6_fd
+ * @timer_fd: one-shot CLOCK_MONOTONIC timer at the next deadline
+ * @sig_fd: signalfd
+ * @ep_fd: epoll
+ * @probe_dscp: from the module's parameters (64 until known: matches none)
+ * @response_dscp: same
+ * @ifa_protocol: the module's ifa-protocol, the IP protocol (IPv6: next
+ *	header) of IFA probes (HPCC_IFA_PROTOCOL until it is read)
+ * @ip_id: IPv4 identification of the next packet sent
+ * @timer_at: when @timer_fd fires, 0 when disarmed
+ * @woke_at: when it last fired
+ * @reconcile_at: when the next flow dump is due
+ * @resync_pending: events were lost; the next dump drains the event queue
+ *	and looks the family up first (kept until that lookup succeeds)
+ * @lookup_retry_ns: the wait before the next family lookup after a failed
+ *	one or while the module is away (lookup_later()), 0 after a success
+ * @dump_end: when the last flow dump ended
+ * @dump_ns: how long it took (the gap before a resync scales with it)
+ * @counters: the statistics
+ * @acache: route types of probes' destinations (IPv4 as IPv4-mapped IPv6),
+ *	by address and VRF
+ * @lcache: the VRF device of interfaces probes came in on (vrf_of())
+ * @scache: reverse-path verdicts (enum src_verdict) of probes' sources, by
+ *	address and the interface the probe came in on
+ * @tcache: whether probes' flows have a TCP connection here, by 5-tuple
+ *	(struct hpccd_tc)
+ * @tc_learned: when tcp_flows_learn() last dumped this host's connections
+ * @diag: socket lookups (NETLINK_SOCK_DIAG), for tcp_flow_known(); NULL
+ *	with tcp-check 0 when the kernel has none
+ * @cache_seed: the caches' hash seed (random)
+ * @rt_seq: sequence number of the last request on @rt
+ * @ring: the MAC keys (auth-key-file) and those a reload retired, in
+ *	sodium_malloc() memory (locked, guarded, left out of core dumps)
+ * @rx: the receiver role's receiver-based flows
+ * @rxp: the algorithm's parameters they run with (the module's)
+ * @rxp_ok: @rxp was read; until then receiver-based requests are refused
+ * @nkeys: the key file's notify-key lines, @n_nkeys of them: the module's
+ *	MAC keys for FCR messages and CCM notifications (push_nkeys()); room
+ *	for HPCCD_MAX_NKEYS, sodium_malloc() memory as @ring
+ * @nkeys_owned: the key file has had notify-key lines: hpccd sets the
+ *	module's keys (and flushes them when the lines are gone)
+ * @filter_on: the packet sockets have their filters (attach_filter())
+ * @filter_of: the probe DSCP, response DSCP and ifa-protocol they match
+ */
+struct hpccd {
+	struct hpccd_cfg cfg;
+	struct hpccd_sched sched;
+	struct hpccd_rl rl, rl_own;
+	struct hpccd_budget budget;
+	struct hpccd_nb nb;
+	struct hpccd_nf nf;
+	struct hpcc_genl req, ev, push;
+	struct mnl_nlmsg_batch *push_batch;
+	char push_buf[2 * PUSH_BATCH];
+	struct {
+		uint32_t seq;
+		bool ask;
+		struct hpcc_tuple t;
+	} push_ring[PUSH_RING];
+	struct mnl_socket *rt;
+	int raw_fd, raw6_fd, pkt_fd, pkt6_fd, timer_fd, sig_fd, ep_fd;
+	uint8_t probe_dscp, response_dscp, ifa_protocol;
+	uint16_t ip_id;
+	uint64_t timer_at, woke_at;
+	uint64_t reconcile_at;
+	bool resync_pending;
+	uint64_t lookup_retry_ns;
+	uint64_t dump_end, dump_ns;
+	uint64_t counters[C_NUM];
+	struct {
+		uint8_t addr[16];
+		int vrf;
+		uint8_t type;
+		uint64_t at;
+	} acache[ADDR_CACHE];
+	struct {
+		int ifindex;
+		int vrf;
+		uint64_t at;
+	} lcache[LINK_CACHE];
+	struct {
+		uint8_t addr[16];
+		uint8_t local[16];
+		int ifindex;
+		uint8_t verdict;
+		bool on_link;
+		uint64_t at;
+	} scache[SRC_CACHE];
+	struct hpccd_tc tcache;
+	uint64_t tc_learned;
+	struct mnl_socket *diag;
+	uint64_t cache_seed;
+	unsigned int rt_seq;
+	struct hpcc_keyring *ring;
+	struct hpccd_rx rx;
+	struct hpcc_params rxp;
+	bool rxp_ok;
+	struct hpccd_nkey *nkeys;
+	unsigned int n_nkeys;
+	bool nkeys_owned;
+	bool filter_on;
+	uint8_t filter_of[3];
+};
+
+extern struct hpccd D;
+
+/**
+ * enum src_verdict - may a response go back to a probe's source?
+ * @SRC_OK: yes
+ * @SRC_BAD: no unicast route back (probes-bad-source)
+ * @SRC_RP: strict rp-filter: no path of the route back leaves by the
+ *	interface the probe came in on (probes-rp-failed)
+ * @SRC_NEW_NEIGH: an on-link source this host has no neighbour entry for:
+ *	a response would create one; answered within HPCCD_NB_RATE (struct
+ *	hpccd_nb; cached SRC_NEG_CACHE_NS)
+ * @SRC_NO_NEIGH: the same, or one not looked up for want of a token:
+ *	refused (probes-no-neighbour; not cached)
+ * @SRC_NO_REPLY: a lookup had no reply (probes-lookup-failed; not cached)
+ */
+enum src_verdict {
+	SRC_OK, SRC_BAD, SRC_RP, SRC_NEW_NEIGH, SRC_NO_NEIGH, SRC_NO_REPLY
+};
+
+/* main.c: the start, the event loop, the signals */
+void logmsg(int prio, const char *fmt, ...)
+	__attribute__((format(printf, 2, 3)));
+
+static inline uint64_t now_ns(void)
+{
+	struct timespec ts;
+
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	return (uint64_t)ts.tv_sec * 1000000000ULL + ts.tv_nsec;
+}
+
+static inline uint64_t random64(void)
+{
+	uint64_t x;
+
+	if (getrandom(&x, sizeof(x), 0) != sizeof(x))
+		x = now_ns() ^ ((uint64_t)rand() << 32);
+	return x;
+}
+
+/* link.c: the module link */
+void flow_forget(struct hpccd_flow *f);
+void flow_take(struct hpccd_flow *f, const struct hpcc_flow_msg *m);
+void module_params(void);
+void reconcile(void);
+int attach_filter(void);
+void push_nkeys(void);
+void connect_module(void);
+void read_events(void);
+void flow_got(struct hpccd_flow *f, const struct hpcc_flow_msg *m);
+
+/* push.c: telemetry pushes and flow-gets in batches */
+void push_flush(void);
+void push_add(const struct hpcc_tuple *t, const struct hpcc_pkt *p);
+void push_add_rx(const struct hpcc_tuple *t, const struct hpcc_pkt *p);
+void ask_flow(struct hpccd_flow *f);
+void read_push_replies(void);
+
+/* sender.c: the sender role */
+int send_pkt(const void *buf, size_t len, int family,
+	     const void *daddr, int ifindex);
+void probe_send(struct hpccd_flow *f, uint64_t now);
+void probe_want(struct hpccd_flow *f);
+void on_response(struct hpcc_pkt *p, const uint8_t *raw);
+
+/* lookup.c: the responder's lookups */
+extern const uint8_t v4mapped_prefix[12];
+int vrf_of(int ifindex, uint64_t now);
+bool addr_type_cached(int family, const void *addr, int vrf,
+		      uint64_t now, uint8_t *type);
+int addr_type(int family, const void *addr, int vrf, uint64_t now);
+bool link_local6(int family, const void *addr);
+enum src_verdict src_check(int family, const void *addr,
+			   const void *local, int ifindex, int vrf,
+			   bool on_lo, uint64_t now);
+bool tcp_flow_known(const struct hpcc_tuple *t, int ifindex,
+		    uint64_t now);
+bool own_flow(const struct hpcc_tuple *t, int ifindex, uint64_t now);
+void tcp_flows_learn(uint64_t now);
+
+/* responder.c: the receiver role */
+void on_probe(struct hpcc_pkt *p, const uint8_t *raw,
+	      const struct sockaddr_ll *ll);
+
+/* stats.c: the statistics */
+void write_stats(void);
+
+#endif /* _HPCCD_H */

@@ -1,0 +1,658 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * hpccd - the HPCC++ probe daemon of one network namespace
+ * (draft-pan-tsvwg-hpccplus section 7.2; Documentation/design.rst and
+ * Documentation/daemon.rst).  This file is the start (command line,
+ * sockets, the order of setup), the event loop and the signals; the
+ * module link is link.c and push.c, the sender role sender.c, the
+ * receiver role responder.c and lookup.c, the statistics stats.c (their
+ * state: struct hpccd, hpccd.h), the probe scheduler hpccd_sched.c, the
+ * settings hpccd_config.c, receiver-based HPCC hpccd_rx.c.
+ *
+ * Sender role: learns flows from the module (flow-get dump at start, then
+ * flow-new, flow-active and flow-del events, and a dump every reconcile-s
+ * seconds and after an event overrun that forgets the flows the module no
+ * longer has), and for each flow with data in flight keeps one probe
+ * outstanding: the next goes out as soon as the response arrives while the
+ * module last said the flow had data in flight, or after a timeout (2 x
+ * max(srtt, probe RTT), within [timeout-min, timeout-max], doubled after
+ * each consecutive loss).  All probes share a token bucket of probe-budget
+ * packets per second.  A response is checked (structure, DSCP, a matching
+ * outstanding random 64-bit id) and its hop records, with the N its
+ * receiver reported if any, pushed to the module
+ * with telemetry-set, after the next probe left and without waiting: the
+ * pushes of a burst of responses go in one batch, and the module's replies
+ * (in-flight, srtt) and refusals are read as they come; a refused push is
+ * counted and the flow asks again after a backoff.  Asking the module
+ * whether a flow still sends (after a response without hops, a timeout or
+ * a backoff) is a flow-get in the same batch, not waited for either.
+ *
+ * Receiver role: answers a valid probe only when it was addressed to this
+ * host (PACKET_HOST), to one of its unicast addresses (a route lookup of
+ * type local, never broadcast, multicast, 0.0.0.0, :: or IPv4-mapped;
+ * 127/8 and ::1 only on the loopback device), from a unicast source whose
+ * route back leaves by the interface the probe came in on (rp-filter 1,
+ * as strict rp_filter 1; an on-link one with a neighbour entry, or a few a
+ * second: src_check()), within response-rate responses per second to that
+ * source (an IPv6
+ * source: its /64) and response-budget responses and response-budget-bytes
+ * bytes per second to all sources together (probes of this host's known
+ * TCP flows excepted: own_flow()); every refusal is counted.  With
+ * report-n-flows, the response carries N: the most flows this receiver
+ * answered within n-flows-window-ms that share a hop with the probe's
+ * path (hpccd_nf_note(), draft section 5's receiver-reported N).
+ *
+ * Packets: probes and responses go out through a raw socket per family
+ * (IPv4 with IP_HDRINCL, IPv6 with IPPROTO_RAW, which includes the header:
+ * one packet each, no TSO; their DSCP differs from the flow's data, so GRO
+ * never merges them with it) and come in through an AF_PACKET socket per
+ * family with a classic BPF filter on the two DSCPs; the module removes
+ * them before TCP.  An IPv6 probe carries the flow's flow label, which the
+ * module reports, so that ECMP hashes it onto the flow's path.  Everything
+ * read from the network or the module is checked; what is dropped is
+ * counted.  The module may come and go: nlctrl's notify group says when,
+ * and hpccd reconnects.  A send never waits for room: a full socket (a
+ * stalled egress) drops the packet and counts it.
+ *
+ * Signals: SIGTERM/SIGINT exit cleanly; SIGHUP re-reads the configuration
+ * file and the module's parameters; SIGUSR1 writes the statistics.
+ */
+
+#include <errno.h>
+#include <getopt.h>
+#include <ifaddrs.h>
+#include <signal.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <syslog.h>
+#include <time.h>
+#include <unistd.h>
+#include <linux/if_packet.h>
+#include <net/ethernet.h>
+#include <netinet/in.h>
+#include <sys/epoll.h>
+#include <sys/signalfd.h>
+#include <sys/socket.h>
+#include <sys/timerfd.h>
+
+#include <sodium.h>
+
+#include "hpccd.h"
+
+/*
+ * The stack a read of the configuration and key file used (the key
+ * file's 64 KiB buffer and the parser's frames below it), wiped after
+ * each read with sodium_stackzero(): the key bytes pass through it.
+ */
+#define KEY_STACK (192 << 10)
+
+struct hpccd D = {
+	.raw_fd = -1, .raw6_fd = -1, .pkt_fd = -1, .pkt6_fd = -1,
+	.ifa_protocol = HPCC_IFA_PROTOCOL,
+	.timer_fd = -1, .sig_fd = -1, .ep_fd = -1,
+};
+
+void logmsg(int prio, const char *fmt, ...)
+{
+	va_list ap;
+
+	if (prio == LOG_DEBUG && !D.cfg.verbose)
+		return;
+	va_start(ap, fmt);
+	if (D.cfg.syslog) {
+		vsyslog(prio, fmt, ap);
+	} else {
+		vfprintf(stderr, fmt, ap);
+		fputc('\n', stderr);
+	}
+	va_end(ap);
+}
+
+static void cfg_log(const char *msg)
+{
+	logmsg(LOG_ERR, "%s", msg);
+}
+
+static void timer_update(uint64_t now)
+{
+	struct itimerspec its = { 0 };
+	uint64_t at = hpccd_next_wakeup(&D.sched, now), floor;
+
+	/* connected, the next dump; otherwise the next family lookup */
+	if (!at || D.reconcile_at < at)
+		at = D.reconcile_at;
+	if (at) {
+		/* deadlines closer than tick-us to the last wakeup wait */
+		floor = D.woke_at + D.cfg.tick_us * 1000ULL;
+		if (at < floor)
+			at = floor;
+	}
+	if (at == D.timer_at)
+		return;
+	D.timer_at = at;
+	its.it_value.tv_sec = at / 1000000000ULL;
+	its.it_value.tv_nsec = at % 1000000000ULL;
+	timerfd_settime(D.timer_fd, TFD_TIMER_ABSTIME, &its, NULL);
+}
+
+/* Probes and responses of one family's packet socket @fd. */
+static void read_packets(int fd)
+{
+	struct sockaddr_ll ll;
+	socklen_t ll_len;
+	uint8_t buf[2048];
+	struct hpcc_pkt p;
+	enum hpcc_parse_err e;
+	ssize_t n;
+	int budget = 256;	/* then let the other sources run */
+
+	while (budget--) {
+		ll_len = sizeof(ll);
+		n = recvfrom(fd, buf, sizeof(buf), MSG_DONTWAIT,
+			     (struct sockaddr *)&ll, &ll_len);
+		if (n < 0)
+			break;
+		e = hpcc_parse(buf, n, &p);
+		if (e != HPCC_PARSE_OK) {
+			D.counters[C_PARSE_BASE + e]++;
+			continue;
+		}
+		if (p.type == HPCC_WIRE_PROBE && p.dscp == D.probe_dscp)
+			on_probe(&p, buf, &ll);
+		else if (p.type == HPCC_WIRE_RESPONSE &&
+			 p.dscp == D.response_dscp)
+			on_response(&p, buf);
+		else
+			D.counters[C_BAD_DSCP]++;
+	}
+	push_flush();
+	read_push_replies();
+}
+
+static void on_timer(void)
+{
+	struct hpccd_flow *f;
+	uint64_t exp, now;
+	bool lost;
+
+	if (read(D.timer_fd, &exp, sizeof(exp)) < 0 && errno != EAGAIN)
+		return;
+	D.timer_at = 0;
+	now = now_ns();
+	D.woke_at = now;
+	while ((f = hpccd_next_queued(&D.sched, now)))
+		probe_send(f, now);
+	while ((f = hpccd_next_expired(&D.sched, now, &lost))) {
+		if (lost)
+			D.counters[C_PROBES_TIMED_OUT]++;
+		ask_flow(f);
+	}
+	/* the flow-gets, and their replies: the module answered in send() */
+	push_flush();
+	read_push_replies();
+	if (now >= D.reconcile_at)
+		reconcile();
+}
+
+/*
+ * The command line's settings, by key (the last of an option given twice
+ * wins), and the configuration file: each load of the configuration (the
+ * start, each SIGHUP) applies them over the file's, as hpccd(8) says.
+ */
+enum {
+	CL_BUDGET, CL_HOPS, CL_STATS, CL_LOG, CL_VERBOSE, CL_RESPONSE_BUDGET,
+	CL_RESPONSE_BUDGET_BYTES, CL_NUM
+};
+
+static struct {
+	const char *file;
+	bool file_given;
+	const char *kv[CL_NUM][2];
+} CL = { .file = "/etc/hpcc/hpccd.conf" };
+
+static void cl_arg(int slot, const char *key, const char *value)
+{
+	CL.kv[slot][0] = key;
+	CL.kv[slot][1] = value;
+}
+
+/*
+ * load_cfg() - the configuration a start gives (hpccd_cfg_load(): the
+ * defaults, the file, the command line) into @c
+ */
+static int load_cfg(struct hpccd_cfg *c)
+{
+	const char *kv[2 * CL_NUM];
+	unsigned int i, n = 0;
+
+	for (i = 0; i < CL_NUM; i++)
+		if (CL.kv[i][0]) {
+			kv[2 * n] = CL.kv[i][0];
+			kv[2 * n + 1] = CL.kv[i][1];
+			n++;
+		}
+	return hpccd_cfg_load(c, CL.file, CL.file_given, kv, n);
+}
+
+static void usage(FILE *out)
+{
+	fprintf(out,
+		"usage: hpccd [-c FILE] [-b PPS] [-H HOPS] [-S FILE] [-s] [-v]\n"
+		"             [--response-budget RPS] [--response-budget-bytes BPS]\n"
+		"       hpccd -h | -V\n"
+		"  -c, --config FILE        configuration file (default /etc/hpcc/hpccd.conf)\n"
+		"  -b, --probe-budget PPS   probe budget, probes per second for all flows\n"
+		"  -H, --max-hops HOPS      hop records per probe, 1..8\n"
+		"  -S, --stats-file FILE    statistics file, written on SIGUSR1 and at exit\n"
+		"      --response-budget RPS        responses per second, all sources\n"
+		"      --response-budget-bytes BPS  response bytes per second, all sources\n"
+		"  -s, --syslog             log to syslog instead of stderr\n"
+		"  -v, --verbose            debug messages\n"
+		"  -h, --help               this text\n"
+		"  -V, --version            the version\n");
+}
+
+/*
+ * The command line.  The long options that set a configuration key have
+ * its name (probe-budget, max-hops, stats-file), so the man page's
+ * CONFIGURATION FILE section and --help agree.
+ */
+static const char short_opts[] = "c:b:H:S:svhV";
+enum { OPT_RESPONSE_BUDGET = 256, OPT_RESPONSE_BUDGET_BYTES };
+static const struct option long_opts[] = {
+	{ "config",	  required_argument, NULL, 'c' },
+	{ "probe-budget", required_argument, NULL, 'b' },
+	{ "max-hops",	  required_argument, NULL, 'H' },
+	{ "stats-file",	  required_argument, NULL, 'S' },
+	{ "response-budget", required_argument, NULL, OPT_RESPONSE_BUDGET },
+	{ "response-budget-bytes", required_argument, NULL,
+	  OPT_RESPONSE_BUDGET_BYTES },
+	{ "syslog",	  no_argument,	     NULL, 's' },
+	{ "verbose",	  no_argument,	     NULL, 'v' },
+	{ "help",	  no_argument,	     NULL, 'h' },
+	{ "version",	  no_argument,	     NULL, 'V' },
+	{ NULL, 0, NULL, 0 }
+};
+
+static int epoll_add(int fd)
+{
+	struct epoll_event e = { .events = EPOLLIN, .data.fd = fd };
+
+	return epoll_ctl(D.ep_fd, EPOLL_CTL_ADD, fd, &e);
+}
+
+/* A receive buffer of @bytes (CAP_NET_ADMIN: beyond rmem_max), else rmem_max. */
+static void set_rcvbuf(int fd, int bytes)
+{
+	if (setsockopt(fd, SOL_SOCKET, SO_RCVBUFFORCE, &bytes, sizeof(bytes)))
+		setsockopt(fd, SOL_SOCKET, SO_RCVBUF, &bytes, sizeof(bytes));
+}
+
+static void apply_cfg(void)
+{
+	hpccd_sched_set(&D.sched, D.cfg.budget, D.cfg.timeout_min_us,
+			D.cfg.timeout_max_us, D.cfg.max_flows);
+	D.rl.rate = D.cfg.response_rate;
+	D.rl_own.rate = D.cfg.response_rate;
+	hpccd_budget_set(&D.budget, D.cfg.response_budget,
+			 D.cfg.response_budget_bytes);
+	/* the receiver's flow count: a new size starts it afresh */
+	if (D.nf.max != D.cfg.n_flows_max) {
+		hpccd_nf_free(&D.nf);
+		if (hpccd_nf_init(&D.nf, D.cfg.n_flows_max,
+				  D.cfg.n_flows_window_ms * 1000000ULL,
+				  random64()))
+			logmsg(LOG_ERR, "n-flows count: out of memory; responses carry no N");
+	}
+	D.nf.window_ns = D.cfg.n_flows_window_ms * 1000000ULL;
+	D.nf.per_source = D.cfg.n_flows_per_source < D.nf.max ?
+			  D.cfg.n_flows_per_source : D.nf.max;
+	/* receiver-based flows: a new size starts the table afresh */
+	if (!D.rx.f || D.rx.mask + 1 < D.cfg.rx_max_flows ||
+	    (D.rx.mask + 1) / 2 >= D.cfg.rx_max_flows) {
+		hpccd_rx_free(&D.rx);
+		if (hpccd_rx_init(&D.rx, D.cfg.rx_max_flows, 1000000000ULL,
+				  random64()))
+			logmsg(LOG_ERR, "rx-max-flows: out of memory; receiver-based requests refused");
+	}
+	/* the keys: those a reload removed stay accepted for the overlap */
+	D.counters[C_KEYS_RETIRED] +=
+		hpcc_keyring_load(D.ring, &D.cfg, now_ns(),
+				  D.cfg.auth_overlap_s * 1000000000ULL);
+	explicit_bzero(D.cfg.keys, sizeof(D.cfg.keys));
+	D.cfg.n_keys = 0;
+	/* the notify keys: the module's, pushed by connect_module() and
+	 * after a reload
+	 */
+	sodium_memzero(D.nkeys, HPCCD_MAX_NKEYS * sizeof(*D.nkeys));
+	memcpy(D.nkeys, D.cfg.nkeys, sizeof(D.cfg.nkeys));
+	D.n_nkeys = D.cfg.n_nkeys;
+	D.nkeys_owned |= D.n_nkeys > 0;
+	explicit_bzero(D.cfg.nkeys, sizeof(D.cfg.nkeys));
+	D.cfg.n_nkeys = 0;
+	/* thousands of events (a burst of connections) before one is lost */
+	if (D.ev.nl)
+		set_rcvbuf(mnl_socket_get_fd(D.ev.nl),
+			   (int)(D.cfg.event_buffer_kb << 10));
+}
+
+/*
+ * signals_block() - block the signals hpccd reads from its signalfd
+ * (SIGTERM, SIGINT, SIGHUP, SIGUSR1) and give their set in @mask (for
+ * setup()'s signalfd).  main() calls it first of all: one of them sent
+ * while hpccd starts (a reload right after the start, as systemd's
+ * ExecReload or a testbed does) stays pending until the signalfd reads
+ * it, instead of killing the daemon by its default action (bench-ccm lost
+ * a sender's hpccd so, 2026-11-28).
+ */
+static void signals_block(sigset_t *mask)
+{
+	sigemptyset(mask);
+	sigaddset(mask, SIGTERM);
+	sigaddset(mask, SIGINT);
+	sigaddset(mask, SIGHUP);
+	sigaddset(mask, SIGUSR1);
+	sigprocmask(SIG_BLOCK, mask, NULL);
+}
+
+/*
+ * host_has_ipv6() - whether the namespace has an IPv6 address (::1 on an
+ * up loopback included), read over rtnetlink (getifaddrs()), which a
+ * sandbox that refuses AF_INET6 sockets still allows.
+ */
+static bool host_has_ipv6(void)
+{
+	struct ifaddrs *ifa, *i;
+	bool v6 = false;
+
+	if (getifaddrs(&ifa))
+		return false;
+	for (i = ifa; i && !v6; i = i->ifa_next)
+		v6 = i->ifa_addr && i->ifa_addr->sa_family == AF_INET6;
+	freeifaddrs(ifa);
+	return v6;
+}
+
+/* setup() - everything but the configuration; @mask: signals_block()'s */
+static int setup(const sigset_t *mask)
+{
+	int one = 1;
+	uint64_t now = now_ns();
+
+	if (hpccd_sched_init(&D.sched, D.cfg.budget, D.cfg.timeout_min_us,
+			     D.cfg.timeout_max_us, D.cfg.max_flows,
+			     random64(), now) ||
+	    hpccd_rl_init(&D.rl, D.cfg.response_rate, 4096, random64()) ||
+	    hpccd_rl_init(&D.rl_own, D.cfg.response_rate, 4096, random64())) {
+		logmsg(LOG_ERR, "out of memory");
+		return -1;
+	}
+	hpccd_budget_init(&D.budget, D.cfg.response_budget,
+			  D.cfg.response_budget_bytes, now);
+	hpccd_nb_init(&D.nb, now);
+	D.raw_fd = socket(AF_INET, SOCK_RAW | SOCK_CLOEXEC, IPPROTO_RAW);
+	D.pkt_fd = socket(AF_PACKET, SOCK_DGRAM | SOCK_CLOEXEC | SOCK_NONBLOCK,
+			  htons(ETH_P_IP));
+	if (D.raw_fd < 0 || D.pkt_fd < 0) {
+		logmsg(LOG_ERR, "raw sockets: %s (CAP_NET_RAW needed)",
+		       strerror(errno));
+		return -1;
+	}
+	setsockopt(D.raw_fd, IPPROTO_IP, IP_HDRINCL, &one, sizeof(one));
+	/* IPPROTO_RAW: the IPv6 header is ours (the kernel sets hdrincl) */
+	D.raw6_fd = socket(AF_INET6, SOCK_RAW | SOCK_CLOEXEC, IPPROTO_RAW);
+	if (D.raw6_fd >= 0)
+		D.pkt6_fd = socket(AF_PACKET, SOCK_DGRAM | SOCK_CLOEXEC |
+				   SOCK_NONBLOCK, htons(ETH_P_IPV6));
+	if (D.raw6_fd < 0 || D.pkt6_fd < 0) {
+		if (errno != EAFNOSUPPORT) {
+			logmsg(LOG_ERR, "raw IPv6 sockets: %s", strerror(errno));
+			return -1;
+		}
+		/* EAFNOSUPPORT with IPv6 addresses: a sandbox refused the
+		 * family (systemd's RestrictAddressFamilies=, seccomp), not
+		 * a host without IPv6; hpccd would neither probe nor answer
+		 * IPv6 flows
+		 */
+		if (host_has_ipv6()) {
+			logmsg(LOG_ERR, "raw IPv6 sockets: %s, but this host has IPv6 addresses: a sandbox forbids AF_INET6 (RestrictAddressFamilies=); not starting without IPv6",
+			       strerror(EAFNOSUPPORT));
+			return -1;
+		}
+		/* no IPv6 on this host: IPv4 only, IPv6 flows counted */
+		logmsg(LOG_INFO, "no IPv6: IPv6 flows will not be probed");
+		if (D.raw6_fd >= 0)
+			close(D.raw6_fd);
+		D.raw6_fd = -1;
+	}
+	/* room for bursts of probes; what overflows is counted (socket-drops) */
+	set_rcvbuf(D.pkt_fd, 4 << 20);
+	if (D.pkt6_fd >= 0)
+		set_rcvbuf(D.pkt6_fd, 4 << 20);
+	/* until the module says which DSCPs: drop everything */
+	D.probe_dscp = D.response_dscp = 64;
+	attach_filter();
+	D.rt = mnl_socket_open(NETLINK_ROUTE);
+	if (!D.rt || mnl_socket_bind(D.rt, 0, MNL_SOCKET_AUTOPID) < 0) {
+		logmsg(LOG_ERR, "rtnetlink: %s", strerror(errno));
+		return -1;
+	}
+	/* needed by tcp-check only (a reload may turn it on: then every
+	 * lookup fails, counted, and no flow gets state)
+	 */
+	D.diag = mnl_socket_open(NETLINK_SOCK_DIAG);
+	if (!D.diag || mnl_socket_bind(D.diag, 0, MNL_SOCKET_AUTOPID) < 0) {
+		if (D.cfg.tcp_check) {
+			logmsg(LOG_ERR, "sock_diag: %s", strerror(errno));
+			return -1;
+		}
+		logmsg(LOG_WARNING, "sock_diag: %s; tcp-check 1 would refuse every flow",
+		       strerror(errno));
+		if (D.diag)
+			mnl_socket_close(D.diag);
+		D.diag = NULL;
+	}
+	/* a lookup never holds the event loop longer than this */
+	{
+		struct timeval tv = { .tv_usec = RT_TIMEOUT_US };
+
+		setsockopt(mnl_socket_get_fd(D.rt), SOL_SOCKET, SO_RCVTIMEO,
+			   &tv, sizeof(tv));
+		if (D.diag)
+			setsockopt(mnl_socket_get_fd(D.diag), SOL_SOCKET,
+				   SO_RCVTIMEO, &tv, sizeof(tv));
+	}
+	D.cache_seed = random64();
+	hpccd_tc_init(&D.tcache, random64());
+	/* -ENOENT (no module yet) leaves the sockets open */
+	hpcc_genl_open(&D.req, 1000);
+	hpcc_genl_open(&D.ev, 0);
+	hpcc_genl_open(&D.push, 0);
+	if (!D.req.nl || !D.ev.nl || !D.push.nl) {
+		logmsg(LOG_ERR, "netlink: %s", strerror(errno));
+		return -1;
+	}
+	/* the replies of a full burst of pushes (256 of about 500 bytes) */
+	set_rcvbuf(mnl_socket_get_fd(D.push.nl), 1 << 20);
+	apply_cfg();
+	if (D.ev.notify_grp &&
+	    mnl_socket_setsockopt(D.ev.nl, NETLINK_ADD_MEMBERSHIP,
+				  &D.ev.notify_grp,
+				  sizeof(D.ev.notify_grp)) < 0)
+		logmsg(LOG_ERR, "join nlctrl notify: %s", strerror(errno));
+	D.sig_fd = signalfd(-1, mask, SFD_CLOEXEC | SFD_NONBLOCK);
+	D.timer_fd = timerfd_create(CLOCK_MONOTONIC, TFD_CLOEXEC | TFD_NONBLOCK);
+	D.ep_fd = epoll_create1(EPOLL_CLOEXEC);
+	if (D.sig_fd < 0 || D.timer_fd < 0 || D.ep_fd < 0 ||
+	    epoll_add(D.sig_fd) || epoll_add(D.timer_fd) ||
+	    epoll_add(D.pkt_fd) ||
+	    (D.pkt6_fd >= 0 && epoll_add(D.pkt6_fd)) ||
+	    epoll_add(mnl_socket_get_fd(D.ev.nl)) ||
+	    epoll_add(mnl_socket_get_fd(D.push.nl))) {
+		logmsg(LOG_ERR, "setup: %s", strerror(errno));
+		return -1;
+	}
+	connect_module();
+	return 0;
+}
+
+/* The ring's keys of the key file, or those a reload retired. */
+static unsigned int ring_keys(bool retired)
+{
+	unsigned int i, n = 0;
+
+	for (i = 0; i < D.ring->n; i++)
+		n += !D.ring->k[i].expires_ns != retired;
+	return n;
+}
+
+/* Returns false to exit. */
+static bool on_signal(void)
+{
+	struct signalfd_siginfo si;
+	struct hpccd_cfg c;
+
+	while (read(D.sig_fd, &si, sizeof(si)) == sizeof(si)) {
+		switch (si.ssi_signo) {
+		case SIGTERM:
+		case SIGINT:
+			return false;
+		case SIGHUP:
+			/* what a restart would read, all or nothing */
+			if (load_cfg(&c)) {
+				logmsg(LOG_ERR, "reload failed; settings kept");
+			} else {
+				D.cfg = c;
+				apply_cfg();
+				push_nkeys();
+				logmsg(LOG_INFO, "reloaded %s: budget %u probes/s, %u hops per probe, response-rate %u, %u keys, %u retired",
+				       D.cfg.file, D.cfg.budget, D.cfg.max_hops,
+				       D.cfg.response_rate, ring_keys(false),
+				       ring_keys(true));
+			}
+			/* the key bytes the file had (D.cfg's are gone) */
+			explicit_bzero(&c, sizeof(c));
+			sodium_stackzero(KEY_STACK);
+			/* the module's parameters; the packet filters only
+			 * change with its DSCPs (module_params())
+			 */
+			if (D.req.family_id)
+				module_params();
+			break;
+		case SIGUSR1:
+			write_stats();
+			break;
+		}
+	}
+	return true;
+}
+
+int main(int argc, char **argv)
+{
+	struct epoll_event evs[8];
+	bool run = true;
+	int opt, i, n;
+	char *const *args = argv;
+	sigset_t mask;
+
+	signals_block(&mask);
+	hpccd_cfg_log = cfg_log;
+	/* the command line, kept for each load of the configuration */
+	while ((opt = getopt_long(argc, args, short_opts, long_opts,
+				  NULL)) != -1)
+		switch (opt) {
+		case 'c':
+			CL.file = optarg;
+			CL.file_given = true;
+			break;
+		case 'b': cl_arg(CL_BUDGET, "probe-budget", optarg); break;
+		case 'H': cl_arg(CL_HOPS, "max-hops", optarg); break;
+		case 'S': cl_arg(CL_STATS, "stats-file", optarg); break;
+		case 's': cl_arg(CL_LOG, "log", "syslog"); break;
+		case 'v': cl_arg(CL_VERBOSE, "verbose", "1"); break;
+		case OPT_RESPONSE_BUDGET:
+			cl_arg(CL_RESPONSE_BUDGET, "response-budget", optarg);
+			break;
+		case OPT_RESPONSE_BUDGET_BYTES:
+			cl_arg(CL_RESPONSE_BUDGET_BYTES, "response-budget-bytes",
+			       optarg);
+			break;
+		case 'h':
+			usage(stdout);
+			return 0;
+		case 'V':
+			printf("hpccd %s\n", HPCC_VERSION);
+			return 0;
+		default:
+			usage(stderr);
+			return 2;
+		}
+	if (optind != argc) {
+		usage(stderr);
+		return 2;
+	}
+	if (hpcc_auth_init()) {
+		fprintf(stderr, "hpccd: libsodium cannot be initialised\n");
+		return 1;
+	}
+	/* the keys' only long-lived copies: locked, between guard pages,
+	 * MADV_DONTDUMP (sodium_malloc())
+	 */
+	D.ring = sodium_malloc(sizeof(*D.ring));
+	D.nkeys = sodium_malloc(HPCCD_MAX_NKEYS * sizeof(*D.nkeys));
+	if (!D.ring || !D.nkeys) {
+		fprintf(stderr, "hpccd: out of memory\n");
+		return 1;
+	}
+	sodium_memzero(D.ring, sizeof(*D.ring));
+	sodium_memzero(D.nkeys, HPCCD_MAX_NKEYS * sizeof(*D.nkeys));
+	if (load_cfg(&D.cfg))
+		return 2;
+	/* the key file's bytes: D.cfg's go to the ring in setup() */
+	sodium_stackzero(KEY_STACK);
+	if (D.cfg.syslog)
+		openlog("hpccd", LOG_PID, LOG_DAEMON);
+	if (setup(&mask))
+		return 1;
+	logmsg(LOG_INFO, "hpccd running: budget %u probes/s, %u hops per probe, %s",
+	       D.cfg.budget, D.cfg.max_hops,
+	       D.raw6_fd >= 0 ? "IPv4 and IPv6" : "IPv4 only");
+	while (run) {
+		timer_update(now_ns());
+		n = epoll_wait(D.ep_fd, evs, 8, -1);
+		if (n < 0 && errno != EINTR) {
+			logmsg(LOG_ERR, "epoll: %s", strerror(errno));
+			break;
+		}
+		for (i = 0; i < n && run; i++) {
+			int fd = evs[i].data.fd;
+
+			if (fd == D.sig_fd)
+				run = on_signal();
+			else if (fd == D.timer_fd)
+				on_timer();
+			else if (fd == D.pkt_fd || fd == D.pkt6_fd)
+				read_packets(fd);
+			else if (fd == mnl_socket_get_fd(D.push.nl))
+				read_push_replies();
+			else
+				read_events();
+		}
+	}
+	write_stats();
+	hpccd_sched_free(&D.sched);
+	hpccd_rl_free(&D.rl);
+	hpccd_rl_free(&D.rl_own);
+	hpccd_nf_free(&D.nf);
+	hpcc_genl_close(&D.req);
+	hpcc_genl_close(&D.ev);
+	hpcc_genl_close(&D.push);
+	if (D.rt)
+		mnl_socket_close(D.rt);
+	if (D.diag)
+		mnl_socket_close(D.diag);
+	logmsg(LOG_INFO, "hpccd exiting");
+	return 0;
+}
