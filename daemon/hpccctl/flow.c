@@ -9,6 +9,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <linux/hpcc.h>
 
 #include "hpccctl.h"
 #include "print.h"
@@ -287,7 +288,7 @@ static int parse_filter(int ac, char **av, struct flow_filter *f)
 		} else if (!strcmp(av[i], "sport") || !strcmp(av[i], "dport")) {
 			errno = 0;
 			v = strtoul(av[i + 1], &end, 10);
-			if (errno || *end || end == av[i + 1] || v > 65535)
+			if (errno || *end || end == av[i + 1] || v > HPCC_N_FLOWS_MAX)
 				goto bad;
 			if (av[i][0] == 's') {
 				f->sport = true;

@@ -12,6 +12,7 @@
 #include <fcntl.h>
 #include <sys/stat.h>
 #include <unistd.h>
+#include <linux/hpcc.h>
 
 #include "hpcc_wire.h"
 #include "hpccd_config.h"
@@ -210,7 +211,7 @@ static int parse_capacity(struct hpccd_cfg *c, const char *v)
 	}
 	if (parse_uint("capacity switch", a, 0, UINT32_MAX, &sw) ||
 	    parse_uint("capacity port", b, 0, UINT32_MAX, &port) ||
-	    parse_u64("capacity rate", r, 1, 1600000000000ULL, &e.rate))
+	    parse_u64("capacity rate", r, 1, HPCC_RATE_MAX, &e.rate))
 		return -1;
 	if (c->n_cap == HPCCD_MAX_CAPACITY) {
 		cfg_err("capacity: more than %d lines", HPCCD_MAX_CAPACITY);
@@ -414,7 +415,7 @@ int hpccd_cfg_set(struct hpccd_cfg *c, const char *k, const char *v)
 	if (!strcmp(k, "capacity"))
 		return parse_capacity(c, v);
 	if (!strcmp(k, "default-rate"))
-		return parse_u64(k, v, 0, 1600000000000ULL, &c->default_rate);
+		return parse_u64(k, v, 0, HPCC_RATE_MAX, &c->default_rate);
 	if (!strcmp(k, "ifa-base-ns"))
 		return parse_uint(k, v, 0, 1000000000, &c->ifa_base_ns);
 	if (!strcmp(k, "int-qlen-unit"))

@@ -6,6 +6,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/socket.h>
+#include <linux/hpcc.h>
 
 #include "hpccd_rx.h"
 
@@ -117,7 +118,7 @@ static struct hpccd_rx_flow *rx_flow(struct hpccd_rx *rx,
 	if (!nhop || nhop > HPCC_MAX_HOPS)
 		return NULL;
 	for (i = 0; i < nhop; i++) {
-		if (!hops[i].rate || hops[i].rate > 1600000000000ULL)
+		if (!hops[i].rate || hops[i].rate > HPCC_RATE_MAX)
 			return NULL;
 		h[i].ts = hops[i].ts;
 		h[i].tx_bytes = hops[i].tx_bytes;

@@ -11,6 +11,7 @@
 #include <syslog.h>
 #include <netinet/in.h>
 #include <sys/socket.h>
+#include <linux/hpcc.h>
 
 #include "hpccd.h"
 
@@ -300,7 +301,7 @@ void on_response(struct hpcc_pkt *p, const uint8_t *raw)
 				return;
 			}
 		}
-		if (p->hops[i].rate > 1600000000000ULL) {
+		if (p->hops[i].rate > HPCC_RATE_MAX) {
 			D.counters[C_RESPONSES_BAD_HOP]++;
 			ask_flow(f);
 			return;

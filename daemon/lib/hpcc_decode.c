@@ -5,6 +5,7 @@
  * against the caller's length before it is made.
  */
 #include <string.h>
+#include <linux/hpcc.h>
 
 #include "hpcc_decode.h"
 
@@ -474,7 +475,7 @@ bool hpcc_obs_to_rec(const struct hpcc_hop_obs *obs,
 		 */
 		lat = obs->hop_latency > u->base_ns ?
 		      obs->hop_latency - u->base_ns : 0;
-		v = rec->rate > 1600000000000ULL ? UINT64_MAX :
+		v = rec->rate > HPCC_RATE_MAX ? UINT64_MAX :
 		    lat * (rec->rate / 1000) / 8000000;
 		rec->qlen = v > UINT32_MAX ? UINT32_MAX : (uint32_t)v;
 		queue = true;

@@ -8,6 +8,7 @@
 #include <stdbool.h>
 #include <string.h>
 #include <sys/socket.h>
+#include <linux/hpcc.h>
 
 #include "hpcc_wire.h"
 
@@ -410,7 +411,7 @@ size_t hpcc_build_response_opt(void *buf, const struct hpcc_pkt *probe,
 			&probe->hops[i]);
 	if (o->n_flows) {
 		put_ext(ext, HPCC_WIRE_EXT_N_FLOWS,
-			o->n_flows > 65535 ? 65535 : o->n_flows);
+			o->n_flows > HPCC_N_FLOWS_MAX ? HPCC_N_FLOWS_MAX : o->n_flows);
 		ext += HPCC_WIRE_EXT_LEN;
 	}
 	if (o->mode) {
@@ -479,7 +480,7 @@ static enum hpcc_parse_err parse_ext(const uint8_t *e, size_t rest,
 		v = hpcc_get32(e + 4);
 		switch (e[0]) {
 		case HPCC_WIRE_EXT_N_FLOWS:
-			if (!v || v > 65535)
+			if (!v || v > HPCC_N_FLOWS_MAX)
 				return HPCC_PARSE_EXT;
 			x->n_flows = v;
 			break;

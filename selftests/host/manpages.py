@@ -80,7 +80,7 @@ compare("hpccd.8 configuration keys", keys, items, code_only_ok=["key"])
 # 1b. each numeric key's range and default, as hpccd_cfg_set() and
 # hpccd_cfg_defaults() have them, in its item: "MIN to MAX", "default N"
 consts = {"HPCC_MAX_HOPS": 8, "1U << 24": 1 << 24, "UINT32_MAX - 1": 2**32 - 2,
-          "UINT32_MAX": 2**32 - 1, "1600000000000ULL": "1.6e12"}
+          "UINT32_MAX": 2**32 - 1, "HPCC_RATE_MAX": "1.6e12"}
 # the numeric #defines of hpccd_config.h (HPCCD_RP_STRICT ...)
 consts.update((k, int(v)) for k, v in re.findall(
     r"^#define (HPCCD_[A-Z0-9_]+)\s+(\d+)$", read("daemon/hpccd/hpccd_config.h"), re.M))
