@@ -165,7 +165,7 @@ static int run_trace(struct __test_metadata *_metadata, u64 seed,
 	p.w_ai = (u64)unif(0, (double)(p.w_init >> HPCC_W_SHIFT) / 50)
 		 << HPCC_W_SHIFT;
 	/* U's EWMA period: the draft's T_U = T in even traces */
-	p.ewma_pct = seed & 1 ? HPCC_EWMA_PCT_MIN + (u32)(rnd() % 701) : 100;
+	p.ewma_pct = seed & 1 ? HPCC_EWMA_PERIOD_MIN + (u32)(rnd() % 701) : 100;
 	ASSERT_TRUE(hpcc_params_valid(&p));
 	mp.t = (double)p.t_ns;
 	mp.t_u = mp.t * p.ewma_pct / 100;

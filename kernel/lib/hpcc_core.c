@@ -243,8 +243,8 @@ bool hpcc_params_valid(const struct hpcc_params *p)
 	return p->t_ns >= HPCC_T_MIN_NS && p->t_ns <= HPCC_T_MAX_NS &&
 	       p->eta >= HPCC_ETA_MIN && p->eta <= HPCC_ETA_MAX &&
 	       p->max_stage <= HPCC_MAX_STAGE_MAX &&
-	       (!p->ewma_pct || (p->ewma_pct >= HPCC_EWMA_PCT_MIN &&
-				 p->ewma_pct <= HPCC_EWMA_PCT_MAX)) &&
+	       (!p->ewma_pct || (p->ewma_pct >= HPCC_EWMA_PERIOD_MIN &&
+				 p->ewma_pct <= HPCC_EWMA_PERIOD_MAX)) &&
 	       p->w_min >= HPCC_W_MIN_MIN << HPCC_W_SHIFT &&
 	       p->w_init >= p->w_min &&
 	       p->w_init <= HPCC_W_MAX_MAX << HPCC_W_SHIFT &&

@@ -33,8 +33,8 @@
 #include "hpcc_user.h"	/* tools/include: the same names from <stdint.h> */
 #endif
 /*
- * HPCC_MAX_HOPS, HPCC_W_MAX, HPCC_N_FLOWS_MAX and enum hpcc_step, shared
- * with the netlink API
+ * HPCC_MAX_HOPS, the parameters' limits and enum hpcc_step, shared with the
+ * netlink API
  */
 #include <linux/hpcc.h>
 
@@ -44,15 +44,16 @@
 #define HPCC_U_MAX		BIT_ULL(HPCC_U_SHIFT + 17)
 #define HPCC_W_SHIFT		16
 
-/* Parameter ranges (inclusive) accepted by hpcc_params_valid(). */
+/*
+ * Parameter ranges (inclusive) accepted by hpcc_params_valid(), from the
+ * netlink API's limits (linux/hpcc.h): HPCC_MAX_STAGE_MAX,
+ * HPCC_EWMA_PERIOD_MIN/MAX (percent of T) and HPCC_W_MIN_MIN (bytes) as
+ * they are; T and eta in the core's units.
+ */
 #define HPCC_T_MIN_NS		1000ULL			/* 1 us */
-#define HPCC_T_MAX_NS		100000000ULL		/* 100 ms */
-#define HPCC_ETA_MIN		(HPCC_U_ONE / 2)	/* 0.5 */
-#define HPCC_ETA_MAX		HPCC_U_ONE		/* 1.0 */
-#define HPCC_MAX_STAGE_MAX	64
-#define HPCC_EWMA_PCT_MIN	100			/* T_U = T */
-#define HPCC_EWMA_PCT_MAX	800			/* T_U = 8 T */
-#define HPCC_W_MIN_MIN		128ULL			/* bytes */
+#define HPCC_T_MAX_NS		(HPCC_T_MAX * 1000ULL)	/* 100 ms */
+#define HPCC_ETA_MIN		(HPCC_U_ONE * HPCC_ETA_MIN_PERMILLE / 1000) /* 0.5 */
+#define HPCC_ETA_MAX		(HPCC_U_ONE * HPCC_ETA_MAX_PERMILLE / 1000) /* 1.0 */
 /* HPCC_W_MAX (linux/hpcc.h, 1 GiB) as an unsigned long long */
 #define HPCC_W_MAX_MAX		(1ULL * HPCC_W_MAX)
 
@@ -111,7 +112,7 @@ struct hpcc_hop {
  * struct hpcc_params - HPCC++ parameters (draft section 5, Figure 3)
  * @t_ns: T, the known base RTT, ns [HPCC_T_MIN_NS, HPCC_T_MAX_NS]
  * @eta: target utilization, Q32 [HPCC_ETA_MIN, HPCC_ETA_MAX]
- * @max_stage: maxStage, AI steps before an MI/MD step [0, 64]
+ * @max_stage: maxStage, AI steps before an MI/MD step [0, HPCC_MAX_STAGE_MAX]
  * @w_ai: W_ai, additive increase, bytes Q16, at most @w_init
  * @w_init: W_init, the initial window and also W_max, bytes Q16
  *	[@w_min, HPCC_W_MAX_MAX]
@@ -119,7 +120,7 @@ struct hpcc_hop {
  * @ewma_pct: the period of U's EWMA, T_U, in percent of T: tau =
  *	min(tau, T_U), U = (1 - tau/T_U) * U + (tau/T_U) * u.  0 and 100 are
  *	the draft's T_U = T (section 4.2, Figure 4 lines 8-9); up to
- *	HPCC_EWMA_PCT_MAX (Documentation/algorithm.rst, "U's period")
+ *	HPCC_EWMA_PERIOD_MAX (Documentation/algorithm.rst, "U's period")
  */
 struct hpcc_params {
 	u64 t_ns;

@@ -156,7 +156,7 @@ MODULE_PARM_DESC(start,
 		 "A new flow's start: 0 line rate (W = W_init, the draft's), 1 slow start until a sample measures U [0..1], default 0");
 
 static struct hpcc_param ewma_period_pct = {
-	HPCC_DEFAULT_EWMA_PCT, HPCC_EWMA_PCT_MIN, HPCC_EWMA_PCT_MAX
+	HPCC_DEFAULT_EWMA_PCT, HPCC_EWMA_PERIOD_MIN, HPCC_EWMA_PERIOD_MAX
 };
 module_param_cb(ewma_period_pct, &hpcc_param_ops, &ewma_period_pct, 0644);
 MODULE_PARM_DESC(ewma_period_pct,

@@ -18,7 +18,7 @@ static HPCC_NLA_RANGE_CONST struct netlink_range_validation hpcc_a_hop_rate_rang
 };
 
 static HPCC_NLA_RANGE_CONST struct netlink_range_validation hpcc_a_hop_tx_util_range = {
-	.max	= 131072ULL,
+	.max	= HPCC_TX_UTIL_MAX,
 };
 
 static HPCC_NLA_RANGE_CONST struct netlink_range_validation hpcc_a_flow_n_flows_range = {
@@ -33,7 +33,7 @@ static HPCC_NLA_RANGE_CONST struct netlink_range_validation hpcc_a_flow_rx_w_ran
 
 static HPCC_NLA_RANGE_CONST struct netlink_range_validation hpcc_a_params_t_range = {
 	.min	= 1ULL,
-	.max	= 100000ULL,
+	.max	= HPCC_T_MAX,
 };
 
 static HPCC_NLA_RANGE_CONST struct netlink_range_validation hpcc_a_params_w_ai_range = {
@@ -46,13 +46,13 @@ static HPCC_NLA_RANGE_CONST struct netlink_range_validation hpcc_a_params_line_r
 };
 
 static HPCC_NLA_RANGE_CONST struct netlink_range_validation hpcc_a_params_w_min_range = {
-	.min	= 128ULL,
+	.min	= HPCC_W_MIN_MIN,
 	.max	= HPCC_W_MAX,
 };
 
 static HPCC_NLA_RANGE_CONST struct netlink_range_validation hpcc_a_params_max_flows_range = {
 	.min	= 1ULL,
-	.max	= 1048576ULL,
+	.max	= HPCC_MAX_FLOWS_MAX,
 };
 
 static HPCC_NLA_RANGE_CONST struct netlink_range_validation hpcc_a_params_n_flows_range = {
@@ -128,26 +128,30 @@ static const struct nla_policy hpcc_flow_get_nl_policy[HPCC_A_FLOW_DPORT + 1] = 
 /* HPCC_CMD_PARAMS_SET - do */
 static const struct nla_policy hpcc_params_set_nl_policy[HPCC_A_PARAMS_CCM_SHARE + 1] = {
 	[HPCC_A_PARAMS_T] = NLA_POLICY_FULL_RANGE(NLA_U32, &hpcc_a_params_t_range),
-	[HPCC_A_PARAMS_ETA] = NLA_POLICY_RANGE(NLA_U32, 500, 1000),
-	[HPCC_A_PARAMS_MAX_STAGE] = NLA_POLICY_MAX(NLA_U32, 64),
+	[HPCC_A_PARAMS_ETA] =
+		NLA_POLICY_RANGE(NLA_U32, HPCC_ETA_MIN_PERMILLE, HPCC_ETA_MAX_PERMILLE),
+	[HPCC_A_PARAMS_MAX_STAGE] = NLA_POLICY_MAX(NLA_U32, HPCC_MAX_STAGE_MAX),
 	[HPCC_A_PARAMS_W_AI] = NLA_POLICY_FULL_RANGE(NLA_U32, &hpcc_a_params_w_ai_range),
 	[HPCC_A_PARAMS_LINE_RATE] = NLA_POLICY_FULL_RANGE(NLA_U32, &hpcc_a_params_line_rate_range),
 	[HPCC_A_PARAMS_W_MIN] = NLA_POLICY_FULL_RANGE(NLA_U32, &hpcc_a_params_w_min_range),
-	[HPCC_A_PARAMS_STALE_RTTS] = NLA_POLICY_RANGE(NLA_U32, 1, 1000),
-	[HPCC_A_PARAMS_PROBE_DSCP] = NLA_POLICY_RANGE(NLA_U8, 1, 63),
-	[HPCC_A_PARAMS_RESPONSE_DSCP] = NLA_POLICY_RANGE(NLA_U8, 1, 63),
+	[HPCC_A_PARAMS_STALE_RTTS] = NLA_POLICY_RANGE(NLA_U32, 1, HPCC_STALE_RTTS_MAX),
+	[HPCC_A_PARAMS_PROBE_DSCP] = NLA_POLICY_RANGE(NLA_U8, 1, HPCC_DSCP_MAX),
+	[HPCC_A_PARAMS_RESPONSE_DSCP] = NLA_POLICY_RANGE(NLA_U8, 1, HPCC_DSCP_MAX),
 	[HPCC_A_PARAMS_MAX_FLOWS] = NLA_POLICY_FULL_RANGE(NLA_U32, &hpcc_a_params_max_flows_range),
-	[HPCC_A_PARAMS_PACING_GAIN] = NLA_POLICY_RANGE(NLA_U32, 100, 400),
+	[HPCC_A_PARAMS_PACING_GAIN] =
+		NLA_POLICY_RANGE(NLA_U32, HPCC_PACING_GAIN_MIN, HPCC_PACING_GAIN_MAX),
 	[HPCC_A_PARAMS_N_FLOWS] = NLA_POLICY_FULL_RANGE(NLA_U32, &hpcc_a_params_n_flows_range),
 	[HPCC_A_PARAMS_N_FLOWS_SOURCE] = NLA_POLICY_MAX(NLA_U8, 2),
 	[HPCC_A_PARAMS_START] = NLA_POLICY_MAX(NLA_U8, 1),
-	[HPCC_A_PARAMS_EWMA_PERIOD] = NLA_POLICY_RANGE(NLA_U32, 100, 800),
-	[HPCC_A_PARAMS_IFA_PROTOCOL] = NLA_POLICY_RANGE(NLA_U8, 143, 254),
+	[HPCC_A_PARAMS_EWMA_PERIOD] =
+		NLA_POLICY_RANGE(NLA_U32, HPCC_EWMA_PERIOD_MIN, HPCC_EWMA_PERIOD_MAX),
+	[HPCC_A_PARAMS_IFA_PROTOCOL] =
+		NLA_POLICY_RANGE(NLA_U8, HPCC_IFA_PROTOCOL_MIN, HPCC_IFA_PROTOCOL_MAX),
 	[HPCC_A_PARAMS_CCM_TRIES] = { .type = NLA_U8, },
 	[HPCC_A_PARAMS_CCM_SAMPLES] = NLA_POLICY_MIN(NLA_U8, 1),
 	[HPCC_A_PARAMS_CCM_GAP_RTTS] = NLA_POLICY_MIN(NLA_U8, 1),
-	[HPCC_A_PARAMS_CCM_PAUSE] = NLA_POLICY_MAX(NLA_U32, 3600),
-	[HPCC_A_PARAMS_CCM_SHARE] = NLA_POLICY_MAX(NLA_U8, 100),
+	[HPCC_A_PARAMS_CCM_PAUSE] = NLA_POLICY_MAX(NLA_U32, HPCC_CCM_PAUSE_MAX),
+	[HPCC_A_PARAMS_CCM_SHARE] = NLA_POLICY_MAX(NLA_U8, HPCC_CCM_SHARE_MAX),
 };
 
 /* HPCC_CMD_FCR_SET - do */

@@ -126,8 +126,8 @@ int main(int argc, char **argv)
 			p.max_stage = (u32)v;
 			break;
 		case 'E':
-			if (parse_u64(optarg, HPCC_EWMA_PCT_MIN,
-				      HPCC_EWMA_PCT_MAX, &v))
+			if (parse_u64(optarg, HPCC_EWMA_PERIOD_MIN,
+				      HPCC_EWMA_PERIOD_MAX, &v))
 				return bad_option("--ewma-period", optarg);
 			p.ewma_pct = (u32)v;
 			break;
