@@ -258,7 +258,7 @@ static void hpcc_int_fcr_rate(struct hpcc_int_dev *d, struct hpcc_int_fcr *f)
 
 	share = max_t(u64, div_u64(b / 1000 * READ_ONCE(d->fcr_eta),
 				   f->active), 1);
-	/* B <= 1.6 Tbit/s (the policy) times 32767 us fits in a u64 */
+	/* B <= HPCC_RATE_MAX times HPCC_INT_INTERVAL_MAX us fits in a u64 */
 	dq = drain ? div_u64(b * drain, 8 * USEC_PER_SEC) : 0;
 	if (dq)
 		share = max(mul_u64_u64_div_u64(share, dq, dq + f->round_qlen),
