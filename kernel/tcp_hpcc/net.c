@@ -65,30 +65,34 @@ static const struct kernel_param_ops hpcc_param_ops = {
  * description is the one enforced.
  */
 static struct hpcc_param base_rtt_us = {
-	HPCC_DEFAULT_T_NS / 1000, HPCC_T_MIN_NS / 1000, HPCC_T_MAX_NS / 1000
+	HPCC_DEFAULT_T_NS / 1000, HPCC_T_MIN_NS / 1000, HPCC_T_MAX
 };
 module_param_cb(base_rtt_us, &hpcc_param_ops, &base_rtt_us, 0644);
 MODULE_PARM_DESC(base_rtt_us,
-		 "T, the known base RTT, in us [1..100000], default 100");
+		 "T, the known base RTT, in us [1.." __stringify(HPCC_T_MAX) "], default 100");
 
 static struct hpcc_param eta_permille = {
-	HPCC_DEFAULT_ETA_PERMILLE, 500, 1000
+	HPCC_DEFAULT_ETA_PERMILLE, HPCC_ETA_MIN_PERMILLE, HPCC_ETA_MAX_PERMILLE
 };
 module_param_cb(eta_permille, &hpcc_param_ops, &eta_permille, 0644);
 MODULE_PARM_DESC(eta_permille,
-		 "eta, target link utilization, in 1/1000 [500..1000], default 950");
+		 "eta, target link utilization, in 1/1000 ["
+		 __stringify(HPCC_ETA_MIN_PERMILLE) ".."
+		 __stringify(HPCC_ETA_MAX_PERMILLE) "], default 950");
 
 static struct hpcc_param max_stage = {
 	HPCC_DEFAULT_MAX_STAGE, 0, HPCC_MAX_STAGE_MAX
 };
 module_param_cb(max_stage, &hpcc_param_ops, &max_stage, 0644);
 MODULE_PARM_DESC(max_stage,
-		 "maxStage, additive increase steps before a multiplicative one [0..64], default 5");
+		 "maxStage, additive increase steps before a multiplicative one [0.."
+		 __stringify(HPCC_MAX_STAGE_MAX) "], default 5");
 
 static struct hpcc_param w_ai_bytes = { 0, 0, HPCC_W_MAX_MAX };
 module_param_cb(w_ai_bytes, &hpcc_param_ops, &w_ai_bytes, 0644);
 MODULE_PARM_DESC(w_ai_bytes,
-		 "W_ai, additive increase in bytes, 0 for W_init*(1-eta)/n_flows [0..1073741824], default 0");
+		 "W_ai, additive increase in bytes, 0 for W_init*(1-eta)/n_flows [0.."
+		 __stringify(HPCC_W_MAX) "], default 0");
 
 static struct hpcc_param line_rate_mbps = {
 	HPCC_DEFAULT_LINE_RATE_BPS / 1000000, 1, HPCC_LINE_RATE_MAX
@@ -103,43 +107,57 @@ static struct hpcc_param w_min_bytes = {
 };
 module_param_cb(w_min_bytes, &hpcc_param_ops, &w_min_bytes, 0644);
 MODULE_PARM_DESC(w_min_bytes,
-		 "W_min, the smallest window in bytes [128..1073741824], default 3000");
+		 "W_min, the smallest window in bytes [" __stringify(HPCC_W_MIN_MIN)
+		 ".." __stringify(HPCC_W_MAX) "], default 3000");
 
-static struct hpcc_param stale_rtts = { 4, 1, 1000 };
+static struct hpcc_param stale_rtts = { 4, 1, HPCC_STALE_RTTS_MAX };
 module_param_cb(stale_rtts, &hpcc_param_ops, &stale_rtts, 0644);
 MODULE_PARM_DESC(stale_rtts,
-		 "RTTs with data in flight and no telemetry before the fallback law [1..1000], default 4");
+		 "RTTs with data in flight and no telemetry before the fallback law [1.."
+		 __stringify(HPCC_STALE_RTTS_MAX) "], default 4");
 
-static struct hpcc_param probe_dscp = { 60, 1, 63 };
+static struct hpcc_param probe_dscp = { 60, 1, HPCC_DSCP_MAX };
 module_param_cb(probe_dscp, &hpcc_param_ops, &probe_dscp, 0644);
-MODULE_PARM_DESC(probe_dscp, "DSCP of probe packets [1..63], default 60");
+MODULE_PARM_DESC(probe_dscp, "DSCP of probe packets [1.."
+		 __stringify(HPCC_DSCP_MAX) "], default 60");
 
-static struct hpcc_param response_dscp = { 61, 1, 63 };
+static struct hpcc_param response_dscp = { 61, 1, HPCC_DSCP_MAX };
 module_param_cb(response_dscp, &hpcc_param_ops, &response_dscp, 0644);
 MODULE_PARM_DESC(response_dscp,
-		 "DSCP of response packets [1..63], default 61");
+		 "DSCP of response packets [1.." __stringify(HPCC_DSCP_MAX)
+		 "], default 61");
 
-static struct hpcc_param ifa_protocol = { 253, 143, 254 };
+static struct hpcc_param ifa_protocol = {
+	253, HPCC_IFA_PROTOCOL_MIN, HPCC_IFA_PROTOCOL_MAX
+};
 module_param_cb(ifa_protocol, &hpcc_param_ops, &ifa_protocol, 0644);
 MODULE_PARM_DESC(ifa_protocol,
-		 "IP protocol (IPv6: next header) of IFA 2.0 probes [143..254], default 253");
+		 "IP protocol (IPv6: next header) of IFA 2.0 probes ["
+		 __stringify(HPCC_IFA_PROTOCOL_MIN) ".."
+		 __stringify(HPCC_IFA_PROTOCOL_MAX) "], default 253");
 
-static struct hpcc_param max_flows = { 65536, 1, 1048576 };
+static struct hpcc_param max_flows = { 65536, 1, HPCC_MAX_FLOWS_MAX };
 module_param_cb(max_flows, &hpcc_param_ops, &max_flows, 0644);
 MODULE_PARM_DESC(max_flows,
-		 "most flows with HPCC state per network namespace [1..1048576], default 65536");
+		 "most flows with HPCC state per network namespace [1.."
+		 __stringify(HPCC_MAX_FLOWS_MAX) "], default 65536");
 
-static struct hpcc_param pacing_gain_pct = { 100, 100, 400 };
+static struct hpcc_param pacing_gain_pct = {
+	100, HPCC_PACING_GAIN_MIN, HPCC_PACING_GAIN_MAX
+};
 module_param_cb(pacing_gain_pct, &hpcc_param_ops, &pacing_gain_pct, 0644);
 MODULE_PARM_DESC(pacing_gain_pct,
-		 "HPCC-mode pacing rate in percent of W/T [100..400], default 100");
+		 "HPCC-mode pacing rate in percent of W/T ["
+		 __stringify(HPCC_PACING_GAIN_MIN) ".."
+		 __stringify(HPCC_PACING_GAIN_MAX) "], default 100");
 
 static struct hpcc_param n_flows = {
 	HPCC_DEFAULT_N_FLOWS, 1, HPCC_N_FLOWS_MAX
 };
 module_param_cb(n_flows, &hpcc_param_ops, &n_flows, 0644);
 MODULE_PARM_DESC(n_flows,
-		 "N of W_ai = W_init*(1-eta)/N when w_ai_bytes is 0, and the floor of a reported N under n_flows_source 2 [1..65535], default 16");
+		 "N of W_ai = W_init*(1-eta)/N when w_ai_bytes is 0, and the floor of a reported N under n_flows_source 2 [1.."
+		 __stringify(HPCC_N_FLOWS_MAX) "], default 16");
 
 static struct hpcc_param n_flows_source = {
 	HPCC_N_SOURCE_CONFIGURED, HPCC_N_SOURCE_CONFIGURED, HPCC_N_SOURCE_MAX
@@ -160,32 +178,36 @@ static struct hpcc_param ewma_period_pct = {
 };
 module_param_cb(ewma_period_pct, &hpcc_param_ops, &ewma_period_pct, 0644);
 MODULE_PARM_DESC(ewma_period_pct,
-		 "the period of U's EWMA in percent of T, 100 the draft's T [100..800], default 100");
+		 "the period of U's EWMA in percent of T, 100 the draft's T ["
+		 __stringify(HPCC_EWMA_PERIOD_MIN) ".."
+		 __stringify(HPCC_EWMA_PERIOD_MAX) "], default 100");
 
-static struct hpcc_param ccm_tries = { 0, 0, 255 };
+static struct hpcc_param ccm_tries = { 0, 0, U8_MAX };
 module_param_cb(ccm_tries, &hpcc_param_ops, &ccm_tries, 0644);
 MODULE_PARM_DESC(ccm_tries,
 		 "IPv6 path changes per episode of congestion in the fabric before HPCC's decrease, 0 off [0..255], default 0");
 
-static struct hpcc_param ccm_samples = { 2, 1, 255 };
+static struct hpcc_param ccm_samples = { 2, 1, U8_MAX };
 module_param_cb(ccm_samples, &hpcc_param_ops, &ccm_samples, 0644);
 MODULE_PARM_DESC(ccm_samples,
 		 "congested samples in a row before a path change [1..255], default 2");
 
-static struct hpcc_param ccm_gap_rtts = { 4, 1, 255 };
+static struct hpcc_param ccm_gap_rtts = { 4, 1, U8_MAX };
 module_param_cb(ccm_gap_rtts, &hpcc_param_ops, &ccm_gap_rtts, 0644);
 MODULE_PARM_DESC(ccm_gap_rtts,
 		 "fewest RTTs between two path changes of a flow [1..255], default 4");
 
-static struct hpcc_param ccm_pause_s = { 60, 0, 3600 };
+static struct hpcc_param ccm_pause_s = { 60, 0, HPCC_CCM_PAUSE_MAX };
 module_param_cb(ccm_pause_s, &hpcc_param_ops, &ccm_pause_s, 0644);
 MODULE_PARM_DESC(ccm_pause_s,
-		 "seconds without a path change after an RTO [0..3600], default 60");
+		 "seconds without a path change after an RTO [0.."
+		 __stringify(HPCC_CCM_PAUSE_MAX) "], default 60");
 
-static struct hpcc_param ccm_share = { 0, 0, 100 };
+static struct hpcc_param ccm_share = { 0, 0, HPCC_CCM_SHARE_MAX };
 module_param_cb(ccm_share, &hpcc_param_ops, &ccm_share, 0644);
 MODULE_PARM_DESC(ccm_share,
-		 "percent of the binding hop's B x T under which W at U >= eta counts as congested, 0 off [0..100], default 0");
+		 "percent of the binding hop's B x T under which W at U >= eta counts as congested, 0 off [0.."
+		 __stringify(HPCC_CCM_SHARE_MAX) "], default 0");
 
 /**
  * hpcc_cfg_defaults() - the parameters a new network namespace starts with
