@@ -482,7 +482,7 @@ bool hpcc_obs_to_rec(const struct hpcc_hop_obs *obs,
 	}
 	if ((obs->present & HPCC_OBS_TX_UTIL) && u->tx_util_full) {
 		v = ((uint64_t)obs->tx_util << 16) / u->tx_util_full;
-		rec->tx_util = v > 131072 ? 131072 : (uint32_t)v;
+		rec->tx_util = v > HPCC_TX_UTIL_MAX ? HPCC_TX_UTIL_MAX : (uint32_t)v;
 		rec->flags |= HPCC_HOP_FLAGS_TX_UTIL;
 		util = true;
 	}

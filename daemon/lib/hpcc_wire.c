@@ -215,7 +215,7 @@ size_t hpcc_build_probe_ext(void *buf, const struct hpcc_tuple *t,
 
 	size_t elen, pad = 0;
 
-	if (!dscp || dscp > 63 || !hop_cap || hop_cap > HPCC_MAX_HOPS ||
+	if (!dscp || dscp > HPCC_DSCP_MAX || !hop_cap || hop_cap > HPCC_MAX_HOPS ||
 	    !tuple_ok(t) ||
 	    ext & ~(HPCC_PROBE_FCR | HPCC_PROBE_CC | HPCC_PROBE_AR |
 		    HPCC_PROBE_RX | HPCC_PROBE_PAD))
@@ -281,7 +281,7 @@ size_t hpcc_build_probe_intmd(void *buf, const struct hpcc_tuple *t,
 	uint8_t *ip = buf, *th = ip + iplen, *s = th + HPCC_TCP_LEN;
 	uint8_t *h = s + HPCC_INTMD_HDR_LEN;
 
-	if (!dscp || dscp > 63 || !hop_cap || hop_cap > HPCC_MAX_HOPS ||
+	if (!dscp || dscp > HPCC_DSCP_MAX || !hop_cap || hop_cap > HPCC_MAX_HOPS ||
 	    !hops || hops > HPCC_MAX_HOPS || !tuple_ok(t))
 		return 0;
 	put_iph(ip, t, dscp, total, ip_id, 6);
@@ -308,8 +308,9 @@ size_t hpcc_build_probe_ifa(void *buf, const struct hpcc_tuple *t,
 	uint8_t *ip = buf, *f = ip + iplen, *th = f + 4;
 	uint8_t *m = th + HPCC_TCP_LEN, *h = m + 4;
 
-	if (!dscp || dscp > 63 || proto < 143 || proto > 254 || !hops ||
-	    hops > HPCC_MAX_HOPS || !tuple_ok(t))
+	if (!dscp || dscp > HPCC_DSCP_MAX || proto < HPCC_IFA_PROTOCOL_MIN ||
+	    proto > HPCC_IFA_PROTOCOL_MAX || !hops || hops > HPCC_MAX_HOPS ||
+	    !tuple_ok(t))
 		return 0;
 	put_iph(ip, t, dscp, total, ip_id, proto);
 	put_probe(th, h, t, hop_cap, probe_id, ts);
@@ -335,7 +336,7 @@ size_t hpcc_build_probe_ioam(void *buf, const struct hpcc_tuple *t,
 	uint8_t hop_cap = nodes < 2 ? 2 : nodes;
 	uint8_t *ip = buf, *o, *th, *h;
 
-	if (t->family != AF_INET6 || !dscp || dscp > 63 || !nodes ||
+	if (t->family != AF_INET6 || !dscp || dscp > HPCC_DSCP_MAX || !nodes ||
 	    nodes > HPCC_MAX_HOPS || !tuple_ok(t))
 		return 0;
 	total = HPCC_IP6_LEN + hbh + HPCC_TCP_LEN + HPCC_WIRE_HDR_LEN +
@@ -397,7 +398,7 @@ size_t hpcc_build_response_opt(void *buf, const struct hpcc_pkt *probe,
 	th = ip + iplen;
 	h = th + HPCC_TCP_LEN;
 	ext = h + HPCC_WIRE_HDR_LEN + (size_t)hop_cap * HPCC_WIRE_HOP_LEN;
-	if (probe->type != HPCC_WIRE_PROBE || !dscp || dscp > 63 ||
+	if (probe->type != HPCC_WIRE_PROBE || !dscp || dscp > HPCC_DSCP_MAX ||
 	    nhop > HPCC_MAX_HOPS || !tuple_ok(&back))
 		return 0;
 	put_iph(ip, &back, dscp, total, ip_id, 6);
