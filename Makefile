@@ -246,10 +246,12 @@ $(BUILD)/selftests/nlgen_test: $(call obj,obj-san,selftests/nlgen_test.c $(GENL_
 	$(call link,$(CC),$(U_CFLAGS) $(SAN_FLAGS),-lmnl)
 $(BUILD)/selftests/hpcc_nl: $(call obj,obj,selftests/hpcc_nl.c $(GENL_SRC))
 	$(call link,$(CC),$(U_CFLAGS),-lmnl)
-# hpccctl's flow printer, for host/hpccctl.sh (its -I: hpccctl's headers)
+# hpccctl's flow and int printers, for host/hpccctl.sh (its -I: hpccctl's
+# headers)
 $(BUILD)/obj-san/selftests/hpccctl_print.o: U_CFLAGS += -Idaemon/hpccctl
 $(BUILD)/selftests/hpccctl_print: $(call obj,obj-san,selftests/hpccctl_print.c \
-	$(addprefix daemon/hpccctl/,flow.c util.c print.c) $(GENL_SRC))
+	$(addprefix daemon/hpccctl/,flow.c util.c print.c fcr.c int.c) \
+	daemon/hpccd/hpccd_config.c $(GENL_SRC))
 	$(call link,$(CC),$(U_CFLAGS) $(SAN_FLAGS),-lmnl -ljson-c)
 $(BUILD)/selftests/nmac_send: $(call obj,obj,selftests/nmac_send.c $(NMAC_SRC))
 	$(call link,$(CC),$(U_CFLAGS),-lsodium)

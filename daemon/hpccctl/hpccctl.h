@@ -57,6 +57,16 @@ int dump_cb(const struct nlmsghdr *nlh, void *data);
 /* flow_print() - one flow, its line or its JSON object (print.h) */
 void flow_print(const struct hpcc_attrs *a);
 
+/* int.c: the config-get reply both as plain values and typed (its keys) */
+struct int_config {
+	struct hpcc_attrs c;
+	struct hpcc_int_config_attrs t;
+};
+
+/* int_print() - int show's output for a config and @n ports (print.h) */
+void int_print(const struct int_config *ic, const struct hpcc_attrs *devs,
+	       size_t n);
+
 /* the commands: argc and argv after the command's name; the exit status */
 int flow_cmd(int ac, char **av);
 int stats_cmd(int ac, char **av);

@@ -13,12 +13,7 @@
 #include <net/if.h>
 
 #include "hpccctl.h"
-
-/* The config-get reply both as plain values and typed (its keys). */
-struct int_config {
-	struct hpcc_attrs c;
-	struct hpcc_int_config_attrs t;
-};
+#include "print.h"
 
 static int int_config_cb(const struct nlmsghdr *nlh, void *data)
 {
@@ -51,15 +46,226 @@ static void sign_key_text(const struct hpcc_int_sign_key_attrs *k, char *s,
 	snprintf(s, len, "%u %s", k->id, p);
 }
 
+/* a number of the namespace's config: text @fmt, JSON its spec name */
+static void config_uint(const struct int_config *ic, int k, const char *fmt)
+{
+	print_uint(PRINT_ANY, hpcc_int_config_names[k], fmt, ic->c.v[k]);
+}
+
+/* int_config_print() - the namespace's hop settings (config-get) */
+static void int_config_print(const struct int_config *ic)
+{
+	char kt[INET6_ADDRSTRLEN + 16];
+	size_t i;
+
+	config_uint(ic, HPCC_INT_A_CONFIG_SWITCH_ID, "switch-id %" PRIu64);
+	config_uint(ic, HPCC_INT_A_CONFIG_PROBE_DSCP, " probe-dscp %" PRIu64);
+	config_uint(ic, HPCC_INT_A_CONFIG_IFA_PROTOCOL,
+		    " ifa-protocol %" PRIu64);
+	print_uint(PRINT_JSON, hpcc_int_config_names[HPCC_INT_A_CONFIG_DEVS],
+		   NULL, ic->c.v[HPCC_INT_A_CONFIG_DEVS]);
+	config_uint(ic, HPCC_INT_A_CONFIG_FCR_PORT, " fcr-port %" PRIu64);
+	config_uint(ic, HPCC_INT_A_CONFIG_FCR_DSCP, " fcr-dscp %" PRIu64 "\n");
+	print_string(PRINT_FP, NULL, "%s", "keys");
+	open_json_array("key");
+	for (i = 0; i < ic->t.n_key; i++) {
+		sign_key_text(&ic->t.key[i], kt, sizeof(kt));
+		print_string(PRINT_ANY, NULL, " %s", kt);
+	}
+	close_json_array();
+	print_string(PRINT_FP, NULL, "%s\n", ic->t.n_key ? "" : " none");
+	config_uint(ic, HPCC_INT_A_CONFIG_FCR_MSG_RATE,
+		    "fcr-msg-rate %" PRIu64);
+	config_uint(ic, HPCC_INT_A_CONFIG_FCR_MSG_BURST,
+		    " fcr-msg-burst %" PRIu64);
+	config_uint(ic, HPCC_INT_A_CONFIG_FCR_DST_RATE,
+		    " fcr-dst-rate %" PRIu64);
+	config_uint(ic, HPCC_INT_A_CONFIG_FCR_DST_BURST,
+		    " fcr-dst-burst %" PRIu64 "\n");
+	print_string(PRINT_FP, NULL, "%s", "fcr-dst");
+	open_json_array("fcr-dst");
+	for (i = 0; i < ic->t.n_fcr_dst; i++) {
+		dst_text(&ic->t.fcr_dst[i], kt, sizeof(kt));
+		print_string(PRINT_ANY, NULL, " %s", kt);
+	}
+	close_json_array();
+	print_string(PRINT_FP, NULL, "%s\n", ic->t.n_fcr_dst ? "" : " any");
+}
+
+/*
+ * dev_uint() - a number of a port: @fmt in the text when @text, the
+ * member of its spec name in JSON when the port has it
+ */
+static void dev_uint(const struct hpcc_attrs *a, int k, const char *fmt,
+		     bool text)
+{
+	print_uint((a->has[k] ? PRINT_JSON : 0) | (text ? PRINT_FP : 0),
+		   hpcc_int_dev_names[k], fmt, a->v[k]);
+}
+
+/* dev_enum() - an attribute with a spec enum, by its name in both */
+static void dev_enum(const struct hpcc_attrs *a, int k, const char *fmt)
+{
+	print_string(a->has[k] ? PRINT_ANY : PRINT_FP, hpcc_int_dev_names[k],
+		     fmt, enum_name(hpcc_int_dev_desc[k].enumeration, a->v[k]));
+}
+
+/* dev_label() - text only: a label of a port's line, when @text */
+static void dev_label(const char *s, bool text)
+{
+	if (text)
+		print_string(PRINT_FP, NULL, "%s", s);
+}
+
+/* the port's line under the column heads: stamping and its counters */
+static void int_dev_line(const struct hpcc_attrs *a, const char *name)
+{
+	print_string(PRINT_ANY, "dev", "%-16s", name);
+	dev_uint(a, HPCC_INT_A_DEV_IFINDEX, " %7" PRIu64, true);
+	dev_uint(a, HPCC_INT_A_DEV_RATE, " %14" PRIu64, true);
+	dev_enum(a, HPCC_INT_A_DEV_ENCODING, " %-8s");
+	dev_enum(a, HPCC_INT_A_DEV_TX_MODEL, " %-8s");
+	dev_uint(a, HPCC_INT_A_DEV_STAMPED, " %12" PRIu64, true);
+	dev_uint(a, HPCC_INT_A_DEV_FULL, " %10" PRIu64, true);
+	dev_uint(a, HPCC_INT_A_DEV_MALFORMED, " %10" PRIu64, true);
+	dev_uint(a, HPCC_INT_A_DEV_UNWRITABLE, " %10" PRIu64, true);
+	dev_uint(a, HPCC_INT_A_DEV_OTHER_ENCODING, " %10" PRIu64 "\n", true);
+}
+
+/* FCR on the port (the text: while fcr-qlen-high is set) */
+static void int_dev_fcr(const struct hpcc_attrs *a)
+{
+	bool text = a->v[HPCC_INT_A_DEV_FCR_QLEN_HIGH];
+
+	dev_label("  fcr", text);
+	dev_uint(a, HPCC_INT_A_DEV_FCR_QLEN_HIGH, " qlen-high %" PRIu64, text);
+	dev_uint(a, HPCC_INT_A_DEV_FCR_QLEN_LOW, " qlen-low %" PRIu64, text);
+	dev_uint(a, HPCC_INT_A_DEV_FCR_INTERVAL, " interval %" PRIu64, text);
+	dev_uint(a, HPCC_INT_A_DEV_FCR_ETA, " eta %" PRIu64, text);
+	dev_uint(a, HPCC_INT_A_DEV_FCR_CONGESTED, " congested %" PRIu64, text);
+	dev_uint(a, HPCC_INT_A_DEV_FCR_RATE, " rate %" PRIu64, text);
+	dev_uint(a, HPCC_INT_A_DEV_FCR_ACTIVE, " active %" PRIu64 "\n", text);
+	dev_uint(a, HPCC_INT_A_DEV_FCR_SENT, "      sent %" PRIu64, text);
+	dev_uint(a, HPCC_INT_A_DEV_FCR_DROPPED, " dropped %" PRIu64, text);
+	dev_uint(a, HPCC_INT_A_DEV_FCR_ROUNDS, " rounds %" PRIu64, text);
+	dev_uint(a, HPCC_INT_A_DEV_CE_MARKED, " ce-marked %" PRIu64, text);
+	dev_uint(a, HPCC_INT_A_DEV_NOT_ECT, " not-ect %" PRIu64, text);
+	dev_uint(a, HPCC_INT_A_DEV_FCR_TABLE_FULL, " table-full %" PRIu64,
+		 text);
+	dev_uint(a, HPCC_INT_A_DEV_FCR_EARLY_ROUNDS,
+		 " early-rounds %" PRIu64 "\n", text);
+	dev_uint(a, HPCC_INT_A_DEV_FCR_SENDER_MAX,
+		 "      sender-max %" PRIu64, text);
+	dev_uint(a, HPCC_INT_A_DEV_FCR_SENDER_LIMITED,
+		 " sender-limited %" PRIu64, text);
+	dev_uint(a, HPCC_INT_A_DEV_FCR_DRAIN, " drain %" PRIu64 "\n", text);
+}
+
+/* what the namespace's bounds refused of the port's messages (the text:
+ * with FCR or CCM on, or a refusal)
+ */
+static void int_dev_limited(const struct hpcc_attrs *a, const char *name)
+{
+	bool text = a->v[HPCC_INT_A_DEV_FCR_QLEN_HIGH] ||
+		    a->v[HPCC_INT_A_DEV_CCM_QLEN_HIGH] ||
+		    a->v[HPCC_INT_A_DEV_FCR_MSG_LIMITED] ||
+		    a->v[HPCC_INT_A_DEV_FCR_DST_LIMITED] ||
+		    a->v[HPCC_INT_A_DEV_FCR_DST_REFUSED];
+
+	if (text)
+		print_string(PRINT_FP, NULL, "%-16s", name);
+	dev_uint(a, HPCC_INT_A_DEV_FCR_MSG_LIMITED, " msg-limited %" PRIu64,
+		 text);
+	dev_uint(a, HPCC_INT_A_DEV_FCR_DST_LIMITED, " dst-limited %" PRIu64,
+		 text);
+	dev_uint(a, HPCC_INT_A_DEV_FCR_DST_REFUSED,
+		 " dst-refused %" PRIu64 "\n", text);
+}
+
+/* CCM on the port (the text: with CCM on, or AR indicators marked) */
+static void int_dev_ccm(const struct hpcc_attrs *a, const char *name)
+{
+	bool text = a->v[HPCC_INT_A_DEV_CCM_QLEN_HIGH] ||
+		    a->v[HPCC_INT_A_DEV_CCM_AR_MARKED];
+
+	if (text)
+		print_string(PRINT_FP, NULL, "%-16s ccm", name);
+	dev_uint(a, HPCC_INT_A_DEV_CCM_QLEN_HIGH, " qlen-high %" PRIu64, text);
+	dev_uint(a, HPCC_INT_A_DEV_CCM_QLEN_LOW, " qlen-low %" PRIu64, text);
+	dev_uint(a, HPCC_INT_A_DEV_CCM_INTERVAL, " interval %" PRIu64, text);
+	dev_uint(a, HPCC_INT_A_DEV_CCM_AR_GAP, " ar-gap %" PRIu64, text);
+	dev_uint(a, HPCC_INT_A_DEV_CCM_CONGESTED, " congested %" PRIu64 "\n",
+		 text);
+	dev_uint(a, HPCC_INT_A_DEV_CCM_CC_SENT, "      cc-sent %" PRIu64, text);
+	dev_uint(a, HPCC_INT_A_DEV_CCM_RELEASED_SENT,
+		 " released-sent %" PRIu64, text);
+	dev_uint(a, HPCC_INT_A_DEV_CCM_AR_SENT, " ar-sent %" PRIu64, text);
+	dev_uint(a, HPCC_INT_A_DEV_CCM_DROPPED, " dropped %" PRIu64, text);
+	dev_uint(a, HPCC_INT_A_DEV_CCM_NO_AR, " no-ar %" PRIu64, text);
+	dev_uint(a, HPCC_INT_A_DEV_CCM_CC_KEPT, " cc-kept %" PRIu64, text);
+	dev_uint(a, HPCC_INT_A_DEV_CCM_AR_MARKED, " ar-marked %" PRIu64, text);
+	dev_uint(a, HPCC_INT_A_DEV_CCM_AR_LIMITED, " ar-limited %" PRIu64 "\n",
+		 text);
+}
+
+static void dev_name(const struct hpcc_attrs *a, char *name)
+{
+	if (!if_indextoname(a->v[HPCC_INT_A_DEV_IFINDEX], name))
+		snprintf(name, IF_NAMESIZE, "?");
+}
+
+/*
+ * int_print() - int show's output (print.h): the namespace's settings,
+ * then its ports.  Text: each port's line (with its FCR block), then the
+ * ports' refusals, then their CCM lines; JSON: one object per port under
+ * "dev", every attribute the module gave by its spec name, the enums by
+ * name.  Both in the module's units (bit/s, us, thousandths, bytes).
+ */
+void int_print(const struct int_config *ic, const struct hpcc_attrs *devs,
+	       size_t n)
+{
+	char name[IF_NAMESIZE];
+	size_t i;
+
+	print_start(json);
+	open_json_object(NULL);
+	int_config_print(ic);
+	if (!print_json())
+		printf("%-16s %7s %14s %-8s %-8s %12s %10s %10s %10s %10s\n",
+		       "dev", "ifindex", "rate(bit/s)", "encoding", "tx-model",
+		       "stamped", "full", "malformed", "unwritable",
+		       "other-enc");
+	open_json_array("dev");
+	for (i = 0; i < n; i++) {
+		dev_name(&devs[i], name);
+		open_json_object(NULL);
+		int_dev_line(&devs[i], name);
+		int_dev_fcr(&devs[i]);
+		if (print_json()) {
+			int_dev_limited(&devs[i], name);
+			int_dev_ccm(&devs[i], name);
+		}
+		close_json_object();
+	}
+	close_json_array();
+	for (i = 0; !print_json() && i < n; i++) {
+		dev_name(&devs[i], name);
+		int_dev_limited(&devs[i], name);
+	}
+	for (i = 0; !print_json() && i < n; i++) {
+		dev_name(&devs[i], name);
+		int_dev_ccm(&devs[i], name);
+	}
+	close_json_object();
+	print_end();
+}
+
 static int int_show(void)
 {
 	static struct int_config ic;
-	char kt[INET6_ADDRSTRLEN + 16];
-	char buf[MNL_SOCKET_BUFFER_SIZE], name[IF_NAMESIZE];
-	struct json_object *o = NULL, *devs = NULL;
+	char buf[MNL_SOCKET_BUFFER_SIZE];
 	struct attrs_list l = { 0 };
-	size_t i;
-	int err, k;
+	int err;
 
 	if (open_int_family())
 		return 1;
@@ -74,183 +280,7 @@ static int int_show(void)
 		free(l.v);
 		return fail("dev-get", err);
 	}
-	if (json) {
-		o = json_object_new_object();
-		for (k = 1; k <= HPCC_INT_A_CONFIG_MAX; k++) {
-			struct json_object *ka;
-
-			if (k == HPCC_INT_A_CONFIG_KEYS_FLUSH ||
-			    k == HPCC_INT_A_CONFIG_FCR_DST_FLUSH)
-				continue;
-			if (k == HPCC_INT_A_CONFIG_FCR_DST) {
-				ka = json_object_new_array();
-				for (i = 0; i < ic.t.n_fcr_dst; i++) {
-					dst_text(&ic.t.fcr_dst[i], kt, sizeof(kt));
-					json_object_array_add(ka, json_object_new_string(kt));
-				}
-				json_object_object_add(o, "fcr-dst", ka);
-				continue;
-			}
-			if (k != HPCC_INT_A_CONFIG_KEY) {
-				json_object_object_add(o, hpcc_int_config_names[k],
-						       json_object_new_uint64(ic.c.v[k]));
-				continue;
-			}
-			ka = json_object_new_array();
-			for (i = 0; i < ic.t.n_key; i++) {
-				sign_key_text(&ic.t.key[i], kt, sizeof(kt));
-				json_object_array_add(ka, json_object_new_string(kt));
-			}
-			json_object_object_add(o, "key", ka);
-		}
-		devs = json_object_new_array();
-	} else {
-		printf("switch-id %" PRIu64 " probe-dscp %" PRIu64
-		       " ifa-protocol %" PRIu64 " fcr-port %" PRIu64
-		       " fcr-dscp %" PRIu64 "\n",
-		       ic.c.v[HPCC_INT_A_CONFIG_SWITCH_ID],
-		       ic.c.v[HPCC_INT_A_CONFIG_PROBE_DSCP],
-		       ic.c.v[HPCC_INT_A_CONFIG_IFA_PROTOCOL],
-		       ic.c.v[HPCC_INT_A_CONFIG_FCR_PORT],
-		       ic.c.v[HPCC_INT_A_CONFIG_FCR_DSCP]);
-		printf("keys");
-		for (i = 0; i < ic.t.n_key; i++) {
-			sign_key_text(&ic.t.key[i], kt, sizeof(kt));
-			printf(" %s", kt);
-		}
-		puts(ic.t.n_key ? "" : " none");
-		printf("fcr-msg-rate %" PRIu64 " fcr-msg-burst %" PRIu64
-		       " fcr-dst-rate %" PRIu64 " fcr-dst-burst %" PRIu64
-		       "\nfcr-dst",
-		       ic.c.v[HPCC_INT_A_CONFIG_FCR_MSG_RATE],
-		       ic.c.v[HPCC_INT_A_CONFIG_FCR_MSG_BURST],
-		       ic.c.v[HPCC_INT_A_CONFIG_FCR_DST_RATE],
-		       ic.c.v[HPCC_INT_A_CONFIG_FCR_DST_BURST]);
-		for (i = 0; i < ic.t.n_fcr_dst; i++) {
-			dst_text(&ic.t.fcr_dst[i], kt, sizeof(kt));
-			printf(" %s", kt);
-		}
-		puts(ic.t.n_fcr_dst ? "" : " any");
-		printf("%-16s %7s %14s %-8s %-8s %12s %10s %10s %10s %10s\n",
-		       "dev", "ifindex", "rate(bit/s)", "encoding", "tx-model",
-		       "stamped", "full", "malformed", "unwritable",
-		       "other-enc");
-	}
-	for (i = 0; i < l.n; i++) {
-		const struct hpcc_attrs *a = &l.v[i];
-
-		if (!if_indextoname(a->v[HPCC_INT_A_DEV_IFINDEX], name))
-			snprintf(name, sizeof(name), "?");
-		if (json) {
-			struct json_object *d = json_object_new_object();
-
-			json_object_object_add(d, "dev", json_object_new_string(name));
-			/* an attribute with a spec enum by its name */
-			for (k = 1; k <= HPCC_INT_A_DEV_MAX; k++) {
-				const struct hpcc_nl_enum *e =
-					hpcc_int_dev_desc[k].enumeration;
-
-				if (!hpcc_int_dev_names[k] || !a->has[k])
-					continue;
-				json_object_object_add(d, hpcc_int_dev_names[k], e ?
-						       json_object_new_string(enum_name(e, a->v[k])) :
-						       json_object_new_uint64(a->v[k]));
-			}
-			json_object_array_add(devs, d);
-			continue;
-		}
-		printf("%-16s %7" PRIu64 " %14" PRIu64 " %-8s %-8s %12" PRIu64
-		       " %10" PRIu64 " %10" PRIu64 " %10" PRIu64 " %10" PRIu64
-		       "\n", name,
-		       a->v[HPCC_INT_A_DEV_IFINDEX], a->v[HPCC_INT_A_DEV_RATE],
-		       enum_name(&hpcc_int_enum_encoding,
-				 a->v[HPCC_INT_A_DEV_ENCODING]),
-		       enum_name(&hpcc_int_enum_tx_model,
-				 a->v[HPCC_INT_A_DEV_TX_MODEL]),
-		       a->v[HPCC_INT_A_DEV_STAMPED], a->v[HPCC_INT_A_DEV_FULL],
-		       a->v[HPCC_INT_A_DEV_MALFORMED],
-		       a->v[HPCC_INT_A_DEV_UNWRITABLE],
-		       a->v[HPCC_INT_A_DEV_OTHER_ENCODING]);
-		if (!a->v[HPCC_INT_A_DEV_FCR_QLEN_HIGH])
-			continue;
-		printf("  fcr qlen-high %" PRIu64 " qlen-low %" PRIu64
-		       " interval %" PRIu64 " eta %" PRIu64 " congested %" PRIu64
-		       " rate %" PRIu64 " active %" PRIu64 "\n"
-		       "      sent %" PRIu64 " dropped %" PRIu64 " rounds %" PRIu64
-		       " ce-marked %" PRIu64 " not-ect %" PRIu64
-		       " table-full %" PRIu64 " early-rounds %" PRIu64 "\n"
-		       "      sender-max %" PRIu64 " sender-limited %" PRIu64
-		       " drain %" PRIu64 "\n",
-		       a->v[HPCC_INT_A_DEV_FCR_QLEN_HIGH],
-		       a->v[HPCC_INT_A_DEV_FCR_QLEN_LOW],
-		       a->v[HPCC_INT_A_DEV_FCR_INTERVAL],
-		       a->v[HPCC_INT_A_DEV_FCR_ETA],
-		       a->v[HPCC_INT_A_DEV_FCR_CONGESTED],
-		       a->v[HPCC_INT_A_DEV_FCR_RATE],
-		       a->v[HPCC_INT_A_DEV_FCR_ACTIVE],
-		       a->v[HPCC_INT_A_DEV_FCR_SENT],
-		       a->v[HPCC_INT_A_DEV_FCR_DROPPED],
-		       a->v[HPCC_INT_A_DEV_FCR_ROUNDS],
-		       a->v[HPCC_INT_A_DEV_CE_MARKED],
-		       a->v[HPCC_INT_A_DEV_NOT_ECT],
-		       a->v[HPCC_INT_A_DEV_FCR_TABLE_FULL],
-		       a->v[HPCC_INT_A_DEV_FCR_EARLY_ROUNDS],
-		       a->v[HPCC_INT_A_DEV_FCR_SENDER_MAX],
-		       a->v[HPCC_INT_A_DEV_FCR_SENDER_LIMITED],
-		       a->v[HPCC_INT_A_DEV_FCR_DRAIN]);
-	}
-	for (i = 0; !json && i < l.n; i++) {
-		const struct hpcc_attrs *a = &l.v[i];
-
-		/* what the namespace's bounds refused of the port's messages */
-		if (!a->v[HPCC_INT_A_DEV_FCR_QLEN_HIGH] &&
-		    !a->v[HPCC_INT_A_DEV_CCM_QLEN_HIGH] &&
-		    !a->v[HPCC_INT_A_DEV_FCR_MSG_LIMITED] &&
-		    !a->v[HPCC_INT_A_DEV_FCR_DST_LIMITED] &&
-		    !a->v[HPCC_INT_A_DEV_FCR_DST_REFUSED])
-			continue;
-		if (!if_indextoname(a->v[HPCC_INT_A_DEV_IFINDEX], name))
-			snprintf(name, sizeof(name), "?");
-		printf("%-16s msg-limited %" PRIu64 " dst-limited %" PRIu64
-		       " dst-refused %" PRIu64 "\n", name,
-		       a->v[HPCC_INT_A_DEV_FCR_MSG_LIMITED],
-		       a->v[HPCC_INT_A_DEV_FCR_DST_LIMITED],
-		       a->v[HPCC_INT_A_DEV_FCR_DST_REFUSED]);
-	}
-	for (i = 0; !json && i < l.n; i++) {
-		const struct hpcc_attrs *a = &l.v[i];
-
-		/* CCM on, or a port that marks AR indicators */
-		if (!a->v[HPCC_INT_A_DEV_CCM_QLEN_HIGH] &&
-		    !a->v[HPCC_INT_A_DEV_CCM_AR_MARKED])
-			continue;
-		if (!if_indextoname(a->v[HPCC_INT_A_DEV_IFINDEX], name))
-			snprintf(name, sizeof(name), "?");
-		printf("%-16s ccm qlen-high %" PRIu64 " qlen-low %" PRIu64
-		       " interval %" PRIu64 " ar-gap %" PRIu64
-		       " congested %" PRIu64 "\n"
-		       "      cc-sent %" PRIu64 " released-sent %" PRIu64
-		       " ar-sent %" PRIu64 " dropped %" PRIu64 " no-ar %" PRIu64
-		       " cc-kept %" PRIu64 " ar-marked %" PRIu64
-		       " ar-limited %" PRIu64 "\n",
-		       name, a->v[HPCC_INT_A_DEV_CCM_QLEN_HIGH],
-		       a->v[HPCC_INT_A_DEV_CCM_QLEN_LOW],
-		       a->v[HPCC_INT_A_DEV_CCM_INTERVAL],
-		       a->v[HPCC_INT_A_DEV_CCM_AR_GAP],
-		       a->v[HPCC_INT_A_DEV_CCM_CONGESTED],
-		       a->v[HPCC_INT_A_DEV_CCM_CC_SENT],
-		       a->v[HPCC_INT_A_DEV_CCM_RELEASED_SENT],
-		       a->v[HPCC_INT_A_DEV_CCM_AR_SENT],
-		       a->v[HPCC_INT_A_DEV_CCM_DROPPED],
-		       a->v[HPCC_INT_A_DEV_CCM_NO_AR],
-		       a->v[HPCC_INT_A_DEV_CCM_CC_KEPT],
-		       a->v[HPCC_INT_A_DEV_CCM_AR_MARKED],
-		       a->v[HPCC_INT_A_DEV_CCM_AR_LIMITED]);
-	}
-	if (json) {
-		json_object_object_add(o, "dev", devs);
-		json_print(o);
-	}
+	int_print(&ic, l.v, l.n);
 	free(l.v);
 	return 0;
 }

@@ -148,8 +148,71 @@ sys.exit(1 if bad else 0)
 		{ echo "hpccctl.8 does not give the units of u and pacing-rate"; return 1; }
 }
 
+# int show's text and its JSON give each field the same value, in the
+# module's units (rates bit/s, intervals us, eta thousandths): hpccctl_print
+# int prints a made-up hop namespace (a port with every attribute, a port
+# with FCR and CCM off) through hpccctl's printer; every number of the
+# first port's JSON is in its text, and the second port has no FCR or CCM
+# lines.
+int_units() {
+	local p=$TOP/build/selftests/hpccctl_print text
+	text=$("$p" int) || return 1
+	echo "$text"
+	"$p" -j int | python3 -c '
+import json, sys
+j = json.load(sys.stdin)
+lines = sys.argv[1].split("\n")
+bad, seen = [], set()
+def pairs(words, prefix, obj, skip=()):
+    for k, v in zip(words[0::2], words[1::2]):
+        key = k if k in skip else prefix + k
+        seen.add(key)
+        if str(obj.get(key)) != v:
+            bad.append("%s: text %s, JSON %s" % (key, v, obj.get(key)))
+pairs(lines[0].split(), "", j)
+pairs(lines[2].split(), "", j)
+if lines[1].split()[1:] != " ".join(j["key"]).split():
+    bad.append("key")
+if lines[3].split()[1:] != j["fcr-dst"]:
+    bad.append("fcr-dst")
+cols = ["dev", "ifindex", "rate", "encoding", "tx-model", "stamped", "full",
+        "malformed", "unwritable", "other-encoding"]
+d0, d1 = j["dev"]
+dev = None
+for l in lines[5:]:
+    w = l.split()
+    if w[0] == d0["dev"] and len(w) == len(cols) and w[1] == str(d0["ifindex"]):
+        dev = "fcr"
+        for k, v in zip(cols, w):
+            seen.add(k)
+            if str(d0[k]) != v:
+                bad.append("%s: text %s, JSON %s" % (k, v, d0[k]))
+    elif w[0] == d1["dev"]:
+        dev = None
+    elif w[:2] == [d0["dev"], "ccm"]:
+        dev = "ccm"
+        pairs(w[2:], "ccm-", d0)
+    elif w[0] == d0["dev"]:
+        pairs(w[1:], "fcr-", d0)
+    elif dev == "fcr":
+        pairs(w[1:] if w[0] == "fcr" else w, "fcr-", d0, ("ce-marked", "not-ect"))
+    elif dev == "ccm":
+        pairs(w, "ccm-", d0)
+    else:
+        bad.append("a line of no port: " + l)
+missing = [k for k in list(j) + list(d0) if k not in seen and k not in ("devs", "key", "fcr-dst")]
+if missing:
+    bad.append("not in the text: " + " ".join(missing))
+if any(l.split()[:1] == [d1["dev"]] for l in lines[7:] if " ccm " in l or "limited" in l):
+    bad.append("second port has FCR or CCM lines")
+print("text and JSON differ in: %s" % "; ".join(bad) if bad else
+      "%d fields of the config and the first port agree" % len(seen))
+sys.exit(1 if bad else 0)
+' "$text"
+}
+
 ktap_print_header
-ktap_set_plan 7
+ktap_set_plan 8
 t "hpccctl: usage errors exit 2 with a message" usage_errors
 t "hpccctl: --help, -V/--version, --json; hpccctl.8 lists them" long_options
 t "hpccctl: without the module, exit 1 and say so" no_module
@@ -157,4 +220,5 @@ t "make install-programs installs programs, man pages, unit, config" installed
 t "man pages hpccd(8) and hpccctl(8) format without warnings" man_pages
 t "systemd unit verifies, with only CAP_NET_ADMIN and CAP_NET_RAW" unit_file
 t "flow show: text and JSON give U, the pacing rate and every column in one unit" flow_units
+t "int show: text and JSON give every field of the hop the same value" int_units
 ktap_finished
