@@ -2,7 +2,8 @@
 # shellcheck shell=bash
 #
 # Helpers for the shell selftests: KTAP output through the kernel's own
-# ktap_helpers.sh (from the kernel source package, extracted by
+# ktap_helpers.sh, namespaces through the networking selftests' net/lib.sh
+# (setup_ns, cleanup_ns; both from the kernel source package, extracted by
 # `make linux-src`), and run_tap, which runs one test program and tallies
 # its results.
 
@@ -11,6 +12,8 @@ LINUX_SRC=${LINUX_SRC:-$TOP/build/linux-src}
 BIN=$TOP/build/selftests
 # shellcheck source=/dev/null
 . "$LINUX_SRC/tools/testing/selftests/kselftest/ktap_helpers.sh"
+# shellcheck source=/dev/null
+. "$LINUX_SRC/tools/testing/selftests/net/lib.sh"
 
 # t DESC CMD [ARGS...] - run CMD as one test case; its output becomes
 # KTAP diagnostic lines, and its wall time one more ("# N s"), which is
@@ -122,17 +125,19 @@ key_file() {
 	done
 }
 
-# ns_gone NS... - kill every process in the network namespaces, then
-# delete them (a test's cleanup; a missing namespace is no error)
+# ns_gone NS... - kill every process in the network namespaces, wait
+# 0.3 s for them to exit, then delete the namespaces with net/lib.sh's
+# cleanup_ns (a test's cleanup; a missing namespace is no error).  The
+# names are given, not taken from net/lib.sh's NS_LIST: t runs each case
+# in a subshell, so the namespaces a case makes never reach the NS_LIST
+# of the script's EXIT trap.
 ns_gone() {
 	local ns
 	for ns in "$@"; do
 		ip netns pids "$ns" 2>/dev/null | xargs -r kill 2>/dev/null
 	done
 	sleep 0.3
-	for ns in "$@"; do
-		ip netns del "$ns" 2>/dev/null
-	done
+	cleanup_ns "$@" 2>/dev/null
 	return 0
 }
 
