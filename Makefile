@@ -100,8 +100,10 @@ DEPFLAGS := -MMD -MP
 SAN_FLAGS := -fsanitize=address,undefined -fno-sanitize-recover=all \
 	-fno-omit-frame-pointer
 # Members of the kernel source package that the tests use: the kselftest
-# harness, checkpatch and the YNL tool.  Extracted once, by the targets that
-# need them; a host build never does.
+# harness, the networking selftests' lib.sh (namespaces and waits, sourced
+# by selftests/lib.sh), checkpatch and the YNL tool.  Extracted once, by
+# the targets that need them, and again when this list changes (the stamp
+# holds the list it was made from); a host build never does.
 LINUX_SRC_TAR ?= $(firstword $(wildcard /usr/src/linux-source-6.12.tar.xz))
 LINUX_SRC := $(BUILD)/linux-src
 LINUX_SRC_MEMBERS := scripts/checkpatch.pl scripts/spelling.txt \
@@ -109,6 +111,7 @@ LINUX_SRC_MEMBERS := scripts/checkpatch.pl scripts/spelling.txt \
 	tools/testing/selftests/kselftest.h \
 	tools/testing/selftests/kselftest_harness.h \
 	tools/testing/selftests/kselftest/ktap_helpers.sh \
+	tools/testing/selftests/net/lib.sh \
 	tools/net/ynl Documentation/netlink MAINTAINERS
 KSFT_FLAGS := -I$(LINUX_SRC)/tools/testing/selftests -Wno-sign-compare \
 	-Wno-clobbered
@@ -290,13 +293,17 @@ $(BUILD)/fuzz/fuzz_replay: $(call obj,obj-fuzz,selftests/fuzz/fuzz_replay.c $(TR
 -include $(shell find $(BUILD)/obj $(BUILD)/obj-test $(BUILD)/obj-san \
 	$(BUILD)/obj-fuzz -name '*.d' 2>/dev/null)
 
+ifneq ($(strip $(file <$(LINUX_SRC)/.stamp)),$(strip $(LINUX_SRC_MEMBERS)))
+$(LINUX_SRC)/.stamp: FORCE
+endif
 $(LINUX_SRC)/.stamp:
 	@test -n "$(LINUX_SRC_TAR)" || { echo "linux-source-6.12 missing; run tools/deps" >&2; exit 1; }
 	@mkdir -p $(LINUX_SRC)
 	tar -xJf $(LINUX_SRC_TAR) -C $(LINUX_SRC) --strip-components=1 \
 		$(addprefix $(notdir $(basename $(basename $(LINUX_SRC_TAR))))/,$(LINUX_SRC_MEMBERS))
-	@touch $@
+	@echo '$(LINUX_SRC_MEMBERS)' > $@
 linux-src: $(LINUX_SRC)/.stamp
+FORCE:
 
 # --- Entry points behind deps (see DEPS_ENTRIES) -----------------------------
 
@@ -504,4 +511,4 @@ distclean: clean
 .PHONY: all deps modules programs tools selftest-progs fuzz-progs linux-src \
 	$(DEPS_ENTRIES) $(addprefix run-,$(DEPS_ENTRIES)) install install-programs \
 	install-modules uninstall dkms-src dkms dkms-remove clean distclean \
-	checkpatch uapi bench-core check-debug run-check-debug
+	checkpatch uapi bench-core check-debug run-check-debug FORCE

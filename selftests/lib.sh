@@ -2,7 +2,8 @@
 # shellcheck shell=bash
 #
 # Helpers for the shell selftests: KTAP output through the kernel's own
-# ktap_helpers.sh (from the kernel source package, extracted by
+# ktap_helpers.sh, namespaces through the networking selftests' net/lib.sh
+# (setup_ns, cleanup_ns; both from the kernel source package, extracted by
 # `make linux-src`), and run_tap, which runs one test program and tallies
 # its results.
 
@@ -11,6 +12,8 @@ LINUX_SRC=${LINUX_SRC:-$TOP/build/linux-src}
 BIN=$TOP/build/selftests
 # shellcheck source=/dev/null
 . "$LINUX_SRC/tools/testing/selftests/kselftest/ktap_helpers.sh"
+# shellcheck source=/dev/null
+. "$LINUX_SRC/tools/testing/selftests/net/lib.sh"
 
 # t DESC CMD [ARGS...] - run CMD as one test case; its output becomes
 # KTAP diagnostic lines, and its wall time one more ("# N s"), which is
@@ -42,6 +45,8 @@ t() {
 
 # shellcheck source=../tools/retry.sh
 . "$TOP/tools/retry.sh"
+# shellcheck source=topo.sh
+. "$TOP/selftests/topo.sh"
 
 # SLOW - how many times longer than on a stock kernel's guest a test's
 # waits and flows must be: 10 on the debugging kernel (KASAN, lockdep and
@@ -67,15 +72,12 @@ brief() {
 }
 
 # ns_pair NS1 ADDR1 NS2 ADDR2 - network namespaces NS1 (created unless it
-# exists) and NS2 joined by veth, v0 in NS1 and v1 in NS2, with ADDR/24,
-# the links and lo up.
+# exists) and NS2 (topo_ns) joined by veth, v0 in NS1 and v1 in NS2, with
+# ADDR/24, the links and lo up.
 ns_pair() {
-	{ [ -e "/run/netns/$1" ] || ip netns add "$1"; } &&
-	ip netns add "$3" &&
-	ip link add v0 netns "$1" type veth peer name v1 netns "$3" &&
-	ip -n "$1" addr add "$2/24" dev v0 && ip -n "$3" addr add "$4/24" dev v1 &&
-	ip -n "$1" link set lo up && ip -n "$3" link set lo up &&
-	ip -n "$1" link set v0 up && ip -n "$3" link set v1 up
+	{ [ -e "/run/netns/$1" ] || topo_ns "$1"; } &&
+	topo_ns "$3" && topo_link "$1" v0 "$3" v1 &&
+	topo_addr "$1" v0 "$2/24" && topo_addr "$3" v1 "$4/24"
 }
 
 # stand_in_hop NS DEV - a fixed INT hop without hpcc_int.ko: a tc pedit
@@ -96,18 +98,17 @@ stand_in_hop() {
 		action csum tcp
 }
 
-# line3 - namespaces hs, rt and hr in a line, hs v0 - v1 rt v2 - v3 hr,
-# lo up, IPv6 duplicate address detection off (the caller adds the
-# addresses, routes and forwarding)
+# line3 - namespaces hs, rt and hr (topo_ns) in a line, hs v0 - v1 rt
+# v2 - v3 hr, lo up, IPv6 duplicate address detection off (the caller adds
+# the addresses, routes and forwarding; topo_dumbbell does all of it)
 line3() {
 	local ns
-	ip netns add hs && ip netns add rt && ip netns add hr &&
+	topo_ns hs rt hr &&
 	ip link add v0 netns hs type veth peer name v1 netns rt &&
 	ip link add v2 netns rt type veth peer name v3 netns hr || return 1
 	for ns in hs rt hr; do
 		ip netns exec "$ns" sysctl -qw net.ipv6.conf.all.accept_dad=0 \
 			net.ipv6.conf.default.accept_dad=0 || return 1
-		ip -n "$ns" link set lo up || return 1
 	done
 }
 
@@ -122,17 +123,19 @@ key_file() {
 	done
 }
 
-# ns_gone NS... - kill every process in the network namespaces, then
-# delete them (a test's cleanup; a missing namespace is no error)
+# ns_gone NS... - kill every process in the network namespaces, wait
+# 0.3 s for them to exit, then delete the namespaces with net/lib.sh's
+# cleanup_ns (a test's cleanup; a missing namespace is no error).  The
+# names are given, not taken from net/lib.sh's NS_LIST: t runs each case
+# in a subshell, so the namespaces a case makes never reach the NS_LIST
+# of the script's EXIT trap.
 ns_gone() {
 	local ns
 	for ns in "$@"; do
 		ip netns pids "$ns" 2>/dev/null | xargs -r kill 2>/dev/null
 	done
 	sleep 0.3
-	for ns in "$@"; do
-		ip netns del "$ns" 2>/dev/null
-	done
+	cleanup_ns "$@" 2>/dev/null
 	return 0
 }
 

@@ -39,24 +39,8 @@ trap 'ns_gone hs rt hr; rm -rf "$TMP"' EXIT
 rctl() { ip netns exec rt "$CTL" "$@"; }
 
 topology() {
-	line3 || return 1
-	ip -n hs addr add 10.49.1.1/24 dev v0 &&
-	ip -n hs addr add fd00:49:1::1/64 dev v0 nodad &&
-	ip -n rt addr add 10.49.1.2/24 dev v1 &&
-	ip -n rt addr add fd00:49:1::2/64 dev v1 nodad &&
-	ip -n rt addr add 10.49.2.2/24 dev v2 &&
-	ip -n rt addr add fd00:49:2::2/64 dev v2 nodad &&
-	ip -n hr addr add $SRV4/24 dev v3 &&
-	ip -n hr addr add $SRV6/64 dev v3 nodad &&
-	ip -n hs link set v0 up && ip -n rt link set v1 up &&
-	ip -n rt link set v2 up && ip -n hr link set v3 up &&
-	ip -n hs route add 10.49.2.0/24 via 10.49.1.2 &&
-	ip -n hs route add fd00:49:2::/64 via fd00:49:1::2 &&
-	ip -n hr route add 10.49.1.0/24 via 10.49.2.2 &&
-	ip -n hr route add fd00:49:1::/64 via fd00:49:2::2 &&
-	ip netns exec rt sysctl -qw net.ipv4.ip_forward=1 \
-		net.ipv6.conf.all.forwarding=1 || return 1
-	tc -n rt qdisc add dev v2 root tbf rate 100mbit burst 32k limit 250k &&
+	topo_dumbbell 49 46 || return 1
+	topo_tbf rt v2 100mbit 32k 250k &&
 	modprobe hpcc_int &&
 	rctl int add dev v2 rate 100mbit encoding int-md &&
 	rctl int set switch-id 5 &&

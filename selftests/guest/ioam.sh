@@ -19,7 +19,6 @@ set -u
 TOP=$(cd "$(dirname "$0")/../.." && pwd)
 . "$TOP/selftests/lib.sh"
 
-CLI=fd00:49:1::1
 SRV=fd00:49:2::1
 CTL=$TOP/build/hpccctl
 TMP=$(mktemp -d)
@@ -28,22 +27,13 @@ mkdir -m 1777 "$TMP/run"
 trap 'ns_gone hs rt hr; rm -rf "$TMP"' EXIT
 
 topology() {
-	line3 || return 1
-	ip -n hs addr add $CLI/64 dev v0 nodad &&
-	ip -n rt addr add fd00:49:1::2/64 dev v1 nodad &&
-	ip -n rt addr add fd00:49:2::2/64 dev v2 nodad &&
-	ip -n hr addr add $SRV/64 dev v3 nodad &&
-	ip -n hs link set v0 up && ip -n rt link set v1 up &&
-	ip -n rt link set v2 up && ip -n hr link set v3 up &&
-	ip -n hs route add fd00:49:2::/64 via fd00:49:1::2 &&
-	ip -n hr route add fd00:49:1::/64 via fd00:49:2::2 &&
-	ip netns exec rt sysctl -qw net.ipv6.conf.all.forwarding=1 || return 1
+	topo_dumbbell 49 6 || return 1
 	# the IOAM transit node: its ID, the ingress that fills, the egress
 	# interface's ID, the namespace
 	ip netns exec rt sysctl -qw net.ipv6.ioam6_id=5 \
 		net.ipv6.conf.v1.ioam6_enabled=1 net.ipv6.conf.v2.ioam6_id=7 &&
 	ip -n rt ioam namespace add 123 || return 1
-	tc -n rt qdisc add dev v2 root tbf rate 100mbit burst 32k limit 250k &&
+	topo_tbf rt v2 100mbit 32k 250k &&
 	ip netns exec hr sysctl -qw net.ipv4.tcp_congestion_control=cubic &&
 	{ ip netns exec hr iperf3 -s -p 5201 >/dev/null 2>&1 & } &&
 	retry 50 sh -c "ip netns exec hr ss -Hltn | grep -q ':5201'"

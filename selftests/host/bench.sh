@@ -15,8 +15,9 @@ W=$(mktemp -d)
 # mean 75 450 B, largest 1 MB
 CDF=$W/test.cdf
 printf '%s\n' "# size percent" "0 0" "1000 50" "100000 90" "1000000 100" > "$CDF"
-A=hpccbench-a$$
-B=hpccbench-b$$
+# fctgen's namespaces; shell names, as topo_ns (ns_pair) requires
+A=hpccbencha$$
+B=hpccbenchb$$
 trap 'ip netns del $A 2>/dev/null; ip netns del $B 2>/dev/null; rm -rf "$W"' EXIT
 
 # 2000 flows at 30 % of 50 Mbit/s: the mean inter-arrival time is within 5 %

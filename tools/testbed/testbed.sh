@@ -75,6 +75,9 @@ TB_R=0
 
 # shellcheck source=../retry.sh
 . "$TB_TOP/tools/retry.sh"
+# namespaces, veth pairs, addresses, the tbf bottleneck and netem delays
+# shellcheck source=../../selftests/topo.sh
+. "$TB_TOP/selftests/topo.sh"
 
 # tb_ns_all - every namespace of the testbed
 tb_ns_all() {
@@ -267,8 +270,7 @@ tb_up() {
 		echo "tb_up: TB_FAMILY is 4, 6 or dual" >&2; return 2 ;;
 	esac
 
-	ip netns add tbr
-	ip -n tbr link set lo up
+	topo_ns tbr
 	ip netns exec tbr sysctl -qw net.ipv4.ip_forward=1
 	ip -n tbr link add br0 type bridge
 	ip -n tbr addr add 198.19.0.254/24 dev br0
@@ -283,17 +285,14 @@ tb_up() {
 		ip -n tbr ioam namespace add 1
 	}
 	for ((i = 1; i <= TB_S; i++)); do
-		ip netns add "tbs$i"
-		ip link add s0 netns "tbs$i" type veth peer name "l$i" netns tbr
-		ip -n "tbs$i" addr add "198.18.$i.1/24" dev s0
-		ip -n tbr addr add "198.18.$i.254/24" dev "l$i"
-		ip -n "tbs$i" link set lo up
-		ip -n "tbs$i" link set s0 up
-		ip -n tbr link set "l$i" up
+		topo_ns "tbs$i"
+		topo_link "tbs$i" s0 tbr "l$i"
+		topo_addr "tbs$i" s0 "198.18.$i.1/24"
+		topo_addr tbr "l$i" "198.18.$i.254/24"
 		ip -n "tbs$i" route add default via "198.18.$i.254"
 		[ "$TB_FAMILY" = 4 ] || {
-			ip -n "tbs$i" addr add "fd00:18:$i::1/64" dev s0 nodad
-			ip -n tbr addr add "fd00:18:$i::fe/64" dev "l$i" nodad
+			topo_addr "tbs$i" s0 "fd00:18:$i::1/64"
+			topo_addr tbr "l$i" "fd00:18:$i::fe/64"
 			ip -n "tbs$i" -6 route add default via "fd00:18:$i::fe"
 			ip netns exec tbr sysctl -qw \
 				"net.ipv6.conf.l$i.ioam6_enabled=1"
@@ -302,28 +301,21 @@ tb_up() {
 		tb_offloads tbr "l$i"
 	done
 	for ((j = 1; j <= TB_R; j++)); do
-		ip netns add "tbd$j"
-		ip link add r0 netns "tbd$j" type veth peer name "d$j" netns tbr
-		ip -n "tbd$j" addr add "198.19.0.$j/24" dev r0
+		topo_ns "tbd$j"
+		topo_link "tbd$j" r0 tbr "d$j"
+		topo_addr "tbd$j" r0 "198.19.0.$j/24"
 		ip -n tbr link set "d$j" master br0
-		ip -n "tbd$j" link set lo up
-		ip -n "tbd$j" link set r0 up
-		ip -n tbr link set "d$j" up
 		ip -n "tbd$j" route add default via 198.19.0.254
 		[ "$TB_FAMILY" = 4 ] || {
-			ip -n "tbd$j" addr add "fd00:19::$j/64" dev r0 nodad
+			topo_addr "tbd$j" r0 "fd00:19::$j/64"
 			ip -n "tbd$j" -6 route add default via fd00:19::fe
 		}
 		tb_offloads "tbd$j" r0
 		tb_offloads tbr "d$j"
-		ip netns exec "tbd$j" tc qdisc add dev r0 root netem \
-			delay "${TB_RTT_MS}ms" limit 100000
+		topo_delay "tbd$j" r0 "$TB_RTT_MS"
 	done
 	# the bottleneck: tbf with an explicit FIFO child, and the INT hop
-	ip netns exec tbr tc qdisc add dev br0 root handle 1: tbf \
-		rate "${TB_RATE_MBIT}mbit" burst "$TB_BURST" limit "$TB_LIMIT"
-	ip netns exec tbr tc qdisc add dev br0 parent 1:1 handle 10: bfifo \
-		limit "$TB_LIMIT"
+	topo_tbf tbr br0 "${TB_RATE_MBIT}mbit" "$TB_BURST" "$TB_LIMIT" bfifo
 	ip netns exec tbr "$TB_BIN/hpccctl" int add dev br0 \
 		rate "${TB_RATE_MBIT}mbit" tx-model "$TB_TX_MODEL" || return 1
 
@@ -344,10 +336,8 @@ tb_up() {
 # tb_link NS1 DEV1 ADDR1 NS2 DEV2 ADDR2 - a veth pair with IPv6 addresses
 # (/64, no DAD), up, offloads TB_OFFLOADS
 tb_link() {
-	ip link add "$2" netns "$1" type veth peer name "$5" netns "$4" &&
-		ip -n "$1" addr add "$3/64" dev "$2" nodad &&
-		ip -n "$4" addr add "$6/64" dev "$5" nodad &&
-		ip -n "$1" link set "$2" up && ip -n "$4" link set "$5" up &&
+	topo_link "$1" "$2" "$4" "$5" &&
+		topo_addr "$1" "$2" "$3/64" && topo_addr "$4" "$5" "$6/64" &&
 		tb_offloads "$1" "$2" && tb_offloads "$4" "$5"
 }
 
@@ -358,7 +348,7 @@ tb_up_leafspine() {
 	modprobe tcp_hpcc && modprobe hpcc_int && modprobe -a inet_diag tcp_diag ||
 		return 1
 	for ns in tbl1 tbl2 tbp1 tbp2; do
-		ip netns add $ns && ip -n $ns link set lo up &&
+		topo_ns $ns &&
 			ip netns exec $ns sysctl -qw net.ipv6.conf.all.forwarding=1 \
 				net.ipv6.fib_multipath_hash_policy=0 || return 1
 	done
@@ -370,26 +360,23 @@ tb_up_leafspine() {
 			ip -n tbl1 nexthop add id "$k" via "fd00:20:$k::2" dev "u$k" &&
 			ip -n tbl2 nexthop add id "$k" via "fd00:21:$k::1" dev "u$k" ||
 			return 1
-		ip netns exec tbl1 tc qdisc add dev "u$k" root handle 1: tbf \
-			rate "${TB_RATE_MBIT}mbit" burst "$TB_BURST" limit "$TB_LIMIT" &&
-			ip netns exec tbl1 tc qdisc add dev "u$k" parent 1:1 handle 10: \
-				bfifo limit "$TB_LIMIT" || return 1
+		topo_tbf tbl1 "u$k" "${TB_RATE_MBIT}mbit" "$TB_BURST" "$TB_LIMIT" \
+			bfifo || return 1
 	done
 	ip -n tbl2 nexthop add id 100 group 1/2 &&
 		ip -n tbl2 -6 route add fd00:18::/32 nhid 100 &&
 		tb_spines 1 || return 1
 	for ((i = 1; i <= TB_S; i++)); do
-		ip netns add "tbs$i" && ip -n "tbs$i" link set lo up &&
+		topo_ns "tbs$i" &&
 			tb_link "tbs$i" s0 "fd00:18:$i::1" tbl1 "h$i" "fd00:18:$i::fe" &&
 			ip -n "tbs$i" -6 route add default via "fd00:18:$i::fe" ||
 			return 1
 	done
 	for ((i = 1; i <= TB_R; i++)); do
-		ip netns add "tbd$i" && ip -n "tbd$i" link set lo up &&
+		topo_ns "tbd$i" &&
 			tb_link "tbd$i" r0 "fd00:19:$i::1" tbl2 "h$i" "fd00:19:$i::fe" &&
 			ip -n "tbd$i" -6 route add default via "fd00:19:$i::fe" &&
-			ip netns exec "tbd$i" tc qdisc add dev r0 root netem \
-				delay "${TB_RTT_MS}ms" limit 100000 || return 1
+			topo_delay "tbd$i" r0 "$TB_RTT_MS" || return 1
 	done
 	# the INT hops: every router's egress toward the receivers
 	ip netns exec tbl1 "$TB_BIN/hpccctl" int set switch-id 1 &&
