@@ -16,6 +16,7 @@
 #   make check-kernels   likewise, every guest test on every kernel
 #   make check-e2e       likewise, only the performance test, on every kernel
 #   make check-debug     the functional guest tests on the debugging kernel
+#                        (PART=1, 2 or 3 runs one of its three parts)
 #   make demo            installs what it needs, then the main job in a guest
 #   make bench, bench-quick, bench-ack, bench-daemon, bench-ccm, bench-fwd:
 #                        benchmarks (likewise)
@@ -334,7 +335,7 @@ check-debug:
 run-check-debug: programs tools selftest-progs linux-src
 	@tools/kdebug
 	@$(MAKE) --no-print-directory modules KDIR=$(KDEBUG_DIR)/obj HPCC_FAULT_INJECT=y
-	@HPCC_DEBUG=1 bash selftests/run
+	@HPCC_DEBUG=1 HPCC_DEBUG_PART=$(PART) bash selftests/run
 
 run-demo: all tools
 	@bash tools/demo
