@@ -303,11 +303,11 @@ static void hpcc_int_fcr_round(struct hpcc_int_dev *d, struct hpcc_int_fcr *f,
  * that the flows already told the first rate hear the lower one soon
  * after the newcomers, not an interval later.  An early round counts
  * afresh, as a regular one does (the flows seen in the last interval):
- * the first version counted at least the flows the round it replaced had
- * counted, so that an early round would only lower the rate, and under
- * Poisson arrivals (S7 at 100 %, 2026-11-27: 1 750 of 3 189 rounds early)
- * chains of early rounds kept counting flows that had ended and pushed
- * the rate below the senders' rate-min (30 192 messages refused).  The
+ * an early round that counted at least the flows of the round it
+ * replaces would only ever lower the rate, and under Poisson arrivals
+ * (S7 at 100 % load: 1 750 of 3 189 rounds early) chains of early rounds
+ * would keep counting flows that have ended and push the rate below the
+ * senders' rate-min (30 192 messages refused in that run).  The
  * gap bounds the rounds to four per interval, so the messages to four per
  * tracked flow per interval.  Context: @f->lock held.
  */
@@ -474,8 +474,8 @@ void hpcc_int_fcr_data(struct hpcc_int_net *hn, struct hpcc_int_dev *d,
 	 * response (or a probe with another DSCP), whose TCP header has no
 	 * flags and sequence number 0 (include/uapi/linux/hpcc_wire.h): a
 	 * response to a probe of the reverse flow has this flow's 4-tuple,
-	 * and a message built from it carried sequence number 0, which the
-	 * sender refused (fcr-bad-seq: all 55 in an S7 run, 2026-11-27).
+	 * and a message built from it would carry sequence number 0, which
+	 * the sender refuses (fcr-bad-seq: all 55 of them in an S7 run).
 	 * Every data segment of an established connection has ACK set.
 	 */
 	if (!f || !(high || ccm_high) || !th || !th->ack ||
