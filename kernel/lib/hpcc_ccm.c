@@ -116,10 +116,10 @@ u64 hpcc_ccm_gap(const struct hpcc_ccm_flow *f,
  *
  * The tries are a budget, not a count per episode: a flow makes at most
  * @c->tries changes in a burst, and at most one per refill period after
- * that, however its congestion comes and goes.  Before (an episode that
- * ended after a calm of one gap), each landing on a calm path started a
- * new episode, and flows on the leaf-spine changed paths 2.4 times a
- * second (bench-ccm's flap scenario, 2026-11-28).  A collision that
+ * that, however its congestion comes and goes.  With tries per episode
+ * (an episode ending after a calm of one gap), each landing on a calm
+ * path would start a new episode: flows on the leaf-spine changed paths
+ * 2.4 times a second that way (bench-ccm's flap scenario).  A collision that
  * outlasts the tries still gets a try per refill period, as PLB rehashes
  * for as long as congestion persists.
  */
@@ -179,11 +179,11 @@ bool hpcc_ccm_may_change(const struct hpcc_ccm_flow *f,
  * RTTs over time.
  *
  * While the streak grows the law runs (HPCC_CCM_RATE): what HPCC's own
- * decrease removes within @c->gap_rtts RTTs is HPCC's to handle.  The
- * rule held W there until 2026-11-29, and that hold made congestion of
- * every U reading above 1: on the leaf-spine, where U reads 1.0 to 1.4
- * at uplinks HPCC keeps near 80 % of B, a single such sample froze W,
- * U stayed above 1 for the whole gap, and the change followed; every
+ * decrease removes within @c->gap_rtts RTTs is HPCC's to handle.  A rule
+ * that held W there would make congestion of every U reading above 1:
+ * on the leaf-spine, where U reads 1.0 to 1.4 at uplinks HPCC keeps near
+ * 80 % of B, a single such sample would freeze W, U would stay above 1
+ * for the whole gap, and the change would follow; with such a hold every
  * flow changed its path once per refill period for as long as it ran
  * (bench-ccm: 14 to 15 changes per flow in 25 s, the collision and the
  * flap alike).
@@ -254,7 +254,7 @@ int hpcc_ccm_decide(struct hpcc_ccm_flow *f,
  * below eta (!@busy) keeps it: the hop's queue was a burst, or the flow
  * is no longer where the queue was (on the leaf-spine, two of three type
  * 3 that moved flows found their U at 0.2 to 0.8, and they moved once per
- * refill period for as long as they ran: bench-ccm, 2026-11-28).
+ * refill period for as long as they ran: bench-ccm).
  *
  * Return: enum hpcc_ccm_note_res.
  */

@@ -163,8 +163,8 @@ struct hpcc_ccm_flow {
  * @last_busy: the path's last hop runs at eta or above (u' of that hop,
  *	struct hpcc_flow's u_last), whichever hop binds: the last hop is on
  *	every path, so a flow it holds back is incast too, even while a
- *	busier hop of the fabric binds (the incast-with-collision test of
- *	issue 20: 75 path changes of incast flows before)
+ *	busier hop of the fabric binds (without it, bench-ccm's
+ *	incast-with-collision scenario saw 75 path changes of incast flows)
  * @recovery: the flow is in loss recovery
  * @rnd: a random number (the caller's; 0 in tests that want no jitter):
  *	its low bit spreads the moment flows that share a congested hop

@@ -3,7 +3,7 @@
  * hpcc_overlap.h - a key rotation's overlap, for any key type: the new key
  * set is the configured keys, then the keys of the old set that they drop,
  * each accepted until its overlap ends (draft-miao-ccwg-hpcc section 9.1's
- * feedback MAC; issue 21: "key rotation without dropping flows").
+ * feedback MAC), so that a key rotation drops no flow.
  *
  * One algorithm for the kernel's FCR and CCM keys (kernel/lib/hpcc_nmac.c,
  * hpcc_nmac_replace()) and hpccd's response keys (daemon/lib/hpcc_auth.c,

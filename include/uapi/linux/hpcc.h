@@ -100,7 +100,7 @@ enum hpcc_n_source {
 
 /**
  * enum hpcc_start - How a flow's window starts, before telemetry has measured
- *   U (issue 16, item 4).
+ *   U.
  * @HPCC_START_LINE_RATE: The draft's start (section 4.2): W = Wc = W_init =
  *   line-rate * T from the first packet, paced at W / T.
  * @HPCC_START_SLOW_START: The fallback law's start: TCP's initial window and

@@ -77,8 +77,9 @@ struct hpcc_wire_hdr {
  *	receiver that translated a standard encoding (IOAM, INT-MD) into
  *	the response's records sets HPCC_HOP_FLAGS_NO_TX_BYTES, and
  *	HPCC_HOP_FLAGS_TX_UTIL with @tx_util (Documentation/algorithm.rst,
- *	"Partial telemetry").  Was reserved (0) before: old senders and hops
- *	write 0, old receivers ignore it.  Unknown bits are ignored.
+ *	"Partial telemetry").  Senders and hops that do not know the field
+ *	write 0 there and receivers that do not know it ignore it, so the
+ *	records stay compatible both ways.  Unknown bits are ignored.
  * @reserved: 0 when sent, ignored when received
  * @tx_util: Tx utilization, Q15 (32768 = 100 %, to 200 %), with
  *	HPCC_HOP_FLAGS_TX_UTIL; else 0
