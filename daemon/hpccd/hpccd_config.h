@@ -12,7 +12,7 @@
 #include <stdint.h>
 #include <linux/hpcc_wire.h>
 
-/* Probe encodings (issue 18): the project's own records, an IOAM
+/* Probe encodings: the project's own records, an IOAM
  * pre-allocated trace (IPv6 only), an INT-MD v2.1 stack or an IFA 2.0 stack
  * (IPv4 and IPv6).
  */

@@ -344,8 +344,8 @@ static void apply_cfg(void)
  * setup()'s signalfd).  main() calls it first of all: one of them sent
  * while hpccd starts (a reload right after the start, as systemd's
  * ExecReload or a testbed does) stays pending until the signalfd reads
- * it, instead of killing the daemon by its default action (bench-ccm lost
- * a sender's hpccd so, 2026-11-28).
+ * it, instead of killing the daemon by its default action (a testbed that
+ * reloads right after the start would lose a sender's hpccd so).
  */
 static void signals_block(sigset_t *mask)
 {

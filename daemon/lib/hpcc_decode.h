@@ -2,10 +2,10 @@
 /*
  * hpcc_decode.h - the decoder layer: per-hop telemetry of each encoding a
  * switch may stamp, mapped onto one hop record whose every field is marked
- * present or absent (issue 18; Documentation/design.rst, "Telemetry
- * encodings").  Pure functions: no I/O, no allocation, no global state.
+ * present or absent (Documentation/design.rst, "Telemetry encodings").
+ * Pure functions: no I/O, no allocation, no global state.
  *
- * Encodings decoded so far:
+ * Encodings decoded:
  *   - the project's own hop record (include/uapi/linux/hpcc_wire.h), every
  *     field present: hpcc_obs_from_rec();
  *   - P4.org INT-MD version 2.1 over TCP (In-band Network Telemetry
