@@ -182,9 +182,9 @@ TEST_F(ring, rotation_overlap)
 
 /*
  * A key id given new bytes by a reload: responses signed with the new
- * bytes are taken at once (before, the retired bytes of the same id were
- * the ones checked for the whole overlap: auth-bad), the old bytes within
- * the overlap only.
+ * bytes are taken at once, the old bytes within the overlap only (a ring
+ * that checked the retired bytes of the same id for the whole overlap
+ * would count the new ones auth-bad).
  */
 TEST_F(ring, reused_id_new_bytes)
 {

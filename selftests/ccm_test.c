@@ -168,8 +168,8 @@ TEST(fabric_congestion_reroutes_then_rate)
 	EXPECT_EQ(HPCC_CCM_RATE, decide(&f, t += 10 * RTT, true, false, false));
 	EXPECT_EQ(HPCC_CCM_RATE, decide(&f, t += 10 * RTT, true, false, false));
 	EXPECT_EQ(2, f.changes);
-	/* calm samples give no try back (before, one a gap after the last
-	 * congested sample ended the episode and gave both back)
+	/* calm samples give no try back (the tries are a budget: a calm
+	 * sample a gap after the last congested one does not give both back)
 	 */
 	EXPECT_EQ(HPCC_CCM_RATE, decide(&f, t += 20 * RTT, false, false, false));
 	EXPECT_EQ(HPCC_CCM_RATE,
@@ -202,9 +202,9 @@ TEST(fabric_congestion_reroutes_then_rate)
  * Congestion that HPCC's own decrease removes within the gap is not the
  * path's fault: streaks of congested samples shorter than 3 RTTs, however
  * many and however close, never change the path.  On the leaf-spine U
- * read 1.03 to 1.2 now and then at uplinks HPCC kept near 70 % of B, and
- * the flows changed paths as often as their tries allowed (bench-ccm,
- * 2026-11-28).
+ * reads 1.03 to 1.2 now and then at uplinks HPCC keeps near 70 % of B,
+ * and a rule that moved on such streaks changed the flows' paths as often
+ * as their tries allowed (bench-ccm).
  */
 TEST(short_congestion_stays)
 {
@@ -223,9 +223,10 @@ TEST(short_congestion_stays)
  * Decisions every 10 ms over 3 s with a gap of 32767 us: every fourth
  * allowed (40 ms apart), the rest held back; at most 3 s / gap + 1; the
  * first always; the gap's last ns refused, its end allowed; gap 0 never
- * holds one back.  (ccm.sh's end-to-end count depended on the flow's
- * segments reaching the congested port, which under 7 Mbit/s of UDP in 6
- * came 1.5 a second in CI at af10493: nothing held back in 103 s.)
+ * holds one back.  (This is tested here, not by ccm.sh's end-to-end
+ * count, which depends on the flow's segments reaching the congested
+ * port: under 7 Mbit/s of UDP in a guest they came 1.5 a second, and
+ * nothing was held back in 103 s.)
  */
 TEST(ar_gap_one_per_port_per_gap)
 {
@@ -258,10 +259,10 @@ TEST(ar_gap_one_per_port_per_gap)
 /*
  * A reading above 1 that HPCC's decrease answers is not the path's: in a
  * loop where the law, when the rule lets it run, brings U from 1.1 back
- * to eta at the next sample, a spike every 20 RTTs moves nothing.  Before
- * 2026-11-29 the rule held W while the streak grew, U stayed at 1.1, and
- * the flow changed its path once per refill period (38 changes
- * here; bench-ccm: 14 to 15 per flow in 25 s).
+ * to eta at the next sample, a spike every 20 RTTs moves nothing.  A rule
+ * that held W while the streak grew would keep U at 1.1, and the flow
+ * would change its path once per refill period (38 changes here;
+ * bench-ccm: 14 to 15 per flow in 25 s).
  */
 TEST(noise_the_law_answers_stays)
 {
@@ -328,9 +329,9 @@ TEST(incast_and_recovery_never_reroute)
 /*
  * The incast verdict of the telemetry holds for 4 gaps (12 RTTs): the
  * samples of an incast flow whose fabric hop binds and whose last hop
- * reads below eta now and then (one in four here) do not move it.
- * Before, the last hop had to bind: 75 changes of incast flows in
- * bench-ccm's incast scenario (2026-11-28).
+ * reads below eta now and then (one in four here) do not move it.  A
+ * rule that took a flow as incast only while the last hop binds made 75
+ * changes of incast flows in bench-ccm's incast scenario.
  */
 TEST(incast_by_the_last_hop_holds)
 {
@@ -418,9 +419,9 @@ TEST(flap_bounded)
 	EXPECT_LE(f.changes, 3 + 10000 / 96);
 	EXPECT_GE(f.changes, 10000 / 106 - 3);
 	/* a flow that lands on a calm path each time and is congested
-	 * again 28 RTTs later (longer than any gap it waits): before, each
-	 * landing started a new episode, one change per 32 RTTs (312);
-	 * now the budget holds
+	 * again 28 RTTs later (longer than any gap it waits): the budget
+	 * holds (tries per episode, each landing starting a new one, would
+	 * make one change per 32 RTTs: 312)
 	 */
 	memset(&f, 0, sizeof(f));
 	for (i = 0; i < 10000; i++, s.now += RTT) {
@@ -480,8 +481,9 @@ TEST(backoff_waits_only_the_base_gap)
  * A good sample right after a change (the per-hop state starting over)
  * gives no try back: on paths that are all congested a flow makes its
  * tries and then keeps HPCC's law, with one change per refill period.
- * Before the episode's hysteresis, each such sample reset the tries, and
- * a flow changed paths once per gap for as long as it ran.
+ * Without the episode's hysteresis each such sample would reset the
+ * tries, and a flow would change paths once per gap for as long as it
+ * ran.
  */
 TEST(good_sample_after_change_keeps_tries)
 {
@@ -504,9 +506,9 @@ TEST(good_sample_after_change_keeps_tries)
 
 /*
  * A collision that outlasts the tries: HPCC's law, and one change per
- * refill period (96 RTTs), never sooner.  Before the retry rule, the flow
- * kept its collision until it had been calm for a gap, which it never
- * was (ccm.sh on 6.12 at c7a7932: three flows stayed on one spine).
+ * refill period (96 RTTs), never sooner.  Without the retry rule the flow
+ * would keep its collision until it had been calm for a gap, which it
+ * never is (ccm.sh on 6.12: three flows stayed on one spine).
  */
 TEST(exhausted_tries_come_back_one_per_refill)
 {
@@ -629,7 +631,7 @@ static void put(struct hpcc_ccm_pend *p, struct hpcc_ccm_msg *m, int ntype,
  * A copy of the last notification taken, or an older one of the same hop
  * port, is refused (a replay) and leaves the pending one as it is, even
  * after the flow acted on it; another hop's, or the hop's next, is taken.
- * Before, the copy replaced what was pending and was acted on again.
+ * (A copy that replaced what was pending would be acted on again.)
  */
 TEST(pending_replay)
 {

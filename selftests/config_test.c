@@ -243,9 +243,9 @@ static int write_file(const char *path, const char *text, mode_t mode)
  * command line): a setting the file no longer names returns to its
  * default, the command line wins over the file at every load, a key file
  * the file no longer names leaves no key, and a bad file fails whole.
- * (hpccd's reload read the file over the running settings: the removed
- * response-rate kept 50, the file's probe-budget beat -b, the keys of the
- * removed auth-key-file were read again.)
+ * (A reload that read the file over the running settings would keep a
+ * removed response-rate's 50, let the file's probe-budget beat -b, and
+ * read the keys of a removed auth-key-file again.)
  */
 TEST(reload_is_restart)
 {

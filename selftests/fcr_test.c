@@ -19,8 +19,8 @@ static const struct hpcc_fcr_msg msg4 = {
 
 /*
  * Field by field: a memcmp() of the structures also compares their
- * padding, which a decoded one on the stack leaves as it found it (CI at
- * 6692ee6 failed roundtrip and ipv6_message on that alone).
+ * padding, which a decoded one on the stack leaves as it found it
+ * (roundtrip and ipv6_message would fail on that alone).
  */
 static bool same(const struct hpcc_fcr_msg *a, const struct hpcc_fcr_msg *b)
 {
@@ -246,8 +246,8 @@ TEST(in_window)
  * A captured message replayed once its hold ended is refused (the slot
  * keeps its port's round and sequence number), and so is an older round
  * of that port; a later round, or a restarted hop's round 1 naming later
- * data, is taken.  Before, an ended hold's port was forgotten: the replay
- * held its rate again (HPCC_FCR_PUT_NEW).
+ * data, is taken.  A table that forgot an ended hold's port would let
+ * the replay hold its rate again (HPCC_FCR_PUT_NEW).
  */
 TEST(replay_after_hold)
 {

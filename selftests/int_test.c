@@ -80,8 +80,9 @@ TEST(util_measures)
 /*
  * Another CPU read its clock after this one's but measured first: this
  * one's @now is before the state's.  The state keeps its time and value
- * (before, now - ts wrapped to about 2^64 ns, the interval counted as
- * long, the utilization went to 0 and the state's time went back).
+ * (unchecked, now - ts would wrap to about 2^64 ns, the interval would
+ * count as long, the utilization would go to 0 and the state's time
+ * back).
  */
 TEST(util_now_before_last)
 {

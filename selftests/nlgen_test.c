@@ -313,9 +313,9 @@ static int queue_getfamily(struct hpcc_genl *g, const char *name,
  * A reply still queued from an earlier request (one that timed out) is
  * skipped by the next request, not taken for its reply: that request and
  * every later one get their own answers.  Against the kernel's nlctrl,
- * which every host has (the hpcc family need not be there).  Before, the
- * stale reply failed the request with EPROTO and left its reply queued
- * for the next one: every later request failed.
+ * which every host has (the hpcc family need not be there).  Taken as
+ * the reply, the stale one would fail the request with EPROTO and leave
+ * its reply queued for the next one: every later request would fail.
  */
 TEST(stale_reply_skipped)
 {
@@ -402,8 +402,8 @@ static size_t dump_done(char *buf, size_t len, uint32_t seq, uint32_t pid,
  * The rest of an interrupted dump of a request that timed out (request 7,
  * NLM_F_DUMP_INTR on its parts) read with request 8's whole dump: it is
  * skipped, and request 8's dump, which the table did not change under,
- * is not interrupted.  Before, every message of the buffer was scanned
- * for the flag, and request 8 failed with -EINTR: a reconcile then looked
+ * is not interrupted.  Were every message of the buffer scanned for the
+ * flag, request 8 would fail with -EINTR and a reconcile would then look
  * up each of its flows one by one.  The flag on request 8's own part
  * still counts.
  */

@@ -196,9 +196,9 @@ static struct hpccd_flow *answered(struct __test_metadata *_metadata,
 }
 
 /*
- * Telemetry refused (hpccd's old bug: the flow was never probed again):
- * the flow waits one doubled timeout, then comes back to be asked again;
- * it is not lost, and it can be probed after.
+ * Telemetry refused: the flow waits one doubled timeout, then comes back
+ * to be asked again; it is not lost (never probed again), and it can be
+ * probed after.
  */
 TEST_F(sched, backoff_comes_back)
 {

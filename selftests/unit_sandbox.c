@@ -2,9 +2,9 @@
 /*
  * unit_sandbox - run a command under the sandbox properties of a systemd
  * unit's [Service] section, without systemd: hpccd's tests run it under
- * daemon/hpccd/hpccd.service.in's own restrictions (issue 52 item 5: the unit
- * turned IPv6 off and no test ran hpccd under it) in guests that do not
- * boot systemd, and on the host.
+ * daemon/hpccd/hpccd.service.in's own restrictions (so that a restriction
+ * that breaks hpccd, such as one turning IPv6 off, fails a test) in guests
+ * that do not boot systemd, and on the host.
  *
  *   unit_sandbox UNIT-FILE CMD [ARG...]
  *

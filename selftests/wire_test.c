@@ -381,7 +381,7 @@ TEST(response_n_flows_extension)
 }
 
 /*
- * Receiver-based HPCC and the privacy mode (issue 21): a probe asks by
+ * Receiver-based HPCC and the privacy mode: a probe asks by
  * HPCC_WIRE_EXT_MODE; a response carries the mode bits, W when sent, and
  * room for a MAC last; private responses carry no records.  W 0 or above
  * 2^30, a MAC of another length, with key id 0 or not last are refused.
@@ -1118,8 +1118,8 @@ static size_t resp_max(const struct hpcc_pkt *p, uint8_t nhop)
 }
 
 /*
- * No response is larger than its probe (issue 52, item 1: a receiver
- * refuses to send one unless its operator allows it), for every probe
+ * No response is larger than its probe (a receiver refuses to send one
+ * unless its operator allows it: no amplification), for every probe
  * hpccd builds: its own encoding padded (HPCC_PROBE_PAD) with any
  * extensions, and INT-MD (hop_cap max(hops, 2)), IFA and IOAM with any
  * number of hops that filled them, IPv4 and IPv6, 1 to HPCC_MAX_HOPS.
