@@ -1,7 +1,7 @@
 #!/bin/bash
 # SPDX-License-Identifier: GPL-2.0
 #
-# Host-driven path migration (issue 20; draft-pan-tsvwg-hpccplus section
+# Host-driven path migration (draft-pan-tsvwg-hpccplus section
 # 9.4, draft-lyu-rtgwg-coordinated-congestion-management section 6.4):
 # with ccm-tries set, an IPv6 hpcc flow whose telemetry shows congestion
 # at a hop that is not the path's last changes its flow hash, and so its
@@ -126,8 +126,8 @@ topology() {
 # queued: iperf3 -b 2M -l 4K instead sends each write as one TSO segment
 # that one ACK covers within the round trip, and such a flow is probed
 # only by chance (hpcc_announce_active(); design.rst, "Idle restart"): in
-# a 6.12 guest 4 of 12 had no sample in 20 s, and the IPv4 case failed on
-# it in CI at 79cee3c.  Paced, 8 of 8 had one in 1.6 to 3.3 s.
+# a 6.12 guest 4 of 12 had no sample in 20 s, enough to fail the IPv4
+# case.  Paced, 8 of 8 had one in 1.6 to 3.3 s.
 FQRATE=--fq-rate
 
 # param NAME - hs's parameter NAME (hpccctl param show)
@@ -296,28 +296,26 @@ settled() {
 # split_settled - settled, and the three flows of 'shared' split
 split_settled() { settled && split 7601 7602 7603; }
 
-# NOT IN THE PLAN (again, 2026-11-28): with the rule's backoff
-# (hpcc_ccm_gap()) the case passed 5 of 6 runs on 6.1 and 6.12 (46 to
-# 155 changes, then none), against about 1 200 changes in 35 s that
-# never stopped before it.  But on 6.12 one run made 212 changes until
-# the 150 s flows ended, and one that passed ended with all three flows
-# on s2: 'settled' checked only that no change came in 3 s, not that the
-# flows were still split.  Since the retry at the longest gap
-# (hpcc_ccm_retry_due()) and split_settled, both runs passed (70 changes
-# on 6.1 in 110 s, 123 on 6.12 in 132 s); out of the plan for its length
-# while make check is over its 30 minutes.  Run by hand.
+# NOT IN THE PLAN: its 150 s flows would take make check over its 30
+# minutes.  Run by hand.  With the rule's backoff (hpcc_ccm_gap()) and
+# the retry at the longest gap (hpcc_ccm_retry_due()) it passes on 6.1
+# and 6.12 (70 changes on 6.1 in 110 s, 123 on 6.12 in 132 s); without
+# the backoff the flows make about 1 200 changes in 35 s that never
+# stop, and without the retry a run may make changes until the flows end.
+# split_settled checks that the flows are still split, not only that no
+# change came in 3 s: a run may settle with all three flows on s2.
 #
 # A collision on a resilient group: three unlimited IPv6 flows on s1, s2
 # idle (r1's resilient group keeps their buckets on s1 when s2 joins),
-# then path changes on (ccm-tries 10, ccm-share 40: U read 0.75 to 3.6
-# at the shared spine in the first runs, so U above 1 alone may not
-# show it): the flows change paths until they are split over the
-# spines, and then stop within 30 s, still running.  Here the shared
-# spine shows a standing queue (U 1.5 to 3.6 in the first runs: windows
-# of two or three packets), so the flows left on a busy spine stay
-# congested; each may make its tries and then keeps HPCC's law.  (At
-# 41ceb45 an uncongested first sample after each move ended the episode:
-# 165 changes in the first seconds, and 80-90 more in every 3 s after.)
+# then path changes on (ccm-tries 10, ccm-share 40: U reads 0.75 to 3.6
+# at the shared spine, so U above 1 alone may not show it): the flows
+# change paths until they are split over the spines, and then stop
+# within 30 s, still running.  Here the shared spine shows a standing
+# queue (U 1.5 to 3.6: windows of two or three packets), so the flows
+# left on a busy spine stay congested; each may make its tries and then
+# keeps HPCC's law.  (Were an uncongested first sample after each move
+# to end the episode, the flows would make 165 changes in the first
+# seconds, and 80-90 more in every 3 s after.)
 shared() {
 	local rc=0 pids="" i r0 r1
 	sctl param set ccm-tries 0 || return 1
@@ -341,8 +339,8 @@ shared() {
 		{ echo "still all on one spine:"; cat "$TMP/fv.last"; rc=1; }
 	echo "split: flows on s$(spine 7601) s$(spine 7602) s$(spine 7603), ccm-reroutes $r0 -> $(mstat hs ccm-reroutes)"
 	# settled and still split (a collision that outlasts the tries gets
-	# one more try per 1024 gaps, hpcc_ccm_retry_due(); CI's 6.12 run at
-	# c7a7932 "settled" with all three on s2)
+	# one more try per 1024 gaps, hpcc_ccm_retry_due(); without it a
+	# 6.12 run "settled" with all three on s2)
 	retry 20 split_settled || { echo "the flows kept changing paths, or all on one spine"; rc=1; }
 	r1=$(mstat hs ccm-reroutes)
 	echo "settled: flows on s$(spine 7601) s$(spine 7602) s$(spine 7603), ccm-reroutes $r0 -> $r1"
@@ -404,9 +402,9 @@ stays_put() {
 # telemetry, while it still runs (the callers wait well under the flow's
 # minute): the last listing, every hpcc socket of hs (ss: its congestion
 # control and cwnd) against every flow the module lists, the table's
-# counters, hpccd's counters (those not 0) and iperf3's last lines.  (CI
-# at 79cee3c, 6.12: the IPv4 flow of 'ipv4' was listed, in fallback with
-# no sample; it was never probed, FQRATE's comment says why.)
+# counters, hpccd's counters (those not 0) and iperf3's last lines.  (A
+# flow listed in fallback with no sample was never probed: FQRATE's
+# comment says why that can happen.)
 no_flow_diag() {
 	cat "$TMP/fv.last"
 	echo "-- hs's sockets:"
@@ -436,9 +434,9 @@ port_rate() {
 # 1 for the flow's whole minute, and the case failed on 6.1 and 6.12.)
 # The port's queue holds 1 MB, 8 s of the UDP's excess before a drop: a
 # flow in loss recovery runs no sample, and with 8 Mbit/s into a 200 KB
-# queue (drops from the first second) the IPv4 flow of CI's 6.1 run at
-# 6692ee6 took most of its minute to measure U above 1, and was gone
-# before the case's last check.
+# queue (drops from the first second) the IPv4 flow of a 6.1 run took
+# most of its minute to measure U above 1, and was gone before the
+# case's last check.
 
 # Incast: r2's v2, the last hop, slowed to 6 Mbit/s (and its hop's B with
 # it), the spines far from full (s1 at 7 + 4 of 20): an IPv6 flow's
@@ -511,9 +509,9 @@ probe_without_cc() {
 }
 
 # start_flow FAM DST PORT SPORT - hs's hpcc flow at 2 Mbit/s, once it has
-# telemetry; its pid in $FLOW.  300 s, ended by the case (end): CI's
-# 6.1 run at 4cdc21d spent 183 s in notes_ipv6, and its 120 s flow was
-# gone before the last checks.
+# telemetry; its pid in $FLOW.  300 s, ended by the case (end): a 6.1
+# run can spend 183 s in notes_ipv6, and a 120 s flow was gone before
+# the last checks.
 start_flow() {
 	ip netns exec hs iperf3 "-$1" -c "$2" -p "$3" --cport "$4" $FQRATE 2M \
 		-t 300 > "$TMP/iperf-$4.log" 2>&1 &
@@ -571,8 +569,8 @@ notes_ipv6() {
 	# and no longer once it is clear: every probe before the type 2
 	# carries it, and the flow-active of the change asks for a probe at
 	# once, without it (hpccd probes an application-limited flow like
-	# this one only in its busy periods: CI's 6.1 run at 2e671e1 saw no
-	# other probe of it for 100 s)
+	# this one only in its busy periods: a 6.1 run saw no other probe
+	# of it for 100 s)
 	read -r p1 ps <<< "$(dstat hs probes-cc) $(dstat hs probes-sent)"
 	play r1 v1 $sp fd00:c1::1 fd00:c1::1 $HR6 5205 <<-EOF || rc=1
 	3
@@ -633,8 +631,8 @@ notes_ipv4() {
 	retry 50 cc_is $HR4 $sp 1 || rc=1
 	echo "ccm-cc after type 1: $(fv $HR4 $sp ccm-cc)"
 	# the type 2, and a copy of it 5 ms later, while its segment is
-	# still in flight: a replay, refused as it arrives (ccm-ignored);
-	# before, the copy was taken (ccm-notes) and replaced the pending one
+	# still in flight: a replay, refused as it arrives (ccm-ignored),
+	# not taken (ccm-notes) in place of the pending one
 	play r1 v1 $sp 10.61.1.1 10.61.1.1 $HR4 5206 <<-EOF || rc=1
 	2
 	sleep 0.005
@@ -743,7 +741,7 @@ on_spine() { [ "$(spine2 "$1")" = "$2" ]; }
 # limit lets type 3s through; ccm_test's ar_gap_one_per_port_per_gap
 # checks the limit itself (hpcc_ccm_ar_allow()), which a count here could
 # not: it depends on how often the flow's segments reach the congested
-# port, and in CI at af10493 on 6.12 none was held back in 103 s.
+# port, and in a 6.12 guest none was held back in 103 s.
 hop_fabric() {
 	local sp=7502 rc=0 up busy other dev r0 a0 l0
 	hop_domain &&
@@ -772,8 +770,8 @@ hop_fabric() {
 		> /dev/null 2>&1 &
 	up=$!
 	# each move lands on the busy spine again with probability 1/2 (a
-	# random label, hashed): CI of 2026-11-28 on 6.12 saw 4 moves in the
-	# 30 s this waited then, all to s1 (1 in 16); 60 s allow more moves
+	# random label, hashed): 4 moves in 30 s, all back to the busy spine,
+	# come 1 time in 16 (a 6.12 run saw it); 60 s allow more moves
 	retry 300 on_spine $sp $other ||
 		{ echo "the flow stayed on s$busy:"; cat "$TMP/fv.last"; rc=1; }
 	ip netns exec "s$busy" "$CTL" int show | grep -A1 "^$dev .*ccm"

@@ -75,8 +75,8 @@ daemons_start() {
 # It waits (up to 10 s) for the server on PORT to have no connection left:
 # an iperf3 server runs one test at a time, and one whose client a test
 # stopped can take seconds to notice under load; a client that comes first
-# is refused ("the server is busy") and no flow appears (test 14 on both
-# kernels at d33ee37, and on 6.1 in CI at 48f7799).
+# is refused ("the server is busy") and no flow appears (seen on both
+# kernels).
 iperf_bg() {
 	retry 50 server_idle "$2" ||
 		echo "server on $2 still busy: $(ip netns exec hr ss -Htn state established "( sport = :$2 )" | wc -l) connections"
@@ -116,7 +116,7 @@ telemetry_reaches_module() {
 	# up to 30 s, stopped once the check passes: each check takes 1-2 s
 	# in the guest and the first fresh sample came 4-11 s into such flows
 	# (the "telemetry after" of kill_restart_mid_flow below), so a 10-s
-	# flow once ended first (6.1, 2026-11-25)
+	# flow can end first (seen on 6.1)
 	iperf_bg 6001 5201 30 50M
 	# fresh (under 100 ms old) telemetry with the stamped hop record
 	retry 50 flowj 6001 'age(f) < 100000 and len(f["hops"]) == 1 and f["hops"][0]["switch-id"] == 7 and f["hops"][0]["port-id"] == 3 and f["hops"][0]["rate"] == 100000000 and f["hops"][0]["qlen"] == 1500' || {
@@ -141,8 +141,8 @@ receiver_reports_n() {
 	w0=$(ip netns exec hs "$CTL" -j param show |
 		python3 -S -c 'import json, sys; p = json.load(sys.stdin); print(p["w-init"] * (1000 - p["eta"]) // 1000 // 2)')
 	# 60 s, stopped once both show N = 2: each check takes 1-2 s in the
-	# guest, and a 20 s pair once ended before a check found the first
-	# flow's telemetry under 100 ms old (6.1, 2026-11-25)
+	# guest, and a 20 s pair can end before a check finds the first
+	# flow's telemetry under 100 ms old (seen on 6.1)
 	iperf_bg 6101 5201 60 20M
 	iperf_bg 6102 5202 60 20M
 	retry 100 flowj 6101 "f.get('n-flows') == 2 and abs(f['w-ai'] - $w0) <= 1 and age(f) < 100000" &&
@@ -166,8 +166,8 @@ receiver_reports_n() {
 # whose data is all dropped is not what this tests: the flow may idle
 # between bursts (an app-limited sender; iperf3 in a busy guest is one),
 # which ends its probe cycle, and the next flow-active waits for an ACK
-# that the drop never lets come (6.1 once, 6.12 once at 48f7799: no probe
-# consumed in 3 s).  So the test sends 20 probes of the flow's tuple
+# that the drop never lets come (seen on 6.1 and 6.12: no probe consumed
+# in 3 s).  So the test sends 20 probes of the flow's tuple
 # itself from the sender's namespace, through the stand-in hop, and
 # counts the ones hpccd sends on top.
 probes_never_reach_tcp() {
@@ -200,11 +200,11 @@ kill_restart_mid_flow() {
 	f0=$(mstat hs fallbacks)
 	r0=$(mstat hs resumes)
 	# long enough for fallback and restart on a loaded machine (one 6.1
-	# guest beside a 6.12 one took more than the 30 s this used to be;
-	# alone, it had telemetry after 7 s, fell back at 10 and had hpccd
-	# back at 11; 6.12 beside 6.1 and the host tests at d33ee37: telemetry
-	# after 25 s, hpccd back at 43 s, and the 45-s flow this was ended
-	# before fresh telemetry); once HPCC is back with fresh telemetry
+	# guest beside a 6.12 one took more than 30 s; alone, it had
+	# telemetry after 7 s, fell back at 10 and had hpccd back at 11; 6.12
+	# beside 6.1 and the host tests: telemetry after 25 s, hpccd back at
+	# 43 s, so a 45-s flow ends before fresh telemetry); once HPCC is
+	# back with fresh telemetry
 	# (samples are applied only at ACKs of data: it moves data) the flow
 	# is stopped rather than waited for, so its length costs nothing
 	local t0=$SECONDS
@@ -238,7 +238,7 @@ kill_restart_mid_flow() {
 # in a one-vCPU guest the probe cycle (about 30 ms) is longer than
 # stale_rtts x srtt (4 x 2.5 ms), so a busy flow moves between the two
 # laws several times a second (160 fallbacks in 24 s on 6.1), and a
-# snapshot sees fallback more often than not (CI at b7d174e: none of 50
+# snapshot sees fallback more often than not (in one run none of 50
 # snapshots in 60 s showed hpcc).
 hop_gap_mid_flow() {
 	local n0 r0 s0 fs0 rc=0 t0=$SECONDS
@@ -319,7 +319,7 @@ garbage_survived() {
 # hpccd is no reflector: probes to a broadcast or multicast link-layer
 # address, to a broadcast, multicast, zero or loopback IP address, or from
 # a broadcast source get no response, and each refusal is counted.  (The
-# old hpccd answered the first two: they pass bind().)
+# first two pass bind(), so only hpccd's own check refuses them.)
 reflector_refused() {
 	local mac nu0 nl0 bs0 r0 n sp
 	mac=$(ip netns exec hs cat /sys/class/net/v0/address)
@@ -381,8 +381,8 @@ responses_rate_limited() {
 # A reload keeps what the packet sockets have queued.  hs's hpccd is
 # stopped, gets SIGHUP, then 50 probes; once it runs again its signalfd,
 # ready first, comes first: it reloads, and still reads and answers the
-# 50.  (Its reloads re-attached the packet filters and drained the
-# sockets: the 50 were lost.)
+# 50.  (A reload that re-attached the packet filters and drained the
+# sockets would lose the 50.)
 reload_keeps_queued() {
 	local mac pid p0 r0 n0
 	mac=$(ip netns exec hs cat /sys/class/net/v0/address)
@@ -403,9 +403,9 @@ reload_keeps_queued() {
 		[ "$(dstat hs responses-sent)" -ge $((r0 + 50)) ]
 }
 
-# A refused telemetry-set (here EPERM: hpccd without CAP_NET_ADMIN) no
-# longer ends a busy flow's probing: it is counted and the flow asks again
-# after a backoff.  (The old hpccd sent one probe and stopped for good.)
+# A refused telemetry-set (here EPERM: hpccd without CAP_NET_ADMIN) does
+# not end a busy flow's probing: it is counted and the flow asks again
+# after a backoff, rather than stopping for good after one probe.
 # probing_refused P J - hs's hpccd has sent P probes and had J pushes
 # refused, or more
 probing_refused() {
@@ -422,12 +422,11 @@ telemetry_refused_keeps_probing() {
 	sleep 2
 	p0=$(dstat hs probes-sent)
 	j0=$(dstat hs telemetry-rejected)
-	# probing goes on (the old hpccd stopped after its first refusal):
-	# within 15 s, 3 more probes and 1 more refusal.  Under load most
-	# responses can come after their timeout (one 6.1 guest beside a 6.12
-	# one: 29 probes and no refusal in the 4 s this used to wait, at
-	# 48f7799), and a late response is not pushed, so the wait is bounded
-	# by time, not fixed
+	# probing goes on after the first refusal: within 15 s, 3 more
+	# probes and 1 more refusal.  Under load most responses can come
+	# after their timeout (one 6.1 guest beside a 6.12 one: 29 probes and
+	# no refusal in 4 s), and a late response is not pushed, so the wait
+	# is bounded by time, not fixed
 	retry 75 probing_refused $((p0 + 3)) $((j0 + 1)) || rc=1
 	echo "without CAP_NET_ADMIN: probes-sent $p0 -> $(dstat hs probes-sent), telemetry-rejected $j0 -> $(dstat hs telemetry-rejected), responses-received $(dstat hs responses-received), responses-unexpected $(dstat hs responses-unexpected), probes-timed-out $(dstat hs probes-timed-out)"
 	iperf_stop 6005
@@ -440,8 +439,8 @@ telemetry_refused_keeps_probing() {
 
 # Events lost while hpccd cannot read them (stopped while 3000 hpcc
 # connections open and close) are repaired: hpccd's table ends up the
-# module's, and the resync is counted.  (The old hpccd replayed the stale
-# queued flow-new events after its dump: 221 dead flows kept in one run.)
+# module's, and the resync is counted.  (An hpccd that replayed the stale
+# queued flow-new events after its dump kept 221 dead flows in one run.)
 # The 6000 events fit the default 4 MiB buffer, so the case shrinks it to
 # 64 KiB (event-buffer-kb, SIGHUP) for the time it runs.
 lost_events_repaired() {
@@ -515,9 +514,9 @@ survives_module_reload() {
 	retry 50 dstat_is hs connected = 1 && retry 50 dstat_is hr connected = 1 ||
 		return 1
 	echo "reconnects $rc0 -> $(dstat hs reconnects)"
-	# 30 s, stopped once telemetry is fresh: a 10-s flow ended before a
-	# check (1-2 s each) found its telemetry under 100 ms old (6.1 in CI
-	# at 48f7799); fresh samples are applied at ACKs of data, so the flow
+	# 30 s, stopped once telemetry is fresh: a 10-s flow can end before
+	# a check (1-2 s each) finds its telemetry under 100 ms old (seen on
+	# 6.1); fresh samples are applied at ACKs of data, so the flow
 	# moves data and is stopped, not waited for
 	iperf_bg 6004 5201 30 50M
 	retry 50 flowj 6004 'age(f) < 100000 and len(f["hops"]) == 1' || {

@@ -15,12 +15,13 @@
 # loses packets outside the bottleneck queue and recovers in the fallback
 # law (32 Mbit/s once), which one run, or a mean, would take for the law.
 # With three runs, one such run and one low one put the median at 79 % of
-# cubic's (2026-11-23, 6.1: 38.8, 32.8, 37.4 Mbit/s against 47.6).
+# cubic's (6.1: 38.8, 32.8, 37.4 Mbit/s against 47.6).
 # The bound is a regression guard, not the target: hpcc's runs are steady
 # (36.3-38.4 Mbit/s in one boot) but sit at 80-84 % of cubic's, so a bound
-# of 80 % failed CI on a median of 79.96 % (2026-11-24, 6.1, 37.9 against
-# 47.4).  That shortfall is the control loop's (issue 16: S1 reaches 80 %
-# of the bottleneck, dctcp 94 %); the bound goes back up when it is fixed.
+# of 80 % fails on a median of 79.96 % (6.1, 37.9 against 47.4).  That
+# shortfall is the control loop's (Documentation/evaluation.rst: S1
+# reaches 80 % of the bottleneck, dctcp 94 %); the bound is to rise when
+# the loop reaches more.
 set -u
 TOP=$(cd "$(dirname "$0")/../.." && pwd)
 . "$TOP/selftests/lib.sh"

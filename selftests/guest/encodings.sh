@@ -2,7 +2,7 @@
 # SPDX-License-Identifier: GPL-2.0
 #
 # Telemetry in the switches' standard encodings that hpcc_int can stamp,
-# end to end over IPv4 and IPv6 (issue 18).
+# end to end over IPv4 and IPv6.
 #
 # P4.org INT-MD v2.1 over TCP (INT Dataplane Specification v2.1, sections
 # 5.7.2 and 5.8): the sender's hpccd sends INT-MD probes to the prefixes its
@@ -88,7 +88,7 @@ istat() { int_stat rt v2 "$@"; }
 # back), not a snapshot of the mode: in a one-vCPU guest the probe cycle
 # is longer than stale_rtts x srtt and the flow moves between the two laws
 # several times a second (daemon.sh's hop_gap_mid_flow), so a snapshot
-# waited up to 92 s for "hpcc" (CI at 542d649, 478 fallbacks in 58 s)
+# can wait 92 s and more for "hpcc" (one run: 478 fallbacks in 58 s)
 flow() {
 	local dst=$1 fam=$2 enc=$3 flags=$4 rc=0 pid s0 p0 st0 c0
 	s0=$(dstat hr "$enc-stacks")

@@ -1,8 +1,8 @@
 #!/bin/bash
 # SPDX-License-Identifier: GPL-2.0
 #
-# Fast Congestion Response end to end (issue 19;
-# draft-even-tsvwg-datacenter-fast-congestion): a congested hpcc_int port
+# Fast Congestion Response end to end
+# (draft-even-tsvwg-datacenter-fast-congestion): a congested hpcc_int port
 # sends FCR messages to the sender of each flow whose probes announce
 # support, the sender's tcp_hpcc checks them and caps the flow with the
 # lowest rate it holds; senders without support get CE marks (mixed mode);
@@ -238,12 +238,12 @@ calm_port() {
 # no other TCP flow to count; the hop's B stays 20 Mbit/s), and 24 new flows from hs send one segment each, in groups of 3
 # back to back 2 ms apart.  Each newcomer is counted at its segment, so
 # within a round each message's rate is below the one before (an
-# interval-long round would hand all of them the round's first rate: the
-# test fails on the module before 2026-11-27); and the count's growth
-# starts rounds early (fcr-early-rounds).  Then 6 flows whose segments
-# have a response's TCP header (seq 0, no flags) get no message: until
-# the fix of 2026-11-27 the hop built messages with sequence number 0 from
-# responses, which the senders refused as fcr-bad-seq
+# interval-long round would hand all of them the round's first rate, and
+# fail the test); and the count's growth starts rounds early
+# (fcr-early-rounds).  Then 6 flows whose segments have a response's TCP
+# header (seq 0, no flags) get no message: a message built from a
+# response carries sequence number 0, which the senders refuse as
+# fcr-bad-seq
 late_flows() {
 	local e0 e1 s0 s1 a rc=0 n ne0 ne1
 	busy_port 6304 || rc=1
@@ -255,9 +255,9 @@ late_flows() {
 		> "$TMP/burst" || rc=1
 	read -r e1 s1 a <<< "$(istat fcr-early-rounds fcr-sent fcr-active)"
 	# segments in a response's form (what hs's hpccd sends back for a
-	# probe of a flow from hr to hs) are no flow's data: no message (the
-	# module before 2026-11-27's fix sent all 6 one; 2 s to see them, as
-	# a loaded guest's work item may be late)
+	# probe of a flow from hr to hs) are no flow's data: no message (a
+	# hop that took them for data would send all 6 one; 2 s to see them,
+	# as a loaded guest's work item may be late)
 	ne0=$(istat not-ect)
 	ip netns exec hs $PY burst v0 $HS $SRV 5201 7100 6 3 0.002 2 \
 		response > "$TMP/resp" || rc=1
@@ -278,16 +278,16 @@ late_flows() {
 	return $rc
 }
 
-# the hop's messages to one sender are rate-limited (fcr-sender-max, the
-# issue's "emits FCRs rate-limited per sender"): with fcr-sender-max 4,
+# the hop's messages to one sender are rate-limited (fcr-sender-max): with
+# fcr-sender-max 4,
 # 24 new flows of hs, one segment each in groups of 3 every 2 ms while v2
 # is congested, get at most 4 messages per 32767 us interval, as a burst
 # of 4 and then the steady rate (their one segment each: a flow denied
-# gets no later chance), and each denial is counted.  The module before
-# 2026-11-27 sent 20 to 24 of them one each.  A burst after which v2 was
-# no longer congested proves nothing (CI, 6.1, at 6692ee6: no message
-# and no denial, 4 messages in 0.55 s where rounds 32 ms apart give the
-# busy flow one each): another burst, from new ports, up to three.
+# gets no later chance), and each denial is counted (a hop without the
+# limit sends 20 to 24 of them one each).  A burst after which v2 is no
+# longer congested proves nothing (one 6.1 run: no message and no
+# denial, 4 messages in 0.55 s where rounds 32 ms apart give the busy
+# flow one each): another burst, from new ports, up to three.
 sender_limit() {
 	local try rc
 	for try in 1 2 3; do
@@ -577,17 +577,18 @@ refusals() {
 	return $rc
 }
 
-# Forged and replayed messages (issue 51): the flow's segments wait
+# Forged and replayed messages: the flow's segments wait
 # 100 ms for their ACKs (netem on hr's v3), so a message rt sends for a
 # segment it saw on v1 names data in flight.  A genuine message (rate 2
 # Mbit/s) is taken; a forged one for the same hop port, a newer round, a
 # higher rate and a sequence number 2^31 away is refused as it arrives
-# (fcr-bad-seq) and the genuine hold stays.  Before, the forged one
-# replaced the hold (fcr-accepted twice) and the next ACK dropped it: the
-# genuine rate was gone.  Then with keys (rt's address signs with key 4):
-# a signed message held for 2 us, and the same bytes again 10 ms later,
-# after its hold ended: refused (fcr-ignored, or fcr-bad-seq had the
-# segment been acknowledged), where before the copy held its rate again.
+# (fcr-bad-seq) and the genuine hold stays (taken, the forged one would
+# replace the hold, fcr-accepted twice, and the next ACK would drop it:
+# the genuine rate gone).  Then with keys (rt's address signs with key
+# 4): a signed message held for 2 us, and the same bytes again 10 ms
+# later, after its hold ended: refused (fcr-ignored, or fcr-bad-seq had
+# the segment been acknowledged), so the copy does not hold its rate
+# again.
 fstats() {
 	local k
 	for k in fcr-accepted fcr-bad-seq fcr-ignored notify-auth-ok; do
@@ -634,9 +635,9 @@ forged() {
 
 # A burst of messages merged into one datagram (UDP_SEGMENT from rt: one
 # SKB_GSO_UDP_L4 skb across the veth, as UDP GRO delivers a burst): each
-# is read and counted, 8 messages for no flow are 8 fcr-no-flow.  Before,
-# only the first was (+1).  Sent again until one arrives; the count goes
-# up by 8 at a time.
+# is read and counted, 8 messages for no flow are 8 fcr-no-flow (not +1,
+# as a reader of the first message only would count).  Sent again until
+# one arrives; the count goes up by 8 at a time.
 gro_burst() {
 	local n0 n1 i
 	n0=$(mstat hs fcr-no-flow)
@@ -673,8 +674,8 @@ fcr_off() {
 # stock one; the next case checks the kernel log.  No hpcc socket may
 # outlive the path: one that loses its peer with data or a FIN unacked
 # keeps tcp_hpcc in use for minutes, and the scripts after this one in
-# the same guest could not unload it (make check, 2026-11-27: nlfuzz.sh
-# and unload.sh failed so).  So the hpcc flow ends, on both hosts, before
+# the same guest could not unload it (nlfuzz.sh and unload.sh would
+# fail).  So the hpcc flow ends, on both hosts, before
 # rt goes, and only UDP (hs's default congestion control set to cubic,
 # for iperf3's control connection) keeps v2 congested then.  Leaves no
 # router.

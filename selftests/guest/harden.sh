@@ -1,11 +1,11 @@
 #!/bin/bash
 # SPDX-License-Identifier: GPL-2.0
 #
-# Hardening of the modules (issue 15): who may set parameters, what memory
-# is charged to whom, flows that share a 4-tuple, and a software INT hop
+# Hardening of the modules: who may set parameters, what memory is
+# charged to whom, flows that share a 4-tuple, and a software INT hop
 # whose egress device is a bond (whose ndo_get_stats64 takes a lock that is
-# not BH-safe: on a lockdep kernel the old hook, which called
-# dev_get_stats() while forwarding, was reported there).
+# not BH-safe: on a lockdep kernel a hook that called dev_get_stats()
+# while forwarding is reported there).
 # Runs as root inside a guest (tools/vmrun).
 set -u
 TOP=$(cd "$(dirname "$0")/../.." && pwd)

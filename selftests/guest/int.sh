@@ -128,8 +128,8 @@ stamped6() {
 	send="ip netns exec tbs1 python3 $PROBE l2send6 s0 $mac fd00:18:1::1 fd00:19::1 60 probe"
 	# up to 20 s: it stops at the fourth stamp, and the four senders
 	# below (a python each) took more than 5 s in a loaded guest, so the
-	# last stamp came after a 5-s window closed (CI, 2026-11-25, 6.1:
-	# stamped 4, captured 3)
+	# last stamp came after a 5-s window closed (6.1: stamped 4,
+	# captured 3)
 	ip netns exec tbd1 python3 "$PROBE" stamps6 r0 60 $((20 * SLOW)) 4 > "$TMP/cap6" 2>&1 &
 	local p=$!
 	retry 25 grep -q sniffing "$TMP/cap6" || return 1

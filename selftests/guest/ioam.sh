@@ -1,7 +1,7 @@
 #!/bin/bash
 # SPDX-License-Identifier: GPL-2.0
 #
-# Telemetry from Linux's own IOAM (issue 18; RFC 9197 pre-allocated trace,
+# Telemetry from Linux's own IOAM (RFC 9197 pre-allocated trace,
 # net/ipv6/ioam6.c): an IPv6 hpcc flow through a stock Linux forwarder
 # whose ingress has ioam6_enabled.  The sender's hpccd sends IOAM probes to
 # the prefix its configuration names (encoding = ioam PREFIX/LEN); the

@@ -1,7 +1,7 @@
 #!/bin/bash
 # SPDX-License-Identifier: GPL-2.0
 #
-# IPv6 and dual stack (issue 17): IPv6 connections and IPv4 connections of
+# IPv6 and dual stack: IPv6 connections and IPv4 connections of
 # dual-stack (IPv4-mapped) sockets get HPCC state under the right key;
 # flow-get, dumps and telemetry-set name IPv6 flows by saddr6/daddr6; the
 # tracepoints print them; IPv6 probes and responses addressed to the host

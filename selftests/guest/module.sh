@@ -62,8 +62,8 @@ print(s.getsockopt(socket.IPPROTO_TCP, socket.TCP_CONGESTION, 16).rstrip(b"\0").
 }
 
 # An unprivileged socket may select hpcc only once the list has it; a
-# privileged one always may.  The module before hpcc was restricted was
-# allowed as loaded, to any socket.
+# privileged one always may.  (Unrestricted, a loaded module would be
+# allowed to any socket.)
 unprivileged_select() {
 	local out rc=0
 	fresh_load || return 1
@@ -98,8 +98,8 @@ refusal_leaks() {
 }
 
 # A namespace other than the initial one may default only to a listed
-# congestion control.  The module before hpcc was restricted could be
-# any namespace's default as loaded.
+# congestion control.  (Unrestricted, a loaded module could be any
+# namespace's default.)
 sysctl_in_netns() {
 	fresh_load && ip netns add hs || return 1
 	if refusal_leaks; then

@@ -43,8 +43,8 @@ setup() {
 	modprobe tcp_hpcc || return 1
 	# A line-rate start sends W_init (1.25 MB) at once; veth
 	# hands them to the receiving CPU's backlog, whose 1000 packets a
-	# one-vCPU-per-core TCG guest under load overflows now and then (6.1
-	# in CI: three flows, three loss reductions at the start).  The guest
+	# one-vCPU-per-core TCG guest under load overflows now and then (6.1:
+	# three flows, three loss reductions at the start).  The guest
 	# is this test's own: make the path loss-free there.
 	sysctl -qw net.core.netdev_max_backlog=30000 || return 1
 	ns_pair hs $CLI hr $SRV || return 1
@@ -173,7 +173,7 @@ falls_back_and_resumes() {
 	echo "resumed: mode=1 resumes $r0 -> $(stat_of hs resumes) step=$(flow_of last_step)"
 	# the resume keeps the path's last records: this sample (same hop,
 	# ts 100 s later) computes U (step w = 4 or wc = 5), it is not spent
-	# recording L (step first = 1, until issue 16)
+	# recording L (step first = 1)
 	[ "$(stat_of hs resumes)" -gt "$r0" ] &&
 		[ "$(flow_of last_step)" -ge 4 ]
 }
@@ -372,10 +372,10 @@ slow_start_once() {
 		python3 -S -c "import sys; w, mss, wi = $w, $mss, $W_INIT; sys.exit(not (w < wi and (w - 1000) % mss == 0 and w >= 2 * mss + 1000))" || return 1
 	else
 		# a loss reduction in between (TCG guests drop bursts at the
-		# veth: 5 to 35 reductions per attempt in CI at a1829e4, on
-		# both kernels): before the hand-over it only shrank cwnd, so
-		# W = cwnd x mss + W_ai still; after it, hpcc_ssthresh() capped
-		# W at ssthresh x mss.  Either way W is whole segments (or,
+		# veth: 5 to 35 reductions per attempt on both kernels): before
+		# the hand-over it only shrank cwnd, so W = cwnd x mss + W_ai
+		# still; after it, hpcc_ssthresh() capped W at ssthresh x mss.
+		# Either way W is whole segments (or,
 		# from a window of 2 after a timeout, W_min's 3000 plus W_ai),
 		# below W_init: it came from the window, not from W_init
 		python3 -S -c "import sys; w, mss, wi = $w, $mss, $W_INIT; sys.exit(not (w < wi and (w >= 2 * mss and (w % mss == 0 or (w - 1000) % mss == 0) or w == 3000 + 1000)))" || return 1
@@ -461,7 +461,7 @@ unprivileged() {
 }
 
 # (hr has flows of its own: iperf3's server applies the client's -C to its
-# end, a dual-stack socket talking IPv4, which has state since issue 17)
+# end, a dual-stack socket talking IPv4, which has state too)
 namespaces_apart() {
 	local out
 	ip netns exec hr "$NL" dump || return 1
@@ -490,7 +490,7 @@ events() {
 	# at 100 Mbit/s (0.3 s, many round trips, data waiting at every ACK):
 	# unpaced, a line-rate start could put all 4 MB in flight at once and
 	# finish within about one srtt, never an ACK that finds it outlasting a
-	# round trip (6.1, CI at 1341fb9: no flow-active)
+	# round trip (seen on 6.1: no flow-active)
 	ip netns exec hs iperf3 -c $SRV -p 5202 -C hpcc -n 4M -b 100M \
 		--cport 40100 >/dev/null || return 1
 	ip netns exec hs python3 "$TOP/selftests/guest/xfer.py" send \
@@ -708,8 +708,8 @@ PY
 # flight): a flow that had a sample and then sends again after an idle
 # period far longer than stale_rtts RTTs keeps the HPCC law and its W; a
 # flow that goes on sending without samples still falls back (after
-# stale_rtts RTTs with data in flight).  Until issue 16 the restart after
-# idle (CA_EVENT_TX_START) handed it to the fallback law at once.
+# stale_rtts RTTs with data in flight).  So the restart after idle
+# (CA_EVENT_TX_START) does not hand the flow to the fallback law.
 idle_holds_w() {
 	local out rc
 	{ ip netns exec hr python3 -S -c '
@@ -783,7 +783,7 @@ PY
 # CAP_NET_ADMIN over the namespace: root gets them from flow-get's do and
 # dump, a user without capabilities and the root of a user namespace that
 # does not own hs get the flow without them, and neither joins the events.
-# The module before this rule gave them to anyone.
+# (Without this rule anyone would get them.)
 seq_numbers_private() {
 	local np="setpriv --reuid=65534 --regid=65534 --clear-groups --inh-caps=-all --bounding-set=-all"
 	local tuple="$CLI 40090 $SRV 5290" who out rc=0
@@ -825,7 +825,7 @@ seq_numbers_private() {
 # (fcr-bad-seq, ccm-bad-seq: the FCR message's 1-s interval holds it until
 # the flow's next ACK checks it); what the kernel logs of them, anyone who may
 # read the log reads: no sequence number, the flow's or the message's.
-# The module before this rule logged snd_una, snd_nxt and max_window.
+# (Without this rule the log would show snd_una, snd_nxt and max_window.)
 log_without_seq() {
 	local tuple="$CLI 40091 $SRV 5291" mark="netlink.sh: log $$" seq f0 c0 out rc=0
 	flow_start 40091 5291 || return 1

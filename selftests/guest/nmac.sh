@@ -2,7 +2,7 @@
 # SPDX-License-Identifier: GPL-2.0
 #
 # The MAC of FCR messages and CCM notifications at the sending host
-# (issue 21; draft-miao-ccwg-hpcc section 9.1; kernel/lib/hpcc_nmac.c):
+# (draft-miao-ccwg-hpcc section 9.1; kernel/lib/hpcc_nmac.c):
 # tcp_hpcc's keys from a key file (hpccctl fcr set key-file, or hpccd's
 # key file, which hpccd sets at its start and reloads), reported
 # without their bytes; messages signed in userspace with libsodium

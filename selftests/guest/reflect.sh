@@ -1,10 +1,10 @@
 #!/bin/bash
 # SPDX-License-Identifier: GPL-2.0
 #
-# hpccd as a reflector (issue 52, items 1-3): an attacker in hr floods the
-# hpccd in hs with probes from spoofed sources, as fast as probe_flood
-# sends them.  What hs answers is counted on the wire (a tc filter on hs's
-# egress, DSCP 61) and by hpccd (responses-sent, response-bytes):
+# hpccd as a reflector: an attacker in hr floods the hpccd in hs with
+# probes from spoofed sources, as fast as probe_flood sends them.  What
+# hs answers is counted on the wire (a tc filter on hs's egress, DSCP 61)
+# and by hpccd (responses-sent, response-bytes):
 #   - sources spread over a /16 routed back through hr each stay below
 #     response-rate; the namespace-wide response-budget and
 #     response-budget-bytes bound the total, and the lookups made;
@@ -20,7 +20,7 @@
 #   - a flood naming a peer's address does not silence the peer's own
 #     flows, and a flood beyond the budget does not hold a new flow's
 #     probes for longer than a second.
-# Issue 52, item 4 too.  Runs as root inside a guest (tools/vmrun).
+# Runs as root inside a guest (tools/vmrun).
 # the counters dvars sets (a_*, b_*) are not assigned in sight
 # shellcheck disable=SC2154
 set -u
@@ -234,8 +234,8 @@ sys.exit(0 if s.connect_ex((a, 9)) in (0, 111) else 1)' "$2"
 
 # On-link spoofed sources (10.64/16 on v0): hs answers those it has no
 # neighbour entry for at 10 per second, so its table stays far below
-# gc_thresh3 (1024; the old hpccd made an entry per source, 1024 within
-# 50 ms at the per-source rate) and hr can still reach it.
+# gc_thresh3 (1024; an entry per source would reach 1024 within 50 ms at
+# the per-source rate) and hr can still reach it.
 neighbours_not_exhausted() {
 	onlink_flood 4 10.64.0.0/16 $CLI "on-link flood" "neighbour entries"
 }
@@ -318,7 +318,7 @@ no_amplification() {
 # A flood from hr's own address (ports 40000-40999, none a connection)
 # spends hr's per-source tokens (response-rate 200 here); probes of hr's
 # real connection, 10 of them 0.1 s apart, have tokens of their own and
-# are all answered (the old hpccd spent one bucket for both: nearly none).
+# are all answered (one bucket for both would answer nearly none).
 peer_flood_spares_own_flows() {
 	local w0 w1 fp
 	own_conn 41001 && own_port 41001 || return 1
@@ -358,8 +358,8 @@ own_answered() {
 
 # A flood from 198.19/16 far beyond the budget: a connection opened
 # during it is learnt within a second (tcp-dumps), and its probes from
-# then on are answered (the old hpccd answered one only when it found
-# one of the flood's few tokens).
+# then on are answered (not only when one finds one of the flood's few
+# tokens).
 budget_flood_spares_new_flows() {
 	local w0 w1 fp
 	own_port 41002 || return 1
@@ -388,7 +388,7 @@ budget_flood_spares_new_flows() {
 # Probes for 1000 ports of one address, a hop stamped in each (the stand-in
 # hop on hr's egress): with tcp-check (the default) none counts in N, for
 # none is a TCP connection of hs's; without it, one source counts for
-# n-flows-per-source flows at most.  (The old hpccd counted each port: N
+# n-flows-per-source flows at most.  (Counting each port would make N
 # about 1000, W_ai a thousandth.)
 n_not_open_to_probes() {
 	stand_in_hop hr v1 || return 1
@@ -428,9 +428,9 @@ answered_more() {
 	v=$(dstat hs responses-sent) && [ -n "$v" ] && [ "$v" -gt "$1" ]
 }
 
-# The same in IPv6, the issue's case: spoofed sources in hs's on-link /64
-# (its per-/64 response-rate, 20,000 a second, overflowed gc_thresh3,
-# 1024, within 50 ms in the old hpccd).
+# The same in IPv6: spoofed sources in hs's on-link /64 (at its per-/64
+# response-rate, 20,000 a second, an entry per source would overflow
+# gc_thresh3, 1024, within 50 ms).
 neighbours6_not_exhausted() {
 	onlink_flood 6 2001:db8:52::1:0/112 $CLI6 "on-link /64 flood" \
 		"IPv6 neighbour entries"

@@ -2,8 +2,8 @@
 # SPDX-License-Identifier: GPL-2.0
 #
 # Receiver-based HPCC and authenticated, private feedback, end to end
-# (issue 21; draft-pan-tsvwg-hpccplus-02 section 6.2, draft-miao-ccwg-hpcc
-# section 9.1).
+# (draft-pan-tsvwg-hpccplus-02 section 6.2, draft-miao-ccwg-hpcc section
+# 9.1).
 #
 # The sender's hpccd asks for receiver-based HPCC in its probes (rx-based =
 # PREFIX); the receiver's hpccd runs NewINT on each probe's records and

@@ -1,10 +1,10 @@
 #!/bin/bash
 # SPDX-License-Identifier: GPL-2.0
 #
-# hpccd under its shipped unit's sandbox (daemon/hpccd/hpccd.service.in; issue
-# 52 item 5: the unit's RestrictAddressFamilies= lacked AF_INET6, hpccd
-# read the refused socket as "no IPv6 on this host", and no test ran it
-# under its unit).  The guest boots no systemd, so selftests/unit_sandbox
+# hpccd under its shipped unit's sandbox (daemon/hpccd/hpccd.service.in: a
+# RestrictAddressFamilies= without AF_INET6 would make hpccd read the
+# refused socket as "no IPv6 on this host", which only a test under the
+# unit shows).  The guest boots no systemd, so selftests/unit_sandbox
 # applies the unit's [Service] properties as systemd does: the address
 # family filter (seccomp, EAFNOSUPPORT), the system call filter, the
 # architecture filter, an unprivileged user with the unit's ambient

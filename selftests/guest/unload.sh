@@ -26,12 +26,12 @@
 # UNLOAD_CYCLES sets the cycles per module: default 20 on the debugging
 # kernel (make check-debug, with fault injection: where a race becomes a
 # KASAN report), 4 on stock kernels (where only an Oops would show it;
-# 20 cycles took 190 s of make check's 30 minutes, 10 cycles 40-73 s per
-# module on 2026-11-25; 6 until 2026-11-27, when fcr.sh needed the time).
+# 20 cycles take 190 s of make check's 30 minutes, 10 cycles 40-73 s per
+# module, and fcr.sh needs the time).
 # UNLOAD_NETNS the
 # namespace deletions: default 5 on the debugging kernel, 2 on stock ones
 # (each takes 10-25 s in a single-threaded TCG guest, most of it the
-# namespace's teardown; 3 until 2026-11-27).
+# namespace's teardown).
 #
 # Modules built with HPCC_FAULT_INJECT=y (make check-debug) have test-only
 # delays (kernel/common/hpcc_fault.h): before each rmmod the cycled module is set
