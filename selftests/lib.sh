@@ -261,7 +261,7 @@ TALLY_SKIP=0
 # still there 3 s later.  iperf3 longjmps out of its SIGTERM handler into
 # code that calls malloc and stdio, so a SIGTERM that lands inside one of
 # those can leave it deadlocked, asleep for good, and a plain kill + wait
-# waits with it (the likeliest cause of fcr.sh's hang in CI at 5d69d91).
+# waits with it (the likeliest cause of a guest script that hangs).
 end_procs() {
 	local p st line end
 	[ $# = 0 ] && return 0

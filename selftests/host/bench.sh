@@ -269,7 +269,7 @@ report_failures() {
 # in 40 ms with a 100 KB peak queue, 2 RTOs, 30 messages sent by the hop
 # and two rates that arrived 1 and 3 ms and were applied 2 and 4 ms after
 # the hop sent them (arrival p50 1 ms, nearest rank); dctcp's in
-# 30 ms: the S4 row shows the FCR columns, and the issue 19 targets read
+# 30 ms: the S4 row shows the FCR columns, and the FCR targets read
 # 2 RTOs (not met), a peak of 100 KB of 250 (met) and a round p99 above
 # dctcp's (not met)
 report_s4_fcr() {

@@ -11,7 +11,7 @@
 # (default 30) per target; the targets run side by side (on two cores each
 # gets about two thirds of one: at 45 s, over a million inputs each, where
 # a run one after another took 140 s of make check for 1.4 times the
-# inputs; 30 s since 2026-11-25, to keep make check within 30 minutes).  A
+# inputs; 30 s keeps make check within 30 minutes).  A
 # crash, sanitizer report or invariant failure fails the test; the
 # reproducer is kept in build/fuzz/.
 set -u

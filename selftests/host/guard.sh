@@ -4,9 +4,9 @@
 # guard and end_procs (selftests/lib.sh).  guard is the watchdog on each guest script: a script
 # that ends keeps its status; one that hangs is reported (its processes,
 # their kernel stacks), ended with its EXIT trap run, its session killed so
-# that nothing holds the output pipe, and given status 124.  Before it, a
-# hung fcr.sh took the 6.12 guest's whole 3600 s in CI at 5d69d91 and the
-# log showed nothing of what hung.
+# that nothing holds the output pipe, and given status 124.  Without it, a
+# hung script takes the guest's whole 3600 s and the log shows nothing of
+# what hung.
 set -u
 TOP=$(cd "$(dirname "$0")/../.." && pwd)
 . "$TOP/selftests/lib.sh"

@@ -92,9 +92,9 @@ signals() {
 # A SIGHUP while hpccd starts is a reload, not its death: its
 # configuration is a FIFO, so it waits in the open until the test writes
 # it; the SIGHUP comes meanwhile.  It stays pending (signals_block()
-# first in main()), and once up hpccd reloads (the FIFO again).  Before,
-# it died of the signal (bench-ccm's reload right after the start,
-# 2026-11-28).
+# first in main()), and once up hpccd reloads (the FIFO again), rather
+# than dying of the signal (as a testbed's reload right after the start
+# would make it).
 early_sighup() {
 	local pid rc
 	mkfifo "$TMP/slow.conf" || return 1
@@ -141,8 +141,8 @@ stat_of() {
 # reconcile-s: the notification of the module's load can be lost in an
 # event overrun, and hpccd must not wait for it for good.  Each lookup is
 # a round trip to nlctrl.  Over 7 s from the first snapshot (taken in the
-# first 1.5 s) that is 2 or 3 lookups whatever the host's load.  Before,
-# hpccd made none after the start (netlink-round-trips stayed as it was).
+# first 1.5 s) that is 2 or 3 lookups whatever the host's load (with none
+# after the start, netlink-round-trips would stay as it was).
 lookup_while_away() {
 	local pid a b la lb
 	"$D" -c /dev/null -S "$TMP/lstat" > "$TMP/lookup.log" 2>&1 &
@@ -214,8 +214,8 @@ sandboxed() {
 	grep -v "not applied" "$log"
 }
 
-# The shipped unit: IPv4 and IPv6 sockets (before, the unit lacked
-# AF_INET6 and hpccd ran IPv4 only, saying "no IPv6").
+# The shipped unit: IPv4 and IPv6 sockets (a unit without AF_INET6 makes
+# hpccd run IPv4 only, saying "no IPv6").
 unit_ipv6() {
 	local out
 	out=$(sandboxed "$TOP/daemon/hpccd/hpccd.service.in" "$TMP/unit.log" lo)
@@ -243,8 +243,8 @@ unit_no_ipv6() {
 }
 
 # The statistics file goes through a fresh temporary file: a symbolic
-# link planted at the old fixed name FILE.tmp is not followed (before, its
-# target was overwritten), and no temporary file is left.
+# link planted at a fixed name such as FILE.tmp is not followed (its
+# target would be overwritten), and no temporary file is left.
 stats_no_symlink() {
 	local pid d=$TMP/st
 	mkdir -p "$d" && echo "not hpccd's" > "$TMP/victim" &&
@@ -265,9 +265,9 @@ stats_no_symlink() {
 
 # The MAC keys (auth-key-file) are in no memory a core dump would hold:
 # the key bytes and their hex text appear only in mappings marked
-# MADV_DONTDUMP ("dd" in smaps); and the unit sets LimitCORE=0.  Before,
-# main()'s copy of the settings, the key ring in hpccd's data and a line
-# buffer kept them.
+# MADV_DONTDUMP ("dd" in smaps); and the unit sets LimitCORE=0.  Where
+# they would otherwise stay: main()'s copy of the settings, the key ring
+# in hpccd's data and a line buffer.
 keys_not_dumpable() {
 	local pid k1 k2 rc=0
 	k1=$(od -An -tx1 -N32 /dev/urandom | tr -d ' \n')
