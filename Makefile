@@ -369,7 +369,7 @@ run-bench-scale: all tools
 	@tools/vmrun --kernel $${HPCC_KERNEL:-6.12} --timeout 5400 --mem 4096 -- \
 		env SCALE_FLOWS=$${SCALE_FLOWS:-100000} SCALE_ACTIVE=$${SCALE_ACTIVE:-100} \
 		SCALE_WINDOW_S=$${SCALE_WINDOW_S:-20} bash tools/bench/scale.sh
-# The benchmarks of issue 20 (tools/bench/ccm.sh): an ECMP collision, the
+# The CCM benchmarks (tools/bench/ccm.sh): an ECMP collision, the
 # same with incast at a last hop, and a flap; hpcc with CCM, hpcc without,
 # dctcp with PLB on the leaf-spine testbed, in one
 # guest (6.12 unless HPCC_KERNEL names another); raw results and report.md

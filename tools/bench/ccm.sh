@@ -1,7 +1,7 @@
 #!/bin/bash
 # SPDX-License-Identifier: GPL-2.0
 #
-# tools/bench/ccm.sh OUT - the ECMP collision benchmark of issue 20 (a
+# tools/bench/ccm.sh OUT - the ECMP collision benchmark of CCM (a
 # benchmark, not a test; run in a guest by `make bench-ccm`).  On the
 # leaf-spine testbed (tools/testbed/testbed.sh, tb_up leafspine) with
 # CCM_FLOWS senders (default 4), each sending one long IPv6 flow to its
@@ -34,10 +34,10 @@
 #              should (directories incast-VARIANT-REP).  3, not 10 or 6:
 #              the last hop must be what holds the incast flows back; at
 #              10 they got 6.7 Mbit/s together through the collided
-#              uplink, their last hop's u' 0.5 to 0.8 (hpcc_ccm traces,
-#              2026-11-28), and at 6 the incast flows' changes still came
-#              at u' 0.58 to 0.79 with the uplink binding at U 1.2 to 1.8
-#              (2026-11-29): not incast by any hop's measure
+#              uplink, their last hop's u' 0.5 to 0.8 (hpcc_ccm traces),
+#              and at 6 the incast flows' changes still came at u' 0.58
+#              to 0.79 with the uplink binding at U 1.2 to 1.8: not
+#              incast by any hop's measure
 #   flap       flows 1 to 3 over both spines from the start, while
 #              CCM_FLAP_MBIT (default 20) of UDP from tbs4 to tbd4 is
 #              routed over one spine, then the other, every CCM_FLAP_S

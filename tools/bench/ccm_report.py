@@ -111,7 +111,7 @@ def one(d, b, nflows, dur=None):
         return None
     # the flows' end: the sampler runs until every iperf3 has exited,
     # which can be many seconds later (42 s after t0 for 25 s flows in
-    # one run of 2026-11-28, whose "last 10 s" then read 0 %)
+    # one run, whose "last 10 s" would then read 0 %)
     end = rows[-1][0]
     if dur and "t0" in meta:
         end = min(end, float(meta["t0"]) + dur)

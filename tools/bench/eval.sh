@@ -245,8 +245,8 @@ bench_cpu() {
 # bench_hpccd FILE [after] - every namespace's hpccd: "NS ticks N" (utime +
 # stime, USER_HZ) and its work counters, "NS COUNTER N" (SIGUSR1 writes
 # them to TB_TMP/NS.hpccd.stats, renamed into place when complete), for
-# what hpccd's CPU buys per namespace (issue 16, item 1 (b)); and for
-# dead flows (item 1 (c)) its resyncs, flows-reconciled (flows a
+# what hpccd's CPU buys per namespace; and for dead flows its resyncs,
+# flows-reconciled (flows a
 # reconcile found it held and the module no longer had) and
 # dumps-interrupted (reconciles whose dump the table changed under, which
 # then looked its unlisted flows up one by one), with two gauges:
@@ -255,11 +255,11 @@ bench_cpu() {
 # module's (hpccctl stats) in that namespace.
 #
 # Every daemon is signalled at once and read by one awk, with no process
-# started per namespace but the "after" record's hpccctl: the loop of
-# 2026-11-25 started about ten processes for each of 16 namespaces and
-# took 14-15 s per record in a loaded guest, 30 s of every fctgen run
-# (S4's 10 cases: 400 s of each algorithm's 520; the full run of
-# 2026-11-26 took 62 minutes per repetition against 28 on 2026-11-25)
+# started per namespace but the "after" record's hpccctl: a loop that
+# starts about ten processes for each of 16 namespaces takes 14-15 s per
+# record in a loaded guest, 30 s of every fctgen run (S4's 10 cases:
+# 400 s of each algorithm's 520; a full run took 62 minutes per
+# repetition with such a loop, against 28 without the records)
 bench_hpccd() {
 	local f ns p c i all nss=() pids=() args=()
 	for f in "$TB_TMP"/*.hpccd.pid; do
@@ -312,9 +312,9 @@ bench_fctgen() {
 }
 
 # bench_fctgen_before DIR - the queue sampler and the "before" records
-# (16 hpccd statistics dumps, which took 10-20 s in a loaded guest until
-# 2026-11-26, so a run that times events from its flows' start takes them
-# before it starts)
+# (16 hpccd statistics dumps, which can take seconds in a loaded guest,
+# so a run that times events from its flows' start takes them before it
+# starts)
 bench_fctgen_before() {
 	tb_qsample "$1"
 	bench_cpu "$1/cpu.before"
@@ -343,9 +343,9 @@ bench_fctgen_run() {
 #
 # Enabling a trace event patches kernel text (its static key; and, with
 # the record-cmd option, the sched_switch tracepoint in __schedule), and
-# patching text while other vCPUs run it crashed an mttcg guest: an int3
-# Oops in __schedule+0x339 during S1 with hpcc, 2026-11-24, when the events
-# were enabled and disabled around every run.  So bench_trace_setup
+# patching text while other vCPUs run it can crash an mttcg guest (an
+# int3 Oops in __schedule+0x339 during S1 with hpcc, with the events
+# enabled and disabled around every run).  So bench_trace_setup
 # enables them once, with record-cmd off, before any run, and each run
 # only switches the ring buffer (tracing_on, a flag, no patching).
 TRACEFS=/sys/kernel/tracing
@@ -529,7 +529,7 @@ s5() {
 # (chrt -f 10; it sleeps in epoll between messages): with one process for
 # both, the ping flow waited for the long flows' work in a loaded guest
 # (gaps between messages up to 159 ms, 699 of about 2 000 samples with
-# hpcc-fcr at 100 %, 2026-11-27), and a process of its own at normal
+# hpcc-fcr at 100 %), and a process of its own at normal
 # priority still sent only 550 of 1 000 at 100 % in a quick run: the
 # guest's CPU is busy, and the latency should measure the network, not
 # the emulated CPU's scheduler
@@ -576,8 +576,8 @@ bench_sleep_until() {
 # s6: one long flow; the bottleneck steps to half its rate after PHASE s
 # and back PHASE s after that step took effect (tc itself can take 1-2 s
 # to run in a busy guest; steps.txt has the real times).  The records
-# taken before a run come first: timed from before them, the steps of the
-# runs of ae4da9c..8e689ca fell before the flow started.
+# taken before a run come first: timed from before them, the steps would
+# fall before the flow started.
 s6() {
 	local dir=$2 p=$((PHASE * 1000000)) spid up
 	echo "1 0 tbs1 tbd1 198.19.0.1 0 $((3 * p + 3000000))" > "$dir/schedule.txt"

@@ -111,8 +111,8 @@ def hpccd_counters(d):
     """eval.sh's bench_hpccd records: {"ROLE COUNTER": change}, ROLE
     "senders" (namespaces tbs*), "receivers" (tbd*, the dumbbell's
     receivers; tbr is the router) or "other"; empty when the run has
-    none.  (Until 2026-11-25 receivers were taken as tbr*, and the report
-    showed the receivers' daemons as idle.)  The gauges in HPCCD_GAUGES
+    none.  (tbr* is the router, not a receiver: taken for the receivers,
+    it would show their daemons as idle.)  The gauges in HPCCD_GAUGES
     are the "after" record's values, not changes."""
     c = {}
     for when in ("before", "after"):
@@ -138,7 +138,8 @@ HPCCD_GAUGES = ("flows", "module-flows")
 # An RTO increments TcpExt's TCPTimeouts only when it fires in Open without
 # SACKed data; in Recovery, Disorder (or with SACKed data) and Loss it
 # increments one of these instead (tcp_retransmit_timer(),
-# net/ipv4/tcp_timer.c).  Runs before 2026-11-25 recorded TCPTimeouts only.
+# net/ipv4/tcp_timer.c).  A run that recorded TCPTimeouts only counts that
+# one: rtos() sums the counters present.
 RTO_COUNTERS = ("TCPTimeouts", "TCPSackRecoveryFail", "TCPSackFailures",
                 "TCPLossFailures", "TCPRenoRecoveryFail", "TCPRenoFailures")
 
@@ -899,8 +900,8 @@ def s7(d, meta, res):
         for p in reps:
             for sub in sorted(glob.glob(os.path.join(p, "load*"))):
                 load = int(re.search(r"load(\d+)$", sub).group(1))
-                # the ping flow: in flows.txt before it had an fctgen of
-                # its own (flows-ping.txt)
+                # the ping flow: in flows-ping.txt (an fctgen of its
+                # own), or in flows.txt in runs that have no such file
                 fl = flows(sub) + flows(sub, "flows-ping.txt")
                 lng = [f for f in fl if f["id"] < MANY_LAT_ID]
                 lat = pings(sub)
@@ -1170,7 +1171,7 @@ def hpccd_table(per, load):
            "| cc | flows in progress | CPU s | probes sent | responses sent | "
            "events | telemetry pushed | CPU ms per probe sent |",
            "|---|---|---|---|---|---|---|---|"] + rows
-    # Dead flows (issue 16, item 1 (c)): runs recorded since 2026-11-26
+    # Dead flows: runs whose hpccd records have the flow gauges
     dead = []
     for cc in per:
         v = [x for x in per[cc].get(load, [])
@@ -1332,7 +1333,7 @@ def targets(res, meta):
     if n16:
         rows.append(("S4 no RTO for hpcc at N = 16 (all runs)", "%d RTOs" % sum(n16),
                      sum(n16) == 0))
-    # issue 19: hpcc with FCR, no RTO at N = 16 and 32, peak queue at most
+    # FCR's targets: hpcc with FCR, no RTO at N = 16 and 32, peak queue at most
     # half the buffer, round completion p99 at most dctcp's (each case)
     s4f = res.get("s4", {}).get("hpcc-fcr", {})
     s4d = res.get("s4", {}).get("dctcp", {})
@@ -1355,7 +1356,7 @@ def targets(res, meta):
         if s4d:
             rows.append(("S4 hpcc-fcr round p99 <= dctcp's (every case)",
                          "; ".join(worse) if worse else "every case", not worse))
-    # issue 19: the draft's section 8.1 test (reported, no target), and
+    # FCR: the draft's section 8.1 test (reported, no target), and
     # mixed mode: the link stays fair, the flows without FCR get CE marks
     s7 = res.get("s7", {})
     if s7.get("hpcc") and s7.get("hpcc-fcr"):

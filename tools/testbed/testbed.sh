@@ -157,9 +157,8 @@ rx-based = fd00:19::/64"
 
 # tb_hpccd_reload NS - NS's hpccd re-reads its configuration: SIGHUP once
 # it is up (its log says "connected:"; before it blocks the signal a
-# SIGHUP kills it: bench-ccm's first runs lost tbs1's hpccd so, and its
-# flow ran the fallback law unprobed), then its log says "reloaded" once
-# more
+# SIGHUP kills it, and its flows would run the fallback law unprobed),
+# then its log says "reloaded" once more
 tb_hpccd_reload() {
 	local log=$TB_TMP/$1.hpccd.log n
 	retry 50 grep -q "connected:" "$log" || return 1
@@ -178,8 +177,8 @@ tb_hpccd_reload() {
 # are senders without FCR, which the hop marks CE.  The senders' rate-min
 # is B x 0.1 / 256 (fcr-eta's least over the hop's 256 flows), the least
 # rate the hop can send: the default 1 Mbit/s is B x 0.95 / 47.5 here,
-# and S7 at 100 % load counted more flows than that (2026-11-27: 30 192
-# messages refused).  TB_FCR_DRAIN: the hop's fcr-drain, us (default 0:
+# and S7 at 100 % load counts more flows than that (30 192 messages
+# refused in one run).  TB_FCR_DRAIN: the hop's fcr-drain, us (default 0:
 # the rate does not count the queue).  off: none of it.
 tb_fcr() {
 	local on=$1 n=${2:-$TB_S} i high=0
