@@ -4,11 +4,11 @@
 # hpccd under its shipped unit's sandbox (daemon/hpccd/hpccd.service.in; issue
 # 52 item 5: the unit's RestrictAddressFamilies= lacked AF_INET6, hpccd
 # read the refused socket as "no IPv6 on this host", and no test ran it
-# under its unit).  The guest boots no systemd, so selftests/unit_sandbox
-# applies the unit's [Service] properties as systemd does: the address
-# family filter (seccomp, EAFNOSUPPORT), the system call filter, the
-# architecture filter, an unprivileged user with the unit's ambient
-# capabilities and bounding set,
+# under its unit).  The guest boots no systemd, so
+# selftests/progs/unit_sandbox applies the unit's [Service] properties as
+# systemd does: the address family filter (seccomp, EAFNOSUPPORT), the
+# system call filter, the architecture filter, an unprivileged user with
+# the unit's ambient capabilities and bounding set,
 # NoNewPrivileges, UMask and LimitCORE (the keys it does not apply it
 # lists in the log).  Two namespaces, dual stack, hpccd so confined in
 # each; an IPv4 and an IPv6 hpcc flow: both are probed and answered.
