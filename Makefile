@@ -216,50 +216,52 @@ $(BUILD)/core_bench: $(call obj,obj,tools/bench/core_bench.c $(CORE_SRC))
 
 # Test programs (kselftest harness from the kernel source package).  Those
 # that exercise our userspace code run under ASan and UBSan; the others run
-# in the guests.
+# in the guests.  Sources: selftests/unit/ (unit tests), selftests/progs/
+# (programs the test scripts run) and selftests/guest/; every binary lands
+# in build/selftests/, where the scripts find it ($BIN in selftests/lib.sh).
 SELFTEST_PROGS := $(addprefix $(BUILD)/selftests/,tcp_cc_tool cc_sockopt \
 	hpcc_nl core_test core_equiv wire_test decode_test sched_test nlgen_test \
 	config_test fcr_test ccm_test int_test auth_test rx_test nmac_test \
 	send_test probe_flood nmac_send unit_sandbox hpccctl_print)
 selftest-progs: $(SELFTEST_PROGS)
-$(BUILD)/selftests/core_%: $(call obj,obj-san,selftests/core_%.c $(CORE_SRC))
+$(BUILD)/selftests/core_%: $(call obj,obj-san,selftests/unit/core_%.c $(CORE_SRC))
 	$(call link,$(CC),$(U_CFLAGS) $(SAN_FLAGS),-lm)
-$(BUILD)/selftests/wire_test: $(call obj,obj-san,selftests/wire_test.c $(WIRE_SRC) $(DECODE_SRC))
+$(BUILD)/selftests/wire_test: $(call obj,obj-san,selftests/unit/wire_test.c $(WIRE_SRC) $(DECODE_SRC))
 	$(call link,$(CC),$(U_CFLAGS) $(SAN_FLAGS))
-$(BUILD)/selftests/decode_test: $(call obj,obj-san,selftests/decode_test.c $(DECODE_SRC))
+$(BUILD)/selftests/decode_test: $(call obj,obj-san,selftests/unit/decode_test.c $(DECODE_SRC))
 	$(call link,$(CC),$(U_CFLAGS) $(SAN_FLAGS))
-$(BUILD)/selftests/config_test: $(call obj,obj-san,selftests/config_test.c daemon/hpccd/hpccd_config.c)
+$(BUILD)/selftests/config_test: $(call obj,obj-san,selftests/unit/config_test.c daemon/hpccd/hpccd_config.c)
 	$(call link,$(CC),$(U_CFLAGS) $(SAN_FLAGS))
-$(BUILD)/selftests/auth_test: $(call obj,obj-san,selftests/auth_test.c daemon/lib/hpcc_auth.c daemon/hpccd/hpccd_config.c $(WIRE_SRC) $(OVERLAP_SRC))
+$(BUILD)/selftests/auth_test: $(call obj,obj-san,selftests/unit/auth_test.c daemon/lib/hpcc_auth.c daemon/hpccd/hpccd_config.c $(WIRE_SRC) $(OVERLAP_SRC))
 	$(call link,$(CC),$(U_CFLAGS) $(SAN_FLAGS),-lsodium)
-$(BUILD)/selftests/rx_test: $(call obj,obj-san,selftests/rx_test.c daemon/hpccd/hpccd_rx.c $(CORE_SRC))
+$(BUILD)/selftests/rx_test: $(call obj,obj-san,selftests/unit/rx_test.c daemon/hpccd/hpccd_rx.c $(CORE_SRC))
 	$(call link,$(CC),$(U_CFLAGS) $(SAN_FLAGS))
-$(BUILD)/selftests/fcr_test: $(call obj,obj-san,selftests/fcr_test.c $(FCR_SRC))
+$(BUILD)/selftests/fcr_test: $(call obj,obj-san,selftests/unit/fcr_test.c $(FCR_SRC))
 	$(call link,$(CC),$(U_CFLAGS) $(SAN_FLAGS))
-$(BUILD)/selftests/nmac_test: $(call obj,obj-san,selftests/nmac_test.c $(NMAC_SRC))
+$(BUILD)/selftests/nmac_test: $(call obj,obj-san,selftests/unit/nmac_test.c $(NMAC_SRC))
 	$(call link,$(CC),$(U_CFLAGS) $(SAN_FLAGS),-lsodium)
-$(BUILD)/selftests/ccm_test: $(call obj,obj-san,selftests/ccm_test.c $(CCM_SRC))
+$(BUILD)/selftests/ccm_test: $(call obj,obj-san,selftests/unit/ccm_test.c $(CCM_SRC))
 	$(call link,$(CC),$(U_CFLAGS) $(SAN_FLAGS))
-$(BUILD)/selftests/int_test: $(call obj,obj-san,selftests/int_test.c)
+$(BUILD)/selftests/int_test: $(call obj,obj-san,selftests/unit/int_test.c)
 	$(call link,$(CC),$(U_CFLAGS) $(SAN_FLAGS))
-$(BUILD)/selftests/sched_test: $(call obj,obj-san,selftests/sched_test.c daemon/hpccd/hpccd_sched.c)
+$(BUILD)/selftests/sched_test: $(call obj,obj-san,selftests/unit/sched_test.c daemon/hpccd/hpccd_sched.c)
 	$(call link,$(CC),$(U_CFLAGS) $(SAN_FLAGS))
-$(BUILD)/selftests/send_test: $(call obj,obj-san,selftests/send_test.c daemon/hpccd/hpccd_send.c daemon/hpccd/hpccd_sched.c)
+$(BUILD)/selftests/send_test: $(call obj,obj-san,selftests/unit/send_test.c daemon/hpccd/hpccd_send.c daemon/hpccd/hpccd_sched.c)
 	$(call link,$(CC),$(U_CFLAGS) $(SAN_FLAGS))
-$(BUILD)/selftests/nlgen_test: $(call obj,obj-san,selftests/nlgen_test.c $(GENL_SRC))
+$(BUILD)/selftests/nlgen_test: $(call obj,obj-san,selftests/unit/nlgen_test.c $(GENL_SRC))
 	$(call link,$(CC),$(U_CFLAGS) $(SAN_FLAGS),-lmnl)
-$(BUILD)/selftests/hpcc_nl: $(call obj,obj,selftests/hpcc_nl.c $(GENL_SRC))
+$(BUILD)/selftests/hpcc_nl: $(call obj,obj,selftests/progs/hpcc_nl.c $(GENL_SRC))
 	$(call link,$(CC),$(U_CFLAGS),-lmnl)
 # hpccctl's flow and int printers, for host/hpccctl.sh (its -I: hpccctl's
 # headers)
-$(BUILD)/obj-san/selftests/hpccctl_print.o: U_CFLAGS += -Idaemon/hpccctl
-$(BUILD)/selftests/hpccctl_print: $(call obj,obj-san,selftests/hpccctl_print.c \
+$(BUILD)/obj-san/selftests/progs/hpccctl_print.o: U_CFLAGS += -Idaemon/hpccctl
+$(BUILD)/selftests/hpccctl_print: $(call obj,obj-san,selftests/progs/hpccctl_print.c \
 	$(addprefix daemon/hpccctl/,flow.c util.c print.c fcr.c int.c) \
 	daemon/hpccd/hpccd_config.c $(GENL_SRC))
 	$(call link,$(CC),$(U_CFLAGS) $(SAN_FLAGS),-lmnl -ljson-c)
-$(BUILD)/selftests/nmac_send: $(call obj,obj,selftests/nmac_send.c $(NMAC_SRC))
+$(BUILD)/selftests/nmac_send: $(call obj,obj,selftests/progs/nmac_send.c $(NMAC_SRC))
 	$(call link,$(CC),$(U_CFLAGS),-lsodium)
-$(BUILD)/selftests/probe_flood: $(call obj,obj,selftests/probe_flood.c $(WIRE_SRC))
+$(BUILD)/selftests/probe_flood: $(call obj,obj,selftests/progs/probe_flood.c $(WIRE_SRC))
 	$(call link,$(CC),$(U_CFLAGS))
 # unit_sandbox's SystemCallFilter=: this architecture's system call numbers
 # by name, from the C library's headers
@@ -267,11 +269,13 @@ $(BUILD)/selftests/syscall_names.h:
 	@mkdir -p $(@D)
 	echo '#include <sys/syscall.h>' | $(CC) -dM -E - | \
 		awk '$$2 ~ /^__NR_/ && $$3 ~ /^[0-9]+$$/ { printf "{ \"%s\", %s },\n", substr($$2, 6), $$3 }' > $@
-$(BUILD)/obj/selftests/unit_sandbox.o: EXTRA_CFLAGS = -I$(BUILD)/selftests
-$(BUILD)/obj/selftests/unit_sandbox.o: $(BUILD)/selftests/syscall_names.h
-$(BUILD)/selftests/unit_sandbox: $(call obj,obj,selftests/unit_sandbox.c)
+$(BUILD)/obj/selftests/progs/unit_sandbox.o: EXTRA_CFLAGS = -I$(BUILD)/selftests
+$(BUILD)/obj/selftests/progs/unit_sandbox.o: $(BUILD)/selftests/syscall_names.h
+$(BUILD)/selftests/unit_sandbox: $(call obj,obj,selftests/progs/unit_sandbox.c)
 	$(call link,$(CC),$(U_CFLAGS))
-$(BUILD)/selftests/%: $(BUILD)/obj-test/selftests/%.o
+$(BUILD)/selftests/tcp_cc_tool: $(call obj,obj-test,selftests/progs/tcp_cc_tool.c)
+	$(call link,$(CC),$(U_CFLAGS))
+$(BUILD)/selftests/cc_sockopt: $(call obj,obj-test,selftests/guest/cc_sockopt.c)
 	$(call link,$(CC),$(U_CFLAGS))
 
 # libFuzzer targets (clang), with ASan and UBSan.

@@ -3,7 +3,7 @@
  * hpccd_sched.h - hpccd's probe scheduler: the flows a sender probes, the
  * probe budget, probe timeouts with backoff, and the per-source limit on
  * responses.  Pure: no I/O, no clock of its own (every call takes "now" in
- * ns of CLOCK_MONOTONIC), so selftests/sched_test.c drives it directly.
+ * ns of CLOCK_MONOTONIC), so selftests/unit/sched_test.c drives it directly.
  * Documentation/daemon.rst, "Scheduling".
  *
  * Cost: lookups are O(1) (hash of the 4-tuple, seeded), deadlines sit in a

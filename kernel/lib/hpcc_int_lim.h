@@ -6,7 +6,7 @@
  * the destinations a message may not go to, and INT-MD's Tx utilization.
  *
  * One source for the module and for the host unit test
- * (selftests/int_test.c): static inline functions without locks, the
+ * (selftests/unit/int_test.c): static inline functions without locks, the
  * caller serializes.  In a userspace build the includer supplies the
  * kernel's address helpers (ipv4_is_multicast() and the others used
  * below) and struct in6_addr.  Documentation/design.rst, "Fast Congestion

@@ -3,8 +3,8 @@
 #
 # The HPCC++ law from telemetry, through the "hpcc" generic netlink family.
 # Runs as root inside a guest (tools/vmrun): an iperf3 flow with hpcc
-# between two namespaces, telemetry pushed by selftests/hpcc_nl.c, the
-# result compared with build/hpcc-replay on the same samples.
+# between two namespaces, telemetry pushed by selftests/progs/hpcc_nl.c,
+# the result compared with build/hpcc-replay on the same samples.
 set -u
 TOP=$(cd "$(dirname "$0")/../.." && pwd)
 . "$TOP/selftests/lib.sh"

@@ -6,11 +6,11 @@
 # tcp_hpcc's keys from a key file (hpccctl fcr set key-file, or hpccd's
 # key file, which hpccd sets at its start and reloads), reported
 # without their bytes; messages signed in userspace with libsodium
-# (selftests/nmac_send.c) verified by the kernel's siphash(); unsigned,
-# forged and unknown-key messages refused and counted before anything
-# else is looked at; a removed key accepted for key-overlap seconds; a
-# source no key covers needs no MAC.  The messages name no flow, so an
-# authentic one ends as fcr-no-flow or ccm-no-flow.
+# (selftests/progs/nmac_send.c) verified by the kernel's siphash();
+# unsigned, forged and unknown-key messages refused and counted before
+# anything else is looked at; a removed key accepted for key-overlap
+# seconds; a source no key covers needs no MAC.  The messages name no
+# flow, so an authentic one ends as fcr-no-flow or ccm-no-flow.
 #
 #   hs (10.52.0.1, tcp_hpcc FCR on port 6862 from 10.52.0.0/24) -- v0|v1 --
 #   hop (10.52.0.2 and 10.52.0.3)

@@ -4,8 +4,9 @@
 # hpccd under its shipped unit's sandbox (daemon/hpccd/hpccd.service.in: a
 # RestrictAddressFamilies= without AF_INET6 would make hpccd read the
 # refused socket as "no IPv6 on this host", which only a test under the
-# unit shows).  The guest boots no systemd, so selftests/unit_sandbox
-# applies the unit's [Service] properties as systemd does: the address
+# unit shows).  The guest boots no systemd, so
+# selftests/progs/unit_sandbox applies the unit's [Service] properties as
+# systemd does: the address
 # family filter (seccomp, EAFNOSUPPORT), the system call filter, the
 # architecture filter, an unprivileged user with the unit's ambient
 # capabilities and bounding set,

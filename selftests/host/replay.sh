@@ -11,7 +11,7 @@ R=$TOP/build/hpcc-replay
 OPTS="--base-rtt-ns 10000 --eta 0.75 --w-init 100000 --w-min 1000 --w-ai 500 --max-stage 2"
 
 # T = 10 us, B = 1 byte/ns: first sample, MD to 100000*0.75/1.5+500, AI +500.
-TRACE='# hand-computed (see selftests/core_test.c)
+TRACE='# hand-computed (see selftests/unit/core_test.c)
 
 0 1000 1 7 1 8000000000 0 0 5000
 1001 2000 1 7 1 8000000000 10000 10000 5000

@@ -56,9 +56,9 @@ sleep 1
 echo "== receiver role: probe flood for ${FLOOD_S} s"
 pid=$(cat "$TMP/br.pid")
 c0=$(cpu_ticks "$pid"); r0=$(dstat br responses-sent)
-ip netns exec bs python3 - "$FLOOD_S" <<'PY'
+ip netns exec bs python3 - "$FLOOD_S" "$TOP/selftests/guest" <<'PY'
 import socket, struct, sys, time
-sys.path.insert(0, "/work/main/selftests/guest")
+sys.path.insert(0, sys.argv[2])
 from probe import packet
 pkts = [packet("198.18.0.1", 40000 + i, "198.18.0.2", 5201, 60, "probe", i)
         for i in range(64)]
