@@ -3,8 +3,7 @@
  * hpccd.h - hpccd's state (struct hpccd, one per process: D), its
  * counters and limits, and what each of its files gives the others.
  * Private to daemon/hpccd/: the units that tests and hpccctl share
- * (hpccd_config, hpccd_sched, hpccd_rx, hpccd_send) have their own
- * headers.
+ * (config.h, sched.h, rx.h, xmit.h) have their own headers.
  */
 #ifndef _HPCCD_H
 #define _HPCCD_H
@@ -22,10 +21,10 @@
 #include "hpcc_decode.h"
 #include "hpcc_genl.h"
 #include "hpcc_wire.h"
-#include "hpccd_config.h"
-#include "hpccd_rx.h"
-#include "hpccd_sched.h"
-#include "hpccd_send.h"
+#include "config.h"
+#include "rx.h"
+#include "sched.h"
+#include "xmit.h"
 
 /* Daemon counters (SIGUSR1, exit); Documentation/daemon.rst lists them. */
 enum {

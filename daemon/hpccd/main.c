@@ -6,8 +6,8 @@
  * sockets, the order of setup), the event loop and the signals; the
  * module link is link.c and push.c, the sender role sender.c, the
  * receiver role responder.c and lookup.c, the statistics stats.c (their
- * state: struct hpccd, hpccd.h), the probe scheduler hpccd_sched.c, the
- * settings hpccd_config.c, receiver-based HPCC hpccd_rx.c.
+ * state: struct hpccd, hpccd.h), the probe scheduler sched.c, the
+ * settings config.c, receiver-based HPCC rx.c.
  *
  * Sender role: learns flows from the module (flow-get dump at start, then
  * flow-new, flow-active and flow-del events, and a dump every reconcile-s
