@@ -95,7 +95,7 @@ modules:
 CC ?= cc
 CFLAGS ?= -O2 -g
 U_CPPFLAGS := -D_GNU_SOURCE -DHPCC_VERSION='"$(VERSION)"' -Iinclude/uapi \
-	-Iinclude -Idaemon/lib -Idaemon/hpccd -Ikernel -Itools/include -Itools/replay
+	-Iinclude -Idaemon/lib -Ikernel -Idaemon -Itools/include -Itools/replay
 U_CFLAGS := -std=gnu11 -Wall -Wextra -Wno-unused-parameter $(CFLAGS)
 DEPFLAGS := -MMD -MP
 SAN_FLAGS := -fsanitize=address,undefined -fno-sanitize-recover=all \
@@ -183,14 +183,14 @@ programs: $(PROGRAMS)
 # --version prints VERSION.
 $(call obj,obj,daemon/hpccd/main.c daemon/hpccctl/main.c): VERSION
 HPCCD_SRC := $(addprefix daemon/hpccd/,main.c link.c push.c sender.c lookup.c \
-	responder.c stats.c hpccd_config.c hpccd_sched.c hpccd_rx.c hpccd_send.c) \
+	responder.c stats.c config.c sched.c rx.c xmit.c) \
 	daemon/lib/hpcc_auth.c $(CORE_SRC) $(OVERLAP_SRC)
 # -z now: no lazy binding, whose resolver saves the vector registers (key
 # bytes a copy left there) on the stack at each first call
 $(BUILD)/hpccd: $(call obj,obj,$(HPCCD_SRC) $(GENL_SRC) $(WIRE_SRC) $(DECODE_SRC))
 	$(call link,$(CC),$(U_CFLAGS),-z now -lmnl -lsodium)
 HPCCCTL_SRC := $(addprefix daemon/hpccctl/,main.c util.c print.c flow.c param.c \
-	fcr.c int.c) daemon/hpccd/hpccd_config.c
+	fcr.c int.c) daemon/hpccd/config.c
 $(BUILD)/hpccctl: $(call obj,obj,$(HPCCCTL_SRC) $(GENL_SRC))
 	$(call link,$(CC),$(U_CFLAGS),-lmnl -ljson-c)
 
@@ -230,11 +230,11 @@ $(BUILD)/selftests/wire_test: $(call obj,obj-san,selftests/unit/wire_test.c $(WI
 	$(call link,$(CC),$(U_CFLAGS) $(SAN_FLAGS))
 $(BUILD)/selftests/decode_test: $(call obj,obj-san,selftests/unit/decode_test.c $(DECODE_SRC))
 	$(call link,$(CC),$(U_CFLAGS) $(SAN_FLAGS))
-$(BUILD)/selftests/config_test: $(call obj,obj-san,selftests/unit/config_test.c daemon/hpccd/hpccd_config.c)
+$(BUILD)/selftests/config_test: $(call obj,obj-san,selftests/unit/config_test.c daemon/hpccd/config.c)
 	$(call link,$(CC),$(U_CFLAGS) $(SAN_FLAGS))
-$(BUILD)/selftests/auth_test: $(call obj,obj-san,selftests/unit/auth_test.c daemon/lib/hpcc_auth.c daemon/hpccd/hpccd_config.c $(WIRE_SRC) $(OVERLAP_SRC))
+$(BUILD)/selftests/auth_test: $(call obj,obj-san,selftests/unit/auth_test.c daemon/lib/hpcc_auth.c daemon/hpccd/config.c $(WIRE_SRC) $(OVERLAP_SRC))
 	$(call link,$(CC),$(U_CFLAGS) $(SAN_FLAGS),-lsodium)
-$(BUILD)/selftests/rx_test: $(call obj,obj-san,selftests/unit/rx_test.c daemon/hpccd/hpccd_rx.c $(CORE_SRC))
+$(BUILD)/selftests/rx_test: $(call obj,obj-san,selftests/unit/rx_test.c daemon/hpccd/rx.c $(CORE_SRC))
 	$(call link,$(CC),$(U_CFLAGS) $(SAN_FLAGS))
 $(BUILD)/selftests/fcr_test: $(call obj,obj-san,selftests/unit/fcr_test.c $(FCR_SRC))
 	$(call link,$(CC),$(U_CFLAGS) $(SAN_FLAGS))
@@ -244,9 +244,9 @@ $(BUILD)/selftests/ccm_test: $(call obj,obj-san,selftests/unit/ccm_test.c $(CCM_
 	$(call link,$(CC),$(U_CFLAGS) $(SAN_FLAGS))
 $(BUILD)/selftests/int_test: $(call obj,obj-san,selftests/unit/int_test.c)
 	$(call link,$(CC),$(U_CFLAGS) $(SAN_FLAGS))
-$(BUILD)/selftests/sched_test: $(call obj,obj-san,selftests/unit/sched_test.c daemon/hpccd/hpccd_sched.c)
+$(BUILD)/selftests/sched_test: $(call obj,obj-san,selftests/unit/sched_test.c daemon/hpccd/sched.c)
 	$(call link,$(CC),$(U_CFLAGS) $(SAN_FLAGS))
-$(BUILD)/selftests/send_test: $(call obj,obj-san,selftests/unit/send_test.c daemon/hpccd/hpccd_send.c daemon/hpccd/hpccd_sched.c)
+$(BUILD)/selftests/send_test: $(call obj,obj-san,selftests/unit/send_test.c daemon/hpccd/xmit.c daemon/hpccd/sched.c)
 	$(call link,$(CC),$(U_CFLAGS) $(SAN_FLAGS))
 $(BUILD)/selftests/nlgen_test: $(call obj,obj-san,selftests/unit/nlgen_test.c $(GENL_SRC))
 	$(call link,$(CC),$(U_CFLAGS) $(SAN_FLAGS),-lmnl)
@@ -257,7 +257,7 @@ $(BUILD)/selftests/hpcc_nl: $(call obj,obj,selftests/progs/hpcc_nl.c $(GENL_SRC)
 $(BUILD)/obj-san/selftests/progs/hpccctl_print.o: U_CFLAGS += -Idaemon/hpccctl
 $(BUILD)/selftests/hpccctl_print: $(call obj,obj-san,selftests/progs/hpccctl_print.c \
 	$(addprefix daemon/hpccctl/,flow.c util.c print.c fcr.c int.c) \
-	daemon/hpccd/hpccd_config.c $(GENL_SRC))
+	daemon/hpccd/config.c $(GENL_SRC))
 	$(call link,$(CC),$(U_CFLAGS) $(SAN_FLAGS),-lmnl -ljson-c)
 $(BUILD)/selftests/nmac_send: $(call obj,obj,selftests/progs/nmac_send.c $(NMAC_SRC))
 	$(call link,$(CC),$(U_CFLAGS),-lsodium)
@@ -282,7 +282,7 @@ $(BUILD)/selftests/cc_sockopt: $(call obj,obj-test,selftests/guest/cc_sockopt.c)
 FUZZ_PROGS := $(BUILD)/fuzz/fuzz_replay $(BUILD)/fuzz/fuzz_wire $(BUILD)/fuzz/fuzz_config \
 	$(BUILD)/fuzz/fuzz_decode $(BUILD)/fuzz/fuzz_fcr $(BUILD)/fuzz/fuzz_ccm
 fuzz-progs: $(FUZZ_PROGS)
-$(BUILD)/fuzz/fuzz_wire: $(call obj,obj-fuzz,selftests/fuzz/fuzz_wire.c $(WIRE_SRC) daemon/lib/hpcc_auth.c daemon/hpccd/hpccd_config.c $(OVERLAP_SRC))
+$(BUILD)/fuzz/fuzz_wire: $(call obj,obj-fuzz,selftests/fuzz/fuzz_wire.c $(WIRE_SRC) daemon/lib/hpcc_auth.c daemon/hpccd/config.c $(OVERLAP_SRC))
 	$(call link,$(FUZZ_CC),$(FUZZ_FLAGS),-lsodium)
 $(BUILD)/fuzz/fuzz_decode: $(call obj,obj-fuzz,selftests/fuzz/fuzz_decode.c $(DECODE_SRC))
 	$(call link,$(FUZZ_CC),$(FUZZ_FLAGS))
@@ -290,7 +290,7 @@ $(BUILD)/fuzz/fuzz_fcr: $(call obj,obj-fuzz,selftests/fuzz/fuzz_fcr.c $(NMAC_SRC
 	$(call link,$(FUZZ_CC),$(FUZZ_FLAGS),-lsodium)
 $(BUILD)/fuzz/fuzz_ccm: $(call obj,obj-fuzz,selftests/fuzz/fuzz_ccm.c $(NMAC_SRC))
 	$(call link,$(FUZZ_CC),$(FUZZ_FLAGS),-lsodium)
-$(BUILD)/fuzz/fuzz_config: $(call obj,obj-fuzz,selftests/fuzz/fuzz_config.c daemon/hpccd/hpccd_config.c)
+$(BUILD)/fuzz/fuzz_config: $(call obj,obj-fuzz,selftests/fuzz/fuzz_config.c daemon/hpccd/config.c)
 	$(call link,$(FUZZ_CC),$(FUZZ_FLAGS))
 $(BUILD)/fuzz/fuzz_replay: $(call obj,obj-fuzz,selftests/fuzz/fuzz_replay.c $(TRACE_SRC) $(CORE_SRC))
 	$(call link,$(FUZZ_CC),$(FUZZ_FLAGS))

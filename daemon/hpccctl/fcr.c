@@ -161,7 +161,7 @@ static int fcr_prefix(struct nlmsghdr *nlh, const char *arg)
 
 /*
  * keys_put() - the notify-key lines of key file @path (hpccd's key file
- * format, daemon/hpccd/hpccd_config.h: mode 600, owned by the caller) into key
+ * format, daemon/hpccd/config.h: mode 600, owned by the caller) into key
  * nests of @nlh (@nlh NULL: only read it); none gives the flush flag.
  * The key bytes are wiped from memory once put.
  */

@@ -16,7 +16,7 @@
 #include <linux/hpcc.h>
 
 #include "hpcc_genl.h"
-#include "hpccd_config.h"
+#include "hpccd/config.h"
 #include "lib/hpcc_fcr.h"
 
 /* main.c: the one netlink handle, -j, and the usage text */

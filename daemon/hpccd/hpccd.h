@@ -3,8 +3,7 @@
  * hpccd.h - hpccd's state (struct hpccd, one per process: D), its
  * counters and limits, and what each of its files gives the others.
  * Private to daemon/hpccd/: the units that tests and hpccctl share
- * (hpccd_config, hpccd_sched, hpccd_rx, hpccd_send) have their own
- * headers.
+ * (config.h, sched.h, rx.h, xmit.h) have their own headers.
  */
 #ifndef _HPCCD_H
 #define _HPCCD_H
@@ -22,10 +21,10 @@
 #include "hpcc_decode.h"
 #include "hpcc_genl.h"
 #include "hpcc_wire.h"
-#include "hpccd_config.h"
-#include "hpccd_rx.h"
-#include "hpccd_sched.h"
-#include "hpccd_send.h"
+#include "config.h"
+#include "rx.h"
+#include "sched.h"
+#include "xmit.h"
 
 /* Daemon counters (SIGUSR1, exit); Documentation/daemon.rst lists them. */
 enum {
@@ -90,44 +89,50 @@ enum {
 #define LINK_CACHE_NS 10000000000ULL
 
 /**
- * struct hpccd - the daemon's state (one per process)
- * @cfg: settings
- * @sched: the sender role's flows, deadlines and budget
- * @rl: the receiver role's per-source response limit, for probes of flows
- *	tcp-check's cache does not hold as this host's TCP connections
- * @rl_own: the same for those it does: a flood that names a peer's address
- *	cannot spend the tokens of that peer's real flows
- * @budget: the receiver role's namespace-wide response budget
- * @nb: neighbour lookups of on-link sources, and responses that create a
- *	neighbour entry (HPCCD_NB_RATE per second)
- * @nf: the receiver role's count of concurrent flows per hop (the N its
- *	responses report)
- * @req: netlink requests to the module (blocking, 1 s timeout)
- * @push: telemetry-set and flow-get requests, in batches, replies read
- *	from the loop
- * @push_batch: the batch being filled (read_packets() and on_timer() send
- *	it)
- * @push_buf: its buffer
- * @push_ring: sequence number and flow of recent requests on @push, by
- *	seq % PUSH_RING, and whether it was a flow-get (@ask)
- * @ev: the module's events and nlctrl's notifications
- * @rt: route lookups (NETLINK_ROUTE)
+ * struct hpccd_loop - the event loop (main.c)
+ * @timer_fd: one-shot CLOCK_MONOTONIC timer at the next deadline
+ * @sig_fd: signalfd
+ * @ep_fd: epoll
+ * @timer_at: when @timer_fd fires, 0 when disarmed
+ * @woke_at: when it last fired
+ *
+ * main.c opens, writes and reads all of it.
+ */
+struct hpccd_loop {
+	int timer_fd, sig_fd, ep_fd;
+	uint64_t timer_at, woke_at;
+};
+
+/**
+ * struct hpccd_io - the packet sockets, probes and responses both ways
  * @raw_fd: raw IPv4 socket, IP_HDRINCL, for sending
  * @raw6_fd: raw IPv6 socket, IPPROTO_RAW (the header included), for
  *	sending; -1 on a host without IPv6 (its IPv6 flows are counted as
  *	ipv6-ignored)
  * @pkt_fd: AF_PACKET socket for IPv4 with the DSCP filter, for receiving
  * @pkt6_fd: the same for IPv6; -1 with @raw6_fd
- * @timer_fd: one-shot CLOCK_MONOTONIC timer at the next deadline
- * @sig_fd: signalfd
- * @ep_fd: epoll
+ * @ip_id: IPv4 identification of the next packet sent
+ * @filter_on: the packet sockets have their filters (attach_filter())
+ * @filter_of: the probe DSCP, response DSCP and ifa-protocol they match
+ *
+ * main.c opens the sockets; link.c's attach_filter() writes @filter_on
+ * and @filter_of; sender.c and responder.c send, each advancing @ip_id.
+ */
+struct hpccd_io {
+	int raw_fd, raw6_fd, pkt_fd, pkt6_fd;
+	uint16_t ip_id;
+	bool filter_on;
+	uint8_t filter_of[3];
+};
+
+/**
+ * struct hpccd_link - the module link (link.c)
+ * @req: netlink requests to the module (blocking, 1 s timeout)
+ * @ev: the module's events and nlctrl's notifications
  * @probe_dscp: from the module's parameters (64 until known: matches none)
  * @response_dscp: same
  * @ifa_protocol: the module's ifa-protocol, the IP protocol (IPv6: next
  *	header) of IFA probes (HPCC_IFA_PROTOCOL until it is read)
- * @ip_id: IPv4 identification of the next packet sent
- * @timer_at: when @timer_fd fires, 0 when disarmed
- * @woke_at: when it last fired
  * @reconcile_at: when the next flow dump is due
  * @resync_pending: events were lost; the next dump drains the event queue
  *	and looks the family up first (kept until that lookup succeeds)
@@ -135,7 +140,93 @@ enum {
  *	one or while the module is away (lookup_later()), 0 after a success
  * @dump_end: when the last flow dump ended
  * @dump_ns: how long it took (the gap before a resync scales with it)
- * @counters: the statistics
+ *
+ * link.c writes it; main.c opens @req and @ev and sets the DSCPs to 64
+ * before the module's parameters are read (module_params()).  The others
+ * read the DSCPs and @ifa_protocol to build and classify packets.
+ */
+struct hpccd_link {
+	struct hpcc_genl req, ev;
+	uint8_t probe_dscp, response_dscp, ifa_protocol;
+	uint64_t reconcile_at;
+	bool resync_pending;
+	uint64_t lookup_retry_ns;
+	uint64_t dump_end, dump_ns;
+};
+
+/**
+ * struct hpccd_push - telemetry pushes and flow-gets hpccd does not wait
+ *	for (push.c)
+ * @genl: telemetry-set and flow-get requests, in batches, replies read
+ *	from the loop
+ * @batch: the batch being filled (read_packets() and on_timer() send it)
+ * @buf: its buffer
+ * @ring: sequence number and flow of recent requests on @genl, by
+ *	seq % PUSH_RING, and whether it was a flow-get (@ask)
+ *
+ * push.c writes it; main.c opens and closes @genl.
+ */
+struct hpccd_push {
+	struct hpcc_genl genl;
+	struct mnl_nlmsg_batch *batch;
+	char buf[2 * PUSH_BATCH];
+	struct {
+		uint32_t seq;
+		bool ask;
+		struct hpcc_tuple t;
+	} ring[PUSH_RING];
+};
+
+/**
+ * struct hpccd_keys - the MAC keys
+ * @ring: the MAC keys (auth-key-file) and those a reload retired, in
+ *	sodium_malloc() memory (locked, guarded, left out of core dumps)
+ * @nkeys: the key file's notify-key lines, @n_nkeys of them: the module's
+ *	MAC keys for FCR messages and CCM notifications (push_nkeys()); room
+ *	for HPCCD_MAX_NKEYS, sodium_malloc() memory as @ring
+ * @n_nkeys: how many
+ * @nkeys_owned: the key file has had notify-key lines: hpccd sets the
+ *	module's keys (and flushes them when the lines are gone)
+ *
+ * main.c allocates and loads them (at start and on each reload);
+ * link.c's push_nkeys() clears @nkeys_owned once it has flushed the
+ * module's keys; sender.c checks and responder.c signs with @ring.
+ */
+struct hpccd_keys {
+	struct hpcc_keyring *ring;
+	struct hpccd_nkey *nkeys;
+	unsigned int n_nkeys;
+	bool nkeys_owned;
+};
+
+/**
+ * struct hpccd_resp - the receiver role's response limits
+ * @rl: the per-source response limit, for probes of flows tcp-check's
+ *	cache does not hold as this host's TCP connections
+ * @rl_own: the same for those it does: a flood that names a peer's address
+ *	cannot spend the tokens of that peer's real flows
+ * @budget: the namespace-wide response budget
+ * @nb: neighbour lookups of on-link sources, and responses that create a
+ *	neighbour entry (HPCCD_NB_RATE per second)
+ * @nf: the count of concurrent flows per hop (the N its responses report)
+ *
+ * main.c sets them up from the settings (at start and on each reload);
+ * responder.c spends them, lookup.c @nb.
+ */
+struct hpccd_resp {
+	struct hpccd_rl rl, rl_own;
+	struct hpccd_budget budget;
+	struct hpccd_nb nb;
+	struct hpccd_nf nf;
+};
+
+/**
+ * struct hpccd_lookup - the responder's lookups and their caches (lookup.c)
+ * @rt: route lookups (NETLINK_ROUTE)
+ * @rt_seq: sequence number of the last request on @rt
+ * @diag: socket lookups (NETLINK_SOCK_DIAG), for tcp_flow_known(); NULL
+ *	with tcp-check 0 when the kernel has none
+ * @cache_seed: the caches' hash seed (random)
  * @acache: route types of probes' destinations (IPv4 as IPv4-mapped IPv6),
  *	by address and VRF
  * @lcache: the VRF device of interfaces probes came in on (vrf_of())
@@ -144,48 +235,14 @@ enum {
  * @tcache: whether probes' flows have a TCP connection here, by 5-tuple
  *	(struct hpccd_tc)
  * @tc_learned: when tcp_flows_learn() last dumped this host's connections
- * @diag: socket lookups (NETLINK_SOCK_DIAG), for tcp_flow_known(); NULL
- *	with tcp-check 0 when the kernel has none
- * @cache_seed: the caches' hash seed (random)
- * @rt_seq: sequence number of the last request on @rt
- * @ring: the MAC keys (auth-key-file) and those a reload retired, in
- *	sodium_malloc() memory (locked, guarded, left out of core dumps)
- * @rx: the receiver role's receiver-based flows
- * @rxp: the algorithm's parameters they run with (the module's)
- * @rxp_ok: @rxp was read; until then receiver-based requests are refused
- * @nkeys: the key file's notify-key lines, @n_nkeys of them: the module's
- *	MAC keys for FCR messages and CCM notifications (push_nkeys()); room
- *	for HPCCD_MAX_NKEYS, sodium_malloc() memory as @ring
- * @nkeys_owned: the key file has had notify-key lines: hpccd sets the
- *	module's keys (and flushes them when the lines are gone)
- * @filter_on: the packet sockets have their filters (attach_filter())
- * @filter_of: the probe DSCP, response DSCP and ifa-protocol they match
+ *
+ * lookup.c writes it; main.c opens @rt and @diag and seeds the caches.
  */
-struct hpccd {
-	struct hpccd_cfg cfg;
-	struct hpccd_sched sched;
-	struct hpccd_rl rl, rl_own;
-	struct hpccd_budget budget;
-	struct hpccd_nb nb;
-	struct hpccd_nf nf;
-	struct hpcc_genl req, ev, push;
-	struct mnl_nlmsg_batch *push_batch;
-	char push_buf[2 * PUSH_BATCH];
-	struct {
-		uint32_t seq;
-		bool ask;
-		struct hpcc_tuple t;
-	} push_ring[PUSH_RING];
+struct hpccd_lookup {
 	struct mnl_socket *rt;
-	int raw_fd, raw6_fd, pkt_fd, pkt6_fd, timer_fd, sig_fd, ep_fd;
-	uint8_t probe_dscp, response_dscp, ifa_protocol;
-	uint16_t ip_id;
-	uint64_t timer_at, woke_at;
-	uint64_t reconcile_at;
-	bool resync_pending;
-	uint64_t lookup_retry_ns;
-	uint64_t dump_end, dump_ns;
-	uint64_t counters[C_NUM];
+	unsigned int rt_seq;
+	struct mnl_socket *diag;
+	uint64_t cache_seed;
 	struct {
 		uint8_t addr[16];
 		int vrf;
@@ -207,18 +264,51 @@ struct hpccd {
 	} scache[SRC_CACHE];
 	struct hpccd_tc tcache;
 	uint64_t tc_learned;
-	struct mnl_socket *diag;
-	uint64_t cache_seed;
-	unsigned int rt_seq;
-	struct hpcc_keyring *ring;
-	struct hpccd_rx rx;
-	struct hpcc_params rxp;
-	bool rxp_ok;
-	struct hpccd_nkey *nkeys;
-	unsigned int n_nkeys;
-	bool nkeys_owned;
-	bool filter_on;
-	uint8_t filter_of[3];
+};
+
+/**
+ * struct hpccd_rx_state - the receiver role's receiver-based HPCC
+ * @flows: its flows
+ * @params: the algorithm's parameters they run with (the module's)
+ * @params_ok: @params was read; until then receiver-based requests are
+ *	refused
+ *
+ * main.c sizes @flows from the settings; responder.c updates them;
+ * link.c's module_params() writes @params and @params_ok.
+ */
+struct hpccd_rx_state {
+	struct hpccd_rx flows;
+	struct hpcc_params params;
+	bool params_ok;
+};
+
+/**
+ * struct hpccd - the daemon's state (one per process), by concern
+ * @cfg: settings (main.c loads them, at start and on each reload)
+ * @sched: the sender role's flows, deadlines and budget (sched.c's,
+ *	driven by link.c, push.c, sender.c and main.c)
+ * @counters: the statistics (every file counts; stats.c writes them out)
+ * @loop: the event loop
+ * @io: the packet sockets
+ * @link: the module link
+ * @push: telemetry pushes and flow-gets
+ * @keys: the MAC keys
+ * @resp: the receiver role's response limits
+ * @lookup: the receiver role's lookups
+ * @rx: the receiver role's receiver-based flows
+ */
+struct hpccd {
+	struct hpccd_cfg cfg;
+	struct hpccd_sched sched;
+	uint64_t counters[C_NUM];
+	struct hpccd_loop loop;
+	struct hpccd_io io;
+	struct hpccd_link link;
+	struct hpccd_push push;
+	struct hpccd_keys keys;
+	struct hpccd_resp resp;
+	struct hpccd_lookup lookup;
+	struct hpccd_rx_state rx;
 };
 
 extern struct hpccd D;

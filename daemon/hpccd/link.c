@@ -31,7 +31,7 @@ static bool flow_msg_tuple(const struct hpcc_flow_msg *m, struct hpcc_tuple *t)
 {
 	if (!hpcc_flow_msg_tuple(m, t))
 		return false;
-	if (t->family == AF_INET6 && (D.raw6_fd < 0 || D.pkt6_fd < 0)) {
+	if (t->family == AF_INET6 && (D.io.raw6_fd < 0 || D.io.pkt6_fd < 0)) {
 		D.counters[C_IPV6_IGNORED]++;
 		return false;
 	}
@@ -101,7 +101,7 @@ static int dump_cb(const struct nlmsghdr *nlh, void *data)
 static void drain_events(void)
 {
 	char buf[4096];
-	int fd = mnl_socket_get_fd(D.ev.nl);
+	int fd = mnl_socket_get_fd(D.link.ev.nl);
 
 	while (recv(fd, buf, sizeof(buf), MSG_DONTWAIT) >= 0 ||
 	       errno == ENOBUFS || errno == EINTR)
@@ -127,11 +127,12 @@ static void lookup_later(uint64_t now)
 {
 	uint64_t max = D.cfg.reconcile_s * 1000000000ULL;
 
-	D.lookup_retry_ns = D.lookup_retry_ns ? 2 * D.lookup_retry_ns :
-				LOOKUP_RETRY_MIN_NS;
-	if (D.lookup_retry_ns > max)
-		D.lookup_retry_ns = max;
-	D.reconcile_at = now + D.lookup_retry_ns;
+	D.link.lookup_retry_ns = D.link.lookup_retry_ns ?
+				 2 * D.link.lookup_retry_ns :
+				 LOOKUP_RETRY_MIN_NS;
+	if (D.link.lookup_retry_ns > max)
+		D.link.lookup_retry_ns = max;
+	D.link.reconcile_at = now + D.link.lookup_retry_ns;
 }
 
 /*
@@ -144,14 +145,16 @@ static void lookup_later(uint64_t now)
  */
 void module_params(void)
 {
-	uint8_t pd = D.probe_dscp, rd = D.response_dscp, ip = D.ifa_protocol;
+	uint8_t pd = D.link.probe_dscp, rd = D.link.response_dscp;
+	uint8_t ip = D.link.ifa_protocol;
 	int err;
 
 	read_params();
-	if (pd != D.probe_dscp || rd != D.response_dscp ||
-	    ip != D.ifa_protocol)
+	if (pd != D.link.probe_dscp || rd != D.link.response_dscp ||
+	    ip != D.link.ifa_protocol)
 		logmsg(LOG_INFO, "module parameters changed: probe DSCP %u, response DSCP %u, IFA protocol %u",
-		       D.probe_dscp, D.response_dscp, D.ifa_protocol);
+		       D.link.probe_dscp, D.link.response_dscp,
+		       D.link.ifa_protocol);
 	err = attach_filter();
 	if (err)
 		logmsg(LOG_ERR, "packet filter: %s", strerror(-err));
@@ -160,9 +163,9 @@ void module_params(void)
 /* join_events() - the module's events group on the event socket */
 static void join_events(void)
 {
-	if (mnl_socket_setsockopt(D.ev.nl, NETLINK_ADD_MEMBERSHIP,
-				  &D.ev.events_grp,
-				  sizeof(D.ev.events_grp)) < 0)
+	if (mnl_socket_setsockopt(D.link.ev.nl, NETLINK_ADD_MEMBERSHIP,
+				  &D.link.ev.events_grp,
+				  sizeof(D.link.ev.events_grp)) < 0)
 		logmsg(LOG_ERR, "join events: %s", strerror(errno));
 }
 
@@ -201,37 +204,38 @@ static void setup_again(void)
  */
 static int resync_family(void)
 {
-	uint16_t id = D.req.family_id;
-	uint32_t grp = D.req.events_grp;
+	uint16_t id = D.link.req.family_id;
+	uint32_t grp = D.link.req.events_grp;
 	int err;
 
 	D.counters[C_FAMILY_LOOKUPS]++;
-	err = hpcc_genl_resolve(&D.req);
+	err = hpcc_genl_resolve(&D.link.req);
 	if (err && err != -ENOENT) {
-		D.req.family_id = id;
-		D.req.events_grp = grp;
+		D.link.req.family_id = id;
+		D.link.req.events_grp = grp;
 		D.counters[C_FAMILY_LOOKUPS_FAILED]++;
 		lookup_later(now_ns());
 		logmsg(LOG_WARNING, "resync: family lookup: %s; again in %" PRIu64 " ms",
-		       strerror(-err), D.lookup_retry_ns / 1000000);
+		       strerror(-err), D.link.lookup_retry_ns / 1000000);
 		return err;
 	}
-	D.resync_pending = false;
-	D.lookup_retry_ns = 0;
+	D.link.resync_pending = false;
+	D.link.lookup_retry_ns = 0;
 	D.counters[C_RESYNCS]++;
-	if (!err && D.req.family_id == id && D.req.events_grp == grp) {
+	if (!err && D.link.req.family_id == id &&
+	    D.link.req.events_grp == grp) {
 		setup_again();
 		return 0;
 	}
 	if (err) {
 		logmsg(LOG_INFO, "module unloaded while events were lost");
 		hpccd_sched_clear(&D.sched);
-		D.req.family_id = D.ev.family_id = 0;
+		D.link.req.family_id = D.link.ev.family_id = 0;
 		lookup_later(now_ns());
 		return 1;
 	}
 	logmsg(LOG_INFO, "module reloaded while events were lost: family %u, now %u",
-	       id, D.req.family_id);
+	       id, D.link.req.family_id);
 	D.counters[C_RECONNECTS]++;
 	connect_module();
 	return 1;
@@ -249,7 +253,7 @@ static void lookup_module(uint64_t now)
 	int err;
 
 	D.counters[C_FAMILY_LOOKUPS]++;
-	err = hpcc_genl_resolve(&D.req);
+	err = hpcc_genl_resolve(&D.link.req);
 	if (err) {
 		if (err != -ENOENT) {
 			D.counters[C_FAMILY_LOOKUPS_FAILED]++;
@@ -267,10 +271,10 @@ static void lookup_module(uint64_t now)
  * reconcile() - make the flow table the module's: dump its flows (learning
  * new ones, probing those with data in flight) and forget those it did not
  * list.  Probe state of the flows that stay is kept.  After lost events
- * (resync_pending) the queued events are drained first, and the family is
- * looked up again (resync_family()); a lookup that fails keeps the resync
- * pending, tried again with a backoff.  While the module is away it is
- * looked up instead (lookup_module()).  A dump the table
+ * (D.link.resync_pending) the queued events are drained first, and the
+ * family is looked up again (resync_family()); a lookup that fails keeps
+ * the resync pending, tried again with a backoff.  While the module is
+ * away it is looked up instead (lookup_module()).  A dump the table
  * changed under (NLM_F_DUMP_INTR) may have missed live flows: those it did
  * not list are looked up one by one instead (dumps-interrupted).
  */
@@ -281,27 +285,27 @@ void reconcile(void)
 	uint32_t gone;
 	int err;
 
-	D.reconcile_at = start + D.cfg.reconcile_s * 1000000000ULL;
-	if (!D.req.family_id) {
-		if (D.resync_pending) {
-			D.resync_pending = false;
+	D.link.reconcile_at = start + D.cfg.reconcile_s * 1000000000ULL;
+	if (!D.link.req.family_id) {
+		if (D.link.resync_pending) {
+			D.link.resync_pending = false;
 			D.counters[C_RESYNCS]++;
 			drain_events();
 		}
 		lookup_module(start);
 		return;
 	}
-	if (D.resync_pending) {
+	if (D.link.resync_pending) {
 		drain_events();
 		if (resync_family())
 			return;
 	}
 	hpccd_reconcile_begin(&D.sched);
-	err = hpcc_genl_talk(&D.req, hpcc_genl_msg(&D.req, buf,
-						   HPCC_CMD_FLOW_GET,
-						   NLM_F_DUMP), dump_cb, NULL);
-	D.dump_end = now_ns();
-	D.dump_ns = D.dump_end - start;
+	err = hpcc_genl_talk(&D.link.req,
+			     hpcc_genl_msg(&D.link.req, buf, HPCC_CMD_FLOW_GET,
+					   NLM_F_DUMP), dump_cb, NULL);
+	D.link.dump_end = now_ns();
+	D.link.dump_ns = D.link.dump_end - start;
 	if (err == -EINTR) {
 		/* the table changed between the dump's parts: a flow it did
 		 * not list may live on (the kernel's resume index shifted
@@ -345,7 +349,7 @@ static void rx_params(const struct hpcc_params_attrs *a)
 			      HPCC_HAS(HPCC_A_PARAMS_W_AI_EFF);
 	struct hpcc_params p;
 
-	D.rxp_ok = false;
+	D.rx.params_ok = false;
 	if ((a->present & need) != need)
 		return;
 	hpcc_params_default(&p);
@@ -361,8 +365,8 @@ static void rx_params(const struct hpcc_params_attrs *a)
 		logmsg(LOG_WARNING, "params-get: parameters the algorithm refuses; receiver-based requests refused");
 		return;
 	}
-	D.rxp = p;
-	D.rxp_ok = true;
+	D.rx.params = p;
+	D.rx.params_ok = true;
 }
 
 static void read_params(void)
@@ -370,7 +374,7 @@ static void read_params(void)
 	const uint64_t need = HPCC_HAS(HPCC_A_PARAMS_PROBE_DSCP) |
 			      HPCC_HAS(HPCC_A_PARAMS_RESPONSE_DSCP);
 	struct hpcc_params_attrs p;
-	int err = hpcc_genl_params(&D.req, &p);
+	int err = hpcc_genl_params(&D.link.req, &p);
 
 	if (!err && (p.present & need) != need)
 		err = -EPROTO;
@@ -378,12 +382,12 @@ static void read_params(void)
 		logmsg(LOG_WARNING, "params-get: %s", strerror(-err));
 		return;
 	}
-	D.probe_dscp = p.probe_dscp;
-	D.response_dscp = p.response_dscp;
+	D.link.probe_dscp = p.probe_dscp;
+	D.link.response_dscp = p.response_dscp;
 	rx_params(&p);
 	/* a module without IFA support: the default, which it ignores */
-	D.ifa_protocol = p.present & HPCC_HAS(HPCC_A_PARAMS_IFA_PROTOCOL) ?
-			 p.ifa_protocol : HPCC_IFA_PROTOCOL;
+	D.link.ifa_protocol = p.present & HPCC_HAS(HPCC_A_PARAMS_IFA_PROTOCOL) ?
+			      p.ifa_protocol : HPCC_IFA_PROTOCOL;
 }
 
 /*
@@ -425,11 +429,11 @@ int attach_filter(void)
 		BPF_JUMP(BPF_JMP | BPF_JEQ | BPF_K, PACKET_OUTGOING, 7, 0),
 		BPF_STMT(BPF_LD | BPF_B | BPF_ABS, 9),
 		BPF_JUMP(BPF_JMP | BPF_JEQ | BPF_K, IPPROTO_TCP, 1, 0),
-		BPF_JUMP(BPF_JMP | BPF_JEQ | BPF_K, D.ifa_protocol, 0, 4),
+		BPF_JUMP(BPF_JMP | BPF_JEQ | BPF_K, D.link.ifa_protocol, 0, 4),
 		BPF_STMT(BPF_LD | BPF_B | BPF_ABS, 1),
 		BPF_STMT(BPF_ALU | BPF_RSH | BPF_K, 2),
-		BPF_JUMP(BPF_JMP | BPF_JEQ | BPF_K, D.probe_dscp, 2, 0),
-		BPF_JUMP(BPF_JMP | BPF_JEQ | BPF_K, D.response_dscp, 1, 0),
+		BPF_JUMP(BPF_JMP | BPF_JEQ | BPF_K, D.link.probe_dscp, 2, 0),
+		BPF_JUMP(BPF_JMP | BPF_JEQ | BPF_K, D.link.response_dscp, 1, 0),
 		BPF_STMT(BPF_RET | BPF_K, 0),
 		BPF_STMT(BPF_RET | BPF_K, 0xffff),
 	};
@@ -440,7 +444,7 @@ int attach_filter(void)
 				 11, 0),
 		/* 2 */ BPF_STMT(BPF_LD | BPF_B | BPF_ABS, 6),
 		/* 3 */ BPF_JUMP(BPF_JMP | BPF_JEQ | BPF_K, IPPROTO_TCP, 4, 0),
-		/* 4 */ BPF_JUMP(BPF_JMP | BPF_JEQ | BPF_K, D.ifa_protocol,
+		/* 4 */ BPF_JUMP(BPF_JMP | BPF_JEQ | BPF_K, D.link.ifa_protocol,
 				 3, 0),
 		/* 5 */ BPF_JUMP(BPF_JMP | BPF_JEQ | BPF_K, IPPROTO_HOPOPTS,
 				 2, 0),
@@ -451,28 +455,31 @@ int attach_filter(void)
 		/* 8 */ BPF_STMT(BPF_LD | BPF_H | BPF_ABS, 0),
 		/* 9 */ BPF_STMT(BPF_ALU | BPF_RSH | BPF_K, 6),
 		/* 10 */ BPF_STMT(BPF_ALU | BPF_AND | BPF_K, 0x3f),
-		/* 11 */ BPF_JUMP(BPF_JMP | BPF_JEQ | BPF_K, D.probe_dscp, 2, 0),
-		/* 12 */ BPF_JUMP(BPF_JMP | BPF_JEQ | BPF_K, D.response_dscp,
-				  1, 0),
+		/* 11 */ BPF_JUMP(BPF_JMP | BPF_JEQ | BPF_K, D.link.probe_dscp,
+				  2, 0),
+		/* 12 */ BPF_JUMP(BPF_JMP | BPF_JEQ | BPF_K,
+				  D.link.response_dscp, 1, 0),
 		/* 13 */ BPF_STMT(BPF_RET | BPF_K, 0),
 		/* 14 */ BPF_STMT(BPF_RET | BPF_K, 0xffff),
 	};
-	uint8_t want[3] = { D.probe_dscp, D.response_dscp, D.ifa_protocol };
-	bool first = !D.filter_on;
+	uint8_t want[3] = {
+		D.link.probe_dscp, D.link.response_dscp, D.link.ifa_protocol
+	};
+	bool first = !D.io.filter_on;
 	int err;
 
 	/* a reload or reconnect with the same DSCPs: nothing to change */
-	if (D.filter_on && !memcmp(D.filter_of, want, sizeof(want)))
+	if (D.io.filter_on && !memcmp(D.io.filter_of, want, sizeof(want)))
 		return 0;
-	err = set_filter(D.pkt_fd, code, sizeof(code) / sizeof(code[0]),
+	err = set_filter(D.io.pkt_fd, code, sizeof(code) / sizeof(code[0]),
 			 first);
 	if (!err)
-		err = set_filter(D.pkt6_fd, code6,
+		err = set_filter(D.io.pkt6_fd, code6,
 				 sizeof(code6) / sizeof(code6[0]), first);
 	if (err)
 		return err;
-	D.filter_on = true;
-	memcpy(D.filter_of, want, sizeof(want));
+	D.io.filter_on = true;
+	memcpy(D.io.filter_of, want, sizeof(want));
 	return 0;
 }
 
@@ -491,22 +498,23 @@ void push_nkeys(void)
 	struct nlmsghdr *nlh;
 	int err;
 
-	if (!D.req.family_id || !D.nkeys_owned)
+	if (!D.link.req.family_id || !D.keys.nkeys_owned)
 		return;
-	nlh = hpcc_genl_msg(&D.req, buf, HPCC_CMD_FCR_SET, 0);
-	hpcc_genl_nkeys_put(nlh, D.nkeys, D.n_nkeys, &hpcc_fcr_nkey_attrs);
-	err = hpcc_genl_talk(&D.req, nlh, NULL, NULL);
+	nlh = hpcc_genl_msg(&D.link.req, buf, HPCC_CMD_FCR_SET, 0);
+	hpcc_genl_nkeys_put(nlh, D.keys.nkeys, D.keys.n_nkeys,
+			    &hpcc_fcr_nkey_attrs);
+	err = hpcc_genl_talk(&D.link.req, nlh, NULL, NULL);
 	explicit_bzero(buf, sizeof(buf));
 	if (err) {
 		D.counters[C_NKEYS_PUSH_FAILED]++;
 		logmsg(LOG_ERR, "notify keys: fcr-set: %s%s%s", strerror(-err),
-		       D.req.extack[0] ? ": " : "", D.req.extack);
+		       D.link.req.extack[0] ? ": " : "", D.link.req.extack);
 		return;
 	}
 	D.counters[C_NKEYS_PUSHED]++;
-	logmsg(LOG_INFO, "notify keys: %u set in the module", D.n_nkeys);
-	if (!D.n_nkeys)
-		D.nkeys_owned = false;
+	logmsg(LOG_INFO, "notify keys: %u set in the module", D.keys.n_nkeys);
+	if (!D.keys.n_nkeys)
+		D.keys.nkeys_owned = false;
 }
 
 void connect_module(void)
@@ -515,15 +523,15 @@ void connect_module(void)
 
 	hpccd_sched_clear(&D.sched);
 	/* ev never sends requests: replies would mix with events */
-	if (hpcc_genl_resolve(&D.req)) {
-		D.ev.family_id = 0;
+	if (hpcc_genl_resolve(&D.link.req)) {
+		D.link.ev.family_id = 0;
 		logmsg(LOG_INFO, "module not loaded; waiting for it");
 		lookup_later(now_ns());
 		return;
 	}
-	D.lookup_retry_ns = 0;
-	D.ev.family_id = D.req.family_id;
-	D.ev.events_grp = D.req.events_grp;
+	D.link.lookup_retry_ns = 0;
+	D.link.ev.family_id = D.link.req.family_id;
+	D.link.ev.events_grp = D.link.req.events_grp;
 	join_events();
 	read_params();
 	push_nkeys();
@@ -532,7 +540,7 @@ void connect_module(void)
 		logmsg(LOG_ERR, "packet filter: %s", strerror(-err));
 	reconcile();
 	logmsg(LOG_INFO, "connected: family %u, probe DSCP %u, response DSCP %u, %u flows",
-	       D.req.family_id, D.probe_dscp, D.response_dscp,
+	       D.link.req.family_id, D.link.probe_dscp, D.link.response_dscp,
 	       D.sched.nflows);
 }
 
@@ -552,9 +560,9 @@ static void ctrl_event(const struct nlmsghdr *nlh, uint8_t cmd)
 	if (cmd == CTRL_CMD_DELFAMILY) {
 		logmsg(LOG_INFO, "module unloaded");
 		hpccd_sched_clear(&D.sched);
-		D.req.family_id = D.ev.family_id = 0;
+		D.link.req.family_id = D.link.ev.family_id = 0;
 		/* looked up later too: its notification may be lost */
-		D.lookup_retry_ns = 0;
+		D.link.lookup_retry_ns = 0;
 		lookup_later(now_ns());
 	} else if (cmd == CTRL_CMD_NEWFAMILY) {
 		D.counters[C_RECONNECTS]++;
@@ -575,7 +583,7 @@ static int event_cb(const struct nlmsghdr *nlh, void *data)
 		ctrl_event(nlh, gh->cmd);
 		return MNL_CB_OK;
 	}
-	if (!D.ev.family_id || nlh->nlmsg_type != D.ev.family_id)
+	if (!D.link.ev.family_id || nlh->nlmsg_type != D.link.ev.family_id)
 		return MNL_CB_OK;
 	D.counters[C_EVENTS]++;
 	if (hpcc_genl_flow_cb(nlh, &m) != MNL_CB_OK)
@@ -621,15 +629,15 @@ static int event_cb(const struct nlmsghdr *nlh, void *data)
  */
 static void resync_request(void)
 {
-	uint64_t at = D.dump_end + RESYNC_GAP_MIN_NS;
+	uint64_t at = D.link.dump_end + RESYNC_GAP_MIN_NS;
 
-	if (at < D.dump_end + RESYNC_GAP_DUMPS * D.dump_ns)
-		at = D.dump_end + RESYNC_GAP_DUMPS * D.dump_ns;
-	if (!D.resync_pending)
+	if (at < D.link.dump_end + RESYNC_GAP_DUMPS * D.link.dump_ns)
+		at = D.link.dump_end + RESYNC_GAP_DUMPS * D.link.dump_ns;
+	if (!D.link.resync_pending)
 		logmsg(LOG_WARNING, "events overrun; resync");
-	D.resync_pending = true;
-	if (at < D.reconcile_at)
-		D.reconcile_at = at;
+	D.link.resync_pending = true;
+	if (at < D.link.reconcile_at)
+		D.link.reconcile_at = at;
 }
 
 /* Reads per call: the loop serves packets and timers between bursts. */
@@ -642,7 +650,7 @@ void read_events(void)
 	int i;
 
 	for (i = 0; i < EVENT_READS; i++) {
-		n = recv(mnl_socket_get_fd(D.ev.nl), buf, sizeof(buf),
+		n = recv(mnl_socket_get_fd(D.link.ev.nl), buf, sizeof(buf),
 			 MSG_DONTWAIT);
 		if (n < 0) {
 			if (errno == ENOBUFS) {
@@ -678,7 +686,7 @@ void flow_got(struct hpccd_flow *f, const struct hpcc_flow_msg *m)
 static void check_flow(struct hpccd_flow *f)
 {
 	struct hpcc_flow_msg m;
-	int err = hpcc_genl_flow_get(&D.req, &f->t, &m);
+	int err = hpcc_genl_flow_get(&D.link.req, &f->t, &m);
 
 	if (err == -ENOENT) {
 		D.counters[C_FLOWS_GONE]++;

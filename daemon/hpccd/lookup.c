@@ -44,7 +44,7 @@ static unsigned int cache_slot(const uint8_t a[16], int ifindex,
 
 	memcpy(&h, a, 8);
 	memcpy(&l, a + 8, 8);
-	x = (h ^ D.cache_seed) * 0x9e3779b97f4a7c15ULL;
+	x = (h ^ D.lookup.cache_seed) * 0x9e3779b97f4a7c15ULL;
 	x = (x ^ (x >> 29) ^ l ^ (uint64_t)(unsigned int)ifindex) *
 	    0xbf58476d1ce4e5b9ULL;
 	return (unsigned int)((x ^ (x >> 32)) % n);
@@ -67,7 +67,7 @@ static int nl_request(struct mnl_socket *nl, struct nlmsghdr *nlh,
 {
 	char buf[MNL_SOCKET_BUFFER_SIZE] __attribute__((aligned(4)));
 	bool dump = nlh->nlmsg_flags & NLM_F_DUMP;
-	unsigned int seq = ++D.rt_seq, skipped = 0;
+	unsigned int seq = ++D.lookup.rt_seq, skipped = 0;
 	ssize_t n;
 	int ret;
 
@@ -120,7 +120,8 @@ static void *request_start(char *req, uint16_t type, uint16_t flags,
 /* nl_request() on the routing socket: lookups, lookups-failed */
 static int rt_request(struct nlmsghdr *nlh, mnl_cb_t cb, void *data)
 {
-	return nl_request(D.rt, nlh, cb, data, C_LOOKUPS, C_LOOKUPS_FAILED);
+	return nl_request(D.lookup.rt, nlh, cb, data, C_LOOKUPS,
+			  C_LOOKUPS_FAILED);
 }
 
 /**
@@ -199,17 +200,17 @@ int vrf_of(int ifindex, uint64_t now)
 	struct nlmsghdr *nlh;
 	int vrf = 0;
 
-	if (D.lcache[i].at && D.lcache[i].ifindex == ifindex &&
-	    now - D.lcache[i].at < LINK_CACHE_NS)
-		return D.lcache[i].vrf;
+	if (D.lookup.lcache[i].at && D.lookup.lcache[i].ifindex == ifindex &&
+	    now - D.lookup.lcache[i].at < LINK_CACHE_NS)
+		return D.lookup.lcache[i].vrf;
 	ifm = request_start(req, RTM_GETLINK, 0, sizeof(*ifm), &nlh);
 	ifm->ifi_family = AF_UNSPEC;
 	ifm->ifi_index = ifindex;
 	if (rt_request(nlh, link_cb, &vrf))
 		return 0;		/* not cached: the next may succeed */
-	D.lcache[i].ifindex = ifindex;
-	D.lcache[i].vrf = vrf;
-	D.lcache[i].at = now;
+	D.lookup.lcache[i].ifindex = ifindex;
+	D.lookup.lcache[i].vrf = vrf;
+	D.lookup.lcache[i].at = now;
 	return vrf;
 }
 
@@ -226,10 +227,10 @@ bool addr_type_cached(int family, const void *addr, int vrf,
 
 	addr16(family, addr, a);
 	i = cache_slot(a, vrf, ADDR_CACHE);
-	if (D.acache[i].at && !memcmp(D.acache[i].addr, a, 16) &&
-	    D.acache[i].vrf == vrf &&
-	    now - D.acache[i].at < ADDR_CACHE_NS) {
-		*type = D.acache[i].type;
+	if (D.lookup.acache[i].at && !memcmp(D.lookup.acache[i].addr, a, 16) &&
+	    D.lookup.acache[i].vrf == vrf &&
+	    now - D.lookup.acache[i].at < ADDR_CACHE_NS) {
+		*type = D.lookup.acache[i].type;
 		return true;
 	}
 	return false;
@@ -263,10 +264,10 @@ int addr_type(int family, const void *addr, int vrf, uint64_t now)
 	if (rt_request(nlh, field_cb,
 			REPLY_FIELD(RTM_NEWROUTE, rtmsg, rtm_type, &type)))
 		return -1;		/* not cached: the next may succeed */
-	memcpy(D.acache[i].addr, a, 16);
-	D.acache[i].vrf = vrf;
-	D.acache[i].type = type;
-	D.acache[i].at = now;
+	memcpy(D.lookup.acache[i].addr, a, 16);
+	D.lookup.acache[i].vrf = vrf;
+	D.lookup.acache[i].type = type;
+	D.lookup.acache[i].at = now;
 	return type;
 }
 
@@ -421,7 +422,7 @@ bool link_local6(int family, const void *addr)
  * paths of a multipath route); and whether an on-link source (a path
  * without a gateway, or an IPv6 link-local address) has a neighbour entry.
  * The neighbour lookup and a response that would create an entry go
- * through D.nb (struct hpccd_nb): a token before the lookup, "no entry"
+ * through D.resp.nb (struct hpccd_nb): a token before the lookup, "no entry"
  * cached SRC_NEG_CACHE_NS, a token per response while it is.
  *
  * The route lookup is fib_validate_source()'s as far as rtnetlink can
@@ -450,20 +451,20 @@ enum src_verdict src_check(int family, const void *addr,
 	addr16(family, addr, a);
 	addr16(family, local, l);
 	i = cache_slot(a, ifindex, SRC_CACHE);
-	same = D.scache[i].at && D.scache[i].ifindex == ifindex &&
-	       !memcmp(D.scache[i].addr, a, 16) &&
-	       !memcmp(D.scache[i].local, l, 16);
-	if (same && D.scache[i].verdict == SRC_NEW_NEIGH &&
-	    now - D.scache[i].at < SRC_NEG_CACHE_NS)
-		return hpccd_nb_answer_new(&D.nb, now) ? SRC_NEW_NEIGH :
-							 SRC_NO_NEIGH;
-	if (same && D.scache[i].verdict != SRC_NEW_NEIGH &&
-	    now - D.scache[i].at < SRC_CACHE_NS)
-		return D.scache[i].verdict;
+	same = D.lookup.scache[i].at && D.lookup.scache[i].ifindex == ifindex &&
+	       !memcmp(D.lookup.scache[i].addr, a, 16) &&
+	       !memcmp(D.lookup.scache[i].local, l, 16);
+	if (same && D.lookup.scache[i].verdict == SRC_NEW_NEIGH &&
+	    now - D.lookup.scache[i].at < SRC_NEG_CACHE_NS)
+		return hpccd_nb_answer_new(&D.resp.nb, now) ? SRC_NEW_NEIGH :
+							      SRC_NO_NEIGH;
+	if (same && D.lookup.scache[i].verdict != SRC_NEW_NEIGH &&
+	    now - D.lookup.scache[i].at < SRC_CACHE_NS)
+		return D.lookup.scache[i].verdict;
 	/* an on-link source answered before: its entry is refreshed */
-	refresh = same && D.scache[i].verdict == SRC_OK &&
-		  D.scache[i].on_link &&
-		  now - D.scache[i].at < SRC_CACHE_NS + SRC_KEEP_NS;
+	refresh = same && D.lookup.scache[i].verdict == SRC_OK &&
+		  D.lookup.scache[i].on_link &&
+		  now - D.lookup.scache[i].at < SRC_CACHE_NS + SRC_KEEP_NS;
 	if (link_local6(family, addr)) {
 		/* reachable on the link it came from, if a neighbour */
 		nb_oif = ifindex;
@@ -497,7 +498,7 @@ enum src_verdict src_check(int family, const void *addr,
 	goto out;
 neigh:
 	on_link = true;
-	switch (hpccd_nb_lookup(&D.nb, refresh, now)) {
+	switch (hpccd_nb_lookup(&D.resp.nb, refresh, now)) {
 	case HPCCD_NB_REFUSE:
 		return SRC_NO_NEIGH;
 	case HPCCD_NB_KEEP:
@@ -514,12 +515,12 @@ neigh:
 		/* a new lookup's token pays for this response; a refresh
 		 * that finds the entry gone takes one
 		 */
-		if (refresh && !hpccd_nb_answer_new(&D.nb, now))
+		if (refresh && !hpccd_nb_answer_new(&D.resp.nb, now))
 			return SRC_NO_NEIGH;
 		v = SRC_NEW_NEIGH;
 		break;
 	default:
-		hpccd_nb_timed_out(&D.nb, now);
+		hpccd_nb_timed_out(&D.resp.nb, now);
 		if (refresh) {
 			v = SRC_OK;	/* kept: it had an entry */
 			break;
@@ -527,16 +528,17 @@ neigh:
 		return SRC_NO_REPLY;
 	}
 out:
-	if (!same && D.scache[i].at && D.scache[i].verdict == SRC_OK &&
-	    D.scache[i].on_link && !(v == SRC_OK && on_link) &&
-	    now - D.scache[i].at < SRC_CACHE_NS + SRC_KEEP_NS)
+	if (!same && D.lookup.scache[i].at &&
+	    D.lookup.scache[i].verdict == SRC_OK &&
+	    D.lookup.scache[i].on_link && !(v == SRC_OK && on_link) &&
+	    now - D.lookup.scache[i].at < SRC_CACHE_NS + SRC_KEEP_NS)
 		return v;	/* a known on-link peer's slot: not cached */
-	memcpy(D.scache[i].addr, a, 16);
-	memcpy(D.scache[i].local, l, 16);
-	D.scache[i].ifindex = ifindex;
-	D.scache[i].verdict = v;
-	D.scache[i].on_link = on_link;
-	D.scache[i].at = now;
+	memcpy(D.lookup.scache[i].addr, a, 16);
+	memcpy(D.lookup.scache[i].local, l, 16);
+	D.lookup.scache[i].ifindex = ifindex;
+	D.lookup.scache[i].verdict = v;
+	D.lookup.scache[i].on_link = on_link;
+	D.lookup.scache[i].at = now;
 	return v;
 }
 
@@ -565,7 +567,7 @@ bool tcp_flow_known(const struct hpcc_tuple *t, int ifindex,
 	struct nlmsghdr *nlh;
 	uint8_t state = 0;
 
-	switch (hpccd_tc_get(&D.tcache, t, now)) {
+	switch (hpccd_tc_get(&D.lookup.tcache, t, now)) {
 	case HPCCD_TC_KNOWN:
 		return true;
 	case HPCCD_TC_UNKNOWN:
@@ -591,13 +593,13 @@ bool tcp_flow_known(const struct hpcc_tuple *t, int ifindex,
 	r->id.idiag_if = (uint32_t)ifindex;
 	r->id.idiag_cookie[0] = INET_DIAG_NOCOOKIE;
 	r->id.idiag_cookie[1] = INET_DIAG_NOCOOKIE;
-	if (nl_request(D.diag, nlh, field_cb,
+	if (nl_request(D.lookup.diag, nlh, field_cb,
 		       REPLY_FIELD(SOCK_DIAG_BY_FAMILY, inet_diag_msg,
 				   idiag_state, &state),
 		       C_TCP_LOOKUPS, C_TCP_LOOKUPS_FAILED))
 		return false;		/* not cached: the next may succeed */
 	known = hpccd_tcp_state_flow(state);
-	hpccd_tc_put(&D.tcache, t, known, now);
+	hpccd_tc_put(&D.lookup.tcache, t, known, now);
 	return known;
 }
 
@@ -609,9 +611,9 @@ bool tcp_flow_known(const struct hpcc_tuple *t, int ifindex,
  */
 bool own_flow(const struct hpcc_tuple *t, int ifindex, uint64_t now)
 {
-	if (!D.cfg.tcp_check || !D.diag)
+	if (!D.cfg.tcp_check || !D.lookup.diag)
 		return false;
-	switch (hpccd_tc_get(&D.tcache, t, now)) {
+	switch (hpccd_tc_get(&D.lookup.tcache, t, now)) {
 	case HPCCD_TC_KNOWN:
 		return true;
 	case HPCCD_TC_STALE_KNOWN:
@@ -649,7 +651,7 @@ static int learn_cb(const struct nlmsghdr *nlh, void *data)
 		t.saddr = m->id.idiag_dst[i];
 		t.daddr = m->id.idiag_src[i];
 	}
-	hpccd_tc_put(&D.tcache, &t, true, *(const uint64_t *)data);
+	hpccd_tc_put(&D.lookup.tcache, &t, true, *(const uint64_t *)data);
 	D.counters[C_TCP_FLOWS_LEARNED]++;
 	return MNL_CB_OK;
 }
@@ -676,10 +678,11 @@ void tcp_flows_learn(uint64_t now)
 	uint32_t states = 0;
 	unsigned int f, st;
 
-	if (!D.cfg.tcp_check || !D.diag ||
-	    (D.tc_learned && now - D.tc_learned < HPCCD_TC_TTL_NS))
+	if (!D.cfg.tcp_check || !D.lookup.diag ||
+	    (D.lookup.tc_learned &&
+	     now - D.lookup.tc_learned < HPCCD_TC_TTL_NS))
 		return;
-	D.tc_learned = now;
+	D.lookup.tc_learned = now;
 	for (st = 0; st < 32; st++)
 		if (hpccd_tcp_state_flow((uint8_t)st))
 			states |= 1U << st;
@@ -689,7 +692,7 @@ void tcp_flows_learn(uint64_t now)
 		r->sdiag_family = fams[f];
 		r->sdiag_protocol = IPPROTO_TCP;
 		r->idiag_states = states;
-		if (nl_request(D.diag, nlh, learn_cb, &now, C_TCP_DUMPS,
+		if (nl_request(D.lookup.diag, nlh, learn_cb, &now, C_TCP_DUMPS,
 			       C_TCP_LOOKUPS_FAILED))
 			return;
 	}

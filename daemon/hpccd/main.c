@@ -6,8 +6,8 @@
  * sockets, the order of setup), the event loop and the signals; the
  * module link is link.c and push.c, the sender role sender.c, the
  * receiver role responder.c and lookup.c, the statistics stats.c (their
- * state: struct hpccd, hpccd.h), the probe scheduler hpccd_sched.c, the
- * settings hpccd_config.c, receiver-based HPCC hpccd_rx.c.
+ * state: struct hpccd, hpccd.h), the probe scheduler sched.c, the
+ * settings config.c, receiver-based HPCC rx.c.
  *
  * Sender role: learns flows from the module (flow-get dump at start, then
  * flow-new, flow-active and flow-del events, and a dump every reconcile-s
@@ -89,9 +89,9 @@
 #define KEY_STACK (192 << 10)
 
 struct hpccd D = {
-	.raw_fd = -1, .raw6_fd = -1, .pkt_fd = -1, .pkt6_fd = -1,
-	.ifa_protocol = HPCC_IFA_PROTOCOL,
-	.timer_fd = -1, .sig_fd = -1, .ep_fd = -1,
+	.io = { .raw_fd = -1, .raw6_fd = -1, .pkt_fd = -1, .pkt6_fd = -1 },
+	.link = { .ifa_protocol = HPCC_IFA_PROTOCOL },
+	.loop = { .timer_fd = -1, .sig_fd = -1, .ep_fd = -1 },
 };
 
 void logmsg(int prio, const char *fmt, ...)
@@ -121,20 +121,20 @@ static void timer_update(uint64_t now)
 	uint64_t at = hpccd_next_wakeup(&D.sched, now), floor;
 
 	/* connected, the next dump; otherwise the next family lookup */
-	if (!at || D.reconcile_at < at)
-		at = D.reconcile_at;
+	if (!at || D.link.reconcile_at < at)
+		at = D.link.reconcile_at;
 	if (at) {
 		/* deadlines closer than tick-us to the last wakeup wait */
-		floor = D.woke_at + D.cfg.tick_us * 1000ULL;
+		floor = D.loop.woke_at + D.cfg.tick_us * 1000ULL;
 		if (at < floor)
 			at = floor;
 	}
-	if (at == D.timer_at)
+	if (at == D.loop.timer_at)
 		return;
-	D.timer_at = at;
+	D.loop.timer_at = at;
 	its.it_value.tv_sec = at / 1000000000ULL;
 	its.it_value.tv_nsec = at % 1000000000ULL;
-	timerfd_settime(D.timer_fd, TFD_TIMER_ABSTIME, &its, NULL);
+	timerfd_settime(D.loop.timer_fd, TFD_TIMER_ABSTIME, &its, NULL);
 }
 
 /* Probes and responses of one family's packet socket @fd. */
@@ -159,10 +159,10 @@ static void read_packets(int fd)
 			D.counters[C_PARSE_BASE + e]++;
 			continue;
 		}
-		if (p.type == HPCC_WIRE_PROBE && p.dscp == D.probe_dscp)
+		if (p.type == HPCC_WIRE_PROBE && p.dscp == D.link.probe_dscp)
 			on_probe(&p, buf, &ll);
 		else if (p.type == HPCC_WIRE_RESPONSE &&
-			 p.dscp == D.response_dscp)
+			 p.dscp == D.link.response_dscp)
 			on_response(&p, buf);
 		else
 			D.counters[C_BAD_DSCP]++;
@@ -177,11 +177,11 @@ static void on_timer(void)
 	uint64_t exp, now;
 	bool lost;
 
-	if (read(D.timer_fd, &exp, sizeof(exp)) < 0 && errno != EAGAIN)
+	if (read(D.loop.timer_fd, &exp, sizeof(exp)) < 0 && errno != EAGAIN)
 		return;
-	D.timer_at = 0;
+	D.loop.timer_at = 0;
 	now = now_ns();
-	D.woke_at = now;
+	D.loop.woke_at = now;
 	while ((f = hpccd_next_queued(&D.sched, now)))
 		probe_send(f, now);
 	while ((f = hpccd_next_expired(&D.sched, now, &lost))) {
@@ -192,7 +192,7 @@ static void on_timer(void)
 	/* the flow-gets, and their replies: the module answered in send() */
 	push_flush();
 	read_push_replies();
-	if (now >= D.reconcile_at)
+	if (now >= D.link.reconcile_at)
 		reconcile();
 }
 
@@ -280,7 +280,7 @@ static int epoll_add(int fd)
 {
 	struct epoll_event e = { .events = EPOLLIN, .data.fd = fd };
 
-	return epoll_ctl(D.ep_fd, EPOLL_CTL_ADD, fd, &e);
+	return epoll_ctl(D.loop.ep_fd, EPOLL_CTL_ADD, fd, &e);
 }
 
 /* A receive buffer of @bytes (CAP_NET_ADMIN: beyond rmem_max), else rmem_max. */
@@ -294,47 +294,47 @@ static void apply_cfg(void)
 {
 	hpccd_sched_set(&D.sched, D.cfg.budget, D.cfg.timeout_min_us,
 			D.cfg.timeout_max_us, D.cfg.max_flows);
-	D.rl.rate = D.cfg.response_rate;
-	D.rl_own.rate = D.cfg.response_rate;
-	hpccd_budget_set(&D.budget, D.cfg.response_budget,
+	D.resp.rl.rate = D.cfg.response_rate;
+	D.resp.rl_own.rate = D.cfg.response_rate;
+	hpccd_budget_set(&D.resp.budget, D.cfg.response_budget,
 			 D.cfg.response_budget_bytes);
 	/* the receiver's flow count: a new size starts it afresh */
-	if (D.nf.max != D.cfg.n_flows_max) {
-		hpccd_nf_free(&D.nf);
-		if (hpccd_nf_init(&D.nf, D.cfg.n_flows_max,
+	if (D.resp.nf.max != D.cfg.n_flows_max) {
+		hpccd_nf_free(&D.resp.nf);
+		if (hpccd_nf_init(&D.resp.nf, D.cfg.n_flows_max,
 				  D.cfg.n_flows_window_ms * 1000000ULL,
 				  random64()))
 			logmsg(LOG_ERR, "n-flows count: out of memory; responses carry no N");
 	}
-	D.nf.window_ns = D.cfg.n_flows_window_ms * 1000000ULL;
-	D.nf.per_source = D.cfg.n_flows_per_source < D.nf.max ?
-			  D.cfg.n_flows_per_source : D.nf.max;
+	D.resp.nf.window_ns = D.cfg.n_flows_window_ms * 1000000ULL;
+	D.resp.nf.per_source = D.cfg.n_flows_per_source < D.resp.nf.max ?
+			       D.cfg.n_flows_per_source : D.resp.nf.max;
 	/* receiver-based flows: a new size starts the table afresh */
-	if (!D.rx.f || D.rx.mask + 1 < D.cfg.rx_max_flows ||
-	    (D.rx.mask + 1) / 2 >= D.cfg.rx_max_flows) {
-		hpccd_rx_free(&D.rx);
-		if (hpccd_rx_init(&D.rx, D.cfg.rx_max_flows, 1000000000ULL,
-				  random64()))
+	if (!D.rx.flows.f || D.rx.flows.mask + 1 < D.cfg.rx_max_flows ||
+	    (D.rx.flows.mask + 1) / 2 >= D.cfg.rx_max_flows) {
+		hpccd_rx_free(&D.rx.flows);
+		if (hpccd_rx_init(&D.rx.flows, D.cfg.rx_max_flows,
+				  1000000000ULL, random64()))
 			logmsg(LOG_ERR, "rx-max-flows: out of memory; receiver-based requests refused");
 	}
 	/* the keys: those a reload removed stay accepted for the overlap */
 	D.counters[C_KEYS_RETIRED] +=
-		hpcc_keyring_load(D.ring, &D.cfg, now_ns(),
+		hpcc_keyring_load(D.keys.ring, &D.cfg, now_ns(),
 				  D.cfg.auth_overlap_s * 1000000000ULL);
 	explicit_bzero(D.cfg.keys, sizeof(D.cfg.keys));
 	D.cfg.n_keys = 0;
 	/* the notify keys: the module's, pushed by connect_module() and
 	 * after a reload
 	 */
-	sodium_memzero(D.nkeys, HPCCD_MAX_NKEYS * sizeof(*D.nkeys));
-	memcpy(D.nkeys, D.cfg.nkeys, sizeof(D.cfg.nkeys));
-	D.n_nkeys = D.cfg.n_nkeys;
-	D.nkeys_owned |= D.n_nkeys > 0;
+	sodium_memzero(D.keys.nkeys, HPCCD_MAX_NKEYS * sizeof(*D.keys.nkeys));
+	memcpy(D.keys.nkeys, D.cfg.nkeys, sizeof(D.cfg.nkeys));
+	D.keys.n_nkeys = D.cfg.n_nkeys;
+	D.keys.nkeys_owned |= D.keys.n_nkeys > 0;
 	explicit_bzero(D.cfg.nkeys, sizeof(D.cfg.nkeys));
 	D.cfg.n_nkeys = 0;
 	/* thousands of events (a burst of connections) before one is lost */
-	if (D.ev.nl)
-		set_rcvbuf(mnl_socket_get_fd(D.ev.nl),
+	if (D.link.ev.nl)
+		set_rcvbuf(mnl_socket_get_fd(D.link.ev.nl),
 			   (int)(D.cfg.event_buffer_kb << 10));
 }
 
@@ -384,29 +384,31 @@ static int setup(const sigset_t *mask)
 	if (hpccd_sched_init(&D.sched, D.cfg.budget, D.cfg.timeout_min_us,
 			     D.cfg.timeout_max_us, D.cfg.max_flows,
 			     random64(), now) ||
-	    hpccd_rl_init(&D.rl, D.cfg.response_rate, 4096, random64()) ||
-	    hpccd_rl_init(&D.rl_own, D.cfg.response_rate, 4096, random64())) {
+	    hpccd_rl_init(&D.resp.rl, D.cfg.response_rate, 4096, random64()) ||
+	    hpccd_rl_init(&D.resp.rl_own, D.cfg.response_rate, 4096,
+			  random64())) {
 		logmsg(LOG_ERR, "out of memory");
 		return -1;
 	}
-	hpccd_budget_init(&D.budget, D.cfg.response_budget,
+	hpccd_budget_init(&D.resp.budget, D.cfg.response_budget,
 			  D.cfg.response_budget_bytes, now);
-	hpccd_nb_init(&D.nb, now);
-	D.raw_fd = socket(AF_INET, SOCK_RAW | SOCK_CLOEXEC, IPPROTO_RAW);
-	D.pkt_fd = socket(AF_PACKET, SOCK_DGRAM | SOCK_CLOEXEC | SOCK_NONBLOCK,
-			  htons(ETH_P_IP));
-	if (D.raw_fd < 0 || D.pkt_fd < 0) {
+	hpccd_nb_init(&D.resp.nb, now);
+	D.io.raw_fd = socket(AF_INET, SOCK_RAW | SOCK_CLOEXEC, IPPROTO_RAW);
+	D.io.pkt_fd = socket(AF_PACKET,
+			     SOCK_DGRAM | SOCK_CLOEXEC | SOCK_NONBLOCK,
+			     htons(ETH_P_IP));
+	if (D.io.raw_fd < 0 || D.io.pkt_fd < 0) {
 		logmsg(LOG_ERR, "raw sockets: %s (CAP_NET_RAW needed)",
 		       strerror(errno));
 		return -1;
 	}
-	setsockopt(D.raw_fd, IPPROTO_IP, IP_HDRINCL, &one, sizeof(one));
+	setsockopt(D.io.raw_fd, IPPROTO_IP, IP_HDRINCL, &one, sizeof(one));
 	/* IPPROTO_RAW: the IPv6 header is ours (the kernel sets hdrincl) */
-	D.raw6_fd = socket(AF_INET6, SOCK_RAW | SOCK_CLOEXEC, IPPROTO_RAW);
-	if (D.raw6_fd >= 0)
-		D.pkt6_fd = socket(AF_PACKET, SOCK_DGRAM | SOCK_CLOEXEC |
-				   SOCK_NONBLOCK, htons(ETH_P_IPV6));
-	if (D.raw6_fd < 0 || D.pkt6_fd < 0) {
+	D.io.raw6_fd = socket(AF_INET6, SOCK_RAW | SOCK_CLOEXEC, IPPROTO_RAW);
+	if (D.io.raw6_fd >= 0)
+		D.io.pkt6_fd = socket(AF_PACKET, SOCK_DGRAM | SOCK_CLOEXEC |
+				      SOCK_NONBLOCK, htons(ETH_P_IPV6));
+	if (D.io.raw6_fd < 0 || D.io.pkt6_fd < 0) {
 		if (errno != EAFNOSUPPORT) {
 			logmsg(LOG_ERR, "raw IPv6 sockets: %s", strerror(errno));
 			return -1;
@@ -423,74 +425,77 @@ static int setup(const sigset_t *mask)
 		}
 		/* no IPv6 on this host: IPv4 only, IPv6 flows counted */
 		logmsg(LOG_INFO, "no IPv6: IPv6 flows will not be probed");
-		if (D.raw6_fd >= 0)
-			close(D.raw6_fd);
-		D.raw6_fd = -1;
+		if (D.io.raw6_fd >= 0)
+			close(D.io.raw6_fd);
+		D.io.raw6_fd = -1;
 	}
 	/* room for bursts of probes; what overflows is counted (socket-drops) */
-	set_rcvbuf(D.pkt_fd, 4 << 20);
-	if (D.pkt6_fd >= 0)
-		set_rcvbuf(D.pkt6_fd, 4 << 20);
+	set_rcvbuf(D.io.pkt_fd, 4 << 20);
+	if (D.io.pkt6_fd >= 0)
+		set_rcvbuf(D.io.pkt6_fd, 4 << 20);
 	/* until the module says which DSCPs: drop everything */
-	D.probe_dscp = D.response_dscp = 64;
+	D.link.probe_dscp = D.link.response_dscp = 64;
 	attach_filter();
-	D.rt = mnl_socket_open(NETLINK_ROUTE);
-	if (!D.rt || mnl_socket_bind(D.rt, 0, MNL_SOCKET_AUTOPID) < 0) {
+	D.lookup.rt = mnl_socket_open(NETLINK_ROUTE);
+	if (!D.lookup.rt ||
+	    mnl_socket_bind(D.lookup.rt, 0, MNL_SOCKET_AUTOPID) < 0) {
 		logmsg(LOG_ERR, "rtnetlink: %s", strerror(errno));
 		return -1;
 	}
 	/* needed by tcp-check only (a reload may turn it on: then every
 	 * lookup fails, counted, and no flow gets state)
 	 */
-	D.diag = mnl_socket_open(NETLINK_SOCK_DIAG);
-	if (!D.diag || mnl_socket_bind(D.diag, 0, MNL_SOCKET_AUTOPID) < 0) {
+	D.lookup.diag = mnl_socket_open(NETLINK_SOCK_DIAG);
+	if (!D.lookup.diag ||
+	    mnl_socket_bind(D.lookup.diag, 0, MNL_SOCKET_AUTOPID) < 0) {
 		if (D.cfg.tcp_check) {
 			logmsg(LOG_ERR, "sock_diag: %s", strerror(errno));
 			return -1;
 		}
 		logmsg(LOG_WARNING, "sock_diag: %s; tcp-check 1 would refuse every flow",
 		       strerror(errno));
-		if (D.diag)
-			mnl_socket_close(D.diag);
-		D.diag = NULL;
+		if (D.lookup.diag)
+			mnl_socket_close(D.lookup.diag);
+		D.lookup.diag = NULL;
 	}
 	/* a lookup never holds the event loop longer than this */
 	{
 		struct timeval tv = { .tv_usec = RT_TIMEOUT_US };
 
-		setsockopt(mnl_socket_get_fd(D.rt), SOL_SOCKET, SO_RCVTIMEO,
-			   &tv, sizeof(tv));
-		if (D.diag)
-			setsockopt(mnl_socket_get_fd(D.diag), SOL_SOCKET,
+		setsockopt(mnl_socket_get_fd(D.lookup.rt), SOL_SOCKET,
+			   SO_RCVTIMEO, &tv, sizeof(tv));
+		if (D.lookup.diag)
+			setsockopt(mnl_socket_get_fd(D.lookup.diag), SOL_SOCKET,
 				   SO_RCVTIMEO, &tv, sizeof(tv));
 	}
-	D.cache_seed = random64();
-	hpccd_tc_init(&D.tcache, random64());
+	D.lookup.cache_seed = random64();
+	hpccd_tc_init(&D.lookup.tcache, random64());
 	/* -ENOENT (no module yet) leaves the sockets open */
-	hpcc_genl_open(&D.req, 1000);
-	hpcc_genl_open(&D.ev, 0);
-	hpcc_genl_open(&D.push, 0);
-	if (!D.req.nl || !D.ev.nl || !D.push.nl) {
+	hpcc_genl_open(&D.link.req, 1000);
+	hpcc_genl_open(&D.link.ev, 0);
+	hpcc_genl_open(&D.push.genl, 0);
+	if (!D.link.req.nl || !D.link.ev.nl || !D.push.genl.nl) {
 		logmsg(LOG_ERR, "netlink: %s", strerror(errno));
 		return -1;
 	}
 	/* the replies of a full burst of pushes (256 of about 500 bytes) */
-	set_rcvbuf(mnl_socket_get_fd(D.push.nl), 1 << 20);
+	set_rcvbuf(mnl_socket_get_fd(D.push.genl.nl), 1 << 20);
 	apply_cfg();
-	if (D.ev.notify_grp &&
-	    mnl_socket_setsockopt(D.ev.nl, NETLINK_ADD_MEMBERSHIP,
-				  &D.ev.notify_grp,
-				  sizeof(D.ev.notify_grp)) < 0)
+	if (D.link.ev.notify_grp &&
+	    mnl_socket_setsockopt(D.link.ev.nl, NETLINK_ADD_MEMBERSHIP,
+				  &D.link.ev.notify_grp,
+				  sizeof(D.link.ev.notify_grp)) < 0)
 		logmsg(LOG_ERR, "join nlctrl notify: %s", strerror(errno));
-	D.sig_fd = signalfd(-1, mask, SFD_CLOEXEC | SFD_NONBLOCK);
-	D.timer_fd = timerfd_create(CLOCK_MONOTONIC, TFD_CLOEXEC | TFD_NONBLOCK);
-	D.ep_fd = epoll_create1(EPOLL_CLOEXEC);
-	if (D.sig_fd < 0 || D.timer_fd < 0 || D.ep_fd < 0 ||
-	    epoll_add(D.sig_fd) || epoll_add(D.timer_fd) ||
-	    epoll_add(D.pkt_fd) ||
-	    (D.pkt6_fd >= 0 && epoll_add(D.pkt6_fd)) ||
-	    epoll_add(mnl_socket_get_fd(D.ev.nl)) ||
-	    epoll_add(mnl_socket_get_fd(D.push.nl))) {
+	D.loop.sig_fd = signalfd(-1, mask, SFD_CLOEXEC | SFD_NONBLOCK);
+	D.loop.timer_fd = timerfd_create(CLOCK_MONOTONIC,
+					 TFD_CLOEXEC | TFD_NONBLOCK);
+	D.loop.ep_fd = epoll_create1(EPOLL_CLOEXEC);
+	if (D.loop.sig_fd < 0 || D.loop.timer_fd < 0 || D.loop.ep_fd < 0 ||
+	    epoll_add(D.loop.sig_fd) || epoll_add(D.loop.timer_fd) ||
+	    epoll_add(D.io.pkt_fd) ||
+	    (D.io.pkt6_fd >= 0 && epoll_add(D.io.pkt6_fd)) ||
+	    epoll_add(mnl_socket_get_fd(D.link.ev.nl)) ||
+	    epoll_add(mnl_socket_get_fd(D.push.genl.nl))) {
 		logmsg(LOG_ERR, "setup: %s", strerror(errno));
 		return -1;
 	}
@@ -503,8 +508,8 @@ static unsigned int ring_keys(bool retired)
 {
 	unsigned int i, n = 0;
 
-	for (i = 0; i < D.ring->n; i++)
-		n += !D.ring->k[i].expires_ns != retired;
+	for (i = 0; i < D.keys.ring->n; i++)
+		n += !D.keys.ring->k[i].expires_ns != retired;
 	return n;
 }
 
@@ -514,7 +519,7 @@ static bool on_signal(void)
 	struct signalfd_siginfo si;
 	struct hpccd_cfg c;
 
-	while (read(D.sig_fd, &si, sizeof(si)) == sizeof(si)) {
+	while (read(D.loop.sig_fd, &si, sizeof(si)) == sizeof(si)) {
 		switch (si.ssi_signo) {
 		case SIGTERM:
 		case SIGINT:
@@ -538,7 +543,7 @@ static bool on_signal(void)
 			/* the module's parameters; the packet filters only
 			 * change with its DSCPs (module_params())
 			 */
-			if (D.req.family_id)
+			if (D.link.req.family_id)
 				module_params();
 			break;
 		case SIGUSR1:
@@ -600,14 +605,14 @@ int main(int argc, char **argv)
 	/* the keys' only long-lived copies: locked, between guard pages,
 	 * MADV_DONTDUMP (sodium_malloc())
 	 */
-	D.ring = sodium_malloc(sizeof(*D.ring));
-	D.nkeys = sodium_malloc(HPCCD_MAX_NKEYS * sizeof(*D.nkeys));
-	if (!D.ring || !D.nkeys) {
+	D.keys.ring = sodium_malloc(sizeof(*D.keys.ring));
+	D.keys.nkeys = sodium_malloc(HPCCD_MAX_NKEYS * sizeof(*D.keys.nkeys));
+	if (!D.keys.ring || !D.keys.nkeys) {
 		fprintf(stderr, "hpccd: out of memory\n");
 		return 1;
 	}
-	sodium_memzero(D.ring, sizeof(*D.ring));
-	sodium_memzero(D.nkeys, HPCCD_MAX_NKEYS * sizeof(*D.nkeys));
+	sodium_memzero(D.keys.ring, sizeof(*D.keys.ring));
+	sodium_memzero(D.keys.nkeys, HPCCD_MAX_NKEYS * sizeof(*D.keys.nkeys));
 	if (load_cfg(&D.cfg))
 		return 2;
 	/* the key file's bytes: D.cfg's go to the ring in setup() */
@@ -618,10 +623,10 @@ int main(int argc, char **argv)
 		return 1;
 	logmsg(LOG_INFO, "hpccd running: budget %u probes/s, %u hops per probe, %s",
 	       D.cfg.budget, D.cfg.max_hops,
-	       D.raw6_fd >= 0 ? "IPv4 and IPv6" : "IPv4 only");
+	       D.io.raw6_fd >= 0 ? "IPv4 and IPv6" : "IPv4 only");
 	while (run) {
 		timer_update(now_ns());
-		n = epoll_wait(D.ep_fd, evs, 8, -1);
+		n = epoll_wait(D.loop.ep_fd, evs, 8, -1);
 		if (n < 0 && errno != EINTR) {
 			logmsg(LOG_ERR, "epoll: %s", strerror(errno));
 			break;
@@ -629,13 +634,13 @@ int main(int argc, char **argv)
 		for (i = 0; i < n && run; i++) {
 			int fd = evs[i].data.fd;
 
-			if (fd == D.sig_fd)
+			if (fd == D.loop.sig_fd)
 				run = on_signal();
-			else if (fd == D.timer_fd)
+			else if (fd == D.loop.timer_fd)
 				on_timer();
-			else if (fd == D.pkt_fd || fd == D.pkt6_fd)
+			else if (fd == D.io.pkt_fd || fd == D.io.pkt6_fd)
 				read_packets(fd);
-			else if (fd == mnl_socket_get_fd(D.push.nl))
+			else if (fd == mnl_socket_get_fd(D.push.genl.nl))
 				read_push_replies();
 			else
 				read_events();
@@ -643,16 +648,16 @@ int main(int argc, char **argv)
 	}
 	write_stats();
 	hpccd_sched_free(&D.sched);
-	hpccd_rl_free(&D.rl);
-	hpccd_rl_free(&D.rl_own);
-	hpccd_nf_free(&D.nf);
-	hpcc_genl_close(&D.req);
-	hpcc_genl_close(&D.ev);
-	hpcc_genl_close(&D.push);
-	if (D.rt)
-		mnl_socket_close(D.rt);
-	if (D.diag)
-		mnl_socket_close(D.diag);
+	hpccd_rl_free(&D.resp.rl);
+	hpccd_rl_free(&D.resp.rl_own);
+	hpccd_nf_free(&D.resp.nf);
+	hpcc_genl_close(&D.link.req);
+	hpcc_genl_close(&D.link.ev);
+	hpcc_genl_close(&D.push.genl);
+	if (D.lookup.rt)
+		mnl_socket_close(D.lookup.rt);
+	if (D.lookup.diag)
+		mnl_socket_close(D.lookup.diag);
 	logmsg(LOG_INFO, "hpccd exiting");
 	return 0;
 }

@@ -16,9 +16,9 @@ void push_flush(void)
 {
 	int err;
 
-	if (!D.push_batch)
+	if (!D.push.batch)
 		return;
-	err = hpcc_genl_send_batch(&D.push, D.push_batch);
+	err = hpcc_genl_send_batch(&D.push.genl, D.push.batch);
 	if (err) {
 		/* the module refused the whole batch at the socket (it is
 		 * going, or memory is short): its flows keep probing
@@ -26,16 +26,16 @@ void push_flush(void)
 		D.counters[C_SEND_ERRORS]++;
 		logmsg(LOG_DEBUG, "telemetry-set: %s", strerror(-err));
 	}
-	mnl_nlmsg_batch_reset(D.push_batch);
+	mnl_nlmsg_batch_reset(D.push.batch);
 }
 
 /* push_slot() - where the next request of the burst's batch goes */
 static struct nlmsghdr *push_slot(void)
 {
-	if (!D.push_batch)
-		D.push_batch = mnl_nlmsg_batch_start(D.push_buf, PUSH_BATCH);
-	D.push.family_id = D.req.family_id;
-	return mnl_nlmsg_batch_current(D.push_batch);
+	if (!D.push.batch)
+		D.push.batch = mnl_nlmsg_batch_start(D.push.buf, PUSH_BATCH);
+	D.push.genl.family_id = D.link.req.family_id;
+	return mnl_nlmsg_batch_current(D.push.batch);
 }
 
 /*
@@ -46,10 +46,10 @@ static struct nlmsghdr *push_slot(void)
  */
 static void push_queued(uint32_t seq, bool ask, const struct hpcc_tuple *t)
 {
-	D.push_ring[seq % PUSH_RING].seq = seq;
-	D.push_ring[seq % PUSH_RING].ask = ask;
-	D.push_ring[seq % PUSH_RING].t = *t;
-	if (!mnl_nlmsg_batch_next(D.push_batch))
+	D.push.ring[seq % PUSH_RING].seq = seq;
+	D.push.ring[seq % PUSH_RING].ask = ask;
+	D.push.ring[seq % PUSH_RING].t = *t;
+	if (!mnl_nlmsg_batch_next(D.push.batch))
 		push_flush();
 }
 
@@ -58,8 +58,9 @@ static void push_queued(uint32_t seq, bool ask, const struct hpcc_tuple *t)
  */
 void push_add(const struct hpcc_tuple *t, const struct hpcc_pkt *p)
 {
-	push_queued(hpcc_genl_telemetry_put(&D.push, push_slot(), t, p->hops,
-					    p->nhop, p->n_flows), false, t);
+	push_queued(hpcc_genl_telemetry_put(&D.push.genl, push_slot(), t,
+					    p->hops, p->nhop, p->n_flows),
+		    false, t);
 }
 
 /*
@@ -72,11 +73,11 @@ void push_add_rx(const struct hpcc_tuple *t, const struct hpcc_pkt *p)
 	uint32_t seq;
 
 	if (p->mode & HPCC_WIRE_MODE_RX)
-		seq = hpcc_genl_telemetry_put_rx(&D.push, nlh, t, NULL, 0,
+		seq = hpcc_genl_telemetry_put_rx(&D.push.genl, nlh, t, NULL, 0,
 						 p->n_flows, true, p->w_rx);
 	else
-		seq = hpcc_genl_telemetry_put_u(&D.push, nlh, t, p->n_flows,
-						p->u_rx);
+		seq = hpcc_genl_telemetry_put_u(&D.push.genl, nlh, t,
+						p->n_flows, p->u_rx);
 	push_queued(seq, false, t);
 }
 
@@ -95,9 +96,9 @@ void ask_flow(struct hpccd_flow *f)
 {
 	uint32_t seq;
 
-	if (!D.req.family_id || f->state != HPCCD_IDLE)
+	if (!D.link.req.family_id || f->state != HPCCD_IDLE)
 		return;
-	seq = hpcc_genl_flow_get_put(&D.push, push_slot(), &f->t);
+	seq = hpcc_genl_flow_get_put(&D.push.genl, push_slot(), &f->t);
 	hpccd_ask(&D.sched, f, now_ns(), seq);
 	D.counters[C_FLOW_GETS]++;
 	push_queued(seq, true, &f->t);
@@ -106,9 +107,9 @@ void ask_flow(struct hpccd_flow *f)
 /* The push that carried sequence number @seq, if the ring still has it. */
 static struct hpccd_flow *push_flow(uint32_t seq)
 {
-	if (D.push_ring[seq % PUSH_RING].seq != seq)
+	if (D.push.ring[seq % PUSH_RING].seq != seq)
 		return NULL;
-	return hpccd_flow_find(&D.sched, &D.push_ring[seq % PUSH_RING].t);
+	return hpccd_flow_find(&D.sched, &D.push.ring[seq % PUSH_RING].t);
 }
 
 /* The module took a push: what it says of the flow now.  The reply names
@@ -126,7 +127,7 @@ static int push_reply_cb(const struct nlmsghdr *nlh, void *data)
 	if (m.cmd == HPCC_CMD_FLOW_GET) {
 		f = push_flow(seq);
 		/* not a late reply: the flow is still asked this question */
-		if (f && D.push_ring[seq % PUSH_RING].ask &&
+		if (f && D.push.ring[seq % PUSH_RING].ask &&
 		    hpccd_answered(&D.sched, f, seq))
 			flow_got(f, &m);
 		return MNL_CB_OK;
@@ -149,8 +150,8 @@ static int push_reply_cb(const struct nlmsghdr *nlh, void *data)
 static void push_err_cb(uint32_t seq, int err, void *data)
 {
 	struct hpccd_flow *f = push_flow(seq);
-	bool ask = D.push_ring[seq % PUSH_RING].seq == seq &&
-		   D.push_ring[seq % PUSH_RING].ask;
+	bool ask = D.push.ring[seq % PUSH_RING].seq == seq &&
+		   D.push.ring[seq % PUSH_RING].ask;
 
 	/* a late refusal of a flow-get: the flow was probed or asked again
 	 * since (a flow-active, so it lives), and what happened since says
@@ -185,6 +186,6 @@ static void push_err_cb(uint32_t seq, int err, void *data)
 
 void read_push_replies(void)
 {
-	hpcc_genl_read_replies(&D.push, 64, push_reply_cb, push_err_cb, NULL,
-			       &D.counters[C_PUSH_REPLIES_LOST]);
+	hpcc_genl_read_replies(&D.push.genl, 64, push_reply_cb, push_err_cb,
+			       NULL, &D.counters[C_PUSH_REPLIES_LOST]);
 }

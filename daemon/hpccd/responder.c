@@ -197,14 +197,14 @@ static void rx_answer(const struct hpcc_pkt *p, uint32_t n, bool tcp_ok,
 	uint32_t w = 0;
 
 	D.counters[C_RX_ASKED]++;
-	if (!D.cfg.rx_answer || !D.rxp_ok || !D.rx.f || !tcp_ok) {
+	if (!D.cfg.rx_answer || !D.rx.params_ok || !D.rx.flows.f || !tcp_ok) {
 		D.counters[C_RX_REFUSED]++;
 		o->mode = HPCC_WIRE_MODE_REFUSED;
 		return;
 	}
 	rated_hops(hops, p);
-	r = hpccd_rx_note(&D.rx, &D.rxp, &p->tuple, hops, p->nhop, n, now,
-			  &w);
+	r = hpccd_rx_note(&D.rx.flows, &D.rx.params, &p->tuple, hops, p->nhop,
+			  n, now, &w);
 	switch (r) {
 	case HPCCD_RX_SEND_W:
 		D.counters[C_RX_W_SENT]++;
@@ -240,10 +240,10 @@ static void u_answer(const struct hpcc_pkt *p, bool tcp_ok, uint64_t now,
 	enum hpccd_rx_res r = HPCCD_RX_INVALID;
 
 	o->mode |= HPCC_WIRE_MODE_U;
-	if (D.rxp_ok && D.rx.f && tcp_ok) {
+	if (D.rx.params_ok && D.rx.flows.f && tcp_ok) {
 		rated_hops(hops, p);
-		r = hpccd_rx_note_u(&D.rx, &D.rxp, &p->tuple, hops, p->nhop,
-				    now, &o->u);
+		r = hpccd_rx_note_u(&D.rx.flows, &D.rx.params, &p->tuple, hops,
+				    p->nhop, now, &o->u);
 	}
 	switch (r) {
 	case HPCCD_RX_SEND_U:
@@ -271,13 +271,13 @@ static size_t response_bound(const struct hpcc_pkt *p, bool private,
 	struct hpcc_resp_opt o = { 0 };
 	bool rx = p->mode & HPCC_WIRE_MODE_RX;
 
-	o.n_flows = D.cfg.report_n_flows && D.nf.max ? 1 : 0;
+	o.n_flows = D.cfg.report_n_flows && D.resp.nf.max ? 1 : 0;
 	o.mode = (rx ? HPCC_WIRE_MODE_RX : 0) |
 		 (private ? HPCC_WIRE_MODE_PRIVATE | HPCC_WIRE_MODE_U : 0);
 	o.w = rx ? 1 : 0;
 	o.has_u = private && !rx;
 	o.mac_key_id = key ? key->id : 0;
-	return hpcc_build_response_opt(buf, p, D.response_dscp, 0, &o);
+	return hpcc_build_response_opt(buf, p, D.link.response_dscp, 0, &o);
 }
 
 /*
@@ -310,7 +310,7 @@ void on_probe(struct hpcc_pkt *p, const uint8_t *raw,
 	probe_len = fam == AF_INET6 ? HPCC_IP6_LEN + hpcc_get16(raw + 4) :
 				      hpcc_get16(raw + 2);
 	/* an IFA-shaped packet of another protocol: not ours to answer */
-	if (p->ifa_off && p->ifa_proto != D.ifa_protocol) {
+	if (p->ifa_off && p->ifa_proto != D.link.ifa_protocol) {
 		D.counters[C_IFA_OTHER_PROTOCOL]++;
 		return;
 	}
@@ -345,10 +345,10 @@ void on_probe(struct hpcc_pkt *p, const uint8_t *raw,
 	 * peer's address with other ports cannot spend, and no budget
 	 */
 	own = own_flow(&p->tuple, ifx, now);
-	if (!hpccd_rl_allow(own ? &D.rl_own : &D.rl, fam, src, now)) {
+	if (!hpccd_rl_allow(own ? &D.resp.rl_own : &D.resp.rl, fam, src, now)) {
 		D.counters[C_RESPONSES_RATE_LIMITED]++;
-		D.counters[C_RESPONSES_RL_CROWDED] = D.rl.crowded +
-						     D.rl_own.crowded;
+		D.counters[C_RESPONSES_RL_CROWDED] = D.resp.rl.crowded +
+						     D.resp.rl_own.crowded;
 		return;
 	}
 	/* the budget bounds what probes not tied to this host's TCP
@@ -357,7 +357,7 @@ void on_probe(struct hpcc_pkt *p, const uint8_t *raw,
 	 * beyond it has this host's connections learnt at once (once a
 	 * second at most), so a new flow's probe is not refused with it.
 	 */
-	if (!own && !hpccd_budget_take(&D.budget, now)) {
+	if (!own && !hpccd_budget_take(&D.resp.budget, now)) {
 		tcp_flows_learn(now);
 		own = own_flow(&p->tuple, ifx, now);
 		if (!own) {
@@ -376,8 +376,8 @@ void on_probe(struct hpcc_pkt *p, const uint8_t *raw,
 		return;
 	}
 	v = src_check(fam, src, dst, ll->sll_ifindex, vrf, on_lo, now);
-	D.counters[C_NEIGH_LOOKUPS] = D.nb.lookups;
-	D.counters[C_NEIGH_STALLS] = D.nb.stalled;
+	D.counters[C_NEIGH_LOOKUPS] = D.resp.nb.lookups;
+	D.counters[C_NEIGH_STALLS] = D.resp.nb.stalled;
 	switch (v) {
 	case SRC_OK:
 		break;
@@ -391,7 +391,7 @@ void on_probe(struct hpcc_pkt *p, const uint8_t *raw,
 		D.counters[C_PROBES_LOOKUP_FAILED]++;
 		return;
 	case SRC_NEW_NEIGH:
-		/* paid for: D.nb let it create a neighbour entry */
+		/* paid for: D.resp.nb let it create a neighbour entry */
 		break;
 	case SRC_NO_NEIGH:
 		D.counters[C_PROBES_NO_NEIGHBOUR]++;
@@ -409,7 +409,7 @@ void on_probe(struct hpcc_pkt *p, const uint8_t *raw,
 	if (p->ifa_off)
 		ifa_records(p, raw);
 	private = hpccd_cfg_private(&D.cfg, fam, src);
-	key = hpcc_keyring_sign_key(D.ring, fam, src);
+	key = hpcc_keyring_sign_key(D.keys.ring, fam, src);
 	/* the size check and the bytes before any state or MAC: a
 	 * spoofed probe must not draw more bytes than it cost; a probe of
 	 * this host's TCP flows may draw the fixed tail more
@@ -430,7 +430,8 @@ void on_probe(struct hpcc_pkt *p, const uint8_t *raw,
 		D.counters[C_PROBES_OWN_FLOW]++;
 	}
 	if (!bound ||
-	    (!own && !hpccd_budget_bytes(&D.budget, (uint32_t)bound, now))) {
+	    (!own &&
+	     !hpccd_budget_bytes(&D.resp.budget, (uint32_t)bound, now))) {
 		D.counters[C_RESPONSES_OVER_BYTES] += bound > 0;
 		return;
 	}
@@ -438,20 +439,20 @@ void on_probe(struct hpcc_pkt *p, const uint8_t *raw,
 	 * N, receiver-based W, only-U
 	 */
 	if (D.cfg.tcp_check &&
-	    ((D.cfg.report_n_flows && D.nf.max) ||
+	    ((D.cfg.report_n_flows && D.resp.nf.max) ||
 	     (p->mode & HPCC_WIRE_MODE_RX) || private) &&
 	    !tcp_flow_known(&p->tuple, ifx, now)) {
 		D.counters[C_PROBES_NO_TCP]++;
 		tcp_ok = false;
 	}
-	if (D.cfg.report_n_flows && D.nf.max && tcp_ok) {
-		uint64_t over = D.nf.over_source;
+	if (D.cfg.report_n_flows && D.resp.nf.max && tcp_ok) {
+		uint64_t over = D.resp.nf.over_source;
 
-		n = hpccd_nf_note(&D.nf, &p->tuple, p->hops, p->nhop, now);
-		D.counters[C_N_FLOWS_EVICTED] = D.nf.evicted;
-		D.counters[C_N_FLOWS_OVER_SOURCE] = D.nf.over_source;
+		n = hpccd_nf_note(&D.resp.nf, &p->tuple, p->hops, p->nhop, now);
+		D.counters[C_N_FLOWS_EVICTED] = D.resp.nf.evicted;
+		D.counters[C_N_FLOWS_OVER_SOURCE] = D.resp.nf.over_source;
 		/* a flow beyond its source's share gets no state either */
-		if (D.nf.over_source != over)
+		if (D.resp.nf.over_source != over)
 			tcp_ok = false;
 	}
 	o.n_flows = n;
@@ -466,7 +467,8 @@ void on_probe(struct hpcc_pkt *p, const uint8_t *raw,
 	}
 	if (key)
 		o.mac_key_id = key->id;
-	len = hpcc_build_response_opt(buf, p, D.response_dscp, ++D.ip_id, &o);
+	len = hpcc_build_response_opt(buf, p, D.link.response_dscp,
+				      ++D.io.ip_id, &o);
 	if (len > bound)
 		return;		/* cannot happen: response_bound() */
 	if (len && key) {

@@ -35,12 +35,12 @@ static int send_addr(int family, const void *daddr, int ifindex,
 		memcpy(&to6->sin6_addr, daddr, 16);
 		to6->sin6_scope_id = ifindex;
 		*tolen = sizeof(*to6);
-		return D.raw6_fd;
+		return D.io.raw6_fd;
 	}
 	to4->sin_family = AF_INET;
 	memcpy(&to4->sin_addr, daddr, 4);
 	*tolen = sizeof(*to4);
-	return D.raw_fd;
+	return D.io.raw_fd;
 }
 
 /* Where hpccd_send() counts: send-blocked, send-errors. */
@@ -96,23 +96,23 @@ void probe_send(struct hpccd_flow *f, uint64_t now)
 	int enc = hpccd_cfg_encoding(&D.cfg, f->t.family, tuple_daddr(&f->t));
 
 	if (enc == HPCCD_ENC_IOAM) {
-		len = hpcc_build_probe_ioam(buf, &f->t, D.probe_dscp,
+		len = hpcc_build_probe_ioam(buf, &f->t, D.link.probe_dscp,
 					    (uint16_t)D.cfg.ioam_namespace,
 					    (uint8_t)D.cfg.max_hops, id, now);
 		D.counters[C_PROBES_IOAM] += len > 0;
 	} else if (enc == HPCCD_ENC_INT_MD) {
 		/* room for the response: it is no larger than the probe */
-		len = hpcc_build_probe_intmd(buf, &f->t, D.probe_dscp,
+		len = hpcc_build_probe_intmd(buf, &f->t, D.link.probe_dscp,
 					     D.cfg.max_hops < 2 ? 2 :
 					     (uint8_t)D.cfg.max_hops,
 					     (uint8_t)D.cfg.max_hops, id, now,
-					     ++D.ip_id);
+					     ++D.io.ip_id);
 		D.counters[C_PROBES_INT_MD] += len > 0;
 	} else if (enc == HPCCD_ENC_IFA) {
-		len = hpcc_build_probe_ifa(buf, &f->t, D.probe_dscp,
-					   D.ifa_protocol,
+		len = hpcc_build_probe_ifa(buf, &f->t, D.link.probe_dscp,
+					   D.link.ifa_protocol,
 					   (uint8_t)D.cfg.max_hops, id, now,
-					   ++D.ip_id);
+					   ++D.io.ip_id);
 		D.counters[C_PROBES_IFA] += len > 0;
 	} else {
 		/* the FCR support flag and the CC indicator (CCM section
@@ -130,9 +130,9 @@ void probe_send(struct hpccd_flow *f, uint64_t now)
 		    hpccd_cfg_rx_based(&D.cfg, f->t.family,
 				       tuple_daddr(&f->t)))
 			ext |= HPCC_PROBE_RX;
-		len = hpcc_build_probe_ext(buf, &f->t, D.probe_dscp,
-					   D.cfg.max_hops, id, now, ++D.ip_id,
-					   ext);
+		len = hpcc_build_probe_ext(buf, &f->t, D.link.probe_dscp,
+					   D.cfg.max_hops, id, now,
+					   ++D.io.ip_id, ext);
 		D.counters[C_PROBES_FCR] += len && (ext & HPCC_PROBE_FCR);
 		D.counters[C_PROBES_CC] += len && (ext & HPCC_PROBE_CC);
 		D.counters[C_PROBES_AR] += len && (ext & HPCC_PROBE_AR);
@@ -172,7 +172,7 @@ void probe_want(struct hpccd_flow *f)
 static bool response_authentic(const uint8_t *raw, const struct hpcc_pkt *p,
 			       uint64_t now)
 {
-	enum hpcc_auth_result r = hpcc_auth_check(D.ring, raw, p, now);
+	enum hpcc_auth_result r = hpcc_auth_check(D.keys.ring, raw, p, now);
 
 	switch (r) {
 	case HPCC_AUTH_NONE:

@@ -56,7 +56,7 @@ static const char *const counter_names[C_PARSE_BASE] = {
 /* Packets the packet sockets dropped for a full receive buffer. */
 static void packet_drops(void)
 {
-	int fds[2] = { D.pkt_fd, D.pkt6_fd }, i;
+	int fds[2] = { D.io.pkt_fd, D.io.pkt6_fd }, i;
 	struct tpacket_stats st;
 	socklen_t len;
 
@@ -120,10 +120,11 @@ void write_stats(void)
 		}
 	}
 	packet_drops();
-	D.counters[C_NL_SKIPPED] = D.req.skipped;
-	D.counters[C_NL_ROUND_TRIPS] = D.req.talks;
+	D.counters[C_NL_SKIPPED] = D.link.req.skipped;
+	D.counters[C_NL_ROUND_TRIPS] = D.link.req.talks;
 	fprintf(out, "connected=%d\nflows=%u\nqueued=%u\n",
-		D.req.family_id != 0, D.sched.nflows, hpccd_queued(&D.sched));
+		D.link.req.family_id != 0, D.sched.nflows,
+		hpccd_queued(&D.sched));
 	for (i = 0; i < C_NUM; i++)
 		fprintf(out, "%s%s=%" PRIu64 "\n",
 			i < C_PARSE_BASE ? "" : "dropped-",

@@ -16,7 +16,7 @@
 #include <stdint.h>
 
 #include "hpcc_wire.h"
-#include "hpccd_config.h"
+#include "hpccd/config.h"
 
 /* A ring holds the file's keys and as many retired ones. */
 #define HPCC_RING_MAX	(2 * HPCCD_MAX_KEYS)

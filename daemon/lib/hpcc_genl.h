@@ -15,7 +15,7 @@
 #include <linux/hpcc_int.h>
 
 #include "hpcc_nl_gen.h"
-#include "hpccd_config.h"
+#include "hpccd/config.h"
 #include "hpcc_wire.h"
 
 /* HPCC_HAS(type) - the bit of @type in a generated structure's present */

@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
  * fuzz_config - libFuzzer target over hpccd's configuration parser
- * (daemon/hpccd/hpccd_config.c), which reads a file an operator (or a
+ * (daemon/hpccd/config.c), which reads a file an operator (or a
  * configuration tool) writes.
  *
  * Invariants: no read outside the input (ASan), no undefined behaviour
@@ -14,7 +14,7 @@
 #include <stdlib.h>
 
 #include "hpcc_wire.h"
-#include "hpccd_config.h"
+#include "hpccd/config.h"
 
 static void quiet(const char *msg)
 {

@@ -3,7 +3,7 @@
 #
 # Bounded libFuzzer runs (clang, ASan + UBSan) over the trace parser and
 # the core, over the probe/response parser (daemon/lib/hpcc_wire.c), over
-# hpccd's configuration parser (daemon/hpccd/hpccd_config.c) and over the decoder
+# hpccd's configuration parser (daemon/hpccd/config.c) and over the decoder
 # layer (daemon/lib/hpcc_decode.c: INT-MD v2.1 stacks, IOAM trace options),
 # over the FCR message decoder and hold set (kernel/lib/hpcc_fcr.c) and over
 # the CCM notification decoder and coordination rule (kernel/lib/hpcc_ccm.c).

@@ -362,7 +362,7 @@ key_file_for_reload() {
 }
 
 ktap_print_header
-ktap_set_plan 13
+ktap_set_plan 14
 t "hpccd -h prints usage" sh -c "'$D' -h | grep -q usage"
 t "hpccd --help/-V/--version; hpccd.8 lists every long option" help_version
 t "bad options and configuration files are refused with exit 2" bad_config

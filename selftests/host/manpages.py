@@ -63,7 +63,7 @@ def c_block(src, start):
 
 
 hpccd_c = read_dir("daemon/hpccd")
-config_c = read("daemon/hpccd/hpccd_config.c")
+config_c = read("daemon/hpccd/config.c")
 hpccd8 = read("daemon/hpccd/hpccd.8")
 ctl_c = read_dir("daemon/hpccctl")
 ctl8 = read("daemon/hpccctl/hpccctl.8")
@@ -81,9 +81,9 @@ compare("hpccd.8 configuration keys", keys, items, code_only_ok=["key"])
 # hpccd_cfg_defaults() have them, in its item: "MIN to MAX", "default N"
 consts = {"HPCC_MAX_HOPS": 8, "1U << 24": 1 << 24, "UINT32_MAX - 1": 2**32 - 2,
           "UINT32_MAX": 2**32 - 1, "HPCC_RATE_MAX": "1.6e12"}
-# the numeric #defines of hpccd_config.h (HPCCD_RP_STRICT ...)
+# the numeric #defines of daemon/hpccd/config.h (HPCCD_RP_STRICT ...)
 consts.update((k, int(v)) for k, v in re.findall(
-    r"^#define (HPCCD_[A-Z0-9_]+)\s+(\d+)$", read("daemon/hpccd/hpccd_config.h"), re.M))
+    r"^#define (HPCCD_[A-Z0-9_]+)\s+(\d+)$", read("daemon/hpccd/config.h"), re.M))
 defaults = dict((k, consts.get(v, v)) for k, v in re.findall(
     r"c->([a-z_]+) = (\d+|HPCCD_[A-Z0-9_]+);",
                            c_block(config_c, "void hpccd_cfg_defaults(")))

@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
  * auth_test - the MAC of responses and hpccd's key ring (daemon/lib/hpcc_auth.c)
- * and its key file (daemon/hpccd/hpccd_config.c, hpccd_cfg_parse_keys() and the
+ * and its key file (daemon/hpccd/config.c, hpccd_cfg_parse_keys() and the
  * file's permissions): a signed response is accepted, a forged or altered
  * one refused, a missing MAC refused where the peer has a key, a key a
  * reload removed still accepted within auth-overlap-s and refused after

@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * config_test - hpccd's settings parser (daemon/hpccd/hpccd_config.c) for the
+ * config_test - hpccd's settings parser (daemon/hpccd/config.c) for the
  * encodings issue's keys: "encoding = ioam|int-md|ifa PREFIX/LEN" (longest
  * prefix wins, host bits ignored, IPv4 prefixes for INT-MD and IFA, at
  * most HPCCD_MAX_ENCODINGS), int-qlen-unit, int-tx-util-full,
@@ -19,7 +19,7 @@
 #include <unistd.h>
 
 #include "kselftest_harness.h"
-#include "hpccd_config.h"
+#include "hpccd/config.h"
 
 static void quiet(const char *msg)
 {

@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * rx_test - receiver-based HPCC in hpccd (daemon/hpccd/hpccd_rx.c, draft-pan-
+ * rx_test - receiver-based HPCC in hpccd (daemon/hpccd/rx.c, draft-pan-
  * tsvwg-hpccplus-02 section 6.2, Figure 8): W is sent only when more than
  * T has passed since the last W sent (lastUpdateTime), the first probe and
  * a path change send none, a congested hop lowers W, N sets the flow's
@@ -12,7 +12,7 @@
 #include <sys/socket.h>
 
 #include "kselftest_harness.h"
-#include "hpccd_rx.h"
+#include "hpccd/rx.h"
 
 #define T_NS	100000ULL		/* T = 100 us */
 #define B	10000000000ULL		/* 10 Gbit/s */

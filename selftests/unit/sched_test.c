@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * sched_test - hpccd's probe scheduler (daemon/hpccd/hpccd_sched.c): the flow
+ * sched_test - hpccd's probe scheduler (daemon/hpccd/sched.c): the flow
  * table, the budget, timeouts and backoff, the deadline heap against a
  * brute-force model, reconciliation, and the per-source response limit.
  * Host test, built with ASan and UBSan.
@@ -12,7 +12,7 @@
 #include <netinet/tcp.h>
 
 #include "kselftest_harness.h"
-#include "hpccd_sched.h"
+#include "hpccd/sched.h"
 
 #define MS 1000000ULL
 #define T0 (1000 * MS)

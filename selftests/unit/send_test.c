@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * send_test - hpccd's packet send (daemon/hpccd/hpccd_send.c) on a socket whose
+ * send_test - hpccd's packet send (daemon/hpccd/xmit.c) on a socket whose
  * send buffer is full: it must return at once (-EAGAIN, backpressure)
  * instead of waiting for room, which would freeze hpccd's event loop for
  * as long as the egress is stalled; the refusal is counted as
@@ -19,8 +19,8 @@
 #include <sys/socket.h>
 
 #include "kselftest_harness.h"
-#include "hpccd_send.h"
-#include "hpccd_sched.h"
+#include "hpccd/xmit.h"
+#include "hpccd/sched.h"
 
 /* The loopback device up, draining at 8 kbit/s: a stalled egress. */
 #define STALL_LO "ip link set lo up && " \

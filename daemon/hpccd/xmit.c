@@ -1,10 +1,10 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * hpccd_send.c - hpccd's packet sends (hpccd_send.h).
+ * xmit.c - hpccd's packet transmit path (xmit.h).
  */
 #include <errno.h>
 
-#include "hpccd_send.h"
+#include "xmit.h"
 
 int hpccd_send_pkt(int fd, const void *buf, size_t len,
 		   const struct sockaddr *to, socklen_t tolen)

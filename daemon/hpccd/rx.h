@@ -1,6 +1,6 @@
 /* SPDX-License-Identifier: GPL-2.0 */
 /*
- * hpccd_rx.h - receiver-based HPCC in hpccd (draft-pan-tsvwg-hpccplus-02
+ * rx.h - receiver-based HPCC in hpccd (draft-pan-tsvwg-hpccplus-02
  * section 6.2, Figure 8: NewINT; draft-miao-ccwg-hpcc section 6.3.2), and
  * the receiver's U of the privacy mode that sends only U (section 9.1).
  *

@@ -1,6 +1,6 @@
 /* SPDX-License-Identifier: GPL-2.0 */
 /*
- * hpccd_config.h - hpccd's settings: defaults, "key = value" files and the
+ * config.h - hpccd's settings: defaults, "key = value" files and the
  * command line's keys (hpccd(8), CONFIGURATION FILE).  The parser works on
  * a buffer, so selftests/fuzz/fuzz_config.c can drive it.
  */

@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * hpccd_sched.c - hpccd's probe scheduler (hpccd_sched.h): flows in a
+ * sched.c - hpccd's probe scheduler (sched.h): flows in a
  * seeded hash with a list, deadlines in a binary heap, one token bucket
  * for all probes, per-source token buckets for responses, and the
  * receiver's count of concurrent flows per hop.
@@ -10,7 +10,7 @@
 #include <string.h>
 #include <sys/socket.h>
 
-#include "hpccd_sched.h"
+#include "sched.h"
 
 #define MAX_BACKOFF_SHIFT 10
 

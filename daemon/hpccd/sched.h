@@ -1,6 +1,6 @@
 /* SPDX-License-Identifier: GPL-2.0 */
 /*
- * hpccd_sched.h - hpccd's probe scheduler: the flows a sender probes, the
+ * sched.h - hpccd's probe scheduler: the flows a sender probes, the
  * probe budget, probe timeouts with backoff, and the per-source limit on
  * responses.  Pure: no I/O, no clock of its own (every call takes "now" in
  * ns of CLOCK_MONOTONIC), so selftests/unit/sched_test.c drives it directly.

@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * hpccd_rx.c - receiver-based HPCC (hpccd_rx.h).
+ * rx.c - receiver-based HPCC (rx.h).
  */
 #include <errno.h>
 #include <stdlib.h>
@@ -8,7 +8,7 @@
 #include <sys/socket.h>
 #include <linux/hpcc.h>
 
-#include "hpccd_rx.h"
+#include "rx.h"
 
 int hpccd_rx_init(struct hpccd_rx *rx, uint32_t max_flows, uint64_t idle_ns,
 		  uint64_t seed)

@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * hpccd_config.c - hpccd's settings (hpccd_config.h).
+ * config.c - hpccd's settings (config.h).
  */
 #include <arpa/inet.h>
 #include <errno.h>
@@ -15,7 +15,7 @@
 #include <linux/hpcc.h>
 
 #include "hpcc_wire.h"
-#include "hpccd_config.h"
+#include "config.h"
 
 void (*hpccd_cfg_log)(const char *msg);
 

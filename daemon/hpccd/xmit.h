@@ -1,21 +1,21 @@
 /* SPDX-License-Identifier: GPL-2.0 */
 /*
- * hpccd_send.h - hpccd's packet sends: one probe or response on a raw
- * socket, never waiting for room.  A stalled egress (a full qdisc, a
+ * xmit.h - hpccd's packet transmit path: one probe or response sent on
+ * a raw socket, never waiting for room.  A stalled egress (a full qdisc, a
  * device whose queue does not drain) fills the socket's send buffer; a
  * blocking sendto() would then hold the whole event loop (events,
  * responses, timers, signals) until the egress moved.  Instead the packet
  * is refused at once, and hpccd counts it (send-blocked) and goes on; a
  * probe's flow backs off (hpccd_send_probe()).
  */
-#ifndef _HPCCD_SEND_H
-#define _HPCCD_SEND_H
+#ifndef _HPCCD_XMIT_H
+#define _HPCCD_XMIT_H
 
 #include <stddef.h>
 #include <stdint.h>
 #include <sys/socket.h>
 
-#include "hpccd_sched.h"
+#include "sched.h"
 
 /**
  * struct hpccd_send_counts - where sends are counted (hpccd's counters)
@@ -78,4 +78,4 @@ int hpccd_send_probe(struct hpccd_sched *s, struct hpccd_flow *f,
 		     size_t len, const struct sockaddr *to, socklen_t tolen,
 		     const struct hpccd_send_counts *c);
 
-#endif /* _HPCCD_SEND_H */
+#endif /* _HPCCD_XMIT_H */
