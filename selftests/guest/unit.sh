@@ -6,12 +6,10 @@
 # refused socket as "no IPv6 on this host", which only a test under the
 # unit shows).  The guest boots no systemd, so
 # selftests/progs/unit_sandbox applies the unit's [Service] properties as
-# systemd does: the address
-# family filter (seccomp, EAFNOSUPPORT), the system call filter, the
-# architecture filter, an unprivileged user with the unit's ambient
-# capabilities and bounding set,
-# NoNewPrivileges, UMask and LimitCORE (the keys it does not apply it
-# lists in the log).  Two namespaces, dual stack, hpccd so confined in
+# systemd does: the address family filter (seccomp, EAFNOSUPPORT), the
+# system call filter, the architecture filter, an unprivileged user with
+# the unit's ambient capabilities and bounding set, NoNewPrivileges, UMask
+# and LimitCORE (the keys it does not apply it lists in the log).  Two namespaces, dual stack, hpccd so confined in
 # each; an IPv4 and an IPv6 hpcc flow: both are probed and answered.
 # Then a unit without AF_INET6: hpccd refuses to start.
 set -u
