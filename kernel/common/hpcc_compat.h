@@ -96,6 +96,21 @@ static inline bool hpcc_can_rehash(const struct sock *sk)
 }
 
 /*
+ * v6.0 let an extack name a missing attribute (probe nl_set_err_attr_miss).
+ * Before it the message set beside each use is all the caller gets.
+ */
+#ifndef HPCC_HAVE_NL_SET_ERR_ATTR_MISS
+static inline void hpcc_nl_set_err_attr_miss(struct netlink_ext_ack *extack,
+					     const struct nlattr *nest,
+					     unsigned int type)
+{
+}
+
+#define NL_SET_ERR_ATTR_MISS(extack, nest, type) \
+	hpcc_nl_set_err_attr_miss(extack, nest, type)
+#endif
+
+/*
  * The generated policies (tools/ynl-policy) declare their ranges
  * HPCC_NLA_RANGE_CONST: const where an nla_policy may point at a const
  * netlink_range_validation, as ynl-gen-c assumes; not on older kernels.
