@@ -78,6 +78,19 @@ static inline bool hpcc_autoflowlabel(struct net *net, const struct sock *sk)
 	return np->autoflowlabel;
 #endif
 }
+
+/*
+ * v5.14 added multipath hash policy 3, a chosen set of fields (probe
+ * ip6_multipath_hash_fields).  Before it a namespace cannot choose that
+ * policy, so the fields it would read never matter.
+ */
+#ifndef HPCC_HAVE_IP6_MULTIPATH_HASH_FIELDS
+#define FIB_MULTIPATH_HASH_FIELD_FLOWLABEL	BIT(3)
+static inline u32 ip6_multipath_hash_fields(const struct net *net)
+{
+	return 0;
+}
+#endif
 #endif
 
 /*
