@@ -109,6 +109,24 @@ static inline bool hpcc_can_rehash(const struct sock *sk)
 }
 
 /*
+ * hpcc_csum_replace_by_diff() - inet_proto_csum_replace_by_diff(), which
+ * the ILA checksum fix (v6.16, in the 6.1.y and 6.12.y stable series) gave
+ * an ipv6 argument (probe csum_replace_by_diff_ipv6).  Before it the
+ * function did what it does for ipv6 false, all our callers pass.
+ */
+#ifdef HPCC_HAVE_CSUM_REPLACE_BY_DIFF_IPV6
+#define hpcc_csum_replace_by_diff	inet_proto_csum_replace_by_diff
+#else
+static inline void hpcc_csum_replace_by_diff(__sum16 *sum,
+					     struct sk_buff *skb, __wsum diff,
+					     bool pseudohdr, bool ipv6)
+{
+	WARN_ON_ONCE(ipv6);
+	inet_proto_csum_replace_by_diff(sum, skb, diff, pseudohdr);
+}
+#endif
+
+/*
  * v6.0 let an extack name a missing attribute (probe nl_set_err_attr_miss).
  * Before it the message set beside each use is all the caller gets.
  */

@@ -177,7 +177,7 @@ static enum hpcc_int_cnt hpcc_int_stamp_at(struct hpcc_int_net *hn,
 	diff = csum_sub(csum_partial(&rec, sizeof(rec), 0),
 			csum_partial(hop, sizeof(rec), 0));
 	memcpy(hop, &rec, sizeof(rec));
-	inet_proto_csum_replace_by_diff(&th->check, skb, diff, false, false);
+	hpcc_csum_replace_by_diff(&th->check, skb, diff, false, false);
 
 	/* nhop and hop_cap share the 16-bit word at offset 6 of the header. */
 	oldw = *(__be16 *)&h->nhop;
@@ -285,7 +285,7 @@ static int hpcc_int_insert(struct sk_buff *skb, const struct net_device *out,
 	grow = htonl(len);
 	diff = csum_add(csum_partial(data, len, 0),
 			csum_partial(&grow, sizeof(grow), 0));
-	inet_proto_csum_replace_by_diff(&th->check, skb, diff, false, false);
+	hpcc_csum_replace_by_diff(&th->check, skb, diff, false, false);
 	if (ip_hdr(skb)->version == 4) {
 		struct iphdr *iph = ip_hdr(skb);
 
