@@ -20,12 +20,12 @@ static void hpcc_int_qdisc_add(const struct Qdisc *q, u64 *bytes,
 	int cpu;
 
 	if (!qdisc_is_percpu_stats(q)) {
-		*bytes += u64_stats_read(&q->bstats.bytes);
+		*bytes += hpcc_qdisc_bytes(q);
 		*backlog += READ_ONCE(q->qstats.backlog);
 		return;
 	}
 	for_each_possible_cpu(cpu) {
-		*bytes += u64_stats_read(&per_cpu_ptr(q->cpu_bstats, cpu)->bytes);
+		*bytes += hpcc_cpu_qbytes(per_cpu_ptr(q->cpu_bstats, cpu));
 		*backlog += READ_ONCE(per_cpu_ptr(q->cpu_qstats, cpu)->backlog);
 	}
 }
