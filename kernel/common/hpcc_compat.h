@@ -127,6 +127,24 @@ static inline void hpcc_csum_replace_by_diff(__sum16 *sum,
 #endif
 
 /*
+ * hpcc_lookup_established4(), hpcc_lookup_established6() - the
+ * established-socket lookups __inet_lookup_established() and
+ * __inet6_lookup_established(), with the inet_hashinfo argument they had
+ * until the kernel took the hash from the namespace itself (probe
+ * inet_lookup_established_net); the hash we pass is that same one,
+ * net->ipv4.tcp_death_row.hashinfo.
+ */
+#ifdef HPCC_HAVE_INET_LOOKUP_ESTABLISHED_NET
+#define hpcc_lookup_established4(net, hinfo, ...) \
+	((void)(hinfo), __inet_lookup_established(net, __VA_ARGS__))
+#define hpcc_lookup_established6(net, hinfo, ...) \
+	((void)(hinfo), __inet6_lookup_established(net, __VA_ARGS__))
+#else
+#define hpcc_lookup_established4	__inet_lookup_established
+#define hpcc_lookup_established6	__inet6_lookup_established
+#endif
+
+/*
  * v6.0 let an extack name a missing attribute (probe nl_set_err_attr_miss).
  * Before it the message set beside each use is all the caller gets.
  */
