@@ -497,12 +497,13 @@ dkms-remove:
 
 # Everything the build, the tests and the demo create, in build/ and in the
 # source tree (an in-tree `make -C kernel`, as DKMS runs it, leaves its
-# objects in kernel/); benchmark results under build/bench/ and the
-# debugging kernel under build/kdebug/ (an hour to build) are kept:
+# objects in kernel/); benchmark results under build/bench/, the
+# debugging kernel under build/kdebug/ (an hour to build) and other
+# kernels' headers under build/kheaders/ (tools/kheaders) are kept:
 # distclean removes them.
 clean:
 	@if [ -d $(BUILD) ]; then \
-		find $(BUILD) -mindepth 1 -maxdepth 1 ! -name bench ! -name kdebug -exec rm -rf {} +; \
+		find $(BUILD) -mindepth 1 -maxdepth 1 ! -name bench ! -name kdebug ! -name kheaders -exec rm -rf {} +; \
 	fi
 	rm -f kernel/hpcc_conftest.h kernel/hpcc_conftest.h.log
 	find kernel \( -name '*.o' -o -name '*.ko' -o -name '*.mod' -o -name '*.mod.c' \

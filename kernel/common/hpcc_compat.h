@@ -78,6 +78,19 @@ static inline bool hpcc_autoflowlabel(struct net *net, const struct sock *sk)
 	return np->autoflowlabel;
 #endif
 }
+
+/*
+ * v5.14 added multipath hash policy 3, a chosen set of fields (probe
+ * ip6_multipath_hash_fields).  Before it a namespace cannot choose that
+ * policy, so the fields it would read never matter.
+ */
+#ifndef HPCC_HAVE_IP6_MULTIPATH_HASH_FIELDS
+#define FIB_MULTIPATH_HASH_FIELD_FLOWLABEL	BIT(3)
+static inline u32 ip6_multipath_hash_fields(const struct net *net)
+{
+	return 0;
+}
+#endif
 #endif
 
 /*
@@ -94,6 +107,57 @@ static inline bool hpcc_can_rehash(const struct sock *sk)
 	return true;
 #endif
 }
+
+/*
+ * hpcc_csum_replace_by_diff() - inet_proto_csum_replace_by_diff(), which
+ * the ILA checksum fix (v6.16, in the 6.1.y and 6.12.y stable series) gave
+ * an ipv6 argument (probe csum_replace_by_diff_ipv6).  Before it the
+ * function did what it does for ipv6 false, all our callers pass.
+ */
+#ifdef HPCC_HAVE_CSUM_REPLACE_BY_DIFF_IPV6
+#define hpcc_csum_replace_by_diff	inet_proto_csum_replace_by_diff
+#else
+static inline void hpcc_csum_replace_by_diff(__sum16 *sum,
+					     struct sk_buff *skb, __wsum diff,
+					     bool pseudohdr, bool ipv6)
+{
+	WARN_ON_ONCE(ipv6);
+	inet_proto_csum_replace_by_diff(sum, skb, diff, pseudohdr);
+}
+#endif
+
+/*
+ * hpcc_lookup_established4(), hpcc_lookup_established6() - the
+ * established-socket lookups __inet_lookup_established() and
+ * __inet6_lookup_established(), with the inet_hashinfo argument they had
+ * until the kernel took the hash from the namespace itself (probe
+ * inet_lookup_established_net); the hash we pass is that same one,
+ * net->ipv4.tcp_death_row.hashinfo.
+ */
+#ifdef HPCC_HAVE_INET_LOOKUP_ESTABLISHED_NET
+#define hpcc_lookup_established4(net, hinfo, ...) \
+	((void)(hinfo), __inet_lookup_established(net, __VA_ARGS__))
+#define hpcc_lookup_established6(net, hinfo, ...) \
+	((void)(hinfo), __inet6_lookup_established(net, __VA_ARGS__))
+#else
+#define hpcc_lookup_established4	__inet_lookup_established
+#define hpcc_lookup_established6	__inet6_lookup_established
+#endif
+
+/*
+ * v6.0 let an extack name a missing attribute (probe nl_set_err_attr_miss).
+ * Before it the message set beside each use is all the caller gets.
+ */
+#ifndef HPCC_HAVE_NL_SET_ERR_ATTR_MISS
+static inline void hpcc_nl_set_err_attr_miss(struct netlink_ext_ack *extack,
+					     const struct nlattr *nest,
+					     unsigned int type)
+{
+}
+
+#define NL_SET_ERR_ATTR_MISS(extack, nest, type) \
+	hpcc_nl_set_err_attr_miss(extack, nest, type)
+#endif
 
 /*
  * The generated policies (tools/ynl-policy) declare their ranges

@@ -20,7 +20,11 @@ for c in "$src"/*.c; do
 	cp "$c" "$tmp/"
 	targets="$targets $n.o"
 done
-echo 'ccflags-y := -Werror' > "$tmp/Kbuild"
+# Kbuild before v5.15 builds a single object only if it is a target.
+{
+	echo 'ccflags-y := -Werror'
+	echo "targets +=$targets"
+} > "$tmp/Kbuild"
 make -k -s -C "$kdir" M="$tmp" $targets >"$tmp/log" 2>&1 || true
 cp "$tmp/log" "$out.log"
 

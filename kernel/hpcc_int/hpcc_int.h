@@ -450,4 +450,28 @@ void hpcc_int_ccm_data(struct hpcc_int_net *hn, struct hpcc_int_dev *d,
 extern struct genl_family hpcc_int_genl_family;
 bool hpcc_int_dev_remove(struct hpcc_int_net *hn, int ifindex);
 
+/*
+ * hpcc_qdisc_bytes(q), hpcc_cpu_qbytes(b) - the bytes qdisc @q has
+ * dequeued, or those of one CPU's share @b (per_cpu_ptr(q->cpu_bstats,
+ * cpu)) when its stats are per CPU.  v5.18 made the counters u64_stats_t
+ * (probe gnet_stats_basic_sync); before it they are plain u64, per CPU
+ * one struct further down.  Here rather than in hpcc_compat.h because
+ * they need <net/sch_generic.h>, and last so that no line above moves.
+ */
+#ifdef HPCC_HAVE_GNET_STATS_BASIC_SYNC
+#define hpcc_qdisc_bytes(q)	u64_stats_read(&(q)->bstats.bytes)
+
+static inline u64 hpcc_cpu_qbytes(const struct gnet_stats_basic_sync *b)
+{
+	return u64_stats_read(&b->bytes);
+}
+#else
+#define hpcc_qdisc_bytes(q)	((q)->bstats.bytes)
+
+static inline u64 hpcc_cpu_qbytes(const struct gnet_stats_basic_cpu *b)
+{
+	return b->bstats.bytes;
+}
+#endif
+
 #endif /* _HPCC_INT_H */

@@ -799,5 +799,7 @@ struct genl_family hpcc_int_genl_family __ro_after_init = {
 	.module = THIS_MODULE,
 	.ops = hpcc_int_nl_ops,
 	.n_ops = ARRAY_SIZE(hpcc_int_nl_ops),
+#ifdef HPCC_HAVE_GENL_RESV_START_OP
 	.resv_start_op = HPCC_INT_CMD_CONFIG_SET + 1,
+#endif
 };

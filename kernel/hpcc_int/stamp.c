@@ -20,12 +20,12 @@ static void hpcc_int_qdisc_add(const struct Qdisc *q, u64 *bytes,
 	int cpu;
 
 	if (!qdisc_is_percpu_stats(q)) {
-		*bytes += u64_stats_read(&q->bstats.bytes);
+		*bytes += hpcc_qdisc_bytes(q);
 		*backlog += READ_ONCE(q->qstats.backlog);
 		return;
 	}
 	for_each_possible_cpu(cpu) {
-		*bytes += u64_stats_read(&per_cpu_ptr(q->cpu_bstats, cpu)->bytes);
+		*bytes += hpcc_cpu_qbytes(per_cpu_ptr(q->cpu_bstats, cpu));
 		*backlog += READ_ONCE(per_cpu_ptr(q->cpu_qstats, cpu)->backlog);
 	}
 }
@@ -177,7 +177,7 @@ static enum hpcc_int_cnt hpcc_int_stamp_at(struct hpcc_int_net *hn,
 	diff = csum_sub(csum_partial(&rec, sizeof(rec), 0),
 			csum_partial(hop, sizeof(rec), 0));
 	memcpy(hop, &rec, sizeof(rec));
-	inet_proto_csum_replace_by_diff(&th->check, skb, diff, false, false);
+	hpcc_csum_replace_by_diff(&th->check, skb, diff, false, false);
 
 	/* nhop and hop_cap share the 16-bit word at offset 6 of the header. */
 	oldw = *(__be16 *)&h->nhop;
@@ -285,7 +285,7 @@ static int hpcc_int_insert(struct sk_buff *skb, const struct net_device *out,
 	grow = htonl(len);
 	diff = csum_add(csum_partial(data, len, 0),
 			csum_partial(&grow, sizeof(grow), 0));
-	inet_proto_csum_replace_by_diff(&th->check, skb, diff, false, false);
+	hpcc_csum_replace_by_diff(&th->check, skb, diff, false, false);
 	if (ip_hdr(skb)->version == 4) {
 		struct iphdr *iph = ip_hdr(skb);
 

@@ -8,7 +8,7 @@
  */
 
 #include <net/tcp.h>
-
+#include "common/hpcc_compat.h"
 #include "tcp_hpcc.h"
 #include "trace.h"
 

@@ -291,6 +291,20 @@ static void hpcc_cwnd_event(struct sock *sk, enum tcp_ca_event ev)
 		hpcc_ccm_on_rto(e);
 }
 
+#ifdef HPCC_HAVE_CWND_EVENT_TX_START
+/*
+ * From v7.1 CA_EVENT_TX_START reaches only this hook, not cwnd_event: the
+ * restart after idle (hpcc_tx_start()) hangs on it.
+ */
+static void hpcc_cwnd_event_tx_start(struct sock *sk)
+{
+	struct hpcc_ent *e = hpcc_ent_of(sk);
+
+	if (e)
+		hpcc_tx_start(sk, e);
+}
+#endif
+
 /*
  * Restricted, like dctcp and bbr: hpcc starts a flow at line rate (W_init),
  * so net.ipv4.tcp_allowed_congestion_control decides who may use it.  Until
@@ -309,6 +323,9 @@ static struct tcp_congestion_ops tcp_hpcc_ops __read_mostly = {
 	.ssthresh	= hpcc_ssthresh,
 	.undo_cwnd	= hpcc_undo_cwnd,
 	.cwnd_event	= hpcc_cwnd_event,
+#ifdef HPCC_HAVE_CWND_EVENT_TX_START
+	.cwnd_event_tx_start = hpcc_cwnd_event_tx_start,
+#endif
 };
 
 static int __init tcp_hpcc_register(void)

@@ -1132,7 +1132,9 @@ static struct genl_family hpcc_genl_family __ro_after_init = {
 	.module = THIS_MODULE,
 	.ops = hpcc_nl_ops,
 	.n_ops = ARRAY_SIZE(hpcc_nl_ops),
+#ifdef HPCC_HAVE_GENL_RESV_START_OP
 	.resv_start_op = HPCC_CMD_STATS_GET + 1,
+#endif
 	.mcgrps = hpcc_nl_mcgrps,
 	.n_mcgrps = ARRAY_SIZE(hpcc_nl_mcgrps),
 };

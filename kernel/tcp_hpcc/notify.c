@@ -49,7 +49,7 @@
 #include <net/inet_hashtables.h>
 #include <net/ipv6.h>
 #include <net/tcp.h>
-
+#include "common/hpcc_compat.h"
 #include "tcp_hpcc.h"
 
 /* Why a message was refused, for the log. */
@@ -122,16 +122,16 @@ static struct sock *hpcc_fcr_sk(struct sk_buff *skb, u8 pf, u8 family,
 
 		memcpy(&s4, saddr + 12, sizeof(s4));
 		memcpy(&d4, daddr + 12, sizeof(d4));
-		sk = __inet_lookup_established(net, hinfo, d4, htons(dport),
-					       s4, sport, dif, sdif);
+		sk = hpcc_lookup_established4(net, hinfo, d4, htons(dport),
+					      s4, sport, dif, sdif);
 	} else {
 #if IS_ENABLED(CONFIG_IPV6)
 		struct in6_addr s6, d6;
 
 		memcpy(&s6, saddr, sizeof(s6));
 		memcpy(&d6, daddr, sizeof(d6));
-		sk = __inet6_lookup_established(net, hinfo, &d6, htons(dport),
-						&s6, sport, dif, sdif);
+		sk = hpcc_lookup_established6(net, hinfo, &d6, htons(dport),
+					      &s6, sport, dif, sdif);
 #endif
 	}
 	if (sk && !sk_fullsock(sk)) {
