@@ -107,6 +107,20 @@ static void intmd_hop(const uint8_t *p, uint16_t ins, struct hpcc_hop_obs *o)
 	/* domain-specific metadata and the checksum complement: skipped */
 }
 
+uint64_t hpcc_int_ts_ns(uint64_t ts, enum hpcc_int_ts_unit unit)
+{
+	switch (unit) {
+	case HPCC_INT_TS_US:
+		return ts * 1000;
+	case HPCC_INT_TS_NTP:
+		/* seconds, then the 2^-32 s fraction: neither step overflows */
+		return (ts >> 32) * 1000000000U +
+		       (((ts & 0xffffffffU) * 1000000000U) >> 32);
+	default:
+		return ts;
+	}
+}
+
 enum hpcc_decode_err hpcc_decode_intmd(const void *buf, size_t len,
 				       struct hpcc_hop_obs *hops,
 				       unsigned int max_hops, uint8_t *nhop,

@@ -55,8 +55,8 @@ enum {
  *	egress_if_id);
  *	rate: B, bit/s (INT-MD and IOAM have none);
  *	ts: in the hop's clock (INT: the egress timestamp of bit 5, else the
- *	ingress timestamp of bit 4, 64 bits as the device reports them;
- *	nanoseconds by the spec's default semantics; IOAM: seconds and
+ *	ingress timestamp of bit 4, 64 bits as the device reports them, in
+ *	its unit: hpcc_int_ts_ns() makes them ns; IOAM: seconds and
  *	fraction, in ns);
  *	tx_bytes: txBytes (INT-MD and IOAM have none);
  *	qlen: the egress queue's occupancy (INT: the 24-bit occupancy of bit
@@ -152,6 +152,35 @@ enum hpcc_decode_err hpcc_decode_intmd(const void *buf, size_t len,
 				       struct hpcc_hop_obs *hops,
 				       unsigned int max_hops, uint8_t *nhop,
 				       struct hpcc_intmd_info *info);
+
+/**
+ * enum hpcc_int_ts_unit - what an INT device's ingress and egress
+ * timestamps count.  INT v2.1 section 4 leaves the unit to the device and
+ * the DTEL metadata-semantics YANG model (p4-dtel-metadata-semantics,
+ * identities METADATA_NANOSECONDS, METADATA_MICROSECONDS and
+ * METADATA_FRACTIONAL_SECONDS) names these three.
+ * @HPCC_INT_TS_NS: nanoseconds; the default, and what hpcc_int stamps
+ * @HPCC_INT_TS_US: microseconds
+ * @HPCC_INT_TS_NTP: units of 2^-32 s (the model's fractional seconds: a
+ *	64-bit field is NTP's 32.32 seconds and fraction)
+ */
+enum hpcc_int_ts_unit {
+	HPCC_INT_TS_NS,
+	HPCC_INT_TS_US,
+	HPCC_INT_TS_NTP,
+};
+
+/**
+ * hpcc_int_ts_ns() - an INT timestamp in nanoseconds
+ * @ts: the hop's timestamp as hpcc_decode_intmd() gave it (rec.ts)
+ * @unit: what it counts
+ *
+ * The result wraps modulo 2^64 as the device's counter does scaled, so the
+ * difference of two timestamps of one hop stays that hop's interval.
+ *
+ * Return: @ts in ns.
+ */
+uint64_t hpcc_int_ts_ns(uint64_t ts, enum hpcc_int_ts_unit unit);
 
 /**
  * hpcc_intmd_hop_bytes() - the baseline metadata one hop adds for an

@@ -114,6 +114,41 @@ TEST(all_baseline_fields)
 		  h[0].present);
 }
 
+/*
+ * A device that stamps microseconds (INT v2.1 section 4 leaves the unit to
+ * the device; the DTEL YANG model names ns, us and 2^-32 s): bits 0 and 5
+ * (switch ID, egress timestamp; section 5.8), Hop ML 3, one hop stamped
+ * twice, 2 ms apart.  Read as ns the interval is 2 us; in its unit, 2 ms.
+ */
+TEST(int_ts_units)
+{
+	struct hpcc_hop_obs a[1], b[1];
+	uint8_t p[32], nhop;
+	size_t n;
+
+	n = intmd_head(p, 6, 3, 7, 0x8400);
+	n += put32(p + n, 9);				/* switch ID */
+	n += put64(p + n, 5000000);			/* egress ts, us */
+	ASSERT_EQ(HPCC_DECODE_OK, hpcc_decode_intmd(p, n, a, 1, &nhop, NULL));
+	put64(p + 20, 5002000);				/* 2 ms later */
+	ASSERT_EQ(HPCC_DECODE_OK, hpcc_decode_intmd(p, n, b, 1, &nhop, NULL));
+	ASSERT_EQ(2000, b[0].rec.ts - a[0].rec.ts);	/* as decoded */
+	ASSERT_EQ(2000, hpcc_int_ts_ns(b[0].rec.ts, HPCC_INT_TS_NS) -
+			hpcc_int_ts_ns(a[0].rec.ts, HPCC_INT_TS_NS));
+	ASSERT_EQ(2000000, hpcc_int_ts_ns(b[0].rec.ts, HPCC_INT_TS_US) -
+			   hpcc_int_ts_ns(a[0].rec.ts, HPCC_INT_TS_US));
+	/* 2^-32 s: 3 s and half a second; the largest fraction stays below
+	 * the next second
+	 */
+	ASSERT_EQ(3500000000ULL,
+		  hpcc_int_ts_ns(3ULL << 32 | 0x80000000U, HPCC_INT_TS_NTP));
+	ASSERT_EQ(3999999999ULL,
+		  hpcc_int_ts_ns(3ULL << 32 | 0xffffffffU, HPCC_INT_TS_NTP));
+	/* a microsecond counter past 2^64 / 1000 wraps, its intervals kept */
+	ASSERT_EQ(1000, hpcc_int_ts_ns(UINT64_MAX / 1000 + 1, HPCC_INT_TS_US) -
+			hpcc_int_ts_ns(UINT64_MAX / 1000, HPCC_INT_TS_US));
+}
+
 /* All ones is "invalid" (section 5.8): absent, and the fallbacks apply:
  * the ingress ts for the egress one, the level 2 port for the level 1.
  */
