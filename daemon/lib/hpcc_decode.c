@@ -236,13 +236,21 @@ static void ioam_node(const uint8_t *p, uint32_t type,
 		w = hpcc_get32(p + off);
 		q = ioam_bit_bytes(b) == 8 ? hpcc_get64(p + off) : 0;
 		switch (b) {
-		case 0:		/* hop_lim (8) + node_id (24) */
-			if ((w & 0xffffff) != 0xffffff) {
+		case 0:		/* hop_lim (8) + node_id (24): the whole
+				 * word all ones is "not populated"; a
+				 * node_id of 0xffffff is an ID (Linux's
+				 * default ioam6_id)
+				 */
+			if (w != UINT32_MAX) {
 				o->rec.switch_id = w & 0xffffff;
 				o->present |= HPCC_OBS_SWITCH_ID;
 			}
 			break;
-		case 1:		/* ingress_if_id (16) + egress_if_id (16) */
+		case 1:		/* ingress_if_id (16) + egress_if_id (16):
+				 * Linux marks each half it cannot fill
+				 * (IOAM6_U16_UNAVAILABLE), so 0xffff alone
+				 * is absent too
+				 */
 			if ((w & 0xffff) != 0xffff) {
 				o->rec.port_id = w & 0xffff;
 				o->present |= HPCC_OBS_PORT_ID;
@@ -270,7 +278,7 @@ static void ioam_node(const uint8_t *p, uint32_t type,
 			}
 			break;
 		case 8:		/* hop_lim (8) + node_id (56): low 32 bits */
-			if ((q & 0xffffffffffffffULL) != 0xffffffffffffffULL &&
+			if (q != UINT64_MAX &&
 			    !(o->present & HPCC_OBS_SWITCH_ID)) {
 				o->rec.switch_id = (uint32_t)q;
 				o->present |= HPCC_OBS_SWITCH_ID;
@@ -340,7 +348,8 @@ enum hpcc_decode_err hpcc_decode_ioam(const void *buf, size_t len,
 	remaining = p[7] & 0x7f;
 	type = (uint32_t)p[8] << 16 | (uint32_t)p[9] << 8 | p[10];
 	nb = hpcc_ioam_node_bytes(type);
-	if (ioam_bit(type, 23) || nb != node_len * 4U)
+	/* bit 23 is reserved: ignored on receipt (RFC 9197 section 4.4.1) */
+	if (nb != node_len * 4U)
 		return HPCC_DECODE_NODE_LEN;
 	oss = ioam_bit(type, 22);
 	d = p + HPCC_IOAM_HDR_LEN;

@@ -91,7 +91,7 @@ enum hpcc_decode_err {
 				 * option type not pre-allocated trace (0)
 				 */
 	HPCC_DECODE_NODE_LEN,	/* IOAM: NodeLen not what IOAM-Trace-Type's
-				 * bits need, or bit 23 (reserved) set
+				 * bits need
 				 */
 	HPCC_DECODE_IFA,	/* IFA: version not 2, a global namespace
 				 * (GNS not 0xf), tail stamping, a checksum
@@ -257,8 +257,13 @@ struct hpcc_ioam_info {
  * what the trace type's bits 0-21 need (4 bytes each, 8 for bits 8, 9 and
  * 10; bits 12-21 are undefined, filled with all ones).  Bit 22 (opaque
  * state snapshot) adds, per node, a 4-byte length/schema word and that
- * many words more, which are skipped.  A field of all ones is
- * "unavailable" (RFC 9197 section 4.4.2): absent.  Mapping: node_id
+ * many words more, which are skipped.  Bit 23 (reserved) is ignored, as
+ * section 4.4.1 says a receiver must.  A field of all ones is
+ * "unavailable" (RFC 9197 section 4.4.2): absent; for bits 0 and 8 that
+ * is the whole 4 or 8 bytes, hop_lim with node_id, so a node_id of all
+ * ones under a real hop_lim is an ID (Linux's default ioam6_id,
+ * 0xffffff); an egress_if_id of 0xffff is absent, as Linux writes it for
+ * an interface it cannot name.  Mapping: node_id
  * (bit 0, 24 bits; else the low 32 bits of bit 8's 56) to switch_id,
  * egress_if_id (bit 1, 16 bits; else bit 9's 32) to port_id, seconds
  * (bit 2) and fraction (bit 3) together to ts in ns (both needed: a

@@ -362,8 +362,9 @@ TEST(ioam_linux_trace)
 	ASSERT_EQ(2, nhop);
 }
 
-/* Linux's defaults (no ioam6_id set: 0xffffff; lo: if IDs 0xffff), a
- * queue depth it could not read and a fraction out of range: absent.
+/* Linux's defaults (no ioam6_id set: node_id 0xffffff, an ID under a
+ * real hop_lim, RFC 9197 section 4.4.2; lo: if IDs 0xffff), a queue depth
+ * it could not read and a fraction out of range: absent but the node_id.
  */
 TEST(ioam_unavailable)
 {
@@ -377,6 +378,13 @@ TEST(ioam_unavailable)
 	ASSERT_EQ(HPCC_DECODE_OK, hpcc_decode_ioam(b, n, HPCC_IOAM_TS_POSIX,
 						   h, 1, &nhop, NULL));
 	ASSERT_EQ(1, nhop);
+	ASSERT_EQ(HPCC_OBS_SWITCH_ID, h[0].present);
+	ASSERT_EQ(0xffffff, h[0].rec.switch_id);
+	/* the whole word all ones: not populated */
+	ioam_linux_node(b + 12, 0xff, 0xffffff, 0xffff, 0xffff, 5, 1000000,
+			0xffffffff);
+	ASSERT_EQ(HPCC_DECODE_OK, hpcc_decode_ioam(b, n, HPCC_IOAM_TS_POSIX,
+						   h, 1, &nhop, NULL));
 	ASSERT_EQ(0, h[0].present);
 	/* seconds unavailable: no ts even with a valid fraction */
 	ioam_linux_node(b + 12, 63, 4, 1, 2, 0xffffffff, 10, 0);
@@ -455,6 +463,37 @@ TEST(ioam_opaque_state)
 	ASSERT_EQ(0, nhop);
 }
 
+/*
+ * RFC 9197 section 4.4.1's layout by hand, after RFC 9486 section 3's
+ * option header: bit 23 (reserved; "ignored upon receipt") set, and a
+ * node_id of 0xffffff beside a hop_lim (section 4.4.2: a field a node
+ * cannot fill is all ones, and bit 0's field is hop_lim with node_id).
+ */
+TEST(ioam_rfc_reserved_bit_and_node_id)
+{
+	static const uint8_t opt[20] = {
+		0x31, 18, 0, 0,		/* IOAM, length, reserved, prealloc */
+		0x00, 0x07,		/* Namespace-ID 7 */
+		1 << 3, 0,		/* NodeLen 1, flags 0, RemainingLen 0 */
+		0x80, 0x00, 0x01, 0,	/* trace type: bits 0 and 23 */
+		0x3e, 0xff, 0xff, 0xff,	/* hop 2: hop_lim 62, node_id 0xffffff */
+		0x3f, 0x00, 0x00, 0x04,	/* hop 1: hop_lim 63, node_id 4 */
+	};
+	struct hpcc_hop_obs h[2];
+	struct hpcc_ioam_info info;
+	uint8_t nhop;
+
+	ASSERT_EQ(HPCC_DECODE_OK, hpcc_decode_ioam(opt, sizeof(opt),
+						   HPCC_IOAM_TS_POSIX, h, 2,
+						   &nhop, &info));
+	ASSERT_EQ(2, nhop);
+	ASSERT_EQ(0x800001, info.trace_type);
+	ASSERT_EQ(HPCC_OBS_SWITCH_ID, h[0].present);
+	ASSERT_EQ(4, h[0].rec.switch_id);
+	ASSERT_EQ(HPCC_OBS_SWITCH_ID, h[1].present);
+	ASSERT_EQ(0xffffff, h[1].rec.switch_id);
+}
+
 TEST(ioam_refused)
 {
 	struct hpcc_hop_obs h[2];
@@ -481,11 +520,8 @@ TEST(ioam_refused)
 	b[3] = 2;
 	ASSERT_EQ(HPCC_DECODE_IOAM_TYPE, hpcc_decode_ioam(b, n, 0, h, 2, &nhop,
 							  NULL));
-	/* NodeLen 4 for a 5-word type; bit 23 (reserved) set */
+	/* NodeLen 4 for a 5-word type */
 	ioam_head(b, 40, 4, 0, 0xf20000, 0);
-	ASSERT_EQ(HPCC_DECODE_NODE_LEN, hpcc_decode_ioam(b, n, 0, h, 2, &nhop,
-							 NULL));
-	ioam_head(b, 40, 5, 0, 0xf20001, 0);
 	ASSERT_EQ(HPCC_DECODE_NODE_LEN, hpcc_decode_ioam(b, n, 0, h, 2, &nhop,
 							 NULL));
 	/* RemainingLen beyond the list; a filled part of 1.5 nodes */
