@@ -391,8 +391,12 @@ uint64_t hpcc_ifa_rate(unsigned int code)
 	       gbit[code] * 1000000000ULL : 0;
 }
 
-/* One hop's 32 bytes at @p into @o. */
-static void ifa_hop(const uint8_t *p, struct hpcc_hop_obs *o)
+/*
+ * One hop's 32 bytes at @p into @o.  LNS and device ID lead every hop's
+ * metadata; what follows is the local namespace's own layout, decoded
+ * only for HPCC_IFA_LNS's.  Returns 0 for a hop of another namespace.
+ */
+static int ifa_hop(const uint8_t *p, struct hpcc_hop_obs *o)
 {
 	uint32_t w0 = hpcc_get32(p), w1 = hpcc_get32(p + 4);
 	uint32_t ns = hpcc_get32(p + 12);
@@ -400,8 +404,10 @@ static void ifa_hop(const uint8_t *p, struct hpcc_hop_obs *o)
 
 	memset(o, 0, sizeof(*o));
 	o->rec.switch_id = (w0 >> 8) & 0xfffff;
-	o->present = HPCC_OBS_SWITCH_ID | HPCC_OBS_PORT_ID |
-		     HPCC_OBS_HOP_LATENCY;
+	o->present = HPCC_OBS_SWITCH_ID;
+	if (p[0] >> 4 != HPCC_IFA_LNS)
+		return 0;
+	o->present |= HPCC_OBS_PORT_ID | HPCC_OBS_HOP_LATENCY;
 	o->rec.port_id = hpcc_get16(p + 8);
 	o->hop_latency = hpcc_get32(p + 16);
 	if (rate) {
@@ -412,6 +418,7 @@ static void ifa_hop(const uint8_t *p, struct hpcc_hop_obs *o)
 		o->rec.ts = (uint64_t)(w1 & 0xfffff) * 1000000000U + ns;
 		o->present |= HPCC_OBS_TS;
 	}
+	return 1;
 }
 
 enum hpcc_decode_err hpcc_decode_ifa(const void *buf, size_t len,
@@ -455,6 +462,7 @@ enum hpcc_decode_err hpcc_decode_ifa(const void *buf, size_t len,
 	if (n > max_hops || n > 255)
 		return HPCC_DECODE_TOO_MANY;
 	if (info) {
+		info->other_lns = 0;
 		info->gns = p[0] & 0xf;
 		info->next_hdr = p[1];
 		info->flags = p[2];
@@ -469,7 +477,9 @@ enum hpcc_decode_err hpcc_decode_ifa(const void *buf, size_t len,
 	p += md + HPCC_IFA_MD_HDR_LEN;
 	/* the stack's first entry is the last hop's */
 	for (i = 0; i < n; i++)
-		ifa_hop(p + (size_t)i * HPCC_IFA_HOP_LEN, &hops[n - 1 - i]);
+		if (!ifa_hop(p + (size_t)i * HPCC_IFA_HOP_LEN,
+			     &hops[n - 1 - i]) && info)
+			info->other_lns++;
 	*nhop = (uint8_t)n;
 	return HPCC_DECODE_OK;
 }

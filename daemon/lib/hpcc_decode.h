@@ -302,6 +302,11 @@ unsigned int hpcc_ioam_node_bytes(uint32_t trace_type);
 #define HPCC_IFA_FLAG_I		0x04	/* inband: live traffic, not a clone */
 #define HPCC_IFA_FLAG_TA	0x02	/* turn-around */
 #define HPCC_IFA_FLAG_C		0x01	/* checksum header */
+/* The local namespace (LNS, each hop's first 4 bits) whose layout
+ * hpcc_decode_ifa() reads: Broadcom's, as google/gopacket's test vectors
+ * and hpcc_int stamp it.
+ */
+#define HPCC_IFA_LNS		1
 #define HPCC_IFA_HDR_LEN	4
 #define HPCC_IFA_MD_HDR_LEN	4
 #define HPCC_IFA_HOP_LEN	32
@@ -316,6 +321,8 @@ unsigned int hpcc_ioam_node_bytes(uint32_t trace_type);
  * @action_vector: Action Vector
  * @hop_limit: Hop Limit left
  * @cur_length: Current Length, 4-byte words of the stack
+ * @other_lns: hops whose LNS is not HPCC_IFA_LNS (only their device ID
+ *	decoded)
  * @md_off: where the metadata header starts, bytes from the IFA header
  * @len: bytes from the IFA header to the end of the stack
  */
@@ -328,6 +335,7 @@ struct hpcc_ifa_info {
 	uint8_t action_vector;
 	uint8_t hop_limit;
 	uint8_t cur_length;
+	uint8_t other_lns;
 	size_t md_off;
 	size_t len;
 };
@@ -369,14 +377,20 @@ uint64_t hpcc_ifa_rate(unsigned int code);
  * timestamp seconds 20 | egress system port 16, ingress system port 16 |
  * Rx timestamp nanoseconds 32 | residence time nanoseconds 32 | 3 words of
  * opaque data (the layout google/gopacket's layers/ifa.go decodes, with
- * its test vectors; a stack not made of whole 32-byte hops is refused,
- * HPCC_DECODE_STACK).  Mapping: DeviceID to switch_id, the egress system
- * port to port_id, the speed code to B (hpcc_ifa_rate()), seconds (mod
- * 2^20) and nanoseconds to ts, residence time to hop_latency.  IFA's
- * fixed metadata has no txBytes, no Tx utilization and no queue
- * occupancy (only the 2-bit congestion level): the receiver derives qlen
- * from the residence time (Documentation/algorithm.rst, "Partial
- * telemetry").
+ * its test vectors, LNS 1; a stack not made of whole 32-byte hops is
+ * refused, HPCC_DECODE_STACK).  LNS and DeviceID lead every namespace's
+ * metadata, the rest is the namespace's own: a hop of another LNS gives
+ * only its DeviceID (and counts in @info's other_lns), so the receiver
+ * skips it rather than read another layout as this one.  Mapping:
+ * DeviceID to switch_id, the egress system port to port_id, the speed
+ * code to B (hpcc_ifa_rate()), seconds (mod 2^20) and nanoseconds to ts,
+ * residence time to hop_latency.  IFA's fixed metadata has no txBytes,
+ * no Tx utilization and no queue occupancy (only the 2-bit congestion
+ * level); the opaque words, where some devices put their queue's bytes,
+ * have no layout the draft fixes and are not read: the receiver derives
+ * qlen from the residence time (Documentation/algorithm.rst, "Partial
+ * telemetry"), which counts the device's pipeline latency as queue unless
+ * ifa-base-ns subtracts it.
  *
  * Return: HPCC_DECODE_OK, or the first problem found.
  */

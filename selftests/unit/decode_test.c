@@ -656,6 +656,54 @@ TEST(ifa_stack)
 	ASSERT_EQ(0xaaaaa, h[0].rec.switch_id);
 }
 
+/*
+ * The local namespace (each hop's LNS, 4 bits, then DeviceID, 20 bits;
+ * the rest is the namespace's, draft-kumar-ippm-ifa's per-hop metadata):
+ * a hop of LNS 2 beside one of LNS 1, by hand.  The LNS 2 hop gives its
+ * device ID and nothing else, not LNS 1's fields read from its bytes.
+ */
+TEST(ifa_other_namespace)
+{
+	static const uint8_t lns2[32] = {
+		0x20, 0x00, 0x77, 0x3d,	/* LNS 2, device 0x77, then LNS 2's */
+		0x40, 0x00, 0x00, 0x05,	/* words: under LNS 1 they would be */
+		0x00, 0x03, 0x00, 0x01,	/* 100G, 5 s, port 3, 1000 ns and */
+		0x00, 0x00, 0x03, 0xe8,	/* residence 2000 ns */
+		0x00, 0x00, 0x07, 0xd0,
+	};
+	const struct hpcc_obs_units u = { .qlen_unit = 1 };
+	struct hpcc_hop_obs h[2];
+	struct hpcc_ifa_info info;
+	struct hpcc_hop_rec r;
+	uint8_t b[128], nhop;
+	size_t n;
+
+	n = ifa_head(b, 0, 16);
+	memcpy(b + n, lns2, sizeof(lns2));		/* hop 2 */
+	n += sizeof(lns2);
+	n += ifa_hop(b + n, 0x55, 4, 5, 3, 1000, 2000);	/* hop 1, LNS 1 */
+	ASSERT_EQ(HPCC_DECODE_OK, hpcc_decode_ifa(b, n, h, 2, &nhop, &info));
+	ASSERT_EQ(2, nhop);
+	ASSERT_EQ(1, info.other_lns);
+	ASSERT_EQ(HPCC_OBS_SWITCH_ID | HPCC_OBS_PORT_ID | HPCC_OBS_RATE |
+		  HPCC_OBS_TS | HPCC_OBS_HOP_LATENCY, h[0].present);
+	ASSERT_EQ(0x55, h[0].rec.switch_id);
+	ASSERT_EQ(HPCC_OBS_SWITCH_ID, h[1].present);
+	ASSERT_EQ(0x77, h[1].rec.switch_id);
+	ASSERT_EQ(0, h[1].rec.ts);
+	ASSERT_EQ(0, h[1].rec.rate);
+	ASSERT_EQ(0, h[1].hop_latency);
+	/* the receiver's record of it: no ts, skipped */
+	ASSERT_FALSE(hpcc_obs_to_rec(&h[1], &u, 100000000000ULL, &r));
+	ASSERT_EQ(0, r.ts);
+	/* LNS 1 there: read as Broadcom's */
+	b[28] = 0x10;
+	ASSERT_EQ(HPCC_DECODE_OK, hpcc_decode_ifa(b, n, h, 2, &nhop, &info));
+	ASSERT_EQ(0, info.other_lns);
+	ASSERT_EQ(5000001000ULL, h[1].rec.ts);
+	ASSERT_EQ(100000000000ULL, h[1].rec.rate);
+}
+
 TEST(ifa_refused)
 {
 	struct hpcc_hop_obs h[2];
