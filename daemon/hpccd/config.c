@@ -223,6 +223,40 @@ static int parse_capacity(struct hpccd_cfg *c, const char *v)
 	return 0;
 }
 
+/* "int-ts-unit = ns|us|ntp [SWITCH]" */
+static int parse_int_ts(struct hpccd_cfg *c, const char *v)
+{
+	static const char *const units[] = { "ns", "us", "ntp" };
+	char u[8], sw[16], extra[2];
+	struct hpccd_int_ts e;
+	unsigned int i, id;
+	int n;
+
+	n = sscanf(v, "%7s %15s %1s", u, sw, extra);
+	for (i = 0; n >= 1 && i < 3; i++)
+		if (!strcmp(u, units[i]))
+			break;
+	if (n < 1 || n > 2 || i == 3) {
+		cfg_err("int-ts-unit: 'ns|us|ntp [SWITCH]' expected");
+		return -1;
+	}
+	if (n == 1) {
+		c->int_ts_unit = i;
+		return 0;
+	}
+	if (parse_uint("int-ts-unit switch", sw, 0, UINT32_MAX, &id))
+		return -1;
+	if (c->n_int_ts == HPCCD_MAX_CAPACITY) {
+		cfg_err("int-ts-unit: more than %d switch lines",
+			HPCCD_MAX_CAPACITY);
+		return -1;
+	}
+	e.switch_id = id;
+	e.unit = i;
+	c->int_ts[c->n_int_ts++] = e;
+	return 0;
+}
+
 static bool prefix_match(const struct hpccd_prefix *p, const uint8_t *a)
 {
 	unsigned int full = p->len / 8, rest = p->len % 8;
@@ -337,6 +371,17 @@ uint64_t hpccd_cfg_rate(const struct hpccd_cfg *c, uint32_t switch_id,
 	return c->default_rate;
 }
 
+unsigned int hpccd_cfg_int_ts_unit(const struct hpccd_cfg *c, bool has_switch,
+				   uint32_t switch_id)
+{
+	unsigned int i;
+
+	for (i = 0; has_switch && i < c->n_int_ts; i++)
+		if (c->int_ts[i].switch_id == switch_id)
+			return c->int_ts[i].unit;
+	return c->int_ts_unit;
+}
+
 int hpccd_cfg_set(struct hpccd_cfg *c, const char *k, const char *v)
 {
 	unsigned int b;
@@ -423,6 +468,8 @@ int hpccd_cfg_set(struct hpccd_cfg *c, const char *k, const char *v)
 	if (!strcmp(k, "int-tx-util-full"))
 		return parse_uint(k, v, 0, UINT32_MAX - 1,
 				  &c->int_tx_util_full);
+	if (!strcmp(k, "int-ts-unit"))
+		return parse_int_ts(c, v);
 	if (!strcmp(k, "ioam-namespace"))
 		return parse_uint(k, v, 0, 65535, &c->ioam_namespace);
 	if (!strcmp(k, "ioam-ts")) {
@@ -487,6 +534,7 @@ int hpccd_cfg_parse(struct hpccd_cfg *c, const char *name, const char *buf,
 	c->n_fcr = 0;
 	c->n_ccm = 0;
 	c->n_cap = 0;
+	c->n_int_ts = 0;
 	c->n_rx_based = 0;
 	c->n_private = 0;
 	c->n_auth_permissive = 0;

@@ -52,6 +52,17 @@ struct hpccd_capacity {
 	uint64_t rate;
 };
 
+/**
+ * struct hpccd_int_ts - an "int-ts-unit = UNIT SWITCH" line: the unit of
+ * the INT timestamps the hop with that switch ID stamps
+ * @switch_id: the hop's INT switch ID
+ * @unit: enum hpcc_int_ts_unit
+ */
+struct hpccd_int_ts {
+	uint32_t switch_id;
+	uint32_t unit;
+};
+
 #define HPCCD_MAX_KEYS	32
 
 /**
@@ -165,6 +176,11 @@ struct hpccd_nkey {
  *	value that means 100 % on the path's hops (the spec leaves the
  *	format to the device), 1..4294967294; 0 (the default): the field is
  *	ignored and U comes from the queue alone
+ * @int_ts_unit: "int-ts-unit = UNIT" (no switch): the unit of the INT
+ *	timestamps of hops no @int_ts line names, enum hpcc_int_ts_unit: ns
+ *	(the default, as hpcc_int stamps them), us or ntp (2^-32 s)
+ * @int_ts: "int-ts-unit = UNIT SWITCH" lines, @n_int_ts of them (at most
+ *	HPCCD_MAX_CAPACITY; the file's, replaced on each read)
  * @ioam_namespace: ioam-namespace, the IOAM-Namespace-ID of those probes,
  *	0..65535 (Linux: `ip ioam namespace add ID` on the transit nodes)
  * @ioam_ts: ioam-ts, the namespace's timestamp format, enum
@@ -230,6 +246,9 @@ struct hpccd_cfg {
 	unsigned int n_enc;
 	unsigned int int_qlen_unit;
 	unsigned int int_tx_util_full;
+	unsigned int int_ts_unit;
+	struct hpccd_int_ts int_ts[HPCCD_MAX_CAPACITY];
+	unsigned int n_int_ts;
 	unsigned int ifa_base_ns;
 	unsigned int ioam_namespace;
 	unsigned int ioam_ts;
@@ -395,6 +414,18 @@ int hpccd_cfg_encoding(const struct hpccd_cfg *c, int family,
  */
 uint64_t hpccd_cfg_rate(const struct hpccd_cfg *c, uint32_t switch_id,
 			uint32_t port_id);
+
+/**
+ * hpccd_cfg_int_ts_unit() - the unit of an INT hop's timestamps
+ * @c: settings
+ * @has_switch: the hop reported its switch ID
+ * @switch_id: that ID
+ *
+ * Return: enum hpcc_int_ts_unit of the int-ts-unit line that names the
+ * switch, else of the line that names none (default ns).
+ */
+unsigned int hpccd_cfg_int_ts_unit(const struct hpccd_cfg *c, bool has_switch,
+				   uint32_t switch_id);
 
 /** hpccd_cfg_defaults() - the defaults (those of daemon/hpccd/hpccd.conf) */
 void hpccd_cfg_defaults(struct hpccd_cfg *c);

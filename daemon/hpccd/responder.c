@@ -100,7 +100,8 @@ static void ioam_records(struct hpcc_pkt *q, const uint8_t *raw)
  * int_records() - a probe's INT-MD stack (@raw, the packet from its IP
  * header), when a hop pushed metadata, as the response's records in @q
  * (obs_records(): switch ID, egress port, egress (else ingress)
- * timestamp, queue occupancy x int-qlen-unit, the Tx utilization when
+ * timestamp in ns from the unit int-ts-unit gives the hop's switch,
+ * queue occupancy x int-qlen-unit, the Tx utilization when
  * int-tx-util-full says what 100 % is).  A stack the decoder refuses and
  * the E and M flags (a hop added nothing) are counted.
  */
@@ -113,7 +114,8 @@ static void int_records(struct hpcc_pkt *q, const uint8_t *raw)
 	struct hpcc_hop_obs h[HPCC_MAX_HOPS];
 	struct hpcc_intmd_info info;
 	enum hpcc_decode_err e;
-	uint8_t n;
+	unsigned int unit;
+	uint8_t n, i;
 
 	e = hpcc_decode_intmd(raw + q->int_off, q->int_len, h, HPCC_MAX_HOPS,
 			      &n, &info);
@@ -124,6 +126,12 @@ static void int_records(struct hpcc_pkt *q, const uint8_t *raw)
 	D.counters[C_INT_MD_STACKS]++;
 	if (info.flags & 3)		/* E or M */
 		D.counters[C_INT_MD_INCOMPLETE]++;
+	for (i = 0; i < n; i++) {
+		unit = hpccd_cfg_int_ts_unit(&D.cfg,
+					     h[i].present & HPCC_OBS_SWITCH_ID,
+					     h[i].rec.switch_id);
+		h[i].rec.ts = hpcc_int_ts_ns(h[i].rec.ts, unit);
+	}
 	if (n)
 		obs_records(q, h, n, &units);
 }

@@ -107,6 +107,20 @@ static void intmd_hop(const uint8_t *p, uint16_t ins, struct hpcc_hop_obs *o)
 	/* domain-specific metadata and the checksum complement: skipped */
 }
 
+uint64_t hpcc_int_ts_ns(uint64_t ts, enum hpcc_int_ts_unit unit)
+{
+	switch (unit) {
+	case HPCC_INT_TS_US:
+		return ts * 1000;
+	case HPCC_INT_TS_NTP:
+		/* seconds, then the 2^-32 s fraction: neither step overflows */
+		return (ts >> 32) * 1000000000U +
+		       (((ts & 0xffffffffU) * 1000000000U) >> 32);
+	default:
+		return ts;
+	}
+}
+
 enum hpcc_decode_err hpcc_decode_intmd(const void *buf, size_t len,
 				       struct hpcc_hop_obs *hops,
 				       unsigned int max_hops, uint8_t *nhop,
@@ -222,13 +236,21 @@ static void ioam_node(const uint8_t *p, uint32_t type,
 		w = hpcc_get32(p + off);
 		q = ioam_bit_bytes(b) == 8 ? hpcc_get64(p + off) : 0;
 		switch (b) {
-		case 0:		/* hop_lim (8) + node_id (24) */
-			if ((w & 0xffffff) != 0xffffff) {
+		case 0:		/* hop_lim (8) + node_id (24): the whole
+				 * word all ones is "not populated"; a
+				 * node_id of 0xffffff is an ID (Linux's
+				 * default ioam6_id)
+				 */
+			if (w != UINT32_MAX) {
 				o->rec.switch_id = w & 0xffffff;
 				o->present |= HPCC_OBS_SWITCH_ID;
 			}
 			break;
-		case 1:		/* ingress_if_id (16) + egress_if_id (16) */
+		case 1:		/* ingress_if_id (16) + egress_if_id (16):
+				 * Linux marks each half it cannot fill
+				 * (IOAM6_U16_UNAVAILABLE), so 0xffff alone
+				 * is absent too
+				 */
 			if ((w & 0xffff) != 0xffff) {
 				o->rec.port_id = w & 0xffff;
 				o->present |= HPCC_OBS_PORT_ID;
@@ -256,7 +278,7 @@ static void ioam_node(const uint8_t *p, uint32_t type,
 			}
 			break;
 		case 8:		/* hop_lim (8) + node_id (56): low 32 bits */
-			if ((q & 0xffffffffffffffULL) != 0xffffffffffffffULL &&
+			if (q != UINT64_MAX &&
 			    !(o->present & HPCC_OBS_SWITCH_ID)) {
 				o->rec.switch_id = (uint32_t)q;
 				o->present |= HPCC_OBS_SWITCH_ID;
@@ -326,7 +348,8 @@ enum hpcc_decode_err hpcc_decode_ioam(const void *buf, size_t len,
 	remaining = p[7] & 0x7f;
 	type = (uint32_t)p[8] << 16 | (uint32_t)p[9] << 8 | p[10];
 	nb = hpcc_ioam_node_bytes(type);
-	if (ioam_bit(type, 23) || nb != node_len * 4U)
+	/* bit 23 is reserved: ignored on receipt (RFC 9197 section 4.4.1) */
+	if (nb != node_len * 4U)
 		return HPCC_DECODE_NODE_LEN;
 	oss = ioam_bit(type, 22);
 	d = p + HPCC_IOAM_HDR_LEN;
@@ -368,8 +391,12 @@ uint64_t hpcc_ifa_rate(unsigned int code)
 	       gbit[code] * 1000000000ULL : 0;
 }
 
-/* One hop's 32 bytes at @p into @o. */
-static void ifa_hop(const uint8_t *p, struct hpcc_hop_obs *o)
+/*
+ * One hop's 32 bytes at @p into @o.  LNS and device ID lead every hop's
+ * metadata; what follows is the local namespace's own layout, decoded
+ * only for HPCC_IFA_LNS's.  Returns 0 for a hop of another namespace.
+ */
+static int ifa_hop(const uint8_t *p, struct hpcc_hop_obs *o)
 {
 	uint32_t w0 = hpcc_get32(p), w1 = hpcc_get32(p + 4);
 	uint32_t ns = hpcc_get32(p + 12);
@@ -377,8 +404,10 @@ static void ifa_hop(const uint8_t *p, struct hpcc_hop_obs *o)
 
 	memset(o, 0, sizeof(*o));
 	o->rec.switch_id = (w0 >> 8) & 0xfffff;
-	o->present = HPCC_OBS_SWITCH_ID | HPCC_OBS_PORT_ID |
-		     HPCC_OBS_HOP_LATENCY;
+	o->present = HPCC_OBS_SWITCH_ID;
+	if (p[0] >> 4 != HPCC_IFA_LNS)
+		return 0;
+	o->present |= HPCC_OBS_PORT_ID | HPCC_OBS_HOP_LATENCY;
 	o->rec.port_id = hpcc_get16(p + 8);
 	o->hop_latency = hpcc_get32(p + 16);
 	if (rate) {
@@ -389,6 +418,7 @@ static void ifa_hop(const uint8_t *p, struct hpcc_hop_obs *o)
 		o->rec.ts = (uint64_t)(w1 & 0xfffff) * 1000000000U + ns;
 		o->present |= HPCC_OBS_TS;
 	}
+	return 1;
 }
 
 enum hpcc_decode_err hpcc_decode_ifa(const void *buf, size_t len,
@@ -432,6 +462,7 @@ enum hpcc_decode_err hpcc_decode_ifa(const void *buf, size_t len,
 	if (n > max_hops || n > 255)
 		return HPCC_DECODE_TOO_MANY;
 	if (info) {
+		info->other_lns = 0;
 		info->gns = p[0] & 0xf;
 		info->next_hdr = p[1];
 		info->flags = p[2];
@@ -446,7 +477,9 @@ enum hpcc_decode_err hpcc_decode_ifa(const void *buf, size_t len,
 	p += md + HPCC_IFA_MD_HDR_LEN;
 	/* the stack's first entry is the last hop's */
 	for (i = 0; i < n; i++)
-		ifa_hop(p + (size_t)i * HPCC_IFA_HOP_LEN, &hops[n - 1 - i]);
+		if (!ifa_hop(p + (size_t)i * HPCC_IFA_HOP_LEN,
+			     &hops[n - 1 - i]) && info)
+			info->other_lns++;
 	*nhop = (uint8_t)n;
 	return HPCC_DECODE_OK;
 }

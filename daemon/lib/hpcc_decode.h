@@ -55,8 +55,8 @@ enum {
  *	egress_if_id);
  *	rate: B, bit/s (INT-MD and IOAM have none);
  *	ts: in the hop's clock (INT: the egress timestamp of bit 5, else the
- *	ingress timestamp of bit 4, 64 bits as the device reports them;
- *	nanoseconds by the spec's default semantics; IOAM: seconds and
+ *	ingress timestamp of bit 4, 64 bits as the device reports them, in
+ *	its unit: hpcc_int_ts_ns() makes them ns; IOAM: seconds and
  *	fraction, in ns);
  *	tx_bytes: txBytes (INT-MD and IOAM have none);
  *	qlen: the egress queue's occupancy (INT: the 24-bit occupancy of bit
@@ -91,7 +91,7 @@ enum hpcc_decode_err {
 				 * option type not pre-allocated trace (0)
 				 */
 	HPCC_DECODE_NODE_LEN,	/* IOAM: NodeLen not what IOAM-Trace-Type's
-				 * bits need, or bit 23 (reserved) set
+				 * bits need
 				 */
 	HPCC_DECODE_IFA,	/* IFA: version not 2, a global namespace
 				 * (GNS not 0xf), tail stamping, a checksum
@@ -152,6 +152,35 @@ enum hpcc_decode_err hpcc_decode_intmd(const void *buf, size_t len,
 				       struct hpcc_hop_obs *hops,
 				       unsigned int max_hops, uint8_t *nhop,
 				       struct hpcc_intmd_info *info);
+
+/**
+ * enum hpcc_int_ts_unit - what an INT device's ingress and egress
+ * timestamps count.  INT v2.1 section 4 leaves the unit to the device and
+ * the DTEL metadata-semantics YANG model (p4-dtel-metadata-semantics,
+ * identities METADATA_NANOSECONDS, METADATA_MICROSECONDS and
+ * METADATA_FRACTIONAL_SECONDS) names these three.
+ * @HPCC_INT_TS_NS: nanoseconds; the default, and what hpcc_int stamps
+ * @HPCC_INT_TS_US: microseconds
+ * @HPCC_INT_TS_NTP: units of 2^-32 s (the model's fractional seconds: a
+ *	64-bit field is NTP's 32.32 seconds and fraction)
+ */
+enum hpcc_int_ts_unit {
+	HPCC_INT_TS_NS,
+	HPCC_INT_TS_US,
+	HPCC_INT_TS_NTP,
+};
+
+/**
+ * hpcc_int_ts_ns() - an INT timestamp in nanoseconds
+ * @ts: the hop's timestamp as hpcc_decode_intmd() gave it (rec.ts)
+ * @unit: what it counts
+ *
+ * The result wraps modulo 2^64 as the device's counter does scaled, so the
+ * difference of two timestamps of one hop stays that hop's interval.
+ *
+ * Return: @ts in ns.
+ */
+uint64_t hpcc_int_ts_ns(uint64_t ts, enum hpcc_int_ts_unit unit);
 
 /**
  * hpcc_intmd_hop_bytes() - the baseline metadata one hop adds for an
@@ -228,8 +257,13 @@ struct hpcc_ioam_info {
  * what the trace type's bits 0-21 need (4 bytes each, 8 for bits 8, 9 and
  * 10; bits 12-21 are undefined, filled with all ones).  Bit 22 (opaque
  * state snapshot) adds, per node, a 4-byte length/schema word and that
- * many words more, which are skipped.  A field of all ones is
- * "unavailable" (RFC 9197 section 4.4.2): absent.  Mapping: node_id
+ * many words more, which are skipped.  Bit 23 (reserved) is ignored, as
+ * section 4.4.1 says a receiver must.  A field of all ones is
+ * "unavailable" (RFC 9197 section 4.4.2): absent; for bits 0 and 8 that
+ * is the whole 4 or 8 bytes, hop_lim with node_id, so a node_id of all
+ * ones under a real hop_lim is an ID (Linux's default ioam6_id,
+ * 0xffffff); an egress_if_id of 0xffff is absent, as Linux writes it for
+ * an interface it cannot name.  Mapping: node_id
  * (bit 0, 24 bits; else the low 32 bits of bit 8's 56) to switch_id,
  * egress_if_id (bit 1, 16 bits; else bit 9's 32) to port_id, seconds
  * (bit 2) and fraction (bit 3) together to ts in ns (both needed: a
@@ -268,6 +302,11 @@ unsigned int hpcc_ioam_node_bytes(uint32_t trace_type);
 #define HPCC_IFA_FLAG_I		0x04	/* inband: live traffic, not a clone */
 #define HPCC_IFA_FLAG_TA	0x02	/* turn-around */
 #define HPCC_IFA_FLAG_C		0x01	/* checksum header */
+/* The local namespace (LNS, each hop's first 4 bits) whose layout
+ * hpcc_decode_ifa() reads: Broadcom's, as google/gopacket's test vectors
+ * and hpcc_int stamp it.
+ */
+#define HPCC_IFA_LNS		1
 #define HPCC_IFA_HDR_LEN	4
 #define HPCC_IFA_MD_HDR_LEN	4
 #define HPCC_IFA_HOP_LEN	32
@@ -282,6 +321,8 @@ unsigned int hpcc_ioam_node_bytes(uint32_t trace_type);
  * @action_vector: Action Vector
  * @hop_limit: Hop Limit left
  * @cur_length: Current Length, 4-byte words of the stack
+ * @other_lns: hops whose LNS is not HPCC_IFA_LNS (only their device ID
+ *	decoded)
  * @md_off: where the metadata header starts, bytes from the IFA header
  * @len: bytes from the IFA header to the end of the stack
  */
@@ -294,6 +335,7 @@ struct hpcc_ifa_info {
 	uint8_t action_vector;
 	uint8_t hop_limit;
 	uint8_t cur_length;
+	uint8_t other_lns;
 	size_t md_off;
 	size_t len;
 };
@@ -335,14 +377,20 @@ uint64_t hpcc_ifa_rate(unsigned int code);
  * timestamp seconds 20 | egress system port 16, ingress system port 16 |
  * Rx timestamp nanoseconds 32 | residence time nanoseconds 32 | 3 words of
  * opaque data (the layout google/gopacket's layers/ifa.go decodes, with
- * its test vectors; a stack not made of whole 32-byte hops is refused,
- * HPCC_DECODE_STACK).  Mapping: DeviceID to switch_id, the egress system
- * port to port_id, the speed code to B (hpcc_ifa_rate()), seconds (mod
- * 2^20) and nanoseconds to ts, residence time to hop_latency.  IFA's
- * fixed metadata has no txBytes, no Tx utilization and no queue
- * occupancy (only the 2-bit congestion level): the receiver derives qlen
- * from the residence time (Documentation/algorithm.rst, "Partial
- * telemetry").
+ * its test vectors, LNS 1; a stack not made of whole 32-byte hops is
+ * refused, HPCC_DECODE_STACK).  LNS and DeviceID lead every namespace's
+ * metadata, the rest is the namespace's own: a hop of another LNS gives
+ * only its DeviceID (and counts in @info's other_lns), so the receiver
+ * skips it rather than read another layout as this one.  Mapping:
+ * DeviceID to switch_id, the egress system port to port_id, the speed
+ * code to B (hpcc_ifa_rate()), seconds (mod 2^20) and nanoseconds to ts,
+ * residence time to hop_latency.  IFA's fixed metadata has no txBytes,
+ * no Tx utilization and no queue occupancy (only the 2-bit congestion
+ * level); the opaque words, where some devices put their queue's bytes,
+ * have no layout the draft fixes and are not read: the receiver derives
+ * qlen from the residence time (Documentation/algorithm.rst, "Partial
+ * telemetry"), which counts the device's pipeline latency as queue unless
+ * ifa-base-ns subtracts it.
  *
  * Return: HPCC_DECODE_OK, or the first problem found.
  */

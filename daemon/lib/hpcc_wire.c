@@ -541,7 +541,11 @@ static enum hpcc_parse_err parse_ip4(const uint8_t *ip, size_t len,
 /*
  * The IOAM option in the hop-by-hop header at @off (@hlen bytes, within
  * the packet) of @ip: its offset and length in *@ioam_off, *@ioam_len, if
- * there is one whose length fits the header.
+ * there is one whose length fits the header.  The first pre-allocated
+ * trace (IOAM option type 0, RFC 9486 section 3: the byte after the
+ * option's reserved byte) wins, so one behind an incremental trace or
+ * another IOAM option is still found; without one, the first IOAM option
+ * (which hpcc_decode_ioam() refuses and hpccd counts).
  */
 static void find_ioam(const uint8_t *ip, size_t off, size_t hlen,
 		      uint16_t *ioam_off, uint16_t *ioam_len)
@@ -555,10 +559,12 @@ static void find_ioam(const uint8_t *ip, size_t off, size_t hlen,
 		}
 		if (o + 2 > end || o + 2 + ip[o + 1] > end)
 			return;
-		if (ip[o] == 0x31) {
+		if (ip[o] == 0x31 && (!*ioam_off ||
+				      (ip[o + 1] >= 2 && !ip[o + 3]))) {
 			*ioam_off = (uint16_t)o;
 			*ioam_len = (uint16_t)(2 + ip[o + 1]);
-			return;
+			if (ip[o + 1] >= 2 && !ip[o + 3])
+				return;
 		}
 		o += 2 + ip[o + 1];
 	}

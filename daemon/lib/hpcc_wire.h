@@ -164,7 +164,8 @@ struct hpcc_hop_rec {
  * @hdr_off: where the HPCC header starts, from the IP header
  * @hops: the @nhop filled records, first hop first
  * @ioam_off: IPv6: where an IOAM option (type 0x31) of the hop-by-hop
- *	header starts, from the IP header (for hpcc_decode_ioam()); 0: none
+ *	header starts, from the IP header (for hpcc_decode_ioam()): the
+ *	first pre-allocated trace, else the first IOAM option; 0: none
  * @ioam_len: that option's bytes, its type and length included
  * @int_off: a probe's INT-MD shim (P4.org INT v2.1 section 5.7.2, right
  *	after the TCP header), from the IP header (for

@@ -4,8 +4,8 @@
  * encodings issue's keys: "encoding = ioam|int-md|ifa PREFIX/LEN" (longest
  * prefix wins, host bits ignored, IPv4 prefixes for INT-MD and IFA, at
  * most HPCCD_MAX_ENCODINGS), int-qlen-unit, int-tx-util-full,
- * ifa-base-ns, "capacity =
- * SWITCH PORT RATE" and default-rate (the B of a record with none),
+ * "int-ts-unit = ns|us|ntp [SWITCH]", ifa-base-ns, "capacity = SWITCH
+ * PORT RATE" and default-rate (the B of a record with none),
  * ioam-namespace, ioam-ts, "fcr = PREFIX/LEN" (the destinations whose
  * probes announce FCR support) and "ccm = PREFIX/LEN" (those whose probes
  * carry the coordination tag); the lists are replaced by each parse (a
@@ -20,6 +20,7 @@
 
 #include "kselftest_harness.h"
 #include "hpccd/config.h"
+#include "hpcc_decode.h"
 
 static void quiet(const char *msg)
 {
@@ -88,6 +89,11 @@ TEST(encoding_refused)
 		"default-rate = 1600000000001\n",
 		"ioam-namespace = 65536\n",
 		"ioam-ts = gps\n",
+		"int-ts-unit = ms\n",
+		"int-ts-unit = us -1\n",
+		"int-ts-unit = us 4294967296\n",
+		"int-ts-unit = us 1 2\n",
+		"int-ts-unit =\n",
 	};
 	struct hpccd_cfg c;
 	unsigned int i;
@@ -99,6 +105,8 @@ TEST(encoding_refused)
 		EXPECT_EQ(-1, parse(&c, bad[i])) TH_LOG("accepted: %s", bad[i]);
 		EXPECT_EQ(0, c.n_enc);
 		EXPECT_EQ(0, c.n_cap);
+		EXPECT_EQ(0, c.n_int_ts);
+		EXPECT_EQ(HPCC_INT_TS_NS, c.int_ts_unit);
 	}
 	/* more lines than the list holds: the extra one is refused */
 	for (i = 0; i <= HPCCD_MAX_ENCODINGS; i++)
@@ -167,6 +175,42 @@ TEST(capacity_and_default_rate)
 	/* a reload replaces the table: only the default is left */
 	EXPECT_EQ(0, c.n_cap);
 	EXPECT_EQ(40000000000ULL, hpccd_cfg_rate(&c, 5, 7));
+}
+
+/* int-ts-unit: per switch ID, else the line without one, else ns; a
+ * reload replaces the switch lines and a start's defaults the other
+ */
+TEST(int_ts_unit)
+{
+	struct hpccd_cfg c;
+	char text[32 * (HPCCD_MAX_CAPACITY + 1)] = "";
+	unsigned int i;
+
+	hpccd_cfg_log = quiet;
+	hpccd_cfg_defaults(&c);
+	EXPECT_EQ(HPCC_INT_TS_NS, hpccd_cfg_int_ts_unit(&c, true, 9));
+	EXPECT_EQ(HPCC_INT_TS_NS, hpccd_cfg_int_ts_unit(&c, false, 0));
+	ASSERT_EQ(0, parse(&c, "int-ts-unit = us 9\n"
+			       "int-ts-unit = ntp 4294967295\n"));
+	EXPECT_EQ(2, c.n_int_ts);
+	EXPECT_EQ(HPCC_INT_TS_US, hpccd_cfg_int_ts_unit(&c, true, 9));
+	EXPECT_EQ(HPCC_INT_TS_NTP,
+		  hpccd_cfg_int_ts_unit(&c, true, 4294967295U));
+	EXPECT_EQ(HPCC_INT_TS_NS, hpccd_cfg_int_ts_unit(&c, true, 8));
+	/* no switch ID reported: the line without one */
+	EXPECT_EQ(HPCC_INT_TS_NS, hpccd_cfg_int_ts_unit(&c, false, 9));
+	ASSERT_EQ(0, parse(&c, "int-ts-unit = us\nint-ts-unit = ns 7\n"));
+	EXPECT_EQ(1, c.n_int_ts);
+	EXPECT_EQ(HPCC_INT_TS_US, hpccd_cfg_int_ts_unit(&c, true, 9));
+	EXPECT_EQ(HPCC_INT_TS_US, hpccd_cfg_int_ts_unit(&c, false, 7));
+	EXPECT_EQ(HPCC_INT_TS_NS, hpccd_cfg_int_ts_unit(&c, true, 7));
+	/* at most HPCCD_MAX_CAPACITY switch lines */
+	for (i = 0; i <= HPCCD_MAX_CAPACITY; i++)
+		snprintf(text + strlen(text), sizeof(text) - strlen(text),
+			 "int-ts-unit = us %u\n", i);
+	hpccd_cfg_defaults(&c);
+	EXPECT_EQ(-1, parse(&c, text));
+	EXPECT_EQ(HPCCD_MAX_CAPACITY, c.n_int_ts);
 }
 
 static bool fcr_of(const struct hpccd_cfg *c, const char *addr)

@@ -114,6 +114,41 @@ TEST(all_baseline_fields)
 		  h[0].present);
 }
 
+/*
+ * A device that stamps microseconds (INT v2.1 section 4 leaves the unit to
+ * the device; the DTEL YANG model names ns, us and 2^-32 s): bits 0 and 5
+ * (switch ID, egress timestamp; section 5.8), Hop ML 3, one hop stamped
+ * twice, 2 ms apart.  Read as ns the interval is 2 us; in its unit, 2 ms.
+ */
+TEST(int_ts_units)
+{
+	struct hpcc_hop_obs a[1], b[1];
+	uint8_t p[32], nhop;
+	size_t n;
+
+	n = intmd_head(p, 6, 3, 7, 0x8400);
+	n += put32(p + n, 9);				/* switch ID */
+	n += put64(p + n, 5000000);			/* egress ts, us */
+	ASSERT_EQ(HPCC_DECODE_OK, hpcc_decode_intmd(p, n, a, 1, &nhop, NULL));
+	put64(p + 20, 5002000);				/* 2 ms later */
+	ASSERT_EQ(HPCC_DECODE_OK, hpcc_decode_intmd(p, n, b, 1, &nhop, NULL));
+	ASSERT_EQ(2000, b[0].rec.ts - a[0].rec.ts);	/* as decoded */
+	ASSERT_EQ(2000, hpcc_int_ts_ns(b[0].rec.ts, HPCC_INT_TS_NS) -
+			hpcc_int_ts_ns(a[0].rec.ts, HPCC_INT_TS_NS));
+	ASSERT_EQ(2000000, hpcc_int_ts_ns(b[0].rec.ts, HPCC_INT_TS_US) -
+			   hpcc_int_ts_ns(a[0].rec.ts, HPCC_INT_TS_US));
+	/* 2^-32 s: 3 s and half a second; the largest fraction stays below
+	 * the next second
+	 */
+	ASSERT_EQ(3500000000ULL,
+		  hpcc_int_ts_ns(3ULL << 32 | 0x80000000U, HPCC_INT_TS_NTP));
+	ASSERT_EQ(3999999999ULL,
+		  hpcc_int_ts_ns(3ULL << 32 | 0xffffffffU, HPCC_INT_TS_NTP));
+	/* a microsecond counter past 2^64 / 1000 wraps, its intervals kept */
+	ASSERT_EQ(1000, hpcc_int_ts_ns(UINT64_MAX / 1000 + 1, HPCC_INT_TS_US) -
+			hpcc_int_ts_ns(UINT64_MAX / 1000, HPCC_INT_TS_US));
+}
+
 /* All ones is "invalid" (section 5.8): absent, and the fallbacks apply:
  * the ingress ts for the egress one, the level 2 port for the level 1.
  */
@@ -327,8 +362,9 @@ TEST(ioam_linux_trace)
 	ASSERT_EQ(2, nhop);
 }
 
-/* Linux's defaults (no ioam6_id set: 0xffffff; lo: if IDs 0xffff), a
- * queue depth it could not read and a fraction out of range: absent.
+/* Linux's defaults (no ioam6_id set: node_id 0xffffff, an ID under a
+ * real hop_lim, RFC 9197 section 4.4.2; lo: if IDs 0xffff), a queue depth
+ * it could not read and a fraction out of range: absent but the node_id.
  */
 TEST(ioam_unavailable)
 {
@@ -342,6 +378,13 @@ TEST(ioam_unavailable)
 	ASSERT_EQ(HPCC_DECODE_OK, hpcc_decode_ioam(b, n, HPCC_IOAM_TS_POSIX,
 						   h, 1, &nhop, NULL));
 	ASSERT_EQ(1, nhop);
+	ASSERT_EQ(HPCC_OBS_SWITCH_ID, h[0].present);
+	ASSERT_EQ(0xffffff, h[0].rec.switch_id);
+	/* the whole word all ones: not populated */
+	ioam_linux_node(b + 12, 0xff, 0xffffff, 0xffff, 0xffff, 5, 1000000,
+			0xffffffff);
+	ASSERT_EQ(HPCC_DECODE_OK, hpcc_decode_ioam(b, n, HPCC_IOAM_TS_POSIX,
+						   h, 1, &nhop, NULL));
 	ASSERT_EQ(0, h[0].present);
 	/* seconds unavailable: no ts even with a valid fraction */
 	ioam_linux_node(b + 12, 63, 4, 1, 2, 0xffffffff, 10, 0);
@@ -420,6 +463,37 @@ TEST(ioam_opaque_state)
 	ASSERT_EQ(0, nhop);
 }
 
+/*
+ * RFC 9197 section 4.4.1's layout by hand, after RFC 9486 section 3's
+ * option header: bit 23 (reserved; "ignored upon receipt") set, and a
+ * node_id of 0xffffff beside a hop_lim (section 4.4.2: a field a node
+ * cannot fill is all ones, and bit 0's field is hop_lim with node_id).
+ */
+TEST(ioam_rfc_reserved_bit_and_node_id)
+{
+	static const uint8_t opt[20] = {
+		0x31, 18, 0, 0,		/* IOAM, length, reserved, prealloc */
+		0x00, 0x07,		/* Namespace-ID 7 */
+		1 << 3, 0,		/* NodeLen 1, flags 0, RemainingLen 0 */
+		0x80, 0x00, 0x01, 0,	/* trace type: bits 0 and 23 */
+		0x3e, 0xff, 0xff, 0xff,	/* hop 2: hop_lim 62, node_id 0xffffff */
+		0x3f, 0x00, 0x00, 0x04,	/* hop 1: hop_lim 63, node_id 4 */
+	};
+	struct hpcc_hop_obs h[2];
+	struct hpcc_ioam_info info;
+	uint8_t nhop;
+
+	ASSERT_EQ(HPCC_DECODE_OK, hpcc_decode_ioam(opt, sizeof(opt),
+						   HPCC_IOAM_TS_POSIX, h, 2,
+						   &nhop, &info));
+	ASSERT_EQ(2, nhop);
+	ASSERT_EQ(0x800001, info.trace_type);
+	ASSERT_EQ(HPCC_OBS_SWITCH_ID, h[0].present);
+	ASSERT_EQ(4, h[0].rec.switch_id);
+	ASSERT_EQ(HPCC_OBS_SWITCH_ID, h[1].present);
+	ASSERT_EQ(0xffffff, h[1].rec.switch_id);
+}
+
 TEST(ioam_refused)
 {
 	struct hpcc_hop_obs h[2];
@@ -446,11 +520,8 @@ TEST(ioam_refused)
 	b[3] = 2;
 	ASSERT_EQ(HPCC_DECODE_IOAM_TYPE, hpcc_decode_ioam(b, n, 0, h, 2, &nhop,
 							  NULL));
-	/* NodeLen 4 for a 5-word type; bit 23 (reserved) set */
+	/* NodeLen 4 for a 5-word type */
 	ioam_head(b, 40, 4, 0, 0xf20000, 0);
-	ASSERT_EQ(HPCC_DECODE_NODE_LEN, hpcc_decode_ioam(b, n, 0, h, 2, &nhop,
-							 NULL));
-	ioam_head(b, 40, 5, 0, 0xf20001, 0);
 	ASSERT_EQ(HPCC_DECODE_NODE_LEN, hpcc_decode_ioam(b, n, 0, h, 2, &nhop,
 							 NULL));
 	/* RemainingLen beyond the list; a filled part of 1.5 nodes */
@@ -583,6 +654,54 @@ TEST(ifa_stack)
 	ASSERT_EQ(HPCC_DECODE_OK, hpcc_decode_ifa(b, n, h, 2, &nhop, NULL));
 	ASSERT_EQ(2, nhop);
 	ASSERT_EQ(0xaaaaa, h[0].rec.switch_id);
+}
+
+/*
+ * The local namespace (each hop's LNS, 4 bits, then DeviceID, 20 bits;
+ * the rest is the namespace's, draft-kumar-ippm-ifa's per-hop metadata):
+ * a hop of LNS 2 beside one of LNS 1, by hand.  The LNS 2 hop gives its
+ * device ID and nothing else, not LNS 1's fields read from its bytes.
+ */
+TEST(ifa_other_namespace)
+{
+	static const uint8_t lns2[32] = {
+		0x20, 0x00, 0x77, 0x3d,	/* LNS 2, device 0x77, then LNS 2's */
+		0x40, 0x00, 0x00, 0x05,	/* words: under LNS 1 they would be */
+		0x00, 0x03, 0x00, 0x01,	/* 100G, 5 s, port 3, 1000 ns and */
+		0x00, 0x00, 0x03, 0xe8,	/* residence 2000 ns */
+		0x00, 0x00, 0x07, 0xd0,
+	};
+	const struct hpcc_obs_units u = { .qlen_unit = 1 };
+	struct hpcc_hop_obs h[2];
+	struct hpcc_ifa_info info;
+	struct hpcc_hop_rec r;
+	uint8_t b[128], nhop;
+	size_t n;
+
+	n = ifa_head(b, 0, 16);
+	memcpy(b + n, lns2, sizeof(lns2));		/* hop 2 */
+	n += sizeof(lns2);
+	n += ifa_hop(b + n, 0x55, 4, 5, 3, 1000, 2000);	/* hop 1, LNS 1 */
+	ASSERT_EQ(HPCC_DECODE_OK, hpcc_decode_ifa(b, n, h, 2, &nhop, &info));
+	ASSERT_EQ(2, nhop);
+	ASSERT_EQ(1, info.other_lns);
+	ASSERT_EQ(HPCC_OBS_SWITCH_ID | HPCC_OBS_PORT_ID | HPCC_OBS_RATE |
+		  HPCC_OBS_TS | HPCC_OBS_HOP_LATENCY, h[0].present);
+	ASSERT_EQ(0x55, h[0].rec.switch_id);
+	ASSERT_EQ(HPCC_OBS_SWITCH_ID, h[1].present);
+	ASSERT_EQ(0x77, h[1].rec.switch_id);
+	ASSERT_EQ(0, h[1].rec.ts);
+	ASSERT_EQ(0, h[1].rec.rate);
+	ASSERT_EQ(0, h[1].hop_latency);
+	/* the receiver's record of it: no ts, skipped */
+	ASSERT_FALSE(hpcc_obs_to_rec(&h[1], &u, 100000000000ULL, &r));
+	ASSERT_EQ(0, r.ts);
+	/* LNS 1 there: read as Broadcom's */
+	b[28] = 0x10;
+	ASSERT_EQ(HPCC_DECODE_OK, hpcc_decode_ifa(b, n, h, 2, &nhop, &info));
+	ASSERT_EQ(0, info.other_lns);
+	ASSERT_EQ(5000001000ULL, h[1].rec.ts);
+	ASSERT_EQ(100000000000ULL, h[1].rec.rate);
 }
 
 TEST(ifa_refused)

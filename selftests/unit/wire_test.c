@@ -848,6 +848,71 @@ TEST(ioam_probe)
 	EXPECT_EQ(0, p.ioam_off);
 }
 
+/*
+ * A hop-by-hop header (RFC 8200 section 4.3) with two IOAM options (RFC
+ * 9486 section 3: option type 0x31, length, reserved, IOAM option type),
+ * each a trace header (RFC 9197 section 4.4.1: Namespace-ID 16, NodeLen 5,
+ * Flags 4, RemainingLen 7, IOAM-Trace-Type 24, reserved 8) with bit 0
+ * (hop_lim 8, node_id 24) only: first an incremental trace (IOAM option
+ * type 1) holding node 9, then a pre-allocated one (type 0) with two slots,
+ * the last filled by node 5.  Built by hand in front of a plain IPv6
+ * probe's TCP header: the pre-allocated trace is the one found.
+ */
+TEST(ioam_prealloc_after_incremental)
+{
+	static const uint8_t hbh[40] = {
+		6, 4,				/* next header TCP, 5 x 8 bytes */
+		/* incremental trace, 16 bytes */
+		0x31, 14, 0, 1,			/* IOAM, 14, reserved, incr. */
+		0, 123,				/* Namespace-ID */
+		1 << 3, 0,			/* NodeLen 1, RemainingLen 0 */
+		0x80, 0, 0, 0,			/* trace type bit 0, reserved */
+		63, 0, 0, 9,			/* hop_lim 63, node_id 9 */
+		1, 0,				/* PadN: the next at 4n */
+		/* pre-allocated trace, 20 bytes */
+		0x31, 18, 0, 0,			/* IOAM, 18, reserved, prealloc */
+		0, 123,				/* Namespace-ID */
+		1 << 3, 1,			/* NodeLen 1, RemainingLen 1 */
+		0x80, 0, 0, 0,			/* trace type bit 0, reserved */
+		0, 0, 0, 0,			/* a free slot */
+		62, 0, 0, 5,			/* hop_lim 62, node_id 5 */
+	};
+	struct hpcc_tuple t = flow6();
+	uint8_t buf[HPCC_PKT_MAX], nhop;
+	struct hpcc_hop_obs h[HPCC_MAX_HOPS];
+	struct hpcc_pkt p;
+	size_t n;
+
+	n = hpcc_build_probe(buf, &t, 60, 4, 1, 1, 1);
+	ASSERT_LE(n + sizeof(hbh), sizeof(buf));
+	memmove(buf + 40 + sizeof(hbh), buf + 40, n - 40);
+	memcpy(buf + 40, hbh, sizeof(hbh));
+	n += sizeof(hbh);
+	buf[6] = 0;				/* next header: hop-by-hop */
+	buf[4] = (uint8_t)((n - 40) >> 8);	/* payload length */
+	buf[5] = (uint8_t)(n - 40);
+	ASSERT_EQ(hpcc_parse(buf, n, &p), HPCC_PARSE_OK);
+	EXPECT_EQ(40 + 20, p.ioam_off);
+	EXPECT_EQ(20, p.ioam_len);
+	ASSERT_EQ(HPCC_DECODE_OK,
+		  hpcc_decode_ioam(buf + p.ioam_off, p.ioam_len,
+				   HPCC_IOAM_TS_POSIX, h, HPCC_MAX_HOPS, &nhop,
+				   NULL));
+	ASSERT_EQ(1, nhop);
+	EXPECT_EQ(5, h[0].rec.switch_id);
+	/* no pre-allocated trace (the second an edge-to-edge option, type
+	 * 3): the first IOAM option is kept, and the decoder refuses it
+	 */
+	buf[40 + 23] = 3;
+	ASSERT_EQ(hpcc_parse(buf, n, &p), HPCC_PARSE_OK);
+	EXPECT_EQ(40 + 2, p.ioam_off);
+	EXPECT_EQ(16, p.ioam_len);
+	EXPECT_EQ(HPCC_DECODE_IOAM_TYPE,
+		  hpcc_decode_ioam(buf + p.ioam_off, p.ioam_len,
+				   HPCC_IOAM_TS_POSIX, h, HPCC_MAX_HOPS, &nhop,
+				   NULL));
+}
+
 /* A partial record's flags and Tx utilization survive a response; a full
  * record's are 0 on the wire; unknown bits and Tx utilization without
  * no-tx-bytes are ignored.
