@@ -227,16 +227,17 @@ static int parse_capacity(struct hpccd_cfg *c, const char *v)
 static int parse_int_ts(struct hpccd_cfg *c, const char *v)
 {
 	static const char *const units[] = { "ns", "us", "ntp" };
+	const unsigned int n_units = sizeof(units) / sizeof(units[0]);
 	char u[8], sw[16], extra[2];
 	struct hpccd_int_ts e;
 	unsigned int i, id;
 	int n;
 
 	n = sscanf(v, "%7s %15s %1s", u, sw, extra);
-	for (i = 0; n >= 1 && i < 3; i++)
+	for (i = 0; n >= 1 && i < n_units; i++)
 		if (!strcmp(u, units[i]))
 			break;
-	if (n < 1 || n > 2 || i == 3) {
+	if (n < 1 || n > 2 || i == n_units) {
 		cfg_err("int-ts-unit: 'ns|us|ntp [SWITCH]' expected");
 		return -1;
 	}

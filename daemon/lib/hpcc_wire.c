@@ -559,11 +559,15 @@ static void find_ioam(const uint8_t *ip, size_t off, size_t hlen,
 		}
 		if (o + 2 > end || o + 2 + ip[o + 1] > end)
 			return;
-		if (ip[o] == 0x31 && (!*ioam_off ||
-				      (ip[o + 1] >= 2 && !ip[o + 3]))) {
-			*ioam_off = (uint16_t)o;
-			*ioam_len = (uint16_t)(2 + ip[o + 1]);
-			if (ip[o + 1] >= 2 && !ip[o + 3])
+		if (ip[o] == 0x31) {
+			/* option type 0: a pre-allocated trace */
+			bool prealloc = ip[o + 1] >= 2 && !ip[o + 3];
+
+			if (prealloc || !*ioam_off) {
+				*ioam_off = (uint16_t)o;
+				*ioam_len = (uint16_t)(2 + ip[o + 1]);
+			}
+			if (prealloc)
 				return;
 		}
 		o += 2 + ip[o + 1];
