@@ -215,7 +215,7 @@ reroute() {
 	sctl param set ccm-tries 0 || return 1
 	for i in 1 2; do
 		ip netns exec hs iperf3 -6 -c $HR6 -p $((5200 + i)) \
-			--cport $((7000 + i)) $FQRATE 2M -t 120 > /dev/null 2>&1 &
+			--cport $((7000 + i)) $FQRATE 2M -t $((120 * SLOW)) > /dev/null 2>&1 &
 		pids="$pids $!"
 	done
 	for i in 1 2; do
@@ -233,7 +233,7 @@ reroute() {
 	bg_via "$busy" || rc=1
 	read -r r0 w0 <<< "$(mstat hs ccm-reroutes) $(mstat hs ccm-waits)"
 	sctl param set ccm-tries 10 ccm-samples 2 ccm-gap-rtts 4 ccm-pause 0 || rc=1
-	ip netns exec bg iperf3 -6 -c $HR6 -p 5300 -C cubic -t 120 \
+	ip netns exec bg iperf3 -6 -c $HR6 -p 5300 -C cubic -t $((120 * SLOW)) \
 		> /dev/null 2>&1 &
 	up=$!
 	retry 150 all_on "$other" $onbusy ||
@@ -323,7 +323,7 @@ shared() {
 	sleep 2
 	for i in 1 2 3; do
 		ip netns exec hs iperf3 -6 -c $HR6 -p $((5209 + i)) \
-			--cport $((7600 + i)) -t 150 > /dev/null 2>&1 &
+			--cport $((7600 + i)) -t $((150 * SLOW)) > /dev/null 2>&1 &
 		pids="$pids $!"
 	done
 	for i in 7601 7602 7603; do
@@ -370,7 +370,7 @@ stays_put() {
 	sctl param set ccm-tries 10 ccm-pause 0 || return 1
 	r0=$(mstat hs ccm-reroutes)
 	ip netns exec hs iperf3 "-$fam" -c "$dst" -p "$4" --cport "$sp" \
-		$FQRATE "$7" -t 60 > "$TMP/iperf-$sp.log" 2>&1 &
+		$FQRATE "$7" -t $((60 * SLOW)) > "$TMP/iperf-$sp.log" 2>&1 &
 	p=$!
 	# about 15 s (a try takes up to a second in a loaded guest): the
 	# diagnostics must see the flow alive, and the checks below mean
@@ -381,7 +381,7 @@ stays_put() {
 		end $p
 		return 1
 	fi
-	ip netns exec bg iperf3 -6 -c $HR6 -p "$5" -u -b "$6" -t 60 \
+	ip netns exec bg iperf3 -6 -c $HR6 -p "$5" -u -b "$6" -t $((60 * SLOW)) \
 		> /dev/null 2>&1 &
 	up=$!
 	retry 150 u_over_one "$sp" "$dst" ||
@@ -514,7 +514,7 @@ probe_without_cc() {
 # the last checks.
 start_flow() {
 	ip netns exec hs iperf3 "-$1" -c "$2" -p "$3" --cport "$4" $FQRATE 2M \
-		-t 300 > "$TMP/iperf-$4.log" 2>&1 &
+		-t $((300 * SLOW)) > "$TMP/iperf-$4.log" 2>&1 &
 	FLOW=$!
 	retry 100 flow_hops "$2" "$4" ||
 		{ echo "no telemetry:"; no_flow_diag "$4"; return 1; }
@@ -693,7 +693,7 @@ hop_incast() {
 		return 1
 	start_flow 6 $HR6 5207 $sp || { end $FLOW; return 1; }
 	s0=$(note_stats)
-	ip netns exec bg iperf3 -6 -c $HR6 -p 5303 -u -b 7M -t 60 \
+	ip netns exec bg iperf3 -6 -c $HR6 -p 5303 -u -b 7M -t $((60 * SLOW)) \
 		> /dev/null 2>&1 &
 	up=$!
 	retry 150 cc_is $HR6 $sp 1 ||
@@ -766,7 +766,7 @@ hop_fabric() {
 		ip netns exec "s$busy" "$CTL" int show |
 		grep -q "^$dev .* ccm .* ar-gap 32767 " ||
 		{ echo "s$busy: ccm-ar-gap not set"; rc=1; }
-	ip netns exec bg iperf3 -6 -c $HR6 -p 5304 -u -b 7M -t 90 \
+	ip netns exec bg iperf3 -6 -c $HR6 -p 5304 -u -b 7M -t $((90 * SLOW)) \
 		> /dev/null 2>&1 &
 	up=$!
 	# each move lands on the busy spine again with probability 1/2 (a
@@ -808,7 +808,7 @@ hop_ipv4() {
 		return 1
 	start_flow 4 $HR4 5209 $sp || { end $FLOW; return 1; }
 	a0=$(hop_note s1 a2 ar-sent)
-	ip netns exec bg iperf3 -6 -c $HR6 -p 5305 -u -b 7M -t 60 \
+	ip netns exec bg iperf3 -6 -c $HR6 -p 5305 -u -b 7M -t $((60 * SLOW)) \
 		> /dev/null 2>&1 &
 	up=$!
 	retry 150 hop_note_over s1 a2 no-ar 0 ||
