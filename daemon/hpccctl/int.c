@@ -60,6 +60,7 @@ static void int_config_print(const struct int_config *ic)
 
 	config_uint(ic, HPCC_INT_A_CONFIG_SWITCH_ID, "switch-id %" PRIu64);
 	config_uint(ic, HPCC_INT_A_CONFIG_PROBE_DSCP, " probe-dscp %" PRIu64);
+	config_uint(ic, HPCC_INT_A_CONFIG_INT_DSCP, " int-dscp %" PRIu64);
 	config_uint(ic, HPCC_INT_A_CONFIG_IFA_PROTOCOL,
 		    " ifa-protocol %" PRIu64);
 	print_uint(PRINT_JSON, hpcc_int_config_names[HPCC_INT_A_CONFIG_DEVS],
@@ -524,8 +525,8 @@ static int int_set(int ac, char **av)
 	err = hpcc_genl_talk(&g, nlh, NULL, NULL);
 	return err ? fail("config-set", err) : 0;
 usage:
-	fprintf(stderr, "hpccctl: usage: int set [switch-id N] [probe-dscp N] [ifa-protocol N] [fcr-port N] [fcr-dscp N]\n"
-		"       [fcr-msg-rate N] [fcr-msg-burst N] [fcr-dst-rate N] [fcr-dst-burst N]\n"
+	fprintf(stderr, "hpccctl: usage: int set [switch-id N] [probe-dscp N] [int-dscp N] [ifa-protocol N]\n"
+		"       [fcr-port N] [fcr-dscp N] [fcr-msg-rate N] [fcr-msg-burst N] [fcr-dst-rate N] [fcr-dst-burst N]\n"
 		"       [key-file FILE] [fcr-dst ADDR/LEN]... [fcr-dst-flush]\n");
 	return 2;
 }

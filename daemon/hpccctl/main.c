@@ -14,7 +14,8 @@
  *   hpccctl int add dev DEV [rate RATE] [encoding own|int-md|ifa] [tx-model qdisc|wire]
  *   hpccctl int del dev DEV
  *   hpccctl int change dev DEV [rate RATE] [encoding own|int-md|ifa] [tx-model qdisc|wire]
- *   hpccctl int set [switch-id N] [probe-dscp N] [ifa-protocol N] [key-file FILE]
+ *   hpccctl int set [switch-id N] [probe-dscp N] [int-dscp N] [ifa-protocol N]
+ *	[key-file FILE]
  *
  * The int commands talk to hpcc_int.ko's "hpcc-int" family
  * (Documentation/netlink/specs/hpcc-int.yaml).
@@ -69,7 +70,8 @@ static const struct {
 	  "           [fcr-sender-max N] [fcr-drain USEC]\n"
 	  "           [ccm-qlen-high BYTES] [ccm-qlen-low BYTES] [ccm-interval USEC]\n"
 	  "           [ccm-ar-gap USEC]\n"
-	  "int set [switch-id N] [probe-dscp N] [ifa-protocol N] [fcr-port N] [fcr-dscp N]\n"
+	  "int set [switch-id N] [probe-dscp N] [int-dscp N] [ifa-protocol N]\n"
+	  "           [fcr-port N] [fcr-dscp N]\n"
 	  "           [fcr-msg-rate N] [fcr-msg-burst N] [fcr-dst-rate N] [fcr-dst-burst N]\n"
 	  "           [key-file FILE] [fcr-dst ADDR/LEN]... [fcr-dst-flush]\n" },
 };

@@ -113,7 +113,7 @@ struct hpccd_loop {
  * @pkt6_fd: the same for IPv6; -1 with @raw6_fd
  * @ip_id: IPv4 identification of the next packet sent
  * @filter_on: the packet sockets have their filters (attach_filter())
- * @filter_of: the probe DSCP, response DSCP and ifa-protocol they match
+ * @filter_of: the probe, response and INT DSCPs and ifa-protocol they match
  *
  * main.c opens the sockets; link.c's attach_filter() writes @filter_on
  * and @filter_of; sender.c and responder.c send, each advancing @ip_id.
@@ -122,7 +122,7 @@ struct hpccd_io {
 	int raw_fd, raw6_fd, pkt_fd, pkt6_fd;
 	uint16_t ip_id;
 	bool filter_on;
-	uint8_t filter_of[3];
+	uint8_t filter_of[4];
 };
 
 /**
@@ -131,6 +131,8 @@ struct hpccd_io {
  * @ev: the module's events and nlctrl's notifications
  * @probe_dscp: from the module's parameters (64 until known: matches none)
  * @response_dscp: same
+ * @int_dscp: same, INT-MD probes' (the probe DSCP from a module without
+ *	int-dscp)
  * @ifa_protocol: the module's ifa-protocol, the IP protocol (IPv6: next
  *	header) of IFA probes (HPCC_IFA_PROTOCOL until it is read)
  * @reconcile_at: when the next flow dump is due
@@ -147,7 +149,7 @@ struct hpccd_io {
  */
 struct hpccd_link {
 	struct hpcc_genl req, ev;
-	uint8_t probe_dscp, response_dscp, ifa_protocol;
+	uint8_t probe_dscp, response_dscp, int_dscp, ifa_protocol;
 	uint64_t reconcile_at;
 	bool resync_pending;
 	uint64_t lookup_retry_ns;

@@ -146,15 +146,15 @@ static void lookup_later(uint64_t now)
 void module_params(void)
 {
 	uint8_t pd = D.link.probe_dscp, rd = D.link.response_dscp;
-	uint8_t ip = D.link.ifa_protocol;
+	uint8_t id = D.link.int_dscp, ip = D.link.ifa_protocol;
 	int err;
 
 	read_params();
 	if (pd != D.link.probe_dscp || rd != D.link.response_dscp ||
-	    ip != D.link.ifa_protocol)
-		logmsg(LOG_INFO, "module parameters changed: probe DSCP %u, response DSCP %u, IFA protocol %u",
+	    id != D.link.int_dscp || ip != D.link.ifa_protocol)
+		logmsg(LOG_INFO, "module parameters changed: probe DSCP %u, response DSCP %u, INT DSCP %u, IFA protocol %u",
 		       D.link.probe_dscp, D.link.response_dscp,
-		       D.link.ifa_protocol);
+		       D.link.int_dscp, D.link.ifa_protocol);
 	err = attach_filter();
 	if (err)
 		logmsg(LOG_ERR, "packet filter: %s", strerror(-err));
@@ -384,6 +384,9 @@ static void read_params(void)
 	}
 	D.link.probe_dscp = p.probe_dscp;
 	D.link.response_dscp = p.response_dscp;
+	/* a module without int-dscp: INT-MD probes take the probe DSCP */
+	D.link.int_dscp = p.present & HPCC_HAS(HPCC_A_PARAMS_INT_DSCP) ?
+			  p.int_dscp : p.probe_dscp;
 	rx_params(&p);
 	/* a module without IFA support: the default, which it ignores */
 	D.link.ifa_protocol = p.present & HPCC_HAS(HPCC_A_PARAMS_IFA_PROTOCOL) ?
@@ -417,22 +420,24 @@ static int set_filter(int fd, struct sock_filter *code, unsigned short len,
  * outgoing; IPv4: TCP or the module's ifa-protocol (IFA probes); IPv6: a
  * next header of TCP, of ifa-protocol, or of an extension header that
  * hpcc_parse() walks (hop-by-hop 0, routing 43, destination options 60;
- * what follows them is its to check and count); then DSCP
- * probe or response (IPv4: the TOS byte's high 6 bits; IPv6: the traffic
- * class's, bits 4-9 of the first 16-bit word).  Frames not addressed to
- * this host pass, to be counted (probes-not-unicast) and dropped.
+ * what follows them is its to check and count); then the DSCP of a
+ * probe, an INT-MD probe or a response (IPv4: the TOS byte's high 6 bits;
+ * IPv6: the traffic class's, bits 4-9 of the first 16-bit word).  Frames
+ * not addressed to this host pass, to be counted (probes-not-unicast) and
+ * dropped.
  */
 int attach_filter(void)
 {
 	struct sock_filter code[] = {
 		BPF_STMT(BPF_LD | BPF_B | BPF_ABS, SKF_AD_OFF + SKF_AD_PKTTYPE),
-		BPF_JUMP(BPF_JMP | BPF_JEQ | BPF_K, PACKET_OUTGOING, 7, 0),
+		BPF_JUMP(BPF_JMP | BPF_JEQ | BPF_K, PACKET_OUTGOING, 8, 0),
 		BPF_STMT(BPF_LD | BPF_B | BPF_ABS, 9),
 		BPF_JUMP(BPF_JMP | BPF_JEQ | BPF_K, IPPROTO_TCP, 1, 0),
-		BPF_JUMP(BPF_JMP | BPF_JEQ | BPF_K, D.link.ifa_protocol, 0, 4),
+		BPF_JUMP(BPF_JMP | BPF_JEQ | BPF_K, D.link.ifa_protocol, 0, 5),
 		BPF_STMT(BPF_LD | BPF_B | BPF_ABS, 1),
 		BPF_STMT(BPF_ALU | BPF_RSH | BPF_K, 2),
-		BPF_JUMP(BPF_JMP | BPF_JEQ | BPF_K, D.link.probe_dscp, 2, 0),
+		BPF_JUMP(BPF_JMP | BPF_JEQ | BPF_K, D.link.probe_dscp, 3, 0),
+		BPF_JUMP(BPF_JMP | BPF_JEQ | BPF_K, D.link.int_dscp, 2, 0),
 		BPF_JUMP(BPF_JMP | BPF_JEQ | BPF_K, D.link.response_dscp, 1, 0),
 		BPF_STMT(BPF_RET | BPF_K, 0),
 		BPF_STMT(BPF_RET | BPF_K, 0xffff),
@@ -441,7 +446,7 @@ int attach_filter(void)
 		/* 0 */ BPF_STMT(BPF_LD | BPF_B | BPF_ABS,
 				 SKF_AD_OFF + SKF_AD_PKTTYPE),
 		/* 1 */ BPF_JUMP(BPF_JMP | BPF_JEQ | BPF_K, PACKET_OUTGOING,
-				 11, 0),
+				 12, 0),
 		/* 2 */ BPF_STMT(BPF_LD | BPF_B | BPF_ABS, 6),
 		/* 3 */ BPF_JUMP(BPF_JMP | BPF_JEQ | BPF_K, IPPROTO_TCP, 4, 0),
 		/* 4 */ BPF_JUMP(BPF_JMP | BPF_JEQ | BPF_K, D.link.ifa_protocol,
@@ -451,19 +456,22 @@ int attach_filter(void)
 		/* 6 */ BPF_JUMP(BPF_JMP | BPF_JEQ | BPF_K, IPPROTO_ROUTING,
 				 1, 0),
 		/* 7 */ BPF_JUMP(BPF_JMP | BPF_JEQ | BPF_K, IPPROTO_DSTOPTS,
-				 0, 5),
+				 0, 6),
 		/* 8 */ BPF_STMT(BPF_LD | BPF_H | BPF_ABS, 0),
 		/* 9 */ BPF_STMT(BPF_ALU | BPF_RSH | BPF_K, 6),
 		/* 10 */ BPF_STMT(BPF_ALU | BPF_AND | BPF_K, 0x3f),
 		/* 11 */ BPF_JUMP(BPF_JMP | BPF_JEQ | BPF_K, D.link.probe_dscp,
+				  3, 0),
+		/* 12 */ BPF_JUMP(BPF_JMP | BPF_JEQ | BPF_K, D.link.int_dscp,
 				  2, 0),
-		/* 12 */ BPF_JUMP(BPF_JMP | BPF_JEQ | BPF_K,
+		/* 13 */ BPF_JUMP(BPF_JMP | BPF_JEQ | BPF_K,
 				  D.link.response_dscp, 1, 0),
-		/* 13 */ BPF_STMT(BPF_RET | BPF_K, 0),
-		/* 14 */ BPF_STMT(BPF_RET | BPF_K, 0xffff),
+		/* 14 */ BPF_STMT(BPF_RET | BPF_K, 0),
+		/* 15 */ BPF_STMT(BPF_RET | BPF_K, 0xffff),
 	};
-	uint8_t want[3] = {
-		D.link.probe_dscp, D.link.response_dscp, D.link.ifa_protocol
+	uint8_t want[4] = {
+		D.link.probe_dscp, D.link.response_dscp, D.link.int_dscp,
+		D.link.ifa_protocol
 	};
 	bool first = !D.io.filter_on;
 	int err;
@@ -539,9 +547,9 @@ void connect_module(void)
 	if (err)
 		logmsg(LOG_ERR, "packet filter: %s", strerror(-err));
 	reconcile();
-	logmsg(LOG_INFO, "connected: family %u, probe DSCP %u, response DSCP %u, %u flows",
+	logmsg(LOG_INFO, "connected: family %u, probe DSCP %u, response DSCP %u, INT DSCP %u, %u flows",
 	       D.link.req.family_id, D.link.probe_dscp, D.link.response_dscp,
-	       D.sched.nflows);
+	       D.link.int_dscp, D.sched.nflows);
 }
 
 /* nlctrl notification: the family was added or removed. */

@@ -159,7 +159,8 @@ static void read_packets(int fd)
 			D.counters[C_PARSE_BASE + e]++;
 			continue;
 		}
-		if (p.type == HPCC_WIRE_PROBE && p.dscp == D.link.probe_dscp)
+		if (p.type == HPCC_WIRE_PROBE &&
+		    (p.dscp == D.link.probe_dscp || p.dscp == D.link.int_dscp))
 			on_probe(&p, buf, &ll);
 		else if (p.type == HPCC_WIRE_RESPONSE &&
 			 p.dscp == D.link.response_dscp)
@@ -434,7 +435,7 @@ static int setup(const sigset_t *mask)
 	if (D.io.pkt6_fd >= 0)
 		set_rcvbuf(D.io.pkt6_fd, 4 << 20);
 	/* until the module says which DSCPs: drop everything */
-	D.link.probe_dscp = D.link.response_dscp = 64;
+	D.link.probe_dscp = D.link.response_dscp = D.link.int_dscp = 64;
 	attach_filter();
 	D.lookup.rt = mnl_socket_open(NETLINK_ROUTE);
 	if (!D.lookup.rt ||

@@ -102,7 +102,7 @@ void probe_send(struct hpccd_flow *f, uint64_t now)
 		D.counters[C_PROBES_IOAM] += len > 0;
 	} else if (enc == HPCCD_ENC_INT_MD) {
 		/* room for the response: it is no larger than the probe */
-		len = hpcc_build_probe_intmd(buf, &f->t, D.link.probe_dscp,
+		len = hpcc_build_probe_intmd(buf, &f->t, D.link.int_dscp,
 					     D.cfg.max_hops < 2 ? 2 :
 					     (uint8_t)D.cfg.max_hops,
 					     (uint8_t)D.cfg.max_hops, id, now,

@@ -159,6 +159,7 @@ const struct hpcc_nl_attr_desc hpcc_params_desc[HPCC_A_PARAMS_MAX + 1] = {
 	[HPCC_A_PARAMS_CCM_GAP_RTTS] = { "ccm-gap-rtts", HPCC_NL_U8, 0, 0, NULL },
 	[HPCC_A_PARAMS_CCM_PAUSE] = { "ccm-pause", HPCC_NL_U32, 0, 0, NULL },
 	[HPCC_A_PARAMS_CCM_SHARE] = { "ccm-share", HPCC_NL_U8, 0, 0, NULL },
+	[HPCC_A_PARAMS_INT_DSCP] = { "int-dscp", HPCC_NL_U8, 0, 0, NULL },
 };
 
 const char *const hpcc_params_names[HPCC_A_PARAMS_MAX + 1] = {
@@ -185,6 +186,7 @@ const char *const hpcc_params_names[HPCC_A_PARAMS_MAX + 1] = {
 	[HPCC_A_PARAMS_CCM_GAP_RTTS] = "ccm-gap-rtts",
 	[HPCC_A_PARAMS_CCM_PAUSE] = "ccm-pause",
 	[HPCC_A_PARAMS_CCM_SHARE] = "ccm-share",
+	[HPCC_A_PARAMS_INT_DSCP] = "int-dscp",
 };
 
 const struct hpcc_nl_attr_desc hpcc_stats_desc[HPCC_A_STATS_MAX + 1] = {
@@ -747,6 +749,11 @@ int hpcc_params_parse(const struct nlattr *attr, size_t len, struct hpcc_params_
 			ok = plen == sizeof(out->ccm_share);
 			if (ok)
 				memcpy(&out->ccm_share, p, sizeof(out->ccm_share));
+			break;
+		case HPCC_A_PARAMS_INT_DSCP:
+			ok = plen == sizeof(out->int_dscp);
+			if (ok)
+				memcpy(&out->int_dscp, p, sizeof(out->int_dscp));
 			break;
 		default:
 			ok = 0;
@@ -1339,6 +1346,7 @@ const struct hpcc_nl_attr_desc hpcc_int_config_desc[HPCC_INT_A_CONFIG_MAX + 1] =
 	[HPCC_INT_A_CONFIG_FCR_DST_BURST] = { "fcr-dst-burst", HPCC_NL_U32, 0, 0, NULL },
 	[HPCC_INT_A_CONFIG_FCR_DST] = { "fcr-dst", HPCC_NL_NEST, 0, 1, NULL },
 	[HPCC_INT_A_CONFIG_FCR_DST_FLUSH] = { "fcr-dst-flush", HPCC_NL_FLAG, 0, 0, NULL },
+	[HPCC_INT_A_CONFIG_INT_DSCP] = { "int-dscp", HPCC_NL_U8, 0, 0, NULL },
 };
 
 const char *const hpcc_int_config_names[HPCC_INT_A_CONFIG_MAX + 1] = {
@@ -1354,6 +1362,7 @@ const char *const hpcc_int_config_names[HPCC_INT_A_CONFIG_MAX + 1] = {
 	[HPCC_INT_A_CONFIG_FCR_DST_RATE] = "fcr-dst-rate",
 	[HPCC_INT_A_CONFIG_FCR_DST_BURST] = "fcr-dst-burst",
 	[HPCC_INT_A_CONFIG_FCR_DST_FLUSH] = "fcr-dst-flush",
+	[HPCC_INT_A_CONFIG_INT_DSCP] = "int-dscp",
 };
 
 int hpcc_int_dev_parse(const struct nlattr *attr, size_t len, struct hpcc_int_dev_attrs *out)
@@ -1773,6 +1782,11 @@ int hpcc_int_config_parse(const struct nlattr *attr, size_t len, struct hpcc_int
 			break;
 		case HPCC_INT_A_CONFIG_FCR_DST_FLUSH:
 			ok = plen == 0;
+			break;
+		case HPCC_INT_A_CONFIG_INT_DSCP:
+			ok = plen == sizeof(out->int_dscp);
+			if (ok)
+				memcpy(&out->int_dscp, p, sizeof(out->int_dscp));
 			break;
 		default:
 			ok = 0;

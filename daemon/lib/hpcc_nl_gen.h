@@ -179,6 +179,7 @@ struct hpcc_params_attrs {
 	uint8_t ccm_gap_rtts;
 	uint32_t ccm_pause;
 	uint8_t ccm_share;
+	uint8_t int_dscp;
 };
 
 /** hpcc_params_parse() - fill @out from @len bytes of attributes at @attr;
@@ -442,6 +443,7 @@ struct hpcc_int_config_attrs {
 	uint32_t fcr_dst_burst;
 	unsigned int n_fcr_dst;
 	struct hpcc_int_dst_prefix_attrs fcr_dst[16];
+	uint8_t int_dscp;
 };
 
 /** hpcc_int_config_parse() - fill @out from @len bytes of attributes at @attr;

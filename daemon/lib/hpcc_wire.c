@@ -308,9 +308,8 @@ size_t hpcc_build_probe_ifa(void *buf, const struct hpcc_tuple *t,
 	uint8_t *ip = buf, *f = ip + iplen, *th = f + 4;
 	uint8_t *m = th + HPCC_TCP_LEN, *h = m + 4;
 
-	if (!dscp || dscp > HPCC_DSCP_MAX || proto < HPCC_IFA_PROTOCOL_MIN ||
-	    proto > HPCC_IFA_PROTOCOL_MAX || !hops || hops > HPCC_MAX_HOPS ||
-	    !tuple_ok(t))
+	if (!dscp || dscp > HPCC_DSCP_MAX || !hpcc_wire_ifa_protocol_ok(proto) ||
+	    !hops || hops > HPCC_MAX_HOPS || !tuple_ok(t))
 		return 0;
 	put_iph(ip, t, dscp, total, ip_id, proto);
 	put_probe(th, h, t, hop_cap, probe_id, ts);

@@ -340,8 +340,9 @@ size_t hpcc_build_probe_ext(void *buf, const struct hpcc_tuple *t,
  * hops for their metadata (P4.org INT Dataplane Specification v2.1)
  * @buf: at least HPCC_PKT_MAX bytes
  * @t: the flow, IPv4 or IPv6
- * @dscp: the probe DSCP, 1..63: it is also the DSCP that signals the INT
- *	shim after the TCP header (section 5.7.2, option 2)
+ * @dscp: the module's int-dscp, 1..63, the DSCP that signals the INT shim
+ *	after the TCP header (section 5.7.2): a value the site reserves for
+ *	INT, which probes of the other encodings do not carry
  * @hop_cap: records of the project's own format, 1..HPCC_MAX_HOPS, for
  *	hpcc_int hops of that encoding on the same path; max(@hops, 2) or
  *	more leaves room for the response's records and extensions
@@ -372,7 +373,8 @@ size_t hpcc_build_probe_intmd(void *buf, const struct hpcc_tuple *t,
  * @buf: at least HPCC_PKT_MAX bytes
  * @t: the flow, IPv4 or IPv6
  * @dscp: the probe DSCP, 1..63
- * @proto: the IP protocol (IPv6: next header) that marks IFA, 143..254
+ * @proto: the IP protocol (IPv6: next header) that marks IFA, one
+ *	hpcc_wire_ifa_protocol_ok() accepts
  * @hops: Hop Limit, how many hops may push metadata, 1..HPCC_MAX_HOPS;
  *	Max Length is room for as many
  * @probe_id: random 64-bit id

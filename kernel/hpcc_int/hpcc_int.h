@@ -49,6 +49,7 @@
 #include "common/hpcc_wire_check.h"
 
 #define HPCC_INT_PROBE_DSCP_DEFAULT	60
+#define HPCC_INT_INT_DSCP_DEFAULT	23
 #define HPCC_INT_IFA_PROTOCOL_DEFAULT	253
 /* FORWARD and POST_ROUTING, for IPv4 and (when the kernel has it) IPv6 */
 #define HPCC_INT_NHOOKS			(IS_ENABLED(CONFIG_IPV6) ? 4 : 2)
@@ -169,9 +170,11 @@ struct hpcc_int_dev {
  * @devs: ifindex -> struct hpcc_int_dev; writers hold RTNL, readers RCU
  * @ndevs: entries in @devs (RTNL)
  * @switch_id: switch_ID stamped (READ_ONCE/WRITE_ONCE)
- * @probe_dscp: DSCP of probes, 1..63 (READ_ONCE/WRITE_ONCE)
- * @ifa_protocol: IP protocol (IPv6: next header) of IFA probes, 143..254
+ * @probe_dscp: DSCP of probes but INT-MD ones, 1..63 (READ_ONCE/WRITE_ONCE)
+ * @int_dscp: DSCP of INT-MD probes, 1..63, not @probe_dscp
  *	(READ_ONCE/WRITE_ONCE)
+ * @ifa_protocol: IP protocol (IPv6: next header) of IFA probes, 1..254 and
+ *	hpcc_wire_ifa_protocol_ok() (READ_ONCE/WRITE_ONCE)
  * @ops: the forward hook (stamps) and the post-routing hook (counts)
  * @net: the namespace (not referenced: the state lives as long as it)
  * @fcr_ndevs: devices with FCR or CCM on (RTNL writes, READ_ONCE): the
@@ -185,6 +188,7 @@ struct hpcc_int_dev {
  *	struct hpcc_int_fcr_req
  * @fcr_queued: their number, at most HPCC_INT_FCR_QUEUE
  * @fcr_work: sends them
+ * @cfg_mutex: serializes config-set (taken before @fcr_mutex)
  * @fcr_mutex: serializes @fcr_work's use of @fcr_sock
  * @fcr_sock: the UDP sockets they leave from, IPv4 and IPv6, created at
  *	first use
@@ -202,6 +206,7 @@ struct hpcc_int_net {
 	u32 ndevs;
 	u32 switch_id;
 	u8 probe_dscp;
+	u8 int_dscp;
 	u8 ifa_protocol;
 	struct nf_hook_ops ops[HPCC_INT_NHOOKS];
 	struct net *net;
@@ -212,6 +217,7 @@ struct hpcc_int_net {
 	struct list_head fcr_queue;
 	atomic_t fcr_queued;
 	struct work_struct fcr_work;
+	struct mutex cfg_mutex;	/* config-set */
 	struct mutex fcr_mutex;	/* fcr_sock, keys writers */
 	struct socket *fcr_sock[2];
 	struct hpcc_int_keys __rcu *keys;

@@ -86,6 +86,7 @@ static int __net_init hpcc_int_net_init(struct net *net)
 	spin_lock_init(&hn->fcr_lock);
 	INIT_LIST_HEAD(&hn->fcr_queue);
 	INIT_WORK(&hn->fcr_work, hpcc_int_fcr_work);
+	mutex_init(&hn->cfg_mutex);
 	mutex_init(&hn->fcr_mutex);
 	spin_lock_init(&hn->lim_lock);
 	hn->lim_rnd = get_random_u32();
@@ -95,6 +96,7 @@ static int __net_init hpcc_int_net_init(struct net *net)
 	hn->lim_cfg.dst_burst = HPCC_INT_FCR_DST_BURST_DEFAULT;
 	hn->switch_id = net->ns.inum;
 	hn->probe_dscp = HPCC_INT_PROBE_DSCP_DEFAULT;
+	hn->int_dscp = HPCC_INT_INT_DSCP_DEFAULT;
 	hn->ifa_protocol = HPCC_INT_IFA_PROTOCOL_DEFAULT;
 	hn->ops[0] = (struct nf_hook_ops){
 		.hook = hpcc_int_hook,

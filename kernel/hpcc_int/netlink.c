@@ -509,6 +509,7 @@ static int hpcc_int_config_get(struct sk_buff *skb, struct genl_info *info)
 	if (!hdr ||
 	    nla_put_u32(msg, HPCC_INT_A_CONFIG_SWITCH_ID, READ_ONCE(hn->switch_id)) ||
 	    nla_put_u8(msg, HPCC_INT_A_CONFIG_PROBE_DSCP, READ_ONCE(hn->probe_dscp)) ||
+	    nla_put_u8(msg, HPCC_INT_A_CONFIG_INT_DSCP, READ_ONCE(hn->int_dscp)) ||
 	    nla_put_u32(msg, HPCC_INT_A_CONFIG_DEVS, READ_ONCE(hn->ndevs)) ||
 	    nla_put_u8(msg, HPCC_INT_A_CONFIG_IFA_PROTOCOL,
 		       READ_ONCE(hn->ifa_protocol)) ||
@@ -675,12 +676,40 @@ static const int hpcc_int_config_set_attrs[] = {
 	HPCC_INT_A_CONFIG_KEYS_FLUSH, HPCC_INT_A_CONFIG_FCR_MSG_RATE,
 	HPCC_INT_A_CONFIG_FCR_MSG_BURST, HPCC_INT_A_CONFIG_FCR_DST_RATE,
 	HPCC_INT_A_CONFIG_FCR_DST_BURST, HPCC_INT_A_CONFIG_FCR_DST,
-	HPCC_INT_A_CONFIG_FCR_DST_FLUSH,
+	HPCC_INT_A_CONFIG_FCR_DST_FLUSH, HPCC_INT_A_CONFIG_INT_DSCP,
 };
 
-static int hpcc_int_config_set(struct sk_buff *skb, struct genl_info *info)
+/*
+ * hpcc_int_config_check() - the values config-set would leave that the
+ * policy cannot check alone: two different probe DSCPs, and an
+ * ifa-protocol that hosts do not handle themselves
+ */
+static int hpcc_int_config_check(struct hpcc_int_net *hn,
+				 struct genl_info *info)
 {
-	struct hpcc_int_net *hn = hpcc_int_net(genl_info_net(info));
+	struct nlattr **tb = info->attrs;
+	struct nlattr *a = tb[HPCC_INT_A_CONFIG_PROBE_DSCP];
+	struct nlattr *b = tb[HPCC_INT_A_CONFIG_INT_DSCP];
+	u8 pd = a ? nla_get_u8(a) : READ_ONCE(hn->probe_dscp);
+	u8 id = b ? nla_get_u8(b) : READ_ONCE(hn->int_dscp);
+
+	if (pd == id) {
+		NL_SET_ERR_MSG_ATTR(info->extack, a ? a : b,
+				    "probe-dscp and int-dscp must differ");
+		return -EINVAL;
+	}
+	a = tb[HPCC_INT_A_CONFIG_IFA_PROTOCOL];
+	if (a && !hpcc_wire_ifa_protocol_ok(nla_get_u8(a))) {
+		NL_SET_ERR_MSG_ATTR(info->extack, a,
+				    "ifa-protocol is one hosts handle themselves (ICMP, TCP, UDP, an IPv6 extension header)");
+		return -EINVAL;
+	}
+	return 0;
+}
+
+static int hpcc_int_config_apply(struct hpcc_int_net *hn,
+				 struct genl_info *info)
+{
 	struct nlattr **tb = info->attrs;
 	struct hpcc_int_dsts *ds = NULL;
 	unsigned int i;
@@ -692,9 +721,12 @@ static int hpcc_int_config_set(struct sk_buff *skb, struct genl_info *info)
 			break;
 	if (i == ARRAY_SIZE(hpcc_int_config_set_attrs)) {
 		NL_SET_ERR_MSG_MOD(info->extack,
-				   "nothing to set: give switch-id, probe-dscp, ifa-protocol, fcr-port, fcr-dscp, key, keys-flush, fcr-msg-rate, fcr-msg-burst, fcr-dst-rate, fcr-dst-burst, fcr-dst or fcr-dst-flush");
+				   "nothing to set: give switch-id, probe-dscp, int-dscp, ifa-protocol, fcr-port, fcr-dscp, key, keys-flush, fcr-msg-rate, fcr-msg-burst, fcr-dst-rate, fcr-dst-burst, fcr-dst or fcr-dst-flush");
 		return -EINVAL;
 	}
+	err = hpcc_int_config_check(hn, info);
+	if (err)
+		return err;
 	/* a request that fails changes nothing: the prefixes are parsed
 	 * before the keys are set, and set after
 	 */
@@ -736,7 +768,21 @@ static int hpcc_int_config_set(struct sk_buff *skb, struct genl_info *info)
 		WRITE_ONCE(hn->switch_id, nla_get_u32(tb[HPCC_INT_A_CONFIG_SWITCH_ID]));
 	if (tb[HPCC_INT_A_CONFIG_PROBE_DSCP])
 		WRITE_ONCE(hn->probe_dscp, nla_get_u8(tb[HPCC_INT_A_CONFIG_PROBE_DSCP]));
+	if (tb[HPCC_INT_A_CONFIG_INT_DSCP])
+		WRITE_ONCE(hn->int_dscp, nla_get_u8(tb[HPCC_INT_A_CONFIG_INT_DSCP]));
 	return 0;
+}
+
+/* config-set: one at a time, so that two cannot leave the DSCPs equal */
+static int hpcc_int_config_set(struct sk_buff *skb, struct genl_info *info)
+{
+	struct hpcc_int_net *hn = hpcc_int_net(genl_info_net(info));
+	int err;
+
+	mutex_lock(&hn->cfg_mutex);
+	err = hpcc_int_config_apply(hn, info);
+	mutex_unlock(&hn->cfg_mutex);
+	return err;
 }
 
 /* Each operation's maxattr is what ynl-gen-c writes for the spec
@@ -780,7 +826,7 @@ static const struct genl_ops hpcc_int_nl_ops[] = {
 		.flags = GENL_ADMIN_PERM,
 		.doit = hpcc_int_config_set,
 		.policy = hpcc_int_config_set_nl_policy,
-		.maxattr = HPCC_INT_A_CONFIG_FCR_DST_FLUSH,
+		.maxattr = HPCC_INT_A_CONFIG_INT_DSCP,
 	},
 	{
 		.cmd = HPCC_INT_CMD_DEV_SET,

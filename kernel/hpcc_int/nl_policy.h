@@ -89,8 +89,7 @@ static const struct nla_policy hpcc_int_dev_get_nl_policy[HPCC_INT_A_DEV_IFINDEX
 };
 
 /* HPCC_INT_CMD_CONFIG_SET - do */
-static const struct nla_policy
-hpcc_int_config_set_nl_policy[HPCC_INT_A_CONFIG_FCR_DST_FLUSH + 1] = {
+static const struct nla_policy hpcc_int_config_set_nl_policy[HPCC_INT_A_CONFIG_INT_DSCP + 1] = {
 	[HPCC_INT_A_CONFIG_SWITCH_ID] = { .type = NLA_U32, },
 	[HPCC_INT_A_CONFIG_PROBE_DSCP] = NLA_POLICY_RANGE(NLA_U8, 1, HPCC_DSCP_MAX),
 	[HPCC_INT_A_CONFIG_IFA_PROTOCOL] =
@@ -109,6 +108,7 @@ hpcc_int_config_set_nl_policy[HPCC_INT_A_CONFIG_FCR_DST_FLUSH + 1] = {
 		NLA_POLICY_FULL_RANGE(NLA_U32, &hpcc_int_a_config_fcr_dst_burst_range),
 	[HPCC_INT_A_CONFIG_FCR_DST] = NLA_POLICY_NESTED(hpcc_int_dst_prefix_nl_policy),
 	[HPCC_INT_A_CONFIG_FCR_DST_FLUSH] = { .type = NLA_FLAG, },
+	[HPCC_INT_A_CONFIG_INT_DSCP] = NLA_POLICY_RANGE(NLA_U8, 1, HPCC_DSCP_MAX),
 };
 
 /* HPCC_INT_CMD_DEV_SET - do */

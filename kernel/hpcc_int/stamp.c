@@ -570,14 +570,16 @@ static enum hpcc_int_cnt hpcc_int_stamp_ifa(struct hpcc_int_net *hn,
 
 /*
  * hpcc_int_egress() - the configured device a forwarded packet with @dscp
- * leaves through when @dscp is the probe DSCP, else NULL.  Both forward
- * hooks' first step; netfilter hooks run under rcu_read_lock().
+ * leaves through when @dscp is a probe DSCP (probe-dscp or int-dscp), else
+ * NULL.  Both forward hooks' first step; netfilter hooks run under
+ * rcu_read_lock().
  */
 static struct hpcc_int_dev *hpcc_int_egress(struct hpcc_int_net *hn, u8 dscp,
 					    const struct nf_hook_state *state)
 {
 	hpcc_fault_hook_delay();
-	if (dscp != READ_ONCE(hn->probe_dscp) || !state->out)
+	if ((dscp != READ_ONCE(hn->probe_dscp) &&
+	     dscp != READ_ONCE(hn->int_dscp)) || !state->out)
 		return NULL;
 	return xa_load(&hn->devs, state->out->ifindex);
 }

@@ -12,6 +12,7 @@
 #include <net/net_namespace.h>
 #include <net/netns/generic.h>
 #include <net/tcp.h>
+#include <linux/hpcc_wire.h>
 
 #define HPCC_FAULT_DEFINE_PARAMS
 #include "common/hpcc_fault.h"
@@ -56,6 +57,21 @@ static int hpcc_param_get(char *buf, const struct kernel_param *kp)
 
 static const struct kernel_param_ops hpcc_param_ops = {
 	.set = hpcc_param_set,
+	.get = hpcc_param_get,
+};
+
+/* ifa_protocol: the range, and none of the numbers hosts handle themselves */
+static int hpcc_param_ifa_set(const char *buf, const struct kernel_param *kp)
+{
+	unsigned int v;
+
+	if (kstrtouint(buf, 0, &v) || !hpcc_wire_ifa_protocol_ok(v))
+		return -EINVAL;
+	return hpcc_param_set(buf, kp);
+}
+
+static const struct kernel_param_ops hpcc_param_ifa_ops = {
+	.set = hpcc_param_ifa_set,
 	.get = hpcc_param_get,
 };
 
@@ -118,8 +134,14 @@ MODULE_PARM_DESC(stale_rtts,
 
 static struct hpcc_param probe_dscp = { 60, 1, HPCC_DSCP_MAX };
 module_param_cb(probe_dscp, &hpcc_param_ops, &probe_dscp, 0644);
-MODULE_PARM_DESC(probe_dscp, "DSCP of probe packets [1.."
+MODULE_PARM_DESC(probe_dscp, "DSCP of probe packets but INT-MD ones [1.."
 		 __stringify(HPCC_DSCP_MAX) "], default 60");
+
+static struct hpcc_param int_dscp = { 23, 1, HPCC_DSCP_MAX };
+module_param_cb(int_dscp, &hpcc_param_ops, &int_dscp, 0644);
+MODULE_PARM_DESC(int_dscp,
+		 "DSCP of INT-MD probes, the value that signals INT [1.."
+		 __stringify(HPCC_DSCP_MAX) "], default 23");
 
 static struct hpcc_param response_dscp = { 61, 1, HPCC_DSCP_MAX };
 module_param_cb(response_dscp, &hpcc_param_ops, &response_dscp, 0644);
@@ -130,11 +152,12 @@ MODULE_PARM_DESC(response_dscp,
 static struct hpcc_param ifa_protocol = {
 	253, HPCC_IFA_PROTOCOL_MIN, HPCC_IFA_PROTOCOL_MAX
 };
-module_param_cb(ifa_protocol, &hpcc_param_ops, &ifa_protocol, 0644);
+module_param_cb(ifa_protocol, &hpcc_param_ifa_ops, &ifa_protocol, 0644);
 MODULE_PARM_DESC(ifa_protocol,
 		 "IP protocol (IPv6: next header) of IFA 2.0 probes ["
 		 __stringify(HPCC_IFA_PROTOCOL_MIN) ".."
-		 __stringify(HPCC_IFA_PROTOCOL_MAX) "], default 253");
+		 __stringify(HPCC_IFA_PROTOCOL_MAX)
+		 "] but ICMP, TCP, UDP and IPv6 extension headers, default 253");
 
 static struct hpcc_param max_flows = { 65536, 1, HPCC_MAX_FLOWS_MAX };
 module_param_cb(max_flows, &hpcc_param_ops, &max_flows, 0644);
@@ -241,6 +264,7 @@ void hpcc_cfg_defaults(struct hpcc_cfg *cfg)
 	cfg->ccm_gap_rtts = READ_ONCE(ccm_gap_rtts.val);
 	cfg->ccm_pause_s = READ_ONCE(ccm_pause_s.val);
 	cfg->ccm_share = READ_ONCE(ccm_share.val);
+	cfg->int_dscp = READ_ONCE(int_dscp.val);
 	/* FCR is off until fcr-set names a port and the managed prefixes */
 	cfg->fcr_hold_max_us = HPCC_FCR_HOLD_MAX_DEFAULT;
 	cfg->fcr_rate_min = HPCC_FCR_RATE_MIN_DEFAULT;

@@ -23,6 +23,7 @@
 #include <net/netlink.h>
 #include <net/ipv6.h>
 #include <net/tcp.h>
+#include <linux/hpcc_wire.h>
 
 #include "common/hpcc_compat.h"
 #include "tcp_hpcc.h"
@@ -73,6 +74,7 @@ static const struct {
 	HPCC_NL_PARAM(HPCC_A_PARAMS_CCM_GAP_RTTS, ccm_gap_rtts),
 	HPCC_NL_PARAM(HPCC_A_PARAMS_CCM_PAUSE, ccm_pause_s),
 	HPCC_NL_PARAM(HPCC_A_PARAMS_CCM_SHARE, ccm_share),
+	HPCC_NL_PARAM(HPCC_A_PARAMS_INT_DSCP, int_dscp),
 #undef HPCC_NL_PARAM
 };
 
@@ -84,7 +86,8 @@ static_assert(sizeof_field(struct hpcc_cfg, probe_dscp) == 1 &&
 	      sizeof_field(struct hpcc_cfg, ccm_tries) == 1 &&
 	      sizeof_field(struct hpcc_cfg, ccm_samples) == 1 &&
 	      sizeof_field(struct hpcc_cfg, ccm_gap_rtts) == 1 &&
-	      sizeof_field(struct hpcc_cfg, ccm_share) == 1);
+	      sizeof_field(struct hpcc_cfg, ccm_share) == 1 &&
+	      sizeof_field(struct hpcc_cfg, int_dscp) == 1);
 
 /* hpcc_nl_param_u8() - whether parameter @i is a u8 (else a u32) */
 static bool hpcc_nl_param_u8(int i)
@@ -638,7 +641,7 @@ static int hpcc_nl_params_apply(struct hpcc_net *hn, struct genl_info *info)
 		}
 	}
 	err = nlmsg_parse(info->nlhdr, GENL_HDRLEN, tb,
-			  HPCC_A_PARAMS_CCM_SHARE,
+			  HPCC_A_PARAMS_INT_DSCP,
 			  hpcc_params_set_nl_policy, info->extack);
 	if (err)
 		return err;
@@ -659,9 +662,19 @@ static int hpcc_nl_params_apply(struct hpcc_net *hn, struct genl_info *info)
 			*(u32 *)v = nla_get_u32(a);
 	}
 
-	if (base.probe_dscp == base.response_dscp) {
+	if (base.probe_dscp == base.response_dscp ||
+	    base.int_dscp == base.probe_dscp ||
+	    base.int_dscp == base.response_dscp) {
 		NL_SET_ERR_MSG_MOD(info->extack,
-				   "probe-dscp and response-dscp must differ");
+				   "probe-dscp, response-dscp and int-dscp must differ");
+		err = -EINVAL;
+		goto unlock;
+	}
+	if (tb[HPCC_A_PARAMS_IFA_PROTOCOL] &&
+	    !hpcc_wire_ifa_protocol_ok(base.ifa_protocol)) {
+		NL_SET_ERR_MSG_ATTR(info->extack,
+				    tb[HPCC_A_PARAMS_IFA_PROTOCOL],
+				    "ifa-protocol is one hosts handle themselves (ICMP, TCP, UDP, an IPv6 extension header)");
 		err = -EINVAL;
 		goto unlock;
 	}

@@ -126,7 +126,7 @@ static const struct nla_policy hpcc_flow_get_nl_policy[HPCC_A_FLOW_DPORT + 1] = 
 };
 
 /* HPCC_CMD_PARAMS_SET - do */
-static const struct nla_policy hpcc_params_set_nl_policy[HPCC_A_PARAMS_CCM_SHARE + 1] = {
+static const struct nla_policy hpcc_params_set_nl_policy[HPCC_A_PARAMS_INT_DSCP + 1] = {
 	[HPCC_A_PARAMS_T] = NLA_POLICY_FULL_RANGE(NLA_U32, &hpcc_a_params_t_range),
 	[HPCC_A_PARAMS_ETA] =
 		NLA_POLICY_RANGE(NLA_U32, HPCC_ETA_MIN_PERMILLE, HPCC_ETA_MAX_PERMILLE),
@@ -152,6 +152,7 @@ static const struct nla_policy hpcc_params_set_nl_policy[HPCC_A_PARAMS_CCM_SHARE
 	[HPCC_A_PARAMS_CCM_GAP_RTTS] = NLA_POLICY_MIN(NLA_U8, 1),
 	[HPCC_A_PARAMS_CCM_PAUSE] = NLA_POLICY_MAX(NLA_U32, HPCC_CCM_PAUSE_MAX),
 	[HPCC_A_PARAMS_CCM_SHARE] = NLA_POLICY_MAX(NLA_U8, HPCC_CCM_SHARE_MAX),
+	[HPCC_A_PARAMS_INT_DSCP] = NLA_POLICY_RANGE(NLA_U8, 1, HPCC_DSCP_MAX),
 };
 
 /* HPCC_CMD_FCR_SET - do */

@@ -63,7 +63,7 @@ static u8 hpcc_probe_type(struct hpcc_net *hn, u8 dscp, u8 *ifa_proto)
 
 	rcu_read_lock();
 	cfg = rcu_dereference(hn->cfg);
-	if (dscp == cfg->probe_dscp)
+	if (dscp == cfg->probe_dscp || dscp == cfg->int_dscp)
 		type = HPCC_WIRE_PROBE;
 	else if (dscp == cfg->response_dscp)
 		type = HPCC_WIRE_RESPONSE;

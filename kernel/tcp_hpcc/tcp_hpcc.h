@@ -42,7 +42,7 @@
  * @line_rate_mbps: line rate, Mbit/s; W_init = line rate * T
  * @w_min_bytes: W_min, bytes
  * @stale_rtts: RTTs without telemetry before the fallback law [1, 1000]
- * @probe_dscp: DSCP of probes [1, 63]
+ * @probe_dscp: DSCP of probes but INT-MD ones [1, 63]
  * @response_dscp: DSCP of responses [1, 63]
  * @max_flows: most flows with state in the namespace
  * @pacing_gain_pct: HPCC-mode pacing rate in percent of W/T [100, 400]
@@ -52,7 +52,7 @@
  * @start: enum hpcc_start, how a new flow's window starts
  * @ewma_period_pct: the period of U's EWMA in percent of T [100, 800]
  * @ifa_protocol: IP protocol (IPv6: next header) of IFA 2.0 probes
- *	[143, 254]
+ *	[1, 254], hpcc_wire_ifa_protocol_ok()
  * @fcr_port: UDP port of FCR messages (fcr-set); 0: FCR off
  * @fcr_hold_max_us: the longest an FCR rate is held, us [1, 10^6]
  * @fcr_rate_min: the lowest rate an FCR message may carry, bit/s
@@ -65,6 +65,7 @@
  * @ccm_pause_s: seconds without a change after an RTO [0, 3600]
  * @ccm_share: percent of the binding hop's B x T under which a W at U
  *	of at least eta counts as congested [0, 100]; 0: U above 1 only
+ * @int_dscp: DSCP of INT-MD probes, the one that signals INT [1, 63]
  * @rcu: for kfree_rcu()
  */
 struct hpcc_cfg {
@@ -95,6 +96,7 @@ struct hpcc_cfg {
 	u8 ccm_gap_rtts;
 	u32 ccm_pause_s;
 	u8 ccm_share;
+	u8 int_dscp;
 	struct rcu_head rcu;
 };
 

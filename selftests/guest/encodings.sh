@@ -15,6 +15,10 @@
 # from its capacity table and the module runs the partial-telemetry rules
 # (Documentation/algorithm.rst, "Partial telemetry").
 #
+# INT-MD probes carry the INT DSCP (int-dscp, 23), the others the probe
+# DSCP (60), so that an INT transit switch reads no other probe as INT
+# (section 5.7.2): the forwarder counts both.
+#
 # Broadcom IFA 2.0 (draft-kumar-ippm-ifa-08): the same with encoding = ifa
 # and the device's encoding ifa: the probe's IP protocol is IFA's (253),
 # the hop pushes 32 bytes (device ID, ports, Rx timestamp, residence
@@ -44,6 +48,10 @@ topology() {
 	modprobe hpcc_int &&
 	rctl int add dev v2 rate 100mbit encoding int-md &&
 	rctl int set switch-id 5 &&
+	tc -n rt qdisc add dev v2 clsact &&
+	dscp_filter 1 ip 'ip dsfield' 0x5c && dscp_filter 2 ip 'ip dsfield' 0xf0 &&
+	dscp_filter 3 ipv6 'ip6 priority' 0x5c &&
+	dscp_filter 4 ipv6 'ip6 priority' 0xf0 &&
 	ip netns exec hr sysctl -qw net.ipv4.tcp_congestion_control=cubic &&
 	{ ip netns exec hr iperf3 -s -p 5201 >/dev/null 2>&1 & } &&
 	retry 50 sh -c "ip netns exec hr ss -Hltn | grep -q ':5201'"
@@ -76,13 +84,39 @@ to_ifa() {
 	grep '^encoding' "$TMP/hs.conf"
 }
 
+# dscp_filter PREF PROTO FIELD TOS - count what leaves rt through v2 with
+# the DSCP of TOS (the DS field's value; u32, a pass action's counters)
+dscp_filter() {
+	# shellcheck disable=SC2086 # FIELD is two words
+	tc -n rt filter add dev v2 egress pref "$1" protocol "$2" u32 \
+		match $3 "$4" 0xfc action pass
+}
+
+# dpkts PREF... - packets the filters PREF... passed, summed
+dpkts() {
+	local p n=0 c
+
+	for p in "$@"; do
+		c=$(tc -n rt -s filter show dev v2 egress pref "$p" |
+			awk '/Sent/ { print $4; exit }')
+		n=$((n + ${c:-0}))
+	done
+	echo $n
+}
+
+# dscps - packets the router forwarded through v2 with DSCP 23 and with
+# DSCP 60, IPv4 and IPv6 together
+dscps() { echo "$(dpkts 1 3) $(dpkts 2 4)"; }
+
 # istat KEY... - v2's settings and counters in the router (int_stat)
 istat() { int_stat rt v2 "$@"; }
 
 # flow DST FAMILY ENC FLAGS - an hpcc flow from hs to DST runs HPCC on
 # the hop in encoding ENC (int-md or ifa): one record, switch 5, the
 # egress port's ID, B from a capacity table, no txBytes (flags FLAGS: 1,
-# or 3 with the hop's Tx utilization); the counters on the path agree.
+# or 3 with the hop's Tx utilization); the counters on the path agree, and
+# the probes crossed the router with the encoding's DSCP only (INT-MD: 23;
+# IFA: 60).
 # "Runs HPCC" is 10 samples applied to the new flow (the module applies a
 # sample only in HPCC mode, resuming it first if the flow had fallen
 # back), not a snapshot of the mode: in a one-vCPU guest the probe cycle
@@ -90,7 +124,8 @@ istat() { int_stat rt v2 "$@"; }
 # several times a second (daemon.sh's hop_gap_mid_flow), so a snapshot
 # can wait 92 s and more for "hpcc" (one run: 478 fallbacks in 58 s)
 flow() {
-	local dst=$1 fam=$2 enc=$3 flags=$4 rc=0 pid s0 p0 st0 c0
+	local dst=$1 fam=$2 enc=$3 flags=$4 rc=0 pid s0 p0 st0 c0 i0 o0 i1 o1
+	read -r i0 o0 <<< "$(dscps)"
 	s0=$(dstat hr "$enc-stacks")
 	p0=$(dstat hs "probes-$enc")
 	st0=$(istat stamped)
@@ -113,6 +148,13 @@ flow() {
 	# a here-string, not a process substitution: the guest has no /dev/fd
 	read -r st om ma fu <<< "$(istat stamped other-encoding malformed full)"
 	mc=$(mstat hr probes-consumed)
+	read -r i1 o1 <<< "$(dscps)"
+	echo "router: forwarded with DSCP 23 $i0 -> $i1, with DSCP 60 $o0 -> $o1"
+	if [ "$enc" = int-md ]; then
+		[ "$i1" -ge $((i0 + 10)) ] && [ "$o1" = "$o0" ] || rc=1
+	else
+		[ "$o1" -ge $((o0 + 10)) ] && [ "$i1" = "$i0" ] || rc=1
+	fi
 	echo "sender: probes-$enc $p0 -> $pe, telemetry-pushed ${s_telemetry_pushed:-}, responses-no-rate ${s_responses_no_rate:-}, telemetry-rejected ${s_telemetry_rejected:-}"
 	echo "receiver: $enc-stacks $s0 -> $se, $enc-refused $re, int-md-incomplete ${r_int_md_incomplete:-}, ifa-no-rate ${r_ifa_no_rate:-}, dropped-int-shim ${r_dropped_int_shim:-}, dropped-ifa ${r_dropped_ifa:-}"
 	echo "router v2: stamped $st0 -> $st, other-encoding $om, malformed $ma, full $fu"

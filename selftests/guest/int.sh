@@ -60,6 +60,7 @@ import json, sys
 d = json.load(sys.stdin)
 br = [x for x in d["dev"] if x["dev"] == "br0"][0]
 ok = (d["switch-id"] == int(sys.argv[1]) and d["probe-dscp"] == 60 and
+      d["int-dscp"] == 23 and
       d["devs"] == 1 and br["rate"] == 50000000 and br["ifindex"] > 0)
 sys.exit(0 if ok else 1)' "$inum"
 }
@@ -294,7 +295,10 @@ ifa_limits() {
 		[ "$(icount other-encoding)" = $((other + 1)) ] &&
 		[ "$(icount malformed)" = $((mal + 1)) ] &&
 		expect_usage "not a valid value" rctl int set ifa-protocol 256 &&
-		expect_fail "out of range\|Invalid argument\|Numerical" rctl int set ifa-protocol 100
+		expect_fail "handle themselves" rctl int set ifa-protocol 17 &&
+		expect_fail "must differ" rctl int set int-dscp 60 &&
+		expect_fail "must differ" rctl int set probe-dscp 23 &&
+		rctl int set ifa-protocol 131 && rctl int set ifa-protocol 253
 }
 
 # the own encoding on an IFA probe: its record stamped after the stack,
@@ -454,7 +458,7 @@ gone_and_unload() {
 ktap_print_header
 ktap_set_plan 18
 t "testbed up (incast 1), hop configured on br0" setup
-t "int show: switch-id is the netns inode, probe-dscp 60, br0 at 50 Mbit/s" defaults
+t "int show: switch-id is the netns inode, probe-dscp 60, int-dscp 23, br0 at 50 Mbit/s" defaults
 t "dev-add/del and config-set errors: EEXIST, ENOENT, unknown speed, range, EPERM; default B = link speed" config_errors
 t "forwarded probes get one record (switch, port = ifindex, B, ts, txBytes), same length, valid checksum" stamped
 t "IPv6: forwarded probes stamped through extension headers (hop limit 63, valid checksum); a fragment counted as malformed" stamped6
@@ -463,7 +467,7 @@ t "INT-MD: fields the hop cannot provide, domain words and the checksum compleme
 t "INT-MD: Remaining Hop Count 0 sets E, the MTU sets M (counted full); a probe without a shim counted other-encoding" intmd_limits
 t "back to the own encoding in place: an INT-MD probe's record is stamped after its stack" intmd_then_own
 t "IFA device: one 32-byte hop pushed (device ID, TTL, speed code, ports), Hop Limit 2, Current Length 8, valid checksum" ifa_stamped
-t "IFA: Hop Limit 0 and the MTU counted full; a TCP probe other-encoding; ifa-protocol set, 253 malformed" ifa_limits
+t "IFA: Hop Limit 0 and the MTU counted full; a TCP probe other-encoding; ifa-protocol set, 253 malformed; 131 allowed, 17 and equal DSCPs refused" ifa_limits
 t "back to the own encoding: an IFA probe's record is stamped after its stack" ifa_then_own
 t "full probes pass unchanged and are counted" full
 t "malformed packets with the probe DSCP (no header, a response, SYN/seq/window set) are counted, not stamped" malformed

@@ -422,7 +422,9 @@ bad_input() {
 	# w_min above W_init (which T, and so SLOW, scales) is refused
 	for c in eta=400 t=0 max_stage=65 probe_dscp=64 w_min=100 \
 		 "w_min=$((W_INIT + 1))" "probe_dscp=61" w_init=5 pacing_gain=99 \
-		 pacing_gain=401 ewma_period=99 ewma_period=801; do
+		 pacing_gain=401 ewma_period=99 ewma_period=801 int_dscp=0 \
+		 int_dscp=60 int_dscp=61 ifa_protocol=0 ifa_protocol=6 \
+		 ifa_protocol=17 ifa_protocol=60 ifa_protocol=255; do
 		out=$(nls params-set $c) && { echo "params-set $c accepted"; rc=1; }
 		echo "params-set $c: $out"
 	done
@@ -436,7 +438,13 @@ bad_input() {
 	[ "$(stat_of hs params_rejected)" -ge 10 ] &&
 	[ "$(nls params-get | sed -n 's/^eta=//p')" = 950 ] &&
 	[ "$(nls params-get | sed -n 's/^pacing_gain=//p')" = 100 ] &&
-	[ "$(nls params-get | sed -n 's/^ewma_period=//p')" = 100 ] || return 1
+	[ "$(nls params-get | sed -n 's/^ewma_period=//p')" = 100 ] &&
+	[ "$(nls params-get | sed -n 's/^int_dscp=//p')" = 23 ] &&
+	[ "$(nls params-get | sed -n 's/^ifa_protocol=//p')" = 253 ] || return 1
+	# an IFA protocol below IANA's unassigned range, as some devices use
+	nls params-set ifa_protocol=131 &&
+	[ "$(nls params-get | sed -n 's/^ifa_protocol=//p')" = 131 ] &&
+	nls params-set ifa_protocol=253 || return 1
 	# U's EWMA period: set, read back, restored to the draft's
 	nls params-set ewma_period=250 &&
 	[ "$(nls params-get | sed -n 's/^ewma_period=//p')" = 250 ] &&
@@ -631,6 +639,16 @@ probes_consumed() {
 	[ "$in1" = "$in0" ] && [ "$(stat_of hs probes_consumed)" = $((p0 + 20)) ] &&
 	[ "$(stat_of hs responses_consumed)" = $((r0 + 5)) ] && [ "$seen" = 20 ] ||
 		return 1
+	# a probe with the INT DSCP (int-dscp, 23) is consumed as well
+	in1=$(snmp); p0=$(stat_of hs probes_consumed)
+	ip netns exec hr python3 "$TOP/selftests/guest/probe.py" send \
+		$SRV 5201 $CLI 40999 23 probe 3 || return 1
+	sleep 0.5
+	echo "INT DSCP: TcpInSegs $in1 -> $(snmp)," \
+	     "probes_consumed $p0 -> $(stat_of hs probes_consumed)"
+	[ "$(snmp)" = "$in1" ] && [ "$(stat_of hs probes_consumed)" = $((p0 + 3)) ] ||
+		return 1
+	in1=$(snmp)
 	# the same DSCP without the HPCC header goes on to TCP
 	ip netns exec hr python3 "$TOP/selftests/guest/probe.py" send \
 		$SRV 5201 $CLI 40999 60 nomagic 1 || return 1

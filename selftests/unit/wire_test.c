@@ -1072,6 +1072,32 @@ TEST(intmd_probe)
  * stack, grows by a hop and decodes; malformed stacks and an IFA
  * response are refused.
  */
+/*
+ * IFA's protocol: any number but those hosts and transit nodes handle
+ * themselves, which IANA's registries name: ICMP 1, TCP 6, UDP 17, ICMPv6
+ * 58, No Next Header 59, and "IPv6 Extension Header Types" (0, 43, 44, 50,
+ * 51, 60, 135, 139, 140; 253 and 254, for experiments, are IFA's default)
+ */
+TEST(ifa_protocol_choices)
+{
+	static const uint8_t refused[] = {
+		0, 1, 6, 17, 43, 44, 50, 51, 58, 59, 60, 135, 139, 140, 255,
+	};
+	unsigned int p, i, ok = 0;
+
+	for (p = 0; p < 300; p++) {
+		bool want = p < 256;
+
+		for (i = 0; i < sizeof(refused); i++)
+			want = want && p != refused[i];
+		EXPECT_EQ(want, !!hpcc_wire_ifa_protocol_ok(p));
+		ok += want;
+	}
+	EXPECT_EQ(256 - sizeof(refused), ok);
+	EXPECT_TRUE(hpcc_wire_ifa_protocol_ok(131));	/* some IFA devices */
+	EXPECT_TRUE(hpcc_wire_ifa_protocol_ok(253));
+}
+
 TEST(ifa_probe)
 {
 	struct hpcc_tuple t6 = flow6();
@@ -1081,7 +1107,8 @@ TEST(ifa_probe)
 	struct hpcc_pkt p;
 	size_t n, md;
 
-	EXPECT_EQ(hpcc_build_probe_ifa(buf, &flow, 60, 142, 4, 1, 1, 1), 0);
+	EXPECT_EQ(hpcc_build_probe_ifa(buf, &flow, 60, 6, 4, 1, 1, 1), 0);
+	EXPECT_EQ(hpcc_build_probe_ifa(buf, &flow, 60, 60, 4, 1, 1, 1), 0);
 	EXPECT_EQ(hpcc_build_probe_ifa(buf, &flow, 60, 255, 4, 1, 1, 1), 0);
 	EXPECT_EQ(hpcc_build_probe_ifa(buf, &flow, 60, 253, 0, 1, 1, 1), 0);
 	EXPECT_EQ(hpcc_build_probe_ifa(buf, &flow, 60, 253, 9, 1, 1, 1), 0);
@@ -1096,6 +1123,13 @@ TEST(ifa_probe)
 	EXPECT_EQ(4 + 20 + 4, p.ifa_len);
 	EXPECT_EQ(253, p.ifa_proto);
 	EXPECT_EQ(9, p.probe_id);
+
+	/* a protocol below IANA's unassigned range, as some IFA devices use */
+	n = hpcc_build_probe_ifa(buf, &t6, 60, 131, 4, 9, 5, 1);
+	ASSERT_NE(0, n);
+	EXPECT_EQ(131, buf[6]);
+	ASSERT_EQ(hpcc_parse(buf, n, &p), HPCC_PARSE_OK);
+	EXPECT_EQ(131, p.ifa_proto);
 
 	n = hpcc_build_probe_ifa(buf, &flow, 60, 200, 4, 77, 5, 1);
 	EXPECT_EQ(n, 20 + 4 + 20 + 4 + HPCC_WIRE_HDR_LEN +

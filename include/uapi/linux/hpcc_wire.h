@@ -7,7 +7,8 @@
  * linux/hpcc.h, is generated from the YNL spec by `make uapi`).
  *
  * A probe is an IPv4 packet with the flow's 5-tuple, DSCP probe-dscp
- * (default 60), and a TCP header whose seq, ack, flags (reserved bits
+ * (default 60; an INT-MD probe int-dscp, default 23, the value that
+ * signals INT), and a TCP header whose seq, ack, flags (reserved bits
  * included), window and urgent pointer are 0 (options are allowed; TCP
  * discards such a segment if one reaches it, and a receiver consumes
  * nothing else as a probe or response), followed by a
@@ -439,5 +440,31 @@ struct hpcc_wire_ext_mac {
  * response can carry draws no response larger than itself.
  */
 #define HPCC_WIRE_RESP_EXT_MAX	(3 * HPCC_WIRE_EXT_LEN + HPCC_WIRE_EXT_MAC_LEN)
+
+/**
+ * hpcc_wire_ifa_protocol_ok() - whether IFA probes may use an IP protocol
+ * @p: the IP protocol number (IPv6: next header), params' and hpcc-int's
+ *	ifa-protocol
+ *
+ * IFA (draft-kumar-ippm-ifa-08 section 4) puts its header right after the
+ * IP header under a protocol number of the operator's choice.  Refused:
+ * the numbers hosts and transit nodes handle themselves, which probes'
+ * own headers and the hooks' walks depend on (1 ICMP, 6 TCP, 17 UDP, 58
+ * ICMPv6, 59 No Next Header) and the IPv6 extension headers (0, 43, 44,
+ * 50, 51, 60, 135, 139, 140, RFC 7045 and IANA's "IPv6 Extension Header
+ * Types"), which a walk to the upper-layer header skips.
+ *
+ * Return: 1 when @p is within HPCC_IFA_PROTOCOL_MIN..HPCC_IFA_PROTOCOL_MAX
+ * and none of those, else 0.
+ */
+static inline int hpcc_wire_ifa_protocol_ok(__u32 p)
+{
+	switch (p) {
+	case 0: case 1: case 6: case 17: case 43: case 44: case 50: case 51:
+	case 58: case 59: case 60: case 135: case 139: case 140:
+		return 0;
+	}
+	return p >= HPCC_IFA_PROTOCOL_MIN && p <= HPCC_IFA_PROTOCOL_MAX;
+}
 
 #endif /* _UAPI_LINUX_HPCC_WIRE_H */
