@@ -110,8 +110,9 @@ tb_up dumbbell $HOSTS || { echo "eval: testbed failed" >&2; exit 1; }
 # kcc CC - the kernel's name of CC: hpcc-n is hpcc with n-flows-source
 # reported (each flow's W_ai from the N its receiver reports:
 # Documentation/algorithm.rst, "Receiver-reported N"); hpcc-ss is hpcc
-# with start slow-start (algorithm.rst, "Start"); hpcc-e is hpcc with
-# ewma-period 200, U averaged over 2 T (algorithm.rst, "U's period");
+# with start slow-start (design.rst, "The control law in the kernel");
+# hpcc-e is hpcc with ewma-period 200, U averaged over 2 T
+# (algorithm.rst, "U's period");
 # hpcc-q and hpcc-w are hpcc with the bottleneck hop's tx-model qdisc and
 # wire, whatever the testbed's (TB_TX_MODEL; Documentation/testbed.rst,
 # "The hop's tx-model"); hpcc-m0 and hpcc-m2 are hpcc with max-stage 0
