@@ -19,7 +19,7 @@
  * rate at R and the window at R x T, at least HPCC_FCR_W_MIN_MSS (4) MSS:
  * with 2, a flow that lost segments has too few duplicate ACKs for fast
  * retransmit and waits for the RTO (evaluation.rst, "Fast Congestion
- * Response, first S4 run"); the pacing rate still holds it to R.  Under
+ * Response"); the pacing rate still holds it to R.  Under
  * the HPCC law W and Wc are capped too (not below W_min), so that once no
  * hold is in force HPCC's own law raises W from there (section 5: "use
  * the sender congestion control to raise the sending rate").  The holds'

@@ -218,8 +218,8 @@ static struct hpcc_ent *hpcc_fcr_lock(struct hpcc_net *hn,
  * lower the flow's pacing rate to the lowest rate held now, at the
  * message's arrival rather than at the flow's next ACK, which during an
  * incast comes a round trip later (evaluation.rst, "Fast Congestion
- * Response, first S4 run": arrival 0.8-1.4 ms, the ACK 10.3-11.0 ms after
- * the hop's message).  The rate is written as the socket's owner, under
+ * Response": arrival 0.8-1.4 ms, the ACK 10.3-11.0 ms after the hop's
+ * message).  The rate is written as the socket's owner, under
  * bh_lock_sock() with the socket not owned by user; when it is, the next
  * ACK applies it (hpcc_fcr_apply(); the owner processes the ACKs queued
  * meanwhile as it releases the socket).  The window waits for the ACK
