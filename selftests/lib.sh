@@ -147,9 +147,12 @@ ns_gone() {
 # $TMP/NS.conf (none unless a test writes some), pid in $TMP/NS.pid;
 # caps-only: as nobody with CAP_NET_ADMIN and CAP_NET_RAW and nothing
 # else; no-admin: as nobody with CAP_NET_RAW only (the module refuses its
-# telemetry and its events subscription)
+# telemetry and its events subscription).  NS.log is appended to, so it
+# waits for one more "connected:" line than the log held: an earlier
+# instance's line would let a caller signal the new process before it has
+# blocked SIGHUP, and SIGHUP's default action ends it.
 start_hpccd() {
-	local ns=$1 pre=() caps=
+	local ns=$1 pre=() caps= c0
 	case "${2:-}" in
 	caps-only) caps=+net_admin,+net_raw ;;
 	no-admin) caps=+net_raw ;;
@@ -160,12 +163,13 @@ start_hpccd() {
 	[ -d "$TMP/run" ] || mkdir -m 1777 "$TMP/run" || return 1
 	# an hpccd as nobody reads its configuration there
 	[ -z "$caps" ] || chmod o+x "$TMP" || return 1
-	touch "$TMP/$ns.conf"
+	touch "$TMP/$ns.conf" "$TMP/$ns.log"
 	chmod 644 "$TMP/$ns.conf"
+	c0=$(grep -c "connected:" "$TMP/$ns.log")
 	ip netns exec "$ns" "${pre[@]}" "$TOP/build/hpccd" -c "$TMP/$ns.conf" -v \
 		-S "$TMP/run/$ns.stats" >> "$TMP/$ns.log" 2>&1 &
 	echo $! > "$TMP/$ns.pid"
-	retry 50 grep -q "connected:" "$TMP/$ns.log" || {
+	retry 50 sh -c "[ \$(grep -c connected: '$TMP/$ns.log') -gt $c0 ]" || {
 		cat "$TMP/$ns.log"; return 1; }
 }
 

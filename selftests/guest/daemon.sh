@@ -431,10 +431,23 @@ telemetry_refused_keeps_probing() {
 	echo "without CAP_NET_ADMIN: probes-sent $p0 -> $(dstat hs probes-sent), telemetry-rejected $j0 -> $(dstat hs telemetry-rejected), responses-received $(dstat hs responses-received), responses-unexpected $(dstat hs responses-unexpected), probes-timed-out $(dstat hs probes-timed-out)"
 	iperf_stop 6005
 	kill -TERM "$(pid_of hs)"
-	retry 25 sh -c "! kill -0 $(cat "$TMP/hs.pid") 2>/dev/null"
+	retry 25 sh -c "! kill -0 $(cat "$TMP/hs.pid") 2>/dev/null" ||
+		{ echo "hpccd without CAP_NET_ADMIN did not exit"; rc=1; }
 	: > "$TMP/hs.conf"
 	start_hpccd hs || rc=1
 	return $rc
+}
+
+# hup_reloaded NS N - SIGHUP the hpccd in NS, whose log held N "reloaded"
+# lines, and wait for one more; says why not
+hup_reloaded() {
+	local p
+	p=$(pid_of "$1") || { echo "no hpccd in $1"; tail -5 "$TMP/$1.log"; return 1; }
+	kill -HUP "$p" &&
+		retry 25 sh -c "[ \$(grep -c reloaded '$TMP/$1.log') -gt $2 ]" && return 0
+	echo "SIGHUP: no reload; hpccd $(pid_of "$1" || echo gone)"
+	tail -5 "$TMP/$1.log"
+	return 1
 }
 
 # Events lost while hpccd cannot read them (stopped while 3000 hpcc
@@ -447,8 +460,7 @@ lost_events_repaired() {
 	local p rs0 mf df cp n
 	n=$(grep -c reloaded "$TMP/hs.log")
 	echo "event-buffer-kb = 64" > "$TMP/hs.conf"
-	kill -HUP "$(pid_of hs)" &&
-		retry 25 sh -c "[ \$(grep -c reloaded '$TMP/hs.log') -gt $n ]" || return 1
+	hup_reloaded hs "$n" || return 1
 	rs0=$(dstat hs resyncs)
 	ip netns exec hr python3 "$PROBE" accept 5300 >/dev/null 2>&1 &
 	retry 50 sh -c "ip netns exec hr ss -Hltn | grep -q ':5300'" || return 1
@@ -484,7 +496,9 @@ lost_events_repaired() {
 response_flood() {
 	local u0 r0 fs rc=0
 	iperf_bg 6006 5201 120 0
-	retry 50 flowj 6006 'age(f) < 100000' || return 1
+	retry 50 flowj 6006 'age(f) < 100000' || {
+		echo "no fresh telemetry; hpccd $(pid_of hs || echo gone)"
+		cat "$TMP/flowj.last"; iperf_stop 6006; return 1; }
 	u0=$(dstat hs responses-unexpected)
 	ip netns exec hr "$BIN/probe_flood" $SRV $CLI 5 > "$TMP/flood" 2>&1 ||
 		{ cat "$TMP/flood"; return 1; }
@@ -540,8 +554,7 @@ reload_during_overrun() {
 	local p n rs0 rc0 cp ap rc=0
 	n=$(grep -c reloaded "$TMP/hs.log")
 	echo "event-buffer-kb = 64" > "$TMP/hs.conf"
-	kill -HUP "$(pid_of hs)" &&
-		retry 25 sh -c "[ \$(grep -c reloaded '$TMP/hs.log') -gt $n ]" || return 1
+	hup_reloaded hs "$n" || return 1
 	rs0=$(dstat hs resyncs)
 	rc0=$(dstat hs reconnects)
 	ip netns exec hr python3 "$PROBE" accept 5301 >/dev/null 2>&1 &
@@ -592,8 +605,7 @@ params_during_overrun() {
 	local p n rs0 cp ap rc=0
 	n=$(grep -c reloaded "$TMP/hs.log")
 	echo "event-buffer-kb = 64" > "$TMP/hs.conf"
-	kill -HUP "$(pid_of hs)" &&
-		retry 25 sh -c "[ \$(grep -c reloaded '$TMP/hs.log') -gt $n ]" || return 1
+	hup_reloaded hs "$n" || return 1
 	rs0=$(dstat hs resyncs)
 	ip netns exec hr python3 "$PROBE" accept 5302 >/dev/null 2>&1 &
 	ap=$!
