@@ -60,14 +60,20 @@ static const struct kernel_param_ops hpcc_param_ops = {
 	.get = hpcc_param_get,
 };
 
-/* ifa_protocol: the range, and none of the numbers hosts handle themselves */
+/*
+ * ifa_protocol: hpcc_wire_ifa_protocol_ok() holds the range and refuses the
+ * numbers hosts handle themselves.  Returns 0 or -EINVAL, as
+ * hpcc_param_set().
+ */
 static int hpcc_param_ifa_set(const char *buf, const struct kernel_param *kp)
 {
+	struct hpcc_param *p = kp->arg;
 	unsigned int v;
 
 	if (kstrtouint(buf, 0, &v) || !hpcc_wire_ifa_protocol_ok(v))
 		return -EINVAL;
-	return hpcc_param_set(buf, kp);
+	WRITE_ONCE(p->val, v);
+	return 0;
 }
 
 static const struct kernel_param_ops hpcc_param_ifa_ops = {

@@ -127,7 +127,12 @@ param_ranges() {
 	echo 900 > $P/eta_permille && [ "$(cat $P/eta_permille)" = 900 ] ||
 		return 1
 	echo 950 > $P/eta_permille
-	! echo 0 > $P/base_rtt_us 2>/dev/null && ! echo 64 > $P/probe_dscp 2>/dev/null
+	! echo 0 > $P/base_rtt_us 2>/dev/null && ! echo 64 > $P/probe_dscp 2>/dev/null ||
+		return 1
+	# ifa_protocol: the range, and not a protocol hosts handle themselves
+	! echo 6 > $P/ifa_protocol 2>/dev/null && ! echo 255 > $P/ifa_protocol 2>/dev/null &&
+		[ "$(cat $P/ifa_protocol)" = 253 ] && echo 131 > $P/ifa_protocol &&
+		[ "$(cat $P/ifa_protocol)" = 131 ] && echo 253 > $P/ifa_protocol
 }
 
 topology() {
