@@ -1124,15 +1124,20 @@ static const struct genl_ops hpcc_nl_ops[] = {
 
 /*
  * The events carry a flow's 4-tuple, flow label, srtt and CCM indicator,
- * never its sequence numbers.  A kernel without GENL_MCAST_CAP_NET_ADMIN
- * (before v6.8 and its stable backports, which Debian 12's 6.1 has) lets
- * any process of the namespace join; hpcc_nl_init() says so.
+ * never its sequence numbers; joining them takes CAP_NET_ADMIN over the
+ * namespace: GENL_MCAST_CAP_NET_ADMIN (v6.8 and the backports Debian 12's
+ * 6.1 has), or GENL_UNS_ADMIN_PERM in the group's flags, the same check's
+ * first form in older stable kernels (Debian 11's 5.10.223).  A kernel
+ * with neither lets any process of the namespace join; hpcc_nl_init()
+ * says so.
  */
 static const struct genl_multicast_group hpcc_nl_mcgrps[] = {
 	[HPCC_NLGRP_EVENTS] = {
 		.name = HPCC_MCGRP_EVENTS,
-#ifdef HPCC_HAVE_GENL_MCAST_CAP
+#if defined(HPCC_HAVE_GENL_MCAST_CAP)
 		.flags = GENL_MCAST_CAP_NET_ADMIN,
+#elif defined(HPCC_HAVE_GENL_MCAST_FLAGS)
+		.flags = GENL_UNS_ADMIN_PERM,
 #endif
 	},
 };
@@ -1159,8 +1164,8 @@ static struct genl_family hpcc_genl_family __ro_after_init = {
  */
 int hpcc_nl_init(void)
 {
-#ifndef HPCC_HAVE_GENL_MCAST_CAP
-	pr_notice("this kernel has no GENL_MCAST_CAP_NET_ADMIN: any process may join the events group\n");
+#if !defined(HPCC_HAVE_GENL_MCAST_CAP) && !defined(HPCC_HAVE_GENL_MCAST_FLAGS)
+	pr_notice("this kernel checks no capability for multicast groups: any process may join the events group\n");
 #endif
 	return genl_register_family(&hpcc_genl_family);
 }
