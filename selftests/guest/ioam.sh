@@ -114,8 +114,28 @@ dstat_ge() {
 	v=$(dstat "$1" "$2") && [ -n "$v" ] && [ "$v" -ge "$3" ]
 }
 
+# why_not - why this kernel cannot run the cases, or nothing: Linux is an
+# IOAM node from 5.15 (ioam6) and fills the queue depth from 5.17, which
+# no interface shows but the version (admin-guide.rst, "Kernels")
+why_not() {
+	[ -e /proc/sys/net/ipv6/ioam6_id ] ||
+		{ echo "this kernel is no IOAM node (ioam6: 5.15)"; return; }
+	[ "$(printf '5.17\n%s\n' "$(uname -r | cut -d- -f1)" | sort -V | head -n 1)" = 5.17 ] ||
+		echo "this kernel's IOAM fills no queue depth (5.17)"
+}
+
 ktap_print_header
 ktap_set_plan 4
+why=$(why_not)
+if [ -n "$why" ]; then
+	for c in "hs - rt (IOAM transit, tbf) - hr over IPv6" \
+		"hpccd in both; the sender's probes to the prefix carry an IOAM trace" \
+		"the flow runs HPCC on the forwarder's IOAM node (B from the capacity table)" \
+		"no rate for the hop: responses refused and counted, nothing pushed"; do
+		ktap_test_skip "$c: $why"
+	done
+	ktap_finished
+fi
 t "hs - rt (IOAM transit, tbf) - hr over IPv6" topology
 t "hpccd in both; the sender's probes to the prefix carry an IOAM trace" daemons_start
 t "the flow runs HPCC on the forwarder's IOAM node (B from the capacity table)" ioam_telemetry
