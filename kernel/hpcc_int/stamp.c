@@ -13,21 +13,30 @@
 #define HPCC_INT_MD_FLAG_E	0x04	/* Remaining Hop Count was 0 */
 #define HPCC_INT_MD_FLAG_M	0x02	/* the MTU left no room */
 
-/* Add @q's byte counter and byte backlog (per-CPU counters summed). */
+/*
+ * Add @q's byte counter and byte backlog (per-CPU counters summed, modulo
+ * 2^32 as the kernel keeps them).  The backlog is a u32 that a qdisc's own
+ * accounting can drive below zero: 5.10's tbf adds nothing for the
+ * segments of a GSO packet it splits (tbf_segment()) but subtracts each
+ * one it sends.  Read signed, a negative backlog adds 0, not 4 GB.
+ */
 static void hpcc_int_qdisc_add(const struct Qdisc *q, u64 *bytes,
 			       u64 *backlog)
 {
+	u32 b = 0;
 	int cpu;
 
 	if (!qdisc_is_percpu_stats(q)) {
 		*bytes += hpcc_qdisc_bytes(q);
-		*backlog += READ_ONCE(q->qstats.backlog);
-		return;
+		b = READ_ONCE(q->qstats.backlog);
+	} else {
+		for_each_possible_cpu(cpu) {
+			*bytes += hpcc_cpu_qbytes(per_cpu_ptr(q->cpu_bstats, cpu));
+			b += READ_ONCE(per_cpu_ptr(q->cpu_qstats, cpu)->backlog);
+		}
 	}
-	for_each_possible_cpu(cpu) {
-		*bytes += hpcc_cpu_qbytes(per_cpu_ptr(q->cpu_bstats, cpu));
-		*backlog += READ_ONCE(per_cpu_ptr(q->cpu_qstats, cpu)->backlog);
-	}
+	if ((s32)b > 0)
+		*backlog += b;
 }
 
 /*
