@@ -54,9 +54,11 @@ t() {
 # same tests several times slower), 1 everywhere else.  retry's counts
 # scale by it (RETRY_SCALE); a test scales its own flow durations and
 # staleness budgets.  Bounds on what is measured never scale.
+# HPCC_RETRY_SCALE overrides the retry scale alone (a diagnosis on the
+# debugging kernel: at 2 a failing wait ends, and says why, in minutes).
 SLOW=1
 case "$(uname -r)" in *hpccdebug*) SLOW=10 ;; esac
-RETRY_SCALE=$SLOW
+RETRY_SCALE=${HPCC_RETRY_SCALE:-$SLOW}
 
 # brief LOG - the summary lines of a run_tap log, and each failed result
 # with the last 12 diagnostic lines before it (the CI console shows why).
