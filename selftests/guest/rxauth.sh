@@ -234,11 +234,12 @@ refused() {
 	[ "$(d a b s_telemetry_pushed)" -ge 3 ]
 }
 
-# private_diag PORT - a private case's diagnostics: the flow's last read,
-# the sender's counters and its line for the flow from PORT, the
-# receiver's counters
+# private_diag PORT - a private case's diagnostics: the flow's last read
+# and iperf3's last lines, the sender's counters and its line for the
+# flow from PORT, the receiver's counters
 private_diag() {
 	echo "last read:"; cat "$TMP/flowj.last"
+	echo "iperf3:"; tail -n 3 "$TMP/iperf.$1"
 	dstat hs probes-sent >/dev/null
 	grep -E "^(probes|responses|auth|telemetry)|$1" "$TMP/run/hs.stats"
 	dstat hr probes-sent >/dev/null
