@@ -124,20 +124,18 @@ why_not() {
 		echo "this kernel's IOAM fills no queue depth (5.17)"
 }
 
+CASES=("hs - rt (IOAM transit, tbf) - hr over IPv6|topology"
+       "hpccd in both; the sender's probes to the prefix carry an IOAM trace|daemons_start"
+       "the flow runs HPCC on the forwarder's IOAM node (B from the capacity table)|ioam_telemetry"
+       "no rate for the hop: responses refused and counted, nothing pushed|no_rate_refused")
 ktap_print_header
-ktap_set_plan 4
+ktap_set_plan ${#CASES[@]}
 why=$(why_not)
-if [ -n "$why" ]; then
-	for c in "hs - rt (IOAM transit, tbf) - hr over IPv6" \
-		"hpccd in both; the sender's probes to the prefix carry an IOAM trace" \
-		"the flow runs HPCC on the forwarder's IOAM node (B from the capacity table)" \
-		"no rate for the hop: responses refused and counted, nothing pushed"; do
-		ktap_test_skip "$c: $why"
-	done
-	ktap_finished
-fi
-t "hs - rt (IOAM transit, tbf) - hr over IPv6" topology
-t "hpccd in both; the sender's probes to the prefix carry an IOAM trace" daemons_start
-t "the flow runs HPCC on the forwarder's IOAM node (B from the capacity table)" ioam_telemetry
-t "no rate for the hop: responses refused and counted, nothing pushed" no_rate_refused
+for c in "${CASES[@]}"; do
+	if [ -n "$why" ]; then
+		ktap_test_skip "${c%|*}: $why"
+	else
+		t "${c%|*}" "${c##*|}"
+	fi
+done
 ktap_finished
