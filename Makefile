@@ -333,7 +333,6 @@ run-check-e2e: all tools selftest-progs linux-src
 # modules built for each), every guest test on each: the functional tests,
 # unload.sh included, one guest per host core, then e2e.sh on each (check
 # runs the functional tests on one kernel, to stay within its 30 minutes).
-# Documentation/testing.rst gives its time.
 # The sub-make reads this file again, so KDIRS has the images unpacked.
 check-kernels:
 	@sh tools/deps --debug
