@@ -3,16 +3,23 @@
 #
 # Build artefacts: per-release modules with the right vermagic, version
 # consistency, checkpatch, and a DKMS build in private trees (nothing is
-# installed into the system).
+# installed into the system).  The releases are the installed kernels'
+# and those tools/kheaders --images unpacked (make check-kernels: 5.10
+# and 7.2), whose headers DKMS is given as --kernelsourcedir.
 set -u
 TOP=$(cd "$(dirname "$0")/../.." && pwd)
 . "$TOP/selftests/lib.sh"
 cd "$TOP"
 
 rels=()
-for k in /lib/modules/*/build; do
+declare -A kdir_of
+for k in /lib/modules/*/build build/kheaders/*/usr/src/linux-headers-*-amd64; do
 	[ -e "$k/include/generated/utsrelease.h" ] || continue
-	rels+=("$(sed -n 's/^#define UTS_RELEASE "\(.*\)"/\1/p' "$k/include/generated/utsrelease.h")")
+	case "$k" in build/*) [ -e "${k%/usr/src/*}/.image-stamp" ] || continue ;; esac
+	r=$(sed -n 's/^#define UTS_RELEASE "\(.*\)"/\1/p' "$k/include/generated/utsrelease.h")
+	[ -z "${kdir_of[$r]:-}" ] || continue
+	rels+=("$r")
+	kdir_of[$r]=$(cd "$k" && pwd)
 done
 
 vermagic_of() {
@@ -45,6 +52,7 @@ dkms_private_build() {
 	dkms add -m tcp-hpcc -v "$v" --sourcetree "$tmp/root/usr/src" \
 		--dkmstree "$tmp/dkms" > "$tmp/log" 2>&1 &&
 	dkms build -m tcp-hpcc -v "$v" -k "$rel" --sourcetree "$tmp/root/usr/src" \
+		--kernelsourcedir "${kdir_of[$rel]}" \
 		--dkmstree "$tmp/dkms" > "$tmp/log" 2>&1 || rc=1
 	[ $rc = 0 ] || tail -20 "$tmp/log"
 	local ko m
