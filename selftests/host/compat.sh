@@ -9,10 +9,10 @@
 # so that both sides of each HPCC_HAVE_NAME in hpcc_compat.h and the code
 # compile.  A probe that fails must fail in its own file (an error in
 # NAME.c), not in the build around it, which would turn every probe off
-# at once.  A probe that even the matrix's oldest kernel (5.10, unpacked
-# by tools/kheaders) has is built unset for that kernel, all such at once
-# (HPCC_CONFTEST_OFF, conftest.sh), as an older stable release without
-# the backport would build it.  Without 5.10's headers (this host's
+# at once.  A probe that even the matrix's oldest kernel has (5.10, whose
+# headers make check fetches with tools/kheaders) is built unset for that
+# kernel, all such at once (HPCC_CONFTEST_OFF, conftest.sh), as an older
+# stable release without the backport would build it.  Without 5.10's headers (this host's
 # kernels alone) a probe that sees one outcome is skipped, naming it: a
 # fallback redefines what a newer kernel has, so forcing it there tests
 # nothing a host meets.
