@@ -10,7 +10,9 @@
 #
 # HPCC_CONFTEST_OFF="NAME..." leaves those probes unset whatever the kernel
 # has: selftests/host/compat.sh so builds the other branch of a probe that
-# every kernel of the matrix has.
+# every kernel of the matrix has, in a build tree of its own (BUILD=); the
+# header is not rebuilt when the variable changes, so never set it for a
+# tree a later build reuses.
 set -eu
 kdir=$1
 out=$2

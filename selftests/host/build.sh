@@ -17,7 +17,7 @@ for k in /lib/modules/*/build build/kheaders/*/usr/src/linux-headers-*-amd64; do
 	[ -e "$k/include/generated/utsrelease.h" ] || continue
 	case "$k" in build/*) [ -e "${k%/usr/src/*}/.image-stamp" ] || continue ;; esac
 	r=$(sed -n 's/^#define UTS_RELEASE "\(.*\)"/\1/p' "$k/include/generated/utsrelease.h")
-	[ -z "${kdir_of[$r]:-}" ] || continue
+	[ -n "$r" ] && [ -z "${kdir_of[$r]:-}" ] || continue
 	rels+=("$r")
 	kdir_of[$r]=$(cd "$k" && pwd)
 done
