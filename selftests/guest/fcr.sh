@@ -132,7 +132,7 @@ fis() {
 # segments) asks for 3 Mbit/s, the lowest, which the flow takes until that
 # hop falls silent and its hold (1 s) ends
 congested() {
-	local rc=0 pa pb sp s n d m tr=/sys/kernel/tracing
+	local rc=0 pa pb pq sp s n d m tr=/sys/kernel/tracing
 	[ -d $tr/events ] || mount -t tracefs nodev $tr
 	echo > $tr/trace
 	echo 1 > $tr/events/hpcc/hpcc_fcr/enable || rc=1
@@ -151,6 +151,13 @@ congested() {
 	ip netns exec hs iperf3 -c $SRV -p 5202 --cport 6302 -C cubic -t $((900 * SLOW)) \
 		> /dev/null 2>&1 &
 	pb=$!
+	# v2's backlog every 100 ms (qsample, the testbed's sampler), for
+	# late_only: the ACK of a segment overtakes the hop's message about
+	# it only when the work item that sends it waits longer than the
+	# segment waits in v2's queue
+	ip netns exec rt "$TOP/build/qsample" -d v2 -i 100000 -o "$TMP/v2q" \
+		> /dev/null 2>&1 &
+	pq=$!
 	# the tracepoint, not a poll of the flow: a hold lapses between two
 	# rounds' messages, and on the debugging kernel a poll takes seconds
 	# and reads no rate most of the time
@@ -174,6 +181,10 @@ congested() {
 		grep -m 1 "hpcc_fcr:.*:6301 > .* rate=3000000 delay_ns=[0-9]" $tr/trace ||
 		{ echo "hpcc_fcr tracepoint:"; grep hpcc_fcr $tr/trace | head -3; rc=1; }
 	end_procs $pa $pb
+	kill -INT $pq; wait $pq
+	awk '{ print $2 }' "$TMP/v2q" | sort -n | awk '{ q[NR] = $1 } END { if (NR)
+		printf "v2 backlog over %d samples: min %d, median %d, max %d bytes\n",
+			NR, q[1], q[int((NR + 1) / 2)], q[NR] }'
 	read -r s n d m <<< "$(istat fcr-sent fcr-rounds fcr-dropped ce-marked)"
 	echo "v2: fcr-sent $s fcr-rounds $n fcr-dropped $d ce-marked $m"
 	echo "hs: fcr-accepted $(mstat hs fcr-accepted) fcr-no-flow $(mstat hs fcr-no-flow) fcr-ignored $(mstat hs fcr-ignored) fcr-bad-seq $(mstat hs fcr-bad-seq)"
@@ -247,7 +258,7 @@ calm_port() {
 # response carries sequence number 0, which the senders refuse as
 # fcr-bad-seq
 late_flows() {
-	local e0 e1 s0 s1 a rc=0 n ne0 ne1 lost0 lost1
+	local e0 e1 s0 s1 a cg rc=0 n ne0 ne1 lost0 lost1
 	# where messages that were never sent went
 	local lost="fcr-sender-limited fcr-dst-limited fcr-msg-limited fcr-dropped fcr-table-full"
 	busy_port 6304 || rc=1
@@ -260,7 +271,7 @@ late_flows() {
 	ip netns exec hs $PY burst v0 $HS $SRV 5201 7000 24 3 0.002 0.5 \
 		> "$TMP/burst" || rc=1
 	# shellcheck disable=SC2086
-	read -r e1 s1 a lost1 <<< "$(istat fcr-early-rounds fcr-sent fcr-active $lost)"
+	read -r e1 s1 a cg lost1 <<< "$(istat fcr-early-rounds fcr-sent fcr-active fcr-congested $lost)"
 	# segments in a response's form (what hs's hpccd sends back for a
 	# probe of a flow from hr to hs) are no flow's data: no message (a
 	# hop that took them for data would send all 6 one; 2 s to see them,
@@ -274,7 +285,7 @@ late_flows() {
 	calm_port || rc=1
 	n=$(wc -l < "$TMP/burst")
 	echo "messages to $n of 24 new flows (k round rate):"; cat "$TMP/burst"
-	echo "v2: fcr-sent $s0 -> $s1, fcr-early-rounds $e0 -> $e1, fcr-active $a; $lost: $lost0 -> $lost1"
+	echo "v2: fcr-sent $s0 -> $s1, fcr-early-rounds $e0 -> $e1, fcr-active $a, fcr-congested $cg after the burst; $lost: $lost0 -> $lost1"
 	[ "$n" -ge 20 ] || { echo "too few messages"; rc=1; }
 	awk '$2 == r && $3 >= rate { print "flow " $1 ": rate " $3 " not below the one before in round " r; bad = 1 }
 	     $2 == r { same++ }
