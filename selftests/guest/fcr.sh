@@ -745,7 +745,7 @@ t "sending bounds: defaults, ranges and destination prefixes refused with extack
 t "spoofed sources flood a congested port: messages within the total and per-destination bounds, refusals counted" spoofed
 t "destinations outside fcr-dst and loopback sources get no message, counted (fcr-dst-refused)" dst_refused
 t "fcr-drain: the round's rate counts the backlog it found, at least an eighth of the share" drain
-t "signed messages (issue 21): rt signs with hs's key, hs checks; a wrong key at rt refused, nothing applied" signed
+t "signed messages: rt signs with hs's key, hs checks; a wrong key at rt refused, nothing applied" signed
 t "refused and counted: outside the managed prefixes, out of range, malformed, no flow, sequence outside the window" refusals
 t "a forged message does not erase a genuine hold; a replayed signed one is refused" forged
 t "a merged burst of messages (UDP GSO/GRO): every message read and counted" gro_burst
