@@ -60,6 +60,24 @@ SLOW=1
 case "$(uname -r)" in *hpccdebug*) SLOW=10 ;; esac
 RETRY_SCALE=${HPCC_RETRY_SCALE:-$SLOW}
 
+# kernel_trees [--images] - "RELEASE DIR" for each kernel whose headers
+# are here, each release once: the installed kernels' (/lib/modules/*/build),
+# then those tools/kheaders finished under build/kheaders/ (with --images,
+# only those whose image it unpacked too, the set the Makefile's KDIRS
+# builds modules for)
+kernel_trees() {
+	local k r stamp=.stamp seen=" "
+	[ "${1:-}" = --images ] && stamp=.image-stamp
+	for k in /lib/modules/*/build "$TOP"/build/kheaders/*/usr/src/linux-headers-*-amd64; do
+		[ -e "$k/include/generated/utsrelease.h" ] || continue
+		case "$k" in "$TOP"/build/*) [ -e "${k%/usr/src/*}/$stamp" ] || continue ;; esac
+		r=$(sed -n 's/^#define UTS_RELEASE "\(.*\)"/\1/p' "$k/include/generated/utsrelease.h")
+		[ -n "$r" ] && [ "${seen/ $r /}" = "$seen" ] || continue
+		seen+="$r "
+		echo "$r $(cd "$k" && pwd)"
+	done
+}
+
 # brief LOG - the summary lines of a run_tap log, and each failed result
 # with the last 12 diagnostic lines before it (the CI console shows why).
 brief() {

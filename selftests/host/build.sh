@@ -13,14 +13,10 @@ cd "$TOP"
 
 rels=()
 declare -A kdir_of
-for k in /lib/modules/*/build build/kheaders/*/usr/src/linux-headers-*-amd64; do
-	[ -e "$k/include/generated/utsrelease.h" ] || continue
-	case "$k" in build/*) [ -e "${k%/usr/src/*}/.image-stamp" ] || continue ;; esac
-	r=$(sed -n 's/^#define UTS_RELEASE "\(.*\)"/\1/p' "$k/include/generated/utsrelease.h")
-	[ -n "$r" ] && [ -z "${kdir_of[$r]:-}" ] || continue
+while read -r r k; do
 	rels+=("$r")
-	kdir_of[$r]=$(cd "$k" && pwd)
-done
+	kdir_of[$r]=$k
+done < <(kernel_trees --images)
 
 vermagic_of() {
 	local rel=$1 m ko vm

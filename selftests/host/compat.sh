@@ -12,10 +12,10 @@
 # at once.  A probe that even the matrix's oldest kernel has (5.10, whose
 # headers make check fetches with tools/kheaders) is built unset for that
 # kernel, all such at once (HPCC_CONFTEST_OFF, conftest.sh), as an older
-# stable release without the backport would build it.  Without 5.10's headers (this host's
-# kernels alone) a probe that sees one outcome is skipped, naming it: a
-# fallback redefines what a newer kernel has, so forcing it there tests
-# nothing a host meets.
+# stable release without the backport would build it.  Without 5.10's
+# headers (this host's kernels alone) a probe that sees one outcome is
+# skipped, naming it: a fallback redefines what a newer kernel has, so
+# forcing it there tests nothing a host meets.
 set -u
 TOP=$(cd "$(dirname "$0")/../.." && pwd)
 . "$TOP/selftests/lib.sh"
@@ -25,15 +25,10 @@ trap 'rm -rf "$TMP"' EXIT
 
 kdirs=()
 rels=()
-for k in /lib/modules/*/build "$TOP"/build/kheaders/*/usr/src/linux-headers-*; do
-	[ -e "$k/include/generated/utsrelease.h" ] || continue
-	# an unpacked tree only once tools/kheaders has finished it
-	case "$k" in "$TOP"/build/*) [ -e "${k%/usr/src/*}/.stamp" ] || continue ;; esac
-	r=$(sed -n 's/^#define UTS_RELEASE "\(.*\)"/\1/p' "$k/include/generated/utsrelease.h")
-	printf '%s\n' "${rels[@]}" | grep -qxF "$r" && continue
+while read -r r k; do
 	kdirs+=("$k")
 	rels+=("$r")
-done
+done < <(kernel_trees)
 probes=()
 for c in kernel/conftest/*.c; do
 	probes+=("$(basename "$c" .c)")
