@@ -7,7 +7,8 @@
 # tools/testbed/testbed.sh; iproute2 and tc only.
 #
 #   topo_ns NS...                    namespaces, lo up
-#   topo_link NS1 DEV1 NS2 DEV2      a veth pair, both ends up
+#   topo_link NS1 DEV1 NS2 DEV2 [ARG...]
+#                                    a veth pair, both ends up
 #   topo_addr NS DEV ADDR/LEN...     addresses (IPv6 without DAD)
 #   topo_tbf NS DEV RATE BURST LIMIT [bfifo]
 #                                    the bottleneck on DEV's egress
@@ -46,11 +47,14 @@ topo_ns() {
 	fi
 }
 
-# topo_link NS1 DEV1 NS2 DEV2 - a veth pair, DEV1 in NS1 and DEV2 in NS2,
-# both up
+# topo_link NS1 DEV1 NS2 DEV2 [ARG...] - a veth pair, DEV1 in NS1 and DEV2
+# in NS2, both up; ARGs are ip-link options for both ends (numtxqueues 8)
 topo_link() {
-	ip link add "$2" netns "$1" type veth peer name "$4" netns "$3" &&
-		ip -n "$1" link set "$2" up && ip -n "$3" link set "$4" up
+	local ns1=$1 d1=$2 ns2=$3 d2=$4
+	shift 4
+	ip link add "$d1" netns "$ns1" "$@" type veth \
+		peer name "$d2" netns "$ns2" "$@" &&
+		ip -n "$ns1" link set "$d1" up && ip -n "$ns2" link set "$d2" up
 }
 
 # topo_addr NS DEV ADDR/LEN... - the addresses on DEV in NS; IPv6 ones

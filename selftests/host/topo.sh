@@ -79,6 +79,15 @@ bottleneck() {
 		echo "$out" | grep -q "qdisc bfifo 10: dev v1 parent 1:1 limit 250000b"
 }
 
+# topo_link's ip-link options reach both ends: 8 transmit queues each
+link_args() {
+	topo_link hs mq0 hr mq1 numtxqueues 8 numrxqueues 8 || return 1
+	ip -n hs -d link show mq0 | grep -o 'numtxqueues [0-9]*'
+	ip -n hs -d link show mq0 | grep -q 'numtxqueues 8 ' &&
+		ip -n hr -d link show mq1 | grep -q 'numtxqueues 8 ' &&
+		ip -n hr -br link show mq1 | grep -q UP
+}
+
 delay() {
 	topo_delay hr v3 10 && tc -n hr qdisc show dev v3 | grep "netem .*delay 10ms"
 }
@@ -130,10 +139,11 @@ gone() {
 }
 
 ktap_print_header
-ktap_set_plan 6
+ktap_set_plan 7
 t "topo_dumbbell: hs - rt - hr, IPv4 and IPv6 addresses, forwarding" dumbbell
 t "topo_dumbbell: TCP from hs to hr over IPv4 and IPv6" dumbbell_tcp
 t "topo_tbf: tbf, and tbf with a bfifo child" bottleneck
+t "topo_link: ip-link options for both ends (numtxqueues 8)" link_args
 if netem_ok; then
 	t "topo_delay: netem delay" delay
 else

@@ -41,18 +41,11 @@ MODULES=${FWD_MODULES:-this=}
 OUT=$(mktemp -d)
 
 mountpoint -q $T || mount -t tracefs nodev $T
-for ns in s r d; do
-	ip netns add $ns && ip -n $ns link set lo up
-done
-ip link add vs netns s type veth peer name vr netns r
-ip link add vu netns r numtxqueues 8 numrxqueues 8 type veth peer name vd \
-	netns d numtxqueues 8 numrxqueues 8
-ip -n s addr add $S/24 dev vs && ip -n r addr add 10.53.0.2/24 dev vr &&
-ip -n r addr add 10.53.1.1/24 dev vu && ip -n d addr add $D/24 dev vd
-for l in "s vs" "r vr" "r vu" "d vd"; do
-	set -- $l
-	ip -n "$1" link set "$2" up
-done
+topo_ns s r d
+topo_link s vs r vr
+topo_link r vu d vd numtxqueues 8 numrxqueues 8
+topo_addr s vs $S/24 && topo_addr r vr 10.53.0.2/24 &&
+topo_addr r vu 10.53.1.1/24 && topo_addr d vd $D/24
 ip -n s route add default via 10.53.0.2
 ip -n d route add default via 10.53.1.1
 ip netns exec r sysctl -qw net.ipv4.ip_forward=1
