@@ -118,20 +118,6 @@ stand_in_hop() {
 		action csum tcp
 }
 
-# line3 - namespaces hs, rt and hr (topo_ns) in a line, hs v0 - v1 rt
-# v2 - v3 hr, lo up, IPv6 duplicate address detection off (the caller adds
-# the addresses, routes and forwarding; topo_dumbbell does all of it)
-line3() {
-	local ns
-	topo_ns hs rt hr &&
-	ip link add v0 netns hs type veth peer name v1 netns rt &&
-	ip link add v2 netns rt type veth peer name v3 netns hr || return 1
-	for ns in hs rt hr; do
-		ip netns exec "$ns" sysctl -qw net.ipv6.conf.all.accept_dad=0 \
-			net.ipv6.conf.default.accept_dad=0 || return 1
-	done
-}
-
 # key_file PATH LINE... - a key file of LINEs, mode 600 from its creation
 # (hpccd and hpccctl refuse one that group or others can read)
 key_file() {

@@ -40,21 +40,20 @@ trap 'ns_gone $NSS; rm -rf "$TMP"' EXIT
 
 sctl() { ip netns exec hs "$CTL" "$@"; }
 
-# link NS1 DEV1 ADDR1 NS2 DEV2 ADDR2 - a veth pair, addresses with /64
-# (IPv6) or /24 (IPv4), up
+# link NS1 DEV1 ADDR1 NS2 DEV2 ADDR2 - a veth pair (topo_link) with an
+# address at each end
 link() {
-	ip link add "$2" netns "$1" type veth peer name "$5" netns "$4" &&
-	ip -n "$1" link set "$2" up && ip -n "$4" link set "$5" up &&
-	ip -n "$1" addr add "$3" dev "$2" && ip -n "$4" addr add "$6" dev "$5"
+	topo_link "$1" "$2" "$4" "$5" &&
+	topo_addr "$1" "$2" "$3" && topo_addr "$4" "$5" "$6"
 }
 
 topology() {
 	local ns p
+	# shellcheck disable=SC2086
+	topo_ns $NSS || return 1
 	for ns in $NSS; do
-		ip netns add "$ns" &&
 		ip netns exec "$ns" sysctl -qw net.ipv6.conf.all.accept_dad=0 \
-			net.ipv6.conf.default.accept_dad=0 &&
-		ip -n "$ns" link set lo up || return 1
+			net.ipv6.conf.default.accept_dad=0 || return 1
 	done
 	link hs v0 fd00:c1::1/64 r1 v1 fd00:c1::2/64 &&
 	link r1 a0 fd00:a1::1/64 s1 a1 fd00:a1::2/64 &&
@@ -64,10 +63,10 @@ topology() {
 	link r2 v2 fd00:c2::1/64 hr v3 $HR6/64 &&
 	link bg g0 $BG6/64 s1 g1 fd00:c3::2/64 &&
 	link bg h0 fd00:c4::1/64 s2 h1 fd00:c4::2/64 || return 1
-	ip -n hs addr add 10.61.1.1/24 dev v0 && ip -n r1 addr add 10.61.1.2/24 dev v1 &&
-	ip -n r1 addr add 10.61.11.1/24 dev a0 && ip -n s1 addr add 10.61.11.2/24 dev a1 &&
-	ip -n s1 addr add 10.61.12.1/24 dev a2 && ip -n r2 addr add 10.61.12.2/24 dev a3 &&
-	ip -n r2 addr add 10.61.2.2/24 dev v2 && ip -n hr addr add $HR4/24 dev v3 || return 1
+	topo_addr hs v0 10.61.1.1/24 && topo_addr r1 v1 10.61.1.2/24 &&
+	topo_addr r1 a0 10.61.11.1/24 && topo_addr s1 a1 10.61.11.2/24 &&
+	topo_addr s1 a2 10.61.12.1/24 && topo_addr r2 a3 10.61.12.2/24 &&
+	topo_addr r2 v2 10.61.2.2/24 && topo_addr hr v3 $HR4/24 || return 1
 	for ns in r1 s1 s2 r2; do
 		ip netns exec $ns sysctl -qw net.ipv6.conf.all.forwarding=1 \
 			net.ipv4.ip_forward=1 || return 1
@@ -91,9 +90,9 @@ topology() {
 	ip -n hr -6 route add default via fd00:c2::1 &&
 	ip -n hr route add default via 10.61.2.2 &&
 	bg_via 1 || return 1
-	tc -n s1 qdisc add dev a2 root tbf rate 20mbit burst 16k limit 200k &&
-	tc -n s2 qdisc add dev b2 root tbf rate 20mbit burst 16k limit 100k &&
-	tc -n r2 qdisc add dev v2 root tbf rate 40mbit burst 16k limit 100k &&
+	topo_tbf s1 a2 20mbit 16k 200k &&
+	topo_tbf s2 b2 20mbit 16k 100k &&
+	topo_tbf r2 v2 40mbit 16k 100k &&
 	modprobe hpcc_int && modprobe tcp_hpcc || return 1
 	ip netns exec s1 "$CTL" int set switch-id 1 &&
 	ip netns exec s1 "$CTL" int add dev a2 rate 20mbit &&

@@ -45,17 +45,8 @@ sctl() { ip netns exec hs "$CTL" "$@"; }
 istat() { int_stat rt v2 "$@"; }
 
 topology() {
-	line3 || return 1
-	ip -n hs addr add $HS/24 dev v0 &&
-	ip -n rt addr add $RT/24 dev v1 &&
-	ip -n rt addr add 10.51.2.2/24 dev v2 &&
-	ip -n hr addr add $SRV/24 dev v3 &&
-	ip -n hs link set v0 up && ip -n rt link set v1 up &&
-	ip -n rt link set v2 up && ip -n hr link set v3 up &&
-	ip -n hs route add 10.51.2.0/24 via $RT &&
-	ip -n hr route add 10.51.1.0/24 via 10.51.2.2 &&
-	ip netns exec rt sysctl -qw net.ipv4.ip_forward=1 || return 1
-	tc -n rt qdisc add dev v2 root tbf rate $TBF burst 16k limit 200k &&
+	topo_dumbbell 51 4 || return 1
+	topo_tbf rt v2 $TBF 16k 200k &&
 	modprobe hpcc_int && modprobe tcp_hpcc &&
 	ip netns exec hs sysctl -qw net.ipv4.tcp_ecn=1 &&
 	ip netns exec hr sysctl -qw net.ipv4.tcp_congestion_control=cubic &&

@@ -36,7 +36,7 @@ params_need_init_admin() {
 	echo "userns root: param set -> $rc: $out"
 	[ "$rc" = 1 ] && grep -qi "not permitted" <<< "$out" || return 1
 	unshare -Urn "$CTL" param show > /dev/null || return 1
-	ip netns add ha && ip netns exec ha "$CTL" param set max-flows 5 &&
+	topo_ns ha && ip netns exec ha "$CTL" param set max-flows 5 &&
 		[ "$(ip netns exec ha "$CTL" -j param show |
 		     python3 -S -c 'import json,sys; print(json.load(sys.stdin)["max-flows"])')" = 5 ]
 }
@@ -56,7 +56,7 @@ flows_charged_to_memcg() {
 	osz=$(cat /sys/kernel/slab/hpcc_ent/object_size 2>/dev/null)
 	[ -n "$osz" ] || osz=$(awk '$1 == "hpcc_ent" { print $4 }' /proc/slabinfo)
 	[ -n "$osz" ] || { echo "no hpcc_ent cache"; return 1; }
-	ip netns add hb && ip -n hb link set lo up || return 1
+	topo_ns hb || return 1
 	ip netns exec hb python3 "$PROBE" accept 7000 >/dev/null 2>&1 &
 	retry 50 sh -c "ip netns exec hb ss -Hltn | grep -q ':7000'" || return 1
 	# ip netns exec mounts a new /sys: join the cgroup and read its
@@ -94,17 +94,11 @@ flows_charged_to_memcg() {
 # them apart, so the second runs without HPCC state and is counted.
 key_collision_counted() {
 	local k0 f0 out
-	ip netns add hc && ip netns add hp1 && ip netns add hp2 || return 1
-	ip link add va netns hc type veth peer name vb netns hp1 &&
-	ip link add vc netns hc type veth peer name vd netns hp2 || return 1
-	ip -n hc addr add 10.9.0.1/24 dev va &&
-	ip -n hc addr add 10.9.0.1/24 dev vc &&
-	ip -n hp1 addr add 10.9.0.2/24 dev vb &&
-	ip -n hp2 addr add 10.9.0.2/24 dev vd || return 1
-	for l in "hc va" "hc vc" "hp1 vb" "hp2 vd" "hc lo" "hp1 lo" "hp2 lo"; do
-		set -- $l
-		ip -n "$1" link set "$2" up || return 1
-	done
+	topo_ns hc hp1 hp2 &&
+	topo_link hc va hp1 vb && topo_link hc vc hp2 vd &&
+	topo_addr hc va 10.9.0.1/24 && topo_addr hc vc 10.9.0.1/24 &&
+	topo_addr hp1 vb 10.9.0.2/24 && topo_addr hp2 vd 10.9.0.2/24 ||
+		return 1
 	ip netns exec hp1 python3 "$PROBE" accept 80 >/dev/null 2>&1 &
 	ip netns exec hp2 python3 "$PROBE" accept 80 >/dev/null 2>&1 &
 	retry 50 sh -c "ip netns exec hp1 ss -Hltn | grep -q ':80 '" &&
@@ -138,16 +132,16 @@ int_hop_on_bond() {
 	local n
 	modprobe bonding 2>/dev/null
 	modprobe hpcc_int || return 1
-	ip netns add bs && ip netns add br && ip netns add bd || return 1
-	ip link add s0 netns bs type veth peer name r0 netns br &&
+	topo_ns bs br bd && topo_link bs s0 br r0 || return 1
+	# r1 is enslaved while down, then comes up with the bond
 	ip link add d0 netns bd type veth peer name r1 netns br || return 1
 	ip -n br link add bond0 type bond mode active-backup || {
 		echo "no bonding"; return 1; }
 	ip -n br link set r1 master bond0 || return 1
-	ip -n bs addr add 10.10.1.1/24 dev s0 && ip -n br addr add 10.10.1.2/24 dev r0 &&
-	ip -n br addr add 10.10.2.2/24 dev bond0 && ip -n bd addr add 10.10.2.1/24 dev d0 ||
+	topo_addr bs s0 10.10.1.1/24 && topo_addr br r0 10.10.1.2/24 &&
+	topo_addr br bond0 10.10.2.2/24 && topo_addr bd d0 10.10.2.1/24 ||
 		return 1
-	for l in "bs s0" "br r0" "br bond0" "br r1" "bd d0" "bs lo" "br lo" "bd lo"; do
+	for l in "br bond0" "br r1" "bd d0"; do
 		set -- $l
 		ip -n "$1" link set "$2" up || return 1
 	done

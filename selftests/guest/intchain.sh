@@ -39,20 +39,16 @@ ALL_ML=$(seq -s, -f 'intmd-ml%g' 1 31)
 chain() {
 	local k ns l r
 	echo "intchain.sh: start" > /dev/kmsg
+	topo_ns "${NS[@]}" || return 1
 	for ns in "${NS[@]}"; do
-		ip netns add "$ns" &&
 		ip netns exec "$ns" sysctl -qw net.ipv6.conf.all.accept_dad=0 \
-			net.ipv6.conf.default.accept_dad=0 &&
-		ip -n "$ns" link set lo up || return 1
+			net.ipv6.conf.default.accept_dad=0 || return 1
 	done
 	for k in 0 1 2 3 4; do
 		l=${NS[k]} r=${NS[k + 1]}
-		ip link add vu netns "$l" type veth peer name vd netns "$r" &&
-		ip -n "$l" addr add 10.52.$k.1/24 dev vu &&
-		ip -n "$l" addr add fd00:52:$k::1/64 dev vu nodad &&
-		ip -n "$r" addr add 10.52.$k.2/24 dev vd &&
-		ip -n "$r" addr add fd00:52:$k::2/64 dev vd nodad &&
-		ip -n "$l" link set vu up && ip -n "$r" link set vd up || return 1
+		topo_link "$l" vu "$r" vd &&
+		topo_addr "$l" vu 10.52.$k.1/24 fd00:52:$k::1/64 &&
+		topo_addr "$r" vd 10.52.$k.2/24 fd00:52:$k::2/64 || return 1
 	done
 	ip -n hs route add default via 10.52.0.2 &&
 	ip -n hs -6 route add default via fd00:52:0::2 &&
@@ -247,17 +243,13 @@ hpccd_flows() {
 # them as they are, counted unwritable; they arrive unchanged
 bridged() {
 	local n un
-	ip netns add bs && ip netns add bx && ip netns add bd &&
-	ip link add v0 netns bs type veth peer name p0 netns bx &&
-	ip link add v1 netns bd type veth peer name p1 netns bx &&
+	topo_ns bs bx bd &&
+	topo_link bs v0 bx p0 && topo_link bd v1 bx p1 &&
 	ip -n bx link add br0 type bridge &&
 	ip -n bx link set p0 master br0 && ip -n bx link set p1 master br0 &&
 	ip netns exec bx sysctl -qw net.bridge.bridge-nf-call-iptables=1 &&
-	ip -n bs addr add 10.54.0.1/24 dev v0 && ip -n bd addr add 10.54.0.2/24 dev v1 &&
-	for l in "bs v0" "bd v1" "bx p0" "bx p1" "bx br0"; do
-		set -- $l
-		ip -n "$1" link set "$2" up || return 1
-	done
+	topo_addr bs v0 10.54.0.1/24 && topo_addr bd v1 10.54.0.2/24 &&
+	ip -n bx link set br0 up || return 1
 	ip netns exec bx "$CTL" int add dev br0 rate 1gbit encoding int-md || return 1
 	ip netns exec bd python3 "$PROBE" stamps v1 60 $((10 * SLOW)) 10 > "$TMP/cap" 2>&1 &
 	local p=$!

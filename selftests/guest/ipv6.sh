@@ -305,26 +305,18 @@ print("0x%05x" % json.load(open(sys.argv[1]))[0]["flowlabel"])' "$TMP/flow6.last
 
 hpccd6_topology() {
 	modprobe hpcc_int || return 1
-	ip netns add h6s && ip netns add h6r && ip netns add h6d &&
-	ip link add v0 netns h6s type veth peer name v1 netns h6r &&
-	ip link add w0 netns h6d type veth peer name w1 netns h6r || return 1
-	for n in h6s h6r h6d; do ip -n $n link set lo up || return 1; done
-	ip -n h6s addr add fd00:61::1/64 dev v0 nodad &&
-	ip -n h6r addr add fd00:61::fe/64 dev v1 nodad &&
-	ip -n h6r addr add fd00:62::fe/64 dev w1 nodad &&
-	ip -n h6d addr add fd00:62::1/64 dev w0 nodad &&
-	ip -n h6s link set v0 up && ip -n h6r link set v1 up &&
-	ip -n h6r link set w1 up && ip -n h6d link set w0 up &&
+	topo_ns h6s h6r h6d &&
+	topo_link h6s v0 h6r v1 && topo_link h6d w0 h6r w1 &&
+	topo_addr h6s v0 fd00:61::1/64 && topo_addr h6r v1 fd00:61::fe/64 &&
+	topo_addr h6r w1 fd00:62::fe/64 && topo_addr h6d w0 fd00:62::1/64 &&
 	ip -n h6s -6 route add default via fd00:61::fe &&
 	ip -n h6d -6 route add default via fd00:62::fe &&
 	ip netns exec h6r sysctl -qw net.ipv6.conf.all.forwarding=1 &&
 	ip netns exec h6r "$CTL" int add dev w1 rate 1gbit || return 1
 	# IPv4 on the same links, for dual_stack_listener (the hop stamps
 	# probes leaving v1 too: the receiver's flows run towards h6s)
-	ip -n h6s addr add 198.18.61.1/24 dev v0 &&
-	ip -n h6r addr add 198.18.61.254/24 dev v1 &&
-	ip -n h6r addr add 198.18.62.254/24 dev w1 &&
-	ip -n h6d addr add 198.18.62.1/24 dev w0 &&
+	topo_addr h6s v0 198.18.61.1/24 && topo_addr h6r v1 198.18.61.254/24 &&
+	topo_addr h6r w1 198.18.62.254/24 && topo_addr h6d w0 198.18.62.1/24 &&
 	ip -n h6s route add default via 198.18.61.254 &&
 	ip -n h6d route add default via 198.18.62.254 &&
 	ip netns exec h6r sysctl -qw net.ipv4.ip_forward=1 &&

@@ -101,7 +101,7 @@ refusal_leaks() {
 # congestion control.  (Unrestricted, a loaded module could be any
 # namespace's default.)
 sysctl_in_netns() {
-	fresh_load && ip netns add hs || return 1
+	fresh_load && topo_ns hs || return 1
 	if refusal_leaks; then
 		echo "this kernel keeps a module reference when it refuses a namespace's default (tcp_dctcp's count grew): hpcc's refusal not tried, or tcp_hpcc could never unload again"
 	elif ip netns exec hs sysctl -qw net.ipv4.tcp_congestion_control=hpcc 2>/dev/null; then

@@ -524,7 +524,7 @@ slab_objects() {
 
 thousand_sockets() {
 	local base flows line n=1000
-	ip netns add hm && ip -n hm link set lo up || return 1
+	topo_ns hm || return 1
 	base=$(slab_objects)
 	coproc MANY { ip netns exec hm "$BIN/tcp_cc_tool" many $n hpcc; }
 	read -r -t $((120 * SLOW)) line <&"${MANY[0]}"

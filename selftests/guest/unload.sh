@@ -147,14 +147,10 @@ setup() {
 	echo "unload.sh: start" > /dev/kmsg
 	pin_static_keys || { echo "iptables-legacy: no mangle table"; return 1; }
 	modprobe tcp_hpcc && modprobe hpcc_int || return 1
-	ip netns add hs && ip netns add hr && ip netns add hd &&
-	ip link add v0 netns hs type veth peer name v1 netns hr &&
-	ip link add w0 netns hd type veth peer name w1 netns hr &&
-	ip -n hs addr add $SRC/24 dev v0 && ip -n hr addr add 198.18.2.254/24 dev v1 &&
-	ip -n hd addr add $DST/24 dev w0 && ip -n hr addr add 198.18.3.254/24 dev w1 &&
-	for n in hs hr hd; do ip -n $n link set lo up; done &&
-	ip -n hs link set v0 up && ip -n hr link set v1 up &&
-	ip -n hd link set w0 up && ip -n hr link set w1 up &&
+	topo_ns hs hr hd &&
+	topo_link hs v0 hr v1 && topo_link hd w0 hr w1 &&
+	topo_addr hs v0 $SRC/24 && topo_addr hr v1 198.18.2.254/24 &&
+	topo_addr hd w0 $DST/24 && topo_addr hr w1 198.18.3.254/24 &&
 	ip -n hs route add default via 198.18.2.254 &&
 	ip -n hd route add default via 198.18.3.254 &&
 	ip netns exec hr sysctl -qw net.ipv4.ip_forward=1 &&
@@ -190,20 +186,13 @@ sent_more() { [ "$(g1 "$1")" -gt "$2" ] 2>/dev/null; }
 # notification (type 1) to hf, whose tcp_hpcc takes them
 fcr_ccm_path() {
 	local n bg=
-	for n in hf hg; do
-		ip netns add $n && ip -n $n link set lo up || return 1
-	done
-	ip link add f0 netns hf type veth peer name f1 netns hr &&
-	ip link add g0 netns hg type veth peer name g1 netns hr &&
-	ip -n hf addr add 198.18.4.1/24 dev f0 &&
-	ip -n hr addr add 198.18.4.254/24 dev f1 &&
-	ip -n hg addr add 198.18.5.1/24 dev g0 &&
-	ip -n hr addr add 198.18.5.254/24 dev g1 &&
-	ip -n hf link set f0 up && ip -n hr link set f1 up &&
-	ip -n hg link set g0 up && ip -n hr link set g1 up &&
+	topo_ns hf hg &&
+	topo_link hf f0 hr f1 && topo_link hg g0 hr g1 &&
+	topo_addr hf f0 198.18.4.1/24 && topo_addr hr f1 198.18.4.254/24 &&
+	topo_addr hg g0 198.18.5.1/24 && topo_addr hr g1 198.18.5.254/24 &&
 	ip -n hf route add default via 198.18.4.254 &&
 	ip -n hg route add default via 198.18.5.254 &&
-	tc -n hr qdisc add dev g1 root tbf rate 20mbit burst 16k limit 200k &&
+	topo_tbf hr g1 20mbit 16k 200k &&
 	g1_add && fcr_on hf 198.18.4.254 || return 1
 	mkdir -p -m 1777 "$TMP/run" &&
 	printf 'fcr = 198.18.5.0/24\nccm = 198.18.5.0/24\n' > "$TMP/hf.conf" &&
@@ -319,12 +308,8 @@ netns_churn() {
 	local i x y
 	for ((i = 0; i < NNETNS; i++)); do
 		x=198.18.$((10 + i))
-		ip netns add hx &&
-		ip link add xa$i netns hx type veth peer name xb$i netns hr &&
-		ip -n hx addr add $x.1/24 dev xa$i &&
-		ip -n hr addr add $x.254/24 dev xb$i &&
-		ip -n hx link set lo up && ip -n hx link set xa$i up &&
-		ip -n hr link set xb$i up &&
+		topo_ns hx && topo_link hx xa$i hr xb$i &&
+		topo_addr hx xa$i $x.1/24 && topo_addr hr xb$i $x.254/24 &&
 		ip -n hx route add default via $x.254 &&
 		ip netns exec hx sysctl -qw net.ipv4.tcp_congestion_control=cubic &&
 		int_add xb$i && fcr_on hx $x.254 || { echo "set-up $i"; return 1; }
