@@ -12,9 +12,7 @@ CLI=198.18.0.1
 P=/sys/module/tcp_hpcc/parameters
 
 cleanup() {
-	ip netns pids hr 2>/dev/null | xargs -r kill 2>/dev/null
-	ip netns del hs 2>/dev/null
-	ip netns del hr 2>/dev/null
+	ns_gone hs hr
 }
 trap cleanup EXIT
 

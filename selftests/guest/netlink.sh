@@ -24,13 +24,8 @@ W_INIT=$((125 * T_US))
 BACKLOG0=$(sysctl -n net.core.netdev_max_backlog)
 
 cleanup() {
-	local ns
 	sysctl -qw net.core.netdev_max_backlog="$BACKLOG0"
-	for ns in hs hr hm; do
-		ip netns pids $ns 2>/dev/null | xargs -r kill 2>/dev/null
-	done
-	sleep 0.2
-	for ns in hs hr hm; do ip netns del $ns 2>/dev/null; done
+	ns_gone hs hr hm
 	rm -rf "$TMP"
 }
 trap cleanup EXIT

@@ -27,9 +27,7 @@ MARK="recovery.sh-$$"
 RTT_FILE=$(mktemp)	# the no-loss RTT, ms (t runs each case in a subshell)
 
 cleanup() {
-	ip netns pids hr 2>/dev/null | xargs -r kill 2>/dev/null
-	ip netns del hs 2>/dev/null
-	ip netns del hr 2>/dev/null
+	ns_gone hs hr
 	rm -f "$RTT_FILE"
 }
 trap cleanup EXIT

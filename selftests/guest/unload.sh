@@ -59,11 +59,7 @@ PIDS=$TMP/pids
 
 cleanup() {
 	stop_floods
-	local n
-	for n in hf hg; do
-		ip netns pids $n 2>/dev/null | xargs -r kill 2>/dev/null
-	done
-	for n in hs hr hd hx hf hg; do ip netns del "$n" 2>/dev/null; done
+	ns_gone hs hr hd hx hf hg
 	rm -rf "$TMP"
 }
 trap cleanup EXIT

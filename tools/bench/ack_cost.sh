@@ -76,5 +76,4 @@ for l in open(sys.argv[1]):
 c, h = statistics.median(v["cubic"]), statistics.median(v["hpcc"])
 print("median per-ACK cost: cubic %.3f us, hpcc %.3f us, hpcc/cubic %.2f" % (c, h, h / c if c else 0))
 PY
-ip netns pids br | xargs -r kill; sleep 0.3
-ip netns del bs; ip netns del br
+ns_gone bs br

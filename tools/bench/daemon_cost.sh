@@ -107,7 +107,5 @@ run hpcc
 awk '{ b[$1] = $2 } END { if (b["cubic"]) printf "guest busy CPU, hpcc + hpccd / cubic: %.2f\n", b["hpcc"] / b["cubic"] }' "$TMP/busy"
 
 for ns in bs br; do kill "$(cat "$TMP/$ns.pid")"; done
-ip netns pids br | xargs -r kill
-sleep 0.5
-ip netns del bs; ip netns del br
+ns_gone bs br
 rm -rf "$TMP"
