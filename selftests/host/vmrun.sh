@@ -52,8 +52,24 @@ accel_and_append() {
 	[ "$rc" = 126 ]
 }
 
+# --which names the image --kernel would boot, without booting: a
+# readable image of K's release, whatever a run's options say (a bad
+# --accel); an unknown release fails (126)
+which_kernel() {
+	local out rel img rc
+	out=$(HPCC_VM_ACCEL=bogus tools/vmrun --which --kernel "$K") || return 1
+	echo "$K: $out"
+	read -r rel img <<< "$out"
+	case $K in debug) ;; *) case $rel in "$K"*) ;; *) return 1 ;; esac ;; esac
+	[ -r "$img" ] || return 1
+	rc=$(tools/vmrun --which --kernel 0.0.1 > /dev/null 2>&1; echo $?)
+	echo "0.0.1: status $rc"
+	[ "$rc" = 126 ]
+}
+
 ktap_print_header
-ktap_set_plan 4
+ktap_set_plan 5
+t "vmrun --which names the kernel image without booting, fails for an unknown release" which_kernel
 t "vmrun returns the command's status and streams its output" status_and_output
 t "vmrun fails (125) when the guest kernel logs a WARNING" warning_fails_the_run
 t "vmrun --accel tcg1|mttcg runs without ERMS/FSRM, --append reaches /proc/cmdline, a bad mode is refused" accel_and_append
