@@ -56,7 +56,18 @@ include/uapi/linux/hpcc_wire.h) for tests.
       after for FCR messages to the spoofed sources, and print
       "dst ADDR N" for each destination that got N, then "total N"; "sent
       in MS ms" to stderr
+  fcr.py late DEV SADDR SPORT DADDR DPORT PORT
+      until SIGTERM or SIGINT, watch DEV (a packet socket for every
+      protocol, incoming only: it sees each frame before the stack
+      processes it) for the ACKs of the IPv4 flow SADDR:SPORT ->
+      DADDR:DPORT and the FCR messages to UDP port PORT that name that
+      flow; a message is late when its sequence number lies before the
+      highest ACK seen ahead of it (the sender's snd_una can have passed
+      it).  Prints "capturing", then, after reading what is queued, "messages
+      N late L acks K drops D" (D: frames the socket dropped, which make L
+      a lower bound)
 """
+import signal
 import socket
 import struct
 import sys
@@ -66,7 +77,9 @@ from probe import csum  # the Internet checksum, as probe.py's packets use
 
 MAGIC = 0x48504343
 SOL_PACKET = 263
+PACKET_STATISTICS = 6
 PACKET_IGNORE_OUTGOING = 23
+SO_RCVBUFFORCE = 33
 
 
 def mapped(a):
@@ -304,6 +317,58 @@ def burst(dev, saddr, daddr, dport, sport, count, group, gap, wait,
     return 0
 
 
+def late(dev, saddr, sport, daddr, dport, port):
+    # protocol 0 until bound: no frame of another device queued meanwhile
+    p = socket.socket(socket.AF_PACKET, socket.SOCK_RAW, 0)
+    p.setsockopt(SOL_PACKET, PACKET_IGNORE_OUTGOING, 1)
+    p.setsockopt(socket.SOL_SOCKET, SO_RCVBUFFORCE, 16 << 20)
+    p.bind((dev, 3))            # ETH_P_ALL: ahead of ip_rcv
+    p.settimeout(0.5)
+    stop = []
+    for sig in (signal.SIGTERM, signal.SIGINT):
+        signal.signal(sig, lambda *_: stop.append(1))
+    s_a, d_a = socket.inet_aton(saddr), socket.inet_aton(daddr)
+    flow = struct.pack(">BHH", 4, sport, dport)
+    addrs = mapped(saddr) + mapped(daddr)
+    una = None
+    msgs = nlate = acks = 0
+    print("capturing", flush=True)
+    while True:
+        try:
+            f = p.recv(65535)
+        except (socket.timeout, InterruptedError, BlockingIOError):
+            if not stop:
+                continue
+            if p.gettimeout() == 0:
+                break
+            p.setblocking(False)    # read what is queued, then end
+            continue
+        if len(f) < 34 or f[12:14] != b"\x08\x00":
+            continue
+        ip = 14 + (f[14] & 15) * 4
+        if f[23] == 6 and f[26:30] == d_a and f[30:34] == s_a and \
+           len(f) >= ip + 20 and f[ip + 13] & 0x10 and \
+           struct.unpack(">HH", f[ip:ip + 4]) == (dport, sport):
+            ack = struct.unpack(">I", f[ip + 8:ip + 12])[0]
+            acks += 1
+            if una is None or (ack - una) & 0xffffffff < 1 << 31:
+                una = ack
+        elif f[23] == 17 and len(f) >= ip + 8 + 80 and \
+                struct.unpack(">H", f[ip + 2:ip + 4])[0] == port:
+            m = f[ip + 8:]
+            if struct.unpack(">I", m[:4])[0] != MAGIC or m[5] != 3 or \
+               m[6:7] + m[40:44] != flow or m[48:80] != addrs:
+                continue
+            msgs += 1
+            seq = struct.unpack(">I", m[32:36])[0]
+            if una is not None and (seq - una) & 0xffffffff >= 1 << 31:
+                nlate += 1
+    _, drops = struct.unpack("II", p.getsockopt(SOL_PACKET,
+                                                PACKET_STATISTICS, 8))
+    print("messages %d late %d acks %d drops %d" % (msgs, nlate, acks, drops))
+    return 0
+
+
 def ip4(src, dst, dscp, tcp):
     """An IPv4 header from SRC to DST with DSCP before the TCP segment."""
     ip = struct.pack(">BBHHHBBH4s4s", 0x45, dscp << 2, 20 + len(tcp), 0,
@@ -421,6 +486,8 @@ def main(a):
         return burst(a[1], a[2], a[3], int(a[4]), int(a[5]), int(a[6]),
                      int(a[7]), float(a[8]), float(a[9]),
                      len(a) > 10 and a[10] == "response")
+    if a[0] == "late":
+        return late(a[1], a[2], int(a[3]), a[4], int(a[5]), int(a[6]))
     if a[0] == "spoof":
         return spoof(a[1], a[2], int(a[3]), a[4], int(a[5]), int(a[6]),
                      int(a[7]), float(a[8]), float(a[9]))
