@@ -273,27 +273,49 @@ calm_port() {
 # flows that start while the port is congested are counted as they send,
 # not an interval later: a 2 Mbit/s hpcc flow announces hs's support, then
 # v2 slows to 2 Mbit/s and an 8 Mbit/s UDP flow keeps its queue full (and
-# no other TCP flow to count; the hop's B stays 20 Mbit/s), and 24 new flows from hs send one segment each, in groups of 3
-# back to back 2 ms apart.  Each newcomer is counted at its segment, so
-# within a round each message's rate is below the one before (an
-# interval-long round would hand all of them the round's first rate, and
-# fail the test); and the count's growth starts rounds early
-# (fcr-early-rounds).  Then 6 flows whose segments have a response's TCP
-# header (seq 0, no flags) get no message: a message built from a
-# response carries sequence number 0, which the senders refuse as
-# fcr-bad-seq
+# no other TCP flow to count; the hop's B stays 20 Mbit/s), and 24 new
+# flows from hs send one segment each, in groups of 3 back to back 2 ms
+# apart.  Each newcomer is counted at its segment, so within a round each
+# message's rate is below the one before (an interval-long round would
+# hand all of them the round's first rate, and fail the test); and the
+# count's growth starts rounds early (fcr-early-rounds).  Then 6 flows
+# whose segments have a response's TCP header (seq 0, no flags) get no
+# message: a message built from a response carries sequence number 0,
+# which the senders refuse as fcr-bad-seq.  Too few messages with v2 no
+# longer congested after the burst proves nothing (the queue can drain
+# while a slow guest's burst lasts: one debugging kernel's burst took
+# 611 ms, and 9 of 24 flows got a message): another try, with new ports
+# (a flow the hop has seen is no newcomer), up to three.
 late_flows() {
-	local e0 e1 s0 s1 a cg rc=0 n ne0 ne1 lost0 lost1
+	local try rc
+	for try in 1 2 3; do
+		case $try in
+		1) late_flows_once 6304 7000 7100 ;;
+		2) late_flows_once 6311 7800 7900 ;;
+		3) late_flows_once 6312 7850 7950 ;;
+		esac
+		rc=$?
+		[ $rc = 2 ] || return $rc
+		echo "v2 left congestion during try $try: inconclusive"
+	done
+	return 1
+}
+
+# late_flows_once CPORT SPORT RPORT - one try: the busy hpcc flow from
+# CPORT, the burst's flows from SPORT..SPORT+23, the response-form ones
+# from RPORT..RPORT+5; exit status 0 pass, 1 fail, 2 inconclusive
+late_flows_once() {
+	local e0 e1 s0 s1 a cg cg0=1 rc=0 n ne0 ne1 lost0 lost1
 	# where messages that were never sent went
 	local lost="fcr-sender-limited fcr-dst-limited fcr-msg-limited fcr-dropped fcr-table-full"
-	busy_port 6304 || rc=1
+	busy_port "$1" || rc=1
 	# still congested as the burst starts (a stalled UDP sender in a
 	# loaded guest can let the queue fall below fcr-qlen-low)
-	retry 50 congested_now || { echo "v2 not congested before the burst"; rc=1; }
+	retry 50 congested_now || { echo "v2 not congested before the burst"; cg0=0; }
 	# one read before the burst (the queue may drain in a slow one)
 	# shellcheck disable=SC2086
 	read -r e0 s0 lost0 <<< "$(istat fcr-early-rounds fcr-sent $lost)"
-	ip netns exec hs $PY burst v0 $HS $SRV 5201 7000 24 3 0.002 0.5 \
+	ip netns exec hs $PY burst v0 $HS $SRV 5201 "$2" 24 3 0.002 0.5 \
 		> "$TMP/burst" || rc=1
 	# shellcheck disable=SC2086
 	read -r e1 s1 a cg lost1 <<< "$(istat fcr-early-rounds fcr-sent fcr-active fcr-congested $lost)"
@@ -302,7 +324,7 @@ late_flows() {
 	# hop that took them for data would send all 6 one; 2 s to see them,
 	# as a loaded guest's work item may be late)
 	ne0=$(istat not-ect)
-	ip netns exec hs $PY burst v0 $HS $SRV 5201 7100 6 3 0.002 2 \
+	ip netns exec hs $PY burst v0 $HS $SRV 5201 "$3" 6 3 0.002 2 \
 		response > "$TMP/resp" || rc=1
 	ne1=$(istat not-ect)
 	echo "response-form segments of 6 flows: messages seen $(wc -l < "$TMP/resp") (want 0); v2 not-ect $ne0 -> $ne1 (other flows' too)"
@@ -311,7 +333,11 @@ late_flows() {
 	n=$(wc -l < "$TMP/burst")
 	echo "messages to $n of 24 new flows (k round rate):"; cat "$TMP/burst"
 	echo "v2: fcr-sent $s0 -> $s1, fcr-early-rounds $e0 -> $e1, fcr-active $a, fcr-congested $cg after the burst; $lost: $lost0 -> $lost1"
-	[ "$n" -ge 20 ] || { echo "too few messages"; rc=1; }
+	if [ "$n" -lt 20 ]; then
+		# a failure of its own is no inconclusive try
+		[ "$cg$cg0" = 11 ] || [ $rc != 0 ] || return 2
+		echo "too few messages"; rc=1
+	fi
 	awk '$2 == r && $3 >= rate { print "flow " $1 ": rate " $3 " not below the one before in round " r; bad = 1 }
 	     $2 == r { same++ }
 	     { r = $2; rate = $3 }
