@@ -377,6 +377,18 @@ shared() {
 # u_over_one SPORT DST - the flow's U was above 1 (a standing queue) at
 # its last sample
 u_over_one() { awk -v u="$(fv "$2" "$1" u)" 'BEGIN { exit !(u != "" && u > 1) }'; }
+# u_over_one_or_ended SPORT DST PID - u_over_one, or the flow's iperf3
+# (PID) has ended: waiting on would only read an empty listing
+u_over_one_or_ended() { u_over_one "$1" "$2" || ! kill -0 "$3" 2>/dev/null; }
+
+# hop_queues - the tbf of each hop's port towards hr: backlog and drops
+hop_queues() {
+	local ns
+	for ns in s1 s2 r2; do
+		echo "-- $ns:"
+		ip netns exec $ns tc -s qdisc show | grep -A2 '^qdisc tbf'
+	done
+}
 
 # stays_put FAM DST SPORT PORT UPORT URATE RATE [SWITCH] - hs's hpcc flow
 # (IPv FAM, RATE) from SPORT to DST:PORT, and once it has telemetry, bg's
@@ -403,8 +415,19 @@ stays_put() {
 	ip netns exec bg iperf3 -6 -c $HR6 -p "$5" -u -b "$6" -t $((60 * SLOW)) \
 		> /dev/null 2>&1 &
 	up=$!
-	retry 150 u_over_one "$sp" "$dst" ||
-		{ echo "no congested sample:"; cat "$TMP/fv.last" "$TMP/iperf-$sp.log"; rc=1; }
+	retry 150 u_over_one_or_ended "$sp" "$dst" "$p"
+	if ! u_over_one "$sp" "$dst"; then
+		if kill -0 "$p" 2>/dev/null; then
+			echo "no congested sample while the flow ran:"
+			no_flow_diag "$sp"
+		else
+			echo "no congested sample before the flow ended; its last listing:"
+			cat "$TMP/fv.last"
+			tail -n 5 "$TMP/iperf-$sp.log"
+		fi
+		hop_queues
+		rc=1
+	fi
 	sleep 2
 	[ "$(fv "$dst" "$sp" ccm-changes)" = 0 ] ||
 		{ echo "the flow changed its path:"; cat "$TMP/fv.last"; rc=1; }
