@@ -236,6 +236,21 @@ late_only() {
 
 congested_now() { [ "$(istat fcr-congested)" = 1 ]; }
 
+# conclusive TRY... - each TRY (a command line) in turn until one gives a
+# verdict, whose status it returns: 0 pass, 1 fail; a try that returns 2
+# (v2 left congestion: it proves nothing) is followed by the next, and
+# when every try was inconclusive the case fails
+conclusive() {
+	local try rc
+	for try; do
+		eval "$try"
+		rc=$?
+		[ $rc = 2 ] || return $rc
+		echo "v2 left congestion during \"$try\": inconclusive"
+	done
+	return 1
+}
+
 # busy_port CPORT - rounds 32767 us apart, a 2 Mbit/s hpcc flow from hs
 # (client port CPORT, announcing hs's support), then v2 slowed to 2 Mbit/s
 # and its queue kept full by an 8 Mbit/s UDP flow (a slow bottleneck, so
@@ -287,18 +302,8 @@ calm_port() {
 # 611 ms, and 9 of 24 flows got a message): another try, with new ports
 # (a flow the hop has seen is no newcomer), up to three.
 late_flows() {
-	local try rc
-	for try in 1 2 3; do
-		case $try in
-		1) late_flows_once 6304 7000 7100 ;;
-		2) late_flows_once 6311 7800 7900 ;;
-		3) late_flows_once 6312 7850 7950 ;;
-		esac
-		rc=$?
-		[ $rc = 2 ] || return $rc
-		echo "v2 left congestion during try $try: inconclusive"
-	done
-	return 1
+	conclusive "late_flows_once 6304 7000 7100" \
+		"late_flows_once 6311 7800 7900" "late_flows_once 6312 7850 7950"
 }
 
 # late_flows_once CPORT SPORT RPORT - one try: the busy hpcc flow from
@@ -358,14 +363,8 @@ late_flows_once() {
 # denial, 4 messages in 0.55 s where rounds 32 ms apart give the busy
 # flow one each): another burst, from new ports, up to three.
 sender_limit() {
-	local try rc
-	for try in 1 2 3; do
-		sender_limit_once $((7200 + 100 * try))
-		rc=$?
-		[ $rc = 2 ] || return $rc
-		echo "v2 left congestion during burst $try: inconclusive"
-	done
-	return 1
+	conclusive "sender_limit_once 7300" "sender_limit_once 7400" \
+		"sender_limit_once 7500"
 }
 
 # sender_limit_once SPORT - one burst from SPORT..SPORT+23; exit status 0
