@@ -572,15 +572,17 @@ label_moved() {
 # cc_is DST SPORT V - the CC indicator of hs's flow is V
 cc_is() { [ "$(fv "$1" "$2" ccm-cc)" = "$3" ]; }
 
-# acks_wait on|off - hr's packets wait 100 ms (netem on v3), so that the
-# segment ccm.py answers is still in flight when its notification comes
-# (the sender takes only notifications that name data in flight, and a
-# receiver's ACK through the unloaded fabric can beat ccm.py's message;
-# with 20 ms, in a 6.12 guest beside another, notes_ipv6's first type 1
-# came too late, ccm-bad-seq, and every count after it was off)
+# acks_wait on|off - hr's packets wait 100 ms times SLOW (netem on v3),
+# so that the segment ccm.py answers is still in flight when its
+# notification comes (the sender takes only notifications that name data
+# in flight, and a receiver's ACK through the unloaded fabric can beat
+# ccm.py's message; with 20 ms, in a 6.12 guest beside another,
+# notes_ipv6's first type 1 came too late, ccm-bad-seq, and every count
+# after it was off; with 100 ms on the debugging kernel, so did its type
+# 1 and its type 2: ccm-bad-seq 3, want 1)
 acks_wait() {
 	if [ "$1" = on ]; then
-		tc -n hr qdisc add dev v3 root netem delay 100ms
+		tc -n hr qdisc add dev v3 root netem delay $((100 * SLOW))ms
 	else
 		tc -n hr qdisc del dev v3 root 2>/dev/null
 	fi
