@@ -572,28 +572,12 @@ label_moved() {
 # cc_is DST SPORT V - the CC indicator of hs's flow is V
 cc_is() { [ "$(fv "$1" "$2" ccm-cc)" = "$3" ]; }
 
-# acks_wait on|off - hr's packets wait 100 ms times SLOW (netem on v3),
-# so that the segment ccm.py answers is still in flight when its
-# notification comes (the sender takes only notifications that name data
-# in flight, and a receiver's ACK through the unloaded fabric can beat
-# ccm.py's message; with 20 ms, in a 6.12 guest beside another,
-# notes_ipv6's first type 1 came too late, ccm-bad-seq, and every count
-# after it was off; with 100 ms on the debugging kernel, so did its type
-# 1 and its type 2: ccm-bad-seq 3, want 1)
-acks_wait() {
-	if [ "$1" = on ]; then
-		tc -n hr qdisc add dev v3 root netem delay $((100 * SLOW))ms
-	else
-		tc -n hr qdisc del dev v3 root 2>/dev/null
-	fi
-}
-
 notes_ipv6() {
 	local sp=7401 rc=0 s0 c0 l0 want p0 p1 ps sw port
 	sctl fcr set port 6862 prefix fd00:c1::2/128 prefix 10.61.1.2/32 &&
 		sctl param set ccm-tries 10 ccm-pause 0 ccm-gap-rtts 4 &&
-		acks_wait on || return 1
-	start_flow 6 $HR6 5205 $sp || { end $FLOW; acks_wait off; return 1; }
+		acks_wait hr v3 on || return 1
+	start_flow 6 $HR6 5205 $sp || { end $FLOW; acks_wait hr v3 off; return 1; }
 	s0=$(note_stats)
 	c0=$(fv $HR6 $sp ccm-changes)
 	l0=$(fv $HR6 $sp flowlabel)
@@ -654,7 +638,7 @@ notes_ipv6() {
 		retry 20 label_moved $sp "$l0" ||
 		{ echo "flow:"; cat "$TMP/fv.last"; rc=1; }
 	end $FLOW || rc=1
-	acks_wait off || rc=1
+	acks_wait hr v3 off || rc=1
 	dmesg | grep "CCM" | tail -4
 	return $rc
 }
@@ -664,8 +648,8 @@ notes_ipv6() {
 # refused
 notes_ipv4() {
 	local sp=7402 rc=0 s0
-	acks_wait on || return 1
-	start_flow 4 $HR4 5206 $sp || { end $FLOW; acks_wait off; return 1; }
+	acks_wait hr v3 on || return 1
+	start_flow 4 $HR4 5206 $sp || { end $FLOW; acks_wait hr v3 off; return 1; }
 	s0=$(note_stats)
 	play r1 v1 $sp 10.61.1.1 10.61.1.1 $HR4 5206 <<-EOF || rc=1
 	3
@@ -688,7 +672,7 @@ notes_ipv4() {
 	[ "$(fv $HR4 $sp ccm-cc)" = 0 ] && [ "$(fv $HR4 $sp ccm-changes)" = 0 ] ||
 		rc=1
 	end $FLOW || rc=1
-	acks_wait off || rc=1
+	acks_wait hr v3 off || rc=1
 	sctl fcr set flush || rc=1
 	return $rc
 }

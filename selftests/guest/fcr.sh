@@ -645,8 +645,8 @@ refusals() {
 	return $rc
 }
 
-# Forged and replayed messages: the flow's segments wait
-# 100 ms for their ACKs (netem on hr's v3), so a message rt sends for a
+# Forged and replayed messages: the flow's segments wait 100 ms times
+# SLOW for their ACKs (acks_wait on hr's v3), so a message rt sends for a
 # segment it saw on v1 names data in flight.  A genuine message (rate 2
 # Mbit/s) is taken; a forged one for the same hop port, a newer round, a
 # higher rate and a sequence number 2^31 away is refused as it arrives
@@ -666,7 +666,7 @@ fstats() {
 forged() {
 	local k=0123456789abcdef0123456789abcdef pid rc=0
 	local a0 b0 i0 o0 a1 b1 i1 o1
-	tc -n hr qdisc add dev v3 root netem delay 100ms || return 1
+	acks_wait hr v3 on || return 1
 	ip netns exec hs iperf3 -c $SRV -p 5201 --cport 6310 -C hpcc -t $((900 * SLOW)) \
 		-b 5M > /dev/null 2>&1 &
 	pid=$!
@@ -697,7 +697,7 @@ forged() {
 	sctl fcr set keys-flush key-overlap 0 && sctl fcr set key-overlap 60 ||
 		rc=1
 	end_procs $pid
-	tc -n hr qdisc del dev v3 root || rc=1
+	acks_wait hr v3 off || rc=1
 	return $rc
 }
 
