@@ -12,6 +12,7 @@
 #include <net/tcp.h>
 
 #include "common/hpcc_compat.h"
+#include "lib/hpcc_host.h"
 #include "tcp_hpcc.h"
 #include "trace.h"
 
@@ -96,18 +97,15 @@ void hpcc_fallback_law(struct sock *sk, const struct rate_sample *rs,
 /* One RTT for the staleness rule: srtt, but at least T. */
 u64 hpcc_rtt_ns(const struct tcp_sock *tp, const struct hpcc_cfg *cfg)
 {
-	return max_t(u64, (u64)(tp->srtt_us >> 3) * NSEC_PER_USEC,
-		     cfg->p.t_ns);
+	return hpcc_host_rtt((u64)(tp->srtt_us >> 3) * NSEC_PER_USEC,
+			     cfg->p.t_ns);
 }
 
 /* The later of the newest telemetry's arrival and the staleness floor. */
 static u64 hpcc_last_news(const struct hpcc_ent *e)
 {
-	u64 news = e->active_time;
-
-	if (READ_ONCE(e->tlm_gen) && (s64)(READ_ONCE(e->tlm_time) - news) > 0)
-		news = READ_ONCE(e->tlm_time);
-	return news;
+	return hpcc_host_last_news(e->active_time, READ_ONCE(e->tlm_gen),
+				   READ_ONCE(e->tlm_time));
 }
 
 /*
@@ -120,8 +118,8 @@ static u64 hpcc_last_news(const struct hpcc_ent *e)
 bool hpcc_stale(const struct tcp_sock *tp, const struct hpcc_ent *e,
 		const struct hpcc_cfg *cfg, u64 now)
 {
-	return (s64)(now - hpcc_last_news(e)) >
-	       (s64)(cfg->stale_rtts * hpcc_rtt_ns(tp, cfg));
+	return hpcc_host_stale(now, hpcc_last_news(e), cfg->stale_rtts,
+			       hpcc_rtt_ns(tp, cfg));
 }
 
 /*
@@ -173,13 +171,11 @@ void hpcc_apply_w(struct sock *sk, const struct hpcc_ent *e,
 		  const struct hpcc_cfg *cfg)
 {
 	struct tcp_sock *tp = tcp_sk(sk);
-	u64 w = e->core.w >> HPCC_W_SHIFT;	/* bytes, at most 2^30 */
-	u64 cwnd = div_u64(w, max_t(u32, tp->mss_cache, 1));
-	u64 rate = div64_u64(w * NSEC_PER_SEC / 100 * cfg->pacing_gain_pct,
-			     cfg->p.t_ns);
+	u64 rate = hpcc_host_pacing_rate(e->core.w, cfg->pacing_gain_pct,
+					 cfg->p.t_ns);
 
-	cwnd = clamp_t(u64, cwnd, 2, max(tp->snd_cwnd_clamp, 2U));
-	tcp_snd_cwnd_set(tp, cwnd);
+	tcp_snd_cwnd_set(tp, hpcc_host_cwnd(e->core.w, tp->mss_cache,
+					    tp->snd_cwnd_clamp));
 	WRITE_ONCE(sk->sk_pacing_rate,
 		   min_t(u64, rate, READ_ONCE(sk->sk_max_pacing_rate)));
 }
@@ -214,8 +210,8 @@ void hpcc_tx_start(struct sock *sk, struct hpcc_ent *e)
 	u32 restart;
 
 	if (e->idle_since) {
-		e->active_time = min(hpcc_last_news(e) + (now - e->idle_since),
-				     now);
+		e->active_time = hpcc_host_idle_end(hpcc_last_news(e),
+						    e->idle_since, now);
 		e->idle_since = 0;
 	}
 	if (e->mode != HPCC_MODE_HPCC &&

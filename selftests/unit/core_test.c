@@ -1,7 +1,9 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
  * core_test - hand-computed cases for every branch of the HPCC++ core
- * (kernel/lib/hpcc_core.c).  Host test, built with ASan and UBSan.
+ * (kernel/lib/hpcc_core.c) and of the host's rules around it
+ * (kernel/lib/hpcc_host.h, which tcp_hpcc.ko and the ns-3 model share).
+ * Host test, built with ASan and UBSan.
  *
  * Setting: T = 10 us, B = 8 Gbit/s (1 byte/ns, so B*T = 10,000 bytes),
  * eta = 0.75, maxStage = 2, W_init = W_max = 100,000, W_min = 1,000 and
@@ -9,6 +11,7 @@
  */
 #include "kselftest_harness.h"
 #include "lib/hpcc_core.h"
+#include "lib/hpcc_host.h"
 
 #define B1	8000000000ULL		/* 1 byte per ns */
 #define WB(x)	((u64)(x) << HPCC_W_SHIFT)
@@ -666,6 +669,66 @@ TEST(params_ranges)
 	EXPECT_FALSE(hpcc_params_valid(&q));
 	q = p; q.ewma_pct = 801;
 	EXPECT_FALSE(hpcc_params_valid(&q));
+}
+
+/* W to segments: W / mss within [2, max(clamp, 2)]; mss 0 counts as 1. */
+TEST(host_cwnd)
+{
+	EXPECT_EQ(10U, hpcc_host_cwnd(WB(14480), 1448, 1000));
+	EXPECT_EQ(10U, hpcc_host_cwnd(WB(15927), 1448, 1000));
+	EXPECT_EQ(2U, hpcc_host_cwnd(WB(1000), 1448, 1000));
+	EXPECT_EQ(2U, hpcc_host_cwnd(0, 1448, 0));
+	EXPECT_EQ(1000U, hpcc_host_cwnd(WB(1ULL << 30), 1448, 1000));
+	EXPECT_EQ(2U, hpcc_host_cwnd(WB(1ULL << 30), 1448, 1));
+	EXPECT_EQ(1000U, hpcc_host_cwnd(WB(1000), 0, 5000));
+}
+
+/*
+ * R = W / T times gain / 100: 100,000 bytes over 10 us is 10^10 bytes/s;
+ * the largest W and gain do not overflow.
+ */
+TEST(host_pacing_rate)
+{
+	EXPECT_EQ(10000000000ULL, hpcc_host_pacing_rate(WB(100000), 100, 10000));
+	EXPECT_EQ(12500000000ULL, hpcc_host_pacing_rate(WB(100000), 125, 10000));
+	EXPECT_EQ(1000000ULL, hpcc_host_pacing_rate(WB(100000), 100,
+						    100000000ULL));
+	EXPECT_EQ((1ULL << 30) * 4000000ULL,
+		  hpcc_host_pacing_rate(WB(1ULL << 30), HPCC_PACING_GAIN_MAX,
+					HPCC_T_MIN_NS));
+}
+
+/*
+ * Staleness: more than stale_rtts times max(srtt, T) since the newest
+ * news; news is the telemetry's arrival only when some arrived and it is
+ * later than the floor; clocks may wrap.
+ */
+TEST(host_staleness)
+{
+	u64 base = ~0ULL - 500;
+
+	EXPECT_EQ(10000ULL, hpcc_host_rtt(0, 10000));
+	EXPECT_EQ(25000ULL, hpcc_host_rtt(25000, 10000));
+	EXPECT_EQ(100ULL, hpcc_host_last_news(100, false, 900));
+	EXPECT_EQ(900ULL, hpcc_host_last_news(100, true, 900));
+	EXPECT_EQ(100ULL, hpcc_host_last_news(100, true, 50));
+	EXPECT_EQ(base + 1000, hpcc_host_last_news(base, true, base + 1000));
+	EXPECT_FALSE(hpcc_host_stale(base + 40000, base, 4, 10000));
+	EXPECT_TRUE(hpcc_host_stale(base + 40001, base, 4, 10000));
+	EXPECT_FALSE(hpcc_host_stale(base, base + 10, 4, 10000));
+}
+
+/*
+ * The end of an idle period moves the floor forward by the idle time, to
+ * now at most: an idle flow is not stale the moment it sends again.
+ */
+TEST(host_idle_end)
+{
+	EXPECT_EQ(5000ULL, hpcc_host_idle_end(1000, 3000, 7000));
+	EXPECT_EQ(7000ULL, hpcc_host_idle_end(6500, 3000, 7000));
+	EXPECT_EQ(7000ULL, hpcc_host_idle_end(7000, 7000, 7000));
+	EXPECT_EQ(~0ULL - 100 + 4000,
+		  hpcc_host_idle_end(~0ULL - 100, ~0ULL - 50, ~0ULL - 50 + 4000));
 }
 
 TEST_HARNESS_MAIN
