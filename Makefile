@@ -54,7 +54,7 @@ deps:
 # tools/kheaders --images unpacked (make check-kernels), so that their
 # modules are never stale.
 ifneq ($(KDIR),)
-KDIRS := $(KDIR)
+KDIRS := $(abspath $(KDIR))
 else ifneq ($(wildcard /lib/modules/$(shell uname -r)/build),)
 KDIRS := /lib/modules/$(shell uname -r)/build
 else

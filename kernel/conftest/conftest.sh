@@ -16,6 +16,14 @@
 set -eu
 kdir=$1
 out=$2
+# A directory that is no kernel build tree would leave every probe unset,
+# and the build fail later on a header of the wrong branch; a relative
+# path is taken from here, not from the build directory Kbuild runs in.
+if [ ! -f "$kdir/Makefile" ]; then
+	echo "conftest.sh: $kdir: no kernel build tree (KDIR)" >&2
+	exit 1
+fi
+kdir=$(cd "$kdir" && pwd)
 src=$(cd "$(dirname "$0")" && pwd)
 tmp=$(mktemp -d)
 trap 'rm -rf "$tmp"' EXIT

@@ -61,13 +61,30 @@ dkms_private_build() {
 	return $rc
 }
 
+# A KDIR that is no kernel build tree (a mistyped or relative path) once
+# gave a header with every probe unset, and a build that failed later on
+# a header of the wrong branch (asm/unaligned.h on 6.12): conftest.sh now
+# refuses it, naming it.
+conftest_refuses() {
+	local tmp rc=0 err
+	tmp=$(mktemp -d)
+	err=$(cd "$tmp" && sh "$TOP/kernel/conftest/conftest.sh" build/kdebug/obj out.h 2>&1) &&
+		rc=1
+	echo "exit status $?: $err"
+	echo "$err" | grep -q "build/kdebug/obj: no kernel build tree" || rc=1
+	[ ! -e "$tmp/out.h" ] || { echo "out.h written"; rc=1; }
+	rm -rf "$tmp"
+	return $rc
+}
+
 ktap_print_header
-ktap_set_plan $((2 * ${#rels[@]} + 2))
+ktap_set_plan $((2 * ${#rels[@]} + 3))
 for r in "${rels[@]}"; do
 	t "tcp_hpcc.ko and hpcc_int.ko for $r have vermagic $r" vermagic_of "$r"
 done
 t "VERSION, dkms.conf and MODULE_VERSION agree" versions_agree
 t "checkpatch.pl --strict is clean on kernel/" make -s checkpatch
+t "conftest.sh refuses a KDIR that is no kernel build tree" conftest_refuses
 for r in "${rels[@]}"; do
 	t "dkms.conf builds both modules for $r (private dkms tree)" dkms_private_build "$r"
 done
