@@ -42,7 +42,8 @@ all: modules programs
 # sub-make: this Makefile is read again there, so the kernel headers and the
 # kernel source package that tools/deps has just installed are seen (KDIRS
 # and LINUX_SRC_TAR are wildcards, evaluated when the file is read).
-DEPS_ENTRIES := check check-e2e demo bench bench-quick bench-ack bench-daemon bench-scale bench-ccm bench-fwd
+DEPS_ENTRIES := check check-e2e demo bench bench-quick bench-ack bench-daemon bench-scale bench-ccm bench-fwd \
+	bench-sim bench-sim-quick
 $(DEPS_ENTRIES): deps
 	@$(MAKE) --no-print-directory run-$@
 
@@ -222,6 +223,19 @@ $(BUILD)/connhold: $(call obj,obj,tools/bench/connhold.c)
 $(BUILD)/core_bench: $(call obj,obj,tools/bench/core_bench.c $(CORE_SRC))
 	$(call link,$(CC),$(U_CFLAGS))
 
+# The ns-3 model (sim/ns3/, Documentation/simulation.rst), against Debian's
+# libns3-dev (ns-3.37): C++ around the core and the host rules, which are
+# compiled as C as everywhere else.
+SIM_SRC := sim/ns3/hpcc-sim.cc sim/ns3/tcp-hpcc.cc sim/ns3/hpcc-net.cc
+NS3_LIBS := -lns3-core -lns3-network -lns3-internet -lns3-point-to-point \
+	-lns3-traffic-control -lns3-applications
+SIM_CXXFLAGS := -std=c++17 -Wall -Wextra -Wno-unused-parameter $(CFLAGS) -Isim/ns3
+$(BUILD)/obj/%.o: %.cc
+	$(call compile,$(CXX),$(SIM_CXXFLAGS))
+$(BUILD)/hpcc-sim: $(patsubst %.cc,$(BUILD)/obj/%.o,$(SIM_SRC)) $(call obj,obj,$(CORE_SRC))
+	$(call link,$(CXX),,$(NS3_LIBS))
+sim: $(BUILD)/hpcc-sim
+
 # Test programs (kselftest harness from the kernel source package).  Those
 # that exercise our userspace code run under ASan and UBSan; the others run
 # in the guests.  Sources: selftests/unit/ (unit tests), selftests/progs/
@@ -327,7 +341,7 @@ FORCE:
 # separates; once unpacked, they are not fetched again.  Without the
 # archive (or after 5 minutes) the host's kernels alone are built, and
 # compat.sh's skips name the missing kernel.
-run-check: all tools selftest-progs fuzz-progs linux-src
+run-check: all tools sim selftest-progs fuzz-progs linux-src
 	@timeout 300 tools/kheaders 5.10 > /dev/null || \
 		echo "check: no 5.10 headers (tools/kheaders 5.10 failed)"
 	@bash selftests/run
@@ -374,6 +388,15 @@ run-bench: all tools
 	@tools/bench/run
 run-bench-quick: all tools
 	@tools/bench/run --quick
+
+# The ns-3 model at scale (tools/sim/run): HPCC with hpccd's probes, HPCC
+# with per-packet INT, DCTCP and CUBIC in the HPCC paper's fat tree;
+# tables, plots and report.md in build/sim/DATE-full/ (or -quick).
+# Documentation/simulation.rst.
+run-bench-sim: sim
+	@tools/sim/run
+run-bench-sim-quick: sim
+	@tools/sim/run --quick
 
 # The benchmarks run their guests in multi-threaded TCG, on which their
 # figures were measured (tools/bench/run says why); BENCH_ACCEL=tcg1 to
@@ -526,7 +549,7 @@ dkms-remove:
 # distclean removes them.
 clean:
 	@if [ -d $(BUILD) ]; then \
-		find $(BUILD) -mindepth 1 -maxdepth 1 ! -name bench ! -name kdebug ! -name kheaders -exec rm -rf {} +; \
+		find $(BUILD) -mindepth 1 -maxdepth 1 ! -name bench ! -name sim ! -name kdebug ! -name kheaders -exec rm -rf {} +; \
 	fi
 	rm -f kernel/hpcc_conftest.h kernel/hpcc_conftest.h.log
 	find kernel \( -name '*.o' -o -name '*.ko' -o -name '*.mod' -o -name '*.mod.c' \
@@ -537,7 +560,7 @@ clean:
 distclean: clean
 	rm -rf $(BUILD)
 
-.PHONY: all deps modules programs tools selftest-progs fuzz-progs linux-src \
+.PHONY: all deps modules programs tools sim selftest-progs fuzz-progs linux-src \
 	$(DEPS_ENTRIES) $(addprefix run-,$(DEPS_ENTRIES)) install install-programs \
 	install-modules uninstall dkms-src dkms dkms-remove clean distclean \
 	checkpatch uapi bench-core check-debug run-check-debug FORCE

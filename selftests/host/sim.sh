@@ -1,0 +1,111 @@
+#!/bin/bash
+# SPDX-License-Identifier: GPL-2.0
+#
+# The ns-3 model (build/hpcc-sim, Documentation/simulation.rst) on a tiny
+# fat tree at 25/100 Gbit/s: what must hold whatever the figures.  Every
+# flow of every congestion control completes with its bytes delivered and
+# no hop record left behind, and none beats its FCT alone on the empty
+# network; the same seed gives the same run, another seed another; with
+# long flows into one port, HPCC's standing queue (probes or per-packet
+# INT) is below DCTCP's, which is below CUBIC's; hpccd's probes are
+# answered and pushed, and long flows never fall back.
+set -u
+TOP=$(cd "$(dirname "$0")/../.." && pwd)
+. "$TOP/selftests/lib.sh"
+SIM=$TOP/build/hpcc-sim
+W=$(mktemp -d)
+trap 'rm -rf "$W"' EXIT
+# our own CDF (../shared/workloads need not be beside a clone): mean
+# 186 kB, the largest 2 MB
+CDF=$W/test.cdf
+printf '%s\n' "# size percent" "0 0" "1000 30" "20000 60" "200000 90" "2000000 100" > "$CDF"
+# two ToRs of four hosts, two aggregation switches; 50 % load for 2 ms
+# with incasts of 7 x 200 kB on top
+MIX="--pods=1 --tors=2 --aggs=2 --cores=2 --hosts=4 --host-rate=25Gbps
+	--fabric-rate=100Gbps --cdf=$CDF --load=0.5 --incast-load=0.2
+	--incast-senders=7 --incast-bytes=200000 --duration=0.002"
+# four senders of 2 MB into one port; queues sampled after 500 us
+LONG="--pods=1 --tors=1 --aggs=1 --cores=1 --hosts=5 --host-rate=25Gbps
+	--fabric-rate=100Gbps --cdf=$CDF --load=0 --long-flows=4
+	--long-bytes=2000000 --duration=0.0001 --queue-from=0.0005"
+
+# run NAME ALGO ARGS... - one run into $W/NAME
+run() {
+	local name=$1 algo=$2
+	shift 2
+	mkdir -p "$W/$name"
+	# shellcheck disable=SC2068
+	"$SIM" --algo="$algo" --out="$W/$name" $@ > "$W/$name/log" 2>&1 ||
+		{ cat "$W/$name/log"; return 1; }
+}
+
+# val NAME KEY - a summary field
+val() {
+	/usr/bin/python3 -c 'import json, sys; print(json.load(open(sys.argv[1]))[sys.argv[2]])' \
+		"$W/$1/summary.json" "$2"
+}
+
+conserved() {
+	local a rc=0 f u b d r low
+	for a in hpcc-probe hpcc-int dctcp cubic; do
+		run "mix-$a" $a "$MIX" || return 1
+		f=$(val "mix-$a" flows) u=$(val "mix-$a" unfinished)
+		b=$(val "mix-$a" bytes) d=$(val "mix-$a" delivered)
+		r=$(val "mix-$a" records_left)
+		low=$(awk -F, 'NR > 1 && $8 < 0.999 { n++ } END { print n + 0 }' \
+			"$W/mix-$a/flows.csv")
+		echo "$a: $f flows, $u unfinished, $d of $b bytes, $r records left, $low faster than alone"
+		[ "$f" -gt 20 ] && [ "$u" = 0 ] && [ "$b" = "$d" ] && [ "$r" = 0 ] &&
+			[ "$low" = 0 ] || rc=1
+	done
+	return $rc
+}
+
+repeatable() {
+	run seed1 hpcc-probe "$MIX" && run seed1b hpcc-probe "$MIX" &&
+		run seed2 hpcc-probe "$MIX" --seed=2 || return 1
+	cmp "$W/seed1/flows.csv" "$W/seed1b/flows.csv" || return 1
+	cmp -s "$W/seed1/flows.csv" "$W/seed2/flows.csv" &&
+		{ echo "seeds 1 and 2 gave the same flows"; return 1; }
+	echo "seed 1 twice: the same $(($(wc -l < "$W/seed1/flows.csv") - 1)) flows; seed 2: others"
+}
+
+queues() {
+	local a q
+	declare -A q
+	for a in hpcc-probe hpcc-int dctcp cubic; do
+		run "long-$a" $a "$LONG" || return 1
+		q[$a]=$(val "long-$a" queue_tor_down_p99_bytes)
+		q[$a]=${q[$a]%.*}
+		[ "$(val "long-$a" unfinished)" = 0 ] || return 1
+	done
+	echo "queue p99 (bytes): hpcc-probe ${q[hpcc-probe]} hpcc-int ${q[hpcc-int]} dctcp ${q[dctcp]} cubic ${q[cubic]}"
+	[ "${q[hpcc-probe]}" -lt "${q[dctcp]}" ] && [ "${q[hpcc-int]}" -lt "${q[dctcp]}" ] &&
+		[ "${q[dctcp]}" -lt "${q[cubic]}" ]
+}
+
+# fallbacks NAME - HPCC flows' fallbacks in a run
+fallbacks() {
+	awk -F, 'NR > 1 { n += $13 } END { print n + 0 }' "$W/$1/flows.csv"
+}
+
+# In the mix, an incast's probes can wait behind its queue for more than
+# stale-rtts RTTs and a flow fall back (Documentation/simulation.rst):
+# only the long flows' steady state must never.
+probe_path() {
+	local p r s fb
+	p=$(val mix-hpcc-probe probes) r=$(val mix-hpcc-probe responses)
+	s=$(val mix-hpcc-probe samples_pushed)
+	fb=$(fallbacks long-hpcc-probe)
+	echo "mix: probes $p, responses $r, samples pushed $s; long flows: fallbacks $fb"
+	[ "$p" -gt 100 ] && [ "$r" = "$p" ] && [ "$s" -ge $((r * 9 / 10)) ] && [ "$fb" = 0 ] &&
+		[ "$(fallbacks long-hpcc-int)" = 0 ]
+}
+
+ktap_print_header
+ktap_set_plan 4
+t "every flow completes: bytes delivered, no record left, none faster than alone" conserved
+t "the same seed gives the same run, another seed another" repeatable
+t "standing queue: HPCC (probes, per-packet INT) < DCTCP < CUBIC" queues
+t "hpccd's probes are all answered and pushed; long flows never fall back" probe_path
+ktap_finished

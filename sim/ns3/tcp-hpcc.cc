@@ -1,0 +1,290 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * tcp-hpcc.cc - tcp_hpcc's congestion control over ns-3's TCP.  The order
+ * of an ACK is kernel/tcp_hpcc/main.c's hpcc_cong_control_rs(): the newest
+ * telemetry through NewAck (input.c's hpcc_take_telemetry()), the
+ * staleness rule, then the law in force: W and W/T (cc.c's
+ * hpcc_apply_w()) or the fallback law.  The arithmetic is the module's
+ * own: kernel/lib/hpcc_core.c and hpcc_host.h.
+ */
+#include "hpcc-model.h"
+
+namespace hpccsim
+{
+
+NS_OBJECT_ENSURE_REGISTERED(TcpHpcc);
+
+/* Every clock reading is offset so that 0 keeps meaning "never" (the
+ * module's idle_since and sample_time). */
+static const uint64_t CLOCK_BASE = 1000000000ULL;
+
+TypeId
+TcpHpcc::GetTypeId()
+{
+    static TypeId tid = TypeId("hpccsim::TcpHpcc")
+                            .SetParent<TcpNewReno>()
+                            .SetGroupName("Internet")
+                            .AddConstructor<TcpHpcc>();
+    return tid;
+}
+
+TcpHpcc::TcpHpcc()
+    : TcpNewReno()
+{
+}
+
+TcpHpcc::TcpHpcc(const TcpHpcc& o)
+    : TcpNewReno(o),
+      m_hp(o.m_hp),
+      m_flow(o.m_flow)
+{
+}
+
+std::string
+TcpHpcc::GetName() const
+{
+    return "TcpHpcc";
+}
+
+Ptr<TcpCongestionOps>
+TcpHpcc::Fork()
+{
+    return CopyObject<TcpHpcc>(this);
+}
+
+bool
+TcpHpcc::HasCongControl() const
+{
+    return true;
+}
+
+uint64_t
+TcpHpcc::Now() const
+{
+    return CLOCK_BASE + Simulator::Now().GetNanoSeconds();
+}
+
+void
+TcpHpcc::Configure(const HostParams* hp, uint32_t flow)
+{
+    m_hp = hp;
+    m_flow = flow;
+}
+
+/*
+ * hpcc_init(): the core's state, and the start the start parameter
+ * selects: line-rate, W = W_init (the socket's initial window and pacing
+ * rate are set from it), or slow-start, the fallback law until a sample
+ * measures U.
+ */
+void
+TcpHpcc::Init(Ptr<TcpSocketState> tcb)
+{
+    NS_ASSERT_MSG(m_hp, "TcpHpcc::Configure before the socket takes it");
+    m_tcb = tcb;
+    hpcc_flow_init(&m_core, &m_hp->p);
+    m_activeTime = Now();
+    m_idleSince = m_activeTime;
+    if (m_hp->slowStart)
+    {
+        m_mode = FALLBACK;
+        m_starting = true;
+    }
+    else
+    {
+        m_mode = HPCC;
+        uint64_t rate = hpcc_host_pacing_rate(m_core.w, m_hp->pacingGainPct, m_hp->p.t_ns);
+        tcb->m_pacingRate = DataRate(std::min(rate * 8, m_hp->maxPacingBps));
+    }
+}
+
+bool
+TcpHpcc::InFlight() const
+{
+    return m_tcb && m_tcb->m_highTxMark.Get() > m_tcb->m_lastAckedSeq;
+}
+
+void
+TcpHpcc::Deliver(const Sample& s)
+{
+    m_tlm = s;
+    m_tlmTime = Now();
+    m_tlmGen++;
+}
+
+/* hpcc_ssthresh(): Reno's halving; in HPCC mode W and Wc are capped at it. */
+uint32_t
+TcpHpcc::GetSsThresh(Ptr<const TcpSocketState> tcb, uint32_t bytesInFlight)
+{
+    uint32_t ssthresh = std::max(tcb->m_cWnd.Get() / 2, 2 * tcb->m_segmentSize);
+
+    if (m_mode == HPCC)
+    {
+        uint64_t cap = (uint64_t)ssthresh << HPCC_W_SHIFT;
+        m_core.w = std::min(m_core.w, cap);
+        m_core.wc = std::min(m_core.wc, cap);
+        m_core.inc_stage = 0;
+    }
+    return ssthresh;
+}
+
+/* ns-3 grows the window here before CongControl: the fallback law's Reno. */
+void
+TcpHpcc::IncreaseWindow(Ptr<TcpSocketState> tcb, uint32_t segmentsAcked)
+{
+    if (m_mode != HPCC)
+    {
+        TcpNewReno::IncreaseWindow(tcb, segmentsAcked);
+    }
+}
+
+/*
+ * hpcc_tx_start(): sending resumes with nothing in flight; the staleness
+ * clock skips the idle period (hpcc_host_idle_end()), and the next ACK
+ * that finds the flow sending announces it to hpccd.
+ */
+void
+TcpHpcc::CwndEvent(Ptr<TcpSocketState> tcb, const TcpSocketState::TcpCAEvent_t event)
+{
+    if (event != TcpSocketState::CA_EVENT_TX_START)
+    {
+        return;
+    }
+    uint64_t now = Now();
+    if (m_idleSince)
+    {
+        uint64_t news = hpcc_host_last_news(m_activeTime, m_tlmGen != 0, m_tlmTime);
+        m_activeTime = hpcc_host_idle_end(news, m_idleSince, now);
+        m_idleSince = 0;
+    }
+    m_activePending = true;
+}
+
+/* hpcc_resume(): fresh telemetry after a fallback restarts the core from
+ * the current window. */
+void
+TcpHpcc::Resume(Ptr<TcpSocketState> tcb)
+{
+    hpcc_flow_restart(&m_core, &m_hp->p, (uint64_t)tcb->m_cWnd.Get() << HPCC_W_SHIFT);
+    m_mode = HPCC;
+    m_starting = false;
+}
+
+/* hpcc_take_telemetry(): the newest sample, if one arrived since the last
+ * ACK, through NewAck. */
+void
+TcpHpcc::TakeTelemetry(Ptr<TcpSocketState> tcb, uint64_t now)
+{
+    if (m_tlmGen == m_usedGen)
+    {
+        return;
+    }
+    m_usedGen = m_tlmGen;
+    Sample s = m_tlm;
+    if (m_mode != HPCC && (!m_starting || hpcc_flow_on_path(&m_core, s.hops, s.nhop)))
+    {
+        Resume(tcb);
+    }
+    hpcc_flow_set_n(&m_core, &m_hp->p, 0);
+    hpcc_new_ack(&m_core,
+                 &m_hp->p,
+                 tcb->m_lastAckedSeq.GetValue(),
+                 tcb->m_highTxMark.Get().GetValue(),
+                 s.hops,
+                 s.nhop);
+    m_samples++;
+}
+
+/* hpcc_apply_w(): snd_cwnd = W / mss, pacing rate W / T times the gain. */
+void
+TcpHpcc::ApplyW(Ptr<TcpSocketState> tcb)
+{
+    uint32_t mss = tcb->m_segmentSize;
+    uint32_t cwnd = hpcc_host_cwnd(m_core.w, mss, (1U << 30) / std::max(mss, 1U));
+    uint64_t rate = hpcc_host_pacing_rate(m_core.w, m_hp->pacingGainPct, m_hp->p.t_ns);
+
+    tcb->m_cWnd = cwnd * mss;
+    tcb->m_cWndInfl = tcb->m_cWnd;
+    tcb->m_pacingRate = DataRate(std::min(rate * 8, m_hp->maxPacingBps));
+}
+
+/* hpcc_update_pacing_rate(): the kernel's pacing rule for the fallback law. */
+void
+TcpHpcc::FallbackPacing(Ptr<TcpSocketState> tcb)
+{
+    double srtt = m_srttNs * 1e-9;
+    if (srtt <= 0)
+    {
+        tcb->m_pacingRate = DataRate(m_hp->maxPacingBps);
+        return;
+    }
+    double ratio = tcb->m_cWnd < tcb->m_ssThresh / 2 ? tcb->m_pacingSsRatio : tcb->m_pacingCaRatio;
+    double bytes = std::max(tcb->m_cWnd.Get(), tcb->m_bytesInFlight.Get());
+    double bps = bytes * 8 * ratio / 100 / srtt;
+    tcb->m_pacingRate = DataRate((uint64_t)std::min(bps, (double)m_hp->maxPacingBps));
+}
+
+/* hpcc_cong_control_rs(): every ACK. */
+void
+TcpHpcc::CongControl(Ptr<TcpSocketState> tcb,
+                     const TcpRateOps::TcpRateConnection& rc,
+                     const TcpRateOps::TcpRateSample& rs)
+{
+    uint64_t now = Now();
+    Mode law = FALLBACK;
+
+    /* srtt as the kernel keeps it (7/8 old, 1/8 new; ns-3's socket keeps
+     * its own out of reach of the congestion ops), from each ACK's sample */
+    int64_t rtt = tcb->m_lastRtt.Get().GetNanoSeconds();
+    if (rtt > 0)
+    {
+        m_srttNs = m_srttNs ? (7 * m_srttNs + (uint64_t)rtt) / 8 : (uint64_t)rtt;
+    }
+
+    if (tcb->m_congState <= TcpSocketState::CA_DISORDER)
+    {
+        TakeTelemetry(tcb, now);
+        if (m_mode == HPCC)
+        {
+            uint64_t news = hpcc_host_last_news(m_activeTime, m_tlmGen != 0, m_tlmTime);
+            if (hpcc_host_stale(now, news, m_hp->staleRtts, hpcc_host_rtt(m_srttNs, m_hp->p.t_ns)))
+            {
+                /* hpcc_to_fallback() */
+                m_mode = FALLBACK;
+                tcb->m_ssThresh = std::max(tcb->m_cWnd.Get(), 2 * tcb->m_segmentSize);
+                m_fallbacks++;
+                if (getenv("HPCC_SIM_DEBUG"))
+                {
+                    std::cerr << "fallback flow " << m_flow << " at " << (now - CLOCK_BASE)
+                              << " news " << (int64_t)(news - CLOCK_BASE) << " srtt " << m_srttNs
+                              << " samples " << m_samples << " gen " << m_tlmGen << "\n";
+                }
+            }
+        }
+        law = m_mode;
+    }
+    if (law == HPCC)
+    {
+        ApplyW(tcb);
+    }
+    else
+    {
+        FallbackPacing(tcb);
+    }
+    /* hpcc_report() */
+    bool inflight = InFlight();
+    if (!inflight && !m_idleSince)
+    {
+        m_idleSince = now;
+    }
+    if (inflight && m_activePending)
+    {
+        m_activePending = false;
+        if (onActive)
+        {
+            onActive();
+        }
+    }
+}
+
+} // namespace hpccsim
