@@ -175,11 +175,14 @@ params() {
 # fv DST SPORT KEY - KEY of hs's flow to DST from SPORT, the first one
 # in hpccctl -j's output (switch-id: the first hop's), empty when absent;
 # sed, not python: a python start costs about a second in the guest.  The
-# whole output stays in $TMP/fv.last for a failure's diagnostics.
+# whole output stays in $TMP/fv.last for a failure's diagnostics, and the
+# last one that listed a flow in $TMP/fv.alive (builtins: no process).
 fv() {
-	ip netns exec hs "$CTL" -j flow show dst "$1" sport "$2" 2>&1 |
-		tee "$TMP/fv.last" |
-		sed -n "s/^ *\"$3\": *\([0-9.]*\).*/\1/p" | head -n 1
+	local out
+	ip netns exec hs "$CTL" -j flow show dst "$1" sport "$2" > "$TMP/fv.last" 2>&1
+	IFS= read -r -d '' out < "$TMP/fv.last"
+	[[ $out == *'"sport"'* ]] && printf '%s' "$out" > "$TMP/fv.alive"
+	sed -n "s/^ *\"$3\": *\([0-9.]*\).*/\1/p" "$TMP/fv.last" | head -n 1
 }
 
 # spine SPORT - the switch-id of the first hop of hs's IPv6 flow from
@@ -413,7 +416,7 @@ stays_put() {
 		return 1
 	fi
 	ip netns exec bg iperf3 -6 -c $HR6 -p "$5" -u -b "$6" -t $((60 * SLOW)) \
-		> /dev/null 2>&1 &
+		> "$TMP/udp-$5.log" 2>&1 &
 	up=$!
 	retry 150 u_over_one_or_ended "$sp" "$dst" "$p"
 	if ! u_over_one "$sp" "$dst"; then
@@ -422,9 +425,11 @@ stays_put() {
 			no_flow_diag "$sp"
 		else
 			echo "no congested sample before the flow ended; its last listing:"
-			cat "$TMP/fv.last"
+			cat "$TMP/fv.alive" 2>/dev/null
 			tail -n 5 "$TMP/iperf-$sp.log"
 		fi
+		echo "-- bg's UDP to port $5:"
+		tail -n 6 "$TMP/udp-$5.log"
 		hop_queues
 		rc=1
 	fi
