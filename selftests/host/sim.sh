@@ -102,10 +102,29 @@ probe_path() {
 		[ "$(fallbacks long-hpcc-int)" = 0 ]
 }
 
+# refused NAME ARGS... - the run fails, naming what is wrong
+refused() {
+	local want=$1 out
+	shift
+	out=$("$SIM" --cdf="$CDF" --out="$W" "$@" 2>&1) && { echo "accepted: $*"; return 1; }
+	echo "$out" | grep -q -- "$want" || { echo "$out" | tail -3; return 1; }
+}
+
+bad_params() {
+	refused "unknown --algo" --algo=reno &&
+		refused "unknown --start" --start=fast &&
+		refused "pacing-gain out of range" --pacing-gain=50 &&
+		refused "HPCC parameters out of range" --eta=0.3 &&
+		refused "cannot read" --cdf="$W/none.cdf" &&
+		run start hpcc-probe "$LONG" --start=slow-start &&
+		[ "$(val start start)" = slow-start ] && [ "$(val start unfinished)" = 0 ]
+}
+
 ktap_print_header
-ktap_set_plan 4
+ktap_set_plan 5
 t "every flow completes: bytes delivered, no record left, none faster than alone" conserved
 t "the same seed gives the same run, another seed another" repeatable
 t "standing queue: HPCC (probes, per-packet INT) < DCTCP < CUBIC" queues
 t "hpccd's probes are all answered and pushed; long flows never fall back" probe_path
+t "bad parameters are refused; --start slow-start runs" bad_params
 ktap_finished

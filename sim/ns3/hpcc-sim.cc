@@ -53,6 +53,8 @@ struct Config
     double raiBps{0};          /* R_AI; 0: 50 Mbit/s scaled to the host rate */
     double tUs{0};             /* T; 0: the largest base RTT */
     uint32_t staleRtts{4};
+    std::string start{"line-rate"};
+    uint32_t pacingGainPct{100};
     uint32_t intBytes{42};     /* per-packet INT's overhead in a data packet */
     /* hpccd */
     uint32_t outstanding{1};
@@ -667,6 +669,7 @@ Write()
        << "  \"sim_end_s\": " << Simulator::Now().GetSeconds() << ",\n"
        << "  \"t_ns\": " << hostParams.p.t_ns << ",\n"
        << "  \"max_stage\": " << cfg.maxStage << ",\n"
+       << "  \"start\": \"" << cfg.start << "\",\n"
        << "  \"flows\": " << FlowTable::All().size() << ",\n"
        << "  \"unfinished\": " << unfinished << ",\n"
        << "  \"bytes\": " << bytes << ",\n"
@@ -722,6 +725,8 @@ main(int argc, char** argv)
     cmd.AddValue("rai", "HPCC R_AI, bit/s (W_ai = R_AI * T); 0: 50 Mbit/s per 100 Gbit/s", cfg.raiBps);
     cmd.AddValue("t-us", "HPCC T, us; 0: the largest base RTT", cfg.tUs);
     cmd.AddValue("stale-rtts", "tcp_hpcc stale-rtts", cfg.staleRtts);
+    cmd.AddValue("start", "tcp_hpcc start: line-rate or slow-start", cfg.start);
+    cmd.AddValue("pacing-gain", "tcp_hpcc pacing-gain, percent of W/T", cfg.pacingGainPct);
     cmd.AddValue("int-bytes", "per-packet INT's bytes in each data packet", cfg.intBytes);
     cmd.AddValue("outstanding", "hpccd: probes out per flow", cfg.outstanding);
     cmd.AddValue("sample-cost-us", "hpccd: host cost per sample, us", cfg.sampleCostUs);
@@ -735,6 +740,10 @@ main(int argc, char** argv)
                         cfg.algo != "cubic",
                     "unknown --algo " << cfg.algo);
     NS_ABORT_MSG_IF(cfg.cdf.empty(), "--cdf is required");
+    NS_ABORT_MSG_IF(cfg.start != "line-rate" && cfg.start != "slow-start",
+                    "unknown --start " << cfg.start);
+    NS_ABORT_MSG_IF(cfg.pacingGainPct < HPCC_PACING_GAIN_MIN || cfg.pacingGainPct > HPCC_PACING_GAIN_MAX,
+                    "--pacing-gain out of range");
     LoadCdf(cfg.cdf);
 
     RngSeedManager::SetSeed(cfg.seed);
@@ -781,6 +790,8 @@ main(int argc, char** argv)
     hostParams.p.w_ai = (uint64_t)(rai / 8 * hostParams.p.t_ns * 1e-9 * (1 << HPCC_W_SHIFT));
     hostParams.p.w_ai = std::max<uint64_t>(hostParams.p.w_ai, 1);
     hostParams.staleRtts = cfg.staleRtts;
+    hostParams.slowStart = cfg.start == "slow-start";
+    hostParams.pacingGainPct = cfg.pacingGainPct;
     hostParams.maxPacingBps = hostRateBps;
     NS_ABORT_MSG_IF(!hpcc_params_valid(&hostParams.p), "HPCC parameters out of range");
 
