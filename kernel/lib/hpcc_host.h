@@ -4,9 +4,10 @@
  * arithmetic shared by tcp_hpcc.ko (kernel/tcp_hpcc/cc.c) and the ns-3
  * model (sim/ns3/): the HPCC++ output (W to a window in segments and the
  * pacing rate W/T, draft-miao-ccwg-hpcc section 4.2), the staleness rule
- * that hands a flow to the fallback law, and the idle period the
- * staleness clock skips.  Documentation/design.rst, "The control law in
- * the kernel", "Fallback law" and "Idle restart", gives the rules.
+ * that hands a flow to the fallback law, the idle period the staleness
+ * clock skips, and the window an FCR rate leaves (kernel/tcp_hpcc/fcr.c).
+ * Documentation/design.rst, "The control law in the kernel", "Fallback
+ * law", "Idle restart" and "Fast Congestion Response", gives the rules.
  *
  * Units: times in ns (any 64-bit origin, compared by signed difference),
  * W in bytes Q16 (HPCC_W_SHIFT), rates in bytes per second.
@@ -15,6 +16,7 @@
 #define _HPCC_HOST_H
 
 #include "hpcc_core.h"
+#include "hpcc_fcr.h"
 
 #ifdef __KERNEL__
 #include <linux/math64.h>
@@ -115,6 +117,27 @@ static inline u64 hpcc_host_pacing_rate(u64 w, u32 gain_pct, u64 t_ns)
 {
 	return HPCC_HOST_DIV64((w >> HPCC_W_SHIFT) * 1000000000ULL / 100 *
 			       gain_pct, t_ns);
+}
+
+/**
+ * hpcc_host_fcr_window() - the window the lowest FCR rate held leaves a
+ * flow: R x T, at least HPCC_FCR_W_MIN_MSS segments (enough in flight for
+ * three duplicate ACKs and fast retransmit), at most HPCC_W_MAX_MAX
+ * (draft-even-tsvwg-datacenter-fast-congestion section 4: the sender
+ * sends at most at the rate)
+ * @rate_bps: R, bit/s [1, HPCC_RATE_MAX]
+ * @t_ns: T, ns [HPCC_T_MIN_NS, HPCC_T_MAX_NS]
+ * @mss: the sender's segment size, bytes
+ * Return: the window, bytes.
+ */
+static inline u64 hpcc_host_fcr_window(u64 rate_bps, u64 t_ns, u32 mss)
+{
+	u64 w = hpcc_mul_div(rate_bps, t_ns, 8ULL * 1000000000ULL);
+	u64 lo = (u64)HPCC_FCR_W_MIN_MSS * mss;
+
+	if (w < lo)
+		w = lo;
+	return w > HPCC_W_MAX_MAX ? HPCC_W_MAX_MAX : w;
 }
 
 #endif /* _HPCC_HOST_H */

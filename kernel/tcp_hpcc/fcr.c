@@ -9,6 +9,7 @@
 
 #include <net/tcp.h>
 #include "common/hpcc_compat.h"
+#include "lib/hpcc_host.h"
 #include "tcp_hpcc.h"
 #include "trace.h"
 
@@ -16,7 +17,8 @@
  * hpcc_fcr_apply() - Fast Congestion Response on the flow, after the law of
  * this ACK ran (Documentation/design.rst, "Fast Congestion Response"): the
  * lowest rate R of the holds in force (draft section 4) caps the pacing
- * rate at R and the window at R x T, at least HPCC_FCR_W_MIN_MSS (4) MSS:
+ * rate at R and the window at R x T (hpcc_host_fcr_window(), shared with
+ * the ns-3 model), at least HPCC_FCR_W_MIN_MSS (4) MSS:
  * with 2, a flow that lost segments has too few duplicate ACKs for fast
  * retransmit and waits for the RTO (evaluation.rst, "Fast Congestion
  * Response"); the pacing rate still holds it to R.  Under
@@ -64,9 +66,7 @@ void hpcc_fcr_apply(struct sock *sk, struct hpcc_ent *e,
 	if (!rate)
 		return;
 
-	w = mul_u64_u64_div_u64(rate, cfg->p.t_ns, 8 * NSEC_PER_SEC);
-	w = clamp_t(u64, w, HPCC_FCR_W_MIN_MSS * tp->mss_cache,
-		    HPCC_W_MAX_MAX);
+	w = hpcc_host_fcr_window(rate, cfg->p.t_ns, tp->mss_cache);
 	if (law == HPCC_MODE_HPCC) {
 		u64 wq = max(w << HPCC_W_SHIFT, cfg->p.w_min);
 

@@ -699,6 +699,20 @@ TEST(host_pacing_rate)
 }
 
 /*
+ * The FCR window R x T: 1 Gbit/s over 10 us is 1250 bytes, raised to four
+ * segments, as is 1 bit/s; 100 Gbit/s over 10 us is 125,000 bytes; the
+ * largest rate over the largest T is capped at HPCC_W_MAX_MAX.
+ */
+TEST(host_fcr_window)
+{
+	EXPECT_EQ(4ULL * 1448, hpcc_host_fcr_window(1000000000ULL, 10000, 1448));
+	EXPECT_EQ(125000ULL, hpcc_host_fcr_window(100000000000ULL, 10000, 1448));
+	EXPECT_EQ(4ULL * 1000, hpcc_host_fcr_window(1, 10000, 1000));
+	EXPECT_EQ(HPCC_W_MAX_MAX,
+		  hpcc_host_fcr_window(HPCC_RATE_MAX, HPCC_T_MAX_NS, 1448));
+}
+
+/*
  * Staleness: more than stale_rtts times max(srtt, T) since the newest
  * news; news is the telemetry's arrival only when some arrived and it is
  * later than the floor; clocks may wrap.
