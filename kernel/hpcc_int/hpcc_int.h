@@ -259,7 +259,6 @@ static inline struct hpcc_int_net *hpcc_int_net(const struct net *net)
 	return net_generic(net, hpcc_int_net_id);
 }
 
-#define HPCC_INT_FCR_FLOWS	256	/* flows a port tracks */
 #define HPCC_INT_FCR_PROBE	8	/* slots a flow may hash to */
 #define HPCC_INT_FCR_SENDERS	64	/* supporting senders a port knows */
 #define HPCC_INT_FCR_QUEUE	256	/* messages waiting to be sent */
@@ -269,11 +268,6 @@ static inline struct hpcc_int_net *hpcc_int_net(const struct net *net)
 #define HPCC_INT_FCR_ETA_DEFAULT	950
 #define HPCC_INT_FCR_SENDER_MAX_DEFAULT	64	/* messages per interval */
 #define HPCC_INT_FCR_LIMITS	HPCC_INT_FCR_FLOWS	/* senders limited */
-/* A round starts early when its count of flows has grown by NUM/DEN ... */
-#define HPCC_INT_FCR_EARLY_NUM		4
-#define HPCC_INT_FCR_EARLY_DEN		3
-/* ... and it is at least fcr-interval / GAP old (hpcc_int_fcr_count()). */
-#define HPCC_INT_FCR_EARLY_GAP		4
 /* A sender's support is forgotten this long after its last probe, ns. */
 #define HPCC_INT_FCR_SENDER_TTL		(10ULL * NSEC_PER_SEC)
 #define HPCC_INT_CCM_INTERVAL_DEFAULT	10000	/* us */

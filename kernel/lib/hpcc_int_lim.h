@@ -3,14 +3,16 @@
  * hpcc_int_lim.h - the arithmetic of hpcc_int.ko that bounds what it sends
  * and measures: the namespace's total and per-destination message buckets
  * (config-set fcr-msg-rate, fcr-msg-burst, fcr-dst-rate, fcr-dst-burst),
- * the destinations a message may not go to, and INT-MD's Tx utilization.
+ * the destinations a message may not go to, the sizes of an FCR port's
+ * rounds, and INT-MD's Tx utilization.
  *
- * One source for the module and for the host unit test
- * (selftests/unit/int_test.c): static inline functions without locks, the
- * caller serializes.  In a userspace build the includer supplies the
- * kernel's address helpers (ipv4_is_multicast() and the others used
- * below) and struct in6_addr.  Documentation/design.rst, "Fast Congestion
- * Response", "What the hop sends".
+ * One source for the module, the host unit test
+ * (selftests/unit/int_test.c) and the ns-3 model (sim/ns3/): static inline
+ * functions without locks, the caller serializes.  In a userspace build
+ * the includer supplies the kernel's address helpers (ipv4_is_multicast()
+ * and the others used below, tools/include/hpcc_user_net.h) and struct
+ * in6_addr.  Documentation/design.rst, "Fast Congestion Response", "What
+ * the hop sends".
  */
 #ifndef _HPCC_INT_LIM_H
 #define _HPCC_INT_LIM_H
@@ -35,6 +37,17 @@
 static inline u64 div64_u64(u64 a, u64 b) { return a / b; }
 static inline u64 div_u64(u64 a, u32 b) { return a / b; }
 #endif
+
+/*
+ * An FCR port's rounds (hpcc_int_fcr_round() and hpcc_int_fcr_count() in
+ * kernel/hpcc_int/fcr.c; the ns-3 model's hop runs the same rounds): the
+ * flows a port tracks, and a round starts early when its count of flows
+ * has grown by NUM/DEN and it is at least fcr-interval / GAP old.
+ */
+#define HPCC_INT_FCR_FLOWS		256
+#define HPCC_INT_FCR_EARLY_NUM		4
+#define HPCC_INT_FCR_EARLY_DEN		3
+#define HPCC_INT_FCR_EARLY_GAP		4
 
 /* Destinations of the per-destination table, and the slots one may use. */
 #define HPCC_INT_LIM_DSTS	256
