@@ -8,7 +8,8 @@
 # network; the same seed gives the same run, another seed another; with
 # long flows into one port, HPCC's standing queue (probes or per-packet
 # INT) is below DCTCP's, which is below CUBIC's; hpccd's probes are
-# answered and pushed, and long flows never fall back.
+# answered and pushed, and long flows never fall back; with FCR the
+# congested ports' messages reach their senders and are counted.
 set -u
 TOP=$(cd "$(dirname "$0")/../.." && pwd)
 . "$TOP/selftests/lib.sh"
@@ -120,11 +121,38 @@ bad_params() {
 		[ "$(val start start)" = slow-start ] && [ "$(val start unfinished)" = 0 ]
 }
 
+# FCR at every switch port (congested from 60 kB, rounds of 20 us) and
+# every sender, in the mix: the incasts' ports send messages, each message
+# that arrives is counted once by its sender (accepted, ignored, or refused
+# for its sequence number: its segment acknowledged, its flow ended), some
+# are taken and every flow still completes; without --fcr no message.
+# Settings outside hpcc_int's and tcp_hpcc's ranges are refused.
+fcr() {
+	local s a i b o n m d rc=0
+	run fcr hpcc-probe "$MIX" --fcr --fcr-qlen-high=60000 --fcr-qlen-low=20000 \
+		--fcr-interval-us=20 || return 1
+	read -r s a i b o n m d <<< "$(for k in fcr_sent fcr_accepted fcr_ignored \
+		fcr_bad_seq fcr_out_of_range fcr_no_flow fcr_malformed drops; do
+		printf '%s ' "$(val fcr $k)"; done)"
+	echo "fcr: sent $s; accepted $a, ignored $i, bad-seq $b, out-of-range $o, no-flow $n, malformed $m; drops $d; rounds $(val fcr fcr_rounds) ($(val fcr fcr_early_rounds) early); unfinished $(val fcr unfinished)"
+	[ "$s" -gt 0 ] && [ "$a" -gt 0 ] && [ "$o" = 0 ] && [ "$n" = 0 ] &&
+		[ "$m" = 0 ] && [ "$(val fcr unfinished)" = 0 ] || rc=1
+	# a message lost to a full buffer is a drop; none otherwise
+	[ $((a + i + b)) -le "$s" ] && [ $((a + i + b + d)) -ge "$s" ] || rc=1
+	[ "$(val mix-hpcc-probe fcr_sent)" = 0 ] || rc=1
+	refused "needs an HPCC" --algo=dctcp --fcr &&
+		refused "fcr-qlen-low must be below" --fcr --fcr-qlen-low=100000 &&
+		refused "fcr-interval-us out of range" --fcr-interval-us=40000 &&
+		refused "fcr-eta out of range" --fcr-eta=50 || rc=1
+	return $rc
+}
+
 ktap_print_header
-ktap_set_plan 5
+ktap_set_plan 6
 t "every flow completes: bytes delivered, no record left, none faster than alone" conserved
 t "the same seed gives the same run, another seed another" repeatable
 t "standing queue: HPCC (probes, per-packet INT) < DCTCP < CUBIC" queues
 t "hpccd's probes are all answered and pushed; long flows never fall back" probe_path
 t "bad parameters are refused; --start slow-start runs" bad_params
+t "FCR: congested ports send messages, senders count each and take some, every flow completes" fcr
 ktap_finished

@@ -4,9 +4,11 @@
  * the module's control law and host rules (kernel/lib/hpcc_core.c and
  * hpcc_host.h, compiled unchanged) as a TcpCongestionOps over ns-3's TCP,
  * an INT hop at switch egress that stamps ts, qlen, txBytes and B as
- * hpcc_int does, the probe path as hpccd runs it, flow-hash ECMP, and the
+ * hpcc_int does, the probe path as hpccd runs it, flow-hash ECMP, the
  * per-packet INT variant of the HPCC paper (INT on every data packet,
- * echoed in ACKs).  Documentation/simulation.rst has the model, what
+ * echoed in ACKs), and Fast Congestion Response: hpcc_int's rounds at
+ * the switch ports and the module's holds at the senders (the codec, the
+ * holds and the sending bounds of kernel/lib/, compiled unchanged).  Documentation/simulation.rst has the model, what
  * differs from the module, and how to run it.
  */
 #ifndef HPCC_MODEL_H
@@ -14,7 +16,11 @@
 
 extern "C" {
 #include "lib/hpcc_core.h"
+#include "lib/hpcc_fcr.h"
 #include "lib/hpcc_host.h"
+#include "hpcc_user_net.h"
+#include "lib/hpcc_int_lim.h"
+#include <linux/hpcc_int.h>
 }
 
 #include "ns3/core-module.h"
@@ -149,6 +155,10 @@ class FlowTable
 /**
  * struct HostParams - the tcp_hpcc parameters of every sender (the
  * module's namespace parameters, Documentation/admin-guide.rst)
+ * @fcr: FCR on (hpccctl fcr set port 6862: messages taken, probes
+ *	announce support)
+ * @fcrHoldMaxNs: fcr hold-max, ns
+ * @fcrRateMin: fcr rate-min, bit/s: a message with a lower rate is refused
  */
 struct HostParams
 {
@@ -157,6 +167,53 @@ struct HostParams
     uint32_t pacingGainPct{100};
     bool slowStart{false};     /* start: line-rate (false) or slow-start */
     uint64_t maxPacingBps{0};  /* the host's line rate: sk_max_pacing_rate */
+    bool fcr{false};
+    uint64_t fcrHoldMaxNs{HPCC_FCR_HOLD_MAX_DEFAULT * 1000ULL};
+    uint64_t fcrRateMin{HPCC_FCR_RATE_MIN_DEFAULT};
+};
+
+/**
+ * struct FcrHopParams - hpcc_int's FCR settings of every switch port
+ * (hpccctl int add dev DEV fcr-qlen-high ..., Documentation/admin-guide.rst)
+ * and each switch's sending bounds (int set fcr-msg-rate ...)
+ * @high: fcr-qlen-high, bytes: congested from this backlog on; 0: FCR off
+ * @low: fcr-qlen-low, bytes: no longer congested at this backlog or below
+ * @intervalNs: fcr-interval, ns, between rounds
+ * @eta: fcr-eta, per mille of B the round's rate hands out
+ * @senderMax: fcr-sender-max, messages per sender per interval
+ * @lim: the switch's total and per-destination buckets
+ */
+struct FcrHopParams
+{
+    uint64_t high{0};
+    uint64_t low{0};
+    uint64_t intervalNs{100000};
+    uint32_t eta{950};
+    uint32_t senderMax{64};
+    hpcc_int_lim_cfg lim{HPCC_INT_FCR_MSG_RATE_DEFAULT,
+                         HPCC_INT_FCR_MSG_BURST_DEFAULT,
+                         HPCC_INT_FCR_DST_RATE_DEFAULT,
+                         HPCC_INT_FCR_DST_BURST_DEFAULT};
+};
+
+/**
+ * struct FcrSwitch - what a switch's ports share for FCR, as hpcc_int's
+ * namespace: the sending bounds' state and the UDP socket messages leave
+ * from, with the counts of what the bounds refused
+ */
+struct FcrSwitch
+{
+    hpcc_int_lim lim{};
+    Ptr<Socket> sock;
+    uint64_t sent{0}, dstLimited{0}, msgLimited{0};
+};
+
+/**
+ * struct FcrCounts - a sender's FCR counters (hpccctl stats: fcr-*)
+ */
+struct FcrCounts
+{
+    uint64_t accepted{0}, ignored{0}, badSeq{0}, outOfRange{0}, noFlow{0}, malformed{0};
 };
 
 /**
@@ -195,6 +252,12 @@ class TcpHpcc : public TcpNewReno
      * sends again after idle: the module's flow-active event. */
     std::function<void()> onActive;
 
+    /* An FCR message checked against the flow's window and held
+     * (hpcc_fcr_lock() and hpcc_fcr_hold() in notify.c), counted. */
+    void FcrTake(const hpcc_fcr_msg& m, FcrCounts* c);
+    /* The lowest rate the flow held at its last ACK, bit/s; 0: none. */
+    uint64_t FcrRate() const { return m_fcrRate; }
+
     uint32_t Samples() const { return m_samples; }
     uint32_t Fallbacks() const { return m_fallbacks; }
     bool InHpccMode() const { return m_mode == HPCC; }
@@ -211,6 +274,7 @@ class TcpHpcc : public TcpNewReno
     void Resume(Ptr<TcpSocketState> tcb);
     void ApplyW(Ptr<TcpSocketState> tcb);
     void FallbackPacing(Ptr<TcpSocketState> tcb);
+    void FcrApply(Ptr<TcpSocketState> tcb, Mode law, uint64_t now);
 
     const HostParams* m_hp{nullptr};
     uint32_t m_flow{0};
@@ -224,6 +288,8 @@ class TcpHpcc : public TcpNewReno
     uint32_t m_samples{0}, m_fallbacks{0};
     uint64_t m_srttNs{0};
     Ptr<TcpSocketState> m_tcb;
+    hpcc_fcr_hold m_fcr[HPCC_FCR_HOLDS]{};
+    uint64_t m_fcrGen{0}, m_fcrUsedGen{0}, m_fcrUntil{0}, m_fcrRate{0};
 };
 
 /**
@@ -232,9 +298,11 @@ class TcpHpcc : public TcpNewReno
  * data packets, per-packet INT) gets a record of ts, txBytes, qlen and B,
  * stamped as hpcc_int stamps at NF_INET_FORWARD: qlen the backlog before
  * the packet is queued, txBytes the bytes the queue has handed to the
- * device.  On a host: the per-packet INT variant's data packets get their
- * empty INT header here, and pure ACKs the records of the flow's last
- * data packet (the NIC's echo).
+ * device.  With FCR, the port runs hpcc_int's rounds on the data segments
+ * it forwards (FcrData(), kernel/hpcc_int/fcr.c).  On a host: the
+ * per-packet INT variant's data packets get their empty INT header here,
+ * and pure ACKs the records of the flow's last data packet (the NIC's
+ * echo).
  */
 class HpccQueueDisc : public QueueDisc
 {
@@ -252,7 +320,38 @@ class HpccQueueDisc : public QueueDisc
     bool isHost{false};
     uint32_t hostIndex{0};
 
+    /* FCR: the settings (nullptr: off), the switch's shared state, and
+     * the port's counters (hpccctl int show: fcr-*) */
+    const FcrHopParams* fcr{nullptr};
+    FcrSwitch* fcrSwitch{nullptr};
+    uint64_t fcrSent{0}, fcrRounds{0}, fcrEarlyRounds{0}, fcrSenderLimited{0};
+    uint64_t fcrTableFull{0}, fcrCeMarked{0};
+
   private:
+    /* hpcc_int_fcr_flow: a flow the port forwards */
+    struct FcrFlow
+    {
+        uint64_t seen{0};
+        uint32_t seq{0};
+        uint32_t sentRound{0}, countedRound{0};
+        uint32_t src{0};
+    };
+    void FcrData(Ptr<QueueDiscItem> item, uint64_t backlog);
+    FcrFlow* FcrFlowOf(uint32_t flow, uint32_t src, uint64_t now);
+    void FcrRound(uint64_t now, uint64_t backlog);
+    void FcrCount(FcrFlow* fl, uint64_t now, uint64_t backlog);
+    void FcrRate();
+    bool FcrAllow(uint32_t src, uint64_t now);
+    void FcrSend(const hpcc_fcr_msg& m, Ipv4Address to);
+
+    bool m_congested{false};
+    uint32_t m_round{0};
+    uint64_t m_roundTs{0};
+    uint32_t m_active{1}, m_roundActive{1};
+    uint64_t m_fcrRate{0};
+    std::unordered_map<uint32_t, FcrFlow> m_fcrFlows; /* by flow id */
+    std::unordered_map<uint32_t, uint64_t> m_senderTat; /* by sender address */
+
     bool DoEnqueue(Ptr<QueueDiscItem> item) override;
     Ptr<QueueDiscItem> DoDequeue() override;
     bool CheckConfig() override;
@@ -356,6 +455,10 @@ class HpccAgent : public Application
     uint64_t probesSent{0}, responsesSent{0}, samplesPushed{0}, budgetWaits{0};
     uint64_t timeouts{0};
     Time busyTime{0};
+    FcrCounts fcr;
+    /* FCR on: the module takes messages on this port (fcr set port) */
+    uint16_t fcrPort{0};
+    const HostParams* hostParams{nullptr};
 
   private:
     void StartApplication() override;
@@ -367,6 +470,7 @@ class HpccAgent : public Application
     void Timeout(uint32_t flow, uint64_t gen);
     void Push(uint32_t flow, Sample s);
     bool Token();
+    void FcrRecv(Ptr<Socket> s);
 
     struct Probing
     {
@@ -378,7 +482,7 @@ class HpccAgent : public Application
     uint32_t m_host{0};
     Ipv4Address m_addr;
     uint16_t m_port{0};
-    Ptr<Socket> m_sock;
+    Ptr<Socket> m_sock, m_fcrSock;
     std::unordered_map<uint32_t, Probing> m_flows;
     Time m_busyUntil{0};
     double m_tokens{0};

@@ -280,6 +280,10 @@ HpccQueueDisc::DoEnqueue(Ptr<QueueDiscItem> item)
     {
         HostEgress(item);
     }
+    else if (fcr)
+    {
+        FcrData(item, backlog);
+    }
     else if (m_stamp && item->GetPacket()->PeekPacketTag(tag) &&
              (tag.kind == HpccTag::PROBE || (m_stamp == 2 && tag.kind == HpccTag::DATA)))
     {
@@ -353,6 +357,258 @@ HpccQueueDisc::CheckConfig()
 void
 HpccQueueDisc::InitializeParams()
 {
+}
+
+/* --- Fast Congestion Response at the hop ----------------------------------- */
+
+/* @a (host order) as the message's IPv4-mapped address */
+static void
+Mapped(uint32_t a, uint8_t* out)
+{
+    memset(out, 0, 16);
+    out[10] = out[11] = 0xff;
+    out[12] = a >> 24;
+    out[13] = a >> 16;
+    out[14] = a >> 8;
+    out[15] = a;
+}
+
+/* hpcc_int_fcr_flow(): the flow's entry, or a new one (a stale one given
+ * up for it when the port tracks HPCC_INT_FCR_FLOWS); nullptr: no room */
+HpccQueueDisc::FcrFlow*
+HpccQueueDisc::FcrFlowOf(uint32_t flow, uint32_t src, uint64_t now)
+{
+    auto it = m_fcrFlows.find(flow);
+    if (it != m_fcrFlows.end())
+    {
+        return &it->second;
+    }
+    if (m_fcrFlows.size() >= HPCC_INT_FCR_FLOWS)
+    {
+        uint64_t stale = 2 * fcr->intervalNs;
+        auto j = m_fcrFlows.begin();
+        while (j != m_fcrFlows.end() && j->second.seen + stale >= now)
+        {
+            ++j;
+        }
+        if (j == m_fcrFlows.end())
+        {
+            return nullptr;
+        }
+        m_fcrFlows.erase(j);
+    }
+    FcrFlow& n = m_fcrFlows[flow];
+    n.seen = now;
+    n.sentRound = m_round - 1;
+    n.countedRound = m_round - 1;
+    n.src = src;
+    return &n;
+}
+
+/* hpcc_int_fcr_rate(): eta x B over the flows counted, the same for each
+ * (draft section 5); fcr-drain is not modelled */
+void
+HpccQueueDisc::FcrRate()
+{
+    m_fcrRate = std::max<uint64_t>(m_rate.GetBitRate() / 1000 * fcr->eta / m_active, 1);
+}
+
+/* hpcc_int_fcr_round(): a round counts the flows seen in the last interval */
+void
+HpccQueueDisc::FcrRound(uint64_t now, uint64_t backlog)
+{
+    uint32_t n = 0;
+    m_round++;
+    for (auto& e : m_fcrFlows)
+    {
+        if (e.second.seen + fcr->intervalNs >= now)
+        {
+            e.second.countedRound = m_round;
+            n++;
+        }
+    }
+    m_roundTs = now;
+    m_active = std::max(n, 1U);
+    m_roundActive = m_active;
+    FcrRate();
+    fcrRounds++;
+}
+
+/* hpcc_int_fcr_count(): a flow not counted at the round's start sends;
+ * the round starts again early once the count has grown by a third and
+ * the round is a quarter of the interval old */
+void
+HpccQueueDisc::FcrCount(FcrFlow* fl, uint64_t now, uint64_t backlog)
+{
+    if (fl->countedRound == m_round)
+    {
+        return;
+    }
+    fl->countedRound = m_round;
+    if (m_active >= HPCC_INT_FCR_FLOWS)
+    {
+        return;
+    }
+    m_active++;
+    if (m_active * HPCC_INT_FCR_EARLY_DEN >= m_roundActive * HPCC_INT_FCR_EARLY_NUM &&
+        now - m_roundTs >= fcr->intervalNs / HPCC_INT_FCR_EARLY_GAP)
+    {
+        FcrRound(now, backlog);
+        fcrEarlyRounds++;
+        return;
+    }
+    FcrRate();
+}
+
+/* hpcc_int_fcr_allow(): fcr-sender-max messages per interval per sender,
+ * as a steady rate and a burst after a quiet interval */
+bool
+HpccQueueDisc::FcrAllow(uint32_t src, uint64_t now)
+{
+    uint64_t interval = fcr->intervalNs;
+    uint64_t cost = std::max<uint64_t>(interval / fcr->senderMax, 1);
+    auto it = m_senderTat.find(src);
+    uint64_t t = std::max(it == m_senderTat.end() ? now : it->second, now);
+    if (t - now + cost > interval)
+    {
+        return false;
+    }
+    m_senderTat[src] = t + cost;
+    return true;
+}
+
+/* hpcc_int_fcr_send() and the work that sends: the switch's bounds
+ * (hpcc_int_lim_allow(), kernel/lib/hpcc_int_lim.h), then a UDP datagram
+ * from the switch to the sender's FCR port; a hardware hop sends it at
+ * once */
+void
+HpccQueueDisc::FcrSend(const hpcc_fcr_msg& m, Ipv4Address to)
+{
+    FcrSwitch* sw = fcrSwitch;
+    uint8_t dst[16];
+    Mapped(to.Get(), dst);
+    if (!hpcc_int_dst_unicast(dst, 4))
+    {
+        return;
+    }
+    switch (hpcc_int_lim_allow(&sw->lim,
+                               dst,
+                               TupleHash(to.Get(), 0, 0, 0, 0),
+                               (uint64_t)Simulator::Now().GetNanoSeconds(),
+                               &fcr->lim))
+    {
+    case HPCC_INT_LIM_DST:
+        sw->dstLimited++;
+        return;
+    case HPCC_INT_LIM_TOTAL:
+        sw->msgLimited++;
+        return;
+    default:
+        break;
+    }
+    uint8_t b[HPCC_WIRE_FCR_LEN];
+    hpcc_fcr_encode(b, &m);
+    Ptr<Packet> pk = Create<Packet>(b, sizeof(b));
+    Ptr<Socket> sock = sw->sock;
+    Simulator::ScheduleNow(
+        [sock, pk, to]() { sock->SendTo(pk, 0, InetSocketAddress(to, HPCC_WIRE_FCR_PORT)); });
+    sw->sent++;
+    fcrSent++;
+}
+
+/*
+ * hpcc_int_fcr_data(): a data segment (ACK set, payload) of a workload
+ * flow leaving through the port: the flow tracked with its newest
+ * sequence number; while the backlog says congested (at or above
+ * fcr-qlen-high until at or below fcr-qlen-low), rounds every
+ * fcr-interval, one message per round to each flow whose sender takes FCR
+ * (every HPCC flow: FCR is on at every host), a CE mark for the others.
+ * The backlog is read for every segment (the module reads it at most
+ * HPCC_INT_FCR_SAMPLES times per interval).
+ */
+void
+HpccQueueDisc::FcrData(Ptr<QueueDiscItem> item, uint64_t backlog)
+{
+    Ptr<Ipv4QueueDiscItem> ip = DynamicCast<Ipv4QueueDiscItem>(item);
+    if (!ip || ip->GetHeader().GetProtocol() != 6)
+    {
+        return;
+    }
+    Ptr<Packet> p = item->GetPacket();
+    TcpHeader th;
+    if (p->GetSize() < 20 || !p->PeekHeader(th) || !(th.GetFlags() & TcpHeader::ACK) ||
+        p->GetSize() <= th.GetSerializedSize())
+    {
+        return;
+    }
+    const Ipv4Header& h = ip->GetHeader();
+    uint32_t src = h.GetSource().Get(), dst = h.GetDestination().Get();
+    FlowInfo* f = FlowTable::ByTuple(src, dst, th.GetSourcePort(), th.GetDestinationPort());
+    if (!f)
+    {
+        return;
+    }
+    uint64_t now = (uint64_t)Simulator::Now().GetNanoSeconds();
+    if (!m_congested && backlog >= fcr->high)
+    {
+        m_congested = true;
+        m_roundTs = 0;
+    }
+    else if (m_congested && backlog <= fcr->low)
+    {
+        m_congested = false;
+    }
+    FcrFlow* fl = FcrFlowOf(f->id, src, now);
+    if (fl)
+    {
+        fl->seq = th.GetSequenceNumber().GetValue();
+        fl->seen = now;
+    }
+    else
+    {
+        fcrTableFull++;
+    }
+    if (!m_congested)
+    {
+        return;
+    }
+    if (!m_roundTs || now - m_roundTs >= fcr->intervalNs)
+    {
+        FcrRound(now, backlog);
+    }
+    else if (fl)
+    {
+        FcrCount(fl, now, backlog);
+    }
+    bool support = f->hpcc != nullptr;
+    bool send = fl && support && fl->sentRound != m_round;
+    if (send && !FcrAllow(src, now))
+    {
+        fcrSenderLimited++;
+        send = false;
+    }
+    if (send)
+    {
+        hpcc_fcr_msg m{};
+        fl->sentRound = m_round;
+        m.family = 4;
+        m.switch_id = switchId;
+        m.port_id = portId;
+        m.rate = m_fcrRate;
+        m.ts = now;
+        m.seq = fl->seq;
+        m.round = m_round;
+        m.interval = (uint32_t)(fcr->intervalNs / 1000);
+        m.sport = th.GetSourcePort();
+        m.dport = th.GetDestinationPort();
+        Mapped(src, m.saddr);
+        Mapped(dst, m.daddr);
+        FcrSend(m, h.GetSource());
+    }
+    if ((!fl || !support) && item->Mark())
+    {
+        fcrCeMarked++;
+    }
 }
 
 /* --- ECMP --------------------------------------------------------------- */
@@ -494,6 +750,54 @@ HpccAgent::StartApplication()
     m_sock->SetRecvCallback(MakeCallback(&HpccAgent::Recv, this));
     m_tokens = m_ap->budget > 0 ? std::max(1.0, m_ap->budget * 1e-4) : 0;
     m_tokenTime = Simulator::Now();
+    if (fcrPort)
+    {
+        m_fcrSock = Socket::CreateSocket(GetNode(), UdpSocketFactory::GetTypeId());
+        m_fcrSock->Bind(InetSocketAddress(Ipv4Address::GetAny(), fcrPort));
+        m_fcrSock->SetRecvCallback(MakeCallback(&HpccAgent::FcrRecv, this));
+    }
+}
+
+/*
+ * The module's FCR receive path (notify.c): decoded (hpcc_fcr_decode()),
+ * a rate below rate-min or above the line rate refused, the flow found by its 4-tuple, then
+ * checked and held by the flow (TcpHpcc::FcrTake()); every outcome
+ * counted as the module counts it.  Every switch is in the managed
+ * domain, and no message carries a MAC.
+ */
+void
+HpccAgent::FcrRecv(Ptr<Socket> s)
+{
+    Ptr<Packet> p;
+    Address from;
+    while ((p = s->RecvFrom(from)))
+    {
+        uint8_t b[HPCC_WIRE_FCR_LEN];
+        uint32_t len = p->CopyData(b, sizeof(b));
+        hpcc_fcr_msg m;
+        if (hpcc_fcr_decode(b, len, &m) != HPCC_FCR_OK)
+        {
+            fcr.malformed++;
+            continue;
+        }
+        if (m.rate < hostParams->fcrRateMin || m.rate > hostParams->maxPacingBps)
+        {
+            fcr.outOfRange++;
+            continue;
+        }
+        auto v4 = [](const uint8_t* a) {
+            return (uint32_t)a[12] << 24 | (uint32_t)a[13] << 16 | (uint32_t)a[14] << 8 | a[15];
+        };
+        FlowInfo* f = m.family == 4
+                          ? FlowTable::ByTuple(v4(m.saddr), v4(m.daddr), m.sport, m.dport)
+                          : nullptr;
+        if (!f || !f->hpcc || f->src != m_host)
+        {
+            fcr.noFlow++;
+            continue;
+        }
+        f->hpcc->FcrTake(m, &fcr);
+    }
 }
 
 void
@@ -502,6 +806,10 @@ HpccAgent::StopApplication()
     if (m_sock)
     {
         m_sock->Close();
+    }
+    if (m_fcrSock)
+    {
+        m_fcrSock->Close();
     }
 }
 

@@ -63,12 +63,22 @@ struct Config
     double budget{0};
     double probeTimeoutUs{1000};
     uint32_t probeHops{5};
+    /* FCR */
+    bool fcr{false};
+    uint64_t fcrHigh{100000}, fcrLow{30000};
+    uint32_t fcrIntervalUs{100};
+    uint32_t fcrEta{950};
+    uint32_t fcrSenderMax{64};
+    uint64_t fcrRateMin{HPCC_FCR_RATE_MIN_DEFAULT};
+    uint32_t fcrHoldMaxUs{HPCC_FCR_HOLD_MAX_DEFAULT};
     std::string out{"."};
 };
 
 Config cfg;
 HostParams hostParams;
 AgentParams agentParams;
+FcrHopParams fcrHop;
+std::map<uint32_t, FcrSwitch> fcrSwitches; /* by switch node id */
 
 NodeContainer hostNodes, switchNodes;
 std::vector<Ipv4Address> hostAddr;
@@ -182,6 +192,11 @@ Connect(Ptr<Node> a, Ptr<Node> b, const std::string& rate, bool aIsHost, uint32_
         {
             qd->switchId = d.Get(i)->GetNode()->GetId();
             qd->portId = d.Get(i)->GetIfIndex();
+            if (cfg.fcr)
+            {
+                qd->fcr = &fcrHop;
+                qd->fcrSwitch = &fcrSwitches[qd->switchId];
+            }
             std::vector<uint64_t>* hist = (i == 1 && aIsHost) ? &torDownHist : &fabricHist;
             Simulator::Schedule(Seconds(cfg.queueFrom), [qd, hist]() { qd->qhist = hist; });
             switchPorts.push_back(qd);
@@ -634,12 +649,26 @@ Write()
         unfinished += f.finish < 0;
     }
     uint64_t drops = 0, marks = 0, stamps = 0;
+    uint64_t fcrSent = 0, fcrRounds = 0, fcrEarly = 0, fcrSenderLimited = 0, fcrTableFull = 0;
+    uint64_t fcrCe = 0, fcrDstLimited = 0, fcrMsgLimited = 0;
     for (HpccQueueDisc* q : switchPorts)
     {
         drops += q->drops;
         marks += q->marks;
         stamps += q->stamps;
+        fcrSent += q->fcrSent;
+        fcrRounds += q->fcrRounds;
+        fcrEarly += q->fcrEarlyRounds;
+        fcrSenderLimited += q->fcrSenderLimited;
+        fcrTableFull += q->fcrTableFull;
+        fcrCe += q->fcrCeMarked;
     }
+    for (auto& e : fcrSwitches)
+    {
+        fcrDstLimited += e.second.dstLimited;
+        fcrMsgLimited += e.second.msgLimited;
+    }
+    FcrCounts fc;
     uint64_t probes = 0, responses = 0, pushed = 0, waits = 0, timeouts = 0;
     double busy = 0;
     for (auto& a : agents)
@@ -650,6 +679,12 @@ Write()
         waits += a->budgetWaits;
         timeouts += a->timeouts;
         busy = std::max(busy, a->busyTime.GetSeconds());
+        fc.accepted += a->fcr.accepted;
+        fc.ignored += a->fcr.ignored;
+        fc.badSeq += a->fcr.badSeq;
+        fc.outOfRange += a->fcr.outOfRange;
+        fc.noFlow += a->fcr.noFlow;
+        fc.malformed += a->fcr.malformed;
     }
     uint64_t bytes = 0;
     for (const FlowInfo& f : FlowTable::All())
@@ -685,6 +720,21 @@ Write()
        << "  \"budget_waits\": " << waits << ",\n"
        << "  \"probe_timeouts\": " << timeouts << ",\n"
        << "  \"agent_busy_max_s\": " << busy << ",\n"
+       << "  \"fcr\": " << (cfg.fcr ? "true" : "false") << ",\n"
+       << "  \"fcr_sent\": " << fcrSent << ",\n"
+       << "  \"fcr_rounds\": " << fcrRounds << ",\n"
+       << "  \"fcr_early_rounds\": " << fcrEarly << ",\n"
+       << "  \"fcr_sender_limited\": " << fcrSenderLimited << ",\n"
+       << "  \"fcr_dst_limited\": " << fcrDstLimited << ",\n"
+       << "  \"fcr_msg_limited\": " << fcrMsgLimited << ",\n"
+       << "  \"fcr_table_full\": " << fcrTableFull << ",\n"
+       << "  \"fcr_ce_marked\": " << fcrCe << ",\n"
+       << "  \"fcr_accepted\": " << fc.accepted << ",\n"
+       << "  \"fcr_ignored\": " << fc.ignored << ",\n"
+       << "  \"fcr_bad_seq\": " << fc.badSeq << ",\n"
+       << "  \"fcr_out_of_range\": " << fc.outOfRange << ",\n"
+       << "  \"fcr_no_flow\": " << fc.noFlow << ",\n"
+       << "  \"fcr_malformed\": " << fc.malformed << ",\n"
        << "  \"queue_fabric_p99_bytes\": " << Percentile(fabricHist, 0.99) << ",\n"
        << "  \"queue_tor_down_p99_bytes\": " << Percentile(torDownHist, 0.99) << ",\n"
        << "  \"records_left\": " << SamplePool::Size() << "\n"
@@ -734,6 +784,14 @@ main(int argc, char** argv)
     cmd.AddValue("budget", "hpccd: probes per second per host, 0 = unbounded", cfg.budget);
     cmd.AddValue("probe-timeout-us", "hpccd: a probe unanswered this long is replaced", cfg.probeTimeoutUs);
     cmd.AddValue("probe-hops", "hpccd: hop records a probe has room for", cfg.probeHops);
+    cmd.AddValue("fcr", "Fast Congestion Response at every switch port and host", cfg.fcr);
+    cmd.AddValue("fcr-qlen-high", "hpcc_int fcr-qlen-high, bytes", cfg.fcrHigh);
+    cmd.AddValue("fcr-qlen-low", "hpcc_int fcr-qlen-low, bytes", cfg.fcrLow);
+    cmd.AddValue("fcr-interval-us", "hpcc_int fcr-interval, us", cfg.fcrIntervalUs);
+    cmd.AddValue("fcr-eta", "hpcc_int fcr-eta, per mille of B", cfg.fcrEta);
+    cmd.AddValue("fcr-sender-max", "hpcc_int fcr-sender-max, per interval", cfg.fcrSenderMax);
+    cmd.AddValue("fcr-rate-min", "tcp_hpcc fcr rate-min, bit/s", cfg.fcrRateMin);
+    cmd.AddValue("fcr-hold-max-us", "tcp_hpcc fcr hold-max, us", cfg.fcrHoldMaxUs);
     cmd.AddValue("out", "output directory", cfg.out);
     cmd.Parse(argc, argv);
     NS_ABORT_MSG_IF(cfg.algo != "hpcc-probe" && cfg.algo != "hpcc-int" && cfg.algo != "dctcp" &&
@@ -744,7 +802,25 @@ main(int argc, char** argv)
                     "unknown --start " << cfg.start);
     NS_ABORT_MSG_IF(cfg.pacingGainPct < HPCC_PACING_GAIN_MIN || cfg.pacingGainPct > HPCC_PACING_GAIN_MAX,
                     "--pacing-gain out of range");
+    NS_ABORT_MSG_IF(cfg.fcr && cfg.algo != "hpcc-probe" && cfg.algo != "hpcc-int",
+                    "--fcr needs an HPCC --algo");
+    NS_ABORT_MSG_IF(cfg.fcr && (!cfg.fcrHigh || cfg.fcrLow >= cfg.fcrHigh),
+                    "--fcr-qlen-low must be below --fcr-qlen-high, which must not be 0");
+    NS_ABORT_MSG_IF(cfg.fcrIntervalUs < 1 || cfg.fcrIntervalUs > HPCC_INT_INTERVAL_MAX,
+                    "--fcr-interval-us out of range (1 to " << HPCC_INT_INTERVAL_MAX << ")");
+    NS_ABORT_MSG_IF(cfg.fcrEta < 100 || cfg.fcrEta > 1000, "--fcr-eta out of range (100 to 1000)");
+    NS_ABORT_MSG_IF(cfg.fcrSenderMax < 1 || cfg.fcrSenderMax > 1024,
+                    "--fcr-sender-max out of range (1 to 1024)");
+    NS_ABORT_MSG_IF(cfg.fcrRateMin < 1 || cfg.fcrRateMin > HPCC_RATE_MAX,
+                    "--fcr-rate-min out of range");
+    NS_ABORT_MSG_IF(cfg.fcrHoldMaxUs < 1 || cfg.fcrHoldMaxUs > 1000000,
+                    "--fcr-hold-max-us out of range (1 to 1000000)");
     LoadCdf(cfg.cdf);
+    fcrHop.high = cfg.fcrHigh;
+    fcrHop.low = cfg.fcrLow;
+    fcrHop.intervalNs = (uint64_t)cfg.fcrIntervalUs * 1000;
+    fcrHop.eta = cfg.fcrEta;
+    fcrHop.senderMax = cfg.fcrSenderMax;
 
     RngSeedManager::SetSeed(cfg.seed);
     RngSeedManager::SetRun(1);
@@ -793,6 +869,9 @@ main(int argc, char** argv)
     hostParams.slowStart = cfg.start == "slow-start";
     hostParams.pacingGainPct = cfg.pacingGainPct;
     hostParams.maxPacingBps = hostRateBps;
+    hostParams.fcr = cfg.fcr;
+    hostParams.fcrHoldMaxNs = (uint64_t)cfg.fcrHoldMaxUs * 1000;
+    hostParams.fcrRateMin = cfg.fcrRateMin;
     NS_ABORT_MSG_IF(!hpcc_params_valid(&hostParams.p), "HPCC parameters out of range");
 
     agentParams.outstanding = cfg.outstanding;
@@ -813,6 +892,8 @@ main(int argc, char** argv)
         listeners.push_back(l);
         Ptr<HpccAgent> a = CreateObject<HpccAgent>();
         a->Setup(&agentParams, h, hostAddr[h], 6863);
+        a->hostParams = &hostParams;
+        a->fcrPort = cfg.fcr ? HPCC_WIRE_FCR_PORT : 0;
         hostNodes.Get(h)->AddApplication(a);
         a->SetStartTime(Seconds(0));
         agents.push_back(a);
@@ -820,6 +901,12 @@ main(int argc, char** argv)
                                                                                  MakeCallback(&HostRx));
     }
 
+    for (auto& e : fcrSwitches)
+    {
+        Ptr<Node> node = NodeList::GetNode(e.first);
+        e.second.sock = Socket::CreateSocket(node, UdpSocketFactory::GetTypeId());
+        e.second.sock->Bind();
+    }
     GenerateFlows();
     Simulator::Schedule(Seconds(cfg.duration), &StopWhenDone);
     Simulator::Stop(Seconds(cfg.duration + cfg.drain));

@@ -271,6 +271,10 @@ TcpHpcc::CongControl(Ptr<TcpSocketState> tcb,
     {
         FallbackPacing(tcb);
     }
+    if (m_hp->fcr)
+    {
+        FcrApply(tcb, law, now);
+    }
     /* hpcc_report() */
     bool inflight = InFlight();
     if (!inflight && !m_idleSince)
@@ -284,6 +288,91 @@ TcpHpcc::CongControl(Ptr<TcpSocketState> tcb,
         {
             onActive();
         }
+    }
+}
+
+/*
+ * hpcc_fcr_lock() and hpcc_fcr_hold() (notify.c): a message whose sequence
+ * number names no data in flight is refused; one taken into the holds
+ * lowers the pacing rate at once to the lowest rate held (the window waits
+ * for the next ACK, FcrApply()).  snd_una and snd_nxt are ns-3's last
+ * acknowledged and highest sent sequence numbers.
+ */
+void
+TcpHpcc::FcrTake(const hpcc_fcr_msg& m, FcrCounts* c)
+{
+    if (!m_tcb ||
+        !hpcc_fcr_in_window(m.seq,
+                            m_tcb->m_lastAckedSeq.GetValue(),
+                            m_tcb->m_highTxMark.Get().GetValue()))
+    {
+        c->badSeq++;
+        return;
+    }
+    uint64_t now = Now();
+    int res = hpcc_fcr_hold_put(m_fcr, &m, now, m_hp->fcrHoldMaxNs);
+    if (res == HPCC_FCR_PUT_OLD || res == HPCC_FCR_PUT_FULL)
+    {
+        c->ignored++;
+        return;
+    }
+    m_fcrGen++;
+    uint64_t low = hpcc_fcr_lowest(m_fcr, now);
+    if (low && m_tcb->m_pacingRate.Get().GetBitRate() > low)
+    {
+        m_tcb->m_pacingRate = DataRate(low);
+    }
+    c->accepted++;
+}
+
+/*
+ * hpcc_fcr_apply() (kernel/tcp_hpcc/fcr.c), after the law of this ACK: the
+ * lowest rate R held caps the pacing rate at R and the window at R x T
+ * (hpcc_host_fcr_window()); under the HPCC law W and Wc are capped too,
+ * not below W_min, so that HPCC's law raises W from there once no hold is
+ * in force.
+ */
+void
+TcpHpcc::FcrApply(Ptr<TcpSocketState> tcb, Mode law, uint64_t now)
+{
+    if (m_fcrGen == m_fcrUsedGen && now >= m_fcrUntil)
+    {
+        m_fcrRate = 0;
+        return;
+    }
+    uint64_t until = 0;
+    for (const hpcc_fcr_hold& h : m_fcr)
+    {
+        if (h.rate && h.until > now)
+        {
+            until = std::max(until, h.until);
+        }
+    }
+    uint64_t rate = hpcc_fcr_lowest(m_fcr, now);
+    m_fcrUsedGen = m_fcrGen;
+    m_fcrUntil = until;
+    m_fcrRate = rate;
+    if (!rate)
+    {
+        return;
+    }
+    uint32_t mss = tcb->m_segmentSize;
+    uint64_t w = hpcc_host_fcr_window(rate, m_hp->p.t_ns, mss);
+    if (law == HPCC)
+    {
+        uint64_t wq = std::max<uint64_t>(w << HPCC_W_SHIFT, m_hp->p.w_min);
+        m_core.w = std::min(m_core.w, wq);
+        m_core.wc = std::min(m_core.wc, wq);
+    }
+    uint64_t cwnd = std::max<uint64_t>(w / std::max(mss, 1U), HPCC_FCR_W_MIN_MSS);
+    if (tcb->m_cWnd.Get() > cwnd * mss)
+    {
+        tcb->m_cWnd = cwnd * mss;
+        tcb->m_cWndInfl = tcb->m_cWnd;
+    }
+    if (tcb->m_pacingRate.Get().GetBitRate() > rate)
+    {
+        tcb->m_pacingRate = DataRate(rate);
     }
 }
 
