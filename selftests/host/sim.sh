@@ -147,12 +147,33 @@ fcr() {
 	return $rc
 }
 
+# tools/sim/report.py over these runs, named as tools/sim/run names them:
+# one table per scenario, a row per algorithm, FCR's messages (and those
+# taken) in the FCR run's row and in no other
+report() {
+	local d=$W/report sc=websearch-50-incast row f
+	mkdir -p "$d"
+	ln -s "$W/mix-hpcc-probe" "$d/hpcc-probe-ms0-$sc-s1" &&
+		ln -s "$W/fcr" "$d/hpcc-probe-fcr-ms0-$sc-s1" &&
+		ln -s "$W/mix-dctcp" "$d/dctcp-$sc-s1" || return 1
+	/usr/bin/python3 "$TOP/tools/sim/report.py" "$d" > /dev/null || return 1
+	# the first table's rows (the second's rows start alike)
+	row=$(grep -m1 "^| hpcc-probe-fcr-ms0 |" "$d/report.md") || return 1
+	f="$(val fcr fcr_sent) ($(val fcr fcr_accepted))"
+	echo "FCR row: $row"
+	echo "${row% |}" | grep -q "| $f$" &&
+		grep -m1 "^| dctcp |" "$d/report.md" | grep -q -- "| - |$" &&
+		grep -m1 "^| hpcc-probe-ms0 |" "$d/report.md" | grep -q -- "| - |$" &&
+		grep -q "^## $sc" "$d/report.md"
+}
+
 ktap_print_header
-ktap_set_plan 6
+ktap_set_plan 7
 t "every flow completes: bytes delivered, no record left, none faster than alone" conserved
 t "the same seed gives the same run, another seed another" repeatable
 t "standing queue: HPCC (probes, per-packet INT) < DCTCP < CUBIC" queues
 t "hpccd's probes are all answered and pushed; long flows never fall back" probe_path
 t "bad parameters are refused; --start slow-start runs" bad_params
 t "FCR: congested ports send messages, senders count each and take some, every flow completes" fcr
+t "tools/sim/report.py: a table per scenario, FCR's messages in the FCR run's row" report
 ktap_finished
