@@ -122,7 +122,8 @@ bad_params() {
 }
 
 # FCR at every switch port (congested from 60 kB, rounds of 20 us) and
-# every sender, in the mix: the incasts' ports send messages, each message
+# every sender, in the mix, beside INT (the probes still stamped): the
+# incasts' ports send messages, each message
 # that arrives is counted once by its sender (accepted, ignored, or refused
 # for its sequence number: its segment acknowledged, its flow ended), some
 # are taken and every flow still completes; without --fcr no message.
@@ -140,8 +141,12 @@ fcr() {
 	# a message lost to a full buffer is a drop; none otherwise
 	[ $((a + i + b)) -le "$s" ] && [ $((a + i + b + d)) -ge "$s" ] || rc=1
 	[ "$(val mix-hpcc-probe fcr_sent)" = 0 ] || rc=1
+	# the hops still stamp the probes: FCR is beside INT, not instead
+	echo "stamps: $(val fcr stamps) with FCR, $(val mix-hpcc-probe stamps) without"
+	[ "$(val fcr stamps)" -gt $(($(val mix-hpcc-probe stamps) / 2)) ] || rc=1
 	refused "needs an HPCC" --algo=dctcp --fcr &&
 		refused "fcr-qlen-low must be below" --fcr --fcr-qlen-low=100000 &&
+		refused "which must not be 0" --fcr --fcr-qlen-high=0 &&
 		refused "fcr-interval-us out of range" --fcr-interval-us=40000 &&
 		refused "fcr-eta out of range" --fcr-eta=50 || rc=1
 	return $rc

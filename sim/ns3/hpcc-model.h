@@ -187,7 +187,7 @@ struct FcrHopParams
 {
     uint64_t high{0};
     uint64_t low{0};
-    uint64_t intervalNs{100000};
+    uint64_t intervalNs{1000000};
     uint32_t eta{950};
     uint32_t senderMax{64};
     hpcc_int_lim_cfg lim{HPCC_INT_FCR_MSG_RATE_DEFAULT,

@@ -276,13 +276,13 @@ HpccQueueDisc::DoEnqueue(Ptr<QueueDiscItem> item)
     uint64_t backlog = GetInternalQueue(0)->GetNBytes();
     HpccTag tag;
 
+    if (!isHost && fcr)
+    {
+        FcrData(item, backlog);
+    }
     if (isHost)
     {
         HostEgress(item);
-    }
-    else if (fcr)
-    {
-        FcrData(item, backlog);
     }
     else if (m_stamp && item->GetPacket()->PeekPacketTag(tag) &&
              (tag.kind == HpccTag::PROBE || (m_stamp == 2 && tag.kind == HpccTag::DATA)))
@@ -509,11 +509,13 @@ HpccQueueDisc::FcrSend(const hpcc_fcr_msg& m, Ipv4Address to)
     uint8_t b[HPCC_WIRE_FCR_LEN];
     hpcc_fcr_encode(b, &m);
     Ptr<Packet> pk = Create<Packet>(b, sizeof(b));
-    Ptr<Socket> sock = sw->sock;
-    Simulator::ScheduleNow(
-        [sock, pk, to]() { sock->SendTo(pk, 0, InetSocketAddress(to, HPCC_WIRE_FCR_PORT)); });
-    sw->sent++;
-    fcrSent++;
+    Simulator::ScheduleNow([this, sw, pk, to]() {
+        if (sw->sock->SendTo(pk, 0, InetSocketAddress(to, HPCC_WIRE_FCR_PORT)) >= 0)
+        {
+            sw->sent++;
+            fcrSent++;
+        }
+    });
 }
 
 /*
@@ -651,6 +653,9 @@ EcmpRouting::Pick(Ptr<const Packet> p, const Ipv4Header& h)
         }
         else
         {
+            /* (a datagram a switch sends, an FCR message, is routed
+             * before its UDP header is added: its first payload bytes
+             * stand in for the ports, the same for every message) */
             uint8_t ports[4] = {0, 0, 0, 0};
             if (p && p->GetSize() >= 4)
             {

@@ -65,8 +65,8 @@ struct Config
     uint32_t probeHops{5};
     /* FCR */
     bool fcr{false};
-    uint64_t fcrHigh{100000}, fcrLow{30000};
-    uint32_t fcrIntervalUs{100};
+    uint64_t fcrHigh{100000}, fcrLow{UINT64_MAX}; /* low: high / 2 unless given */
+    uint32_t fcrIntervalUs{1000};
     uint32_t fcrEta{950};
     uint32_t fcrSenderMax{64};
     uint64_t fcrRateMin{HPCC_FCR_RATE_MIN_DEFAULT};
@@ -786,7 +786,7 @@ main(int argc, char** argv)
     cmd.AddValue("probe-hops", "hpccd: hop records a probe has room for", cfg.probeHops);
     cmd.AddValue("fcr", "Fast Congestion Response at every switch port and host", cfg.fcr);
     cmd.AddValue("fcr-qlen-high", "hpcc_int fcr-qlen-high, bytes", cfg.fcrHigh);
-    cmd.AddValue("fcr-qlen-low", "hpcc_int fcr-qlen-low, bytes", cfg.fcrLow);
+    cmd.AddValue("fcr-qlen-low", "hpcc_int fcr-qlen-low, bytes (default: half of high)", cfg.fcrLow);
     cmd.AddValue("fcr-interval-us", "hpcc_int fcr-interval, us", cfg.fcrIntervalUs);
     cmd.AddValue("fcr-eta", "hpcc_int fcr-eta, per mille of B", cfg.fcrEta);
     cmd.AddValue("fcr-sender-max", "hpcc_int fcr-sender-max, per interval", cfg.fcrSenderMax);
@@ -804,6 +804,10 @@ main(int argc, char** argv)
                     "--pacing-gain out of range");
     NS_ABORT_MSG_IF(cfg.fcr && cfg.algo != "hpcc-probe" && cfg.algo != "hpcc-int",
                     "--fcr needs an HPCC --algo");
+    if (cfg.fcrLow == UINT64_MAX)
+    {
+        cfg.fcrLow = cfg.fcrHigh / 2;
+    }
     NS_ABORT_MSG_IF(cfg.fcr && (!cfg.fcrHigh || cfg.fcrLow >= cfg.fcrHigh),
                     "--fcr-qlen-low must be below --fcr-qlen-high, which must not be 0");
     NS_ABORT_MSG_IF(cfg.fcrIntervalUs < 1 || cfg.fcrIntervalUs > HPCC_INT_INTERVAL_MAX,
