@@ -172,8 +172,28 @@ report() {
 		grep -q "^## $sc" "$d/report.md"
 }
 
+# hpccd's probe budget: at 200,000 probes a second a host the run ends (a
+# wait shorter than ns-3's nanosecond once fired at once and waited
+# again forever at the same time); at 20,000 the hosts send at most the
+# budget over the run plus each host's burst of 2, and flows wait for it
+budget() {
+	local p w e h rc=0
+	mkdir -p "$W/b1"
+	# shellcheck disable=SC2086
+	timeout 120 "$SIM" --algo=hpcc-probe --budget=200000 --out="$W/b1" $MIX \
+		> "$W/b1.log" 2>&1 || { echo "--budget=200000: no end in 120 s"; return 1; }
+	run b2 hpcc-probe "$MIX" --budget=20000 || return 1
+	p=$(val b2 probes) w=$(val b2 budget_waits) e=$(val b2 sim_end_s)
+	h=$(val b2 hosts)
+	echo "--budget=20000: $p probes from $h hosts in $e s, $w waits; 200000: $(val b1 probes) probes"
+	awk -v p="$p" -v h="$h" -v e="$e" 'BEGIN { exit !(p <= h * (20000 * e + 2)) }' &&
+		[ "$w" -gt 0 ] && [ "$(val b2 unfinished)" = 0 ] &&
+		[ "$(val b1 unfinished)" = 0 ] || rc=1
+	return $rc
+}
+
 ktap_print_header
-ktap_set_plan 7
+ktap_set_plan 8
 t "every flow completes: bytes delivered, no record left, none faster than alone" conserved
 t "the same seed gives the same run, another seed another" repeatable
 t "standing queue: HPCC (probes, per-packet INT) < DCTCP < CUBIC" queues
@@ -181,4 +201,5 @@ t "hpccd's probes are all answered and pushed; long flows never fall back" probe
 t "bad parameters are refused; --start slow-start runs" bad_params
 t "FCR: congested ports send messages, senders count each and take some, every flow completes" fcr
 t "tools/sim/report.py: a table per scenario, FCR's messages in the FCR run's row" report
+t "hpccd's probe budget: runs end, the hosts send within it, flows wait for it" budget
 ktap_finished

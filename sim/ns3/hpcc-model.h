@@ -28,6 +28,7 @@ extern "C" {
 #include "ns3/network-module.h"
 #include "ns3/traffic-control-module.h"
 
+#include <deque>
 #include <functional>
 #include <map>
 #include <unordered_map>
@@ -442,7 +443,8 @@ struct AgentParams
 /**
  * HpccAgent - hpccd on one host: probes for the host's HPCC flows while
  * they have data in flight, the next as soon as the response arrives (or
- * after a timeout), within the probe budget; answers probes; pushes each
+ * after a timeout), within the probe budget (flows waiting for a token
+ * queue in order, as in hpccd's sched.c); answers probes; pushes each
  * response's records to the flow's TcpHpcc after the host cost.
  */
 class HpccAgent : public Application
@@ -471,6 +473,8 @@ class HpccAgent : public Application
     void Push(uint32_t flow, Sample s);
     bool Token();
     void FcrRecv(Ptr<Socket> s);
+    void ArmWait();
+    void Served();
 
     struct Probing
     {
@@ -485,6 +489,8 @@ class HpccAgent : public Application
     Ptr<Socket> m_sock, m_fcrSock;
     std::unordered_map<uint32_t, Probing> m_flows;
     Time m_busyUntil{0};
+    std::deque<uint32_t> m_waitq; /* flows waiting for a token, in order */
+    bool m_waitArmed{false};
     double m_tokens{0};
     Time m_tokenTime{0};
 };

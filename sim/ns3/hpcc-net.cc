@@ -6,6 +6,8 @@
  */
 #include "hpcc-model.h"
 
+#include <cmath>
+
 namespace hpccsim
 {
 
@@ -876,18 +878,60 @@ HpccAgent::TrySend(uint32_t flow)
     {
         return;
     }
-    if (!Token())
+    /* hpccd_want(): a token only when no flow waits, else in the queue */
+    if (!m_waitq.empty() || !Token())
     {
         budgetWaits++;
         pr.waiting = true;
-        Time wait = Seconds((1 - m_tokens) / m_ap->budget);
-        Simulator::Schedule(wait, [this, flow]() {
-            m_flows[flow].waiting = false;
-            TrySend(flow);
-        });
+        m_waitq.push_back(flow);
+        ArmWait();
         return;
     }
     Send(flow);
+}
+
+/* One timer for the flows waiting for a token, at the next token's time
+ * (a timer per flow would wake every waiting flow for each token). */
+void
+HpccAgent::ArmWait()
+{
+    if (m_waitArmed || m_waitq.empty())
+    {
+        return;
+    }
+    m_waitArmed = true;
+    /* at least 1 ns: a wait shorter than ns-3's resolution would fire at
+     * once, find no token, and wait again forever at the same time */
+    double ns = std::ceil(std::max(0.0, 1 - m_tokens) / m_ap->budget * 1e9);
+    Simulator::Schedule(NanoSeconds(std::max<int64_t>(1, (int64_t)ns)), &HpccAgent::Served, this);
+}
+
+/* hpccd_next_queued(): the waiting flows, in the order they began to
+ * wait, one token each; a flow that no longer has data in flight leaves
+ * the queue. */
+void
+HpccAgent::Served()
+{
+    m_waitArmed = false;
+    while (!m_waitq.empty())
+    {
+        uint32_t flow = m_waitq.front();
+        FlowInfo* f = FlowTable::ById(flow);
+        if (!f || f->finish >= 0 || !f->hpcc || !f->hpcc->InFlight())
+        {
+            m_waitq.pop_front();
+            m_flows[flow].waiting = false;
+            continue;
+        }
+        if (!Token())
+        {
+            break;
+        }
+        m_waitq.pop_front();
+        m_flows[flow].waiting = false;
+        Send(flow);
+    }
+    ArmWait();
 }
 
 void
