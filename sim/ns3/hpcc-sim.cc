@@ -315,7 +315,10 @@ BuildRoutes()
             }
             Ptr<Node> node = v < nHost ? hostNodes.Get(v) : switchNodes.Get(v - nHost);
             Ptr<EcmpRouting> r = DynamicCast<EcmpRouting>(node->GetObject<Ipv4>()->GetRoutingProtocol());
-            r->salt = v * 2654435761U;
+            /* each switch its own salt; the seed changes them all (seed 1
+             * as ever), so that seeds place flows differently even when
+             * nothing else in the run is random */
+            r->salt = (v * 2654435761U) ^ ((cfg.seed - 1) * 0x9e3779b9U);
             for (const Adj& e : graph[v])
             {
                 if (dist[e.peer] + 1 == dist[v])
