@@ -224,15 +224,15 @@ $(BUILD)/core_bench: $(call obj,obj,tools/bench/core_bench.c $(CORE_SRC))
 	$(call link,$(CC),$(U_CFLAGS))
 
 # The ns-3 model (sim/ns3/, Documentation/simulation.rst), against Debian's
-# libns3-dev (ns-3.37): C++ around the core, the host rules and FCR's codec
-# and holds, which are compiled as C as everywhere else.
+# libns3-dev (ns-3.37): C++ around the core, the host rules, FCR's codec
+# and holds and CCM's rule, which are compiled as C as everywhere else.
 SIM_SRC := sim/ns3/hpcc-sim.cc sim/ns3/tcp-hpcc.cc sim/ns3/hpcc-net.cc
 NS3_LIBS := -lns3-core -lns3-network -lns3-internet -lns3-point-to-point \
 	-lns3-traffic-control -lns3-applications
 SIM_CXXFLAGS := -std=c++17 -Wall -Wextra -Wno-unused-parameter $(CFLAGS) -Isim/ns3
 $(BUILD)/obj/%.o: %.cc
 	$(call compile,$(CXX),$(SIM_CXXFLAGS))
-$(BUILD)/hpcc-sim: $(patsubst %.cc,$(BUILD)/obj/%.o,$(SIM_SRC)) $(call obj,obj,$(CORE_SRC) $(FCR_SRC))
+$(BUILD)/hpcc-sim: $(patsubst %.cc,$(BUILD)/obj/%.o,$(SIM_SRC)) $(call obj,obj,$(CORE_SRC) $(CCM_SRC))
 	$(call link,$(CXX),,$(NS3_LIBS))
 sim: $(BUILD)/hpcc-sim
 

@@ -8,8 +8,12 @@
  * per-packet INT variant of the HPCC paper (INT on every data packet,
  * echoed in ACKs), and Fast Congestion Response: hpcc_int's rounds at
  * the switch ports and the module's holds at the senders (the codec, the
- * holds and the sending bounds of kernel/lib/, compiled unchanged).  Documentation/simulation.rst has the model, what
- * differs from the module, and how to run it.
+ * holds and the sending bounds of kernel/lib/, compiled unchanged), and
+ * path changes: the module's coordination rule (Coordinated Congestion
+ * Management, kernel/lib/hpcc_ccm.c) for HPCC and PLB's rehash rule
+ * (net/ipv4/tcp_plb.c) for DCTCP, each a new flow label in the ECMP hash.
+ * Documentation/simulation.rst has the model, what differs from the
+ * module, and how to run it.
  */
 #ifndef HPCC_MODEL_H
 #define HPCC_MODEL_H
@@ -17,6 +21,7 @@
 extern "C" {
 #include "lib/hpcc_core.h"
 #include "lib/hpcc_fcr.h"
+#include "lib/hpcc_ccm.h"
 #include "lib/hpcc_host.h"
 #include "hpcc_user_net.h"
 #include "lib/hpcc_int_lim.h"
@@ -105,6 +110,12 @@ class HpccTag : public Tag
  * and its probes. */
 uint32_t TupleHash(uint32_t src, uint32_t dst, uint8_t proto, uint16_t sport, uint16_t dport);
 
+struct FlowInfo;
+/* The hash of the flow's data and probes: the 5-tuple's, and with a flow
+ * label (after a path change) the label's too, as a switch that hashes
+ * IPv6's flow label. */
+uint32_t FlowHash(const FlowInfo* f);
+
 class TcpHpcc;
 
 /* How a flow's sender controls congestion. */
@@ -136,6 +147,8 @@ struct FlowInfo
     Ptr<TcpHpcc> hpcc;             /* the flow's congestion ops, HPCC flows */
     Ptr<Socket> sock;
     uint64_t sent{0};
+    uint32_t label{0};             /* flow label, 20 bits; 0: none yet */
+    uint32_t pathChanges{0};       /* new labels (CCM or PLB) */
 };
 
 /* Every flow, by id and by its sender's 4-tuple. */
@@ -160,6 +173,9 @@ class FlowTable
  *	announce support)
  * @fcrHoldMaxNs: fcr hold-max, ns
  * @fcrRateMin: fcr rate-min, bit/s: a message with a lower rate is refused
+ * @ccm: the coordination rule's parameters (ccm-tries, ccm-samples,
+ *	ccm-gap-rtts, ccm-pause); tries 0: no path changes
+ * @ccmShare: ccm-share, percent of the binding hop's B x T
  */
 struct HostParams
 {
@@ -171,6 +187,8 @@ struct HostParams
     bool fcr{false};
     uint64_t fcrHoldMaxNs{HPCC_FCR_HOLD_MAX_DEFAULT * 1000ULL};
     uint64_t fcrRateMin{HPCC_FCR_RATE_MIN_DEFAULT};
+    hpcc_ccm_cfg ccm{};
+    uint8_t ccmShare{0};
 };
 
 /**
@@ -258,6 +276,10 @@ class TcpHpcc : public TcpNewReno
     void FcrTake(const hpcc_fcr_msg& m, FcrCounts* c);
     /* The lowest rate the flow held at its last ACK, bit/s; 0: none. */
     uint64_t FcrRate() const { return m_fcrRate; }
+    /* The coordination rule decided a path change (hpcc_move()): the
+     * caller gives the flow a new label. */
+    std::function<void()> onReroute;
+    uint32_t CcmWaits() const { return m_ccmWaits; }
 
     uint32_t Samples() const { return m_samples; }
     uint32_t Fallbacks() const { return m_fallbacks; }
@@ -276,6 +298,7 @@ class TcpHpcc : public TcpNewReno
     void ApplyW(Ptr<TcpSocketState> tcb);
     void FallbackPacing(Ptr<TcpSocketState> tcb);
     void FcrApply(Ptr<TcpSocketState> tcb, Mode law, uint64_t now);
+    void CcmStep(uint64_t now, uint64_t w0, uint64_t wc0, uint32_t stage0);
 
     const HostParams* m_hp{nullptr};
     uint32_t m_flow{0};
@@ -291,6 +314,62 @@ class TcpHpcc : public TcpNewReno
     Ptr<TcpSocketState> m_tcb;
     hpcc_fcr_hold m_fcr[HPCC_FCR_HOLDS]{};
     uint64_t m_fcrGen{0}, m_fcrUsedGen{0}, m_fcrUntil{0}, m_fcrRate{0};
+    hpcc_ccm_flow m_ccm{};
+    uint32_t m_ccmWaits{0};
+    Ptr<UniformRandomVariable> m_rng;
+};
+
+/**
+ * struct PlbParams - PLB's sysctls (net.ipv4.tcp_plb_*, ip-sysctl.rst)
+ * @rehashRounds: tcp_plb_rehash_rounds, congested rounds before a rehash
+ * @idleRehashRounds: tcp_plb_idle_rehash_rounds, congested rounds before
+ *	a rehash with nothing in flight; 0: never
+ * @congThresh: tcp_plb_cong_thresh, CE-marked fraction of a round's
+ *	packets, of 256, that makes it congested
+ * @suspendRtoNs: tcp_plb_suspend_rto_sec, ns: no rehash for between one
+ *	and two times this after an RTO
+ */
+struct PlbParams
+{
+    uint32_t rehashRounds{12};
+    uint32_t idleRehashRounds{3};
+    uint32_t congThresh{128};
+    uint64_t suspendRtoNs{60000000000ULL};
+};
+
+/**
+ * TcpDctcpPlb - ns-3's DCTCP with Protective Load Balancing as Linux's
+ * DCTCP runs it (tcp_dctcp.c with net/ipv4/tcp_plb.c): at each round's end
+ * the CE-marked fraction updates the count of congested rounds and may
+ * rehash; an RTO pauses rehashing; a restart with nothing in flight may
+ * rehash (the idle rehash).
+ */
+class TcpDctcpPlb : public TcpDctcp
+{
+  public:
+    static TypeId GetTypeId();
+    TcpDctcpPlb() = default;
+    TcpDctcpPlb(const TcpDctcpPlb& o);
+
+    std::string GetName() const override;
+    void Init(Ptr<TcpSocketState> tcb) override;
+    void CwndEvent(Ptr<TcpSocketState> tcb, const TcpSocketState::TcpCAEvent_t event) override;
+    Ptr<TcpCongestionOps> Fork() override;
+
+    void Configure(const PlbParams* pp);
+    /* A rehash (sk_rethink_txhash()): the caller gives the flow a new label. */
+    std::function<void()> onRehash;
+
+  private:
+    void Round(uint32_t bytesMarked, uint32_t bytesAcked, double alpha);
+    void CheckRehash();
+
+    const PlbParams* m_pp{nullptr};
+    Ptr<TcpSocketState> m_tcb;
+    Ptr<UniformRandomVariable> m_rng;
+    uint32_t m_consecCongRounds{0};
+    uint64_t m_pauseUntil{0};
+    bool m_hooked{false};
 };
 
 /**
@@ -319,6 +398,8 @@ class HpccQueueDisc : public QueueDisc
 
     uint32_t switchId{0}, portId{0};
     bool isHost{false};
+    /* Bytes handed to the device so far (txBytes). */
+    uint64_t TxBytes() const { return m_txBytes; }
     uint32_t hostIndex{0};
 
     /* FCR: the settings (nullptr: off), the switch's shared state, and
@@ -405,6 +486,9 @@ class EcmpRouting : public Ipv4RoutingProtocol
 
     std::unordered_map<uint32_t, std::vector<NextHop>> table; /* by dst address */
     uint32_t salt{0};
+
+    /* The next hop (its index in table[dst]) a packet of hash @key takes. */
+    size_t Index(uint32_t dst, uint32_t key) const;
 
   private:
     Ptr<Ipv4Route> Pick(Ptr<const Packet> p, const Ipv4Header& h);

@@ -122,6 +122,13 @@ TupleHash(uint32_t src, uint32_t dst, uint8_t proto, uint16_t sport, uint16_t dp
     return Mix(((uint64_t)h << 32) ^ ((uint64_t)proto << 32) ^ ((uint32_t)sport << 16) ^ dport) | 1;
 }
 
+uint32_t
+FlowHash(const FlowInfo* f)
+{
+    uint32_t h = TupleHash(f->srcAddr.Get(), f->dstAddr.Get(), 6, f->sport, f->dport);
+    return f->label ? Mix(((uint64_t)h << 32) | f->label) | 1 : h;
+}
+
 /* --- flows ------------------------------------------------------------ */
 
 std::vector<FlowInfo> FlowTable::s_flows;
@@ -257,6 +264,14 @@ HpccQueueDisc::HostEgress(Ptr<QueueDiscItem> item)
         tag.kind = HpccTag::DATA;
         tag.flow = f->id;
         tag.sample = SamplePool::New();
+        tag.hash = f->label ? FlowHash(f) : 0;
+        p->ReplacePacketTag(tag);
+        return;
+    }
+    if (f && f->label)
+    {
+        /* a path change: the sender's segments carry the new label */
+        tag.hash = FlowHash(f);
         p->ReplacePacketTag(tag);
         return;
     }
@@ -635,6 +650,17 @@ EcmpRouting::SetIpv4(Ptr<Ipv4> ipv4)
     m_ipv4 = ipv4;
 }
 
+size_t
+EcmpRouting::Index(uint32_t dst, uint32_t key) const
+{
+    auto it = table.find(dst);
+    if (it == table.end() || it->second.size() < 2)
+    {
+        return 0;
+    }
+    return Mix(((uint64_t)key << 32) | salt) % it->second.size();
+}
+
 Ptr<Ipv4Route>
 EcmpRouting::Pick(Ptr<const Packet> p, const Ipv4Header& h)
 {
@@ -669,7 +695,7 @@ EcmpRouting::Pick(Ptr<const Packet> p, const Ipv4Header& h)
                             (ports[0] << 8) | ports[1],
                             (ports[2] << 8) | ports[3]);
         }
-        i = Mix(((uint64_t)key << 32) | salt) % nh.size();
+        i = Index(h.GetDestination().Get(), key);
     }
     Ptr<Ipv4Route> r = Create<Ipv4Route>();
     r->SetDestination(h.GetDestination());
@@ -944,7 +970,7 @@ HpccAgent::Send(uint32_t flow)
     tag.kind = HpccTag::PROBE;
     tag.flow = flow;
     tag.sample = SamplePool::New();
-    tag.hash = TupleHash(f->srcAddr.Get(), f->dstAddr.Get(), 6, f->sport, f->dport);
+    tag.hash = FlowHash(f);
     p->AddPacketTag(tag);
     m_sock->SendTo(p, 0, InetSocketAddress(f->dstAddr, m_port));
     probesSent++;

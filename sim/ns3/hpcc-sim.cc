@@ -6,8 +6,11 @@
  * paper's 320 hosts), a workload drawn from a flow-size CDF at a load,
  * incast on top, and one congestion control for every flow: tcp_hpcc with
  * hpccd's probes, the same law with per-packet INT (the paper's NIC
- * model), DCTCP or CUBIC.  Writes one line per flow (CSV) and a JSON
- * summary; tools/sim/report turns runs into tables and plots.
+ * model), DCTCP or CUBIC; with --pods 1 --cores 0 a leaf-spine, where
+ * --pairs long flows between the first and the last leaf test path
+ * changes (--ccm-tries for HPCC, --plb for DCTCP) against ECMP
+ * collisions.  Writes one line per flow (CSV) and a JSON summary;
+ * tools/sim/report turns runs into tables and plots.
  * Documentation/simulation.rst has the model and the parameters.
  */
 #include "hpcc-model.h"
@@ -20,6 +23,7 @@
 #include <fstream>
 #include <numeric>
 #include <queue>
+#include <set>
 
 using namespace ns3;
 using namespace hpccsim;
@@ -37,6 +41,7 @@ struct Config
     double load{0.5};
     double incastLoad{0};
     uint32_t longFlows{0};     /* senders of long flows to host 0 at t = 0 */
+    uint32_t pairs{0};         /* long flows host i -> host i of the last ToR */
     uint64_t longBytes{10000000};
     uint32_t incastSenders{60};
     uint64_t incastBytes{500000};
@@ -71,11 +76,19 @@ struct Config
     uint32_t fcrSenderMax{64};
     uint64_t fcrRateMin{HPCC_FCR_RATE_MIN_DEFAULT};
     uint32_t fcrHoldMaxUs{HPCC_FCR_HOLD_MAX_DEFAULT};
+    /* path changes: CCM's rule (HPCC), PLB (DCTCP) */
+    uint32_t ccmTries{0}, ccmSamples{2}, ccmGapRtts{4}, ccmShare{40};
+    uint32_t ccmPauseS{60};
+    bool plb{false};
+    uint32_t plbRehashRounds{12}, plbIdleRehashRounds{3}, plbCongThresh{128};
+    uint32_t plbSuspendRtoS{60};
+    double seriesUs{0};        /* first ToR's uplinks sampled this often; 0: off */
     std::string out{"."};
 };
 
 Config cfg;
 HostParams hostParams;
+PlbParams plbParams;
 AgentParams agentParams;
 FcrHopParams fcrHop;
 std::map<uint32_t, FcrSwitch> fcrSwitches; /* by switch node id */
@@ -84,6 +97,14 @@ NodeContainer hostNodes, switchNodes;
 std::vector<Ipv4Address> hostAddr;
 std::vector<Ptr<HpccAgent>> agents;
 std::vector<HpccQueueDisc*> switchPorts;
+std::vector<HpccQueueDisc*> tor0Up;  /* the first ToR's uplinks */
+struct UplinkSeries
+{
+    double t;                 /* s, end of the interval */
+    std::vector<double> util; /* per uplink, of its rate */
+};
+std::vector<UplinkSeries> series;
+Ptr<UniformRandomVariable> labelRng;
 std::vector<uint64_t> fabricHist(4096), torDownHist(4096);
 uint64_t hostRateBps, fabricRateBps;
 uint32_t hostLinks; /* per host: links to the farthest host */
@@ -197,6 +218,10 @@ Connect(Ptr<Node> a, Ptr<Node> b, const std::string& rate, bool aIsHost, uint32_
                 qd->fcr = &fcrHop;
                 qd->fcrSwitch = &fcrSwitches[qd->switchId];
             }
+            if (level == 1 && i == 0 && a->GetId() == switchNodes.Get(0)->GetId())
+            {
+                tor0Up.push_back(qd);
+            }
             std::vector<uint64_t>* hist = (i == 1 && aIsHost) ? &torDownHist : &fabricHist;
             Simulator::Schedule(Seconds(cfg.queueFrom), [qd, hist]() { qd->qhist = hist; });
             switchPorts.push_back(qd);
@@ -217,7 +242,6 @@ Connect(Ptr<Node> a, Ptr<Node> b, const std::string& rate, bool aIsHost, uint32_
     {
         hostAddr[a->GetId()] = ifs.GetAddress(0);
     }
-    (void)level;
 }
 
 /*
@@ -449,6 +473,21 @@ CongState(uint32_t flow, TcpSocketState::TcpCongState_t, TcpSocketState::TcpCong
 
 std::vector<uint16_t> nextPort;
 
+/* A path change (CCM's or PLB's sk_rethink_txhash()): a new random flow
+ * label, never 0 (no label) and never the one the flow had. */
+void
+NewLabel(uint32_t id)
+{
+    FlowInfo* f = FlowTable::ById(id);
+    uint32_t label;
+    do
+    {
+        label = labelRng->GetInteger(1, HPCC_CCM_LABEL_MAX);
+    } while (label == f->label);
+    f->label = label;
+    f->pathChanges++;
+}
+
 void
 StartFlow(uint32_t id)
 {
@@ -462,6 +501,10 @@ StartFlow(uint32_t id)
     {
         Ptr<TcpHpcc> cc = CreateObject<TcpHpcc>();
         cc->Configure(&hostParams, id);
+        if (hostParams.ccm.tries)
+        {
+            cc->onReroute = [id]() { NewLabel(id); };
+        }
         f->hpcc = cc;
         tcp->SetPacingStatus(true);
         tcp->SetPaceInitialWindow(true);
@@ -475,6 +518,13 @@ StartFlow(uint32_t id)
         {
             agents[f->src]->Watch(id);
         }
+    }
+    else if (cfg.algo == "dctcp" && cfg.plb)
+    {
+        Ptr<TcpDctcpPlb> cc = CreateObject<TcpDctcpPlb>();
+        cc->Configure(&plbParams);
+        cc->onRehash = [id]() { NewLabel(id); };
+        tcp->SetCongestionControlAlgorithm(cc);
     }
     else if (cfg.algo == "dctcp")
     {
@@ -542,9 +592,17 @@ GenerateFlows()
     Ptr<UniformRandomVariable> u = CreateObject<UniformRandomVariable>();
     Ptr<ExponentialRandomVariable> e = CreateObject<ExponentialRandomVariable>();
     uint32_t n = hostNodes.GetN();
-    double mean = CdfMean();
+    double mean = cdfPoints.empty() ? 1 : CdfMean();
     double bytesPerSec = cfg.load * n * hostRateBps / 8;
     double lambda = bytesPerSec / mean;
+    for (uint32_t i = 0; i < cfg.pairs; i++)
+    {
+        FlowInfo& f = FlowTable::Add();
+        f.src = i;
+        f.dst = n - cfg.hosts + i;
+        f.size = cfg.longBytes;
+        f.start = 0;
+    }
     for (uint32_t i = 1; i <= cfg.longFlows && i < n; i++)
     {
         FlowInfo& f = FlowTable::Add();
@@ -624,6 +682,28 @@ Percentile(const std::vector<uint64_t>& hist, double q)
     return (hist.size() - 1) * 1000.0;
 }
 
+/* The first ToR's uplinks' utilization over the last --series-us, until
+ * --duration (the last one, at --duration, taken after the run when the
+ * stop came first). */
+void
+SampleUplinks(bool again)
+{
+    static std::vector<uint64_t> last(tor0Up.size(), 0);
+    double dt = cfg.seriesUs * 1e-6;
+    UplinkSeries u{Simulator::Now().GetSeconds(), {}};
+    for (size_t i = 0; i < tor0Up.size(); i++)
+    {
+        uint64_t tx = tor0Up[i]->TxBytes();
+        u.util.push_back((tx - last[i]) * 8.0 / (dt * fabricRateBps));
+        last[i] = tx;
+    }
+    series.push_back(u);
+    if (again && u.t + dt <= cfg.duration + 1e-12)
+    {
+        Simulator::Schedule(Seconds(dt), &SampleUplinks, true);
+    }
+}
+
 void
 StopWhenDone()
 {
@@ -639,14 +719,24 @@ void
 Write()
 {
     std::ofstream csv(cfg.out + "/flows.csv");
-    csv << "id,src,dst,size,start,fct,ideal,slowdown,incast,rtos,recoveries,samples,fallbacks\n";
+    csv << "id,src,dst,size,start,fct,ideal,slowdown,incast,rtos,recoveries,samples,fallbacks,"
+           "received,path_changes\n";
     uint64_t rtos = 0, incastRtos = 0, unfinished = 0;
+    for (FlowInfo& f : FlowTable::All())
+    {
+        if (f.hpcc && f.finish < 0)
+        {
+            f.samples = f.hpcc->Samples();
+            f.fallbacks = f.hpcc->Fallbacks();
+        }
+    }
     for (const FlowInfo& f : FlowTable::All())
     {
         double fct = f.finish >= 0 ? f.finish - f.start : -1;
         csv << f.id << "," << f.src << "," << f.dst << "," << f.size << "," << f.start << "," << fct
             << "," << f.ideal << "," << (fct >= 0 ? fct / f.ideal : -1) << "," << f.incast << ","
-            << f.rtos << "," << f.recoveries << "," << f.samples << "," << f.fallbacks << "\n";
+            << f.rtos << "," << f.recoveries << "," << f.samples << "," << f.fallbacks << ","
+            << f.received << "," << f.pathChanges << "\n";
         rtos += f.rtos;
         incastRtos += f.incast ? f.rtos : 0;
         unfinished += f.finish < 0;
@@ -689,10 +779,71 @@ Write()
         fc.noFlow += a->fcr.noFlow;
         fc.malformed += a->fcr.malformed;
     }
-    uint64_t bytes = 0;
+    /* the first ToR's uplinks the pairs took at the start (label 0): fewer
+     * than the pairs, or than the uplinks, is a collision */
+    std::set<size_t> startUp;
+    Ptr<EcmpRouting> tor0 = cfg.pairs ? DynamicCast<EcmpRouting>(
+                                            switchNodes.Get(0)->GetObject<Ipv4>()->GetRoutingProtocol())
+                                      : nullptr;
+    for (uint32_t i = 0; tor0 && i < cfg.pairs; i++)
+    {
+        const FlowInfo& f = FlowTable::All()[i];
+        startUp.insert(tor0->Index(f.dstAddr.Get(),
+                                   TupleHash(f.srcAddr.Get(), f.dstAddr.Get(), 6, f.sport, f.dport)));
+    }
+    uint64_t bytes = 0, pathChanges = 0, ccmWaits = 0, pairBytes = 0;
     for (const FlowInfo& f : FlowTable::All())
     {
         bytes += f.size;
+        pathChanges += f.pathChanges;
+        ccmWaits += f.hpcc ? f.hpcc->CcmWaits() : 0;
+        pairBytes += f.id < cfg.pairs ? f.received : 0;
+    }
+    /* the uplinks: mean utilization, over the run and its second half;
+     * resolved from the start of the first interval after which every
+     * uplink carries at least 70 % of its rate in every interval */
+    double utilAll = 0, utilLast = 0, resolve = -1;
+    size_t nLast = 0;
+    if (!series.empty())
+    {
+        double dt = cfg.seriesUs * 1e-6;
+        for (const UplinkSeries& u : series)
+        {
+            double m = std::accumulate(u.util.begin(), u.util.end(), 0.0) / u.util.size();
+            utilAll += m;
+            if (u.t > cfg.duration / 2)
+            {
+                utilLast += m;
+                nLast++;
+            }
+        }
+        utilAll /= series.size();
+        utilLast = nLast ? utilLast / nLast : 0;
+        for (size_t k = series.size(); k > 0; k--)
+        {
+            const std::vector<double>& v = series[k - 1].util;
+            if (*std::min_element(v.begin(), v.end()) < 0.7)
+            {
+                break;
+            }
+            resolve = series[k - 1].t - dt;
+        }
+        std::ofstream sc(cfg.out + "/series.csv");
+        sc << "t";
+        for (size_t i = 0; i < tor0Up.size(); i++)
+        {
+            sc << ",up" << i;
+        }
+        sc << "\n";
+        for (const UplinkSeries& u : series)
+        {
+            sc << u.t;
+            for (double x : u.util)
+            {
+                sc << "," << x;
+            }
+            sc << "\n";
+        }
     }
     std::ofstream js(cfg.out + "/summary.json");
     js << "{\n"
@@ -738,6 +889,19 @@ Write()
        << "  \"fcr_out_of_range\": " << fc.outOfRange << ",\n"
        << "  \"fcr_no_flow\": " << fc.noFlow << ",\n"
        << "  \"fcr_malformed\": " << fc.malformed << ",\n"
+       << "  \"ccm_tries\": " << (uint32_t)hostParams.ccm.tries << ",\n"
+       << "  \"ccm_share\": " << (uint32_t)hostParams.ccmShare << ",\n"
+       << "  \"plb\": " << (cfg.plb ? "true" : "false") << ",\n"
+       << "  \"path_changes\": " << pathChanges << ",\n"
+       << "  \"ccm_waits\": " << ccmWaits << ",\n"
+       << "  \"pairs\": " << cfg.pairs << ",\n"
+       << "  \"pairs_goodput_bps\": " << (cfg.pairs ? pairBytes * 8.0 / Simulator::Now().GetSeconds() : 0)
+       << ",\n"
+       << "  \"uplinks\": " << tor0Up.size() << ",\n"
+       << "  \"uplinks_at_start\": " << startUp.size() << ",\n"
+       << "  \"uplink_util\": " << utilAll << ",\n"
+       << "  \"uplink_util_last_half\": " << utilLast << ",\n"
+       << "  \"resolve_s\": " << resolve << ",\n"
        << "  \"queue_fabric_p99_bytes\": " << Percentile(fabricHist, 0.99) << ",\n"
        << "  \"queue_tor_down_p99_bytes\": " << Percentile(torDownHist, 0.99) << ",\n"
        << "  \"records_left\": " << SamplePool::Size() << "\n"
@@ -795,12 +959,39 @@ main(int argc, char** argv)
     cmd.AddValue("fcr-sender-max", "hpcc_int fcr-sender-max, per interval", cfg.fcrSenderMax);
     cmd.AddValue("fcr-rate-min", "tcp_hpcc fcr rate-min, bit/s", cfg.fcrRateMin);
     cmd.AddValue("fcr-hold-max-us", "tcp_hpcc fcr hold-max, us", cfg.fcrHoldMaxUs);
+    cmd.AddValue("pairs", "long flows from host i of the first ToR to host i of the last", cfg.pairs);
+    cmd.AddValue("ccm-tries", "tcp_hpcc ccm-tries: path changes by the coordination rule; 0: none", cfg.ccmTries);
+    cmd.AddValue("ccm-samples", "tcp_hpcc ccm-samples", cfg.ccmSamples);
+    cmd.AddValue("ccm-gap-rtts", "tcp_hpcc ccm-gap-rtts", cfg.ccmGapRtts);
+    cmd.AddValue("ccm-pause", "tcp_hpcc ccm-pause, s", cfg.ccmPauseS);
+    cmd.AddValue("ccm-share", "tcp_hpcc ccm-share, percent", cfg.ccmShare);
+    cmd.AddValue("plb", "DCTCP with PLB (net.ipv4.tcp_plb_enabled)", cfg.plb);
+    cmd.AddValue("plb-rehash-rounds", "tcp_plb_rehash_rounds", cfg.plbRehashRounds);
+    cmd.AddValue("plb-idle-rehash-rounds", "tcp_plb_idle_rehash_rounds", cfg.plbIdleRehashRounds);
+    cmd.AddValue("plb-cong-thresh", "tcp_plb_cong_thresh, of 256", cfg.plbCongThresh);
+    cmd.AddValue("plb-suspend-rto", "tcp_plb_suspend_rto_sec, s", cfg.plbSuspendRtoS);
+    cmd.AddValue("series-us", "the first ToR's uplinks sampled this often, us; 0: off", cfg.seriesUs);
     cmd.AddValue("out", "output directory", cfg.out);
     cmd.Parse(argc, argv);
     NS_ABORT_MSG_IF(cfg.algo != "hpcc-probe" && cfg.algo != "hpcc-int" && cfg.algo != "dctcp" &&
                         cfg.algo != "cubic",
                     "unknown --algo " << cfg.algo);
-    NS_ABORT_MSG_IF(cfg.cdf.empty(), "--cdf is required");
+    NS_ABORT_MSG_IF(cfg.cdf.empty() && (cfg.load > 0 || cfg.incastLoad > 0),
+                    "--cdf is required with a --load or --incast-load");
+    NS_ABORT_MSG_IF(cfg.ccmTries && cfg.algo != "hpcc-probe" && cfg.algo != "hpcc-int",
+                    "--ccm-tries needs an HPCC --algo");
+    NS_ABORT_MSG_IF(cfg.plb && cfg.algo != "dctcp", "--plb needs --algo=dctcp");
+    NS_ABORT_MSG_IF(cfg.ccmTries > 255 || cfg.ccmSamples < 1 || cfg.ccmSamples > 255 ||
+                        cfg.ccmGapRtts < 1 || cfg.ccmGapRtts > 255 ||
+                        cfg.ccmShare > HPCC_CCM_SHARE_MAX || cfg.ccmPauseS > HPCC_CCM_PAUSE_MAX,
+                    "--ccm-* out of range (tries 0-255, samples and gap-rtts 1-255, share 0-"
+                        << HPCC_CCM_SHARE_MAX << ", pause 0-" << HPCC_CCM_PAUSE_MAX << " s)");
+    NS_ABORT_MSG_IF(cfg.plbRehashRounds > 31 || cfg.plbIdleRehashRounds > 31 ||
+                        cfg.plbCongThresh > 256 || cfg.plbSuspendRtoS > 255,
+                    "--plb-* out of range (rounds 0-31, cong-thresh 0-256, suspend-rto 0-255 s)");
+    NS_ABORT_MSG_IF(cfg.pairs > cfg.hosts || (cfg.pairs && cfg.pods * cfg.tors < 2),
+                    "--pairs needs two ToRs and at most --hosts pairs");
+    NS_ABORT_MSG_IF(cfg.seriesUs < 0, "--series-us must not be negative");
     NS_ABORT_MSG_IF(cfg.start != "line-rate" && cfg.start != "slow-start",
                     "unknown --start " << cfg.start);
     NS_ABORT_MSG_IF(cfg.pacingGainPct < HPCC_PACING_GAIN_MIN || cfg.pacingGainPct > HPCC_PACING_GAIN_MAX,
@@ -822,7 +1013,10 @@ main(int argc, char** argv)
                     "--fcr-rate-min out of range");
     NS_ABORT_MSG_IF(cfg.fcrHoldMaxUs < 1 || cfg.fcrHoldMaxUs > 1000000,
                     "--fcr-hold-max-us out of range (1 to 1000000)");
-    LoadCdf(cfg.cdf);
+    if (!cfg.cdf.empty())
+    {
+        LoadCdf(cfg.cdf);
+    }
     fcrHop.high = cfg.fcrHigh;
     fcrHop.low = cfg.fcrLow;
     fcrHop.intervalNs = (uint64_t)cfg.fcrIntervalUs * 1000;
@@ -879,6 +1073,15 @@ main(int argc, char** argv)
     hostParams.fcr = cfg.fcr;
     hostParams.fcrHoldMaxNs = (uint64_t)cfg.fcrHoldMaxUs * 1000;
     hostParams.fcrRateMin = cfg.fcrRateMin;
+    hostParams.ccm.tries = cfg.ccmTries;
+    hostParams.ccm.samples = cfg.ccmSamples;
+    hostParams.ccm.gap_rtts = cfg.ccmGapRtts;
+    hostParams.ccm.pause_ns = (uint64_t)cfg.ccmPauseS * 1000000000ULL;
+    hostParams.ccmShare = cfg.ccmShare;
+    plbParams.rehashRounds = cfg.plbRehashRounds;
+    plbParams.idleRehashRounds = cfg.plbIdleRehashRounds;
+    plbParams.congThresh = cfg.plbCongThresh;
+    plbParams.suspendRtoNs = (uint64_t)cfg.plbSuspendRtoS * 1000000000ULL;
     NS_ABORT_MSG_IF(!hpcc_params_valid(&hostParams.p), "HPCC parameters out of range");
 
     agentParams.outstanding = cfg.outstanding;
@@ -915,9 +1118,21 @@ main(int argc, char** argv)
         e.second.sock->Bind();
     }
     GenerateFlows();
+    /* after the workload's generators: a random variable takes the next
+     * stream, and one before them would change every workload */
+    labelRng = CreateObject<UniformRandomVariable>();
+    if (cfg.seriesUs > 0)
+    {
+        Simulator::Schedule(MicroSeconds(cfg.seriesUs), &SampleUplinks, true);
+    }
     Simulator::Schedule(Seconds(cfg.duration), &StopWhenDone);
     Simulator::Stop(Seconds(cfg.duration + cfg.drain));
     Simulator::Run();
+    if (cfg.seriesUs > 0 && !series.empty() &&
+        series.back().t + cfg.seriesUs * 1e-6 <= Simulator::Now().GetSeconds() + 1e-12)
+    {
+        SampleUplinks(false);
+    }
     Write();
     std::cout << "algo " << cfg.algo << " flows " << FlowTable::All().size() << " completed "
               << completed << " T_ns " << hostParams.p.t_ns << " sim_end_s "

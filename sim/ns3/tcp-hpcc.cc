@@ -5,7 +5,9 @@
  * telemetry through NewAck (input.c's hpcc_take_telemetry()), the
  * staleness rule, then the law in force: W and W/T (cc.c's
  * hpcc_apply_w()) or the fallback law.  The arithmetic is the module's
- * own: kernel/lib/hpcc_core.c and hpcc_host.h.
+ * own: kernel/lib/hpcc_core.c and hpcc_host.h; path changes by its
+ * coordination rule (kernel/lib/hpcc_ccm.c).  And DCTCP with PLB's
+ * rehash (TcpDctcpPlb), the baseline of path changes.
  */
 #include "hpcc-model.h"
 
@@ -82,6 +84,10 @@ TcpHpcc::Init(Ptr<TcpSocketState> tcb)
 {
     NS_ASSERT_MSG(m_hp, "TcpHpcc::Configure before the socket takes it");
     m_tcb = tcb;
+    if (m_hp->ccm.tries)
+    {
+        m_rng = CreateObject<UniformRandomVariable>();
+    }
     hpcc_flow_init(&m_core, &m_hp->p);
     m_activeTime = Now();
     m_idleSince = m_activeTime;
@@ -141,11 +147,17 @@ TcpHpcc::IncreaseWindow(Ptr<TcpSocketState> tcb, uint32_t segmentsAcked)
 /*
  * hpcc_tx_start(): sending resumes with nothing in flight; the staleness
  * clock skips the idle period (hpcc_host_idle_end()), and the next ACK
- * that finds the flow sending announces it to hpccd.
+ * that finds the flow sending announces it to hpccd.  An RTO
+ * (CA_EVENT_LOSS) pauses path changes (hpcc_ccm_on_rto()).
  */
 void
 TcpHpcc::CwndEvent(Ptr<TcpSocketState> tcb, const TcpSocketState::TcpCAEvent_t event)
 {
+    if (event == TcpSocketState::CA_EVENT_LOSS)
+    {
+        hpcc_ccm_rto(&m_ccm, &m_hp->ccm, Now());
+        return;
+    }
     if (event != TcpSocketState::CA_EVENT_TX_START)
     {
         return;
@@ -186,13 +198,84 @@ TcpHpcc::TakeTelemetry(Ptr<TcpSocketState> tcb, uint64_t now)
         Resume(tcb);
     }
     hpcc_flow_set_n(&m_core, &m_hp->p, 0);
-    hpcc_new_ack(&m_core,
-                 &m_hp->p,
-                 tcb->m_lastAckedSeq.GetValue(),
-                 tcb->m_highTxMark.Get().GetValue(),
-                 s.hops,
-                 s.nhop);
+    uint64_t w0 = m_core.w, wc0 = m_core.wc;
+    uint32_t stage0 = m_core.inc_stage;
+    int step = hpcc_new_ack(&m_core,
+                            &m_hp->p,
+                            tcb->m_lastAckedSeq.GetValue(),
+                            tcb->m_highTxMark.Get().GetValue(),
+                            s.hops,
+                            s.nhop);
+    if (step == HPCC_STEP_W || step == HPCC_STEP_WC)
+    {
+        CcmStep(now, w0, wc0, stage0);
+    }
     m_samples++;
+}
+
+/*
+ * hpcc_ccm_step() (kernel/tcp_hpcc/ccm.c): the coordination rule on the
+ * sample NewAck just ran; congested is U above 1 at the binding hop or a
+ * saturated hop the flow shares (hpcc_ccm_on_shared()).  On a wait or a
+ * change W, Wc and incStage go back to their values before NewAck when
+ * NewAck lowered W; a change is a new flow label (onReroute, the
+ * module's sk_rethink_txhash()), which the flow's next probes carry too.
+ */
+void
+TcpHpcc::CcmStep(uint64_t now, uint64_t w0, uint64_t wc0, uint32_t stage0)
+{
+    const hpcc_ccm_cfg& c = m_hp->ccm;
+    if (!c.tries || m_mode != HPCC || !onReroute || !m_rng)
+    {
+        return;
+    }
+    bool shared = false;
+    if (m_hp->ccmShare && m_core.u >= m_hp->p.eta && m_core.bind_hop &&
+        m_core.bind_hop <= m_core.nhop)
+    {
+        const hpcc_hop& h = m_core.l[m_core.bind_hop - 1];
+        shared = hpcc_ccm_shared(m_core.u,
+                                 m_hp->p.eta,
+                                 w0,
+                                 hpcc_bdp(h.rate_bps, m_hp->p.t_ns),
+                                 m_hp->ccmShare);
+    }
+    hpcc_ccm_sample smp{};
+    smp.now = now;
+    smp.rtt_ns = hpcc_host_rtt(m_srttNs, m_hp->p.t_ns);
+    smp.congested = m_core.u > HPCC_U_ONE || shared;
+    smp.last_hop = m_core.bind_hop == m_core.nhop;
+    smp.last_busy = m_core.u_last >= m_hp->p.eta;
+    if (smp.congested)
+    {
+        smp.rnd = m_rng->GetInteger(0, UINT32_MAX);
+    }
+    int act = hpcc_ccm_decide(&m_ccm, &c, &smp);
+    static const bool debug = getenv("HPCC_SIM_CCM_DEBUG");
+    if (debug)
+    {
+        std::cerr << "ccm flow " << m_flow << " t " << (now - CLOCK_BASE) << " u "
+                  << (double)m_core.u / HPCC_U_ONE << " w0 " << (w0 >> HPCC_W_SHIFT) << " bind "
+                  << m_core.bind_hop << "/" << m_core.nhop << " cong " << smp.congested
+                  << " streak " << (int)m_ccm.streak << " tried " << (int)m_ccm.tried << " act "
+                  << act << "\n";
+    }
+    if (act == HPCC_CCM_RATE)
+    {
+        return;
+    }
+    if (m_core.w < w0)
+    {
+        m_core.w = w0;
+        m_core.wc = wc0;
+        m_core.inc_stage = stage0;
+    }
+    if (act == HPCC_CCM_WAIT)
+    {
+        m_ccmWaits++;
+        return;
+    }
+    onReroute();
 }
 
 /* hpcc_apply_w(): snd_cwnd = W / mss, pacing rate W / T times the gain. */
@@ -373,6 +456,143 @@ TcpHpcc::FcrApply(Ptr<TcpSocketState> tcb, Mode law, uint64_t now)
     if (tcb->m_pacingRate.Get().GetBitRate() > rate)
     {
         tcb->m_pacingRate = DataRate(rate);
+    }
+}
+
+/* --- DCTCP with PLB ------------------------------------------------------ */
+
+NS_OBJECT_ENSURE_REGISTERED(TcpDctcpPlb);
+
+TypeId
+TcpDctcpPlb::GetTypeId()
+{
+    static TypeId tid = TypeId("hpccsim::TcpDctcpPlb")
+                            .SetParent<TcpDctcp>()
+                            .SetGroupName("Internet")
+                            .AddConstructor<TcpDctcpPlb>();
+    return tid;
+}
+
+/* A copy (a fork, for an accepted socket) is another connection: it
+ * takes no callback of the original's flow. */
+TcpDctcpPlb::TcpDctcpPlb(const TcpDctcpPlb& o)
+    : TcpDctcp(o),
+      m_pp(o.m_pp)
+{
+}
+
+std::string
+TcpDctcpPlb::GetName() const
+{
+    return "TcpDctcpPlb";
+}
+
+Ptr<TcpCongestionOps>
+TcpDctcpPlb::Fork()
+{
+    return CopyObject<TcpDctcpPlb>(this);
+}
+
+void
+TcpDctcpPlb::Configure(const PlbParams* pp)
+{
+    m_pp = pp;
+}
+
+/* dctcp_init() with tcp_plb_init(); each round's end (ns-3's DCTCP traces
+ * it with the round's marked and acknowledged bytes) is
+ * dctcp_update_alpha()'s call of tcp_plb_update_state() and
+ * tcp_plb_check_rehash(). */
+void
+TcpDctcpPlb::Init(Ptr<TcpSocketState> tcb)
+{
+    TcpDctcp::Init(tcb);
+    m_tcb = tcb;
+    if (!m_rng)
+    {
+        m_rng = CreateObject<UniformRandomVariable>();
+    }
+    if (!m_hooked)
+    {
+        bool ok = TraceConnectWithoutContext("CongestionEstimate",
+                                             MakeCallback(&TcpDctcpPlb::Round, this));
+        NS_ABORT_MSG_IF(!ok, "TcpDctcp has no CongestionEstimate trace");
+        m_hooked = true;
+    }
+}
+
+void
+TcpDctcpPlb::Round(uint32_t bytesMarked, uint32_t bytesAcked, double)
+{
+    if (!m_pp || !bytesAcked)
+    {
+        return;
+    }
+    /* ce_ratio, of 256 (TCP_PLB_SCALE) */
+    uint32_t ratio = (uint32_t)(((uint64_t)bytesMarked << 8) / bytesAcked);
+    if (ratio < m_pp->congThresh)
+    {
+        m_consecCongRounds = 0;
+    }
+    else if (m_consecCongRounds < m_pp->rehashRounds)
+    {
+        m_consecCongRounds++;
+    }
+    CheckRehash();
+}
+
+/* tcp_plb_check_rehash(): nothing in flight is packets_out 0, after the
+ * ACK at a round's end (m_bytesInFlight is still the count before it) */
+void
+TcpDctcpPlb::CheckRehash()
+{
+    if (!m_pp || !onRehash || !m_tcb)
+    {
+        return;
+    }
+    bool forced = m_consecCongRounds >= m_pp->rehashRounds;
+    bool idle = m_tcb->m_highTxMark.Get() <= m_tcb->m_lastAckedSeq;
+    bool idleRehash = idle && m_pp->idleRehashRounds &&
+                      m_consecCongRounds >= m_pp->idleRehashRounds;
+    if (!forced && !idleRehash)
+    {
+        return;
+    }
+    uint64_t now = Simulator::Now().GetNanoSeconds();
+    if (m_pauseUntil && now < m_pauseUntil)
+    {
+        return;
+    }
+    m_pauseUntil = 0;
+    m_consecCongRounds = 0;
+    onRehash();
+}
+
+/* dctcp_cwnd_event(): an RTO pauses rehashing for suspend_rto_sec plus a
+ * random part of it (tcp_plb_update_state_upon_rto()); a restart with
+ * nothing in flight may rehash. */
+void
+TcpDctcpPlb::CwndEvent(Ptr<TcpSocketState> tcb, const TcpSocketState::TcpCAEvent_t event)
+{
+    TcpDctcp::CwndEvent(tcb, event);
+    if (!m_pp)
+    {
+        return;
+    }
+    if (event == TcpSocketState::CA_EVENT_LOSS)
+    {
+        uint64_t pause = m_pp->suspendRtoNs;
+        pause += (uint64_t)(m_rng->GetValue(0, 1) * (double)pause);
+        m_pauseUntil = Simulator::Now().GetNanoSeconds() + pause;
+        if (!m_pauseUntil)
+        {
+            m_pauseUntil = 1;
+        }
+        m_consecCongRounds = 0;
+    }
+    else if (event == TcpSocketState::CA_EVENT_TX_START)
+    {
+        CheckRehash();
     }
 }
 

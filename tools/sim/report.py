@@ -15,7 +15,14 @@ algorithm.  Writes DIR/report.md with, per scenario:
 * the probe path: probes, samples per host per ms, fallbacks;
 * FCR: messages the hops sent, and those the senders took;
 
-and DIR/slowdown-SCENARIO.png, p99 slowdown per size bucket.
+and DIR/slowdown-SCENARIO.png, p99 slowdown per size bucket.  Runs
+named VARIANT-collision-sSEED (long flows between two leaves, path
+changes against ECMP collisions) get their own table: per variant, over
+the seeds, the first leaf's uplinks ECMP gave the flows at the start
+(fewer than the flows: a collision), their utilization (the run and its
+second half), of the collided seeds those in which every uplink ended above 70
+% of its rate (and from when), path changes, drops and timeouts; and
+DIR/collision.png, the uplinks' mean utilization over time.
 """
 import csv
 import json
@@ -91,6 +98,81 @@ def stats(entries):
             "qtor": max(qt), "qfab": max(qf), "hosts": hosts, "span": span}
 
 
+def med(vals, f="%.2f"):
+    """median [min-max] of vals"""
+    if not vals:
+        return "-"
+    return (f + " [" + f + "-" + f + "]") % (pct(vals, .5), min(vals), max(vals))
+
+
+def collision(d):
+    """The collision scenario's table and plot, as report.md lines."""
+    runs = {}
+    for name in sorted(os.listdir(d)):
+        m = re.match(r"(.+?)-collision-s(\d+)$", name)
+        p = os.path.join(d, name)
+        if not m or not os.path.isfile(os.path.join(p, "summary.json")):
+            continue
+        with open(os.path.join(p, "summary.json")) as f:
+            summ = json.load(f)
+        series = []
+        if os.path.isfile(os.path.join(p, "series.csv")):
+            with open(os.path.join(p, "series.csv")) as f:
+                series = [[float(x) for x in r] for r in list(csv.reader(f))[1:]]
+        runs.setdefault(m.group(1), []).append((int(m.group(2)), summ, series))
+    if not runs:
+        return []
+    out = ["## collision", "",
+           "| variant | seeds | uplinks used at start | uplink use % | second half % "
+           "| collided seeds resolved (median us) | path changes | drops | RTOs |",
+           "|" + "---|" * 9]
+    for v in sorted(runs):
+        e = runs[v]
+        start, collided, res = [], 0, []
+        for _, s, _ in e:
+            # ECMP's placement of the pairs before any path change: the
+            # same for every variant of a seed
+            used = s["uplinks_at_start"]
+            start.append(used)
+            if used < min(s["pairs"], s["uplinks"]):
+                collided += 1
+                if s["resolve_s"] >= 0:
+                    res.append(s["resolve_s"] * 1e6)
+        out.append("| %s | %d | %s | %s | %s | %d of %d (%s) | %s | %d | %d |" % (
+            v, len(e), med(start, "%d"),
+            med([s["uplink_util"] * 100 for _, s, _ in e], "%.0f"),
+            med([s["uplink_util_last_half"] * 100 for _, s, _ in e], "%.0f"),
+            len(res), collided, "%.0f" % pct(res, .5) if res else "-",
+            med([s["path_changes"] for _, s, _ in e], "%d"),
+            sum(s["drops"] for _, s, _ in e), sum(s["rtos"] for _, s, _ in e)))
+    out.append("")
+    try:
+        import matplotlib
+        matplotlib.use("Agg")
+        import matplotlib.pyplot as plt
+        fig, ax = plt.subplots(figsize=(7, 4))
+        for v in sorted(runs):
+            rows = [ser for _, _, ser in runs[v] if ser]
+            if not rows:
+                continue
+            n = min(len(r) for r in rows)
+            xs = [rows[0][i][0] * 1e3 for i in range(n)]
+            ys = [100 * sum(sum(r[i][1:]) / len(r[i][1:]) for r in rows) / len(rows)
+                  for i in range(n)]
+            ax.plot(xs, ys, label=v)
+        ax.set_xlabel("time (ms)")
+        ax.set_ylabel("first leaf's uplinks, % of their rate (mean of seeds)")
+        ax.set_ylim(0, 105)
+        ax.legend(fontsize=8)
+        fig.tight_layout()
+        fig.savefig(os.path.join(d, "collision.png"), dpi=100)
+        plt.close(fig)
+        out += ["![uplink use over time](collision.png)", ""]
+    except ImportError:
+        out += ["(no matplotlib: no plot)", ""]
+    return out
+
+
 def main():
     d = sys.argv[1]
     runs = load(d)
@@ -152,6 +234,7 @@ def main():
             out += ["![p99 slowdown, %s](%s)" % (scen, png), ""]
         except ImportError:
             out += ["(no matplotlib: no plot)", ""]
+    out += collision(d)
     with open(os.path.join(d, "report.md"), "w") as f:
         f.write("\n".join(out) + "\n")
     print("\n".join(out))
