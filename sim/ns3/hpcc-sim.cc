@@ -111,6 +111,16 @@ uint32_t hostLinks; /* per host: links to the farthest host */
 std::vector<std::vector<uint32_t>> hostDist;
 uint32_t completed;
 uint64_t delivered;
+/* DCTCP senders' observation rounds: bytes acknowledged, and of them
+ * acknowledged with ECE (ns-3's CongestionEstimate trace) */
+uint64_t dctcpAcked, dctcpEce;
+
+void
+DctcpRound(uint32_t ece, uint32_t acked, double)
+{
+    dctcpEce += ece;
+    dctcpAcked += acked;
+}
 
 /* --- the flow-size CDF -------------------------------------------------- */
 
@@ -519,16 +529,22 @@ StartFlow(uint32_t id)
             agents[f->src]->Watch(id);
         }
     }
-    else if (cfg.algo == "dctcp" && cfg.plb)
-    {
-        Ptr<TcpDctcpPlb> cc = CreateObject<TcpDctcpPlb>();
-        cc->Configure(&plbParams);
-        cc->onRehash = [id]() { NewLabel(id); };
-        tcp->SetCongestionControlAlgorithm(cc);
-    }
     else if (cfg.algo == "dctcp")
     {
-        tcp->SetCongestionControlAlgorithm(CreateObject<TcpDctcp>());
+        Ptr<TcpDctcp> cc;
+        if (cfg.plb)
+        {
+            Ptr<TcpDctcpPlb> plb = CreateObject<TcpDctcpPlb>();
+            plb->Configure(&plbParams);
+            plb->onRehash = [id]() { NewLabel(id); };
+            cc = plb;
+        }
+        else
+        {
+            cc = CreateObject<TcpDctcp>();
+        }
+        cc->TraceConnectWithoutContext("CongestionEstimate", MakeCallback(&DctcpRound));
+        tcp->SetCongestionControlAlgorithm(cc);
     }
     else
     {
@@ -868,6 +884,8 @@ Write()
        << "  \"drops\": " << drops << ",\n"
        << "  \"marks\": " << marks << ",\n"
        << "  \"stamps\": " << stamps << ",\n"
+       << "  \"dctcp_acked_bytes\": " << dctcpAcked << ",\n"
+       << "  \"dctcp_ece_bytes\": " << dctcpEce << ",\n"
        << "  \"probes\": " << probes << ",\n"
        << "  \"responses\": " << responses << ",\n"
        << "  \"samples_pushed\": " << pushed << ",\n"
@@ -1040,6 +1058,16 @@ main(int argc, char** argv)
     Config::SetDefault("ns3::TcpSocketState::MaxPacingRate", DataRateValue(DataRate(hostRateBps)));
     Config::SetDefault("ns3::TcpSocketBase::UseEcn",
                        EnumValue(cfg.algo == "dctcp" ? TcpSocketState::On : TcpSocketState::Off));
+    /* the receivers (sockets accepted from each host's listener, whose
+     * congestion ops they fork) run DCTCP too, as a DCTCP fabric's hosts
+     * do: its receiver echoes each CE mark in ACKs until a packet without
+     * one (ECE per packet); ns-3's default, CUBIC, echoes as RFC 3168
+     * says, ECE on every ACK until the sender's CWR, which inflates
+     * DCTCP's marked fraction toward 1 */
+    if (cfg.algo == "dctcp")
+    {
+        Config::SetDefault("ns3::TcpL4Protocol::SocketType", TypeIdValue(TcpDctcp::GetTypeId()));
+    }
 
     BuildFatTree();
     BuildRoutes();
