@@ -367,8 +367,8 @@ run-check-kernels: all tools selftest-progs fuzz-progs linux-src
 # The functional guest tests on the debugging kernel (KASAN, lockdep,
 # kmemleak, DEBUG_ATOMIC_SLEEP, DEBUG_OBJECTS_RCU_HEAD, KFENCE), built once
 # from linux-source-6.12 into build/kdebug/ by tools/kdebug.  Not part of
-# check (the first build takes about an hour on 2 cores, a run about as
-# long): Documentation/testing.rst, "Debugging kernel".
+# check (the first build takes 10 to 25 minutes on 2 cores, a run of the
+# three parts hours): Documentation/testing.rst, "Debugging kernel".
 KDEBUG_DIR := $(BUILD)/kdebug
 check-debug:
 	@sh tools/deps --debug
