@@ -380,9 +380,17 @@ shared() {
 # u_over_one SPORT DST - the flow's U was above 1 (a standing queue) at
 # its last sample
 u_over_one() { awk -v u="$(fv "$2" "$1" u)" 'BEGIN { exit !(u != "" && u > 1) }'; }
-# u_over_one_or_ended SPORT DST PID - u_over_one, or the flow's iperf3
-# (PID) has ended: waiting on would only read an empty listing
-u_over_one_or_ended() { u_over_one "$1" "$2" || ! kill -0 "$3" 2>/dev/null; }
+# u_over_one_or_ended SPORT DST PID - u_over_one, then remembered in
+# $TMP/u-over-SPORT (U moves from sample to sample: a second read may
+# find it below 1 again), or the flow's iperf3 (PID) has ended: waiting
+# on would only read an empty listing
+u_over_one_or_ended() {
+	if u_over_one "$1" "$2"; then
+		touch "$TMP/u-over-$1"
+		return 0
+	fi
+	! kill -0 "$3" 2>/dev/null
+}
 
 # hop_queues - the tbf of each hop's port towards hr: backlog and drops
 hop_queues() {
@@ -418,8 +426,9 @@ stays_put() {
 	ip netns exec bg iperf3 -6 -c $HR6 -p "$5" -u -b "$6" -t $((60 * SLOW)) \
 		> "$TMP/udp-$5.log" 2>&1 &
 	up=$!
+	rm -f "$TMP/u-over-$sp"
 	retry 150 u_over_one_or_ended "$sp" "$dst" "$p"
-	if ! u_over_one "$sp" "$dst"; then
+	if [ ! -e "$TMP/u-over-$sp" ]; then
 		if kill -0 "$p" 2>/dev/null; then
 			echo "no congested sample while the flow ran:"
 			no_flow_diag "$sp"
