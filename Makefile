@@ -42,10 +42,18 @@ all: modules programs
 # sub-make: this Makefile is read again there, so the kernel headers and the
 # kernel source package that tools/deps has just installed are seen (KDIRS
 # and LINUX_SRC_TAR are wildcards, evaluated when the file is read).
-DEPS_ENTRIES := check check-e2e demo bench bench-quick bench-ack bench-daemon bench-scale bench-ccm bench-fwd \
+DEPS_ENTRIES := check-e2e demo bench bench-quick bench-ack bench-daemon bench-scale bench-ccm bench-fwd \
 	bench-sim bench-sim-quick
 $(DEPS_ENTRIES): deps
 	@$(MAKE) --no-print-directory run-$@
+
+# check builds what the tests need with a job per core first (on 2 cores,
+# 116 s instead of about 230 s of its 30 minutes); the tests, which run make
+# themselves, then run in a sub-make without the parallel jobserver.
+CHECK_BUILD := all tools sim selftest-progs fuzz-progs linux-src
+check: deps
+	@$(MAKE) --no-print-directory -j$$(nproc) $(CHECK_BUILD)
+	@$(MAKE) --no-print-directory run-check
 
 deps:
 	@sh tools/deps
@@ -341,7 +349,7 @@ FORCE:
 # separates; once unpacked, they are not fetched again.  Without the
 # archive (or after 5 minutes) the host's kernels alone are built, and
 # compat.sh's skips name the missing kernel.
-run-check: all tools sim selftest-progs fuzz-progs linux-src
+run-check: $(CHECK_BUILD)
 	@timeout 300 tools/kheaders 5.10 > /dev/null || \
 		echo "check: no 5.10 headers (tools/kheaders 5.10 failed)"
 	@bash selftests/run
@@ -563,4 +571,4 @@ distclean: clean
 .PHONY: all deps modules programs tools sim selftest-progs fuzz-progs linux-src \
 	$(DEPS_ENTRIES) $(addprefix run-,$(DEPS_ENTRIES)) install install-programs \
 	install-modules uninstall dkms-src dkms dkms-remove clean distclean \
-	checkpatch uapi bench-core check-debug run-check-debug FORCE
+	check run-check checkpatch uapi bench-core check-debug run-check-debug FORCE
