@@ -109,8 +109,9 @@ linked_libraries() {
 clean_leaves_nothing() {
 	local left
 	[ -d "$TMP/src/.git" ] || { echo "no scratch tree"; return 1; }
-	(cd "$TMP/src" && make -s KDIR="$KDIR_ONE" all tools selftest-progs \
-		fuzz-progs linux-src > "$TMP/make2.log" 2>&1 &&
+	# a job per core at nice 19, as compat.sh's builds
+	(cd "$TMP/src" && nice -n 19 make -s -j"$(nproc)" KDIR="$KDIR_ONE" all tools \
+		selftest-progs fuzz-progs linux-src > "$TMP/make2.log" 2>&1 &&
 	 make -s checkpatch >> "$TMP/make2.log" 2>&1) ||
 		{ tail -20 "$TMP/make2.log"; return 1; }
 	(cd "$TMP/src" && make -s clean KDIR="$KDIR_ONE" >> "$TMP/make2.log" 2>&1) ||
