@@ -47,13 +47,17 @@ DEPS_ENTRIES := check-e2e demo bench bench-quick bench-ack bench-daemon bench-sc
 $(DEPS_ENTRIES): deps
 	@$(MAKE) --no-print-directory run-$@
 
-# check builds what the tests need with a job per core first (on 2 cores,
-# 116 s instead of about 230 s of its 30 minutes); the tests, which run make
-# themselves, then run in a sub-make without the parallel jobserver.
+# check builds what the tests need in a sub-make with a job per core (on 2
+# cores, 116 s instead of about 230 s of its 30 minutes), then runs the
+# tests in another (check-tests, which does not build again).
 CHECK_BUILD := all tools sim selftest-progs fuzz-progs linux-src
 check: deps
 	@$(MAKE) --no-print-directory -j$$(nproc) $(CHECK_BUILD)
-	@$(MAKE) --no-print-directory run-check
+	@$(MAKE) --no-print-directory check-tests
+
+# The tests run make themselves, with their own -j: they get no jobserver
+# from a make -jN above them (whose fds they would not have).
+TEST_MAKEFLAGS = MAKEFLAGS='$(filter-out -j% --jobserver-auth=% --jobserver-fds=%,$(MAKEFLAGS))'
 
 deps:
 	@sh tools/deps
@@ -340,7 +344,7 @@ $(LINUX_SRC)/.stamp:
 linux-src: $(LINUX_SRC)/.stamp
 FORCE:
 
-# --- Entry points behind deps (see DEPS_ENTRIES) -----------------------------
+# --- Entry points behind deps (DEPS_ENTRIES and check) ----------------------
 
 # check also fetches Debian 11's 5.10 headers once (tools/kheaders 5.10:
 # the package lists and 12 MB of packages, about 30 s), the oldest kernel
@@ -350,14 +354,16 @@ FORCE:
 # archive (or after 5 minutes) the host's kernels alone are built, and
 # compat.sh's skips name the missing kernel.
 run-check: $(CHECK_BUILD)
+	@$(MAKE) --no-print-directory check-tests
+check-tests:
 	@timeout 300 tools/kheaders 5.10 > /dev/null || \
 		echo "check: no 5.10 headers (tools/kheaders 5.10 failed)"
-	@bash selftests/run
+	@$(TEST_MAKEFLAGS) bash selftests/run
 
 # The performance test (e2e.sh) on every kernel: check runs it on the newest
 # one only, to stay within its 30 minutes (Documentation/testing.rst).
 run-check-e2e: all tools selftest-progs linux-src
-	@HPCC_E2E_ONLY=1 bash selftests/run
+	@$(TEST_MAKEFLAGS) HPCC_E2E_ONLY=1 bash selftests/run
 
 # The kernel matrix: Debian 11's 5.10, Debian 12's 6.1 and 6.12, unstable's
 # 7.2 (the two not installed here unpacked by tools/kheaders --images, the
@@ -370,7 +376,7 @@ check-kernels:
 	@tools/kheaders --images > /dev/null
 	@$(MAKE) --no-print-directory run-check-kernels
 run-check-kernels: all tools selftest-progs fuzz-progs linux-src
-	@HPCC_ALL_KERNELS=1 bash selftests/run
+	@$(TEST_MAKEFLAGS) HPCC_ALL_KERNELS=1 bash selftests/run
 
 # The functional guest tests on the debugging kernel (KASAN, lockdep,
 # kmemleak, DEBUG_ATOMIC_SLEEP, DEBUG_OBJECTS_RCU_HEAD, KFENCE), built once
@@ -384,7 +390,7 @@ check-debug:
 run-check-debug: programs tools selftest-progs linux-src
 	@tools/kdebug
 	@$(MAKE) --no-print-directory modules KDIR=$(KDEBUG_DIR)/obj HPCC_FAULT_INJECT=y
-	@HPCC_DEBUG=1 HPCC_DEBUG_PART=$(PART) bash selftests/run
+	@$(TEST_MAKEFLAGS) HPCC_DEBUG=1 HPCC_DEBUG_PART=$(PART) bash selftests/run
 
 run-demo: all tools
 	@bash tools/demo
@@ -571,4 +577,4 @@ distclean: clean
 .PHONY: all deps modules programs tools sim selftest-progs fuzz-progs linux-src \
 	$(DEPS_ENTRIES) $(addprefix run-,$(DEPS_ENTRIES)) install install-programs \
 	install-modules uninstall dkms-src dkms dkms-remove clean distclean \
-	check run-check checkpatch uapi bench-core check-debug run-check-debug FORCE
+	check run-check check-tests checkpatch uapi bench-core check-debug run-check-debug FORCE
