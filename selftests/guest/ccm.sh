@@ -501,8 +501,8 @@ port_rate() {
 CONG_RATE=6mbit
 [ "$SLOW" = 1 ] || CONG_RATE=1mbit
 
-# Incast: r2's v2, the last hop, slowed to 6 Mbit/s (and its hop's B with
-# it), the spines far from full (s1 at 7 + 4 of 20): an IPv6 flow's
+# Incast: r2's v2, the last hop, slowed to CONG_RATE (and its hop's B
+# with it), the spines far from full (s1 at 7 + 4 of 20): an IPv6 flow's
 # binding hop is the last one; it sees U above 1 and changes nothing.
 # (With 15 Mbit/s of UDP into a 10 Mbit/s last hop s1 carried 19 of its
 # 20 Mbit/s, and a burst there made it the binding hop of two samples in
@@ -517,8 +517,8 @@ incast() {
 }
 
 # IPv4: a rehash does not move an IPv4 TCP flow under the usual ECMP
-# hashes, so the rule leaves it to HPCC's law: over s1 (slowed to 6
-# Mbit/s), congested by bg's UDP, it sees U above 1 at a hop that is not
+# hashes, so the rule leaves it to HPCC's law: over s1 (slowed to
+# CONG_RATE), congested by bg's UDP, it sees U above 1 at a hop that is not
 # the last and never changes its path.
 ipv4() {
 	local rc=0
