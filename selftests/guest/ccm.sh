@@ -494,6 +494,7 @@ port_rate() {
 # most of its minute to measure U above 1, and was gone before the
 # case's last check.
 
+# The port that bg's UDP congests (the incast, IPv4 and hpcc_int cases).
 # In a debugging kernel's guest (SLOW) bg's 7 Mbit/s of UDP came out at
 # 0.30 Mbit/s and the flow at 1.73, and a 6 Mbit/s port never saw U above
 # 1: there the congested port runs at 1 Mbit/s, below what the flow alone
@@ -747,7 +748,7 @@ hop_note() {
 hop_note_over() { [ "$(hop_note "$1" "$2" "$3")" -gt "$4" ] 2>/dev/null; }
 
 # Incast at the last hop: r2's v2 (its route to hr has no gateway) with
-# CCM on, slowed to 6 Mbit/s and congested by bg's 7 Mbit/s of UDP: r2
+# CCM on, slowed to CONG_RATE and congested by bg's 7 Mbit/s of UDP: r2
 # sends hs's tagged IPv6 flow a type 1 (its CC indicator is set), and
 # once the UDP stops and the queue drains, a type 2 (cleared); the flow
 # never changes its path.
@@ -766,7 +767,7 @@ hop_incast() {
 	echo "$all" | grep -q "ccm-qlen-low must be below ccm-qlen-high" &&
 		echo "$all" | grep -q "range" ||
 		{ echo "not the errors expected"; rc=1; }
-	port_rate r2 v2 6mbit 1m &&
+	port_rate r2 v2 $CONG_RATE 1m &&
 		ip netns exec r2 "$CTL" int change dev v2 ccm-qlen-high 30000 ||
 		return 1
 	start_flow 6 $HR6 5207 $sp || { end $FLOW; return 1; }
@@ -811,7 +812,7 @@ on_spine() { [ "$(spine2 "$1")" = "$2" ]; }
 # Congestion in the fabric: r1 stamps too (its a0 and b0), and marks the
 # AR indicator of hs's IPv6 probes (its route to hr has two next hops,
 # hashed on the flow label); the spine hs's tagged flow is on, with CCM
-# on and slowed to 6 Mbit/s, is congested by bg's UDP: the spine sends
+# on and slowed to CONG_RATE, is congested by bg's UDP: the spine sends
 # hs a type 3 (the AR point is hs), and hs moves the flow (a new label)
 # until it is on the other spine.  hs's own rule waits 255 samples
 # (ccm-samples), so the moves are the notifications'.  The port's
@@ -837,7 +838,7 @@ hop_fabric() {
 	esac
 	l0=$(fv $HR6 $sp flowlabel)
 	read -r r0 a0 <<< "$(mstat hs ccm-ar-reroutes) $(mstat hs ccm-reroutes)"
-	port_rate "s$busy" $dev 6mbit 1m &&
+	port_rate "s$busy" $dev $CONG_RATE 1m &&
 		ip netns exec "s$busy" "$CTL" int change dev $dev ccm-qlen-high 30000 &&
 		bg_via "$busy" || rc=1
 	ip netns exec "s$busy" "$CTL" int change dev $dev ccm-ar-gap 32767 &&
@@ -881,7 +882,7 @@ hop_fabric() {
 hop_ipv4() {
 	local sp=7503 rc=0 up a0
 	hop_domain && sctl param set ccm-tries 10 ccm-samples 2 || return 1
-	port_rate s1 a2 6mbit 1m &&
+	port_rate s1 a2 $CONG_RATE 1m &&
 		ip netns exec s1 "$CTL" int change dev a2 ccm-qlen-high 30000 ||
 		return 1
 	start_flow 4 $HR4 5209 $sp || { end $FLOW; return 1; }
