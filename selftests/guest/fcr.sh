@@ -350,10 +350,13 @@ late_flows_once() {
 		[ "$cg$cg0" = 11 ] || [ $rc != 0 ] || return 2
 		echo "too few messages"; rc=1
 	fi
-	awk '$2 == r && $3 >= rate { print "flow " $1 ": rate " $3 " not below the one before in round " r; bad = 1 }
+	# a debugging kernel's guest takes about 80 ms a segment (1,951 ms for
+	# the 24), more than a round: no two newcomers share a round there,
+	# and the order within one is the stock kernels' to show
+	awk -v slow="$SLOW" '$2 == r && $3 >= rate { print "flow " $1 ": rate " $3 " not below the one before in round " r; bad = 1 }
 	     $2 == r { same++ }
 	     { r = $2; rate = $3 }
-	     END { if (!same) { print "no round with two messages"; bad = 1 }; exit bad }' \
+	     END { if (!same && slow == 1) { print "no round with two messages"; bad = 1 }; exit bad }' \
 		"$TMP/burst" || rc=1
 	[ "$e1" -gt "$e0" ] || { echo "no early round"; rc=1; }
 	return $rc
