@@ -356,12 +356,29 @@ own_answered() {
 	[ $(( ${w#* } - ${W0#* } )) -ge "$1" ]
 }
 
-# A flood from 198.19/16 far beyond the budget: a connection opened
-# during it is learnt within a second (tcp-dumps), and its probes from
-# then on are answered (not only when one finds one of the flood's few
-# tokens).
+# A flood from 198.19/16 far beyond the budget (a tenth of the other
+# cases'): a connection opened during it is learnt within a second
+# (tcp-dumps), and its probes from then on are answered, not only when one
+# finds one of the flood's few tokens.  The flood also overflows hpccd's
+# packet socket (socket-drops: 26 to 58 % of it in 6.12 guests), and the
+# connection's probes share that loss: of 50, at least half of what the
+# measured loss leaves must be answered (4 at least).  A refused flow
+# would get the flood's share of tokens (its responses per probe read),
+# which must come to half of that at most, or the case could not tell the
+# two apart: at the full budget a 6.12 guest beside two others read the
+# flood at 10,000 probes a second, and 22 % of them drew a response.
 budget_flood_spares_new_flows() {
-	local w0 w1 fp
+	local rc
+	BUDGET=$((BUDGET / 10)) \
+		BUDGET_BYTES=$((BUDGET_BYTES / 10 > 1500 ? BUDGET_BYTES / 10 : 1500)) \
+		conf || return 1
+	new_flow_in_flood && rc=0 || rc=$?
+	conf || rc=1
+	return $rc
+}
+
+new_flow_in_flood() {
+	local w0 w1 fp n=50 sent drops got want rd rs
 	own_port 41002 || return 1
 	dvars hs a || return 1
 	w0=$(wire hs v0 1)
@@ -371,18 +388,29 @@ budget_flood_spares_new_flows() {
 	sleep 0.5
 	own_conn 41002 || return 1
 	sleep 1.5
-	probes_spaced 41002 5 0.1 || return 1
+	probes_spaced 41002 $n 0.05 || return 1
 	kill -0 $fp || { echo "the flood ended before the probes"; return 1; }
 	kill $fp
 	wait $fp || { cat "$TMP/flood"; return 1; }
 	# hpccd may still be reading the flood's backlog (the debugging
 	# kernel): a probe answered late was not refused
-	W0=$w0 retry 10 own_answered 4
+	retry 10 flood_read
 	w1=$(wire hs v0 1)
 	dvars hs b || return 1
-	echo "flood beyond the budget: $(cat "$TMP/flood"); responses to the new connection $(( ${w1#* } - ${w0#* } )) of 5; responses-over-budget +$((b_responses_over_budget - a_responses_over_budget)), tcp-dumps +$((${b_tcp_dumps:-0} - ${a_tcp_dumps:-0})), tcp-flows-learned +$((${b_tcp_flows_learned:-0} - ${a_tcp_flows_learned:-0})), probes-own-flow +$((${b_probes_own_flow:-0} - ${a_probes_own_flow:-0})), socket-drops +$((${b_socket_drops:-0} - ${a_socket_drops:-0}))"
+	sent=$(sed -n 's/^sent \([0-9]*\) .*/\1/p' "$TMP/flood")
+	[ "${sent:-0}" -gt 0 ] || { cat "$TMP/flood"; return 1; }
+	drops=$((${b_socket_drops:-0} - ${a_socket_drops:-0}))
+	got=$(( ${w1#* } - ${w0#* } ))
+	want=$(( n * (sent - drops) / (2 * sent) ))
+	[ "$want" -ge 4 ] || want=4
+	rd=$((b_probes_received - a_probes_received - got))
+	rs=$((b_responses_sent - a_responses_sent - got))
+	echo "flood beyond the budget: $(cat "$TMP/flood"); responses to the new connection $got of $n (want $want); the flood's $rd probes read drew $rs responses; responses-over-budget +$((b_responses_over_budget - a_responses_over_budget)), tcp-dumps +$((${b_tcp_dumps:-0} - ${a_tcp_dumps:-0})), tcp-flows-learned +$((${b_tcp_flows_learned:-0} - ${a_tcp_flows_learned:-0})), probes-own-flow +$((${b_probes_own_flow:-0} - ${a_probes_own_flow:-0})), socket-drops +$drops"
+	# n read at the loss's rate, times the flood's share: want / 2 at most
+	[ $((2 * n * (sent - drops) * rs)) -le $((want * rd * sent)) ] ||
+		{ echo "the flood drew too many tokens to tell a refused flow"; return 1; }
 	[ $((b_responses_over_budget - a_responses_over_budget)) -gt $((2 * BUDGET)) ] &&
-		[ $(( ${w1#* } - ${w0#* } )) -ge 4 ]
+		[ "$got" -ge "$want" ]
 }
 
 # Probes for 1000 ports of one address, a hop stamped in each (the stand-in
