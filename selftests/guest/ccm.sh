@@ -807,7 +807,12 @@ fv_all() {
 		tee "$TMP/fv.last" | sed -n "s/^ *\"$3\": *\([0-9]*\).*/\1/p"
 }
 # on_spine SPORT N - the flow is on spine N
-on_spine() { [ "$(spine2 "$1")" = "$2" ]; }
+on_spine() {
+	local s
+	s=$(spine2 "$1")
+	echo "${s:--}" >> "$TMP/spines"
+	[ "$s" = "$2" ]
+}
 
 # Congestion in the fabric: r1 stamps too (its a0 and b0), and marks the
 # AR indicator of hs's IPv6 probes (its route to hr has two next hops,
@@ -822,9 +827,9 @@ on_spine() { [ "$(spine2 "$1")" = "$2" ]; }
 # not: it depends on how often the flow's segments reach the congested
 # port, and in a 6.12 guest none was held back in 103 s.
 hop_fabric() {
-	local sp=7502 rc=0 up busy other dev r0 a0 l0
+	local sp=7502 rc=0 up busy other dev r0 a0 l0 n0
 	hop_domain &&
-		sctl param set ccm-tries 10 ccm-samples 255 ccm-gap-rtts 4 ccm-pause 0 &&
+		sctl param set ccm-tries 10 ccm-samples 255 ccm-gap-rtts 1 ccm-pause 0 &&
 		ip netns exec r1 "$CTL" int set switch-id 4 &&
 		ip netns exec r1 "$CTL" int add dev a0 rate 1gbit &&
 		ip netns exec r1 "$CTL" int add dev b0 rate 1gbit || return 1
@@ -838,6 +843,8 @@ hop_fabric() {
 	esac
 	l0=$(fv $HR6 $sp flowlabel)
 	read -r r0 a0 <<< "$(mstat hs ccm-ar-reroutes) $(mstat hs ccm-reroutes)"
+	n0=$(note_stats)
+	: > "$TMP/spines"
 	port_rate "s$busy" $dev $CONG_RATE 1m &&
 		ip netns exec "s$busy" "$CTL" int change dev $dev ccm-qlen-high 30000 &&
 		bg_via "$busy" || rc=1
@@ -845,14 +852,22 @@ hop_fabric() {
 		ip netns exec "s$busy" "$CTL" int show |
 		grep -q "^$dev .* ccm .* ar-gap 32767 " ||
 		{ echo "s$busy: ccm-ar-gap not set"; rc=1; }
-	ip netns exec bg iperf3 -6 -c $HR6 -p 5304 -u -b 7M -t $((90 * SLOW)) \
+	# the UDP lasts the whole wait (300 looks, about a second each)
+	ip netns exec bg iperf3 -6 -c $HR6 -p 5304 -u -b 7M -t $((300 * SLOW)) \
 		> /dev/null 2>&1 &
 	up=$!
 	# each move lands on the busy spine again with probability 1/2 (a
-	# random label, hashed): 4 moves in 30 s, all back to the busy spine,
-	# come 1 time in 16 (a 6.12 run saw it); 60 s allow more moves
+	# random label, hashed), so the case needs moves: the gap after a
+	# move is ccm-gap-rtts RTTs, doubling with each try in use, and the
+	# busy spine's 1 MB queue makes the RTT up to 1.3 s (8 s at 1 Mbit/s).
+	# At ccm-gap-rtts 4 (and 90 s of UDP) a CI run saw 5 moves, all back
+	# to the busy spine (1 time in 32); at 1, with the UDP on for the
+	# wait's 300 s, the gaps leave room for 8 moves
 	retry 300 on_spine $sp $other ||
 		{ echo "the flow stayed on s$busy:"; cat "$TMP/fv.last"; rc=1; }
+	# the spines seen, in runs ("3:s1": three looks in a row saw s1)
+	echo "spines seen: $(uniq -c "$TMP/spines" | awk '{ printf "%s:s%s ", $1, $2 }')"
+	echo "hs's $NOTE_KEYS: $n0 -> $(note_stats)"
 	ip netns exec "s$busy" "$CTL" int show | grep -A1 "^$dev .*ccm"
 	ip netns exec r1 "$CTL" int show | grep -A1 " ccm"
 	hop_note_over r1 a0 ar-marked 0 || hop_note_over r1 b0 ar-marked 0 ||
@@ -867,6 +882,7 @@ hop_fabric() {
 		{ echo "a type 1 from a port that is not the last hop"; rc=1; }
 	end_procs $up
 	end $FLOW || rc=1
+	sctl param set ccm-gap-rtts 4 || rc=1
 	ip netns exec "s$busy" "$CTL" int change dev $dev ccm-qlen-high 0 \
 		ccm-ar-gap 0 || rc=1
 	port_rate "s$busy" $dev 20mbit "$([ "$busy" = 1 ] && echo 200k || echo 100k)" || rc=1
