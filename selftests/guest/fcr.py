@@ -199,13 +199,21 @@ def sign(m, keyid, key):
     return m + t + siphash24(key, m + t)
 
 
-def sniffseq(dev, sport):
-    """The sequence number of the next TCP data segment from sport on dev."""
+def sniffseq(dev, sport, wait=30):
+    """The sequence number of the next TCP data segment from sport on dev;
+    None when none passed in wait seconds (other frames keep coming)."""
     p = socket.socket(socket.AF_PACKET, socket.SOCK_RAW, socket.htons(3))
     p.bind((dev, 0))
-    p.settimeout(10)
+    end = time.monotonic() + wait
     while True:
-        f = p.recv(65535)
+        left = end - time.monotonic()
+        if left <= 0:
+            return None
+        p.settimeout(left)
+        try:
+            f = p.recv(65535)
+        except socket.timeout:
+            return None
         if len(f) < 54 or f[12:14] != b"\x08\x00" or f[23] != 6 or \
            f[15] >> 2 == 60:
             continue
@@ -220,6 +228,10 @@ def sniffseq(dev, sport):
 
 def script(dev, sport, dst, port, lines, keyid=None, key=None):
     seq = sniffseq(dev, sport)
+    if seq is None:
+        print("no data segment from port %d on %s" % (sport, dev),
+              file=sys.stderr)
+        return 1
     s = socket.socket(socket.AF_INET, socket.SOCK_DGRAM)
     last = None
     for line in lines:

@@ -713,9 +713,10 @@ forged() {
 	local a0=0 b0=0 i0=0 o0=0 a1=0 b1=0 i1=0 o1=0 CHECKED=1
 	acks_wait hr v3 on || return 1
 	ip netns exec hs iperf3 -c $SRV -p 5201 --cport 6310 -C hpcc -t $((900 * SLOW)) \
-		-b 5M > /dev/null 2>&1 &
+		-b 5M > "$TMP/iperf-6310.log" 2>&1 &
 	pid=$!
-	retry 100 fis 6310 samples -ge 5 || rc=1
+	retry 100 fis 6310 samples -ge 5 ||
+		{ echo "no 5 samples: samples $(fval 6310 samples)"; tail -n 5 "$TMP/iperf-6310.log"; rc=1; }
 	# the genuine hold (1 s, hold-max) is the one the flow keeps to
 	rt_script 2 genuine_held <<-EOF || rc=1
 	$HS 6310 $SRV 5201 2000000 51 1 5 1000000 S
