@@ -76,6 +76,16 @@ acks_wait() {
 	fi
 }
 
+# acks_wait_conf - the line the sender's hpccd configuration needs for
+# acks_wait's delay, which holds the probes' responses as long: at 1 s
+# (the debugging kernel) the default timeout-max-us (1 s) timed every
+# probe out (fcr.sh's forged case: one sample in 100 s, with the delay
+# in a 6.12 guest; 5 and more with timeout-max-us at 10 s); nothing on
+# other kernels
+acks_wait_conf() {
+	[ "$SLOW" = 1 ] || echo "timeout-max-us = $((1000000 * SLOW))"
+}
+
 # kernel_trees [--images] - "RELEASE DIR" for each kernel whose headers
 # are here, each release once: the installed kernels' (/lib/modules/*/build),
 # then those tools/kheaders finished under build/kheaders/ (with --images,

@@ -109,7 +109,7 @@ topology() {
 	ip netns exec hs sysctl -qw net.ipv4.tcp_congestion_control=hpcc &&
 	ip netns exec hr sysctl -qw net.ipv4.tcp_congestion_control=cubic || return 1
 	# hs's probes to hr carry the coordination tag (the hop cases)
-	printf 'ccm = fd00:c2::/64\nccm = 10.61.2.0/24\n' > "$TMP/hs.conf"
+	{ printf 'ccm = fd00:c2::/64\nccm = 10.61.2.0/24\n'; acks_wait_conf; } > "$TMP/hs.conf"
 	start_hpccd hs && start_hpccd hr || return 1
 	# a server per client: an iperf3 server whose client was killed
 	# stays busy for a while

@@ -104,7 +104,7 @@ mixed_no_support() {
 }
 
 daemons() {
-	echo "fcr = 10.51.2.0/24" > "$TMP/hs.conf"
+	{ echo "fcr = 10.51.2.0/24"; acks_wait_conf; } > "$TMP/hs.conf"
 	start_hpccd hs && start_hpccd hr
 }
 
