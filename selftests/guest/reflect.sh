@@ -348,14 +348,6 @@ peer_flood_spares_own_flows() {
 		[ $(( ${w1#* } - ${w0#* } )) -ge 9 ]
 }
 
-# own_answered N - hs has sent N responses or more to the own_port port
-# since the count W0 (wire's "bytes packets")
-own_answered() {
-	local w
-	w=$(wire hs v0 1)
-	[ $(( ${w#* } - ${W0#* } )) -ge "$1" ]
-}
-
 # A flood from 198.19/16 far beyond the budget (a tenth of the other
 # cases'): a connection opened during it is learnt within a second
 # (tcp-dumps), and its probes from then on are answered, not only when one
@@ -397,7 +389,7 @@ new_flow_in_flood() {
 	retry 10 flood_read
 	w1=$(wire hs v0 1)
 	dvars hs b || return 1
-	sent=$(sed -n 's/^sent \([0-9]*\) .*/\1/p' "$TMP/flood")
+	sent=$(flood_sent)
 	[ "${sent:-0}" -gt 0 ] || { cat "$TMP/flood"; return 1; }
 	drops=$((${b_socket_drops:-0} - ${a_socket_drops:-0}))
 	got=$(( ${w1#* } - ${w0#* } ))
@@ -440,11 +432,15 @@ n_not_open_to_probes() {
 		[ $((b_n_flows_over_source - a_n_flows_over_source)) -gt 0 ]
 }
 
+# flood_sent - how many probes the last flood sent ($TMP/flood's "sent
+# N"), empty before it ended
+flood_sent() { sed -n 's/^sent \([0-9]*\) .*/\1/p' "$TMP/flood"; }
+
 # flood_read - hs's hpccd has read or lost to a full socket (socket-drops)
-# every probe of the last flood ($TMP/flood's "sent N") since dvars hs a
+# every probe of the last flood (flood_sent) since dvars hs a
 flood_read() {
 	local sent
-	sent=$(sed -n 's/^sent \([0-9]*\) .*/\1/p' "$TMP/flood")
+	sent=$(flood_sent)
 	dvars hs c || return 1
 	[ -n "$sent" ] && [ $((c_probes_received + c_socket_drops)) -ge \
 		$((a_probes_received + a_socket_drops + sent)) ]
