@@ -32,7 +32,7 @@ include/uapi/linux/hpcc_wire.h) for tests.
       response: the segments have a probe's or response's TCP
       header instead (sequence and acknowledgment numbers, flags and
       window 0; include/uapi/linux/hpcc_wire.h)
-  fcr.py script DEV SPORT DST PORT [KEYID HEXKEY]
+  fcr.py script [--hold NS SECONDS] DEV SPORT DST PORT [KEYID HEXKEY]
       watch DEV (a packet socket) for one TCP data segment from port SPORT
       (as sniffsend), then send a message for each line on stdin to
       DST:PORT, "SADDR SPORT DADDR DPORT RATE SWITCH HOPPORT ROUND
@@ -41,6 +41,13 @@ include/uapi/linux/hpcc_wire.h) for tests.
       datagram again, byte for byte; "sleep SECONDS" waits.  With KEYID
       and HEXKEY (32 hex digits) every message is signed (the MAC trailer,
       kernel/lib/hpcc_nmac.c: SipHash-2-4 here in Python).  Prints "seq S"
+      and "at T", T the moment (CLOCK_REALTIME, microseconds) the last
+      datagram was sent.  With --hold NS SECONDS (anywhere after
+      "script"): for SECONDS after the last datagram, NS's flow from
+      SPORT read again and again (flow-get dumps by the kernel's YNL
+      library with the project's spec, on a socket opened in NS before
+      the watch on DEV began: no process started), "hold T RATE" a
+      reading (2 ms apart), T when it began, RATE its fcr-rate
   fcr.py gso DST PORT COUNT SADDR SPORT DADDR DPORT RATE SWITCH HOPPORT
               INTERVAL SEQ
       send COUNT messages (rounds 1..COUNT) in one UDP_SEGMENT send of
@@ -67,6 +74,8 @@ include/uapi/linux/hpcc_wire.h) for tests.
       N late L acks K drops D" (D: frames the socket dropped, which make L
       a lower bound)
 """
+import ctypes
+import os
 import signal
 import socket
 import struct
@@ -226,7 +235,40 @@ def sniffseq(dev, sport, wait=30):
             return struct.unpack(">I", f[tcp + 4:tcp + 8])[0]
 
 
-def script(dev, sport, dst, port, lines, keyid=None, key=None):
+def flow_reader(ns):
+    """A function that returns NS's flows (a list of dicts, the spec's
+    attribute names: a flow-get dump), on a netlink socket opened in NS
+    (setns(2) there and back) by the kernel's YNL library (LINUX_SRC, or
+    build/linux-src: tools/net/ynl)."""
+    top = os.path.dirname(os.path.dirname(os.path.dirname(
+        os.path.abspath(__file__))))
+    src = os.environ.get("LINUX_SRC", os.path.join(top, "build/linux-src"))
+    sys.path.insert(0, os.path.join(src, "tools/net/ynl"))
+    from lib import YnlFamily  # pylint: disable=import-outside-toplevel
+    libc = ctypes.CDLL(None, use_errno=True)
+    clone_newnet = 0x40000000
+    own = os.open("/proc/self/ns/net", os.O_RDONLY)
+    try:
+        fd = os.open("/run/netns/" + ns, os.O_RDONLY)
+        try:
+            if libc.setns(fd, clone_newnet):
+                raise OSError(ctypes.get_errno(), "setns " + ns)
+        finally:
+            os.close(fd)
+        try:
+            ynl = YnlFamily(os.path.join(
+                top, "Documentation/netlink/specs/hpcc.yaml"), "")
+        finally:
+            back = libc.setns(own, clone_newnet)
+        if back:
+            raise OSError(ctypes.get_errno(), "setns back")
+    finally:
+        os.close(own)
+    return lambda: ynl.dump("flow-get", {})
+
+
+def script(dev, sport, dst, port, lines, keyid=None, key=None, hold=None):
+    flows = flow_reader(hold[0]) if hold else None
     seq = sniffseq(dev, sport)
     if seq is None:
         print("no data segment from port %d on %s" % (sport, dev),
@@ -234,6 +276,7 @@ def script(dev, sport, dst, port, lines, keyid=None, key=None):
         return 1
     s = socket.socket(socket.AF_INET, socket.SOCK_DGRAM)
     last = None
+    at = 0
     for line in lines:
         f = line.split()
         if not f:
@@ -249,8 +292,18 @@ def script(dev, sport, dst, port, lines, keyid=None, key=None):
             if key is not None:
                 last = sign(last, keyid, key)
         s.sendto(last, (dst, port))
+        at = time.time_ns() // 1000
     s.close()
     print("seq", seq)
+    print("at", at)
+    if hold:
+        end = time.monotonic() + hold[1]
+        while time.monotonic() < end:
+            t = time.time_ns() // 1000
+            for f in flows():
+                if f.get("sport") == sport:
+                    print("hold", t, f.get("fcr-rate", 0))
+            time.sleep(0.002)
     return 0
 
 
@@ -490,8 +543,14 @@ def main(a):
                          int(a[6]), a[7], a[8], int(a[9]), int(a[10]),
                          int(a[11]), int(a[12]), int(a[13]))
     if a[0] == "script":
+        hold = None
+        if "--hold" in a:
+            i = a.index("--hold")
+            hold = (a[i + 1], float(a[i + 2]))
+            a = a[:i] + a[i + 3:]
         k = (int(a[5]), bytes.fromhex(a[6])) if len(a) > 6 else (None, None)
-        return script(a[1], int(a[2]), a[3], int(a[4]), sys.stdin, *k)
+        return script(a[1], int(a[2]), a[3], int(a[4]), sys.stdin, *k,
+                      hold=hold)
     if a[0] == "gso":
         return gso(a[1], int(a[2]), int(a[3]), a[4:])
     if a[0] == "burst":
