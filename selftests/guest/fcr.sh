@@ -656,8 +656,11 @@ refusals() {
 }
 
 # Forged and replayed messages: the flow's segments wait 100 ms times
-# SLOW for their ACKs (acks_wait on hr's v3), so a message rt sends for a
-# segment it saw on v1 names data in flight.  A genuine message (rate 2
+# SLOW, 300 ms at most, for their ACKs (acks_wait on hr's v3), so a
+# message rt sends for a segment it saw on v1 names data in flight.  (At
+# 1 s, the debugging kernel's default, the flow's ACKs came a round trip
+# apart, about as long as the genuine hold, and the first after the
+# messages came as the hold ended.)  A genuine message (rate 2
 # Mbit/s) is taken; a forged one for the same hop port, a newer round, a
 # higher rate and a sequence number 2^31 away is refused as it arrives
 # (fcr-bad-seq) and the genuine hold stays (taken, the forged one would
@@ -734,7 +737,7 @@ genuine_held() {
 forged() {
 	local k=0123456789abcdef0123456789abcdef pid rc=0
 	local a0=0 b0=0 i0=0 o0=0 a1=0 b1=0 i1=0 o1=0 CHECKED=1
-	acks_wait hr v3 on || return 1
+	acks_wait hr v3 on $((SLOW < 3 ? 100 * SLOW : 300)) || return 1
 	ip netns exec hs iperf3 -c $SRV -p 5201 --cport 6310 -C hpcc -t $((900 * SLOW)) \
 		-b 5M > "$TMP/iperf-6310.log" 2>&1 &
 	pid=$!
