@@ -87,7 +87,6 @@ def segment(f, sport):
 def play(dev, sport, dst, port, saddr, daddr, dport, script):
     p = socket.socket(socket.AF_PACKET, socket.SOCK_RAW, socket.htons(3))
     p.bind((dev, 0))
-    p.settimeout(10)
     fam = socket.AF_INET6 if ":" in dst else socket.AF_INET
     u = socket.socket(fam, socket.SOCK_DGRAM)
     last = None
@@ -110,14 +109,18 @@ def play(dev, sport, dst, port, saddr, daddr, dport, script):
                 pass
         except BlockingIOError:
             pass
-        p.settimeout(10)
+        # 10 s for the segment in all: other frames (probes, the other
+        # flows) keep coming without it
+        end = time.monotonic() + 10
+        seg = None
         try:
-            while True:
+            while not seg and time.monotonic() < end:
+                p.settimeout(max(end - time.monotonic(), 0.001))
                 seg = segment(p.recv(65535), sport)
-                if seg:
-                    break
         except socket.timeout:
-            print("no segment of port %d on %s" % (sport, dev),
+            pass
+        if not seg:
+            print("no segment of port %d on %s in 10 s" % (sport, dev),
                   file=sys.stderr)
             return 1
         seq, label = seg
