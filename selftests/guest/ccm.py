@@ -31,6 +31,7 @@ import sys
 import time
 
 from fcr import mapped  # an IPv4 address, IPv4-mapped, as FCR's messages
+from fcr import recv_first  # a packet socket's first matching frame, bounded
 
 MAGIC = 0x48504343
 PROBE_DSCP = 60  # the probes' DSCP (hpccd's default): not data
@@ -111,14 +112,7 @@ def play(dev, sport, dst, port, saddr, daddr, dport, script):
             pass
         # 10 s for the segment in all: other frames (probes, the other
         # flows) keep coming without it
-        end = time.monotonic() + 10
-        seg = None
-        try:
-            while not seg and time.monotonic() < end:
-                p.settimeout(max(end - time.monotonic(), 0.001))
-                seg = segment(p.recv(65535), sport)
-        except socket.timeout:
-            pass
+        seg = recv_first(p, lambda f: segment(f, sport), 10)
         if not seg:
             print("no segment of port %d on %s in 10 s" % (sport, dev),
                   file=sys.stderr)

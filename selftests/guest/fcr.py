@@ -208,11 +208,10 @@ def sign(m, keyid, key):
     return m + t + siphash24(key, m + t)
 
 
-def sniffseq(dev, sport, wait=30):
-    """The sequence number of the next TCP data segment from sport on dev;
-    None when none passed in wait seconds (other frames keep coming)."""
-    p = socket.socket(socket.AF_PACKET, socket.SOCK_RAW, socket.htons(3))
-    p.bind((dev, 0))
+def recv_first(p, match, wait):
+    """The first match(frame) that is not None among the frames packet
+    socket p receives within wait seconds in all; None when none (other
+    frames keep coming, so the bound is on the whole wait, not a recv)."""
     end = time.monotonic() + wait
     while True:
         left = end - time.monotonic()
@@ -223,16 +222,32 @@ def sniffseq(dev, sport, wait=30):
             f = p.recv(65535)
         except socket.timeout:
             return None
-        if len(f) < 54 or f[12:14] != b"\x08\x00" or f[23] != 6 or \
-           f[15] >> 2 == 60:
-            continue
-        ihl = (f[14] & 15) * 4
-        tcp = 14 + ihl
-        tot = struct.unpack(">H", f[16:18])[0]
-        doff = (f[tcp + 12] >> 4) * 4
-        if struct.unpack(">H", f[tcp:tcp + 2])[0] == sport and \
-           tot > ihl + doff:
-            return struct.unpack(">I", f[tcp + 4:tcp + 8])[0]
+        v = match(f)
+        if v is not None:
+            return v
+
+
+def data_seq(f, sport):
+    """The sequence number of frame f if it is an IPv4 TCP data segment
+    (not a probe) from sport, else None."""
+    if len(f) < 54 or f[12:14] != b"\x08\x00" or f[23] != 6 or \
+       f[15] >> 2 == 60:
+        return None
+    ihl = (f[14] & 15) * 4
+    tcp = 14 + ihl
+    tot = struct.unpack(">H", f[16:18])[0]
+    doff = (f[tcp + 12] >> 4) * 4
+    if struct.unpack(">H", f[tcp:tcp + 2])[0] == sport and tot > ihl + doff:
+        return struct.unpack(">I", f[tcp + 4:tcp + 8])[0]
+    return None
+
+
+def sniffseq(dev, sport, wait=30):
+    """The sequence number of the next TCP data segment from sport on dev;
+    None when none passed in wait seconds (other frames keep coming)."""
+    p = socket.socket(socket.AF_PACKET, socket.SOCK_RAW, socket.htons(3))
+    p.bind((dev, 0))
+    return recv_first(p, lambda f: data_seq(f, sport), wait)
 
 
 def flow_reader(ns):
