@@ -23,7 +23,8 @@ hop on the flow's path would, for tests.
             (the flow's source port + 1000); sw, port: the notifying
             hop (default 9 and 9, a hop no telemetry of the tests shows)
       and print "NTYPE SEQ LABEL" for each notification sent; exit status
-      1 when a segment did not come within 10 s
+      1 when a segment did not come within 10 s (times HPCC_SLOW, as
+      fcr.py's waits)
 """
 import socket
 import struct
@@ -31,7 +32,9 @@ import sys
 import time
 
 from fcr import mapped  # an IPv4 address, IPv4-mapped, as FCR's messages
+from fcr import drop_queued  # drop a packet socket's queued frames
 from fcr import recv_first  # a packet socket's first matching frame, bounded
+from fcr import SLOW  # selftests/lib.sh's SLOW
 
 MAGIC = 0x48504343
 PROBE_DSCP = 60  # the probes' DSCP (hpccd's default): not data
@@ -103,18 +106,15 @@ def play(dev, sport, dst, port, saddr, daddr, dport, script):
             print("replay")
             continue
         opt = dict(x.split("=", 1) for x in w[1:])
-        # the newest segment: drain what queued while we slept
-        p.setblocking(False)
-        try:
-            while p.recv(65535):
-                pass
-        except BlockingIOError:
-            pass
-        # 10 s for the segment in all: other frames (probes, the other
-        # flows) keep coming without it
-        seg = recv_first(p, lambda f: segment(f, sport), 10)
+        # a fresh segment: drop what queued while we slept, then wait
+        # for the next one
+        drop_queued(p)
+        # 10 s (times SLOW) for the segment in all: other frames (probes,
+        # the other flows) keep coming without it
+        seg = recv_first(p, lambda f: segment(f, sport), 10 * SLOW)
         if not seg:
-            print("no segment of port %d on %s in 10 s" % (sport, dev),
+            print("no segment of port %d on %s in %d s" % (sport, dev,
+                                                         10 * SLOW),
                   file=sys.stderr)
             return 1
         seq, label = seg
