@@ -699,10 +699,13 @@ notes_ipv6() {
 
 # IPv4: a type 3 moves nothing (a rehash does not move an IPv4 flow); the
 # CC indicator follows types 1 and 2 as for IPv6; a replayed type 2 is
-# refused
+# refused.  Sets up its FCR port itself (run alone, HPCC_CASES=1,7: hs had
+# none, so every notification went on to UDP and each of play_taken's
+# waits took 250 tries at 4 s on the debugging kernel)
 notes_ipv4() {
 	local sp=7402 rc=0 s0
-	acks_wait hr v3 on || return 1
+	sctl fcr set port 6862 prefix 10.61.1.2/32 &&
+		acks_wait hr v3 on || return 1
 	start_flow 4 $HR4 5206 $sp || { end $FLOW; acks_wait hr v3 off; return 1; }
 	s0=$(note_stats)
 	LATE=0
