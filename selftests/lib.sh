@@ -62,6 +62,28 @@ case "$(uname -r)" in *hpccdebug*) SLOW=10 ;; esac
 export HPCC_SLOW=$SLOW
 RETRY_SCALE=${HPCC_RETRY_SCALE:-$SLOW}
 
+# HPCC_TRACE=FILE - every command of the bash scripts that source this
+# file, from there on, with its time, file, function and line, appended to
+# FILE as it runs (bash's xtrace): a case's output shows only when it ends,
+# so this is how a case that never ends is read.  In a guest, FILE goes
+# under the project tree, the one writable path the host sees
+# (testing.rst, "Debugging kernel").  Opened once per process tree (a
+# script run by one that traces writes to the fd it inherits,
+# HPCC_TRACE_FD); a FILE that cannot be opened is said and nothing is
+# traced.
+if [ -n "${HPCC_TRACE:-}" ] && [ -z "${HPCC_TRACE_FD:-}" ]; then
+	if exec {HPCC_TRACE_FD}>>"$HPCC_TRACE"; then
+		export HPCC_TRACE_FD
+	else
+		echo "# HPCC_TRACE: cannot open $HPCC_TRACE, not tracing" >&2
+	fi
+fi
+if [ -n "${HPCC_TRACE_FD:-}" ] && [ -e "/proc/self/fd/$HPCC_TRACE_FD" ]; then
+	BASH_XTRACEFD=$HPCC_TRACE_FD
+	PS4='+ $EPOCHREALTIME ${BASH_SOURCE[0]##*/}:${FUNCNAME[0]:-main}:$LINENO '
+	set -x
+fi
+
 # acks_wait NS DEV on|off [MS] - NS's packets out of DEV wait MS ms (100
 # times SLOW unless given; netem), so that the segment a test's FCR or
 # CCM message names is still in flight when the message comes: the
