@@ -130,9 +130,11 @@ d() {
 
 # rx_flow DST FAMILY PORT - the flow runs receiver-based: 10 W applied,
 # the flow marked rx-based; W in fewer than half of the responses (T 20
-# ms; not on the debugging kernel, whose probe cycle, a response every
-# 0.3 s, is longer than T, so that every response may carry W); every
-# response signed and accepted; N in the responses
+# ms) and 5 responses without W that only keep the telemetry fresh
+# (rx-kept), neither on the debugging kernel, whose probe cycle, a
+# response every 0.3 s, is longer than T, so that every response carries
+# W (852 of 854 there, rx-kept +1); every response signed and accepted;
+# N in the responses
 rx_flow() {
 	local rc=0
 	snap a || return 1
@@ -151,7 +153,8 @@ rx_flow() {
 	  [ $(( 2 * $(d a b s_responses_rx_w) )) -lt "$(d a b s_responses_rx)" ]; } &&
 	[ "$(d a b r_rx_w_sent)" -ge 5 ] &&
 	[ "$(d a b r_rx_refused)" = 0 ] &&
-	[ "$(d a b m_rxw)" -ge 5 ] && [ "$(d a b m_kept)" -ge 5 ] &&
+	[ "$(d a b m_rxw)" -ge 5 ] &&
+	{ [ "$SLOW" -gt 1 ] || [ "$(d a b m_kept)" -ge 5 ]; } &&
 	[ "$(d a b s_auth_ok)" -ge 20 ] &&
 	[ "$(d a b r_responses_signed)" -ge 20 ] &&
 	[ "$(d a b s_auth_bad)" = 0 ] && [ "$(d a b s_auth_missing)" = 0 ] &&
