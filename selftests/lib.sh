@@ -88,10 +88,11 @@ fi
 # times SLOW unless given; netem), so that the segment a test's FCR or
 # CCM message names is still in flight when the message comes: the
 # sender takes only messages that name data in flight, and an ACK
-# through an unloaded fabric can beat the message.  With 20 ms, in a 6.12 guest beside another, ccm.sh's
-# notes_ipv6 saw its first type 1 come too late (ccm-bad-seq) and every
-# count after it was off; with an unscaled 100 ms on the debugging kernel,
-# so did its type 1 and its type 2 (ccm-bad-seq 3, want 1).
+# through an unloaded fabric can beat the message.  With 20 ms, in a
+# 6.12 guest beside another, ccm.sh's notes_ipv6 saw its first type 1
+# come too late (ccm-bad-seq) and every count after it was off; with an
+# unscaled 100 ms on the debugging kernel, so did its type 1 and its
+# type 2 (ccm-bad-seq 3, want 1).
 acks_wait() {
 	if [ "$3" = on ]; then
 		tc -n "$1" qdisc add dev "$2" root netem delay "${4:-$((100 * SLOW))}ms"

@@ -699,9 +699,8 @@ notes_ipv6() {
 
 # IPv4: a type 3 moves nothing (a rehash does not move an IPv4 flow); the
 # CC indicator follows types 1 and 2 as for IPv6; a replayed type 2 is
-# refused.  Sets up its FCR port itself (run alone, HPCC_CASES=1,7: hs had
-# none, so every notification went on to UDP and each of play_taken's
-# waits took 250 tries at 4 s on the debugging kernel)
+# refused.  Sets up its FCR port itself, so that it runs without
+# notes_ipv6 (HPCC_CASES=1,7)
 notes_ipv4() {
 	local sp=7402 rc=0 s0
 	sctl fcr set port 6862 prefix 10.61.1.2/32 &&
