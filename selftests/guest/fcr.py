@@ -23,7 +23,8 @@ include/uapi/linux/hpcc_wire.h) for tests.
       sequence number is that segment's (the flow's path is the only
       place it is known), rounds 1..COUNT; prints "sent N"; exit status
       1 when a segment did not come within 10 s (times HPCC_SLOW)
-  fcr.py burst DEV SADDR DADDR DPORT SPORT COUNT GROUP GAP WAIT [response]
+  fcr.py burst DEV SADDR DADDR DPORT SPORT COUNT GROUP GAP WAIT
+              [response] [support]
       send COUNT TCP data segments (64 bytes each, raw socket) of COUNT
       new flows SADDR:SPORT+k -> DADDR:DPORT, k = 0..COUNT-1, in groups of
       GROUP back to back, GAP seconds between groups, and watch DEV (a
@@ -32,7 +33,12 @@ include/uapi/linux/hpcc_wire.h) for tests.
       order, and "sent in MS ms" (the send phase's length) to stderr.
       response: the segments have a probe's or response's TCP
       header instead (sequence and acknowledgment numbers, flags and
-      window 0; include/uapi/linux/hpcc_wire.h)
+      window 0; include/uapi/linux/hpcc_wire.h).  support: first a
+      probe announcing FCR support (HPCC_WIRE_EXT_FCR) from SADDR, of
+      the flow from port SPORT+COUNT, so that the hops know SADDR for
+      the support's lifetime (HPCC_INT_FCR_SENDER_TTL, 10 s) whatever
+      its hpccd's probes did last (they time out on a congested port,
+      and their timeout grows to timeout-max-us)
   fcr.py script [--hold NS SECONDS] DEV SPORT DST PORT [KEYID HEXKEY]
       watch DEV (a packet socket) for one TCP data segment from port SPORT
       (as sniffsend), then send a message for each line on stdin to
@@ -354,7 +360,7 @@ def segment(saddr, daddr, sport, dport, seq, response=False):
 
 
 def burst(dev, saddr, daddr, dport, sport, count, group, gap, wait,
-          response=False):
+          response=False, support=False):
     p = socket.socket(socket.AF_PACKET, socket.SOCK_RAW, socket.htons(3))
     # incoming only (PACKET_IGNORE_OUTGOING): the datagrams this host
     # sends meanwhile would fill the buffer and lose messages
@@ -385,6 +391,11 @@ def burst(dev, saddr, daddr, dport, sport, count, group, gap, wait,
             if 0 <= k < count and k not in got:
                 got[k] = (rnd, rate)
 
+    if support:
+        with socket.socket(socket.AF_INET, socket.SOCK_RAW,
+                           socket.IPPROTO_RAW) as s:
+            s.sendto(support_probe(saddr, daddr, sport + count, dport,
+                                   sport + count), (daddr, 0))
     t0 = time.monotonic()
     for k in range(count):
         r.sendto(segment(saddr, daddr, sport + k, dport, 1000 * (k + 1),
@@ -579,7 +590,7 @@ def main(a):
     if a[0] == "burst":
         return burst(a[1], a[2], a[3], int(a[4]), int(a[5]), int(a[6]),
                      int(a[7]), float(a[8]), float(a[9]),
-                     len(a) > 10 and a[10] == "response")
+                     "response" in a[10:], "support" in a[10:])
     if a[0] == "late":
         return late(a[1], a[2], int(a[3]), a[4], int(a[5]), int(a[6]))
     if a[0] == "spoof":
