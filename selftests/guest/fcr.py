@@ -588,6 +588,9 @@ def main(a):
     if a[0] == "gso":
         return gso(a[1], int(a[2]), int(a[3]), a[4:])
     if a[0] == "burst":
+        if set(a[10:]) - {"response", "support"}:
+            print("burst: options are response and support", file=sys.stderr)
+            return 2
         return burst(a[1], a[2], a[3], int(a[4]), int(a[5]), int(a[6]),
                      int(a[7]), float(a[8]), float(a[9]),
                      "response" in a[10:], "support" in a[10:])

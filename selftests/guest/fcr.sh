@@ -296,7 +296,7 @@ calm_port() {
 # not an interval later: a 2 Mbit/s hpcc flow announces hs's support (and
 # the burst announces it again, as busy_port's probes time out behind the
 # full queue: with hpccd's timeout grown to 10 s on a debugging kernel, the
-# hop's 10 s memory of a sender lapsed before one burst), then
+# hop's 10 s memory of a sender can lapse before a burst), then
 # v2 slows to 2 Mbit/s and an 8 Mbit/s UDP flow keeps its queue full (and
 # no other TCP flow to count; the hop's B stays 20 Mbit/s), and 24 new
 # flows from hs send one segment each, in groups of 3 back to back 2 ms
@@ -383,15 +383,19 @@ sender_limit() {
 # sender_limit_once SPORT - one burst from SPORT..SPORT+23; exit status 0
 # pass, 1 fail, 2 inconclusive
 sender_limit_once() {
-	local l0 l1 s0 s1 f0 f1 n ms bound c1 cg0=1 rc=0
+	local l0 l1 s0 s1 o0 o1 n ms bound c1 cg0=1 rc=0
+	# the other ways a message is not sent
+	local other="fcr-dst-limited fcr-msg-limited fcr-dropped fcr-table-full"
 	busy_port $(($1 - 900)) || rc=1
 	rctl int change dev v2 fcr-sender-max 4 || rc=1
 	[ "$(istat fcr-sender-max)" = 4 ] || { echo "fcr-sender-max not 4"; rc=1; }
 	retry 50 congested_now || { echo "v2 not congested before the burst"; cg0=0; }
-	read -r l0 s0 f0 <<< "$(istat fcr-sender-limited fcr-sent fcr-table-full)"
+	# shellcheck disable=SC2086
+	read -r l0 s0 o0 <<< "$(istat fcr-sender-limited fcr-sent $other)"
 	ip netns exec hs $PY burst v0 $HS $SRV 5201 "$1" 24 3 0.002 0.5 \
 		support > "$TMP/limit" 2> "$TMP/limit.err" || rc=1
-	read -r l1 s1 c1 f1 <<< "$(istat fcr-sender-limited fcr-sent fcr-congested fcr-table-full)"
+	# shellcheck disable=SC2086
+	read -r l1 s1 c1 o1 <<< "$(istat fcr-sender-limited fcr-sent fcr-congested $other)"
 	rctl int change dev v2 fcr-sender-max 64 || rc=1
 	calm_port || rc=1
 	[ "$c1$cg0" = 11 ] || [ $rc != 0 ] || return 2
@@ -403,7 +407,7 @@ sender_limit_once() {
 	cat "$TMP/limit.err"
 	echo "messages to $n of 24 new flows (at most $bound: 4 + 4 per interval of the burst's ${ms:-?} ms):"
 	cat "$TMP/limit"
-	echo "v2: fcr-sent $s0 -> $s1, fcr-sender-limited $l0 -> $l1, fcr-table-full $f0 -> $f1"
+	echo "v2: fcr-sent $s0 -> $s1, fcr-sender-limited $l0 -> $l1; $other: $o0 -> $o1"
 	[ -n "$ms" ] || rc=1
 	[ "$n" -ge 1 ] || { echo "no message at all"; rc=1; }
 	[ "$n" -le "$bound" ] || { echo "more than the limit"; rc=1; }
@@ -819,18 +823,20 @@ fcr_off() {
 # rt goes, and only UDP (hs's default congestion control set to cubic,
 # for iperf3's control connection) keeps v2 congested then.  Leaves no
 # router.
-fcr_sent_some() { [ "$(istat fcr-sent)" -gt 0 ]; }
+# fcr_sent_over N - v2 has sent more than N messages
+fcr_sent_over() { [ "$(istat fcr-sent)" -gt "$1" ]; }
 teardown() {
-	local rc=0 bp hp up
+	local rc=0 bp hp up s0
 	ip netns exec hs sysctl -qw net.ipv4.tcp_congestion_control=cubic || rc=1
 	busy_port 6306 || rc=1
 	# shellcheck disable=SC2086
 	set -- $BUSY_PIDS
 	hp=$1 up=$2
+	s0=$(istat fcr-sent)
 	ip netns exec hs $PY burst v0 $HS $SRV 5201 7300 48 6 0.001 0.3 \
 		support > /dev/null 2>&1 &
 	bp=$!
-	retry 100 fcr_sent_some || { echo "no message before rmmod"; rc=1; }
+	retry 100 fcr_sent_over "$s0" || { echo "no message before rmmod"; rc=1; }
 	rmmod hpcc_int || { echo "rmmod hpcc_int while it sends failed"; rc=1; }
 	wait $bp
 	modprobe hpcc_int || return 1
@@ -842,7 +848,7 @@ teardown() {
 	ip netns exec hs $PY burst v0 $HS $SRV 5201 7400 48 6 0.001 0.3 \
 		support > /dev/null 2>&1 &
 	bp=$!
-	retry 100 fcr_sent_some || { echo "no message before netns del"; rc=1; }
+	retry 100 fcr_sent_over 0 || { echo "no message before netns del"; rc=1; }
 	echo "v2 before its namespace goes: congested $(istat fcr-congested) fcr-sent $(istat fcr-sent)"
 	ip netns del rt || rc=1
 	wait $bp
