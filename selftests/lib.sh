@@ -56,7 +56,7 @@ t() {
 # staleness budgets.  Bounds on what is measured never scale.
 # HPCC_RETRY_SCALE overrides the retry scale alone (a diagnosis on the
 # debugging kernel: at 2 a failing wait ends, and says why, in minutes).
-# Exported as HPCC_SLOW for the Python helpers (fcr.py's SLOW).
+# Exported as HPCC_SLOW for the Python helpers (probe.py's SLOW).
 SLOW=1
 case "$(uname -r)" in *hpccdebug*) SLOW=10 ;; esac
 export HPCC_SLOW=$SLOW

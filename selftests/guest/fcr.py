@@ -90,18 +90,13 @@ import sys
 import time
 
 from probe import csum  # the Internet checksum, as probe.py's packets use
+from probe import SLOW  # selftests/lib.sh's SLOW; a flow's segment waits scale by it
 
 MAGIC = 0x48504343
 SOL_PACKET = 263
 PACKET_STATISTICS = 6
 PACKET_IGNORE_OUTGOING = 23
 SO_RCVBUFFORCE = 33
-# SLOW - selftests/lib.sh's SLOW (HPCC_SLOW, which it exports; the same
-# test of the release when run by hand): 10 on the debugging kernel, whose
-# guest runs the tests several times slower, and 1 elsewhere.  The waits
-# for a flow's segment scale by it.
-SLOW = int(os.environ.get("HPCC_SLOW") or
-           (10 if "hpccdebug" in os.uname().release else 1))
 
 
 def mapped(a):

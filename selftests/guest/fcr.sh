@@ -49,6 +49,9 @@ sctl() { ip netns exec hs "$CTL" "$@"; }
 
 # istat KEY... - v2's settings and counters in the router (int_stat)
 istat() { int_stat rt v2 "$@"; }
+# v2's counters of a message not sent, but for fcr-sender-limited: the
+# destination and total limits, drops, a full flow table
+UNSENT="fcr-dst-limited fcr-msg-limited fcr-dropped fcr-table-full"
 
 topology() {
 	topo_dumbbell 51 4 || return 1
@@ -322,7 +325,7 @@ late_flows() {
 late_flows_once() {
 	local e0 e1 s0 s1 a cg cg0=1 rc=0 n ne0 ne1 lost0 lost1
 	# where messages that were never sent went
-	local lost="fcr-sender-limited fcr-dst-limited fcr-msg-limited fcr-dropped fcr-table-full"
+	local lost="fcr-sender-limited $UNSENT"
 	busy_port "$1" || rc=1
 	# still congested as the burst starts (a stalled UDP sender in a
 	# loaded guest can let the queue fall below fcr-qlen-low)
@@ -384,18 +387,16 @@ sender_limit() {
 # pass, 1 fail, 2 inconclusive
 sender_limit_once() {
 	local l0 l1 s0 s1 o0 o1 n ms bound c1 cg0=1 rc=0
-	# the other ways a message is not sent
-	local other="fcr-dst-limited fcr-msg-limited fcr-dropped fcr-table-full"
 	busy_port $(($1 - 900)) || rc=1
 	rctl int change dev v2 fcr-sender-max 4 || rc=1
 	[ "$(istat fcr-sender-max)" = 4 ] || { echo "fcr-sender-max not 4"; rc=1; }
 	retry 50 congested_now || { echo "v2 not congested before the burst"; cg0=0; }
 	# shellcheck disable=SC2086
-	read -r l0 s0 o0 <<< "$(istat fcr-sender-limited fcr-sent $other)"
+	read -r l0 s0 o0 <<< "$(istat fcr-sender-limited fcr-sent $UNSENT)"
 	ip netns exec hs $PY burst v0 $HS $SRV 5201 "$1" 24 3 0.002 0.5 \
 		support > "$TMP/limit" 2> "$TMP/limit.err" || rc=1
 	# shellcheck disable=SC2086
-	read -r l1 s1 c1 o1 <<< "$(istat fcr-sender-limited fcr-sent fcr-congested $other)"
+	read -r l1 s1 c1 o1 <<< "$(istat fcr-sender-limited fcr-sent fcr-congested $UNSENT)"
 	rctl int change dev v2 fcr-sender-max 64 || rc=1
 	calm_port || rc=1
 	[ "$c1$cg0" = 11 ] || [ $rc != 0 ] || return 2
@@ -407,7 +408,7 @@ sender_limit_once() {
 	cat "$TMP/limit.err"
 	echo "messages to $n of 24 new flows (at most $bound: 4 + 4 per interval of the burst's ${ms:-?} ms):"
 	cat "$TMP/limit"
-	echo "v2: fcr-sent $s0 -> $s1, fcr-sender-limited $l0 -> $l1; $other: $o0 -> $o1"
+	echo "v2: fcr-sent $s0 -> $s1, fcr-sender-limited $l0 -> $l1; $UNSENT: $o0 -> $o1"
 	[ -n "$ms" ] || rc=1
 	[ "$n" -ge 1 ] || { echo "no message at all"; rc=1; }
 	[ "$n" -le "$bound" ] || { echo "more than the limit"; rc=1; }
