@@ -18,13 +18,23 @@ status_and_output() {
 		echo "$out" | grep -qx "$TOP"
 }
 
+# ... and ends its output with the first report whole, up to its end
+# marker, so that a tail of it (selftests/run's, CI's) has the call trace
 warning_fails_the_run() {
-	local rc
-	tools/vmrun --kernel "$K" --timeout 120 -- \
-		sh -c 'echo "WARNING: CPU: 0 PID: 1 at injected by host/vmrun.sh" > /dev/kmsg' \
-		>/dev/null 2>&1 && rc=0 || rc=$?
-	echo "vmrun status $rc"
-	[ "$rc" = 125 ]
+	local rc out
+	out=$(tools/vmrun --kernel "$K" --timeout 120 -- \
+		sh -c 'for l; do echo "$l" > /dev/kmsg; done' sh \
+		"WARNING: CPU: 0 PID: 1 at injected by host/vmrun.sh" \
+		"Call Trace:" " <TASK>" " injected_frame_a+0x1/0x2" \
+		" injected_frame_b+0x3/0x4" " </TASK>" \
+		"---[ end trace 0000000000000000 ]---" "after the report" \
+		2>&1 >/dev/null) && rc=0 || rc=$?
+	echo "vmrun status $rc; its last lines:"
+	echo "$out" | tail -n 8
+	[ "$rc" = 125 ] &&
+		echo "$out" | tail -n 1 | grep -q -- '---\[ end trace' &&
+		echo "$out" | tail -n 4 | grep -q 'injected_frame_b' &&
+		echo "$out" | tail -n 7 | grep -q 'WARNING: CPU: 0 PID: 1 at injected'
 }
 
 timeout_fails_the_run() {
@@ -71,7 +81,7 @@ ktap_print_header
 ktap_set_plan 5
 t "vmrun --which names the kernel image without booting, fails for an unknown release" which_kernel
 t "vmrun returns the command's status and streams its output" status_and_output
-t "vmrun fails (125) when the guest kernel logs a WARNING" warning_fails_the_run
+t "vmrun fails (125) when the guest kernel logs a WARNING, and ends with the report" warning_fails_the_run
 t "vmrun --accel tcg1|mttcg runs without ERMS/FSRM, --append reaches /proc/cmdline, a bad mode is refused" accel_and_append
 t "vmrun fails (124) when the timeout passes" timeout_fails_the_run
 ktap_finished
