@@ -259,7 +259,7 @@ static int hpcc_nl_telemetry_set(struct sk_buff *skb, struct genl_info *info)
 	struct hpcc_net *hn = hpcc_nl_net(info);
 	struct nlattr *tb[HPCC_A_FLOW_RX_U + 1];
 	struct sk_buff *msg;
-	struct hpcc_tlm tlm;
+	struct hpcc_tlm tlm = {};
 	struct hpcc_key key;
 	struct hpcc_pub pub;
 	struct hpcc_ent *e;

@@ -251,7 +251,7 @@ static void hpcc_fcr_hold(struct hpcc_net *hn, const struct hpcc_cfg *cfg,
 	}
 	spin_unlock_bh(&e->fcr_lock);
 	if (low && !sock_owned_by_user(sk) &&
-	    sk->sk_pacing_rate > div_u64(low, 8))
+	    READ_ONCE(sk->sk_pacing_rate) > div_u64(low, 8))
 		WRITE_ONCE(sk->sk_pacing_rate, div_u64(low, 8));
 	hpcc_fcr_unlock(sk);
 	hpcc_stat_inc(hn, res == HPCC_FCR_PUT_OLD || res == HPCC_FCR_PUT_FULL ?
@@ -367,7 +367,7 @@ static void hpcc_fcr_one(struct hpcc_net *hn, const struct hpcc_cfg *cfg,
 			hpcc_ccm_take(hn, b, n, skb, pf, src);
 		return;
 	}
-	if (!b || hpcc_fcr_decode(b, plen, &m)) {
+	if (!b || hpcc_fcr_decode(b, n, &m)) {
 		hpcc_fcr_refuse(hn, HPCC_STAT_FCR_MALFORMED, src, 0);
 		return;
 	}
