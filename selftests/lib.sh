@@ -84,6 +84,24 @@ if [ -n "${HPCC_TRACE_FD:-}" ] && [ -e "/proc/self/fd/$HPCC_TRACE_FD" ]; then
 	set -x
 fi
 
+# late_tries TRY... - run TRY, which plays messages that name a flow's
+# newest segment, until it returns other than 2, three times at most.
+# TRY returns 2 when the sender refused its genuine message for its
+# sequence number (fcr-bad-seq, ccm-bad-seq): the message came after the
+# segment's ACK, as when the host stops a guest's vCPU for longer than
+# acks_wait's delay between the two, and it is played again.  Returns
+# TRY's last status, 1 after the third 2.
+late_tries() {
+	local t rc
+	for t in 1 2 3; do
+		"$@"
+		rc=$?
+		[ "$rc" = 2 ] || return "$rc"
+		echo "came after its segment's ACK, try $t"
+	done
+	return 1
+}
+
 # acks_wait NS DEV on|off [MS] - NS's packets out of DEV wait MS ms (100
 # times SLOW unless given; netem), so that the segment a test's FCR or
 # CCM message names is still in flight when the message comes: the

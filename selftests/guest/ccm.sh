@@ -574,27 +574,27 @@ play() {
 }
 
 # play_taken NS DEV SPORT DST SADDR DADDR DPORT LINE - play the one
-# notification LINE (a line of ccm.py's script) that hs must take, and
-# play it again while hs refuses it for its sequence number, at most three
-# tries in all.  The notification names the flow's newest segment, and hs
-# takes it only while that segment is in flight; acks_wait holds the ACKs
-# 100 ms (times SLOW), yet a guest whose vCPU the host stops for longer
-# between the segment and the notification delivers the ACK first (a
-# 6.12 guest beside another in CI: the first notification of notes_ipv4
-# counted in ccm-bad-seq).  LATE counts those tries; grew_by adds them to
+# notification LINE (a line of ccm.py's script) that hs must take, again
+# (late_tries) while hs refuses it for its sequence number.  The
+# notification names the flow's newest segment, and hs takes it only
+# while that segment is in flight; acks_wait holds the ACKs 100 ms (times
+# SLOW), yet a guest whose vCPU the host stops for longer between the
+# segment and the notification delivers the ACK first (a 6.12 guest
+# beside another in CI: the first notification of notes_ipv4 counted in
+# ccm-bad-seq).  LATE counts those tries; grew_by adds them to
 # ccm-bad-seq's growth.
-play_taken() {
-	local i n bad
-	for i in 1 2 3; do
-		n=$(note_sum)
-		bad=$(note_stat ccm-bad-seq)
-		play "$1" "$2" "$3" "$4" "$5" "$6" "$7" <<< "$8" || return 1
-		retry 25 note_seen "$n" || { echo "hs did not count: $8"; return 1; }
-		[ "$(note_stat ccm-bad-seq)" = "$bad" ] && return 0
-		LATE=$((LATE + 1))
-		echo "came after its segment's ACK (ccm-bad-seq), try $i: $8"
-	done
-	return 1
+play_taken() { late_tries play_try "$@"; }
+# play_try ARGS... - one try of play_taken: 2 when it came late
+play_try() {
+	local n bad
+	n=$(note_sum)
+	bad=$(note_stat ccm-bad-seq)
+	play "$1" "$2" "$3" "$4" "$5" "$6" "$7" <<< "$8" || return 1
+	retry 25 note_seen "$n" || { echo "hs did not count: $8"; return 1; }
+	[ "$(note_stat ccm-bad-seq)" = "$bad" ] && return 0
+	LATE=$((LATE + 1))
+	echo "ccm-bad-seq: $8"
+	return 2
 }
 
 # probes_cc_over N - hs's hpccd sent more than N probes with the CC

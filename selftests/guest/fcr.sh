@@ -694,31 +694,30 @@ fsum_over() {
 # rt_script N CHECK ARGS... - rt's fcr.py script (stdin, kept for the
 # tries) with ARGS (keys, --hold), N messages of which the first is
 # genuine, its output in $TMP/script.out (shown but for the readings),
-# then CHECK, its status in CHECKED; played again while the genuine
-# message came after its segment's ACK (hs took none and refused all N
-# for their sequence number: a vCPU the host stopped for longer than
-# acks_wait's delay between the segment and the message), at most three
-# tries in all.  Sets a0 b0 i0 o0 (fstats before the last try) and a1 b1
-# i1 o1 (after it).
+# then CHECK, its status in CHECKED; played again (late_tries) while the
+# genuine message came after its segment's ACK: hs took none and refused
+# all N for their sequence number.  Sets a0 b0 i0 o0 (fstats before the
+# last try) and a1 b1 i1 o1 (after it).
 rt_script() {
-	local n=$1 check=$2 s t st
+	RT_SCRIPT=$(cat)
+	late_tries rt_try "$@"
+}
+# rt_try N CHECK ARGS... - one try of rt_script: 2 when it came late
+rt_try() {
+	local n=$1 check=$2 st
 	shift 2
-	s=$(cat)
-	for t in 1 2 3; do
-		read -r a0 b0 i0 o0 <<< "$(fstats)"
-		ip netns exec rt $PY script v1 6310 $HS 6862 "$@" <<< "$s" \
-			> "$TMP/script.out"
-		st=$?
-		grep -v "^hold " "$TMP/script.out"
-		[ "$st" = 0 ] || return 1
-		$check
-		CHECKED=$?
-		retry 20 fsum_over $((a0 + b0 + i0 + n - 1)) || return 1
-		read -r a1 b1 i1 o1 <<< "$(fstats)"
-		[ "$a1" = "$a0" ] && [ $((b1 - b0)) -ge "$n" ] || return 0
-		echo "the genuine message came after its segment's ACK (fcr-bad-seq), try $t"
-	done
-	return 1
+	read -r a0 b0 i0 o0 <<< "$(fstats)"
+	ip netns exec rt $PY script v1 6310 $HS 6862 "$@" <<< "$RT_SCRIPT" \
+		> "$TMP/script.out"
+	st=$?
+	grep -v "^hold " "$TMP/script.out"
+	[ "$st" = 0 ] || return 1
+	$check
+	CHECKED=$?
+	retry 20 fsum_over $((a0 + b0 + i0 + n - 1)) || return 1
+	read -r a1 b1 i1 o1 <<< "$(fstats)"
+	[ "$a1" = "$a0" ] && [ $((b1 - b0)) -ge "$n" ] && return 2
+	return 0
 }
 # hold_window - the script's readings of hs's flow ("hold T RATE",
 # fcr.py script --hold) begun from 20 ms (times SLOW) after its last
