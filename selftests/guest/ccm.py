@@ -35,9 +35,9 @@ from fcr import mapped  # an IPv4 address, IPv4-mapped, as FCR's messages
 from fcr import drop_queued  # drop a packet socket's queued frames
 from fcr import recv_first  # a packet socket's first matching frame, bounded
 from fcr import SLOW  # selftests/lib.sh's SLOW
+from fcr import MAGIC  # the HPCC header's magic
+from fcr import data_segment  # (seq, flow label) of a flow's data frame
 
-MAGIC = 0x48504343
-PROBE_DSCP = 60  # the probes' DSCP (hpccd's default): not data
 
 
 def addr(a):
@@ -64,30 +64,6 @@ def message(ntype, saddr, sport, daddr, dport, seq, label, kind="ok",
     return m[:40] if kind == "short" else m
 
 
-def segment(f, sport):
-    """(seq, flow label) of a TCP data segment from SPORT in frame F, or
-    None for any other frame."""
-    et = f[12:14]
-    if et == b"\x86\xdd" and len(f) >= 14 + 40 + 20 and f[20] == 6:
-        dscp = ((f[14] & 15) << 4 | f[15] >> 4) >> 2
-        label = (f[15] & 15) << 16 | f[16] << 8 | f[17]
-        plen = struct.unpack(">H", f[18:20])[0]
-        tcp = 14 + 40
-    elif et == b"\x08\x00" and len(f) >= 14 + 20 + 20 and f[23] == 6:
-        dscp = f[15] >> 2
-        label = 0
-        ihl = (f[14] & 15) * 4
-        plen = struct.unpack(">H", f[16:18])[0] - ihl
-        tcp = 14 + ihl
-    else:
-        return None
-    doff = (f[tcp + 12] >> 4) * 4
-    if dscp == PROBE_DSCP or plen <= doff or \
-       struct.unpack(">H", f[tcp:tcp + 2])[0] != sport:
-        return None
-    return struct.unpack(">I", f[tcp + 4:tcp + 8])[0], label
-
-
 def play(dev, sport, dst, port, saddr, daddr, dport, script):
     p = socket.socket(socket.AF_PACKET, socket.SOCK_RAW, socket.htons(3))
     p.bind((dev, 0))
@@ -111,7 +87,7 @@ def play(dev, sport, dst, port, saddr, daddr, dport, script):
         drop_queued(p)
         # 10 s (times SLOW) for the segment in all: other frames (probes,
         # the other flows) keep coming without it
-        seg = recv_first(p, lambda f: segment(f, sport), 10 * SLOW)
+        seg = recv_first(p, lambda f: data_segment(f, sport), 10 * SLOW)
         if not seg:
             print("no segment of port %d on %s in %d s" % (sport, dev,
                                                          10 * SLOW),

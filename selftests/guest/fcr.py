@@ -93,6 +93,7 @@ from probe import csum  # the Internet checksum, as probe.py's packets use
 from probe import SLOW  # selftests/lib.sh's SLOW; a flow's segment waits scale by it
 
 MAGIC = 0x48504343
+PROBE_DSCP = 60  # the probes' DSCP (hpccd's default): not data
 SOL_PACKET = 263
 PACKET_STATISTICS = 6
 PACKET_IGNORE_OUTGOING = 23
@@ -138,19 +139,35 @@ def drop_queued(p):
     newest(p, lambda f: None)
 
 
-def data_seq(f, sport):
-    """The sequence number of a TCP data segment from sport in frame f
-    (not a probe: DSCP 60, sequence number 0), else None."""
-    if len(f) < 54 or f[12:14] != b"\x08\x00" or f[23] != 6 or \
-       f[15] >> 2 == 60:
+def data_segment(f, sport):
+    """(seq, flow label) of a TCP data segment from SPORT in Ethernet
+    frame F, IPv4 (label 0) or IPv6; None for any other frame, a probe
+    (PROBE_DSCP) or a segment without data among them."""
+    et = f[12:14]
+    if et == b"\x86\xdd" and len(f) >= 14 + 40 + 20 and f[20] == 6:
+        dscp = ((f[14] & 15) << 4 | f[15] >> 4) >> 2
+        label = (f[15] & 15) << 16 | f[16] << 8 | f[17]
+        plen = struct.unpack(">H", f[18:20])[0]
+        tcp = 14 + 40
+    elif et == b"\x08\x00" and len(f) >= 14 + 20 + 20 and f[23] == 6:
+        dscp = f[15] >> 2
+        label = 0
+        ihl = (f[14] & 15) * 4
+        plen = struct.unpack(">H", f[16:18])[0] - ihl
+        tcp = 14 + ihl
+    else:
         return None
-    ihl = (f[14] & 15) * 4
-    tcp = 14 + ihl
-    tot = struct.unpack(">H", f[16:18])[0]
     doff = (f[tcp + 12] >> 4) * 4
-    if struct.unpack(">H", f[tcp:tcp + 2])[0] != sport or tot <= ihl + doff:
+    if dscp == PROBE_DSCP or plen <= doff or \
+       struct.unpack(">H", f[tcp:tcp + 2])[0] != sport:
         return None
-    return struct.unpack(">I", f[tcp + 4:tcp + 8])[0]
+    return struct.unpack(">I", f[tcp + 4:tcp + 8])[0], label
+
+
+def data_seq(f, sport):
+    """The sequence number of data_segment(F, SPORT), else None."""
+    seg = data_segment(f, sport)
+    return seg[0] if seg else None
 
 
 def sniffsend(dev, sport, count, gap, dst, port, saddr, daddr, dport, rate,
@@ -481,9 +498,9 @@ def tcp4(src, dst, sport, dport, seq, flags, window, payload):
     return h[:16] + struct.pack(">H", c) + h[18:] + payload
 
 
-# a probe (probe DSCP 60, HOPS empty records) whose HPCC_WIRE_EXT_FCR
+# a probe (PROBE_DSCP, HOPS empty records) whose HPCC_WIRE_EXT_FCR
 # extension (kind 2, 8 bytes, value HPCC_WIRE_FCR_SUPPORT) announces support
-PROBE_DSCP, HOPS = 60, 4
+HOPS = 4
 
 
 def support_probe(src, dst, sport, dport, pid):
