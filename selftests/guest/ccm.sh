@@ -129,6 +129,15 @@ topology() {
 # case.  Paced, 8 of 8 had one in 1.6 to 3.3 s.
 FQRATE=--fq-rate
 
+# The port that bg's UDP congests (the incast, IPv4 and hpcc_int cases;
+# on the debugging kernel also the reroute case's busy spine).  In a
+# debugging kernel's guest (SLOW) bg's 7 Mbit/s of UDP came out at 0.30
+# Mbit/s and the flow at 1.73, and a 6 Mbit/s port never saw U above 1:
+# there the congested port runs at 1 Mbit/s, below what the flow alone
+# sends.
+CONG_RATE=6mbit
+[ "$SLOW" = 1 ] || CONG_RATE=1mbit
+
 # param NAME - hs's parameter NAME (hpccctl param show)
 param() { sctl param show | awk -v k="$1" '$1 == k { print $2 }'; }
 
@@ -243,10 +252,11 @@ reroute() {
 	done
 	moved=$(echo $onbusy | wc -w)
 	bg_via "$busy" || rc=1
-	# TCP flows in a debugging kernel's guest (SLOW) do not fill 20
-	# Mbit/s (fcr.sh): there the busy spine's port runs at 4, its hop's B
-	# staying 20 Mbit/s, so the standing queue shows the congestion
-	[ "$SLOW" = 1 ] || spine_tbf "$busy" 4mbit || rc=1
+	# In a debugging kernel's guest (SLOW) the busy spine's port runs at
+	# CONG_RATE, below what one flow sends there, its hop's B staying 20
+	# Mbit/s, so that a standing queue shows the congestion (at 4 Mbit/s
+	# the flows did not all move within the wait on that kernel)
+	[ "$SLOW" = 1 ] || spine_tbf "$busy" "$CONG_RATE" || rc=1
 	read -r r0 w0 <<< "$(mstat hs ccm-reroutes) $(mstat hs ccm-waits)"
 	sctl param set ccm-tries 10 ccm-samples 2 ccm-gap-rtts 4 ccm-pause 0 || rc=1
 	ip netns exec bg iperf3 -6 -c $HR6 -p 5300 -C cubic -t $((120 * SLOW)) \
@@ -260,6 +270,8 @@ reroute() {
 		else tc -n s2 -s qdisc show dev b2; fi
 		rc=1; }
 	read -r r1 w1 <<< "$(mstat hs ccm-reroutes) $(mstat hs ccm-waits)"
+	if [ "$busy" = 1 ]; then tc -n s1 -s qdisc show dev a2
+	else tc -n s2 -s qdisc show dev b2; fi | grep -E "rate|backlog"
 	echo "s$busy congested: $moved flows to move; hs: ccm-reroutes $r0 -> $r1, ccm-waits $w0 -> $w1, flows-rehashed $(mstat hs flows-rehashed)"
 	[ $((r1 - r0)) -ge "$moved" ] || { echo "too few reroutes"; rc=1; }
 	# settled: no more changes
@@ -493,14 +505,6 @@ port_rate() {
 # queue (drops from the first second) the IPv4 flow of a 6.1 run took
 # most of its minute to measure U above 1, and was gone before the
 # case's last check.
-
-# The port that bg's UDP congests (the incast, IPv4 and hpcc_int cases).
-# In a debugging kernel's guest (SLOW) bg's 7 Mbit/s of UDP came out at
-# 0.30 Mbit/s and the flow at 1.73, and a 6 Mbit/s port never saw U above
-# 1: there the congested port runs at 1 Mbit/s, below what the flow alone
-# sends.
-CONG_RATE=6mbit
-[ "$SLOW" = 1 ] || CONG_RATE=1mbit
 
 # Incast: r2's v2, the last hop, slowed to CONG_RATE (and its hop's B
 # with it), the spines far from full (s1 at 7 + 4 of 20): an IPv6 flow's
