@@ -92,12 +92,13 @@ fi
 # acks_wait's delay between the two, and it is played again.  Returns
 # TRY's last status, 1 after the third 2.
 late_tries() {
-	local t rc
-	for t in 1 2 3; do
+	# names no TRY or CHECK uses: bash's locals are dynamically scoped
+	local _late_t _late_rc
+	for _late_t in 1 2 3; do
 		"$@"
-		rc=$?
-		[ "$rc" = 2 ] || return "$rc"
-		echo "came after its segment's ACK, try $t"
+		_late_rc=$?
+		[ "$_late_rc" = 2 ] || return "$_late_rc"
+		echo "came after its segment's ACK, try $_late_t"
 	done
 	return 1
 }

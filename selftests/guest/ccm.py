@@ -39,7 +39,6 @@ from fcr import MAGIC  # the HPCC header's magic
 from fcr import data_segment  # (seq, flow label) of a flow's data frame
 
 
-
 def addr(a):
     """An address in the message's form: IPv6, or IPv4-mapped."""
     if ":" in a:

@@ -699,10 +699,12 @@ fsum_over() {
 # all N for their sequence number.  Sets a0 b0 i0 o0 (fstats before the
 # last try) and a1 b1 i1 o1 (after it).
 rt_script() {
+	local RT_SCRIPT
 	RT_SCRIPT=$(cat)
 	late_tries rt_try "$@"
 }
-# rt_try N CHECK ARGS... - one try of rt_script: 2 when it came late
+# rt_try N CHECK ARGS... - one try of rt_script (its RT_SCRIPT): 2 when
+# it came late
 rt_try() {
 	local n=$1 check=$2 st
 	shift 2
