@@ -35,8 +35,8 @@ bool hpcc_fcr_get_addrs(const u8 *s, const u8 *d, u8 family,
 
 /**
  * hpcc_fcr_decode() - read an FCR message
- * @b: the UDP payload
- * @len: its length, bytes; bytes after HPCC_WIRE_FCR_LEN are ignored
+ * @b: the UDP payload, or its first @len bytes as read from the packet
+ * @len: the bytes at @b; bytes after HPCC_WIRE_FCR_LEN are ignored
  * @m: filled when the message is valid
  *
  * Return: enum hpcc_fcr_err; HPCC_FCR_OK (0) for a message whose header is
