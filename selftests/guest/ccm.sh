@@ -151,6 +151,12 @@ spine_tbf() {
 	fi
 }
 
+# spine_stats N - the tbf of spine sN's port to r2, with its counters
+spine_stats() {
+	if [ "$1" = 1 ]; then tc -n s1 -s qdisc show dev a2
+	else tc -n s2 -s qdisc show dev b2; fi
+}
+
 # bg_via N - bg's traffic to hr enters at spine sN
 bg_via() {
 	if [ "$1" = 1 ]; then
@@ -266,12 +272,10 @@ reroute() {
 		echo "not all on s$other, or one that was on s$busy without a change:"
 		cat "$TMP/fv.last"
 		echo "bg's cubic flow:"; tail -n 4 "$TMP/bg.out"
-		if [ "$busy" = 1 ]; then tc -n s1 -s qdisc show dev a2
-		else tc -n s2 -s qdisc show dev b2; fi
+		spine_stats "$busy"
 		rc=1; }
 	read -r r1 w1 <<< "$(mstat hs ccm-reroutes) $(mstat hs ccm-waits)"
-	if [ "$busy" = 1 ]; then tc -n s1 -s qdisc show dev a2
-	else tc -n s2 -s qdisc show dev b2; fi | grep -E "rate|backlog"
+	spine_stats "$busy" | grep -E "rate|backlog"
 	echo "s$busy congested: $moved flows to move; hs: ccm-reroutes $r0 -> $r1, ccm-waits $w0 -> $w1, flows-rehashed $(mstat hs flows-rehashed)"
 	[ $((r1 - r0)) -ge "$moved" ] || { echo "too few reroutes"; rc=1; }
 	# settled: no more changes
