@@ -308,7 +308,7 @@ $(BUILD)/obj/selftests/progs/unit_sandbox.o: $(BUILD)/selftests/syscall_names.h
 $(BUILD)/selftests/unit_sandbox: $(call obj,obj,selftests/progs/unit_sandbox.c)
 	$(call link,$(CC),$(U_CFLAGS))
 $(BUILD)/selftests/tcp_cc_tool: $(call obj,obj-test,selftests/progs/tcp_cc_tool.c)
-	$(call link,$(CC),$(U_CFLAGS))
+	$(call link,$(CC),$(U_CFLAGS) -pthread)
 $(BUILD)/selftests/cc_sockopt: $(call obj,obj-test,selftests/guest/cc_sockopt.c)
 	$(call link,$(CC),$(U_CFLAGS))
 
