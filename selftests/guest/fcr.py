@@ -9,7 +9,9 @@ include/uapi/linux/hpcc_wire.h) for tests.
       DST:PORT for the flow SADDR:SPORT -> DADDR:DPORT (IPv4), rate RATE
       bit/s, hop (SWITCH, HOPPORT), round ROUND, interval INTERVAL us,
       sequence number SEQ; KIND: ok (default) | magic (a wrong magic) |
-      short (40 bytes)
+      short (40 bytes) | badlen (a raw socket's datagram whose UDP
+      length is 4 bytes short of the datagram's, its checksum over the
+      datagram's length, as nf_checksum() computes it)
   fcr.py sendmany DST PORT
       send one message for each line on stdin, "SADDR SPORT DADDR DPORT
       RATE SWITCH HOPPORT ROUND INTERVAL SEQ [KIND]" as for send (one
@@ -44,7 +46,8 @@ include/uapi/linux/hpcc_wire.h) for tests.
       (as sniffsend), then send a message for each line on stdin to
       DST:PORT, "SADDR SPORT DADDR DPORT RATE SWITCH HOPPORT ROUND
       INTERVAL SEQ" as for sendmany, where SEQ is S (that segment's
-      sequence number) or S+N; a line "replay" sends the previous
+      sequence number) or S+N ("watching DEV" on stderr once the watch
+      began); a line "replay" sends the previous
       datagram again, byte for byte; "sleep SECONDS" waits.  With KEYID
       and HEXKEY (32 hex digits) every message is signed (the MAC trailer,
       kernel/lib/hpcc_nmac.c: SipHash-2-4 here in Python).  Prints "seq S"
@@ -113,9 +116,20 @@ def message(saddr, sport, daddr, dport, rate, switch, port, rnd, interval,
     return m[:40] if kind == "short" else m
 
 
-def send(dst, port, m):
-    s = socket.socket(socket.AF_INET, socket.SOCK_DGRAM)
-    s.sendto(m, (dst, port))
+def send(dst, port, m, kind="ok"):
+    if kind != "badlen":
+        s = socket.socket(socket.AF_INET, socket.SOCK_DGRAM)
+        s.sendto(m, (dst, port))
+        s.close()
+        return
+    s = socket.socket(socket.AF_INET, socket.SOCK_RAW, socket.IPPROTO_UDP)
+    s.connect((dst, 0))
+    n = 8 + len(m)
+    ph = socket.inet_aton(s.getsockname()[0]) + socket.inet_aton(dst) + \
+        struct.pack(">BBH", 0, socket.IPPROTO_UDP, n)
+    h = struct.pack(">HHHH", 40000, port, n - 4, 0)
+    h = h[:6] + struct.pack(">H", csum(ph + h + m) or 0xFFFF)
+    s.send(h + m)
     s.close()
 
 
@@ -273,6 +287,7 @@ def sniffseq(dev, sport, wait=30 * SLOW):
     None when none passed in wait seconds (other frames keep coming)."""
     p = socket.socket(socket.AF_PACKET, socket.SOCK_RAW, socket.htons(3))
     p.bind((dev, 0))
+    print("watching", dev, file=sys.stderr, flush=True)
     return recv_first(p, lambda f: data_seq(f, sport), wait)
 
 
@@ -571,7 +586,8 @@ def main(a):
         kind = a[13] if len(a) > 13 else "ok"
         send(a[1], int(a[2]),
              message(a[3], int(a[4]), a[5], int(a[6]), int(a[7]), int(a[8]),
-                     int(a[9]), int(a[10]), int(a[11]), int(a[12]), kind))
+                     int(a[9]), int(a[10]), int(a[11]), int(a[12]), kind),
+             kind)
         return 0
     if a[0] == "sendmany":
         for line in sys.stdin:
@@ -582,7 +598,7 @@ def main(a):
             send(a[1], int(a[2]),
                  message(f[0], int(f[1]), f[2], int(f[3]), int(f[4]),
                          int(f[5]), int(f[6]), int(f[7]), int(f[8]),
-                         int(f[9]), kind))
+                         int(f[9]), kind), kind)
         return 0
     if a[0] == "sniffsend":
         return sniffsend(a[1], int(a[2]), int(a[3]), float(a[4]), a[5],

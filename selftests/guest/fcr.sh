@@ -633,8 +633,10 @@ refusals() {
 	# from hr: outside the managed prefixes
 	ip netns exec hr $PY send $HS 6862 $HS 6303 $SRV 5201 2000000 7 1 1 1000 1 &&
 	# from rt: below rate-min, above line-rate, malformed twice, no flow,
-	# and a sequence number 2^31 away from the flow's (refused as it
-	# arrives)
+	# a sequence number 2^31 away from the flow's (refused as it
+	# arrives), and a UDP length short of the datagram's (malformed: a
+	# reader of the datagram's bytes would take the message and count
+	# its sequence number fcr-bad-seq)
 	seq=$((($(fval 6303 last-snd-nxt) + 2147483648) % 4294967296)) &&
 	ip netns exec rt $PY sendmany $HS 6862 <<-EOF || rc=1
 	$HS 6303 $SRV 5201 1000 7 1 1 1000 1
@@ -643,12 +645,13 @@ refusals() {
 	$HS 6303 $SRV 5201 2000000 7 1 4 1000 1 short
 	$HS 6399 $SRV 5201 2000000 7 1 5 1000 1
 	$HS 6303 $SRV 5201 2000000 7 1 6 1000000 $seq
+	$HS 6303 $SRV 5201 2000000 7 1 7 1000 1 badlen
 	EOF
 	retry 50 sh -c "[ \"\$(ip netns exec hs $CTL stats | awk '\$1 == \"fcr-bad-seq\" { print \$2 }')\" -gt ${before[fcr-bad-seq]} ]" || rc=1
 	end_procs $pid
 	s1=$(istat fcr-sent)
 	echo "v2: fcr-sent $s0 -> $s1 (the hop's own messages meanwhile)"
-	for k in fcr-out-of-domain:1 fcr-out-of-range:2 fcr-malformed:2 fcr-no-flow:1 fcr-bad-seq:1; do
+	for k in fcr-out-of-domain:1 fcr-out-of-range:2 fcr-malformed:3 fcr-no-flow:1 fcr-bad-seq:1; do
 		want=${k#*:}; k=${k%%:*}
 		v=$(mstat hs $k)
 		echo "hs: $k ${before[$k]} -> $v (want +$want)"
