@@ -782,6 +782,81 @@ forged() {
 	return $rc
 }
 
+# A message that comes while the flow's socket is owned by user (an
+# application in sendmsg() holds its lock) is checked and held there, but
+# the pacing rate is the owner's to write: the next ACK lowers it, after
+# release_sock() (item 4 of the hop review: the hook lowered it from
+# softirq, without the lock).  tcp_cc_tool's "owned" flow from hs to hr's
+# sink sends 2,000 bytes, then holds its socket for 700 ms (a send whose
+# page waits on userfaultfd), and reads its pacing rate from within the
+# hold (TCP_INFO reads it before it waits for the lock) and after it.
+# rt's script sees the first segment, and 200 ms later sends a message
+# (1 Mbit/s, the configured rate-min) for it: the segment is still in
+# flight then (acks_wait, and snd_una does not move while the socket is
+# owned).  The try counts when the message came within the hold: rt's
+# "at" between the tool's "held" and "released" (all CLOCK_REALTIME);
+# otherwise it is played again, on a new flow, up to 3 times.
+OWNED_CAP=$((1000000 / 8))
+owned() {
+	local pid t st=2 rc=0
+	acks_wait hr v3 on $((SLOW < 3 ? 100 * SLOW : 300)) || return 1
+	ip netns exec hr "$BIN/tcp_cc_tool" sink 5203 > "$TMP/sink.out" &
+	pid=$!
+	retry 50 grep -q '^ready' "$TMP/sink.out" || rc=1
+	for t in 1 2 3; do
+		[ "$rc" = 0 ] || break
+		owned_try $((6310 + t))
+		st=$?
+		[ "$st" = 2 ] || break
+		echo "inconclusive, try $t"
+	done
+	end_procs $pid
+	acks_wait hr v3 off || rc=1
+	[ "$st" = 0 ] && [ "$rc" = 0 ]
+}
+# owned_try PORT - one try of owned on the flow from PORT: 2 when it
+# cannot tell (the message came outside the hold or after its segment's
+# ACK, the flow's rate was not above the message's before the hold, or
+# the hold ended before the first ACK after it)
+owned_try() {
+	local p=$1 spid st a0 b0 i0 o0 a1 b1 i1 o1 before held at rel hrate arate
+	read -r a0 b0 i0 o0 <<< "$(fstats)"
+	: > "$TMP/owned.err"
+	ip netns exec rt $PY script v1 "$p" $HS 6862 > "$TMP/owned.script" \
+		2> "$TMP/owned.err" <<-EOF &
+	sleep 0.2
+	$HS $p $SRV 5203 1000000 54 1 1 1000000 S
+	EOF
+	spid=$!
+	retry 100 grep -q '^watching' "$TMP/owned.err" ||
+		{ cat "$TMP/owned.err"; kill "$spid"; wait "$spid"; return 1; }
+	printf 'send 2000\nhold 700\n' |
+		ip netns exec hs "$BIN/tcp_cc_tool" owned $SRV 5203 "$p" hpcc \
+		> "$TMP/owned.out"
+	st=$?
+	[ "$st" = 0 ] || kill "$spid" 2>/dev/null
+	wait "$spid" || st=1
+	cat "$TMP/owned.script" "$TMP/owned.out"
+	[ "$st" = 0 ] || { grep -v '^watching' "$TMP/owned.err"; return 1; }
+	read -r a1 b1 i1 o1 <<< "$(fstats)"
+	before=$(sed -n 's/^before-rate //p' "$TMP/owned.out")
+	held=$(sed -n 's/^held //p' "$TMP/owned.out")
+	rel=$(sed -n 's/^released //p' "$TMP/owned.out")
+	hrate=$(sed -n 's/^held-rate //p' "$TMP/owned.out")
+	arate=$(sed -n 's/^after-rate //p' "$TMP/owned.out")
+	at=$(sed -n 's/^at //p' "$TMP/owned.script")
+	echo "hs: fcr-accepted $a0 -> $a1 (want +1), fcr-bad-seq $b0 -> $b1 (want +0)"
+	echo "pacing rate before the hold $before, in it $hrate, after it $arate bytes/s (the message's $OWNED_CAP)"
+	[ -n "$before" ] && [ -n "$held" ] && [ -n "$rel" ] && [ -n "$hrate" ] &&
+		[ -n "$arate" ] && [ -n "$at" ] || return 1
+	[ "$held" -lt "$at" ] && [ "$at" -lt "$rel" ] || return 2
+	[ "$a1" = "$a0" ] && [ "$b1" -gt "$b0" ] && return 2
+	[ "$before" -gt $OWNED_CAP ] || return 2
+	[ "$a1" = $((a0 + 1)) ] && [ "$b1" = "$b0" ] &&
+		[ "$hrate" -gt $OWNED_CAP ] && [ "$arate" -gt 0 ] || return 1
+	[ "$arate" -le $OWNED_CAP ] || return 2
+}
+
 # A burst of messages merged into one datagram (UDP_SEGMENT from rt: one
 # SKB_GSO_UDP_L4 skb across the veth, as UDP GRO delivers a burst): each
 # is read and counted, 8 messages for no flow are 8 fcr-no-flow (not +1,
@@ -866,7 +941,7 @@ teardown() {
 }
 
 ktap_print_header
-ktap_set_plan 18
+ktap_set_plan 19
 t "hs - rt (tbf 20 Mbit/s, hpcc_int with FCR on v2) - hr" topology
 t "FCR configured on both sides; bad prefixes and thresholds refused with extack" configure
 t "mixed mode, no supporting sender: a congesting ECN flow gets CE marks, no FCR message" mixed_no_support
@@ -881,6 +956,7 @@ t "fcr-drain: the round's rate counts the backlog it found, at least an eighth o
 t "signed messages: rt signs with hs's key, hs checks; a wrong key at rt refused, nothing applied" signed
 t "refused and counted: outside the managed prefixes, out of range, malformed, no flow, sequence outside the window" refusals
 t "a forged message does not erase a genuine hold; a replayed signed one is refused" forged
+t "a message while the socket is owned by user: held at once, the rate lowered by the next ACK" owned
 t "a merged burst of messages (UDP GSO/GRO): every message read and counted" gro_burst
 t "FCR off: the port's datagrams are not FCR's" fcr_off
 t "hpcc_int removed, then the router's namespace deleted, while the hop sends messages" teardown
