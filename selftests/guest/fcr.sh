@@ -591,9 +591,9 @@ signed() {
 # active).  Each read is one dump (rate and active of the same moment but
 # for a count between them: retried).
 drain_ok() {
-	local r a
-	read -r r a <<< "$(istat fcr-rate fcr-active)"
-	echo "fcr-drain $1: fcr-rate $r fcr-active $a"
+	local r a c n
+	read -r r a c n <<< "$(istat fcr-rate fcr-active fcr-congested fcr-rounds)"
+	echo "fcr-drain $1: fcr-rate $r fcr-active $a fcr-congested $c fcr-rounds $n"
 	[ "$a" -gt 0 ] || return 1
 	case $1 in
 	0) [ "$r" = $((19000000 / a)) ] ;;
