@@ -422,7 +422,7 @@ export BENCH_ACCEL
 run-bench-ack: all
 	@for k in $${HPCC_KERNELS:-6.1 6.12}; do \
 		echo "== kernel $$k"; \
-		tools/vmrun --kernel $$k --timeout 600 --accel $(BENCH_ACCEL) -- bash tools/bench/ack_cost.sh | grep -v '^\['; \
+		tools/vmrun --kernel $$k --timeout 600 --accel $(BENCH_ACCEL) -- bash tools/bench/ack_cost.sh | grep --line-buffered -v '^\['; \
 	done
 
 # hpccd's cost: responses per CPU second, CPU per 100 flows (guest, 6.12).
@@ -441,7 +441,7 @@ run-bench-scale: all tools
 run-bench-ccm: all tools
 	@out=build/bench/$$(date -u +%Y%m%d-%H%M%S)-ccm && mkdir -p $$out && \
 	tools/vmrun --kernel $${HPCC_KERNEL:-6.12} --timeout 3000 --mem 2048 --accel $(BENCH_ACCEL) -- \
-		env CCM_REPS=$${CCM_REPS:-3} bash tools/bench/ccm.sh "$(CURDIR)/$$out" | grep -v '^\['; \
+		env CCM_REPS=$${CCM_REPS:-3} bash tools/bench/ccm.sh "$(CURDIR)/$$out" | grep --line-buffered -v '^\['; \
 	/usr/bin/python3 tools/bench/ccm_report.py $$out
 # The software INT hop's per-packet forwarding cost against the kernel's own
 # forwarding (tools/bench/fwd_cost.sh), in a guest whose nr_cpu_ids is 64
@@ -450,11 +450,11 @@ run-bench-ccm: all tools
 run-bench-fwd: all
 	@tools/vmrun --kernel $${HPCC_KERNEL:-6.1} --timeout 1800 --accel $(BENCH_ACCEL) \
 		--maxcpus 64 --append possible_cpus=64 -- \
-		env FWD_MODULES="$${FWD_MODULES:-}" REPS=$${REPS:-3} bash tools/bench/fwd_cost.sh | grep -v '^\['
+		env FWD_MODULES="$${FWD_MODULES:-}" REPS=$${REPS:-3} bash tools/bench/fwd_cost.sh | grep --line-buffered -v '^\['
 run-bench-daemon: all
 	@for k in $${HPCC_KERNELS:-6.12}; do \
 		echo "== kernel $$k"; \
-		tools/vmrun --kernel $$k --timeout 900 --accel $(BENCH_ACCEL) -- bash tools/bench/daemon_cost.sh | grep -v '^\['; \
+		tools/vmrun --kernel $$k --timeout 900 --accel $(BENCH_ACCEL) -- bash tools/bench/daemon_cost.sh | grep --line-buffered -v '^\['; \
 	done
 
 # Micro-benchmark of the core (not a test): ns per NewAck, and instructions
