@@ -247,7 +247,7 @@ congested_now() { [ "$(istat fcr-congested)" = 1 ]; }
 
 # conclusive TRY... - each TRY (a command line) in turn until one gives a
 # verdict, whose status it returns: 0 pass, 1 fail; a try that returns 2
-# (v2 left congestion: it proves nothing) is followed by the next, and
+# (it proves nothing, and has said why) is followed by the next, and
 # when every try was inconclusive the case fails
 conclusive() {
 	local try rc
@@ -255,7 +255,7 @@ conclusive() {
 		eval "$try"
 		rc=$?
 		[ $rc = 2 ] || return $rc
-		echo "v2 left congestion during \"$try\": inconclusive"
+		echo "\"$try\": inconclusive"
 	done
 	return 1
 }
@@ -353,7 +353,8 @@ late_flows_once() {
 	echo "v2: fcr-sent $s0 -> $s1, fcr-early-rounds $e0 -> $e1, fcr-active $a, fcr-congested $cg after the burst; $lost: $lost0 -> $lost1"
 	if [ "$n" -lt 20 ]; then
 		# a failure of its own is no inconclusive try
-		[ "$cg$cg0" = 11 ] || [ $rc != 0 ] || return 2
+		[ "$cg$cg0" = 11 ] || [ $rc != 0 ] ||
+			{ echo "v2 left congestion"; return 2; }
 		echo "too few messages"; rc=1
 	fi
 	# a debugging kernel's guest takes about 80 ms a segment (1,951 ms for
@@ -399,7 +400,8 @@ sender_limit_once() {
 	read -r l1 s1 c1 o1 <<< "$(istat fcr-sender-limited fcr-sent fcr-congested $UNSENT)"
 	rctl int change dev v2 fcr-sender-max 64 || rc=1
 	calm_port || rc=1
-	[ "$c1$cg0" = 11 ] || [ $rc != 0 ] || return 2
+	[ "$c1$cg0" = 11 ] || [ $rc != 0 ] ||
+		{ echo "v2 left congestion"; return 2; }
 	n=$(wc -l < "$TMP/limit")
 	# the burst's send time (fcr.py burst: "sent in MS ms"), and the
 	# budget over it: 4 at once, 4 more per whole or started interval
@@ -795,24 +797,20 @@ forged() {
 # flight then (acks_wait, and snd_una does not move while the socket is
 # owned).  The try counts when the message came within the hold: rt's
 # "at" between the tool's "held" and "released" (all CLOCK_REALTIME);
-# otherwise it is played again, on a new flow, up to 3 times.
+# otherwise it is played again, on a new flow, up to 3 times
+# (conclusive).
 OWNED_CAP=$((1000000 / 8))
 owned() {
-	local pid t st=2 rc=0
+	local pid rc=0
 	acks_wait hr v3 on $((SLOW < 3 ? 100 * SLOW : 300)) || return 1
 	ip netns exec hr "$BIN/tcp_cc_tool" sink 5203 > "$TMP/sink.out" &
 	pid=$!
-	retry 50 grep -q '^ready' "$TMP/sink.out" || rc=1
-	for t in 1 2 3; do
-		[ "$rc" = 0 ] || break
-		owned_try $((6310 + t))
-		st=$?
-		[ "$st" = 2 ] || break
-		echo "inconclusive, try $t"
-	done
+	retry 50 grep -q '^ready' "$TMP/sink.out" &&
+		conclusive "owned_try 6311" "owned_try 6312" "owned_try 6313" ||
+		rc=1
 	end_procs $pid
 	acks_wait hr v3 off || rc=1
-	[ "$st" = 0 ] && [ "$rc" = 0 ]
+	return $rc
 }
 # owned_try PORT - one try of owned on the flow from PORT: 2 when it
 # cannot tell (the message came outside the hold or after its segment's
@@ -849,12 +847,16 @@ owned_try() {
 	echo "pacing rate before the hold $before, in it $hrate, after it $arate bytes/s (the message's $OWNED_CAP)"
 	[ -n "$before" ] && [ -n "$held" ] && [ -n "$rel" ] && [ -n "$hrate" ] &&
 		[ -n "$arate" ] && [ -n "$at" ] || return 1
-	[ "$held" -lt "$at" ] && [ "$at" -lt "$rel" ] || return 2
-	[ "$a1" = "$a0" ] && [ "$b1" -gt "$b0" ] && return 2
-	[ "$before" -gt $OWNED_CAP ] || return 2
+	[ "$held" -lt "$at" ] && [ "$at" -lt "$rel" ] ||
+		{ echo "the message came outside the hold"; return 2; }
+	[ "$a1" = "$a0" ] && [ "$b1" -gt "$b0" ] &&
+		{ echo "the message came after its segment's ACK"; return 2; }
+	[ "$before" -gt $OWNED_CAP ] ||
+		{ echo "the rate was not above the message's before the hold"; return 2; }
 	[ "$a1" = $((a0 + 1)) ] && [ "$b1" = "$b0" ] &&
 		[ "$hrate" -gt $OWNED_CAP ] && [ "$arate" -gt 0 ] || return 1
-	[ "$arate" -le $OWNED_CAP ] || return 2
+	[ "$arate" -le $OWNED_CAP ] ||
+		{ echo "the hold ended before the first ACK after it"; return 2; }
 }
 
 # A burst of messages merged into one datagram (UDP_SEGMENT from rt: one
