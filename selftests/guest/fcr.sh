@@ -788,10 +788,11 @@ forged() {
 # application in sendmsg() holds its lock) is checked and held there, but
 # the pacing rate is the owner's to write: the next ACK lowers it, after
 # release_sock() (item 4 of the hop review: the hook lowered it from
-# softirq, without the lock).  tcp_cc_tool's "owned" flow from hs to hr's
-# sink sends 2,000 bytes, then holds its socket for 700 ms (a send whose
-# page waits on userfaultfd), and reads its pacing rate from within the
-# hold (TCP_INFO reads it before it waits for the lock) and after it.
+# softirq, without the lock).  tcp_cc_tool's "owned" flow from hs to hr
+# (connhold server as the sink) sends 2,000 bytes, then holds its socket
+# for 700 ms (a send whose page waits on userfaultfd), and reads its
+# pacing rate from within the hold (TCP_INFO reads it before it waits
+# for the lock) and after it.
 # rt's script sees the first segment, and 200 ms later sends a message
 # (1 Mbit/s, the configured rate-min) for it: the segment is still in
 # flight then (acks_wait, and snd_una does not move while the socket is
@@ -803,9 +804,9 @@ OWNED_CAP=$((1000000 / 8))
 owned() {
 	local pid rc=0
 	acks_wait hr v3 on $((SLOW < 3 ? 100 * SLOW : 300)) || return 1
-	ip netns exec hr "$BIN/tcp_cc_tool" sink 5203 > "$TMP/sink.out" &
+	ip netns exec hr "$TOP/build/connhold" server 5203 &
 	pid=$!
-	retry 50 grep -q '^ready' "$TMP/sink.out" &&
+	retry 50 sh -c "ip netns exec hr ss -Hltn | grep -q ':5203 '" &&
 		conclusive "owned_try 6311" "owned_try 6312" "owned_try 6313" ||
 		rc=1
 	end_procs $pid

@@ -11,10 +11,6 @@
  *                              with NAME on 127.0.0.1 (2N connections),
  *                              print "ready", keep them until stdin
  *                              reaches end-of-file, then close them all
- *   tcp_cc_tool sink PORT      listen on PORT (IPv4, every address), print
- *                              "ready", and read and discard what each
- *                              connection sends, one connection at a time,
- *                              until killed
  *   tcp_cc_tool owned ADDR PORT CPORT NAME
  *                              connect from port CPORT to ADDR:PORT (IPv4)
  *                              with NAME, print "connected", then act on
@@ -66,7 +62,7 @@
 static int usage(void)
 {
 	fprintf(stderr, "usage: tcp_cc_tool get ADDR PORT | hold NAME | many N NAME |\n"
-		"       sink PORT | owned ADDR PORT CPORT NAME\n");
+		"       owned ADDR PORT CPORT NAME\n");
 	return 2;
 }
 
@@ -161,34 +157,6 @@ static int cc_many(int n, const char *name)
 	close(lfd);
 	free(fds);
 	return 0;
-}
-
-static int cc_sink(const char *port)
-{
-	struct sockaddr_in a = { .sin_family = AF_INET };
-	char buf[65536];
-	int lfd, fd, one = 1;
-
-	a.sin_port = htons(atoi(port));
-	lfd = socket(AF_INET, SOCK_STREAM, 0);
-	if (lfd < 0 ||
-	    setsockopt(lfd, SOL_SOCKET, SO_REUSEADDR, &one, sizeof(one)) ||
-	    bind(lfd, (struct sockaddr *)&a, sizeof(a)) || listen(lfd, 8)) {
-		perror("listener");
-		return 1;
-	}
-	printf("ready\n");
-	fflush(stdout);
-	for (;;) {
-		fd = accept(lfd, NULL, NULL);
-		if (fd < 0) {
-			perror("accept");
-			return 1;
-		}
-		while (read(fd, buf, sizeof(buf)) > 0)
-			;
-		close(fd);
-	}
 }
 
 /* CLOCK_REALTIME for the stamps printed (fcr.py's time.time_ns()),
@@ -421,8 +389,6 @@ int main(int argc, char **argv)
 		return cc_get(argv[2], argv[3]);
 	if (argc == 3 && !strcmp(argv[1], "hold"))
 		return cc_hold(argv[2]);
-	if (argc == 3 && !strcmp(argv[1], "sink"))
-		return cc_sink(argv[2]);
 	if (argc == 6 && !strcmp(argv[1], "owned"))
 		return cc_owned(argv[2], argv[3], argv[4], argv[5]);
 	return usage();
