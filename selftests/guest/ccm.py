@@ -10,6 +10,11 @@ hop on the flow's path would, for tests.
             wait S seconds
         replay
             send the last notification again, byte for byte
+        forge NTYPE
+            send at once a notification of type NTYPE for the last
+            segment seen, its sequence number 2^31 from the segment's (a
+            blind sender's guess), and print "forge NTYPE SEQ"; replay
+            still repeats the last notification of an NTYPE line
         NTYPE [label=same|other] [seq=same|far] [kind=ok|magic|short|
               ntype|noflow] [sw=SWITCH_ID] [port=PORT_ID]
             wait on DEV (a packet socket) for the next TCP data segment
@@ -22,7 +27,8 @@ hop on the flow's path would, for tests.
             magic), short (40 bytes), ntype (notification type 9), noflow
             (the flow's source port + 1000); sw, port: the notifying
             hop (default 9 and 9, a hop no telemetry of the tests shows)
-      and print "NTYPE SEQ LABEL" for each notification sent; exit status
+      and print "NTYPE SEQ LABEL" for each notification of an NTYPE
+      line, "replay" for each replay; exit status
       1 when a segment did not come within 10 s (times HPCC_SLOW, as
       fcr.py's waits)
 """
@@ -69,6 +75,7 @@ def play(dev, sport, dst, port, saddr, daddr, dport, script):
     fam = socket.AF_INET6 if ":" in dst else socket.AF_INET
     u = socket.socket(fam, socket.SOCK_DGRAM)
     last = None
+    seg = None
     for line in script:
         w = line.split()
         if not w:
@@ -76,9 +83,18 @@ def play(dev, sport, dst, port, saddr, daddr, dport, script):
         if w[0] == "sleep":
             time.sleep(float(w[1]))
             continue
+        if w[0] in ("replay", "forge") and seg is None:
+            print("%s before any notification" % w[0], file=sys.stderr)
+            return 1
         if w[0] == "replay":
             u.sendto(last, (dst, port))
             print("replay")
+            continue
+        if w[0] == "forge":
+            seq, label = seg
+            u.sendto(message(int(w[1]), saddr, sport, daddr, dport,
+                             (seq + (1 << 31)) % (1 << 32), label), (dst, port))
+            print("forge", w[1], (seq + (1 << 31)) % (1 << 32))
             continue
         opt = dict(x.split("=", 1) for x in w[1:])
         # a fresh segment: drop what queued while we slept, then wait

@@ -707,7 +707,9 @@ notes_ipv6() {
 
 # IPv4: a type 3 moves nothing (a rehash does not move an IPv4 flow); the
 # CC indicator follows types 1 and 2 as for IPv6; a replayed type 2 is
-# refused.  Sets up its FCR port itself, so that it runs without
+# refused, and a forged type 1 that arrives while the type 2 is pending
+# (a sequence number outside the window, as a blind sender's guess
+# would be) does not take its place.  Sets up its FCR port itself, so that it runs without
 # notes_ipv6 (HPCC_CASES=1,7)
 notes_ipv4() {
 	local sp=7402 rc=0 s0
@@ -721,15 +723,29 @@ notes_ipv4() {
 	echo "ccm-cc after type 1: $(fv $HR4 $sp ccm-cc)"
 	# the type 2, and a copy of it 5 ms later, while its segment is
 	# still in flight: a replay, refused as it arrives (ccm-ignored),
-	# not taken (ccm-notes) in place of the pending one
+	# not taken (ccm-notes) in place of the pending one.  Between the
+	# two, at once, a forged type 1 for the same segment, its sequence
+	# number 2^31 away: refused (ccm-bad-seq), the type 2 still pending
+	# and taken (the CC indicator clear at the end).  The flow acts on
+	# what is pending at its next ACK, and with ACKs merely held they
+	# come every few ms (with the forgery's check removed, the type 2
+	# was lost in one of three runs), so hr drops them for the three
+	# notifications, once those it held have come
+	tc -n hr qdisc change dev v3 root netem delay $((100 * SLOW))ms \
+		loss 100% && sleep "$SLOW" || rc=1
 	play r1 v1 $sp 10.61.1.1 10.61.1.1 $HR4 5206 <<-EOF || rc=1
 	2
+	forge 1
 	sleep 0.005
 	replay
 	EOF
-	retry 50 grew_by "$s0" "3 0 0 0 1 1 0 2 0" || rc=1
+	# no ACK came: the type 2 waits, the indicator still set
+	[ "$(fv $HR4 $sp ccm-cc)" = 1 ] ||
+		{ echo "the type 2 was taken before the ACKs came back"; rc=1; }
+	tc -n hr qdisc change dev v3 root netem delay $((100 * SLOW))ms || rc=1
+	retry 50 grew_by "$s0" "3 0 0 1 1 1 0 2 0" || rc=1
 	echo "before: $s0"
-	echo "after:  $(note_stats) (want +3 0 0 0 1 1 0 2 0, ccm-bad-seq +$LATE more)"
+	echo "after:  $(note_stats) (want +3 0 0 1 1 1 0 2 0, ccm-bad-seq +$LATE more)"
 	[ "$(fv $HR4 $sp ccm-cc)" = 0 ] && [ "$(fv $HR4 $sp ccm-changes)" = 0 ] ||
 		rc=1
 	end $FLOW || rc=1
@@ -939,7 +955,7 @@ t "ECMP collision: flows on the congested spine change path and settle on the ot
 t "incast at the last hop: no path change" incast
 t "IPv4 flow congested in the fabric: no path change" ipv4
 t "notifications: CC indicator set and cleared, a type 3 moves the flow once, refusals counted" notes_ipv6
-t "notifications to an IPv4 flow: CC indicator followed, a type 3 moves nothing, a replay refused" notes_ipv4
+t "notifications to an IPv4 flow: CC indicator followed, a type 3 moves nothing, a replay and a forgery refused" notes_ipv4
 t "hpcc_int, incast at the last hop: type 1 sets the CC indicator, type 2 clears it, no path change" hop_incast
 t "hpcc_int, a congested spine: type 3 to the AR point the probes name, the flow moves off it" hop_fabric
 t "hpcc_int, an IPv4 flow congested in the fabric: no type 3 (no path choice), no path change" hop_ipv4
