@@ -247,9 +247,11 @@ class Fuzzer:
 
     def attrs(self, aset, names, sane, depth=0):
         """Attributes of @aset (only @names when given), each present with
-        probability 0.9 (@sane; always in a nest) or 0.7; a multi-attr one 1 to max-hops
-        times (@sane) or 0 to 10; a nest flagged NLA_F_NESTED (@sane) or
-        half the time."""
+        probability 1/2 (@sane: every subset equally likely, so that the
+        combinations an operation refuses, such as telemetry-set's rx-u
+        beside hop records, do not crowd out the ones it takes; always in
+        a nest) or 0.7; a multi-attr one 1 to max-hops times (@sane) or 0
+        to 10; a nest flagged NLA_F_NESTED (@sane) or half the time."""
         out = b""
         if depth > 3:
             return out
@@ -257,7 +259,7 @@ class Fuzzer:
         for name, a in aset.items():
             if a["type"] == "pad" or (names is not None and name not in names):
                 continue
-            if self.rng.random() < (0.3 if not sane else 0.1 if depth == 0 else 0):
+            if self.rng.random() < (0.3 if not sane else 0.5 if depth == 0 else 0):
                 continue
             reps = 1
             if a.get("multi-attr"):

@@ -63,7 +63,7 @@ setup() {
 	retry 50 sh -c "ip netns exec fb ss -Hltn | grep -q ':5201'" || return 1
 	# four paced flows for the whole run, their tuples for the fuzzer
 	ip netns exec fa iperf3 -c $SRV -p 5201 -C hpcc -P 4 -b 5M \
-		-t $((SECS * 6 + 30)) -J > "$TMP/iperf.json" 2>&1 &
+		-t $((SECS * 8 + 30)) -J > "$TMP/iperf.json" 2>&1 &
 	echo $! > "$TMP/iperf.pid"
 	retry 50 sh -c "[ \$(ip netns exec fa '$CTL' -j flow show | \
 		$PY -c 'import json,sys; print(len(json.load(sys.stdin)))') -ge 4 ]" || return 1
@@ -114,10 +114,21 @@ none_accepted() {
 	done
 }
 
+# the valid messages reach real flows: some telemetry was taken.  A run
+# is SECS long; the kernel takes a fifth to a third of its valid
+# telemetry-sets (the others combine attributes it refuses, such as rx-u
+# beside hop records, or name no flow: 28 of about 90 in a run on 6.12,
+# 12 of about 58 on 6.1), and on the debugging kernel a run sends about
+# 18.  Up to three runs, each with a seed of its own and each checked
+# whole.
 admin_hpcc() {
-	fuzz admin hpcc &&
-	# the valid messages reach real flows: some telemetry was taken
-	[ "$(count admin-hpcc accepted-telemetry-set)" -gt 0 ]
+	local i
+	for i in 1 2 3; do
+		fuzz admin hpcc || return 1
+		[ "$(count admin-hpcc accepted-telemetry-set)" -gt 0 ] && return 0
+		echo "run $i: no telemetry-set taken"
+	done
+	return 1
 }
 
 admin_int() { fuzz admin hpcc-int; }
