@@ -103,21 +103,25 @@ late_tries() {
 	return 1
 }
 
-# acks_wait NS DEV on|off [MS] - NS's packets out of DEV wait MS ms (100
-# times SLOW unless given; netem), so that the segment a test's FCR or
-# CCM message names is still in flight when the message comes: the
-# sender takes only messages that name data in flight, and an ACK
-# through an unloaded fabric can beat the message.  With 20 ms, in a
+# acks_wait NS DEV on|off|drop|held [MS] - NS's packets out of DEV wait
+# MS ms (100 times SLOW unless given; netem), so that the segment a
+# test's FCR or CCM message names is still in flight when the message
+# comes: the sender takes only messages that name data in flight, and an
+# ACK through an unloaded fabric can beat the message.  drop: from now
+# on they are dropped (those already waiting still go), until held
+# makes them wait again; both change the qdisc that on added.  With 20 ms, in a
 # 6.12 guest beside another, ccm.sh's notes_ipv6 saw its first type 1
 # come too late (ccm-bad-seq) and every count after it was off; with an
 # unscaled 100 ms on the debugging kernel, so did its type 1 and its
 # type 2 (ccm-bad-seq 3, want 1).
 acks_wait() {
-	if [ "$3" = on ]; then
-		tc -n "$1" qdisc add dev "$2" root netem delay "${4:-$((100 * SLOW))}ms"
-	else
-		tc -n "$1" qdisc del dev "$2" root
-	fi
+	local delay=${4:-$((100 * SLOW))}ms
+	case "$3" in
+	on) tc -n "$1" qdisc add dev "$2" root netem delay "$delay" ;;
+	drop) tc -n "$1" qdisc change dev "$2" root netem delay "$delay" loss 100% ;;
+	held) tc -n "$1" qdisc change dev "$2" root netem delay "$delay" ;;
+	*) tc -n "$1" qdisc del dev "$2" root ;;
+	esac
 }
 
 # acks_wait_conf - the line the sender's hpccd configuration needs for

@@ -52,6 +52,12 @@ def addr(a):
     return 4, mapped(a)
 
 
+def far(seq):
+    """The sequence number 2^31 from SEQ: outside any window the sender
+    takes."""
+    return (seq + (1 << 31)) % (1 << 32)
+
+
 def message(ntype, saddr, sport, daddr, dport, seq, label, kind="ok",
             sw=9, port=9):
     """A notification from switch SW's port PORT: by default a switch
@@ -91,10 +97,10 @@ def play(dev, sport, dst, port, saddr, daddr, dport, script):
             print("replay")
             continue
         if w[0] == "forge":
-            seq, label = seg
-            u.sendto(message(int(w[1]), saddr, sport, daddr, dport,
-                             (seq + (1 << 31)) % (1 << 32), label), (dst, port))
-            print("forge", w[1], (seq + (1 << 31)) % (1 << 32))
+            seq = far(seg[0])
+            u.sendto(message(int(w[1]), saddr, sport, daddr, dport, seq,
+                             seg[1]), (dst, port))
+            print("forge", w[1], seq)
             continue
         opt = dict(x.split("=", 1) for x in w[1:])
         # a fresh segment: drop what queued while we slept, then wait
@@ -110,7 +116,7 @@ def play(dev, sport, dst, port, saddr, daddr, dport, script):
             return 1
         seq, label = seg
         if opt.get("seq") == "far":
-            seq = (seq + (1 << 31)) % (1 << 32)
+            seq = far(seq)
         if opt.get("label") == "other":
             label ^= 1
         last = message(int(w[0]), saddr, sport, daddr, dport, seq, label,

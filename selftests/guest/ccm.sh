@@ -709,8 +709,8 @@ notes_ipv6() {
 # CC indicator follows types 1 and 2 as for IPv6; a replayed type 2 is
 # refused, and a forged type 1 that arrives while the type 2 is pending
 # (a sequence number outside the window, as a blind sender's guess
-# would be) does not take its place.  Sets up its FCR port itself, so that it runs without
-# notes_ipv6 (HPCC_CASES=1,7)
+# would be) does not take its place.  Sets up its FCR port itself, so
+# that it runs without notes_ipv6 (HPCC_CASES=1,7)
 notes_ipv4() {
 	local sp=7402 rc=0 s0
 	sctl fcr set port 6862 prefix 10.61.1.2/32 &&
@@ -731,8 +731,7 @@ notes_ipv4() {
 	# come every few ms (with the forgery's check removed, the type 2
 	# was lost in one of three runs), so hr drops them for the three
 	# notifications, once those it held have come
-	tc -n hr qdisc change dev v3 root netem delay $((100 * SLOW))ms \
-		loss 100% && sleep "$SLOW" || rc=1
+	acks_wait hr v3 drop && sleep "$SLOW" || rc=1
 	play r1 v1 $sp 10.61.1.1 10.61.1.1 $HR4 5206 <<-EOF || rc=1
 	2
 	forge 1
@@ -742,7 +741,7 @@ notes_ipv4() {
 	# no ACK came: the type 2 waits, the indicator still set
 	[ "$(fv $HR4 $sp ccm-cc)" = 1 ] ||
 		{ echo "the type 2 was taken before the ACKs came back"; rc=1; }
-	tc -n hr qdisc change dev v3 root netem delay $((100 * SLOW))ms || rc=1
+	acks_wait hr v3 held || rc=1
 	retry 50 grew_by "$s0" "3 0 0 1 1 1 0 2 0" || rc=1
 	echo "before: $s0"
 	echo "after:  $(note_stats) (want +3 0 0 1 1 1 0 2 0, ccm-bad-seq +$LATE more)"
