@@ -647,16 +647,9 @@ drain_set() {
 # drain_try CPORT - one try of drain, from a fresh busy_port; exit status
 # 0 pass, 1 fail, 2 inconclusive (drain_set)
 drain_try() {
-	local rc=0
-	busy_port "$1" || rc=1
-	if [ $rc = 0 ]; then
-		drain_set 32767
-		rc=$?
-	fi
-	if [ $rc = 0 ]; then
-		drain_set 0
-		rc=$?
-	fi
+	local rc
+	busy_port "$1" && drain_set 32767 && drain_set 0
+	rc=$?
 	rctl int change dev v2 fcr-drain 0 || rc=1
 	calm_port || rc=1
 	return $rc
