@@ -919,6 +919,103 @@ gro_burst() {
 	[ "$n1" = $((n0 + 8)) ]
 }
 
+# backlog_reads - a port with FCR on reads its backlog for data segments
+# (hpcc_int_queue() from hpcc_int_fcr_data()) at most 16 times per
+# fcr-interval, however fast they come (hpcc_int_fcr_backlog();
+# admin-guide.rst, "What FCR costs a forwarded packet").  ftrace's
+# function tracer, on the module's clock (mono), sees every TCP packet
+# through v2 but probes (the flows' data segments, and their connections'
+# few others) and every read made for them, over cubic flows at
+# fcr-interval 32767 us (reads 2,047.9 us apart at least), v2's tbf
+# raised to 1 Gbit/s so that the segments come as fast as the guest sends
+# them.  The trace stamps a read when it starts, after the module took
+# its time and the port's lock (a vCPU of a TCG guest can be descheduled
+# in between), so a late read's stamp can come right before the next
+# one's: any interval-long window of the trace may hold at most 20 reads
+# (17 fit with exact stamps, and three late ones), and all of them no
+# more than the span from the first traced segment to the last read
+# allows, plus one (a read whose segment came before the trace began).
+# The case proves something only when a window held more than twice 20
+# segments, each a read for a hop that read per segment: fewer, or a
+# trace that lost events, and it tries again with more flows, at most
+# three times.
+backlog_reads() {
+	local rc=0 tr=/sys/kernel/tracing
+	if rctl int change dev v2 fcr-interval 32767 &&
+		tc -n rt qdisc change dev v2 root tbf rate 1gbit burst 256k \
+			limit 1m; then
+		conclusive "reads_try 1" "reads_try 8" "reads_try 32"
+		rc=$?
+	else
+		rc=1
+	fi
+	# the tracer's state as it was: 1408 KB a CPU is the kernel's default
+	echo nop > $tr/current_tracer
+	echo > $tr/set_ftrace_filter
+	echo 1408 > $tr/buffer_size_kb
+	echo local > $tr/trace_clock
+	echo 1 > $tr/tracing_on
+	tc -n rt qdisc change dev v2 root tbf rate $TBF burst 16k limit 200k &&
+	rctl int change dev v2 fcr-interval 20000 || rc=1
+	return $rc
+}
+
+# function_tracer - the kernel has ftrace's function tracer, with its
+# filter (the debugging kernel's tools/kdebug.config leaves it out)
+function_tracer() {
+	local tr=/sys/kernel/tracing
+	[ -d $tr/events ] || mount -t tracefs nodev $tr
+	grep -qw function $tr/available_tracers 2>/dev/null &&
+		[ -e $tr/set_ftrace_filter ]
+}
+
+# reads_try PARALLEL - one try: PARALLEL cubic flows (iperf3 -P) for
+# 3 x SLOW s, traced; 0 pass, 1 fail, 2 too few segments in a window to
+# tell, or the trace lost events
+reads_try() {
+	local tr=/sys/kernel/tracing iv=32767000 sp=$((32767000 / 16))
+	local nd wd nr wr span lost
+	echo 0 > $tr/tracing_on
+	echo nop > $tr/current_tracer
+	echo 8192 > $tr/buffer_size_kb
+	echo mono > $tr/trace_clock
+	echo > $tr/trace
+	echo hpcc_int_fcr_data > $tr/set_ftrace_filter &&
+	echo hpcc_int_queue >> $tr/set_ftrace_filter &&
+	echo function > $tr/current_tracer || return 1
+	echo 1 > $tr/tracing_on
+	timeout $((3 * SLOW + 60)) ip netns exec hs iperf3 -c $SRV -p 5202 \
+		-C cubic -P "$1" -t $((3 * SLOW)) > /dev/null ||
+		echo "iperf3 ended with $?"
+	echo 0 > $tr/tracing_on
+	# the segments and the most in one interval-long window, the reads
+	# and the most in one window, the span from the first segment to the
+	# last read (ns), and whether the buffer lost events (or the header
+	# that says so is missing)
+	read -r nd wd nr wr span lost <<< "$(awk -v iv=$iv '
+		function win(q, n, h, t) { q[n] = t
+			while (q[h] < t - iv) h++
+			return h }
+		BEGIN { lost = 1 }
+		/entries-in-buffer/ { sub(/.*written: */, ""); split($0, e, "[/ ]+")
+			lost = e[1] != e[2]; next }
+		/^#/ { next }
+		{ for (i = 1; i < NF; i++) if ($i ~ /^[0-9]+\.[0-9]+:$/) break
+		  t = substr($i, 1, length($i) - 1) * 1e9; f = $(i + 1); p = $(i + 2) }
+		f == "hpcc_int_fcr_data" { if (!nd) fd = t; hd = win(qd, nd, hd, t)
+			nd++; if (nd - hd > wd) wd = nd - hd }
+		f == "hpcc_int_queue" && p ~ /hpcc_int_fcr/ { hr = win(qr, nr, hr, t)
+			lr = t; nr++; if (nr - hr > wr) wr = nr - hr }
+		END { printf "%d %d %d %d %.0f %d\n", nd, wd, nr, wr, nr ? lr - fd : 0, lost }' \
+		$tr/trace)"
+	echo "v2 at fcr-interval 32767 us: $nd segments, at most $wd in an interval; $nr backlog reads over $((span / 1000)) us (at most $((span / sp + 2))), at most $wr in an interval (at most 20)"
+	[ "$lost" = 0 ] || { echo "the trace lost events"; return 2; }
+	[ "$nr" -gt 0 ] && [ "$wr" -le 20 ] && [ "$nr" -le $((span / sp + 2)) ] ||
+		return 1
+	[ "$wd" -gt 40 ] ||
+		{ echo "at most $wd segments in an interval: proves nothing"; return 2; }
+}
+
 # FCR off (port 0): the port's datagrams go on to UDP, nothing is counted
 fcr_off() {
 	local a0 d0
@@ -984,7 +1081,7 @@ teardown() {
 }
 
 ktap_print_header
-ktap_set_plan 19
+ktap_set_plan 20
 t "hs - rt (tbf 20 Mbit/s, hpcc_int with FCR on v2) - hr" topology
 t "FCR configured on both sides; bad prefixes and thresholds refused with extack" configure
 t "mixed mode, no supporting sender: a congesting ECN flow gets CE marks, no FCR message" mixed_no_support
@@ -1001,6 +1098,12 @@ t "refused and counted: outside the managed prefixes, out of range, malformed, n
 t "a forged message does not erase a genuine hold; a replayed signed one is refused" forged
 t "a message while the socket is owned by user: held at once, the rate lowered by the next ACK" owned
 t "a merged burst of messages (UDP GSO/GRO): every message read and counted" gro_burst
+if function_tracer; then
+	t "a port reads its backlog for data segments at most 16 times per fcr-interval" backlog_reads
+else
+	T_NUM=$((T_NUM + 1))
+	ktap_test_skip "a port reads its backlog for data segments at most 16 times per fcr-interval: this kernel has no function tracer"
+fi
 t "FCR off: the port's datagrams are not FCR's" fcr_off
 t "hpcc_int removed, then the router's namespace deleted, while the hop sends messages" teardown
 t "kernel log clean" kernel_clean_since "$MARK"
