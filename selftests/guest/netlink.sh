@@ -218,7 +218,8 @@ reported_n() {
 # NETLINK_LOSS - netem's loss argument ("1%", "2% 25%") for the data of
 # cases 8 and 9 (only_u, slow_start): their assertions hold on a path that
 # drops packets, which a loaded guest's veth may do; unset, no qdisc is
-# added.  Documentation/testing.rst has what it showed.
+# added.  Documentation/testing.rst, netlink.sh's entry, has what a run
+# at 2% showed.
 loss_on() {
 	[ -n "${NETLINK_LOSS:-}" ] || return 0
 	# shellcheck disable=SC2086 # the argument is netem's words
