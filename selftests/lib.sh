@@ -43,6 +43,12 @@ t() {
 	fi
 }
 
+# TRACEFS, tracefs_mount - where the tests and benchmarks read the kernel's
+# tracepoints and run its function tracers; tracefs_mount mounts tracefs
+# there unless it is mounted (tools/vmrun-init does not mount it)
+TRACEFS=/sys/kernel/tracing
+tracefs_mount() { mountpoint -q $TRACEFS || mount -t tracefs nodev $TRACEFS; }
+
 # shellcheck source=../tools/retry.sh
 . "$TOP/tools/retry.sh"
 # shellcheck source=topo.sh

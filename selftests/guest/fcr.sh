@@ -132,8 +132,8 @@ fis() {
 # segments) asks for 3 Mbit/s, the lowest, which the flow takes until that
 # hop falls silent and its hold (1 s) ends
 congested() {
-	local rc=0 pa pb pq pl b0 sp s n d m tr=/sys/kernel/tracing
-	[ -d $tr/events ] || mount -t tracefs nodev $tr
+	local rc=0 pa pb pq pl b0 sp s n d m tr=$TRACEFS
+	tracefs_mount || rc=1
 	echo > $tr/trace
 	echo 1 > $tr/events/hpcc/hpcc_fcr/enable || rc=1
 	# the flow's ACKs and messages as hs receives them, for late_only,
@@ -940,7 +940,7 @@ gro_burst() {
 # trace that lost events, and it tries again with more flows, at most
 # three times.
 backlog_reads() {
-	local rc=0 tr=/sys/kernel/tracing
+	local rc=0 tr=$TRACEFS
 	if rctl int change dev v2 fcr-interval 32767 &&
 		tc -n rt qdisc change dev v2 root tbf rate 1gbit burst 256k \
 			limit 1m; then
@@ -963,8 +963,8 @@ backlog_reads() {
 # function_tracer - the kernel has ftrace's function tracer, with its
 # filter (the debugging kernel's tools/kdebug.config leaves it out)
 function_tracer() {
-	local tr=/sys/kernel/tracing
-	[ -d $tr/events ] || mount -t tracefs nodev $tr
+	local tr=$TRACEFS
+	tracefs_mount &&
 	grep -qw function $tr/available_tracers 2>/dev/null &&
 		[ -e $tr/set_ftrace_filter ]
 }
@@ -973,7 +973,7 @@ function_tracer() {
 # 3 x SLOW s, traced; 0 pass, 1 fail, 2 too few segments in a window to
 # tell, or the trace lost events
 reads_try() {
-	local tr=/sys/kernel/tracing iv=32767000 sp=$((32767000 / 16))
+	local tr=$TRACEFS iv=32767000 sp=$((32767000 / 16))
 	local nd wd nr wr span lost
 	echo 0 > $tr/tracing_on
 	echo nop > $tr/current_tracer

@@ -200,9 +200,9 @@ assert len(f) == 1 and f[0]["daddr4"] == sys.argv[2] and f[0]["family"] == 2, f'
 # sample goes through the YNL CLI (the spec's attributes), the next two
 # through hpcc_nl (each CLI call costs about 10 s in a TCG guest).
 ipv6_telemetry() {
-	local tr=/sys/kernel/tracing out s0 n key
+	local tr=$TRACEFS out s0 n key
 	key=$(v6key $CLI6_HEX 41000 $SRV6_HEX 5301)
-	mountpoint -q $tr || mount -t tracefs nodev $tr || return 1
+	tracefs_mount || return 1
 	echo > $tr/trace
 	echo 1 > $tr/events/hpcc/hpcc_sample/enable
 	# (the namespace's samples counter: only this flow gets telemetry, and

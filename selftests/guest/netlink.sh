@@ -675,8 +675,8 @@ mode_is() {
 }
 
 tracepoints() {
-	local tr=/sys/kernel/tracing flow="$CLI:$CPORT > $SRV:5201" s0 s1 n
-	mountpoint -q $tr || mount -t tracefs nodev $tr || return 1
+	local tr=$TRACEFS flow="$CLI:$CPORT > $SRV:5201" s0 s1 n
+	tracefs_mount || return 1
 	[ -d $tr/events/hpcc/hpcc_sample ] || { echo "no hpcc events"; return 1; }
 	echo > $tr/trace
 	echo 1 > $tr/events/hpcc/enable

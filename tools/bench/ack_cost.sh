@@ -16,12 +16,12 @@ set -u
 TOP=$(cd "$(dirname "$0")/../.." && pwd)
 . "$TOP/selftests/lib.sh"
 NL=$TOP/build/selftests/hpcc_nl
-T=/sys/kernel/tracing
+T=$TRACEFS
 REPS=${REPS:-3}
 SRV=198.18.0.2
 CLI=198.18.0.1
 
-mountpoint -q $T || mount -t tracefs nodev $T
+tracefs_mount
 modprobe tcp_hpcc; modprobe tcp_cubic 2>/dev/null
 ns_pair bs $CLI br $SRV
 ip netns exec bs "$NL" params-set t=10000 line_rate=1000 stale_rtts=1000 >/dev/null

@@ -32,7 +32,7 @@ set -u
 TOP=$(cd "$(dirname "$0")/../.." && pwd)
 . "$TOP/selftests/lib.sh"
 CTL=$TOP/build/hpccctl
-T=/sys/kernel/tracing
+T=$TRACEFS
 REPS=${REPS:-3}
 SECS=${SECS:-3}
 S=10.53.0.1
@@ -40,7 +40,7 @@ D=10.53.1.2
 MODULES=${FWD_MODULES:-this=}
 OUT=$(mktemp -d)
 
-mountpoint -q $T || mount -t tracefs nodev $T
+tracefs_mount
 topo_ns s r d
 topo_link s vs r vr
 topo_link r vu d vd numtxqueues 8 numrxqueues 8
