@@ -54,10 +54,11 @@ setup() {
 	flow_start $CPORT 5201
 }
 
-# flow_start CPORT SPORT [RATE] - an iperf3 flow with hpcc from CPORT to
-# SPORT, app-limited at RATE (iperf3 -b; default 50M, which an idle TCG
-# guest sustains without loss, a loaded one not always); SPORT gets a
-# one-off server (iperf3 -1) unless it has one.
+# flow_start CPORT SPORT [RATE [LEN]] - an iperf3 flow with hpcc from
+# CPORT to SPORT, app-limited at RATE (iperf3 -b; default 50M, which an
+# idle TCG guest sustains without loss, a loaded one not always) in writes
+# of LEN bytes (iperf3 -l; default 128 KB); SPORT gets a one-off server
+# (iperf3 -1) unless it has one.
 flow_start() {
 	if ! ip netns exec hr ss -Hltn | grep -q ":$2 "; then
 		{ ip netns exec hr iperf3 -s -1 -p "$2" >/dev/null 2>&1 & } &&
@@ -65,7 +66,7 @@ flow_start() {
 			return 1
 	fi
 	{ ip netns exec hs iperf3 -c $SRV -p "$2" -C hpcc --cport "$1" \
-		-b "${3:-50M}" -t $((600 * SLOW)) >/dev/null 2>&1 & } &&
+		-b "${3:-50M}" ${4:+-l $4} -t $((600 * SLOW)) >/dev/null 2>&1 & } &&
 	retry 50 sh -c "ip netns exec hs '$NL' flow-get $CLI $1 $SRV $2 >/dev/null"
 }
 
@@ -258,12 +259,18 @@ kv() { printf '%s\n' "$1" | sed -n "s/^$2=//p"; }
 # and Wc outside the law (hpcc_ssthresh()), and one in loss recovery at the
 # reading of Wc shows the fallback law (mode 2): the reductions counter,
 # read with Wc and with W, tells, and the round is taken again (up to
-# six).  The case's own flow sends 2 Mbit/s (a 128 KB write every 0.5 s):
-# a round's few packets are rarely lost, even under NETLINK_LOSS.  A round
-# without a reduction must follow the law.
+# ten).  A round without a reduction must follow the law.
+#
+# A round is up to four samples, each applied at the flow's next ACK, and
+# takes 10 to 30 s in a TCG guest (every netlink call and poll spawns
+# processes).  The case's own flow therefore sends one 1000-byte segment
+# a second (8 kbit/s), which is enough ACKs to apply the samples: under
+# NETLINK_LOSS=2% it meets a loss about every 50 s.  At 2 Mbit/s it met
+# dozens a round: on 6.1 a reduction in each of six rounds, once W had
+# fallen to two segments and every loss was a reduction of its own.
 only_u() {
 	local port=40081 sp=5281 rc
-	flow_start $port $sp 2M || return 1
+	flow_start $port $sp 8K 1000 || return 1
 	only_u_rounds "$CLI $port $SRV $sp" && rc=0 || rc=$?
 	flow_stop $port $sp
 	return $rc
@@ -279,7 +286,7 @@ only_u_rounds() {
 		retry 100 sh -c "[ \"\$(ip netns exec hs '$NL' flow-get $tup | sed -n 's/^samples=//p')\" -gt $before ]" ||
 			{ echo "sample not applied"; return 1; }
 	}
-	for ((i = 1; i <= 6; i++)); do
+	for ((i = 1; i <= 10; i++)); do
 		ts=$((ts + 10000000000))
 		red0=$(kv "$(snap)" reductions)
 		push_s 7,3,1000000000,$ts,0,0 &&
@@ -319,9 +326,9 @@ only_u_rounds() {
 # window (Wc = cwnd x mss, then AI at U = 0.5: W = Wc + W_ai, a whole
 # number of segments plus W_ai); no resume is counted.
 # Flows started before keep their start.  Each flow sends 2 Mbit/s (a
-# 128 KB write every 0.5 s): few packets to lose, and a window far below
-# W_init, where a 50 Mbit/s flow in a loaded guest (a long srtt) could
-# grow it to W_init before the hand-over.
+# 128 KB write every 0.5 s): a window far below W_init, where a 50 Mbit/s
+# flow in a loaded guest (a long srtt) could grow it to W_init before the
+# hand-over.  Its losses are read in the reductions counter, below.
 # slow_start_once PORT SP - one flow; exit status 0 pass, 1 fail, 2 a loss
 # reduction between the hand-over and the reading changed W outside the
 # law (hpcc_ssthresh() caps W and Wc at ssthresh x mss) or the flow was
