@@ -28,15 +28,20 @@ ip netns exec bs "$NL" params-set t=10000 line_rate=1000 stale_rtts=1000 >/dev/n
 ip netns exec br iperf3 -s -p 5201 >/dev/null 2>&1 &
 sleep 1
 
-run() {	# run CC PORT: prints "calls total_us" for the hooks of CC
-	local cc=$1 port=$2 pusher=
+# run CC PORT: prints "calls total_us" for the hooks of CC.  The tracer
+# hooks only those functions (set_ftrace_filter): under set_graph_function
+# at depth 1, 6.1 also traced other functions of the tasks that ran them
+# (tools/bench/fwd_cost.sh), and a full ring buffer loses calls.  A run
+# whose ring buffer overran says so.
+run() {
+	local cc=$1 port=$2 pusher='' lost
 	echo 0 > $T/tracing_on; echo nop > $T/current_tracer; echo > $T/trace
-	echo 1 > $T/max_graph_depth
+	echo 16384 > $T/buffer_size_kb
 	if [ "$cc" = hpcc ]; then
-		echo hpcc_cong_control > $T/set_graph_function
+		echo hpcc_cong_control > $T/set_ftrace_filter
 	else
-		printf 'cubictcp_cong_avoid\ncubictcp_acked\n' > $T/set_graph_function
-	fi
+		printf 'cubictcp_cong_avoid\ncubictcp_acked\n' > $T/set_ftrace_filter
+	fi || return 1
 	echo function_graph > $T/current_tracer
 	echo 1 > $T/tracing_on
 	if [ "$cc" = hpcc ]; then
@@ -49,6 +54,9 @@ run() {	# run CC PORT: prints "calls total_us" for the hooks of CC
 	ip netns exec bs iperf3 -c $SRV -p 5201 -C "$cc" --cport "$port" -t 3 >/dev/null
 	echo 0 > $T/tracing_on
 	[ -n "$pusher" ] && kill "$pusher" 2>/dev/null
+	lost=$(awk '/^(commit )?overrun:|^dropped events:/ { n += $NF } END { print n + 0 }' \
+		$T/per_cpu/cpu*/stats)
+	[ "$lost" = 0 ] || echo "the trace lost $lost events ($cc): too few ACKs counted" >&2
 	awk -v cc="$cc" '
 		/us +\|/ { for (i = 1; i <= NF; i++) if ($(i+1) == "us") { d = $i; break }
 			   if (cc == "hpcc" && /hpcc_cong_control/) { n++; s += d }
@@ -56,6 +64,7 @@ run() {	# run CC PORT: prints "calls total_us" for the hooks of CC
 			   if (cc != "hpcc" && /cubictcp_cong_avoid/) { s += d } }
 		END { printf "%d %.1f\n", n, s }' $T/trace
 	echo nop > $T/current_tracer
+	echo > $T/set_ftrace_filter
 }
 
 port=41000
@@ -76,4 +85,5 @@ for l in open(sys.argv[1]):
 c, h = statistics.median(v["cubic"]), statistics.median(v["hpcc"])
 print("median per-ACK cost: cubic %.3f us, hpcc %.3f us, hpcc/cubic %.2f" % (c, h, h / c if c else 0))
 PY
+echo 1408 > $T/buffer_size_kb  # the kernel's default
 ns_gone bs br
