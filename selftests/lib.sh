@@ -48,6 +48,12 @@ t() {
 # there unless it is mounted (tools/vmrun-init does not mount it)
 TRACEFS=/sys/kernel/tracing
 tracefs_mount() { mountpoint -q $TRACEFS || mount -t tracefs nodev $TRACEFS; }
+# tracefs_lost - the events the ring buffer lost on every CPU since it
+# was last cleared (overwritten, commit overruns, dropped)
+tracefs_lost() {
+	awk '/^(commit )?overrun:|^dropped events:/ { n += $NF } END { print n + 0 }' \
+		$TRACEFS/per_cpu/cpu*/stats
+}
 
 # shellcheck source=../tools/retry.sh
 . "$TOP/tools/retry.sh"

@@ -54,8 +54,7 @@ run() {
 	ip netns exec bs iperf3 -c $SRV -p 5201 -C "$cc" --cport "$port" -t 3 >/dev/null
 	echo 0 > $T/tracing_on
 	[ -n "$pusher" ] && kill "$pusher" 2>/dev/null
-	lost=$(awk '/^(commit )?overrun:|^dropped events:/ { n += $NF } END { print n + 0 }' \
-		$T/per_cpu/cpu*/stats)
+	lost=$(tracefs_lost)
 	[ "$lost" = 0 ] || echo "the trace lost $lost events ($cc): too few ACKs counted" >&2
 	awk -v cc="$cc" '
 		/us +\|/ { for (i = 1; i <= NF; i++) if ($(i+1) == "us") { d = $i; break }

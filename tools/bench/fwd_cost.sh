@@ -92,8 +92,7 @@ timed() {
 		-t "$SECS" -b 200M -f m > "$OUT/iperf3" ||
 		echo "iperf3 ended with $? ($1)" >&2
 	echo 0 > $T/tracing_on
-	lost=$(awk '/^(commit )?overrun:|^dropped events:/ { n += $NF } END { print n + 0 }' \
-		$T/per_cpu/cpu*/stats)
+	lost=$(tracefs_lost)
 	[ "$lost" = 0 ] || echo "the trace lost $lost events ($1): too few calls counted" >&2
 	awk -v f="$1" '$0 ~ f && /us +\|/ {
 		for (i = 1; i <= NF; i++) if ($(i + 1) == "us") { n++; s += $i; break } }
