@@ -158,13 +158,14 @@ print("%-8s %-7s %9s %22s %22s %8s %7s %5s %9s %8s" % ("module", "case", "packet
 for name in dict.fromkeys(r[0] for r in rows):
     base = med([float(r[4]) for r in rows if r[0] == name and r[1] == "plain"])
     for c in ("plain", "probes", "fcr"):
-        f = [float(r[4]) for r in rows if r[0] == name and r[1] == c]
-        h = [float(r[5]) for r in rows if r[0] == name and r[1] == c]
-        n = [float(r[3]) for r in rows if r[0] == name and r[1] == c]
-        m = num([r[6] for r in rows if r[0] == name and r[1] == c])
-        t = num([r[7] for r in rows if r[0] == name and r[1] == c])
-        w = [float(r[9]) / max(float(r[8]), 1) for r in rows if r[0] == name and r[1] == c]
-        wn = [float(r[10]) for r in rows if r[0] == name and r[1] == c]
+        sel = [r for r in rows if r[0] == name and r[1] == c]
+        f = [float(r[4]) for r in sel]
+        h = [float(r[5]) for r in sel]
+        n = [float(r[3]) for r in sel]
+        m = num([r[6] for r in sel])
+        t = num([r[7] for r in sel])
+        w = [float(r[9]) / max(float(r[8]), 1) for r in sel]
+        wn = [float(r[10]) for r in sel]
         print("%-8s %-7s %9.0f %8.0f [%5.0f-%5.0f] %8.0f [%5.0f-%5.0f] %8.2f %7.1f %5.0f %9.3f %8.0f" % (
             name, c, med(n) / secs, med(f), min(f), max(f), med(h), min(h), max(h),
             med(f) / base if base else 0, med(m), med(t), med(w), med(wn)))
