@@ -370,12 +370,14 @@ run-check-e2e: all tools selftest-progs linux-src
 # modules built for each), every guest test on each: the functional tests,
 # unload.sh included, one guest per host core, then e2e.sh on each (check
 # runs the functional tests on one kernel, to stay within its 30 minutes).
-# The sub-make reads this file again, so KDIRS has the images unpacked.
+# The sub-makes read this file again, so KDIRS has the images unpacked;
+# they build what check builds (the host tests are check's), a job per core.
 check-kernels:
 	@sh tools/deps --debug
 	@tools/kheaders --images > /dev/null
+	@$(MAKE) --no-print-directory -j$$(nproc) $(CHECK_BUILD)
 	@$(MAKE) --no-print-directory run-check-kernels
-run-check-kernels: all tools selftest-progs fuzz-progs linux-src
+run-check-kernels: $(CHECK_BUILD)
 	@$(TEST_MAKEFLAGS) HPCC_ALL_KERNELS=1 bash selftests/run
 
 # The functional guest tests on the debugging kernel (KASAN, lockdep,
