@@ -188,6 +188,12 @@ fcr_ccm_path() {
 	topo_addr hg g0 198.18.5.1/24 && topo_addr hr g1 198.18.5.254/24 &&
 	ip -n hf route add default via 198.18.4.254 &&
 	ip -n hg route add default via 198.18.5.254 &&
+	# no GSO through g1's tbf: on 5.10 its tbf_segment() adds nothing
+	# to the backlog for the segments of a GSO packet larger than the
+	# burst, which then drifts below zero over the test's minutes, read
+	# as 0 by the hop, which then never counts g1 congested again (the
+	# admin guide's Kernels table)
+	ip netns exec hf ethtool -K f0 tso off gso off > /dev/null &&
 	topo_tbf hr g1 20mbit 16k 200k &&
 	g1_add && fcr_on hf 198.18.4.254 || return 1
 	mkdir -p -m 1777 "$TMP/run" &&
