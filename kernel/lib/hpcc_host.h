@@ -5,9 +5,11 @@
  * model (sim/ns3/): the HPCC++ output (W to a window in segments and the
  * pacing rate W/T, draft-miao-ccwg-hpcc section 4.2), the staleness rule
  * that hands a flow to the fallback law, the idle period the staleness
- * clock skips, and the window an FCR rate leaves (kernel/tcp_hpcc/fcr.c).
+ * clock skips, the window an FCR rate leaves (kernel/tcp_hpcc/fcr.c), and
+ * the sample the CCM coordination rule reads (kernel/tcp_hpcc/ccm.c).
  * Documentation/design.rst, "The control law in the kernel", "Fallback
- * law", "Idle restart" and "Fast Congestion Response", gives the rules.
+ * law", "Idle restart", "Fast Congestion Response" and "Coordinated
+ * Congestion Management" give the rules.
  *
  * Units: times in ns (any 64-bit origin, compared by signed difference),
  * W in bytes Q16 (HPCC_W_SHIFT), rates in bytes per second.
@@ -15,6 +17,7 @@
 #ifndef _HPCC_HOST_H
 #define _HPCC_HOST_H
 
+#include "hpcc_ccm.h"
 #include "hpcc_core.h"
 #include "hpcc_fcr.h"
 
@@ -138,6 +141,73 @@ static inline u64 hpcc_host_fcr_window(u64 rate_bps, u64 t_ns, u32 mss)
 	if (w < lo)
 		w = lo;
 	return w > HPCC_W_MAX_MAX ? HPCC_W_MAX_MAX : w;
+}
+
+/**
+ * hpcc_host_ccm_sample() - the coordination rule's sample (struct
+ * hpcc_ccm_sample, for hpcc_ccm_decide()) from the NewAck just run
+ * @f: the flow's core state after NewAck
+ * @p: its parameters (eta, T)
+ * @w0: W before NewAck, bytes Q16 (the window the sample ran under; at
+ *	most 1 GiB)
+ * @share: the ccm-share parameter, percent [0, 100]; 0: a saturated hop
+ *	the flow shares is no congestion
+ * @now: the sample's time, ns
+ * @rtt_ns: hpcc_host_rtt(), ns
+ * @s: filled in; @s->rnd and @s->recovery are left 0 for the caller
+ *
+ * Congested is U above 1 at the binding hop (a standing queue) or a
+ * saturated hop the flow shares (hpcc_ccm_shared(): U at least eta there
+ * and @w0 below @share percent of its B x T): HPCC keeps a hop several
+ * flows share near eta without a standing queue, so U above 1 alone
+ * misses an ECMP collision, while a flow alone at its bottleneck runs U
+ * near eta and must not take itself for congestion to flee.
+ */
+static inline void hpcc_host_ccm_sample(const struct hpcc_flow *f,
+					const struct hpcc_params *p, u64 w0,
+					u8 share, u64 now, u64 rtt_ns,
+					struct hpcc_ccm_sample *s)
+{
+	bool shared = false;
+
+	/* U first: most samples stop here, before the 128-bit divide (U
+	 * above 1 is congestion without it); W <= 1 GiB and B x T of 1.6
+	 * Tbit/s over 1 s are within the bounds hpcc_ccm_shared() needs
+	 */
+	if (share && f->u >= p->eta && f->u <= HPCC_U_ONE && f->bind_hop &&
+	    f->bind_hop <= f->nhop && f->bind_hop <= HPCC_MAX_HOPS)
+		shared = hpcc_ccm_shared(f->u, p->eta, w0,
+					 hpcc_bdp(f->l[f->bind_hop - 1].rate_bps,
+						  p->t_ns), share);
+	/* field by field: the ns-3 model compiles this as C++ */
+	s->now = now;
+	s->rtt_ns = rtt_ns;
+	s->congested = f->u > HPCC_U_ONE || shared;
+	s->last_hop = f->bind_hop == f->nhop;
+	s->last_busy = f->u_last >= p->eta;
+	s->recovery = false;
+	s->rnd = 0;
+}
+
+/**
+ * hpcc_host_ccm_hold() - what a wait or a path change (HPCC_CCM_WAIT,
+ * HPCC_CCM_REROUTE) does to the law's state: when NewAck lowered W, W, Wc
+ * and incStage go back to their values before it (the sample may
+ * describe the old path, and the new one's telemetry is a round trip
+ * away)
+ * @f: the flow's core state after NewAck
+ * @w0: W before NewAck, bytes Q16
+ * @wc0: Wc before NewAck, bytes Q16
+ * @stage0: incStage before NewAck
+ */
+static inline void hpcc_host_ccm_hold(struct hpcc_flow *f, u64 w0, u64 wc0,
+				      u32 stage0)
+{
+	if (f->w < w0) {
+		f->w = w0;
+		f->wc = wc0;
+		f->inc_stage = stage0;
+	}
 }
 
 #endif /* _HPCC_HOST_H */

@@ -13,6 +13,7 @@
 #include <net/tcp.h>
 
 #include "common/hpcc_compat.h"
+#include "lib/hpcc_host.h"
 #include "tcp_hpcc.h"
 #include "trace.h"
 
@@ -66,37 +67,11 @@ static void hpcc_move(struct sock *sk, struct hpcc_ent *e, u64 rtt_ns,
 }
 
 /*
- * hpcc_ccm_on_shared() - hpcc_ccm_shared() for the flow's binding hop:
- * U at least eta there and W (@w, the window the sample ran under) below
- * ccm-share percent of that hop's B x T.  HPCC keeps a hop that several
- * flows share near eta without a standing queue, so U above 1 alone
- * misses an ECMP collision.
- */
-static bool hpcc_ccm_on_shared(const struct hpcc_ent *e,
-			       const struct hpcc_cfg *cfg, u64 w)
-{
-	const struct hpcc_hop *h;
-
-	/* U first: most samples stop here, before the 128-bit divide */
-	if (!cfg->ccm_share || e->core.u < cfg->p.eta ||
-	    !e->core.bind_hop || e->core.bind_hop > e->core.nhop)
-		return false;
-	h = &e->core.l[e->core.bind_hop - 1];
-	/* W <= 1 GiB and B x T of 1.6 Tbit/s over 1 s are within the
-	 * bounds hpcc_ccm_shared() needs
-	 */
-	return hpcc_ccm_shared(e->core.u, cfg->p.eta, w,
-			       hpcc_bdp(h->rate_bps, cfg->p.t_ns),
-			       cfg->ccm_share);
-}
-
-/*
  * hpcc_ccm_step() - the coordination rule (Coordinated Congestion
  * Management section 6.4, HPCC++ section 9.4; hpcc_ccm_decide()) on the
  * sample NewAck just ran for an IPv6 flow, with ccm-tries set: congestion
- * (U above 1, a standing queue; or a saturated hop the flow shares,
- * hpcc_ccm_shared(): a flow alone at its bottleneck runs U near eta, and
- * must not take itself for congestion to flee) at a hop
+ * (hpcc_host_ccm_sample(): U above 1, a standing queue, or a saturated
+ * hop the flow shares) at a hop
  * that is not the path's last, with the last hop below eta (a last hop
  * at eta holds the flow back on every path: incast), and that outlasts
  * HPCC's own decrease for ccm-gap-rtts RTTs, is answered by path
@@ -116,30 +91,21 @@ void hpcc_ccm_step(struct sock *sk, struct hpcc_ent *e,
 		   const struct hpcc_cfg *cfg, u64 now, u64 w0, u64 wc0,
 		   u32 stage0)
 {
-	struct hpcc_ccm_sample smp = {
-		.now = now,
-		.rtt_ns = hpcc_rtt_ns(tcp_sk(sk), cfg),
-		.congested = e->core.u > HPCC_U_ONE ||
-			     hpcc_ccm_on_shared(e, cfg, w0),
-		.last_hop = e->core.bind_hop == e->core.nhop,
-		.last_busy = e->core.u_last >= cfg->p.eta,
-	};
+	struct hpcc_ccm_sample smp;
 	struct hpcc_ccm_cfg c;
 	int act;
 
 	hpcc_ccm_cfg_of(cfg, &c);
 	if (!c.tries || e->mode != HPCC_MODE_HPCC || !hpcc_can_move(sk, e))
 		return;
+	hpcc_host_ccm_sample(&e->core, &cfg->p, w0, cfg->ccm_share, now,
+			     hpcc_rtt_ns(tcp_sk(sk), cfg), &smp);
 	if (smp.congested)
 		smp.rnd = get_random_u32();
 	act = hpcc_ccm_decide(&e->ccm, &c, &smp);
 	if (act == HPCC_CCM_RATE)
 		return;
-	if (e->core.w < w0) {
-		e->core.w = w0;
-		e->core.wc = wc0;
-		e->core.inc_stage = stage0;
-	}
+	hpcc_host_ccm_hold(&e->core, w0, wc0, stage0);
 	if (act == HPCC_CCM_WAIT) {
 		hpcc_stat_inc(e->hn, HPCC_STAT_CCM_WAITS);
 		return;

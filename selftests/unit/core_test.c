@@ -745,4 +745,91 @@ TEST(host_idle_end)
 		  hpcc_host_idle_end(~0ULL - 100, ~0ULL - 50, ~0ULL - 50 + 4000));
 }
 
+/*
+ * The coordination rule's sample (B x T = 10,000 bytes, eta 0.75): U
+ * above 1 at the binding hop is congestion; U at eta or above is only
+ * when W before NewAck is below ccm-share percent of the hop's B x T (a
+ * shared hop), never with ccm-share 0 or no binding hop; U below eta is
+ * not, whatever W; last_hop and last_busy follow the binding hop and the
+ * last hop's u'.
+ */
+TEST(host_ccm_sample)
+{
+	struct hpcc_params p = params();
+	struct hpcc_ccm_sample s;
+	struct hpcc_flow f;
+
+	hpcc_flow_init(&f, &p);
+	f.nhop = 2;
+	f.l[0] = hop(1, 0, 0, 0);
+	f.l[1] = hop(2, 0, 0, 0);
+	f.bind_hop = 1;
+	f.u = UQ(11, 10);
+	f.u_last = UQ(1, 2);
+	hpcc_host_ccm_sample(&f, &p, WB(9000), 0, 123, 20000, &s);
+	EXPECT_TRUE(s.congested);
+	EXPECT_FALSE(s.last_hop);
+	EXPECT_FALSE(s.last_busy);
+	EXPECT_EQ(123ULL, s.now);
+	EXPECT_EQ(20000ULL, s.rtt_ns);
+	EXPECT_EQ(0U, s.rnd);
+	EXPECT_FALSE(s.recovery);
+
+	f.u = UQ(4, 5);
+	hpcc_host_ccm_sample(&f, &p, WB(3999), 40, 1, 1, &s);
+	EXPECT_TRUE(s.congested);
+	hpcc_host_ccm_sample(&f, &p, WB(4000), 40, 1, 1, &s);
+	EXPECT_FALSE(s.congested);
+	hpcc_host_ccm_sample(&f, &p, WB(3999), 0, 1, 1, &s);
+	EXPECT_FALSE(s.congested);
+	f.u = p.eta;
+	hpcc_host_ccm_sample(&f, &p, WB(1000), 40, 1, 1, &s);
+	EXPECT_TRUE(s.congested);
+	f.u = p.eta - 1;
+	hpcc_host_ccm_sample(&f, &p, WB(1000), 40, 1, 1, &s);
+	EXPECT_FALSE(s.congested);
+
+	f.u = UQ(4, 5);
+	f.bind_hop = 0;
+	hpcc_host_ccm_sample(&f, &p, WB(1000), 40, 1, 1, &s);
+	EXPECT_FALSE(s.congested);
+	f.bind_hop = 3;
+	hpcc_host_ccm_sample(&f, &p, WB(1000), 40, 1, 1, &s);
+	EXPECT_FALSE(s.congested);
+
+	f.bind_hop = 2;
+	f.u_last = p.eta;
+	hpcc_host_ccm_sample(&f, &p, WB(1000), 40, 1, 1, &s);
+	EXPECT_TRUE(s.congested);
+	EXPECT_TRUE(s.last_hop);
+	EXPECT_TRUE(s.last_busy);
+}
+
+/*
+ * A wait or a path change puts W, Wc and incStage back only when NewAck
+ * lowered W.
+ */
+TEST(host_ccm_hold)
+{
+	struct hpcc_params p = params();
+	struct hpcc_flow f;
+
+	hpcc_flow_init(&f, &p);
+	f.w = WB(5000);
+	f.wc = WB(6000);
+	f.inc_stage = 0;
+	hpcc_host_ccm_hold(&f, WB(8000), WB(8000), 2);
+	EXPECT_EQ(WB(8000), f.w);
+	EXPECT_EQ(WB(8000), f.wc);
+	EXPECT_EQ(2U, f.inc_stage);
+
+	f.w = WB(9000);
+	f.wc = WB(9500);
+	f.inc_stage = 1;
+	hpcc_host_ccm_hold(&f, WB(8000), WB(7000), 0);
+	EXPECT_EQ(WB(9000), f.w);
+	EXPECT_EQ(WB(9500), f.wc);
+	EXPECT_EQ(1U, f.inc_stage);
+}
+
 TEST_HARNESS_MAIN

@@ -215,11 +215,10 @@ TcpHpcc::TakeTelemetry(Ptr<TcpSocketState> tcb, uint64_t now)
 
 /*
  * hpcc_ccm_step() (kernel/tcp_hpcc/ccm.c): the coordination rule on the
- * sample NewAck just ran; congested is U above 1 at the binding hop or a
- * saturated hop the flow shares (hpcc_ccm_on_shared()).  On a wait or a
- * change W, Wc and incStage go back to their values before NewAck when
- * NewAck lowered W; a change is a new flow label (onReroute, the
- * module's sk_rethink_txhash()), which the flow's next probes carry too.
+ * sample NewAck just ran, built and held as the module does
+ * (hpcc_host_ccm_sample(), hpcc_host_ccm_hold()); a change is a new flow
+ * label (onReroute, the module's sk_rethink_txhash()), which the flow's
+ * next probes carry too.
  */
 void
 TcpHpcc::CcmStep(uint64_t now, uint64_t w0, uint64_t wc0, uint32_t stage0)
@@ -229,23 +228,14 @@ TcpHpcc::CcmStep(uint64_t now, uint64_t w0, uint64_t wc0, uint32_t stage0)
     {
         return;
     }
-    bool shared = false;
-    if (m_hp->ccmShare && m_core.u >= m_hp->p.eta && m_core.bind_hop &&
-        m_core.bind_hop <= m_core.nhop)
-    {
-        const hpcc_hop& h = m_core.l[m_core.bind_hop - 1];
-        shared = hpcc_ccm_shared(m_core.u,
-                                 m_hp->p.eta,
-                                 w0,
-                                 hpcc_bdp(h.rate_bps, m_hp->p.t_ns),
-                                 m_hp->ccmShare);
-    }
-    hpcc_ccm_sample smp{};
-    smp.now = now;
-    smp.rtt_ns = hpcc_host_rtt(m_srttNs, m_hp->p.t_ns);
-    smp.congested = m_core.u > HPCC_U_ONE || shared;
-    smp.last_hop = m_core.bind_hop == m_core.nhop;
-    smp.last_busy = m_core.u_last >= m_hp->p.eta;
+    hpcc_ccm_sample smp;
+    hpcc_host_ccm_sample(&m_core,
+                         &m_hp->p,
+                         w0,
+                         m_hp->ccmShare,
+                         now,
+                         hpcc_host_rtt(m_srttNs, m_hp->p.t_ns),
+                         &smp);
     if (smp.congested)
     {
         smp.rnd = m_rng->GetInteger(0, UINT32_MAX);
@@ -264,12 +254,7 @@ TcpHpcc::CcmStep(uint64_t now, uint64_t w0, uint64_t wc0, uint32_t stage0)
     {
         return;
     }
-    if (m_core.w < w0)
-    {
-        m_core.w = w0;
-        m_core.wc = wc0;
-        m_core.inc_stage = stage0;
-    }
+    hpcc_host_ccm_hold(&m_core, w0, wc0, stage0);
     if (act == HPCC_CCM_WAIT)
     {
         m_ccmWaits++;
