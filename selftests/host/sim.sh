@@ -11,7 +11,8 @@
 # answered and pushed, and long flows never fall back; with FCR the
 # congested ports' messages reach their senders and are counted; on a
 # leaf-spine, CCM's rule and PLB move flows that ECMP collided, and
-# nothing else does; DCTCP's receivers echo CE per packet.
+# nothing else does; DCTCP's receivers echo CE per packet; an RTO moves a
+# flow only with --rto-rehash.
 set -u
 TOP=$(cd "$(dirname "$0")/../.." && pwd)
 . "$TOP/selftests/lib.sh"
@@ -263,8 +264,27 @@ collision() {
 	return $rc
 }
 
+# --rto-rehash: every RTO gives its flow a new label (Linux's
+# sk_rethink_txhash() in tcp_write_timeout()), counted apart from CCM's and
+# PLB's path changes; without it no RTO does.  Incasts into 30 kB ports
+# time out.
+rto_rehash() {
+	local rc=0 t0 t1 r1
+	run rto0 hpcc-probe "$MIX" --buffer=30000 &&
+		run rto1 hpcc-probe "$MIX" --buffer=30000 --rto-rehash || return 1
+	t0=$(val rto0 rtos) t1=$(val rto1 rtos) r1=$(val rto1 rto_rehashes)
+	echo "without: $t0 RTOs, $(val rto0 rto_rehashes) rehashes; with: $t1 RTOs, $r1 rehashes, $(val rto1 path_changes) path changes, $(val rto1 unfinished) unfinished"
+	[ "$t0" -gt 0 ] && [ "$(val rto0 rto_rehashes)" = 0 ] &&
+		[ "$t1" -gt 0 ] && [ "$r1" = "$t1" ] &&
+		[ "$(val rto1 path_changes)" = 0 ] &&
+		[ "$(val rto1 unfinished)" = 0 ] || rc=1
+	# flows.csv counts each flow's
+	[ "$(awk -F, 'NR > 1 { n += $16 } END { print n + 0 }' "$W/rto1/flows.csv")" = "$r1" ] || rc=1
+	return $rc
+}
+
 ktap_print_header
-ktap_set_plan 10
+ktap_set_plan 11
 t "every flow completes: bytes delivered, no record left, none faster than alone" conserved
 t "the same seed gives the same run, another seed another" repeatable
 t "standing queue: HPCC (probes, per-packet INT) < DCTCP < CUBIC" queues
@@ -275,4 +295,5 @@ t "tools/sim/report.py: a table per scenario, FCR's messages in the FCR run's ro
 t "hpccd's probe budget: runs end, the hosts send within it, flows wait for it" budget
 t "path changes: CCM's rule and PLB move collided flows, nothing else moves any" collision
 t "DCTCP's receivers echo each CE mark: ECE share near the CE share" dctcp_echo
+t "--rto-rehash: each RTO gives its flow a new label, and only with it" rto_rehash
 ktap_finished

@@ -149,6 +149,7 @@ struct FlowInfo
     uint64_t sent{0};
     uint32_t label{0};             /* flow label, 20 bits; 0: none yet */
     uint32_t pathChanges{0};       /* new labels (CCM or PLB) */
+    uint32_t rtoRehashes{0};       /* new labels at an RTO (--rto-rehash) */
 };
 
 /* Every flow, by id and by its sender's 4-tuple. */

@@ -82,6 +82,7 @@ struct Config
     bool plb{false};
     uint32_t plbRehashRounds{12}, plbIdleRehashRounds{3}, plbCongThresh{128};
     uint32_t plbSuspendRtoS{60};
+    bool rtoRehash{false};     /* a new label at every RTO (net.core.txrehash) */
     double seriesUs{0};        /* first ToR's uplinks sampled this often; 0: off */
     std::string out{"."};
 };
@@ -467,26 +468,12 @@ Connected(Ptr<Socket> s)
     SendMore(s, 0);
 }
 
-void
-CongState(uint32_t flow, TcpSocketState::TcpCongState_t, TcpSocketState::TcpCongState_t now)
-{
-    FlowInfo* f = FlowTable::ById(flow);
-    if (now == TcpSocketState::CA_LOSS)
-    {
-        f->rtos++;
-    }
-    else if (now == TcpSocketState::CA_RECOVERY)
-    {
-        f->recoveries++;
-    }
-}
-
 std::vector<uint16_t> nextPort;
 
-/* A path change (CCM's or PLB's sk_rethink_txhash()): a new random flow
- * label, never 0 (no label) and never the one the flow had. */
+/* A path change (CCM's, PLB's or an RTO's sk_rethink_txhash()): a new
+ * random flow label, never 0 (no label) and never the one the flow had. */
 void
-NewLabel(uint32_t id)
+NewLabel(uint32_t id, bool rto = false)
 {
     FlowInfo* f = FlowTable::ById(id);
     uint32_t label;
@@ -495,7 +482,34 @@ NewLabel(uint32_t id)
         label = labelRng->GetInteger(1, HPCC_CCM_LABEL_MAX);
     } while (label == f->label);
     f->label = label;
-    f->pathChanges++;
+    if (rto)
+    {
+        f->rtoRehashes++;
+    }
+    else
+    {
+        f->pathChanges++;
+    }
+}
+
+void
+CongState(uint32_t flow, TcpSocketState::TcpCongState_t, TcpSocketState::TcpCongState_t now)
+{
+    FlowInfo* f = FlowTable::ById(flow);
+    if (now == TcpSocketState::CA_LOSS)
+    {
+        f->rtos++;
+        /* tcp_write_timeout()'s sk_rethink_txhash(): the retransmission
+         * and the flow's probes take the new label */
+        if (cfg.rtoRehash)
+        {
+            NewLabel(flow, true);
+        }
+    }
+    else if (now == TcpSocketState::CA_RECOVERY)
+    {
+        f->recoveries++;
+    }
 }
 
 void
@@ -736,7 +750,7 @@ Write()
 {
     std::ofstream csv(cfg.out + "/flows.csv");
     csv << "id,src,dst,size,start,fct,ideal,slowdown,incast,rtos,recoveries,samples,fallbacks,"
-           "received,path_changes\n";
+           "received,path_changes,rto_rehashes\n";
     uint64_t rtos = 0, incastRtos = 0, unfinished = 0;
     for (FlowInfo& f : FlowTable::All())
     {
@@ -752,7 +766,7 @@ Write()
         csv << f.id << "," << f.src << "," << f.dst << "," << f.size << "," << f.start << "," << fct
             << "," << f.ideal << "," << (fct >= 0 ? fct / f.ideal : -1) << "," << f.incast << ","
             << f.rtos << "," << f.recoveries << "," << f.samples << "," << f.fallbacks << ","
-            << f.received << "," << f.pathChanges << "\n";
+            << f.received << "," << f.pathChanges << "," << f.rtoRehashes << "\n";
         rtos += f.rtos;
         incastRtos += f.incast ? f.rtos : 0;
         unfinished += f.finish < 0;
@@ -807,11 +821,12 @@ Write()
         startUp.insert(tor0->Index(f.dstAddr.Get(),
                                    TupleHash(f.srcAddr.Get(), f.dstAddr.Get(), 6, f.sport, f.dport)));
     }
-    uint64_t bytes = 0, pathChanges = 0, ccmWaits = 0, pairBytes = 0;
+    uint64_t bytes = 0, pathChanges = 0, rtoRehashes = 0, ccmWaits = 0, pairBytes = 0;
     for (const FlowInfo& f : FlowTable::All())
     {
         bytes += f.size;
         pathChanges += f.pathChanges;
+        rtoRehashes += f.rtoRehashes;
         ccmWaits += f.hpcc ? f.hpcc->CcmWaits() : 0;
         pairBytes += f.id < cfg.pairs ? f.received : 0;
     }
@@ -911,6 +926,8 @@ Write()
        << "  \"ccm_share\": " << (uint32_t)hostParams.ccmShare << ",\n"
        << "  \"plb\": " << (cfg.plb ? "true" : "false") << ",\n"
        << "  \"path_changes\": " << pathChanges << ",\n"
+       << "  \"rto_rehash\": " << (cfg.rtoRehash ? "true" : "false") << ",\n"
+       << "  \"rto_rehashes\": " << rtoRehashes << ",\n"
        << "  \"ccm_waits\": " << ccmWaits << ",\n"
        << "  \"pairs\": " << cfg.pairs << ",\n"
        << "  \"pairs_goodput_bps\": " << (cfg.pairs ? pairBytes * 8.0 / Simulator::Now().GetSeconds() : 0)
@@ -988,6 +1005,9 @@ main(int argc, char** argv)
     cmd.AddValue("plb-idle-rehash-rounds", "tcp_plb_idle_rehash_rounds", cfg.plbIdleRehashRounds);
     cmd.AddValue("plb-cong-thresh", "tcp_plb_cong_thresh, of 256", cfg.plbCongThresh);
     cmd.AddValue("plb-suspend-rto", "tcp_plb_suspend_rto_sec, s", cfg.plbSuspendRtoS);
+    cmd.AddValue("rto-rehash",
+                 "a new flow label at every RTO, as Linux's net.core.txrehash for IPv6",
+                 cfg.rtoRehash);
     cmd.AddValue("series-us", "the first ToR's uplinks sampled this often, us; 0: off", cfg.seriesUs);
     cmd.AddValue("out", "output directory", cfg.out);
     cmd.Parse(argc, argv);
