@@ -114,15 +114,20 @@ struct hpccd_loop {
  * @ip_id: IPv4 identification of the next packet sent
  * @filter_on: the packet sockets have their filters (attach_filter())
  * @filter_of: the probe, response and INT DSCPs and ifa-protocol they match
+ * @ids: probe ids drawn ahead (hpccd_probe_id())
+ * @rxb: the packets of the last read (hpccd_recv_batch())
  *
- * main.c opens the sockets; link.c's attach_filter() writes @filter_on
- * and @filter_of; sender.c and responder.c send, each advancing @ip_id.
+ * main.c opens the sockets and reads them; link.c's attach_filter() writes
+ * @filter_on and @filter_of; sender.c and responder.c send, each advancing
+ * @ip_id.
  */
 struct hpccd_io {
 	int raw_fd, raw6_fd, pkt_fd, pkt6_fd;
 	uint16_t ip_id;
 	bool filter_on;
 	uint8_t filter_of[4];
+	struct hpccd_id_pool ids;
+	struct hpccd_rx_batch rxb;
 };
 
 /**

@@ -137,36 +137,44 @@ static void timer_update(uint64_t now)
 	timerfd_settime(D.loop.timer_fd, TFD_TIMER_ABSTIME, &its, NULL);
 }
 
-/* Probes and responses of one family's packet socket @fd. */
+/* One probe or response of @len bytes (@ll: where it came in). */
+static void on_packet(const uint8_t *buf, size_t len,
+		      const struct sockaddr_ll *ll)
+{
+	enum hpcc_parse_err e;
+	struct hpcc_pkt p;
+
+	e = hpcc_parse(buf, len, &p);
+	if (e != HPCC_PARSE_OK) {
+		D.counters[C_PARSE_BASE + e]++;
+		return;
+	}
+	if (p.type == HPCC_WIRE_PROBE &&
+	    (p.dscp == D.link.probe_dscp || p.dscp == D.link.int_dscp))
+		on_probe(&p, buf, ll);
+	else if (p.type == HPCC_WIRE_RESPONSE &&
+		 p.dscp == D.link.response_dscp)
+		on_response(&p, buf);
+	else
+		D.counters[C_BAD_DSCP]++;
+}
+
+/*
+ * Probes and responses of one family's packet socket @fd, a batch per
+ * system call (hpccd_recv_batch()), at most 256 packets before the other
+ * sources run; then the burst's telemetry pushes in one batch.
+ */
 static void read_packets(int fd)
 {
-	struct sockaddr_ll ll;
-	socklen_t ll_len;
-	uint8_t buf[2048];
-	struct hpcc_pkt p;
-	enum hpcc_parse_err e;
-	ssize_t n;
-	int budget = 256;	/* then let the other sources run */
+	struct hpccd_rx_batch *b = &D.io.rxb;
+	int budget = 256 / HPCCD_RX_BATCH, n, i;
 
 	while (budget--) {
-		ll_len = sizeof(ll);
-		n = recvfrom(fd, buf, sizeof(buf), MSG_DONTWAIT,
-			     (struct sockaddr *)&ll, &ll_len);
-		if (n < 0)
+		n = hpccd_recv_batch(fd, b);
+		for (i = 0; i < n; i++)
+			on_packet(b->buf[i], b->msg[i].msg_len, &b->ll[i]);
+		if (n < HPCCD_RX_BATCH)
 			break;
-		e = hpcc_parse(buf, n, &p);
-		if (e != HPCC_PARSE_OK) {
-			D.counters[C_PARSE_BASE + e]++;
-			continue;
-		}
-		if (p.type == HPCC_WIRE_PROBE &&
-		    (p.dscp == D.link.probe_dscp || p.dscp == D.link.int_dscp))
-			on_probe(&p, buf, &ll);
-		else if (p.type == HPCC_WIRE_RESPONSE &&
-			 p.dscp == D.link.response_dscp)
-			on_response(&p, buf);
-		else
-			D.counters[C_BAD_DSCP]++;
 	}
 	push_flush();
 	read_push_replies();

@@ -87,7 +87,7 @@ static const void *tuple_daddr(const struct hpcc_tuple *t)
 void probe_send(struct hpccd_flow *f, uint64_t now)
 {
 	uint8_t buf[HPCC_PKT_MAX];
-	uint64_t id = random64();
+	uint64_t id = hpccd_probe_id(&D.io.ids);
 	struct sockaddr_storage to;
 	socklen_t tolen;
 	size_t len;

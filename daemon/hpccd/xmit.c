@@ -1,10 +1,47 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * xmit.c - hpccd's packet transmit path (xmit.h).
+ * xmit.c - hpccd's packet path (xmit.h).
  */
 #include <errno.h>
+#include <string.h>
+#include <sodium.h>
 
 #include "xmit.h"
+
+int hpccd_recv_batch(int fd, struct hpccd_rx_batch *b)
+{
+	unsigned int i;
+	int n;
+
+	for (i = 0; i < HPCCD_RX_BATCH; i++) {
+		b->iov[i].iov_base = b->buf[i];
+		b->iov[i].iov_len = sizeof(b->buf[i]);
+		memset(&b->msg[i], 0, sizeof(b->msg[i]));
+		b->msg[i].msg_hdr.msg_iov = &b->iov[i];
+		b->msg[i].msg_hdr.msg_iovlen = 1;
+		b->msg[i].msg_hdr.msg_name = &b->ll[i];
+		b->msg[i].msg_hdr.msg_namelen = sizeof(b->ll[i]);
+	}
+	b->n = 0;
+	n = recvmmsg(fd, b->msg, HPCCD_RX_BATCH, MSG_DONTWAIT, NULL);
+	if (n < 0)
+		return errno == EAGAIN || errno == EWOULDBLOCK ? 0 : -errno;
+	b->n = n;
+	return n;
+}
+
+uint64_t hpccd_probe_id(struct hpccd_id_pool *pool)
+{
+	unsigned char seed[randombytes_SEEDBYTES];
+
+	if (!pool->left) {
+		randombytes_buf(seed, sizeof(seed));
+		randombytes_buf_deterministic(pool->id, sizeof(pool->id), seed);
+		sodium_memzero(seed, sizeof(seed));
+		pool->left = HPCCD_ID_POOL;
+	}
+	return pool->id[--pool->left];
+}
 
 int hpccd_send_pkt(int fd, const void *buf, size_t len,
 		   const struct sockaddr *to, socklen_t tolen)

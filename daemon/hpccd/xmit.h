@@ -1,7 +1,8 @@
 /* SPDX-License-Identifier: GPL-2.0 */
 /*
- * xmit.h - hpccd's packet transmit path: one probe or response sent on
- * a raw socket, never waiting for room.  A stalled egress (a full qdisc, a
+ * xmit.h - hpccd's packet path: packets read from its packet sockets a
+ * batch per system call, probe ids drawn from a pool, and one probe or
+ * response sent on a raw socket, never waiting for room.  A stalled egress (a full qdisc, a
  * device whose queue does not drain) fills the socket's send buffer; a
  * blocking sendto() would then hold the whole event loop (events,
  * responses, timers, signals) until the egress moved.  Instead the packet
@@ -14,8 +15,70 @@
 #include <stddef.h>
 #include <stdint.h>
 #include <sys/socket.h>
+#include <linux/if_packet.h>
 
 #include "sched.h"
+
+/* packets a hpccd_recv_batch() call reads at most */
+#define HPCCD_RX_BATCH		32
+/* bytes kept of each: a probe or response is at most HPCC_PKT_MAX */
+#define HPCCD_RX_BUF		2048
+/* probe ids a refill of the pool draws (8 bytes each) */
+#define HPCCD_ID_POOL		512
+
+/**
+ * struct hpccd_rx_batch - the packets one recvmmsg() read
+ * @msg: the message headers, @n of them filled
+ * @iov: one buffer each
+ * @ll: each packet's link-layer source (its ingress interface)
+ * @buf: the packets, truncated to HPCCD_RX_BUF bytes (@msg[i].msg_len
+ *	is the bytes kept; MSG_TRUNC in its msg_flags says more were sent)
+ * @n: packets read, 0..HPCCD_RX_BATCH
+ */
+struct hpccd_rx_batch {
+	struct mmsghdr msg[HPCCD_RX_BATCH];
+	struct iovec iov[HPCCD_RX_BATCH];
+	struct sockaddr_ll ll[HPCCD_RX_BATCH];
+	uint8_t buf[HPCCD_RX_BATCH][HPCCD_RX_BUF];
+	unsigned int n;
+};
+
+/**
+ * hpccd_recv_batch() - read up to HPCCD_RX_BATCH packets waiting on @fd in
+ * one system call (recvmmsg()), without waiting for more
+ * @fd: a datagram or packet socket
+ * @b: where they go
+ *
+ * A burst of responses or probes costs one system call per
+ * HPCCD_RX_BATCH packets instead of one each.
+ *
+ * Return: the packets read (also @b->n), 1..HPCCD_RX_BATCH; 0 when none
+ * was waiting; -errno on another error (@b->n 0).
+ */
+int hpccd_recv_batch(int fd, struct hpccd_rx_batch *b);
+
+/**
+ * struct hpccd_id_pool - probe ids drawn ahead, HPCCD_ID_POOL at a time
+ * @id: the ids
+ * @left: ids not yet taken, from the end of @id
+ */
+struct hpccd_id_pool {
+	uint64_t id[HPCCD_ID_POOL];
+	unsigned int left;
+};
+
+/**
+ * hpccd_probe_id() - the next probe id: 64 random bits a probe's response
+ * must echo (an off-path sender that cannot see the probe cannot guess
+ * it).  A refill takes one 32-byte seed from the kernel's random source
+ * (libsodium's randombytes_buf()) and expands it with ChaCha20
+ * (randombytes_buf_deterministic()) into HPCCD_ID_POOL ids: one system
+ * call per HPCCD_ID_POOL probes instead of one each.  libsodium must be
+ * initialised (sodium_init()).
+ * @pool: the pool, zeroed at the start
+ * Return: the id.
+ */
+uint64_t hpccd_probe_id(struct hpccd_id_pool *pool);
 
 /**
  * struct hpccd_send_counts - where sends are counted (hpccd's counters)

@@ -6,7 +6,9 @@
  * as long as the egress is stalled; the refusal is counted as
  * send-blocked (-ENOBUFS too), and a probe's flow backs off, the probe
  * not counted as sent.  A case that blocks is ended by SIGALRM after 5 s,
- * a failure.  Host test, ASan and UBSan.
+ * a failure.  And its batched reads (HPCCD_RX_BATCH packets a system
+ * call, each with its length and truncation) and its pool of probe ids.
+ * Host test, ASan and UBSan.
  */
 #include <errno.h>
 #include <sched.h>
@@ -17,6 +19,7 @@
 #include <netinet/in.h>
 #include <netinet/ip.h>
 #include <sys/socket.h>
+#include <sodium.h>
 
 #include "kselftest_harness.h"
 #include "hpccd/xmit.h"
@@ -245,6 +248,75 @@ TEST(probe_blocked_backs_off)
 	hpccd_sched_free(&s);
 	close(sv[0]);
 	close(sv[1]);
+}
+
+/*
+ * hpccd_recv_batch(): 40 datagrams waiting are read as 32 and then 8, each
+ * with its own length and bytes, one longer than HPCCD_RX_BUF truncated
+ * and flagged; then nothing waits (0, not an error); a socket that is not
+ * one is an error.
+ */
+TEST(recv_batch)
+{
+	static struct hpccd_rx_batch b;
+	uint8_t buf[HPCCD_RX_BUF + 100];
+	int sv[2], i, big = 100000;
+
+	ASSERT_EQ(0, socketpair(AF_UNIX, SOCK_DGRAM, 0, sv));
+	ASSERT_EQ(0, setsockopt(sv[1], SOL_SOCKET, SO_RCVBUF, &big,
+				sizeof(big)));
+	for (i = 0; i < 40; i++) {
+		memset(buf, i, sizeof(buf));
+		ASSERT_EQ(i == 39 ? (ssize_t)sizeof(buf) : 10 + i,
+			  send(sv[0], buf, i == 39 ? sizeof(buf) : 10 + i, 0));
+	}
+	ASSERT_EQ(HPCCD_RX_BATCH, hpccd_recv_batch(sv[1], &b));
+	EXPECT_EQ(HPCCD_RX_BATCH, b.n);
+	for (i = 0; i < HPCCD_RX_BATCH; i++) {
+		EXPECT_EQ(10U + i, b.msg[i].msg_len);
+		EXPECT_EQ(i, b.buf[i][0]);
+		EXPECT_EQ(i, b.buf[i][9 + i]);
+		EXPECT_FALSE(b.msg[i].msg_hdr.msg_flags & MSG_TRUNC);
+	}
+	ASSERT_EQ(40 - HPCCD_RX_BATCH, hpccd_recv_batch(sv[1], &b));
+	EXPECT_EQ(10U + HPCCD_RX_BATCH, b.msg[0].msg_len);
+	EXPECT_EQ(HPCCD_RX_BATCH, b.buf[0][0]);
+	EXPECT_EQ((unsigned int)HPCCD_RX_BUF, b.msg[7].msg_len);
+	EXPECT_TRUE(b.msg[7].msg_hdr.msg_flags & MSG_TRUNC);
+	EXPECT_EQ(0, hpccd_recv_batch(sv[1], &b));
+	EXPECT_EQ(0U, b.n);
+	close(sv[0]);
+	close(sv[1]);
+	EXPECT_EQ(-EBADF, hpccd_recv_batch(sv[1], &b));
+	EXPECT_EQ(0U, b.n);
+}
+
+/*
+ * hpccd_probe_id(): 4 refills' worth of ids are all different (64 random
+ * bits: a repeat among 2,048 has odds of 1 in 10^13), and two pools,
+ * seeded apart, share none.
+ */
+static int cmp_u64(const void *a, const void *b)
+{
+	uint64_t x = *(const uint64_t *)a, y = *(const uint64_t *)b;
+
+	return x < y ? -1 : x > y;
+}
+
+TEST(probe_ids)
+{
+	static struct hpccd_id_pool p1, p2;
+	static uint64_t ids[8 * HPCCD_ID_POOL];
+	unsigned int i, n = 4 * HPCCD_ID_POOL;
+
+	ASSERT_LE(0, sodium_init());
+	for (i = 0; i < n; i++)
+		ids[i] = hpccd_probe_id(&p1);
+	for (i = 0; i < n; i++)
+		ids[n + i] = hpccd_probe_id(&p2);
+	qsort(ids, 2 * n, sizeof(ids[0]), cmp_u64);
+	for (i = 1; i < 2 * n; i++)
+		ASSERT_NE(ids[i - 1], ids[i]) TH_LOG("id %u repeats", i);
 }
 
 TEST_HARNESS_MAIN
