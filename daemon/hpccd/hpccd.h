@@ -116,10 +116,13 @@ struct hpccd_loop {
  * @filter_of: the probe, response and INT DSCPs and ifa-protocol they match
  * @ids: probe ids drawn ahead (hpccd_probe_id())
  * @rxb: the packets of the last read (hpccd_recv_batch())
+ * @tx4: probes and responses waiting for @raw_fd (hpccd_tx_queue())
+ * @tx6: the same for @raw6_fd
  *
- * main.c opens the sockets and reads them; link.c's attach_filter() writes
- * @filter_on and @filter_of; sender.c and responder.c send, each advancing
- * @ip_id.
+ * main.c opens the sockets, reads them and has the batches sent before
+ * it waits for events again (tx_flush()); link.c's attach_filter() writes
+ * @filter_on and @filter_of; sender.c and responder.c queue packets, each
+ * advancing @ip_id.
  */
 struct hpccd_io {
 	int raw_fd, raw6_fd, pkt_fd, pkt6_fd;
@@ -128,6 +131,7 @@ struct hpccd_io {
 	uint8_t filter_of[4];
 	struct hpccd_id_pool ids;
 	struct hpccd_rx_batch rxb;
+	struct hpccd_tx_batch tx4, tx6;
 };
 
 /**
@@ -376,9 +380,10 @@ void push_add_rx(const struct hpcc_tuple *t, const struct hpcc_pkt *p);
 void ask_flow(struct hpccd_flow *f);
 void read_push_replies(void);
 
-/* sender.c: the sender role */
-int send_pkt(const void *buf, size_t len, int family,
-	     const void *daddr, int ifindex);
+/* sender.c: the sender role, and the packets both roles send */
+void send_response(const void *buf, size_t len, int family,
+		   const void *daddr, int ifindex);
+void tx_flush(void);
 void probe_send(struct hpccd_flow *f, uint64_t now);
 void probe_want(struct hpccd_flow *f);
 void on_response(struct hpcc_pkt *p, const uint8_t *raw);

@@ -173,6 +173,8 @@ static void read_packets(int fd)
 		n = hpccd_recv_batch(fd, b);
 		for (i = 0; i < n; i++)
 			on_packet(b->buf[i], b->msg[i].msg_len, &b->ll[i]);
+		/* this batch's responses and next probes leave now */
+		tx_flush();
 		if (n < HPCCD_RX_BATCH)
 			break;
 	}
@@ -193,6 +195,7 @@ static void on_timer(void)
 	D.loop.woke_at = now;
 	while ((f = hpccd_next_queued(&D.sched, now)))
 		probe_send(f, now);
+	tx_flush();
 	while ((f = hpccd_next_expired(&D.sched, now, &lost))) {
 		if (lost)
 			D.counters[C_PROBES_TIMED_OUT]++;
@@ -201,6 +204,8 @@ static void on_timer(void)
 	/* the flow-gets, and their replies: the module answered in send() */
 	push_flush();
 	read_push_replies();
+	/* before a resync's requests, which wait for their replies */
+	tx_flush();
 	if (now >= D.link.reconcile_at)
 		reconcile();
 }
@@ -653,6 +658,8 @@ int main(int argc, char **argv)
 				read_push_replies();
 			else
 				read_events();
+			/* the probes a reply or an event asked for */
+			tx_flush();
 		}
 	}
 	write_stats();

@@ -484,9 +484,8 @@ void on_probe(struct hpcc_pkt *p, const uint8_t *raw,
 			return;		/* cannot happen: built above */
 		D.counters[C_RESPONSES_SIGNED]++;
 	}
-	if (len && !send_pkt(buf, len, fam, src,
-			     link_local6(fam, src) ? ll->sll_ifindex : 0)) {
-		D.counters[C_RESPONSES_SENT]++;
-		D.counters[C_RESPONSE_BYTES] += len;
-	}
+	/* sent with the burst's batch, counted when it leaves */
+	if (len)
+		send_response(buf, len, fam, src,
+			      link_local6(fam, src) ? ll->sll_ifindex : 0);
 }

@@ -43,38 +43,79 @@ static int send_addr(int family, const void *daddr, int ifindex,
 	return D.io.raw_fd;
 }
 
-/* Where hpccd_send() counts: send-blocked, send-errors. */
+/* Where sends are counted: send-blocked, send-errors. */
 static const struct hpccd_send_counts send_counts = {
 	.blocked = &D.counters[C_SEND_BLOCKED],
 	.errors = &D.counters[C_SEND_ERRORS],
 };
 
-static void send_log(int fd, int err)
+static void send_log(int err)
 {
 	if (err && err != -EAGAIN)
-		logmsg(LOG_DEBUG, "send: %s", fd < 0 ? "no socket" :
+		logmsg(LOG_DEBUG, "send: %s", err == -EBADF ? "no socket" :
 		       strerror(-err));
 }
 
 /*
- * send_pkt() - one packet, its IP header included, to @daddr (as
- * send_addr()).  It never waits for room: a socket whose send buffer is
- * full (a stalled egress) refuses the packet, which is counted
- * (send-blocked) and dropped, and the loop goes on (hpccd_send()).
- *
- * Return: 0; -EAGAIN for a full socket; another -errno (send-errors).
+ * tx_done() - what became of a packet the batch sent (hpccd_tx_flush()):
+ * a response sent is counted with its bytes; a probe sent is counted, and
+ * one the full socket refused (the egress is stalled) is not, its flow
+ * asking again after its doubled timeout rather than at the next
+ * response (hpccd_probe_done()).
  */
-int send_pkt(const void *buf, size_t len, int family,
-	     const void *daddr, int ifindex)
+static void tx_done(const struct hpccd_tx_pkt *p, int err, void *ctx)
 {
-	struct sockaddr_storage to;
-	socklen_t tolen;
-	int fd = send_addr(family, daddr, ifindex, &to, &tolen), err;
+	send_log(err);
+	if (!p->probe) {
+		if (!err) {
+			D.counters[C_RESPONSES_SENT]++;
+			D.counters[C_RESPONSE_BYTES] += p->len;
+		}
+		return;
+	}
+	if (hpccd_probe_done(&D.sched, p, err, now_ns()))
+		D.counters[C_PROBES_SENT]++;
+}
 
-	err = hpccd_send(fd, buf, len, (struct sockaddr *)&to, tolen,
-			 &send_counts);
-	send_log(fd, err);
-	return err;
+/* the batch of @fd's packets */
+static struct hpccd_tx_batch *tx_batch(int fd)
+{
+	return fd >= 0 && fd == D.io.raw6_fd ? &D.io.tx6 : &D.io.tx4;
+}
+
+/*
+ * tx_queue() - @p to @daddr (4 or 16 bytes, network order, by @family;
+ * @ifindex the scope of a link-local IPv6 destination, 0 otherwise) into
+ * its socket's batch, sent at the next tx_flush() or when the batch
+ * fills.  It never waits for room: a socket whose send buffer is full (a
+ * stalled egress) refuses the packet, which is counted (send-blocked) and
+ * dropped, and the loop goes on.
+ */
+static void tx_queue(struct hpccd_tx_pkt *p, int family, const void *daddr,
+		     int ifindex)
+{
+	int fd = send_addr(family, daddr, ifindex, &p->to, &p->tolen);
+
+	hpccd_tx_queue(tx_batch(fd), fd, p, &send_counts, tx_done, NULL);
+}
+
+void tx_flush(void)
+{
+	if (D.io.tx4.n)
+		hpccd_tx_flush(&D.io.tx4, &send_counts, tx_done, NULL);
+	if (D.io.tx6.n)
+		hpccd_tx_flush(&D.io.tx6, &send_counts, tx_done, NULL);
+}
+
+void send_response(const void *buf, size_t len, int family,
+		   const void *daddr, int ifindex)
+{
+	struct hpccd_tx_pkt p;
+
+	memcpy(p.buf, buf, len);
+	p.len = len;
+	p.probe = false;
+	tx_queue(&p, family, daddr, ifindex);
 }
 
 /* The destination of a flow's probes: its remote address. */
@@ -86,12 +127,10 @@ static const void *tuple_daddr(const struct hpcc_tuple *t)
 
 void probe_send(struct hpccd_flow *f, uint64_t now)
 {
-	uint8_t buf[HPCC_PKT_MAX];
 	uint64_t id = hpccd_probe_id(&D.io.ids);
-	struct sockaddr_storage to;
-	socklen_t tolen;
+	struct hpccd_tx_pkt p;
+	uint8_t *buf = p.buf;
 	size_t len;
-	int fd, err;
 
 	int enc = hpccd_cfg_encoding(&D.cfg, f->t.family, tuple_daddr(&f->t));
 
@@ -138,20 +177,15 @@ void probe_send(struct hpccd_flow *f, uint64_t now)
 		D.counters[C_PROBES_AR] += len && (ext & HPCC_PROBE_AR);
 		D.counters[C_PROBES_RX] += len && (ext & HPCC_PROBE_RX);
 	}
-	if (!len) {
-		hpccd_sent(&D.sched, f, id, now);
+	hpccd_sent(&D.sched, f, id, now);
+	if (!len)
 		return;
-	}
-	/* a probe the full socket refuses (the egress is stalled) is not
-	 * counted as sent, and the flow asks again after its doubled
-	 * timeout rather than at the next response
-	 */
-	fd = send_addr(f->t.family, tuple_daddr(&f->t), 0, &to, &tolen);
-	err = hpccd_send_probe(&D.sched, f, id, now, fd, buf, len,
-			       (struct sockaddr *)&to, tolen, &send_counts);
-	send_log(fd, err);
-	if (!err)
-		D.counters[C_PROBES_SENT]++;
+	/* sent with the burst's batch (tx_done() counts it) */
+	p.len = len;
+	p.probe = true;
+	p.t = f->t;
+	p.probe_id = id;
+	tx_queue(&p, f->t.family, tuple_daddr(&f->t), 0);
 }
 
 /* The flow has data in flight: probe it now, or when a token comes. */

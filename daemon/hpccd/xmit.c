@@ -72,16 +72,85 @@ int hpccd_send(int fd, const void *buf, size_t len,
 				  hpccd_send_pkt(fd, buf, len, to, tolen), c);
 }
 
-int hpccd_send_probe(struct hpccd_sched *s, struct hpccd_flow *f,
-		     uint64_t probe_id, uint64_t now, int fd, const void *buf,
-		     size_t len, const struct sockaddr *to, socklen_t tolen,
-		     const struct hpccd_send_counts *c)
+unsigned int hpccd_tx_flush(struct hpccd_tx_batch *b,
+			    const struct hpccd_send_counts *c,
+			    hpccd_tx_done_fn done, void *ctx)
 {
-	int err;
+	unsigned int i, at = 0, sent = 0;
+	int n, err;
 
-	hpccd_sent(s, f, probe_id, now);
-	err = hpccd_send(fd, buf, len, to, tolen, c);
-	if (err == -EAGAIN)
+	for (i = 0; i < b->n; i++) {
+		b->iov[i].iov_base = b->pkt[i].buf;
+		b->iov[i].iov_len = b->pkt[i].len;
+		memset(&b->msg[i], 0, sizeof(b->msg[i]));
+		b->msg[i].msg_hdr.msg_iov = &b->iov[i];
+		b->msg[i].msg_hdr.msg_iovlen = 1;
+		b->msg[i].msg_hdr.msg_name = b->pkt[i].tolen ?
+					     &b->pkt[i].to : NULL;
+		b->msg[i].msg_hdr.msg_namelen = b->pkt[i].tolen;
+	}
+	while (at < b->n) {
+		n = sendmmsg(b->fd, b->msg + at, b->n - at, MSG_DONTWAIT);
+		if (n > 0) {
+			for (i = at; i < at + (unsigned int)n; i++) {
+				err = b->msg[i].msg_len == b->pkt[i].len ?
+				      0 : -EMSGSIZE;
+				sent += !err;
+				done(&b->pkt[i], hpccd_send_account(err, c),
+				     ctx);
+			}
+			at += n;
+			continue;
+		}
+		err = n < 0 ? (errno == EWOULDBLOCK ? -EAGAIN : -errno) :
+			      -EIO;
+		err = hpccd_send_account(err, c);
+		done(&b->pkt[at++], err, ctx);
+		if (err != -EAGAIN)
+			continue;
+		/* no room: the rest cannot leave either */
+		for (; at < b->n; at++)
+			done(&b->pkt[at], hpccd_send_account(-EAGAIN, c), ctx);
+	}
+	b->n = 0;
+	return sent;
+}
+
+void hpccd_tx_queue(struct hpccd_tx_batch *b, int fd,
+		    const struct hpccd_tx_pkt *pkt,
+		    const struct hpccd_send_counts *c,
+		    hpccd_tx_done_fn done, void *ctx)
+{
+	struct hpccd_tx_pkt *p;
+
+	if (fd < 0) {
+		done(pkt, hpccd_send_account(-EBADF, c), ctx);
+		return;
+	}
+	if (b->n && (b->n == HPCCD_TX_BATCH || b->fd != fd))
+		hpccd_tx_flush(b, c, done, ctx);
+	b->fd = fd;
+	p = &b->pkt[b->n++];
+	memcpy(p->buf, pkt->buf, pkt->len);
+	p->len = pkt->len;
+	p->to = pkt->to;
+	p->tolen = pkt->tolen;
+	p->probe = pkt->probe;
+	p->t = pkt->t;
+	p->probe_id = pkt->probe_id;
+}
+
+bool hpccd_probe_done(struct hpccd_sched *s, const struct hpccd_tx_pkt *p,
+		      int err, uint64_t now)
+{
+	struct hpccd_flow *f;
+
+	if (!err)
+		return true;
+	if (err != -EAGAIN)
+		return false;
+	f = hpccd_flow_find(s, &p->t);
+	if (f && f->state == HPCCD_OUTSTANDING && f->probe_id == p->probe_id)
 		hpccd_send_blocked(s, f, now);
-	return err;
+	return false;
 }

@@ -1,13 +1,15 @@
 /* SPDX-License-Identifier: GPL-2.0 */
 /*
- * xmit.h - hpccd's packet path: packets read from its packet sockets a
- * batch per system call, probe ids drawn from a pool, and one probe or
- * response sent on a raw socket, never waiting for room.  A stalled egress (a full qdisc, a
- * device whose queue does not drain) fills the socket's send buffer; a
- * blocking sendto() would then hold the whole event loop (events,
- * responses, timers, signals) until the egress moved.  Instead the packet
- * is refused at once, and hpccd counts it (send-blocked) and goes on; a
- * probe's flow backs off (hpccd_send_probe()).
+ * xmit.h - hpccd's packet path, a system call per batch where it can: the
+ * packets waiting on a packet socket read by one recvmmsg(), probe ids
+ * drawn from a pool, and the probes and responses of a burst sent on
+ * their raw socket by one sendmmsg(), never waiting for room.  A stalled
+ * egress (a full qdisc, a device whose queue does not drain) fills the
+ * socket's send buffer; a blocking send would then hold the whole event
+ * loop (events, responses, timers, signals) until the egress moved.
+ * Instead the packet is refused at once, and hpccd counts it
+ * (send-blocked) and goes on; a probe's flow backs off
+ * (hpccd_probe_done()).
  */
 #ifndef _HPCCD_XMIT_H
 #define _HPCCD_XMIT_H
@@ -17,6 +19,7 @@
 #include <sys/socket.h>
 #include <linux/if_packet.h>
 
+#include "hpcc_wire.h"
 #include "sched.h"
 
 /* packets a hpccd_recv_batch() call reads at most */
@@ -128,17 +131,111 @@ int hpccd_send(int fd, const void *buf, size_t len,
 	       const struct sockaddr *to, socklen_t tolen,
 	       const struct hpccd_send_counts *c);
 
+/* packets a struct hpccd_tx_batch holds before it is sent */
+#define HPCCD_TX_BATCH		32
+
 /**
- * hpccd_send_probe() - send probe @probe_id of flow @f (@buf, @len bytes)
- * at @now: the probe is registered (hpccd_sent()), then sent
- * (hpccd_send()); a probe the socket has no room for did not leave:
- * hpccd_send_blocked() uncounts it from the flow's probes and backs the
- * flow off, asked again after its doubled timeout.
- * Return: as hpccd_send().
+ * struct hpccd_tx_pkt - a packet waiting in a struct hpccd_tx_batch
+ * @buf: the packet, its IP header included
+ * @len: its length, bytes, 1..HPCC_PKT_MAX
+ * @to: its destination (for the route only: the header is sent as built)
+ * @tolen: @to's length
+ * @probe: a probe of flow @t with id @probe_id; else a response
+ * @t: the probe's flow
+ * @probe_id: the probe's id
  */
-int hpccd_send_probe(struct hpccd_sched *s, struct hpccd_flow *f,
-		     uint64_t probe_id, uint64_t now, int fd, const void *buf,
-		     size_t len, const struct sockaddr *to, socklen_t tolen,
-		     const struct hpccd_send_counts *c);
+struct hpccd_tx_pkt {
+	uint8_t buf[HPCC_PKT_MAX];
+	size_t len;
+	struct sockaddr_storage to;
+	socklen_t tolen;
+	bool probe;
+	struct hpcc_tuple t;
+	uint64_t probe_id;
+};
+
+/**
+ * typedef hpccd_tx_done_fn - what became of a packet of a batch
+ * @p: the packet
+ * @err: 0 when it was sent whole; else as hpccd_send_account() returns
+ *	it (-EAGAIN for a socket without room or a refusing device, counted
+ *	send-blocked; another -errno counted send-errors)
+ * @ctx: the flush's context
+ */
+typedef void (*hpccd_tx_done_fn)(const struct hpccd_tx_pkt *p, int err,
+				 void *ctx);
+
+/**
+ * struct hpccd_tx_batch - packets for one raw socket, sent together by
+ *	one sendmmsg() (hpccd_tx_flush())
+ * @fd: the socket of the packets waiting
+ * @n: packets waiting, 0..HPCCD_TX_BATCH
+ * @pkt: the packets
+ * @msg: their message headers, filled by the flush
+ * @iov: one buffer each
+ */
+struct hpccd_tx_batch {
+	int fd;
+	unsigned int n;
+	struct hpccd_tx_pkt pkt[HPCCD_TX_BATCH];
+	struct mmsghdr msg[HPCCD_TX_BATCH];
+	struct iovec iov[HPCCD_TX_BATCH];
+};
+
+/**
+ * hpccd_tx_flush() - send the packets waiting in @b, in order, never
+ * waiting for room
+ * @b: the batch; empty afterwards
+ * @c: where the refusals are counted
+ * @done: called once for each packet, in order, with its outcome
+ * @ctx: passed to @done
+ *
+ * One sendmmsg() takes the batch, or as much of it as the socket takes: a
+ * packet refused for want of room (-EAGAIN or -ENOBUFS: a stalled or short
+ * egress) leaves every packet after it unsent too, each counted
+ * send-blocked and reported -EAGAIN; a packet refused for another reason
+ * (-EHOSTUNREACH, say) is counted send-errors and the rest are sent.
+ *
+ * Return: the packets sent.
+ */
+unsigned int hpccd_tx_flush(struct hpccd_tx_batch *b,
+			    const struct hpccd_send_counts *c,
+			    hpccd_tx_done_fn done, void *ctx);
+
+/**
+ * hpccd_tx_queue() - add a packet to @b for socket @fd, flushing @b first
+ * when it is full or holds another socket's packets
+ * @b: the batch
+ * @fd: the socket; < 0 (no socket for the family): the packet is reported
+ *	to @done at once as -EBADF, counted send-errors
+ * @pkt: the packet (@pkt->len at most HPCC_PKT_MAX, the rest as struct
+ *	hpccd_tx_pkt); copied
+ * @c: as hpccd_tx_flush()
+ * @done: as hpccd_tx_flush()
+ * @ctx: as hpccd_tx_flush()
+ *
+ * The packet leaves at the next flush: the caller flushes before it waits
+ * for events again.
+ */
+void hpccd_tx_queue(struct hpccd_tx_batch *b, int fd,
+		    const struct hpccd_tx_pkt *pkt,
+		    const struct hpccd_send_counts *c,
+		    hpccd_tx_done_fn done, void *ctx);
+
+/**
+ * hpccd_probe_done() - what the scheduler makes of a probe's send: a probe
+ * the socket had no room for (@err -EAGAIN) did not leave, so its flow, if
+ * that probe is still its outstanding one, is not counted a probe and
+ * backs off (hpccd_send_blocked(): asked again after its doubled timeout,
+ * so a stalled egress is tried at the backoff's pace, not at every
+ * response)
+ * @s: the scheduler
+ * @p: the probe (hpccd_sent() registered it when it was queued)
+ * @err: its outcome, as hpccd_tx_done_fn
+ * @now: CLOCK_MONOTONIC, ns
+ * Return: true when the probe was sent.
+ */
+bool hpccd_probe_done(struct hpccd_sched *s, const struct hpccd_tx_pkt *p,
+		      int err, uint64_t now);
 
 #endif /* _HPCCD_XMIT_H */

@@ -19,6 +19,7 @@
 #include <netinet/in.h>
 #include <netinet/ip.h>
 #include <sys/socket.h>
+#include <sys/un.h>
 #include <sodium.h>
 
 #include "kselftest_harness.h"
@@ -187,11 +188,146 @@ TEST(send_counted)
 #define MS 1000000ULL
 #define T0 (1000 * MS)
 
+/* What hpccd_tx_flush() reported, in order. */
+struct outcomes {
+	int err[2 * HPCCD_TX_BATCH];
+	uint8_t first[2 * HPCCD_TX_BATCH];
+	unsigned int n;
+	struct hpccd_sched *s;	/* probes: hpccd_probe_done() too */
+	uint64_t now;
+};
+
+static void record(const struct hpccd_tx_pkt *p, int err, void *ctx)
+{
+	struct outcomes *o = ctx;
+
+	if (o->n < 2 * HPCCD_TX_BATCH) {
+		o->err[o->n] = err;
+		o->first[o->n] = p->buf[0];
+	}
+	o->n++;
+	if (p->probe && o->s)
+		hpccd_probe_done(o->s, p, err, o->now);
+}
+
+/* a packet of @len bytes whose first is @tag */
+static void pkt_of(struct hpccd_tx_pkt *p, uint8_t tag, size_t len)
+{
+	memset(p, 0, sizeof(*p));
+	memset(p->buf, tag, len);
+	p->len = len;
+}
+
 /*
- * hpccd's probe send (what its probe_send() calls) on a full socket: the
- * probe did not leave, so the flow's probes= stays 0; the flow backs off
- * (one loss in a row, asked again at its timeout, 1 ms here), the refused
- * probe's id matches no response, and send-blocked counts it.  Once the
+ * A batch on a socket with room for 3 more packets: 5 queued leave in
+ * order, 3 sent and the 2 after them refused for want of room (-EAGAIN,
+ * send-blocked), each reported once; a packet to an address that fails
+ * (a socket path that does not exist) is an error of its own
+ * (send-errors) and the packets after it still leave; a batch fills at
+ * HPCCD_TX_BATCH and is sent by the next queue, and a packet for another
+ * socket sends the batch first; no socket (-1) is -EBADF at once.
+ */
+TEST(tx_batch)
+{
+	uint64_t blocked = 0, errors = 0;
+	const struct hpccd_send_counts c = {
+		.blocked = &blocked, .errors = &errors,
+	};
+	static struct hpccd_tx_batch b;
+	struct sockaddr_un *bad;
+	struct outcomes o = { 0 };
+	struct hpccd_tx_pkt p;
+	char buf[512];
+	int sv[2], sv2[2], sent, i;
+
+	ASSERT_EQ(0, socketpair(AF_UNIX, SOCK_DGRAM, 0, sv));
+	ASSERT_EQ(0, socketpair(AF_UNIX, SOCK_DGRAM, 0, sv2));
+	alarm(5);
+	EXPECT_EQ(-EAGAIN, fill(sv[0], buf, sizeof(buf), NULL, 0, &sent));
+	alarm(0);
+	for (i = 0; i < 3; i++)
+		EXPECT_EQ(sizeof(buf), recv(sv[1], buf, sizeof(buf), 0));
+	for (i = 0; i < 5; i++) {
+		pkt_of(&p, 100 + i, sizeof(buf));
+		hpccd_tx_queue(&b, sv[0], &p, &c, record, &o);
+	}
+	EXPECT_EQ(0U, o.n);
+	EXPECT_EQ(3U, hpccd_tx_flush(&b, &c, record, &o));
+	ASSERT_EQ(5U, o.n);
+	for (i = 0; i < 5; i++) {
+		EXPECT_EQ(i < 3 ? 0 : -EAGAIN, o.err[i]);
+		EXPECT_EQ(100 + i, o.first[i]);
+	}
+	EXPECT_EQ(2U, blocked);
+	EXPECT_EQ(0U, errors);
+	EXPECT_EQ(0U, b.n);
+
+	/* an address that fails, between two that do not */
+	o.n = 0;
+	pkt_of(&p, 1, 10);
+	hpccd_tx_queue(&b, sv2[0], &p, &c, record, &o);
+	pkt_of(&p, 2, 10);
+	bad = (struct sockaddr_un *)&p.to;
+	bad->sun_family = AF_UNIX;
+	strcpy(bad->sun_path, "/nonexistent/hpccd-send-test");
+	p.tolen = sizeof(*bad);
+	hpccd_tx_queue(&b, sv2[0], &p, &c, record, &o);
+	pkt_of(&p, 3, 10);
+	hpccd_tx_queue(&b, sv2[0], &p, &c, record, &o);
+	EXPECT_EQ(2U, hpccd_tx_flush(&b, &c, record, &o));
+	ASSERT_EQ(3U, o.n);
+	EXPECT_EQ(0, o.err[0]);
+	EXPECT_GT(0, o.err[1]);
+	EXPECT_NE(-EAGAIN, o.err[1]);
+	EXPECT_EQ(0, o.err[2]);
+	EXPECT_EQ(1U, errors);
+	EXPECT_EQ(2U, blocked);
+	EXPECT_EQ(1, recv(sv2[1], buf, sizeof(buf), 0) == 10 && buf[0] == 1);
+	EXPECT_EQ(1, recv(sv2[1], buf, sizeof(buf), 0) == 10 && buf[0] == 3);
+
+	/* full at HPCCD_TX_BATCH: the next queue sends it; another socket
+	 * sends the batch first
+	 */
+	o.n = 0;
+	for (i = 0; i < HPCCD_TX_BATCH; i++) {
+		pkt_of(&p, i, 10);
+		hpccd_tx_queue(&b, sv2[0], &p, &c, record, &o);
+	}
+	EXPECT_EQ(0U, o.n);
+	pkt_of(&p, 200, 10);
+	hpccd_tx_queue(&b, sv2[0], &p, &c, record, &o);
+	EXPECT_EQ((unsigned int)HPCCD_TX_BATCH, o.n);
+	EXPECT_EQ(1U, b.n);
+	pkt_of(&p, 201, 10);
+	hpccd_tx_queue(&b, sv2[1], &p, &c, record, &o);
+	EXPECT_EQ(HPCCD_TX_BATCH + 1U, o.n);
+	EXPECT_EQ(200, o.first[HPCCD_TX_BATCH]);
+	EXPECT_EQ(1U, b.n);
+	EXPECT_EQ(1U, hpccd_tx_flush(&b, &c, record, &o));
+	EXPECT_EQ(HPCCD_TX_BATCH + 2U, o.n);
+	for (i = 0; i < HPCCD_TX_BATCH + 2; i++)
+		EXPECT_EQ(0, o.err[i]);
+
+	/* no socket */
+	pkt_of(&p, 7, 10);
+	hpccd_tx_queue(&b, -1, &p, &c, record, &o);
+	EXPECT_EQ(HPCCD_TX_BATCH + 3U, o.n);
+	EXPECT_EQ(-EBADF, o.err[HPCCD_TX_BATCH + 2]);
+	EXPECT_EQ(0U, b.n);
+	EXPECT_EQ(2U, errors);
+	close(sv[0]);
+	close(sv[1]);
+	close(sv2[0]);
+	close(sv2[1]);
+}
+
+/*
+ * hpccd's probe path (probe_send() queues, the flush sends, tx_done()
+ * calls hpccd_probe_done()) on a full socket: the probe did not leave, so
+ * the flow's probes= stays 0; the flow backs off (one loss in a row,
+ * asked again at its timeout, 1 ms here), the refused probe's id matches
+ * no response, and send-blocked counts it.  A refusal that comes after the
+ * flow moved on (another probe outstanding) changes nothing.  Once the
  * socket has room the flow's next probe leaves and is counted.
  */
 TEST(probe_blocked_backs_off)
@@ -205,6 +341,9 @@ TEST(probe_blocked_backs_off)
 		.daddr = htonl(0xc6120002), .sport = htons(40000),
 		.dport = htons(5201),
 	};
+	static struct hpccd_tx_batch b;
+	struct outcomes o = { 0 };
+	struct hpccd_tx_pkt p;
 	struct hpccd_sched s;
 	struct hpccd_flow *f;
 	char buf[512] = { 0 };
@@ -219,10 +358,18 @@ TEST(probe_blocked_backs_off)
 	alarm(5);
 	EXPECT_EQ(-EAGAIN, fill(sv[0], buf, sizeof(buf), NULL, 0, &sent));
 	alarm(0);
+	o.s = &s;
+	o.now = T0;
 
 	ASSERT_TRUE(hpccd_want(&s, f, T0));
-	EXPECT_EQ(-EAGAIN, hpccd_send_probe(&s, f, 11, T0, sv[0], buf,
-					    sizeof(buf), NULL, 0, &c));
+	hpccd_sent(&s, f, 11, T0);
+	pkt_of(&p, 0, sizeof(buf));
+	p.probe = true;
+	p.t = t;
+	p.probe_id = 11;
+	hpccd_tx_queue(&b, sv[0], &p, &c, record, &o);
+	EXPECT_EQ(0U, hpccd_tx_flush(&b, &c, record, &o));
+	EXPECT_EQ(-EAGAIN, o.err[0]);
 	EXPECT_EQ(0, f->probes);
 	EXPECT_EQ(HPCCD_BACKOFF, f->state);
 	EXPECT_EQ(1, f->losses_in_row);
@@ -239,8 +386,18 @@ TEST(probe_blocked_backs_off)
 	ASSERT_EQ(f, hpccd_next_expired(&s, T0 + MS, &lost));
 	EXPECT_FALSE(lost);
 	ASSERT_TRUE(hpccd_want(&s, f, T0 + MS));
-	EXPECT_EQ(0, hpccd_send_probe(&s, f, 12, T0 + MS, sv[0], buf,
-				      sizeof(buf), NULL, 0, &c));
+	hpccd_sent(&s, f, 12, T0 + MS);
+	/* a late refusal of the old probe leaves the new one alone */
+	p.probe_id = 11;
+	EXPECT_FALSE(hpccd_probe_done(&s, &p, -EAGAIN, T0 + MS));
+	EXPECT_EQ(HPCCD_OUTSTANDING, f->state);
+	EXPECT_EQ(1, f->probes);
+	p.probe_id = 12;
+	o.n = 0;
+	o.now = T0 + MS;
+	hpccd_tx_queue(&b, sv[0], &p, &c, record, &o);
+	EXPECT_EQ(1U, hpccd_tx_flush(&b, &c, record, &o));
+	EXPECT_EQ(0, o.err[0]);
 	EXPECT_EQ(1, f->probes);
 	EXPECT_EQ(HPCCD_OUTSTANDING, f->state);
 	EXPECT_EQ(1, blocked);
