@@ -43,16 +43,6 @@ uint64_t hpccd_probe_id(struct hpccd_id_pool *pool)
 	return pool->id[--pool->left];
 }
 
-int hpccd_send_pkt(int fd, const void *buf, size_t len,
-		   const struct sockaddr *to, socklen_t tolen)
-{
-	ssize_t n = sendto(fd, buf, len, MSG_DONTWAIT, to, tolen);
-
-	if (n < 0)
-		return errno == EWOULDBLOCK ? -EAGAIN : -errno;
-	return (size_t)n == len ? 0 : -EMSGSIZE;
-}
-
 int hpccd_send_account(int err, const struct hpccd_send_counts *c)
 {
 	if (err == -EAGAIN || err == -ENOBUFS) {
@@ -62,14 +52,6 @@ int hpccd_send_account(int err, const struct hpccd_send_counts *c)
 	if (err)
 		(*c->errors)++;
 	return err;
-}
-
-int hpccd_send(int fd, const void *buf, size_t len,
-	       const struct sockaddr *to, socklen_t tolen,
-	       const struct hpccd_send_counts *c)
-{
-	return hpccd_send_account(fd < 0 ? -EBADF :
-				  hpccd_send_pkt(fd, buf, len, to, tolen), c);
 }
 
 unsigned int hpccd_tx_flush(struct hpccd_tx_batch *b,

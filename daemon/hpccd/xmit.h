@@ -94,23 +94,6 @@ struct hpccd_send_counts {
 };
 
 /**
- * hpccd_send_pkt() - send one packet without blocking
- * @fd: the socket (hpccd's raw sockets: the IP header is in @buf)
- * @buf: the packet, @len bytes
- * @len: its length
- * @to: the destination, @tolen bytes (NULL and 0 on a connected socket)
- * @tolen: its length
- *
- * Return: 0 when the whole packet was taken; -EAGAIN when the socket has
- * no room for it (its send buffer is full: backpressure, the packet is
- * dropped); -ENOBUFS when the kernel had no memory or the device queue
- * refused it; -EMSGSIZE when it took less than @len; another -errno
- * otherwise.
- */
-int hpccd_send_pkt(int fd, const void *buf, size_t len,
-		   const struct sockaddr *to, socklen_t tolen);
-
-/**
  * hpccd_send_account() - count the result @err of a send in @c
  *
  * -EAGAIN (the socket's send buffer is full) and -ENOBUFS (the kernel had
@@ -121,15 +104,6 @@ int hpccd_send_pkt(int fd, const void *buf, size_t len,
  * Return: 0; -EAGAIN for either of the first two; @err otherwise.
  */
 int hpccd_send_account(int err, const struct hpccd_send_counts *c);
-
-/**
- * hpccd_send() - hpccd_send_pkt(), counted (hpccd_send_account()); @fd < 0
- * (no socket for the family) is -EBADF, an error
- * Return: as hpccd_send_account().
- */
-int hpccd_send(int fd, const void *buf, size_t len,
-	       const struct sockaddr *to, socklen_t tolen,
-	       const struct hpccd_send_counts *c);
 
 /* packets a struct hpccd_tx_batch holds before it is sent */
 #define HPCCD_TX_BATCH		32
