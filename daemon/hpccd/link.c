@@ -315,6 +315,8 @@ void reconcile(void)
 		D.counters[C_DUMPS_INTERRUPTED]++;
 		D.counters[C_RECONCILES]++;
 		gone = D.counters[C_FLOWS_GONE];
+		/* the dump's probes leave before those lookups wait */
+		tx_flush();
 		hpccd_reconcile_unseen(&D.sched, check_unseen, NULL);
 		gone = (uint32_t)(D.counters[C_FLOWS_GONE] - gone);
 		D.counters[C_FLOWS_RECONCILED] += gone;
@@ -529,6 +531,8 @@ void connect_module(void)
 {
 	int err;
 
+	/* what was queued leaves before the requests below wait */
+	tx_flush();
 	hpccd_sched_clear(&D.sched);
 	/* ev never sends requests: replies would mix with events */
 	if (hpcc_genl_resolve(&D.link.req)) {

@@ -171,8 +171,14 @@ static void read_packets(int fd)
 
 	while (budget--) {
 		n = hpccd_recv_batch(fd, b);
-		for (i = 0; i < n; i++)
+		for (i = 0; i < n; i++) {
+			/* longer than any probe or response hpccd takes */
+			if (b->msg[i].msg_hdr.msg_flags & MSG_TRUNC) {
+				D.counters[C_PACKETS_TRUNCATED]++;
+				continue;
+			}
 			on_packet(b->buf[i], b->msg[i].msg_len, &b->ll[i]);
+		}
 		/* this batch's responses and next probes leave now */
 		tx_flush();
 		if (n < HPCCD_RX_BATCH)
@@ -639,6 +645,10 @@ int main(int argc, char **argv)
 	       D.cfg.budget, D.cfg.max_hops,
 	       D.io.raw6_fd >= 0 ? "IPv4 and IPv6" : "IPv4 only");
 	while (run) {
+		/* whatever the last events queued (setup's dump too) leaves
+		 * before the loop waits
+		 */
+		tx_flush();
 		timer_update(now_ns());
 		n = epoll_wait(D.loop.ep_fd, evs, 8, -1);
 		if (n < 0 && errno != EINTR) {
@@ -658,8 +668,6 @@ int main(int argc, char **argv)
 				read_push_replies();
 			else
 				read_events();
-			/* the probes a reply or an event asked for */
-			tx_flush();
 		}
 	}
 	write_stats();

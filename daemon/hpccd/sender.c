@@ -52,8 +52,8 @@ static const struct hpccd_send_counts send_counts = {
 static void send_log(int err)
 {
 	if (err && err != -EAGAIN)
-		logmsg(LOG_DEBUG, "send: %s", err == -EBADF ? "no socket" :
-		       strerror(-err));
+		logmsg(LOG_DEBUG, "send: %s", err == -EAFNOSUPPORT ?
+		       "no socket for the family" : strerror(-err));
 }
 
 /*
@@ -110,11 +110,10 @@ void tx_flush(void)
 void send_response(const void *buf, size_t len, int family,
 		   const void *daddr, int ifindex)
 {
-	struct hpccd_tx_pkt p;
+	struct hpccd_tx_pkt p = { .len = len };
 
-	memcpy(p.buf, buf, len);
-	p.len = len;
-	p.probe = false;
+	if (len <= sizeof(p.buf))
+		memcpy(p.buf, buf, len);
 	tx_queue(&p, family, daddr, ifindex);
 }
 

@@ -50,7 +50,7 @@ static const char *const counter_names[C_PARSE_BASE] = {
 	"probes-no-tcp", "n-flows-over-source", "tcp-lookups",
 	"tcp-lookups-failed", "probes-lookup-failed", "neighbour-lookups",
 	"neighbour-stalls", "probes-rp-nh", "probes-own-flow", "tcp-dumps",
-	"tcp-flows-learned",
+	"tcp-flows-learned", "packets-truncated",
 };
 
 /* Packets the packet sockets dropped for a full receive buffer. */

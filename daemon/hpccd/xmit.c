@@ -84,13 +84,19 @@ unsigned int hpccd_tx_flush(struct hpccd_tx_batch *b,
 			at += n;
 			continue;
 		}
+		/* The packet at @at failed.  After a partial send sendmmsg()
+		 * returns the count and drops the error; the call after it
+		 * (this loop's next, from the first packet not sent) gets it
+		 * again, so it is seen here either way.
+		 */
 		err = n < 0 ? (errno == EWOULDBLOCK ? -EAGAIN : -errno) :
 			      -EIO;
-		err = hpccd_send_account(err, c);
-		done(&b->pkt[at++], err, ctx);
+		done(&b->pkt[at++], hpccd_send_account(err, c), ctx);
 		if (err != -EAGAIN)
 			continue;
-		/* no room: the rest cannot leave either */
+		/* the socket has no room: the rest cannot leave either (a
+		 * device's ENOBUFS is one packet's: the rest are tried)
+		 */
 		for (; at < b->n; at++)
 			done(&b->pkt[at], hpccd_send_account(-EAGAIN, c), ctx);
 	}
@@ -105,8 +111,9 @@ void hpccd_tx_queue(struct hpccd_tx_batch *b, int fd,
 {
 	struct hpccd_tx_pkt *p;
 
-	if (fd < 0) {
-		done(pkt, hpccd_send_account(-EBADF, c), ctx);
+	if (fd < 0 || !pkt->len || pkt->len > sizeof(p->buf)) {
+		done(pkt, hpccd_send_account(fd < 0 ? -EAFNOSUPPORT :
+					     -EMSGSIZE, c), ctx);
 		return;
 	}
 	if (b->n && (b->n == HPCCD_TX_BATCH || b->fd != fd))

@@ -165,10 +165,12 @@ struct hpccd_tx_batch {
  * @ctx: passed to @done
  *
  * One sendmmsg() takes the batch, or as much of it as the socket takes: a
- * packet refused for want of room (-EAGAIN or -ENOBUFS: a stalled or short
- * egress) leaves every packet after it unsent too, each counted
- * send-blocked and reported -EAGAIN; a packet refused for another reason
- * (-EHOSTUNREACH, say) is counted send-errors and the rest are sent.
+ * packet the socket refuses for want of room (-EAGAIN: a stalled egress)
+ * leaves every packet after it unsent too, each counted send-blocked and
+ * reported -EAGAIN; one the kernel refuses with -ENOBUFS (no memory, or
+ * its device's queue full) is counted send-blocked and reported -EAGAIN
+ * alone; one refused for another reason (-EHOSTUNREACH, say) is counted
+ * send-errors; the packets after those two are sent.
  *
  * Return: the packets sent.
  */
@@ -181,9 +183,10 @@ unsigned int hpccd_tx_flush(struct hpccd_tx_batch *b,
  * when it is full or holds another socket's packets
  * @b: the batch
  * @fd: the socket; < 0 (no socket for the family): the packet is reported
- *	to @done at once as -EBADF, counted send-errors
- * @pkt: the packet (@pkt->len at most HPCC_PKT_MAX, the rest as struct
- *	hpccd_tx_pkt); copied
+ *	to @done at once as -EAFNOSUPPORT, counted send-errors
+ * @pkt: the packet (as struct hpccd_tx_pkt); copied.  A length of 0 or
+ *	above HPCC_PKT_MAX is reported to @done at once as -EMSGSIZE, counted
+ *	send-errors
  * @c: as hpccd_tx_flush()
  * @done: as hpccd_tx_flush()
  * @ctx: as hpccd_tx_flush()

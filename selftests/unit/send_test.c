@@ -1,14 +1,16 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * send_test - hpccd's packet send (daemon/hpccd/xmit.c) on a socket whose
- * send buffer is full: it must return at once (-EAGAIN, backpressure)
- * instead of waiting for room, which would freeze hpccd's event loop for
- * as long as the egress is stalled; the refusal is counted as
- * send-blocked (-ENOBUFS too), and a probe's flow backs off, the probe
- * not counted as sent.  A case that blocks is ended by SIGALRM after 5 s,
- * a failure.  And its batched reads (HPCCD_RX_BATCH packets a system
- * call, each with its length and truncation) and its pool of probe ids.
- * Host test, ASan and UBSan.
+ * send_test - hpccd's packet path (daemon/hpccd/xmit.c).  Its batched
+ * send (hpccd_tx_queue(), hpccd_tx_flush(): one sendmmsg() a batch) on a
+ * socket whose send buffer is full must return at once (-EAGAIN,
+ * backpressure) instead of waiting for room, which would freeze hpccd's
+ * event loop for as long as the egress is stalled; the refusal is counted
+ * as send-blocked (-ENOBUFS too), each packet of a batch is reported once
+ * and in order, and a probe's flow backs off, the probe not counted as
+ * sent.  A case that blocks is ended by SIGALRM after 5 s, a failure.
+ * And its batched reads (HPCCD_RX_BATCH packets a system call, each with
+ * its length and truncation) and its pool of probe ids.  Host test, ASan
+ * and UBSan.
  */
 #include <errno.h>
 #include <sched.h>
@@ -211,7 +213,7 @@ TEST(send_counted)
 	EXPECT_EQ(-EAGAIN, hpccd_send_account(-ENOBUFS, &c));
 	EXPECT_EQ(3, blocked);
 	EXPECT_EQ(0, errors);
-	EXPECT_EQ(-EBADF, send1(-1, buf, sizeof(buf), NULL, 0, &c));
+	EXPECT_EQ(-EAFNOSUPPORT, send1(-1, buf, sizeof(buf), NULL, 0, &c));
 	EXPECT_EQ(-EPERM, hpccd_send_account(-EPERM, &c));
 	EXPECT_EQ(3, blocked);
 	EXPECT_EQ(2, errors);
@@ -261,7 +263,8 @@ static void pkt_of(struct hpccd_tx_pkt *p, uint8_t tag, size_t len)
  * (a socket path that does not exist) is an error of its own
  * (send-errors) and the packets after it still leave; a batch fills at
  * HPCCD_TX_BATCH and is sent by the next queue, and a packet for another
- * socket sends the batch first; no socket (-1) is -EBADF at once.
+ * socket sends the batch first; no socket (-1) is -EAFNOSUPPORT at once,
+ * and a length of 0 or above HPCC_PKT_MAX -EMSGSIZE, none of them queued.
  */
 TEST(tx_batch)
 {
@@ -344,13 +347,20 @@ TEST(tx_batch)
 	for (i = 0; i < HPCCD_TX_BATCH + 2; i++)
 		EXPECT_EQ(0, o.err[i]);
 
-	/* no socket */
+	/* no socket; no packet; one too long */
 	pkt_of(&p, 7, 10);
 	hpccd_tx_queue(&b, -1, &p, &c, record, &o);
 	EXPECT_EQ(HPCCD_TX_BATCH + 3U, o.n);
-	EXPECT_EQ(-EBADF, o.err[HPCCD_TX_BATCH + 2]);
+	EXPECT_EQ(-EAFNOSUPPORT, o.err[HPCCD_TX_BATCH + 2]);
+	p.len = 0;
+	hpccd_tx_queue(&b, sv2[0], &p, &c, record, &o);
+	p.len = HPCC_PKT_MAX + 1;
+	hpccd_tx_queue(&b, sv2[0], &p, &c, record, &o);
+	EXPECT_EQ(HPCCD_TX_BATCH + 5U, o.n);
+	EXPECT_EQ(-EMSGSIZE, o.err[HPCCD_TX_BATCH + 3]);
+	EXPECT_EQ(-EMSGSIZE, o.err[HPCCD_TX_BATCH + 4]);
 	EXPECT_EQ(0U, b.n);
-	EXPECT_EQ(2U, errors);
+	EXPECT_EQ(4U, errors);
 	close(sv[0]);
 	close(sv[1]);
 	close(sv2[0]);
@@ -486,7 +496,7 @@ TEST(recv_batch)
 
 /*
  * hpccd_probe_id(): 4 refills' worth of ids are all different (64 random
- * bits: a repeat among 2,048 has odds of 1 in 10^13), and two pools,
+ * bits: a repeat among 4,096 has odds of 1 in 10^12), and two pools,
  * seeded apart, share none.
  */
 static int cmp_u64(const void *a, const void *b)
