@@ -459,7 +459,8 @@ run-bench-fwd: all
 run-bench-daemon: all
 	@for k in $${HPCC_KERNELS:-6.12}; do \
 		echo "== kernel $$k"; \
-		tools/vmrun --kernel $$k --timeout 900 --accel $(BENCH_ACCEL) -- bash tools/bench/daemon_cost.sh | grep --line-buffered -v '^\['; \
+		tools/vmrun --kernel $$k --timeout 2400 --accel $(BENCH_ACCEL) -- \
+			env DAEMONS="$${DAEMONS:-}" REPS=$${REPS:-1} bash tools/bench/daemon_cost.sh | grep --line-buffered -v '^\['; \
 	done
 
 # Micro-benchmark of the core (not a test): ns per NewAck, and instructions

@@ -15,12 +15,26 @@
 #     with cubic, then with hpcc in the same boot; the sender's hpccd CPU
 #     time per second (percent of one core) per 100 flows, probes and
 #     pushes per CPU second, and the whole guest's busy CPU (/proc/stat)
-#     with hpcc + hpccd against cubic.
+#     with hpcc + hpccd against cubic.  And per sample against the kernel's
+#     own per-packet cost, in the same boot: both hpccds' CPU time (the
+#     sender's probes and pushes, the receiver's responses) per telemetry
+#     push of the hpcc run, over the guest kernel's CPU time (system, irq
+#     and softirq in /proc/stat, every process's system calls included)
+#     per TCP segment sent (OutSegs, each also received over the veth:
+#     both namespaces' /proc/net/snmp) in the cubic run.
+#
+# DAEMONS="NAME=PATH[:CONF] ..." compares hpccd builds, or settings (CONF,
+# a configuration file for both hpccds; default none), in the same boot
+# (default "this=build/hpccd"): each runs both roles in turn with the
+# same flows;
+# REPS repetitions (default 1) alternate cubic and each build, and the
+# summary gives each figure's median with its range.
 # Emulated (TCG) CPUs are slow: read the ratios, not the absolute figures.
 set -u
 TOP=$(cd "$(dirname "$0")/../.." && pwd)
 . "$TOP/selftests/lib.sh"
-D=$TOP/build/hpccd
+DAEMONS=${DAEMONS:-this=$TOP/build/hpccd}
+REPS=${REPS:-1}
 SRV=198.18.0.2
 CLI=198.18.0.1
 FLOWS=${FLOWS:-100}
@@ -32,6 +46,17 @@ HZ=$(getconf CLK_TCK)
 
 cpu_ticks() { awk '{ print $14 + $15 }' "/proc/$1/stat"; }
 busy_ticks() { awk '/^cpu / { print $2 + $3 + $4 + $7 + $8 }' /proc/stat; }
+# the kernel's share: system, irq, softirq
+kern_ticks() { awk '/^cpu / { print $4 + $7 + $8 }' /proc/stat; }
+# TCP segments sent in both namespaces (OutSegs; the veth delivers each)
+out_segs() {
+	local ns n=0
+	for ns in bs br; do
+		n=$((n + $(ip netns exec $ns awk '/^Tcp:/ && !h { for (i = 1; i <= NF; i++) c[$i] = i; h = 1; next }
+			/^Tcp:/ { print $c["OutSegs"] }' /proc/net/snmp)))
+	done
+	echo $n
+}
 dstat() {
 	rm -f "$TMP/$1.stats"
 	kill -USR1 "$(cat "$TMP/$1.pid")"
@@ -43,20 +68,37 @@ modprobe tcp_hpcc
 ns_pair bs $CLI br $SRV
 ip netns exec br sysctl -qw net.ipv4.tcp_congestion_control=cubic
 stand_in_hop bs v0
-for ns in bs br; do
-	ip netns exec $ns "$D" -c /dev/null -S "$TMP/$ns.stats" \
-		> "$TMP/$ns.log" 2>&1 &
-	echo $! > "$TMP/$ns.pid"
-done
 ip netns exec br iperf3 -s -p 5201 >/dev/null 2>&1 &
 retry 50 sh -c "ip netns exec br ss -Hltn | grep -q ':5201'"
-retry 50 grep -q connected: "$TMP/bs.log" "$TMP/br.log"
-sleep 1
 
-echo "== receiver role: probe flood for ${FLOOD_S} s"
-pid=$(cat "$TMP/br.pid")
-c0=$(cpu_ticks "$pid"); r0=$(dstat br responses-sent)
-ip netns exec bs python3 - "$FLOOD_S" "$TOP/selftests/guest" <<'PY'
+start_daemons() { # start_daemons BIN[:CONF] - hpccd BIN in both namespaces
+	local ns bin=${1%%:*} conf=/dev/null
+	case $1 in *:*) conf=${1#*:} ;; esac
+	for ns in bs br; do
+		rm -f "$TMP/$ns.log"
+		ip netns exec $ns "$bin" -c "$conf" -S "$TMP/$ns.stats" \
+			> "$TMP/$ns.log" 2>&1 &
+		echo $! > "$TMP/$ns.pid"
+	done
+	retry 50 grep -q connected: "$TMP/bs.log" "$TMP/br.log"
+	sleep 1
+}
+
+stop_daemons() {
+	local ns pid
+	for ns in bs br; do
+		pid=$(cat "$TMP/$ns.pid")
+		kill "$pid" 2>/dev/null
+		retry 50 sh -c "! kill -0 $pid 2>/dev/null"
+	done
+}
+
+flood() { # flood NAME - the receiver role under a probe flood
+	local pid c0 c1 r0 r1
+	echo "== receiver role ($1): probe flood for ${FLOOD_S} s"
+	pid=$(cat "$TMP/br.pid")
+	c0=$(cpu_ticks "$pid"); r0=$(dstat br responses-sent)
+	ip netns exec bs python3 - "$FLOOD_S" "$TOP/selftests/guest" <<'PY'
 import socket, struct, sys, time
 sys.path.insert(0, sys.argv[2])
 from probe import packet
@@ -70,21 +112,25 @@ while time.monotonic() < end:
     n += len(pkts)
 print("flood: %d probes sent, %.0f per second" % (n, n / float(sys.argv[1])))
 PY
-sleep 0.5
-c1=$(cpu_ticks "$pid"); r1=$(dstat br responses-sent)
-echo "receiver hpccd: probes-received $(dstat br probes-received), socket-drops $(dstat br socket-drops)"
-awk -v r=$((r1 - r0)) -v c=$((c1 - c0)) -v hz="$HZ" -v s="$FLOOD_S" 'BEGIN {
-	printf "receiver hpccd: %d responses in %.2f CPU s (%.0f%% of one core): %.0f responses per CPU second\n",
-		r, c / hz, 100 * c / hz / s, c ? r / (c / hz) : 0 }'
+	sleep 0.5
+	c1=$(cpu_ticks "$pid"); r1=$(dstat br responses-sent)
+	echo "receiver hpccd: probes-received $(dstat br probes-received), socket-drops $(dstat br socket-drops)"
+	awk -v r=$((r1 - r0)) -v c=$((c1 - c0)) -v hz="$HZ" -v s="$FLOOD_S" 'BEGIN {
+		printf "receiver hpccd: %d responses in %.2f CPU s (%.0f%% of one core): %.0f responses per CPU second\n",
+			r, c / hz, 100 * c / hz / s, c ? r / (c / hz) : 0 }'
+	echo "$1 responses_per_cpu_s $(awk -v r=$((r1 - r0)) -v c=$((c1 - c0)) -v hz="$HZ" 'BEGIN { print c ? r / (c / hz) : 0 }')" >> "$TMP/fig"
+}
 
-run() { # run CC - FLOWS iperf3 flows with CC; prints the figures
-	local cc=$1 pid b0 b1 c0 c1 p0 p1 t0 t1
-	pid=$(cat "$TMP/bs.pid")
+run() { # run CC NAME - FLOWS iperf3 flows with CC; prints the figures
+	local cc=$1 name=$2 pid rpid b0 b1 c0 c1 r0 r1 p0 p1 t0 t1 k0 k1 s0 s1
+	pid=$(cat "$TMP/bs.pid") rpid=$(cat "$TMP/br.pid")
 	p0=$(dstat bs probes-sent); t0=$(dstat bs telemetry-pushed)
-	b0=$(busy_ticks); c0=$(cpu_ticks "$pid")
+	s0=$(out_segs)
+	b0=$(busy_ticks); k0=$(kern_ticks); c0=$(cpu_ticks "$pid"); r0=$(cpu_ticks "$rpid")
 	ip netns exec bs iperf3 -c $SRV -p 5201 -C "$cc" -P "$FLOWS" -b "$RATE" \
 		-t "$RUN_S" -J > "$TMP/iperf.$cc" 2>&1
-	b1=$(busy_ticks); c1=$(cpu_ticks "$pid")
+	b1=$(busy_ticks); k1=$(kern_ticks); c1=$(cpu_ticks "$pid"); r1=$(cpu_ticks "$rpid")
+	s1=$(out_segs)
 	p1=$(dstat bs probes-sent); t1=$(dstat bs telemetry-pushed)
 	python3 - "$TMP/iperf.$cc" <<'PY'
 import json, sys
@@ -98,14 +144,59 @@ PY
 			cc, b / hz, c / hz, 100 * c / hz / s * 100 / n, p, t, p / s
 		if (c) printf "  hpccd: %.0f probes + pushes per CPU second\n", (p + t) / (c / hz)
 	}'
-	echo "$cc $((b1 - b0))" >> "$TMP/busy"
+	awk -v k=$((k1 - k0)) -v s=$((s1 - s0)) -v hz="$HZ" 'BEGIN {
+		if (s) printf "  kernel: %.2f CPU s for %d TCP segments sent and received: %.2f us a segment\n",
+			k / hz, s, 1e6 * k / hz / s }'
+	# NAME busy kernel segments hpccd(both) pushes probes hpccd(sender)
+	echo "$name $((b1 - b0)) $((k1 - k0)) $((s1 - s0)) $((c1 - c0 + r1 - r0)) $((t1 - t0)) $((p1 - p0)) $((c1 - c0))" >> "$TMP/runs"
 }
 
-echo "== sender role: $FLOWS flows of $RATE for ${RUN_S} s"
-run cubic
-run hpcc
-awk '{ b[$1] = $2 } END { if (b["cubic"]) printf "guest busy CPU, hpcc + hpccd / cubic: %.2f\n", b["hpcc"] / b["cubic"] }' "$TMP/busy"
+first=${DAEMONS%% *}
+for rep in $(seq 1 "$REPS"); do
+	echo "== repetition $rep: sender role, $FLOWS flows of $RATE for ${RUN_S} s"
+	start_daemons "${first#*=}"
+	run cubic cubic
+	stop_daemons
+	for d in $DAEMONS; do
+		start_daemons "${d#*=}"
+		flood "${d%%=*}"
+		echo "== hpcc with hpccd ${d%%=*} (${d#*=})"
+		run hpcc "${d%%=*}"
+		stop_daemons
+	done
+done
 
-for ns in bs br; do kill "$(cat "$TMP/$ns.pid")"; done
+# medians and ranges over the repetitions; each hpccd build's figures
+# against the cubic run of its repetition
+python3 - "$TMP/runs" "$TMP/fig" "$HZ" "$RUN_S" "$FLOWS" <<'PY'
+import statistics, sys
+hz, run_s, flows = float(sys.argv[3]), float(sys.argv[4]), float(sys.argv[5])
+runs = [l.split() for l in open(sys.argv[1])]
+figs = [l.split() for l in open(sys.argv[2])]
+def show(label, xs, fmt):
+    if not xs:
+        return
+    print("  %-44s %s [%s-%s]" % (label, fmt % statistics.median(xs), fmt % min(xs), fmt % max(xs)))
+cubic = [r for r in runs if r[0] == "cubic"]
+names = list(dict.fromkeys(r[0] for r in runs if r[0] != "cubic"))
+print("== summary: median [range] of %d repetitions" % len(cubic))
+kseg = [int(r[2]) / hz / int(r[3]) * 1e6 for r in cubic if int(r[3])]
+show("kernel, us per TCP segment (cubic runs)", kseg, "%.2f")
+for n in names:
+    mine = [r for r in runs if r[0] == n]
+    print(" hpccd %s" % n)
+    show("responses per CPU second (flood)", [float(f[2]) for f in figs if f[0] == n], "%.0f")
+    show("probes + pushes per sender CPU second",
+         [(int(r[6]) + int(r[5])) / (int(r[7]) / hz) for r in mine if int(r[7])], "%.0f")
+    show("sender hpccd, % of a core per 100 flows",
+         [100 * int(r[7]) / hz / run_s * 100 / flows for r in mine], "%.1f")
+    per = [int(r[4]) / hz / int(r[5]) * 1e6 for r in mine if int(r[5])]
+    show("both hpccds, us per telemetry push", per, "%.1f")
+    show("per push over per segment",
+         [p / k for p, k in zip(per, kseg) if k], "%.1f")
+    show("guest busy CPU over cubic's",
+         [int(r[1]) / int(c[1]) for r, c in zip(mine, cubic) if int(c[1])], "%.2f")
+PY
+
 ns_gone bs br
 rm -rf "$TMP"
