@@ -44,6 +44,7 @@ void hpccd_cfg_defaults(struct hpccd_cfg *c)
 	c->timeout_min_us = 1000;
 	c->timeout_max_us = 1000000;
 	c->tick_us = 1000;
+	c->probe_pipeline = 1;
 	c->response_rate = 20000;
 	c->response_budget = 20000;
 	c->response_budget_bytes = 5000000;
@@ -397,6 +398,8 @@ int hpccd_cfg_set(struct hpccd_cfg *c, const char *k, const char *v)
 		return parse_uint(k, v, 100, 10000000, &c->timeout_max_us);
 	if (!strcmp(k, "tick-us"))
 		return parse_uint(k, v, 100, 100000, &c->tick_us);
+	if (!strcmp(k, "probe-pipeline"))
+		return parse_uint(k, v, 1, HPCCD_PIPE_MAX, &c->probe_pipeline);
 	if (!strcmp(k, "response-rate"))
 		return parse_uint(k, v, 1, 10000000, &c->response_rate);
 	if (!strcmp(k, "response-budget"))

@@ -12,6 +12,9 @@
 #include <stdint.h>
 #include <linux/hpcc_wire.h>
 
+/* probes a flow may have out at once: probe-pipeline's largest */
+#define HPCCD_PIPE_MAX	8
+
 /* Probe encodings: the project's own records, an IOAM
  * pre-allocated trace (IPv6 only), an INT-MD v2.1 stack or an IFA 2.0 stack
  * (IPv4 and IPv6).
@@ -121,6 +124,8 @@ struct hpccd_nkey {
  * @timeout_max_us: timeout-max-us, 100..10,000,000, >= @timeout_min_us
  * @tick_us: tick-us, the shortest time between two timer wakeups,
  *	100..100,000 (deadlines closer than this are handled together)
+ * @probe_pipeline: probe-pipeline, probes a flow may have out at once,
+ *	1..HPCCD_PIPE_MAX (hpccd_sched_pipeline())
  * @response_rate: response-rate, responses per second to one source
  *	address, 1..10,000,000
  * @response_budget: response-budget, responses per second to all sources
@@ -225,6 +230,7 @@ struct hpccd_cfg {
 	unsigned int timeout_min_us;
 	unsigned int timeout_max_us;
 	unsigned int tick_us;
+	unsigned int probe_pipeline;
 	unsigned int response_rate;
 	unsigned int response_budget;
 	unsigned int response_budget_bytes;

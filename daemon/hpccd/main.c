@@ -13,13 +13,14 @@
  * flow-new, flow-active and flow-del events, and a dump every reconcile-s
  * seconds and after an event overrun that forgets the flows the module no
  * longer has), and for each flow with data in flight keeps one probe
- * outstanding: the next goes out as soon as the response arrives while the
- * module last said the flow had data in flight, or after a timeout (2 x
- * max(srtt, probe RTT), within [timeout-min, timeout-max], doubled after
+ * outstanding (or up to probe-pipeline: hpccd_sched_pipeline()): the next
+ * goes out as soon as the response arrives while the module last said the
+ * flow had data in flight, or after a timeout (2 x max(srtt, probe RTT),
+ * within [timeout-min, timeout-max], doubled after
  * each consecutive loss).  All probes share a token bucket of probe-budget
- * packets per second.  A response is checked (structure, DSCP, a matching
- * outstanding random 64-bit id) and its hop records, with the N its
- * receiver reported if any, pushed to the module
+ * packets per second.  A response is checked (structure, DSCP, the random
+ * 64-bit id of one of the flow's probes out) and its hop records, with the
+ * N its receiver reported if any, pushed to the module
  * with telemetry-set, after the next probe left and without waiting: the
  * pushes of a burst of responses go in one batch, and the module's replies
  * (in-flight, srtt) and refusals are read as they come; a refused push is
@@ -137,6 +138,35 @@ static void timer_update(uint64_t now)
 	timerfd_settime(D.loop.timer_fd, TFD_TIMER_ABSTIME, &its, NULL);
 }
 
+/*
+ * run_due() - what the scheduler has due at @now: queued flows that have
+ * a token now, pipelined probes, probes lost, backoffs and questions
+ * over
+ */
+static void run_due(uint64_t now)
+{
+	struct hpccd_flow *f;
+	enum hpccd_due what;
+
+	while ((f = hpccd_next_queued(&D.sched, now)))
+		probe_send(f, now);
+	tx_flush();
+	while ((f = hpccd_next_due(&D.sched, now, &what))) {
+		if (what == HPCCD_DUE_PROBE) {
+			/* pipelined: the token is taken */
+			probe_send(f, now);
+			continue;
+		}
+		if (what == HPCCD_DUE_LOST || what == HPCCD_DUE_LOST_ONE)
+			D.counters[C_PROBES_TIMED_OUT]++;
+		/* with probes still out, the flow is not asked about */
+		if (what != HPCCD_DUE_LOST_ONE)
+			ask_flow(f);
+	}
+	/* the pipelined probes leave before the next wait */
+	tx_flush();
+}
+
 /* One probe or response of @len bytes (@ll: where it came in). */
 static void on_packet(const uint8_t *buf, size_t len,
 		      const struct sockaddr_ll *ll)
@@ -184,29 +214,25 @@ static void read_packets(int fd)
 		if (n < HPCCD_RX_BATCH)
 			break;
 	}
+	/* pipelined probes go at the first wakeup after they are due: with
+	 * responses coming in, sooner than the timer's tick-us allows
+	 */
+	if (D.sched.pipeline > 1)
+		run_due(now_ns());
 	push_flush();
 	read_push_replies();
 }
 
 static void on_timer(void)
 {
-	struct hpccd_flow *f;
 	uint64_t exp, now;
-	bool lost;
 
 	if (read(D.loop.timer_fd, &exp, sizeof(exp)) < 0 && errno != EAGAIN)
 		return;
 	D.loop.timer_at = 0;
 	now = now_ns();
 	D.loop.woke_at = now;
-	while ((f = hpccd_next_queued(&D.sched, now)))
-		probe_send(f, now);
-	tx_flush();
-	while ((f = hpccd_next_expired(&D.sched, now, &lost))) {
-		if (lost)
-			D.counters[C_PROBES_TIMED_OUT]++;
-		ask_flow(f);
-	}
+	run_due(now);
 	/* the flow-gets, and their replies: the module answered in send() */
 	push_flush();
 	read_push_replies();
@@ -314,6 +340,7 @@ static void apply_cfg(void)
 {
 	hpccd_sched_set(&D.sched, D.cfg.budget, D.cfg.timeout_min_us,
 			D.cfg.timeout_max_us, D.cfg.max_flows);
+	hpccd_sched_pipeline(&D.sched, D.cfg.probe_pipeline);
 	D.resp.rl.rate = D.cfg.response_rate;
 	D.resp.rl_own.rate = D.cfg.response_rate;
 	hpccd_budget_set(&D.resp.budget, D.cfg.response_budget,

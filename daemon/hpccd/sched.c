@@ -214,6 +214,7 @@ int hpccd_sched_init(struct hpccd_sched *s, uint32_t budget,
 	TAILQ_INIT(&s->queue);
 	s->seed = seed;
 	hpccd_sched_set(s, budget, timeout_min_us, timeout_max_us, max_flows);
+	s->pipeline = 1;
 	s->tokens = burst_of(s->budget);
 	s->tokens_at = now;
 	if (grow(s) || heap_reserve(s, 64)) {
@@ -342,6 +343,72 @@ static uint64_t timeout_ns(const struct hpccd_sched *s,
 	return t;
 }
 
+void hpccd_sched_pipeline(struct hpccd_sched *s, uint32_t depth)
+{
+	s->pipeline = depth < 1 ? 1 : depth > HPCCD_PIPE_MAX ?
+		      HPCCD_PIPE_MAX : depth;
+}
+
+/* One pipelining interval of @f: its srtt, else its probe RTT, else the
+ * shortest timeout; at least 1 us.
+ */
+static uint64_t pipe_interval_ns(const struct hpccd_sched *s,
+				 const struct hpccd_flow *f)
+{
+	uint64_t i = (uint64_t)f->srtt_us * 1000;
+
+	if (!i)
+		i = f->rtt_ns ? f->rtt_ns : s->timeout_min_ns;
+	return i < 1000 ? 1000 : i;
+}
+
+/* May @f send another probe before a response, once @f->next_ns comes?
+ * Not after @s->pipeline losses in a row: in_flight is then only as fresh
+ * as the last reply, so the pipeline drains and the flow is asked about.
+ */
+static bool pipe_open(const struct hpccd_sched *s, const struct hpccd_flow *f)
+{
+	return f->nout < s->pipeline && f->in_flight &&
+	       f->losses_in_row < s->pipeline;
+}
+
+/*
+ * out_deadline() - an OUTSTANDING flow's deadline: its oldest probe's
+ * timeout, or when its next pipelined probe is due if that is sooner;
+ * the flow back in the heap with it
+ */
+static void out_deadline(struct hpccd_sched *s, struct hpccd_flow *f)
+{
+	uint64_t d = f->out_sent[0] + timeout_ns(s, f);
+
+	if (pipe_open(s, f) && f->next_ns < d)
+		d = f->next_ns;
+	f->deadline_ns = d;
+	heap_push(s, f);
+}
+
+/* Forget probe @i of @f's probes out. */
+static void out_drop(struct hpccd_flow *f, unsigned int i)
+{
+	for (; i + 1 < f->nout; i++) {
+		f->out_id[i] = f->out_id[i + 1];
+		f->out_sent[i] = f->out_sent[i + 1];
+	}
+	f->nout--;
+}
+
+bool hpccd_outstanding(const struct hpccd_flow *f, uint64_t probe_id)
+{
+	unsigned int i;
+
+	if (f->state != HPCCD_OUTSTANDING)
+		return false;
+	for (i = 0; i < f->nout; i++)
+		if (f->out_id[i] == probe_id)
+			return true;
+	return false;
+}
+
 bool hpccd_want(struct hpccd_sched *s, struct hpccd_flow *f, uint64_t now)
 {
 	if (f->state == HPCCD_ASKING) {
@@ -365,27 +432,43 @@ void hpccd_sent(struct hpccd_sched *s, struct hpccd_flow *f,
 {
 	if (f->state == HPCCD_QUEUED)
 		TAILQ_REMOVE(&s->queue, f, q);
+	if (f->state != HPCCD_OUTSTANDING)
+		f->nout = 0;
+	/* never more than HPCCD_PIPE_MAX: the oldest gives its place */
+	if (f->nout == HPCCD_PIPE_MAX)
+		out_drop(f, 0);
+	f->out_id[f->nout] = probe_id;
+	f->out_sent[f->nout] = now;
+	f->nout++;
 	f->state = HPCCD_OUTSTANDING;
-	f->probe_id = probe_id;
-	f->sent_ns = now;
-	f->deadline_ns = now + timeout_ns(s, f);
+	f->next_ns = now + pipe_interval_ns(s, f);
 	f->probes++;
-	heap_push(s, f);
+	out_deadline(s, f);
 }
 
 bool hpccd_response(struct hpccd_sched *s, struct hpccd_flow *f,
 		    uint64_t probe_id, uint64_t now)
 {
+	unsigned int i;
 	uint64_t rtt;
 
-	if (f->state != HPCCD_OUTSTANDING || f->probe_id != probe_id)
+	if (f->state != HPCCD_OUTSTANDING)
 		return false;
-	heap_del(s, f);
-	f->state = HPCCD_IDLE;
+	for (i = 0; i < f->nout && f->out_id[i] != probe_id; i++)
+		;
+	if (i == f->nout)
+		return false;
+	rtt = now > f->out_sent[i] ? now - f->out_sent[i] : 0;
+	out_drop(f, i);
 	f->losses_in_row = 0;
 	f->responses++;
-	rtt = now > f->sent_ns ? now - f->sent_ns : 0;
 	f->rtt_ns = f->rtt_ns ? f->rtt_ns - f->rtt_ns / 8 + rtt / 8 : rtt;
+	if (f->nout) {
+		out_deadline(s, f);
+		return true;
+	}
+	heap_del(s, f);
+	f->state = HPCCD_IDLE;
 	return true;
 }
 
@@ -396,6 +479,7 @@ void hpccd_backoff(struct hpccd_sched *s, struct hpccd_flow *f, uint64_t now)
 	if (f->losses_in_row < UINT32_MAX)
 		f->losses_in_row++;
 	f->state = HPCCD_BACKOFF;
+	f->nout = 0;
 	f->deadline_ns = now + timeout_ns(s, f);
 	heap_push(s, f);
 }
@@ -484,22 +568,64 @@ struct hpccd_flow *hpccd_next_queued(struct hpccd_sched *s, uint64_t now)
 	return f;
 }
 
+struct hpccd_flow *hpccd_next_due(struct hpccd_sched *s, uint64_t now,
+				  enum hpccd_due *what)
+{
+	struct hpccd_flow *f;
+
+	while (s->heap_len && s->heap[0]->deadline_ns <= now) {
+		f = s->heap[0];
+		heap_del(s, f);
+		if (f->state != HPCCD_OUTSTANDING) {
+			*what = HPCCD_DUE_IDLE;
+			f->state = HPCCD_IDLE;
+			return f;
+		}
+		if (f->out_sent[0] + timeout_ns(s, f) <= now) {
+			/* the oldest probe out is lost */
+			f->lost++;
+			if (f->losses_in_row < UINT32_MAX)
+				f->losses_in_row++;
+			out_drop(f, 0);
+			if (!f->nout) {
+				*what = HPCCD_DUE_LOST;
+				f->state = HPCCD_IDLE;
+				return f;
+			}
+			*what = HPCCD_DUE_LOST_ONE;
+			out_deadline(s, f);
+			return f;
+		}
+		/* the oldest's timeout moved later (a new srtt): not a slot */
+		if (f->next_ns > now) {
+			out_deadline(s, f);
+			continue;
+		}
+		/* the next pipelined probe: a token, or the slot is skipped */
+		refill(&s->tokens, &s->tokens_at, s->budget, now);
+		if (pipe_open(s, f) && s->tokens >= HPCCD_TOKEN &&
+		    TAILQ_EMPTY(&s->queue)) {
+			s->tokens -= HPCCD_TOKEN;
+			*what = HPCCD_DUE_PROBE;
+			/* hpccd_sent() sets the deadline */
+			return f;
+		}
+		if (pipe_open(s, f))
+			s->pipe_deferred++;
+		f->next_ns = now + pipe_interval_ns(s, f);
+		out_deadline(s, f);
+	}
+	return NULL;
+}
+
 struct hpccd_flow *hpccd_next_expired(struct hpccd_sched *s, uint64_t now,
 				       bool *lost)
 {
 	struct hpccd_flow *f;
+	enum hpccd_due what;
 
-	if (!s->heap_len || s->heap[0]->deadline_ns > now)
-		return NULL;
-	f = s->heap[0];
-	heap_del(s, f);
-	*lost = f->state == HPCCD_OUTSTANDING;
-	if (*lost) {
-		f->lost++;
-		if (f->losses_in_row < UINT32_MAX)
-			f->losses_in_row++;
-	}
-	f->state = HPCCD_IDLE;
+	f = hpccd_next_due(s, now, &what);
+	*lost = f && (what == HPCCD_DUE_LOST || what == HPCCD_DUE_LOST_ONE);
 	return f;
 }
 

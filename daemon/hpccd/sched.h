@@ -20,12 +20,15 @@
 #include <sys/queue.h>
 
 #include "hpcc_wire.h"
+#include "config.h"	/* HPCCD_PIPE_MAX */
 
 /**
  * enum hpccd_flow_state - where a flow is in its probe cycle
  * @HPCCD_IDLE: no probe wanted (no data in flight, as far as we know)
  * @HPCCD_QUEUED: wants a probe, waiting for a budget token
- * @HPCCD_OUTSTANDING: a probe is out; the deadline is its timeout
+ * @HPCCD_OUTSTANDING: one probe or more is out; the deadline is the
+ *	oldest one's timeout, or when the next pipelined probe is due if
+ *	that is sooner (hpccd_sched_pipeline())
  * @HPCCD_BACKOFF: the last probe was lost or its telemetry refused; the
  *	deadline is when to ask the module again
  * @HPCCD_ASKING: the module was asked whether the flow has data in flight
@@ -44,8 +47,11 @@ enum hpccd_flow_state {
  * struct hpccd_flow - a flow this host sends on, as the module reported it
  * @t: its 4-tuple, as the sender sees it (network order)
  * @state: enum hpccd_flow_state
- * @probe_id: id of the outstanding probe (random, 64 bits)
- * @sent_ns: when it was sent
+ * @out_id: ids of the probes out (random, 64 bits), oldest first
+ * @out_sent: when each was sent
+ * @nout: how many are out, 0..HPCCD_PIPE_MAX (0 unless OUTSTANDING)
+ * @next_ns: while OUTSTANDING, when another probe may follow the last one
+ *	(hpccd_sched_pipeline()): one interval after it
  * @deadline_ns: timeout or backoff end (OUTSTANDING, BACKOFF), or when to
  *	ask again (ASKING)
  * @srtt_us: the module's smoothed RTT of the flow, us
@@ -75,8 +81,10 @@ enum hpccd_flow_state {
 struct hpccd_flow {
 	struct hpcc_tuple t;
 	uint8_t state;
-	uint64_t probe_id;
-	uint64_t sent_ns;
+	uint8_t nout;
+	uint64_t out_id[HPCCD_PIPE_MAX];
+	uint64_t out_sent[HPCCD_PIPE_MAX];
+	uint64_t next_ns;
 	uint64_t deadline_ns;
 	uint32_t srtt_us;
 	bool in_flight;
@@ -109,6 +117,9 @@ struct hpccd_flow {
  * @flows: all flows
  * @queue: flows waiting for a token, in order
  * @mark: current reconciliation generation
+ * @pipeline: probes a flow may have out at once, 1..HPCCD_PIPE_MAX
+ *	(probe-pipeline; hpccd_sched_pipeline())
+ * @pipe_deferred: pipelined probes not sent for want of a token
  */
 struct hpccd_sched {
 	uint32_t budget;
@@ -125,6 +136,8 @@ struct hpccd_sched {
 	LIST_HEAD(, hpccd_flow) flows;
 	TAILQ_HEAD(, hpccd_flow) queue;
 	uint32_t mark;
+	uint8_t pipeline;
+	uint64_t pipe_deferred;
 };
 
 /* One probe in the token bucket's units. */
@@ -150,6 +163,24 @@ void hpccd_sched_set(struct hpccd_sched *s, uint32_t budget,
 		     uint32_t timeout_min_us, uint32_t timeout_max_us,
 		     uint32_t max_flows);
 
+/**
+ * hpccd_sched_pipeline() - probes a flow may have out at once (the
+ * probe-pipeline setting; 1 at init)
+ * @s: the scheduler
+ * @depth: 1..HPCCD_PIPE_MAX (clamped)
+ *
+ * With 1, a flow's next probe leaves when the response to the last comes
+ * (or after its timeout): the sample interval is the probe's round trip,
+ * both hosts' daemons included.  With more, a flow with data in flight
+ * also sends a probe one interval (its srtt, the module's; the probe RTT
+ * until that is known) after the last one while fewer than @depth are
+ * out, each taking a budget token (none: that slot is skipped, counted in
+ * @pipe_deferred), so the interval approaches one RTT however long the
+ * daemons take; a lost probe costs its own sample only, the flow going
+ * idle (and asking the module) only when none is left out.
+ */
+void hpccd_sched_pipeline(struct hpccd_sched *s, uint32_t depth);
+
 /** hpccd_sched_free() - forget every flow and free everything */
 void hpccd_sched_free(struct hpccd_sched *s);
 
@@ -170,7 +201,7 @@ struct hpccd_flow *hpccd_flow_find(const struct hpccd_sched *s,
 struct hpccd_flow *hpccd_flow_add(struct hpccd_sched *s,
 				  const struct hpcc_tuple *t, bool *created);
 
-/** hpccd_flow_remove() - forget @f (its probe, deadline and queue slot) */
+/** hpccd_flow_remove() - forget @f (its probes out, deadline and queue slot) */
 void hpccd_flow_remove(struct hpccd_sched *s, struct hpccd_flow *f);
 
 /**
@@ -194,19 +225,25 @@ void hpccd_sent(struct hpccd_sched *s, struct hpccd_flow *f,
 		uint64_t probe_id, uint64_t now);
 
 /**
+ * hpccd_outstanding() - is @probe_id one of @f's probes out?
+ * Return: true when @f is OUTSTANDING and @probe_id is among @f->out_id.
+ */
+bool hpccd_outstanding(const struct hpccd_flow *f, uint64_t probe_id);
+
+/**
  * hpccd_response() - a response with @probe_id arrived for @f
- * Return: true when it answers the outstanding probe (the flow becomes
- * IDLE, its RTT is updated and its losses reset); false otherwise (nothing
- * changes).
+ * Return: true when it answers one of the probes out (its RTT updates the
+ * flow's, its losses reset; the flow becomes IDLE when it was the last
+ * one out); false otherwise (nothing changes).
  */
 bool hpccd_response(struct hpccd_sched *s, struct hpccd_flow *f,
 		    uint64_t probe_id, uint64_t now);
 
 /**
  * hpccd_backoff() - @f's telemetry was refused: count it as a loss and ask
- * again after the (doubled) timeout, not at once.  A probe sent since (the
- * refusal comes after the next probe left) is abandoned: its response will
- * not match.
+ * again after the (doubled) timeout, not at once.  Every probe out (one
+ * sent since the refused one, or a pipeline's) is abandoned: their
+ * responses will not match.
  */
 void hpccd_backoff(struct hpccd_sched *s, struct hpccd_flow *f, uint64_t now);
 
@@ -293,7 +330,36 @@ bool hpccd_answered(struct hpccd_sched *s, struct hpccd_flow *f,
 struct hpccd_flow *hpccd_next_queued(struct hpccd_sched *s, uint64_t now);
 
 /**
- * hpccd_next_expired() - a flow whose deadline has passed, or NULL
+ * enum hpccd_due - what hpccd_next_due() found due
+ * @HPCCD_DUE_LOST: the flow's last probe out timed out (counted lost,
+ *	losses_in_row + 1): it is IDLE; ask the module whether it still has
+ *	data in flight, then hpccd_want()
+ * @HPCCD_DUE_IDLE: a BACKOFF flow's wait, or an ASKING flow's for its
+ *	reply, is over: it is IDLE; ask the module, as above
+ * @HPCCD_DUE_LOST_ONE: the oldest of the flow's probes out timed out
+ *	(counted lost); others are still out, so it stays OUTSTANDING
+ * @HPCCD_DUE_PROBE: a pipelined probe is due and its token taken: send
+ *	one (hpccd_sent())
+ */
+enum hpccd_due {
+	HPCCD_DUE_LOST,
+	HPCCD_DUE_IDLE,
+	HPCCD_DUE_LOST_ONE,
+	HPCCD_DUE_PROBE,
+};
+
+/**
+ * hpccd_next_due() - a flow whose deadline has passed, and what is due
+ * (enum hpccd_due, in *@what), or NULL
+ */
+struct hpccd_flow *hpccd_next_due(struct hpccd_sched *s, uint64_t now,
+				  enum hpccd_due *what);
+
+/**
+ * hpccd_next_expired() - hpccd_next_due() without pipelining: a flow whose
+ * deadline has passed, or NULL.  Only with a pipeline depth of 1: with more
+ * it may hand out a flow that must send (HPCCD_DUE_PROBE, its token taken,
+ * out of the heap) or that stays OUTSTANDING (HPCCD_DUE_LOST_ONE).
  *
  * An OUTSTANDING flow's probe is counted lost (losses_in_row + 1, *@lost
  * true); a BACKOFF flow's wait, or an ASKING flow's for its reply, is over

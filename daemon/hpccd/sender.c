@@ -269,7 +269,7 @@ void on_response(struct hpcc_pkt *p, const uint8_t *raw)
 	hpcc_tuple_reverse(&t, &p->tuple);
 	f = hpccd_flow_find(&D.sched, &t);
 	D.counters[C_RESPONSES_RECEIVED]++;
-	if (!f || f->state != HPCCD_OUTSTANDING || f->probe_id != p->probe_id) {
+	if (!f || !hpccd_outstanding(f, p->probe_id)) {
 		D.counters[C_RESPONSES_UNEXPECTED]++;
 		return;
 	}
@@ -288,7 +288,9 @@ void on_response(struct hpcc_pkt *p, const uint8_t *raw)
 		 * this flow asks again after a backoff
 		 */
 		D.counters[C_RESPONSES_RX_REFUSED]++;
-		hpccd_rx_refused(f, now);
+		/* the other probes out asked too: one refusal a wait */
+		if (hpccd_rx_ask(f, now))
+			hpccd_rx_refused(f, now);
 	}
 	if (p->mode & HPCC_WIRE_MODE_RX) {
 		hpccd_rx_accepted(f);

@@ -50,7 +50,7 @@ static const char *const counter_names[C_PARSE_BASE] = {
 	"probes-no-tcp", "n-flows-over-source", "tcp-lookups",
 	"tcp-lookups-failed", "probes-lookup-failed", "neighbour-lookups",
 	"neighbour-stalls", "probes-rp-nh", "probes-own-flow", "tcp-dumps",
-	"tcp-flows-learned", "packets-truncated",
+	"tcp-flows-learned", "packets-truncated", "probes-pipeline-skipped",
 };
 
 /* Packets the packet sockets dropped for a full receive buffer. */
@@ -122,6 +122,7 @@ void write_stats(void)
 	packet_drops();
 	D.counters[C_NL_SKIPPED] = D.link.req.skipped;
 	D.counters[C_NL_ROUND_TRIPS] = D.link.req.talks;
+	D.counters[C_PROBES_PIPE_SKIPPED] = D.sched.pipe_deferred;
 	fprintf(out, "connected=%d\nflows=%u\nqueued=%u\n",
 		D.link.req.family_id != 0, D.sched.nflows,
 		hpccd_queued(&D.sched));
@@ -146,9 +147,9 @@ void write_stats(void)
 			fprintf(out, " flowlabel=0x%05x", f->t.flowlabel);
 		fprintf(out, " probes=%" PRIu64 " responses=%"
 			PRIu64 " lost=%" PRIu64 " rtt_us=%" PRIu64
-			" srtt_us=%u probing=%d\n", f->probes,
+			" srtt_us=%u probing=%d out=%u\n", f->probes,
 			f->responses, f->lost, f->rtt_ns / 1000, f->srtt_us,
-			f->state != HPCCD_IDLE);
+			f->state != HPCCD_IDLE, f->nout);
 	}
 	if (out != stderr) {
 		if (fclose(out) || rename(tmp, D.cfg.stats_file)) {

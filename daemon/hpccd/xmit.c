@@ -139,7 +139,7 @@ bool hpccd_probe_done(struct hpccd_sched *s, const struct hpccd_tx_pkt *p,
 	if (err != -EAGAIN)
 		return false;
 	f = hpccd_flow_find(s, &p->t);
-	if (f && f->state == HPCCD_OUTSTANDING && f->probe_id == p->probe_id)
+	if (f && hpccd_outstanding(f, p->probe_id))
 		hpccd_send_blocked(s, f, now);
 	return false;
 }

@@ -202,10 +202,10 @@ void hpccd_tx_queue(struct hpccd_tx_batch *b, int fd,
 /**
  * hpccd_probe_done() - what the scheduler makes of a probe's send: a probe
  * the socket had no room for (@err -EAGAIN) did not leave, so its flow, if
- * that probe is still its outstanding one, is not counted a probe and
- * backs off (hpccd_send_blocked(): asked again after its doubled timeout,
- * so a stalled egress is tried at the backoff's pace, not at every
- * response)
+ * that probe is still one of its probes out, is not counted a probe and
+ * backs off, abandoning every probe it has out (hpccd_send_blocked():
+ * asked again after its doubled timeout, so a stalled egress is tried at
+ * the backoff's pace, not at every response)
  * @s: the scheduler
  * @p: the probe (hpccd_sent() registered it when it was queued)
  * @err: its outcome, as hpccd_tx_done_fn

@@ -34,6 +34,7 @@ int LLVMFuzzerTestOneInput(const unsigned char *data, size_t len)
 	    c.timeout_min_us < 100 || c.timeout_min_us > 10000000 ||
 	    c.timeout_max_us < 100 || c.timeout_max_us > 10000000 ||
 	    c.tick_us < 100 || c.tick_us > 100000 ||
+	    c.probe_pipeline < 1 || c.probe_pipeline > HPCCD_PIPE_MAX ||
 	    c.response_rate < 1 || c.response_rate > 10000000 ||
 	    c.response_budget < 1 || c.response_budget > 10000000 ||
 	    c.response_budget_bytes < 1500 ||

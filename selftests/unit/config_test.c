@@ -396,6 +396,12 @@ TEST(response_budget_keys)
 	EXPECT_EQ(1, c.n_flows_per_source);
 	EXPECT_NE(0, parse(&c, "n-flows-per-source = 0\n"));
 	EXPECT_NE(0, parse(&c, "tcp-check = 2\n"));
+	/* probe-pipeline: 1 (no pipelining) to HPCCD_PIPE_MAX */
+	EXPECT_EQ(1, c.probe_pipeline);
+	ASSERT_EQ(0, parse(&c, "probe-pipeline = 8\n"));
+	EXPECT_EQ(HPCCD_PIPE_MAX, c.probe_pipeline);
+	EXPECT_NE(0, parse(&c, "probe-pipeline = 0\n"));
+	EXPECT_NE(0, parse(&c, "probe-pipeline = 9\n"));
 }
 
 /*

@@ -875,4 +875,201 @@ TEST(tcp_cache_holds_many_known_flows)
 	EXPECT_EQ(0U, lost);
 }
 
+/*
+ * probe-pipeline 3, srtt 2 ms (timeout 2 x srtt, 4 ms): a busy flow sends
+ * its next probe one srtt after the last, each with a token; the oldest
+ * probe lost costs its own sample (HPCCD_DUE_LOST_ONE) while others are
+ * out; a response to a later one leaves the older out (OUTSTANDING, no
+ * immediate probe: hpccd_want() says no); an idle flow (no data in
+ * flight) sends no pipelined probe, and the last probe lost leaves it
+ * idle (HPCCD_DUE_LOST); a response to a probe not out matches nothing.
+ */
+TEST_F(sched, pipeline)
+{
+	struct hpcc_tuple t = tup(1);
+	struct hpccd_flow *f, *g;
+	enum hpccd_due what;
+
+	hpccd_sched_pipeline(&self->s, 3);
+	f = hpccd_flow_add(&self->s, &t, NULL);
+	ASSERT_NE(NULL, f);
+	f->srtt_us = 2000;
+	f->in_flight = true;
+	ASSERT_TRUE(hpccd_want(&self->s, f, T0));
+	hpccd_sent(&self->s, f, 100, T0);
+	EXPECT_EQ(1, f->nout);
+	EXPECT_EQ(T0 + 2 * MS, hpccd_next_wakeup(&self->s, T0));
+	EXPECT_EQ(NULL, hpccd_next_due(&self->s, T0 + 2 * MS - 1, &what));
+	g = hpccd_next_due(&self->s, T0 + 2 * MS, &what);
+	ASSERT_EQ(f, g);
+	EXPECT_EQ(HPCCD_DUE_PROBE, what);
+	hpccd_sent(&self->s, f, 101, T0 + 2 * MS);
+	EXPECT_EQ(2, f->nout);
+	EXPECT_TRUE(hpccd_outstanding(f, 100));
+	EXPECT_TRUE(hpccd_outstanding(f, 101));
+	EXPECT_FALSE(hpccd_outstanding(f, 102));
+	/* at 4 ms: 100 is lost, then the next slot is due */
+	g = hpccd_next_due(&self->s, T0 + 4 * MS, &what);
+	ASSERT_EQ(f, g);
+	EXPECT_EQ(HPCCD_DUE_LOST_ONE, what);
+	EXPECT_EQ(1, f->lost);
+	EXPECT_EQ(1, f->losses_in_row);
+	EXPECT_EQ(HPCCD_OUTSTANDING, f->state);
+	EXPECT_FALSE(hpccd_outstanding(f, 100));
+	g = hpccd_next_due(&self->s, T0 + 4 * MS, &what);
+	ASSERT_EQ(f, g);
+	EXPECT_EQ(HPCCD_DUE_PROBE, what);
+	hpccd_sent(&self->s, f, 102, T0 + 4 * MS);
+	EXPECT_EQ(2, f->nout);
+	/* the answer to 102 before 101's, and a late one to 100 */
+	EXPECT_FALSE(hpccd_response(&self->s, f, 100, T0 + 5 * MS));
+	EXPECT_TRUE(hpccd_response(&self->s, f, 102, T0 + 5 * MS));
+	EXPECT_EQ(0, f->losses_in_row);
+	EXPECT_EQ(1 * MS, f->rtt_ns);
+	EXPECT_EQ(HPCCD_OUTSTANDING, f->state);
+	EXPECT_EQ(1, f->nout);
+	EXPECT_TRUE(hpccd_outstanding(f, 101));
+	EXPECT_FALSE(hpccd_want(&self->s, f, T0 + 5 * MS));
+	/* no data in flight: no slot at 6 ms, and 101 is lost at 2 + 4 ms */
+	f->in_flight = false;
+	g = hpccd_next_due(&self->s, T0 + 6 * MS, &what);
+	ASSERT_EQ(f, g);
+	EXPECT_EQ(HPCCD_DUE_LOST, what);
+	EXPECT_EQ(HPCCD_IDLE, f->state);
+	EXPECT_EQ(0, f->nout);
+	EXPECT_EQ(2, f->lost);
+	EXPECT_EQ(3, f->probes);
+	EXPECT_EQ(1, f->responses);
+	EXPECT_EQ(NULL, hpccd_next_due(&self->s, T0 + 60 * MS, &what));
+	EXPECT_EQ(0U, self->s.pipe_deferred);
+}
+
+/*
+ * probe-pipeline 2, srtt 300 us (timeout 1 ms, the shortest): a slot due
+ * without a token is skipped and counted, not queued, and the next comes
+ * one srtt later; with two out, none more: only the oldest's timeout is
+ * due.  The depth is clamped to 1..HPCCD_PIPE_MAX.
+ */
+TEST_F(sched, pipeline_budget)
+{
+	struct hpcc_tuple t = tup(1);
+	struct hpccd_flow *f, *g;
+	enum hpccd_due what;
+	int i;
+
+	hpccd_sched_pipeline(&self->s, 2);
+	f = hpccd_flow_add(&self->s, &t, NULL);
+	f->srtt_us = 300;
+	f->in_flight = true;
+	ASSERT_TRUE(hpccd_want(&self->s, f, T0));
+	hpccd_sent(&self->s, f, 1, T0);
+	/* spend the burst's other 9 tokens */
+	for (i = 0; i < 9; i++) {
+		ASSERT_GE(self->s.tokens, HPCCD_TOKEN);
+		self->s.tokens -= HPCCD_TOKEN;
+	}
+	EXPECT_EQ(NULL, hpccd_next_due(&self->s, T0 + 300000, &what));
+	EXPECT_EQ(1U, self->s.pipe_deferred);
+	EXPECT_EQ(1, f->nout);
+	EXPECT_EQ(T0 + 600000, hpccd_next_wakeup(&self->s, T0 + 300000));
+	self->s.tokens = HPCCD_TOKEN;
+	g = hpccd_next_due(&self->s, T0 + 600000, &what);
+	ASSERT_EQ(f, g);
+	EXPECT_EQ(HPCCD_DUE_PROBE, what);
+	hpccd_sent(&self->s, f, 2, T0 + 600000);
+	EXPECT_EQ(2, f->nout);
+	EXPECT_EQ(T0 + MS, hpccd_next_wakeup(&self->s, T0 + 600000));
+	hpccd_sched_pipeline(&self->s, 0);
+	EXPECT_EQ(1, self->s.pipeline);
+	hpccd_sched_pipeline(&self->s, 99);
+	EXPECT_EQ(HPCCD_PIPE_MAX, self->s.pipeline);
+}
+
+/* probe-pipeline 1 (the default): a busy flow's only deadline while its
+ * probe is out is that probe's timeout
+ */
+TEST_F(sched, pipeline_off)
+{
+	struct hpcc_tuple t = tup(1);
+	struct hpccd_flow *f;
+	enum hpccd_due what;
+
+	EXPECT_EQ(1, self->s.pipeline);
+	f = hpccd_flow_add(&self->s, &t, NULL);
+	f->srtt_us = 100;
+	f->in_flight = true;
+	ASSERT_TRUE(hpccd_want(&self->s, f, T0));
+	hpccd_sent(&self->s, f, 1, T0);
+	EXPECT_EQ(T0 + MS, hpccd_next_wakeup(&self->s, T0));
+	EXPECT_EQ(NULL, hpccd_next_due(&self->s, T0 + MS - 1, &what));
+	EXPECT_EQ(f, hpccd_next_due(&self->s, T0 + MS, &what));
+	EXPECT_EQ(HPCCD_DUE_LOST, what);
+}
+
+/*
+ * probe-pipeline 3, no response ever, the module's last word "in flight":
+ * after 3 losses in a row no probe is added, the probes out drain and the
+ * flow goes idle to be asked about (HPCCD_DUE_LOST), not kept probing on a
+ * stale in_flight until the next reconciliation.
+ */
+TEST_F(sched, pipeline_all_lost_drains)
+{
+	struct hpcc_tuple t = tup(1);
+	struct hpccd_flow *f, *g;
+	enum hpccd_due what;
+	uint64_t now, id = 1;
+	int asked = 0;
+
+	hpccd_sched_pipeline(&self->s, 3);
+	f = hpccd_flow_add(&self->s, &t, NULL);
+	f->srtt_us = 2000;
+	f->in_flight = true;
+	ASSERT_TRUE(hpccd_want(&self->s, f, T0));
+	hpccd_sent(&self->s, f, id++, T0);
+	for (now = T0; now < T0 + 2000 * MS && !asked; now += MS / 10)
+		while ((g = hpccd_next_due(&self->s, now, &what))) {
+			if (what == HPCCD_DUE_PROBE)
+				hpccd_sent(&self->s, g, id++, now);
+			else if (what == HPCCD_DUE_LOST)
+				asked++;
+		}
+	EXPECT_EQ(1, asked);
+	EXPECT_EQ(HPCCD_IDLE, f->state);
+	EXPECT_EQ(0, f->nout);
+}
+
+/*
+ * A deadline set for the oldest probe's timeout that a larger srtt (a
+ * push reply) has since moved later is not a pipelined slot: none is sent
+ * before f->next_ns.
+ */
+TEST_F(sched, pipeline_no_early_slot)
+{
+	struct hpcc_tuple t = tup(1);
+	struct hpccd_flow *f;
+	enum hpccd_due what;
+
+	hpccd_sched_pipeline(&self->s, 3);
+	f = hpccd_flow_add(&self->s, &t, NULL);
+	f->srtt_us = 600;
+	f->rtt_ns = 700000;
+	f->in_flight = true;
+	ASSERT_TRUE(hpccd_want(&self->s, f, T0));
+	hpccd_sent(&self->s, f, 1, T0);
+	/* no token for the slots at 0.6 and 1.2 ms: the next at 1.8 ms,
+	 * after the timeout at 1.4 ms
+	 */
+	self->s.tokens = 0;
+	self->s.tokens_at = T0 + 1200000;
+	EXPECT_EQ(NULL, hpccd_next_due(&self->s, T0 + 600000, &what));
+	EXPECT_EQ(NULL, hpccd_next_due(&self->s, T0 + 1200000, &what));
+	EXPECT_EQ(T0 + 1800000, f->next_ns);
+	EXPECT_EQ(T0 + 1400000, f->deadline_ns);
+	/* srtt 1 ms: the timeout is 2 ms, and 1.4 ms is nothing */
+	f->srtt_us = 1000;
+	self->s.tokens = 10 * HPCCD_TOKEN;
+	EXPECT_EQ(NULL, hpccd_next_due(&self->s, T0 + 1400000, &what));
+	EXPECT_EQ(T0 + 1800000, f->deadline_ns);
+}
+
 TEST_HARNESS_MAIN
