@@ -636,6 +636,64 @@ params_during_overrun() {
 	return $rc
 }
 
+# probe-pipeline 3 (SIGHUP), with every third probe dropped on its way into
+# the receiver (tc gact, deterministic) and the responses 40 ms late (a
+# netem band of the receiver's egress that only they take: the probe RTT
+# is then well above the flow's srtt, which alone paces the pipelined
+# probes; in a guest the two are otherwise alike, and without the delay
+# no more than 1 was out in any of 20 dumps on 6.12).  The busy flow has
+# more than one probe out at once (out= in a statistics dump); each lost
+# probe is counted once (probes-timed-out grows by the drops, give or take
+# the few still out when the flow ended and the few a response came too
+# late for); and a loss costs its own sample only: telemetry goes on
+# reaching the module, about two pushes for each drop, and most losses
+# cost no flow-get (at depth 1 each one does; on 6.12 at depth 3, 57 for
+# 131 drops, the flow's in-flight flapping between its 50 Mbit/s bursts).
+pipelined_probes_lost() {
+	local n i o srtt maxout=0 drops rc=0
+	n=$(grep -c reloaded "$TMP/hs.log")
+	echo "probe-pipeline = 3" > "$TMP/hs.conf"
+	hup_reloaded hs "$n" || return 1
+	if tc -n hr qdisc add dev v1 clsact &&
+		tc -n hr filter add dev v1 ingress prio 1 protocol ip u32 \
+			match ip dsfield 0xf0 0xfc match ip protocol 6 0xff \
+			action gact pass random determ drop 3 &&
+		tc -n hr qdisc add dev v1 root handle 1: prio &&
+		tc -n hr qdisc add dev v1 parent 1:1 handle 10: netem delay 40ms &&
+		tc -n hr filter add dev v1 parent 1: prio 1 protocol ip u32 \
+			match ip dsfield 0xf4 0xfc flowid 1:1 &&
+		dvars hs a; then
+		iperf_bg 6009 5201 20 50M
+		for i in $(seq 20); do
+			dstat hs x > /dev/null
+			o=$(sed -n 's/^flow .*:6009 .* out=\([0-9]*\).*/\1/p' "$TMP/run/hs.stats")
+			[ "${o:-0}" -gt "$maxout" ] && maxout=$o
+			o=$(sed -n 's/^flow .*:6009 .* srtt_us=\([0-9]*\).*/\1/p' "$TMP/run/hs.stats")
+			srtt=${o:-${srtt:-}}
+			sleep 0.5
+		done
+		iperf_stop 6009
+		# the probes still out time out (timeout-max-us, 1 s, at most)
+		sleep 2
+		drops=$(tc -n hr -s filter show dev v1 ingress |
+			sed -n 's/.*(dropped \([0-9]*\),.*/\1/p' | head -1)
+		dvars hs b || rc=1
+	else
+		rc=1
+	fi
+	tc -n hr qdisc del dev v1 clsact 2>/dev/null
+	tc -n hr qdisc del dev v1 root 2>/dev/null
+	: > "$TMP/hs.conf"
+	hup_reloaded hs $((n + 1)) || rc=1
+	[ "$rc" = 0 ] || return 1
+	echo "pipeline 3, every third probe dropped: flow srtt ${srtt:-?} us, most out at once $maxout; probes-sent +$((b_probes_sent - a_probes_sent)), dropped ${drops:-?}, probes-timed-out +$((b_probes_timed_out - a_probes_timed_out)), responses-received +$((b_responses_received - a_responses_received)), flow-gets +$((b_flow_gets - a_flow_gets)), telemetry-pushed +$((b_telemetry_pushed - a_telemetry_pushed)), probes-pipeline-skipped +$((b_probes_pipeline_skipped - a_probes_pipeline_skipped))"
+	[ "$maxout" -ge 2 ] && [ "${drops:-0}" -ge 5 ] &&
+		[ $((b_probes_timed_out - a_probes_timed_out)) -ge $((drops - 3)) ] &&
+		[ $((b_probes_timed_out - a_probes_timed_out)) -le $((drops + drops / 4 + 3)) ] &&
+		[ $((b_telemetry_pushed - a_telemetry_pushed)) -ge $((drops * 3 / 2)) ] &&
+		[ $((b_flow_gets - a_flow_gets)) -le $((drops * 3 / 4)) ]
+}
+
 clean_exit() {
 	local p rc=0
 	for p in "$(pid_of hs)" "$(pid_of hr)"; do
@@ -649,7 +707,7 @@ clean_exit() {
 }
 
 ktap_print_header
-ktap_set_plan 19
+ktap_set_plan 20
 t "two namespaces, veth, a stand-in hop record stamped by tc pedit" topology
 t "hpccd runs in both; the receiver's only with CAP_NET_ADMIN and CAP_NET_RAW" daemons_start
 t "probes and responses flow and fresh telemetry reaches the module" telemetry_reaches_module
@@ -668,5 +726,6 @@ t "a probe and forged-response flood: hpccd survives and answers, the flow recov
 t "hpccd reconnects when the module is unloaded and loaded again" survives_module_reload
 t "a module reload during an event overrun: the resync reconnects" reload_during_overrun
 t "a resync with the same family ids takes the module's parameters again" params_during_overrun
+t "probe-pipeline 3: several probes out, a lost probe costs its sample only" pipelined_probes_lost
 t "SIGTERM: both daemons exit cleanly" clean_exit
 ktap_finished
