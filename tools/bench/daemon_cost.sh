@@ -21,7 +21,11 @@
 #     push of the hpcc run, over the guest kernel's CPU time (system, irq
 #     and softirq in /proc/stat, every process's system calls included)
 #     per TCP segment sent (OutSegs, each also received over the veth:
-#     both namespaces' /proc/net/snmp) in the cubic run.
+#     both namespaces' /proc/net/snmp) in the cubic run.  And the cadence
+#     the flows get: each hpcc flow's time between applied samples (the
+#     module's samples count, read 2 s in and 2 s before the end) over its
+#     srtt, the median and 90th percentile over the flows (issue 56's
+#     "applied-sample interval"; FLOWS sets the count: 1, 16, 64, 256).
 #
 # DAEMONS="NAME=PATH[:CONF] ..." compares hpccd builds, or settings (CONF,
 # a configuration file for both hpccds; default none), in the same boot
@@ -121,6 +125,49 @@ PY
 	echo "$1 responses_per_cpu_s $(awk -v r=$((r1 - r0)) -v c=$((c1 - c0)) -v hz="$HZ" 'BEGIN { print c ? r / (c / hz) : 0 }')" >> "$TMP/fig"
 }
 
+# flows_json FILE - the sender's tcp_hpcc flows (hpccctl -j), the time
+# they were read at (/proc/uptime, CLOCK_BOOTTIME, 10 ms steps, in us) on
+# the first line
+flows_json() {
+	awk '{ printf "%d\n", $1 * 1e6 }' /proc/uptime > "$1"
+	ip netns exec bs "$TOP/build/hpccctl" -j flow show >> "$1"
+}
+
+# sample_interval - the applied-sample interval over srtt of the flows in
+# both of flows_json's reads: (time between the reads) / (samples applied
+# between them) / srtt, its median and 90th percentile over the flows,
+# and the number of flows that applied no sample (counted at twice the
+# time between the reads)
+sample_interval() {
+	python3 - "$TMP/flows0" "$TMP/flows1" <<'PY'
+import json, statistics, sys
+def read(p):
+    with open(p) as f:
+        t = int(f.readline())
+        return t, {(x["sport"], x["dport"]): x for x in json.load(f)}
+t0, a = read(sys.argv[1])
+t1, b = read(sys.argv[2])
+r, none = [], 0
+for k, y in b.items():
+    x = a.get(k)
+    if not x or not y.get("srtt"):
+        continue
+    n = y.get("samples", 0) - x.get("samples", 0)
+    if n <= 0:
+        none += 1
+        r.append(2.0 * (t1 - t0) / y["srtt"])
+    else:
+        r.append((t1 - t0) / n / y["srtt"])
+print("  sample interval: %d flows in both reads, %d in the last"
+      % (len(r), len(b)), file=sys.stderr)
+if not r:
+    print("- - -")
+else:
+    r.sort()
+    print("%.2f %.2f %d" % (statistics.median(r), r[int(0.9 * (len(r) - 1))], none))
+PY
+}
+
 run() { # run CC NAME - FLOWS iperf3 flows with CC; prints the figures
 	local cc=$1 name=$2 pid rpid b0 b1 c0 c1 r0 r1 p0 p1 t0 t1 k0 k1 s0 s1
 	pid=$(cat "$TMP/bs.pid") rpid=$(cat "$TMP/br.pid")
@@ -128,7 +175,18 @@ run() { # run CC NAME - FLOWS iperf3 flows with CC; prints the figures
 	s0=$(out_segs)
 	b0=$(busy_ticks); k0=$(kern_ticks); c0=$(cpu_ticks "$pid"); r0=$(cpu_ticks "$rpid")
 	ip netns exec bs iperf3 -c $SRV -p 5201 -C "$cc" -P "$FLOWS" -b "$RATE" \
-		-t "$RUN_S" -J > "$TMP/iperf.$cc" 2>&1
+		-t "$RUN_S" -J > "$TMP/iperf.$cc" 2>&1 &
+	local ipid=$!
+	rm -f "$TMP/flows0" "$TMP/flows1"
+	# the module's flow table twice, 2 s in and 2 s before the end: each
+	# flow's applied samples between them (sample_interval)
+	if [ "$cc" = hpcc ] && [ "$RUN_S" -gt 4 ]; then
+		sleep 2
+		flows_json "$TMP/flows0"
+		sleep $((RUN_S - 4))
+		flows_json "$TMP/flows1"
+	fi
+	wait $ipid
 	b1=$(busy_ticks); k1=$(kern_ticks); c1=$(cpu_ticks "$pid"); r1=$(cpu_ticks "$rpid")
 	s1=$(out_segs)
 	p1=$(dstat bs probes-sent); t1=$(dstat bs telemetry-pushed)
@@ -148,7 +206,9 @@ PY
 		if (s) printf "  kernel: %.2f CPU s for %d TCP segments sent and received: %.2f us a segment\n",
 			k / hz, s, 1e6 * k / hz / s }'
 	# NAME busy kernel segments hpccd(both) pushes probes hpccd(sender)
-	echo "$name $((b1 - b0)) $((k1 - k0)) $((s1 - s0)) $((c1 - c0 + r1 - r0)) $((t1 - t0)) $((p1 - p0)) $((c1 - c0))" >> "$TMP/runs"
+	#      interval/srtt: median p90 flows-without-a-sample
+	echo "$name $((b1 - b0)) $((k1 - k0)) $((s1 - s0)) $((c1 - c0 + r1 - r0)) $((t1 - t0)) $((p1 - p0)) $((c1 - c0)) $(
+		[ "$cc" = hpcc ] && sample_interval || echo "- - -")" >> "$TMP/runs"
 }
 
 first=${DAEMONS%% *}
@@ -196,6 +256,12 @@ for n in names:
          [p / k for p, k in zip(per, kseg) if k], "%.1f")
     show("guest busy CPU over cubic's",
          [int(r[1]) / int(c[1]) for r, c in zip(mine, cubic) if int(c[1])], "%.2f")
+    show("applied-sample interval over srtt, median",
+         [float(r[8]) for r in mine if r[8] != "-"], "%.2f")
+    show("applied-sample interval over srtt, p90",
+         [float(r[9]) for r in mine if r[9] != "-"], "%.2f")
+    show("flows without an applied sample",
+         [int(r[10]) for r in mine if r[10] != "-"], "%d")
 PY
 
 ns_gone bs br
