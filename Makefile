@@ -460,7 +460,9 @@ run-bench-daemon: all
 	@for k in $${HPCC_KERNELS:-6.12}; do \
 		echo "== kernel $$k"; \
 		tools/vmrun --kernel $$k --timeout 2400 --accel $(BENCH_ACCEL) -- \
-			env DAEMONS="$${DAEMONS:-}" REPS=$${REPS:-1} bash tools/bench/daemon_cost.sh | grep --line-buffered -v '^\['; \
+			env DAEMONS="$${DAEMONS:-}" REPS=$${REPS:-1} $$(for v in FLOWS RATE RUN_S FLOOD_S DELAY_MS; do \
+				eval "[ -z \"\$${$$v:-}\" ] || echo $$v=\$$$$v"; done) \
+			bash tools/bench/daemon_cost.sh | grep --line-buffered -v '^\['; \
 	done
 
 # Micro-benchmark of the core (not a test): ns per NewAck, and instructions

@@ -25,7 +25,9 @@
 #     the flows get: each hpcc flow's time between applied samples (the
 #     module's samples count, read 2 s in and 2 s before the end) over its
 #     srtt, the median and 90th percentile over the flows (issue 56's
-#     "applied-sample interval"; FLOWS sets the count: 1, 16, 64, 256).
+#     "applied-sample interval"; FLOWS sets the count, 1 to 128).
+#     With RATE set, DELAY_MS (netem, each way) keeps a slow flow's data
+#     in flight between its segments, so that it stays busy and probed.
 #
 # DAEMONS="NAME=PATH[:CONF] ..." compares hpccd builds, or settings (CONF,
 # a configuration file for both hpccds; default none), in the same boot
@@ -42,8 +44,17 @@ REPS=${REPS:-1}
 SRV=198.18.0.2
 CLI=198.18.0.1
 FLOWS=${FLOWS:-100}
-RATE=${RATE:-0}     # iperf3 -b per flow; 0: unlimited (always in flight)
+# each flow's rate: TCP's own pacing capped (iperf3 --fq-rate, that is
+# SO_MAX_PACING_RATE), a segment at a time; 0: unlimited (always in
+# flight).  Not iperf3 -b, whose sender writes a 128 KB block at a time
+# and idles between them (2 Mbit/s: a burst every half second), so its
+# flows are not busy and hpccd stops probing them between bursts.
+RATE=${RATE:-0}
 RUN_S=${RUN_S:-10}
+DELAY_MS=${DELAY_MS:-0}  # netem delay each way on the veth; 0: none
+# one iperf3 client runs the flows, and it takes at most 128 (-P)
+[ "$FLOWS" -ge 1 ] && [ "$FLOWS" -le 128 ] ||
+	{ echo "FLOWS: 1 to 128 (iperf3 -P), not $FLOWS" >&2; exit 1; }
 FLOOD_S=${FLOOD_S:-5}
 TMP=$(mktemp -d)
 HZ=$(getconf CLK_TCK)
@@ -72,6 +83,12 @@ modprobe tcp_hpcc
 ns_pair bs $CLI br $SRV
 ip netns exec br sysctl -qw net.ipv4.tcp_congestion_control=cubic
 stand_in_hop bs v0
+# a round trip of 2 x DELAY_MS, so that a rate-limited flow keeps data in
+# flight between its segments (a busy flow, probed all along)
+if [ "$DELAY_MS" != 0 ]; then
+	tc -n bs qdisc add dev v0 root netem delay "${DELAY_MS}ms" limit 100000
+	tc -n br qdisc add dev v1 root netem delay "${DELAY_MS}ms" limit 100000
+fi
 ip netns exec br iperf3 -s -p 5201 >/dev/null 2>&1 &
 retry 50 sh -c "ip netns exec br ss -Hltn | grep -q ':5201'"
 
@@ -174,7 +191,8 @@ run() { # run CC NAME - FLOWS iperf3 flows with CC; prints the figures
 	p0=$(dstat bs probes-sent); t0=$(dstat bs telemetry-pushed)
 	s0=$(out_segs)
 	b0=$(busy_ticks); k0=$(kern_ticks); c0=$(cpu_ticks "$pid"); r0=$(cpu_ticks "$rpid")
-	ip netns exec bs iperf3 -c $SRV -p 5201 -C "$cc" -P "$FLOWS" -b "$RATE" \
+	ip netns exec bs iperf3 -c $SRV -p 5201 -C "$cc" -P "$FLOWS" \
+		$([ "$RATE" = 0 ] || echo "--fq-rate $RATE") \
 		-t "$RUN_S" -J > "$TMP/iperf.$cc" 2>&1 &
 	local ipid=$!
 	rm -f "$TMP/flows0" "$TMP/flows1"
