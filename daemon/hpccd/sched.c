@@ -397,16 +397,20 @@ static void out_drop(struct hpccd_flow *f, unsigned int i)
 	f->nout--;
 }
 
-bool hpccd_outstanding(const struct hpccd_flow *f, uint64_t probe_id)
+/* The index of probe @probe_id among @f's probes out; @f->nout if none. */
+static unsigned int out_index(const struct hpccd_flow *f, uint64_t probe_id)
 {
 	unsigned int i;
 
-	if (f->state != HPCCD_OUTSTANDING)
-		return false;
-	for (i = 0; i < f->nout; i++)
-		if (f->out_id[i] == probe_id)
-			return true;
-	return false;
+	for (i = 0; i < f->nout && f->out_id[i] != probe_id; i++)
+		;
+	return i;
+}
+
+bool hpccd_outstanding(const struct hpccd_flow *f, uint64_t probe_id)
+{
+	return f->state == HPCCD_OUTSTANDING &&
+	       out_index(f, probe_id) < f->nout;
 }
 
 bool hpccd_want(struct hpccd_sched *s, struct hpccd_flow *f, uint64_t now)
@@ -454,8 +458,7 @@ bool hpccd_response(struct hpccd_sched *s, struct hpccd_flow *f,
 
 	if (f->state != HPCCD_OUTSTANDING)
 		return false;
-	for (i = 0; i < f->nout && f->out_id[i] != probe_id; i++)
-		;
+	i = out_index(f, probe_id);
 	if (i == f->nout)
 		return false;
 	rtt = now > f->out_sent[i] ? now - f->out_sent[i] : 0;
