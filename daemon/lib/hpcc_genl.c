@@ -16,7 +16,20 @@ struct hpcc_ctrl_reply {
 	const char *group;	/* the group to find */
 	uint32_t grp;
 	uint16_t id;
+	uint64_t ops;		/* a bit per command id below 64 */
 };
+
+static void ctrl_ops(const struct nlattr *ops, struct hpcc_ctrl_reply *r)
+{
+	const struct nlattr *op, *a;
+
+	mnl_attr_for_each_nested(op, ops)
+		mnl_attr_for_each_nested(a, op)
+			if (mnl_attr_get_type(a) == CTRL_ATTR_OP_ID &&
+			    mnl_attr_validate(a, MNL_TYPE_U32) >= 0 &&
+			    mnl_attr_get_u32(a) < 64)
+				r->ops |= 1ULL << mnl_attr_get_u32(a);
+}
 
 static void ctrl_groups(const struct nlattr *groups, struct hpcc_ctrl_reply *r)
 {
@@ -50,12 +63,15 @@ static int ctrl_cb(const struct nlmsghdr *nlh, void *data)
 			r->id = mnl_attr_get_u16(a);
 		if (mnl_attr_get_type(a) == CTRL_ATTR_MCAST_GROUPS)
 			ctrl_groups(a, r);
+		if (mnl_attr_get_type(a) == CTRL_ATTR_OPS)
+			ctrl_ops(a, r);
 	}
 	return MNL_CB_OK;
 }
 
 static int ctrl_lookup(struct hpcc_genl *g, const char *family,
-		       const char *group, uint16_t *id, uint32_t *grp)
+		       const char *group, uint16_t *id, uint32_t *grp,
+		       uint64_t *ops)
 {
 	char buf[MNL_SOCKET_BUFFER_SIZE];
 	struct hpcc_ctrl_reply r = { .group = group };
@@ -73,6 +89,8 @@ static int ctrl_lookup(struct hpcc_genl *g, const char *family,
 		return -ENOENT;
 	*id = r.id;
 	*grp = r.grp;
+	if (ops)
+		*ops = r.ops;
 	return 0;
 }
 
@@ -81,7 +99,7 @@ int hpcc_genl_use_family(struct hpcc_genl *g, const char *family)
 	uint32_t grp;
 	int err;
 
-	err = ctrl_lookup(g, family, "", &g->family_id, &grp);
+	err = ctrl_lookup(g, family, "", &g->family_id, &grp, &g->ops);
 	if (err)
 		g->family_id = 0;
 	return err;
@@ -94,9 +112,10 @@ int hpcc_genl_resolve(struct hpcc_genl *g)
 
 	g->family_id = 0;
 	if (!g->notify_grp)
-		ctrl_lookup(g, "nlctrl", "notify", &ctrl_id, &g->notify_grp);
+		ctrl_lookup(g, "nlctrl", "notify", &ctrl_id, &g->notify_grp,
+			    NULL);
 	err = ctrl_lookup(g, HPCC_FAMILY_NAME, HPCC_MCGRP_EVENTS,
-			  &g->family_id, &g->events_grp);
+			  &g->family_id, &g->events_grp, &g->ops);
 	if (err)
 		g->family_id = 0;
 	return err;
@@ -435,6 +454,12 @@ static int params_cb(const struct nlmsghdr *nlh, void *data)
 	return MNL_CB_OK;
 }
 
+/* the command of a telemetry request: telemetry-set unless set otherwise */
+static uint8_t telemetry_cmd(const struct hpcc_genl *g)
+{
+	return g->telemetry_cmd ? g->telemetry_cmd : HPCC_CMD_TELEMETRY_SET;
+}
+
 uint32_t hpcc_genl_telemetry_put(struct hpcc_genl *g, void *buf,
 				 const struct hpcc_tuple *t,
 				 const struct hpcc_hop_rec *hops, int nhop,
@@ -452,7 +477,7 @@ uint32_t hpcc_genl_telemetry_put_rx(struct hpcc_genl *g, void *buf,
 	struct nlmsghdr *nlh;
 	int i;
 
-	nlh = hpcc_genl_msg(g, buf, HPCC_CMD_TELEMETRY_SET, 0);
+	nlh = hpcc_genl_msg(g, buf, telemetry_cmd(g), 0);
 	hpcc_genl_put_tuple(nlh, t);
 	for (i = 0; i < nhop; i++) {
 		struct nlattr *n = mnl_attr_nest_start(nlh, HPCC_A_FLOW_HOP);
@@ -486,7 +511,7 @@ uint32_t hpcc_genl_telemetry_put_u(struct hpcc_genl *g, void *buf,
 {
 	struct nlmsghdr *nlh;
 
-	nlh = hpcc_genl_msg(g, buf, HPCC_CMD_TELEMETRY_SET, 0);
+	nlh = hpcc_genl_msg(g, buf, telemetry_cmd(g), 0);
 	hpcc_genl_put_tuple(nlh, t);
 	if (n_flows)
 		mnl_attr_put_u32(nlh, HPCC_A_FLOW_N_FLOWS, n_flows);

@@ -47,6 +47,11 @@ struct hpcc_flow_msg {
  *	requests (one that timed out), or not from the kernel
  * @talks: requests hpcc_genl_talk() sent and waited for
  * @extack: the extack message of the last error reply, or ""
+ * @ops: the family's operations at the last lookup, a bit (HPCC_HAS())
+ *	per command id below 64
+ * @telemetry_cmd: the command of hpcc_genl_telemetry_put()'s requests:
+ *	HPCC_CMD_TELEMETRY_SET (0 is taken as that), or HPCC_CMD_TELEMETRY_PUSH
+ *	for a reply only when it has news
  */
 struct hpcc_genl {
 	struct mnl_socket *nl;
@@ -57,6 +62,8 @@ struct hpcc_genl {
 	uint64_t skipped;
 	uint64_t talks;
 	char extack[256];
+	uint64_t ops;
+	uint8_t telemetry_cmd;
 };
 
 /*
@@ -203,7 +210,8 @@ bool hpcc_flow_msg_tuple(const struct hpcc_flow_msg *m, struct hpcc_tuple *t);
  * @n_flows: the receiver-reported N (1..65535), sent as n-flows; 0: none
  *
  * No NLM_F_ACK: the module answers a request it takes with the flow's
- * reply (its in-flight and srtt) and one it refuses with an error message
+ * reply (its in-flight and srtt; as telemetry-push, @g->telemetry_cmd,
+ * only when they have news) and one it refuses with an error message
  * carrying the request's sequence number (-ENOENT: no such flow,
  * -EINVAL/-ERANGE: records refused, -EPERM: no CAP_NET_ADMIN).
  *

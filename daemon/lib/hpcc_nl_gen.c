@@ -236,6 +236,7 @@ const struct hpcc_nl_attr_desc hpcc_stats_desc[HPCC_A_STATS_MAX + 1] = {
 	[HPCC_A_STATS_NOTIFY_AUTH_UNKNOWN_KEY] = { "notify-auth-unknown-key", HPCC_NL_U64, 0, 0, NULL },
 	[HPCC_A_STATS_NOTIFY_AUTH_BAD] = { "notify-auth-bad", HPCC_NL_U64, 0, 0, NULL },
 	[HPCC_A_STATS_RX_U_APPLIED] = { "rx-u-applied", HPCC_NL_U64, 0, 0, NULL },
+	[HPCC_A_STATS_TELEMETRY_QUIET] = { "telemetry-quiet", HPCC_NL_U64, 0, 0, NULL },
 };
 
 const char *const hpcc_stats_names[HPCC_A_STATS_MAX + 1] = {
@@ -284,6 +285,7 @@ const char *const hpcc_stats_names[HPCC_A_STATS_MAX + 1] = {
 	[HPCC_A_STATS_NOTIFY_AUTH_UNKNOWN_KEY] = "notify-auth-unknown-key",
 	[HPCC_A_STATS_NOTIFY_AUTH_BAD] = "notify-auth-bad",
 	[HPCC_A_STATS_RX_U_APPLIED] = "rx-u-applied",
+	[HPCC_A_STATS_TELEMETRY_QUIET] = "telemetry-quiet",
 };
 
 const struct hpcc_nl_attr_desc hpcc_fcr_prefix_desc[HPCC_A_FCR_PREFIX_MAX + 1] = {
@@ -1011,6 +1013,11 @@ int hpcc_stats_parse(const struct nlattr *attr, size_t len, struct hpcc_stats_at
 			ok = plen == sizeof(out->rx_u_applied);
 			if (ok)
 				memcpy(&out->rx_u_applied, p, sizeof(out->rx_u_applied));
+			break;
+		case HPCC_A_STATS_TELEMETRY_QUIET:
+			ok = plen == sizeof(out->telemetry_quiet);
+			if (ok)
+				memcpy(&out->telemetry_quiet, p, sizeof(out->telemetry_quiet));
 			break;
 		default:
 			ok = 0;

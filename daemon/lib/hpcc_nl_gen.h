@@ -241,6 +241,7 @@ struct hpcc_stats_attrs {
 	uint64_t notify_auth_unknown_key;
 	uint64_t notify_auth_bad;
 	uint64_t rx_u_applied;
+	uint64_t telemetry_quiet;
 };
 
 /** hpcc_stats_parse() - fill @out from @len bytes of attributes at @attr;

@@ -254,21 +254,45 @@ static int hpcc_nl_hops(struct genl_info *info, struct hpcc_tlm *tlm,
 	return 0;
 }
 
-static int hpcc_nl_telemetry_set(struct sk_buff *skb, struct genl_info *info)
+/*
+ * hpcc_nl_news() - has telemetry-push's reply news for the sender of @e,
+ * whose state is now @pub?  Yes when in-flight is not what the last reply
+ * said, when srtt moved by more than an eighth from that reply's, and at
+ * every HPCC_PUSH_REPLY_EVERY-th sample, which mends a reply the sender
+ * lost.  A yes is taken as the reply sent.  Under @e->tlm_lock.
+ */
+static bool hpcc_nl_news(struct hpcc_ent *e, const struct hpcc_pub *pub)
+{
+	u32 told = e->told_srtt_us;
+	u32 d = pub->srtt_us > told ? pub->srtt_us - told :
+				      told - pub->srtt_us;
+
+	if (pub->in_flight == e->told_in_flight && d <= told / 8 &&
+	    ++e->quiet < HPCC_PUSH_REPLY_EVERY)
+		return false;
+	e->told_in_flight = pub->in_flight;
+	e->told_srtt_us = pub->srtt_us;
+	e->quiet = 0;
+	return true;
+}
+
+/*
+ * hpcc_nl_telemetry() - telemetry-set, and with @push telemetry-push: the
+ * reply only when hpcc_nl_news() says so.  @tb: the request's attributes,
+ * checked by their policy; @err: the parse's outcome.
+ */
+static int hpcc_nl_telemetry(struct genl_info *info, struct nlattr **tb,
+			     int err, bool push)
 {
 	struct hpcc_net *hn = hpcc_nl_net(info);
-	struct nlattr *tb[HPCC_A_FLOW_RX_U + 1];
 	struct sk_buff *msg;
 	struct hpcc_tlm tlm = {};
 	struct hpcc_key key;
 	struct hpcc_pub pub;
 	struct hpcc_ent *e;
-	bool bad_count;
+	bool bad_count, reply = true;
 	void *hdr;
-	int err;
 
-	err = nlmsg_parse(info->nlhdr, GENL_HDRLEN, tb, HPCC_A_FLOW_RX_U,
-			  hpcc_telemetry_set_nl_policy, info->extack);
 	if (!err)
 		err = hpcc_nl_key(info, tb, &key);
 	if (!err && tb[HPCC_A_FLOW_RX_W] && !tb[HPCC_A_FLOW_RX_BASED]) {
@@ -303,10 +327,17 @@ static int hpcc_nl_telemetry_set(struct sk_buff *skb, struct genl_info *info)
 	/* the receiver's N, 1..65535 (policy); 0 when it reported none */
 	tlm.n_flows = tb[HPCC_A_FLOW_N_FLOWS] ?
 		      nla_get_u32(tb[HPCC_A_FLOW_N_FLOWS]) : 0;
-	msg = genlmsg_new(nla_total_size(sizeof(u8)) +
-			  nla_total_size(sizeof(u32)), GFP_KERNEL);
-	if (!msg)
-		return -ENOMEM;
+	/* telemetry-set's reply is allocated first, so that a sample stored
+	 * is never refused; telemetry-push's only when it has news (a reply
+	 * it cannot allocate is news at the next sample)
+	 */
+	msg = NULL;
+	if (!push) {
+		msg = genlmsg_new(nla_total_size(sizeof(u8)) +
+				  nla_total_size(sizeof(u32)), GFP_KERNEL);
+		if (!msg)
+			return -ENOMEM;
+	}
 
 	rcu_read_lock();
 	e = hpcc_ent_lookup(hn, &key);
@@ -331,12 +362,35 @@ static int hpcc_nl_telemetry_set(struct sk_buff *skb, struct genl_info *info)
 	WRITE_ONCE(e->tlm_time, ktime_get_ns());
 	WRITE_ONCE(e->tlm_gen, e->tlm_gen + 1);
 	WRITE_ONCE(e->telemetry_in, e->telemetry_in + 1);
-	write_sequnlock_bh(&e->tlm_lock);
 	hpcc_pub_read(e, &pub);
+	if (push)
+		reply = hpcc_nl_news(e, &pub);
+	write_sequnlock_bh(&e->tlm_lock);
 	rcu_read_unlock();
 	hpcc_stat_inc(hn, HPCC_STAT_TELEMETRY_ACCEPTED);
+	if (!reply) {
+		hpcc_stat_inc(hn, HPCC_STAT_TELEMETRY_QUIET);
+		return 0;
+	}
+	if (!msg) {
+		msg = genlmsg_new(nla_total_size(sizeof(u8)) +
+				  nla_total_size(sizeof(u32)), GFP_KERNEL);
+		if (!msg) {
+			/* the news untold: the next sample tells it */
+			rcu_read_lock();
+			e = hpcc_ent_lookup(hn, &key);
+			if (e) {
+				write_seqlock_bh(&e->tlm_lock);
+				e->told_in_flight = HPCC_TOLD_NONE;
+				write_sequnlock_bh(&e->tlm_lock);
+			}
+			rcu_read_unlock();
+			return 0;
+		}
+	}
 
 	hdr = genlmsg_put_reply(msg, info, &hpcc_genl_family, 0,
+				push ? HPCC_CMD_TELEMETRY_PUSH :
 				HPCC_CMD_TELEMETRY_SET);
 	if (!hdr || nla_put_u8(msg, HPCC_A_FLOW_IN_FLIGHT, pub.in_flight) ||
 	    nla_put_u32(msg, HPCC_A_FLOW_SRTT, pub.srtt_us)) {
@@ -345,6 +399,25 @@ static int hpcc_nl_telemetry_set(struct sk_buff *skb, struct genl_info *info)
 	}
 	genlmsg_end(msg, hdr);
 	return genlmsg_reply(msg, info);
+}
+
+/* parsed here, so that what the policy refuses is counted */
+static int hpcc_nl_telemetry_set(struct sk_buff *skb, struct genl_info *info)
+{
+	struct nlattr *tb[HPCC_A_FLOW_RX_U + 1];
+	int err;
+
+	err = nlmsg_parse(info->nlhdr, GENL_HDRLEN, tb, HPCC_A_FLOW_RX_U,
+			  hpcc_telemetry_set_nl_policy, info->extack);
+	return hpcc_nl_telemetry(info, tb, err, false);
+}
+
+/* a command after resv_start_op: the core parses by the op's policy, and
+ * refuses what it does not take before the module sees it
+ */
+static int hpcc_nl_telemetry_push(struct sk_buff *skb, struct genl_info *info)
+{
+	return hpcc_nl_telemetry(info, info->attrs, 0, true);
 }
 
 /* The most hpcc_nl_put_tuple() puts (an IPv6 flow). */
@@ -1012,6 +1085,7 @@ static int hpcc_nl_stats_get(struct sk_buff *skb, struct genl_info *info)
 		[HPCC_STAT_NOTIFY_AUTH_UNKNOWN_KEY] = HPCC_A_STATS_NOTIFY_AUTH_UNKNOWN_KEY,
 		[HPCC_STAT_NOTIFY_AUTH_BAD] = HPCC_A_STATS_NOTIFY_AUTH_BAD,
 		[HPCC_STAT_RX_U_APPLIED] = HPCC_A_STATS_RX_U_APPLIED,
+		[HPCC_STAT_TELEMETRY_QUIET] = HPCC_A_STATS_TELEMETRY_QUIET,
 	};
 	struct hpcc_net *hn = hpcc_nl_net(info);
 	struct sk_buff *msg;
@@ -1082,6 +1156,13 @@ static const struct genl_ops hpcc_nl_ops[] = {
 		.flags = GENL_UNS_ADMIN_PERM,
 		.doit = hpcc_nl_telemetry_set,
 		/* no .policy: parsed (and rejections counted) by the handler */
+	},
+	{
+		.cmd = HPCC_CMD_TELEMETRY_PUSH,
+		.flags = GENL_UNS_ADMIN_PERM,
+		.doit = hpcc_nl_telemetry_push,
+		.policy = hpcc_telemetry_push_nl_policy,
+		.maxattr = HPCC_A_FLOW_RX_U,
 	},
 	{
 		.cmd = HPCC_CMD_FLOW_GET,

@@ -167,4 +167,20 @@ static const struct nla_policy hpcc_fcr_set_nl_policy[HPCC_A_FCR_KEY_OVERLAP + 1
 	[HPCC_A_FCR_KEY_OVERLAP] = NLA_POLICY_MAX(NLA_U32, 3600),
 };
 
+/* HPCC_CMD_TELEMETRY_PUSH - do */
+static const struct nla_policy hpcc_telemetry_push_nl_policy[HPCC_A_FLOW_RX_U + 1] = {
+	[HPCC_A_FLOW_FAMILY] = { .type = NLA_U16, },
+	[HPCC_A_FLOW_SADDR4] = { .type = NLA_U32, },
+	[HPCC_A_FLOW_DADDR4] = { .type = NLA_U32, },
+	[HPCC_A_FLOW_SADDR6] = NLA_POLICY_EXACT_LEN(16),
+	[HPCC_A_FLOW_DADDR6] = NLA_POLICY_EXACT_LEN(16),
+	[HPCC_A_FLOW_SPORT] = { .type = NLA_U16, },
+	[HPCC_A_FLOW_DPORT] = { .type = NLA_U16, },
+	[HPCC_A_FLOW_HOP] = NLA_POLICY_NESTED(hpcc_hop_nl_policy),
+	[HPCC_A_FLOW_N_FLOWS] = NLA_POLICY_FULL_RANGE(NLA_U32, &hpcc_a_flow_n_flows_range),
+	[HPCC_A_FLOW_RX_BASED] = { .type = NLA_FLAG, },
+	[HPCC_A_FLOW_RX_W] = NLA_POLICY_FULL_RANGE(NLA_U32, &hpcc_a_flow_rx_w_range),
+	[HPCC_A_FLOW_RX_U] = { .type = NLA_U32, },
+};
+
 #endif /* _HPCC_NL_POLICY_H */

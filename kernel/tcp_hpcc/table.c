@@ -158,6 +158,7 @@ struct hpcc_ent *hpcc_ent_create(struct hpcc_net *hn,
 	e->bound_dev_if = bound_dev_if;
 	e->hn = hn;
 	seqlock_init(&e->tlm_lock);
+	e->told_in_flight = HPCC_TOLD_NONE;
 	spin_lock_init(&e->fcr_lock);
 	seqcount_init(&e->pub_seq);
 

@@ -146,6 +146,7 @@ enum hpcc_stat {
 	HPCC_STAT_NOTIFY_AUTH_UNKNOWN_KEY,
 	HPCC_STAT_NOTIFY_AUTH_BAD,
 	HPCC_STAT_RX_U_APPLIED,
+	HPCC_STAT_TELEMETRY_QUIET,
 	HPCC_STAT_NUM
 };
 
@@ -339,6 +340,12 @@ struct hpcc_pub {
  *	preemption off, read by netlink in process context
  * @pub: what netlink reports, one event's values together
  * @telemetry_in: samples received (netlink writers, under @tlm_lock)
+ * @told_srtt_us: srtt the flow's last telemetry reply carried, us
+ *	(netlink writers, under @tlm_lock)
+ * @told_in_flight: in-flight that reply carried; HPCC_TOLD_NONE before the
+ *	first (under @tlm_lock)
+ * @quiet: telemetry-push samples since that reply, 0..HPCC_PUSH_REPLY_EVERY
+ *	- 1 (under @tlm_lock)
  * @flowlabel: an IPv6 flow's flow label on its data packets, 0..0xfffff
  *	(hpcc_flowlabel_check()); written under the socket lock, read by
  *	netlink locklessly
@@ -365,6 +372,9 @@ struct hpcc_pub {
  *	finds the socket by the established-socket lookup and only compares
  *	it with @sk, under bh_lock_sock(), to know the entry is its
  */
+/* struct hpcc_ent's told_in_flight before a telemetry reply told one */
+#define HPCC_TOLD_NONE	0xff
+
 struct hpcc_ent {
 	struct hlist_node node;
 	struct rcu_head rcu;
@@ -400,6 +410,9 @@ struct hpcc_ent {
 	seqcount_t pub_seq;
 	struct hpcc_pub pub;
 	u64 telemetry_in;
+	u32 told_srtt_us;
+	u8 told_in_flight;
+	u8 quiet;
 	u32 flowlabel;
 
 	spinlock_t fcr_lock;	/* fcr[], fcr_gen, fcr_in */

@@ -880,6 +880,46 @@ u.sendto(ccm(1, cli, 40091, srv, 5291, seq, 0), (cli, 6862))' \
 	return $rc
 }
 
+# telemetry-push replies only with news for the sender: an idle flow
+# (in-flight 0 and srtt the same at every sample) gets the reply at its
+# first sample and at every 16th (push-reply-every) after it; the others
+# count telemetry-quiet.  telemetry-set replies to each.
+push_quiet() {
+	local q0 q1 a0 a1 out i n=0 rc=0 pids=
+	ip netns exec hr python3 -c '
+import socket, time
+s = socket.socket()
+s.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)
+s.bind(("'$SRV'", 5209)); s.listen(1); c, _ = s.accept(); time.sleep(300)' &
+	pids=$!
+	retry 50 sh -c "ip netns exec hr ss -Hltn | grep -q ':5209 '" || rc=1
+	ip netns exec hs python3 -c '
+import socket, time
+s = socket.socket()
+s.setsockopt(socket.IPPROTO_TCP, socket.TCP_CONGESTION, b"hpcc")
+s.bind(("'$CLI'", 40077)); s.connect(("'$SRV'", 5209)); time.sleep(300)' &
+	pids="$pids $!"
+	[ $rc = 0 ] && retry 50 sh -c "ip netns exec hs '$NL' flow-get $CLI 40077 $SRV 5209 >/dev/null" || rc=1
+	q0=$(stat_of hs telemetry_quiet); a0=$(stat_of hs telemetry_accepted)
+	for i in $(seq 1 33); do
+		[ $rc = 0 ] || break
+		out=$(nls telemetry-push $CLI 40077 $SRV 5209 7,3,1000000000,$((i * 1000)),0,0) || rc=1
+		case "$out" in
+		quiet) ;;
+		in_flight=*) n=$((n + 1)); echo "sample $i: $out" ;;
+		*) echo "sample $i: $out"; rc=1 ;;
+		esac
+	done
+	q1=$(stat_of hs telemetry_quiet); a1=$(stat_of hs telemetry_accepted)
+	out=$(nls telemetry $CLI 40077 $SRV 5209 7,3,1000000000,34000,0,0) || rc=1
+	echo "telemetry-push: replies $n of 33, telemetry-quiet +$((q1 - q0)), telemetry-accepted +$((a1 - a0)); telemetry-set: $out"
+	# shellcheck disable=SC2086
+	kill $pids 2>/dev/null
+	wait $pids 2>/dev/null
+	[ $rc = 0 ] && [ $n = 3 ] && [ $((q1 - q0)) = 30 ] &&
+		[ $((a1 - a0)) = 33 ] && [ "${out#in_flight=0 }" != "$out" ]
+}
+
 unload() {
 	cleanup
 	retry 100 sh -c '[ "$(cat /sys/module/tcp_hpcc/refcnt)" = 0 ]' &&
@@ -887,7 +927,7 @@ unload() {
 }
 
 ktap_print_header
-ktap_set_plan 22
+ktap_set_plan 23
 t "an iperf3 flow with hpcc gets HPCC state (flow-get)" setup
 t "line-rate start: W = W_init = line rate x T" line_rate_start
 t "W, Wc, U, incStage follow hpcc-replay; cwnd = W/mss, pacing = W/T" follows_core
@@ -909,5 +949,6 @@ t "a loss is counted as a reduction and caps W at half of W_init" loss_caps_w
 t "probes and responses are consumed before TCP; a packet socket sees them; no header, or SYN/seq/window set, goes to TCP" probes_consumed
 t "a flow's sequence numbers only for CAP_NET_ADMIN over the namespace (flow-get, dump); events neither" seq_numbers_private
 t "the kernel log of an FCR message or CCM notification outside the window has no sequence number" log_without_seq
+t "telemetry-push replies with news only: first, then every 16th sample of an idle flow" push_quiet
 t "the module unloads afterwards" unload
 ktap_finished

@@ -8,6 +8,8 @@
  *   hpcc_nl telemetry SADDR SPORT DADDR DPORT HOP... [n=N]
  *   hpcc_nl telemetry SADDR SPORT DADDR DPORT u=U [n=N]
  *           (IPv4 or IPv6 addresses)
+ *   hpcc_nl telemetry-push ...                   as telemetry, by
+ *           telemetry-push: prints the reply, or "quiet" without one
  *           HOP = switch_id,port_id,rate_bps,ts_ns,tx_bytes,qlen; n=N sends
  *           N as the receiver-reported n-flows; u=U sends only the
  *           receiver's U (rx-u, Q16), no record
@@ -560,6 +562,10 @@ int main(int ac, char **av)
 			printf("interrupted\n");
 		return err == -EINTR ? 0 : report(err);
 	}
+	if (!strcmp(av[1], "telemetry-push")) {
+		g.telemetry_cmd = HPCC_CMD_TELEMETRY_PUSH;
+		av[1] = "telemetry";
+	}
 	if (!strcmp(av[1], "telemetry") && ac >= 6 && ac - 6 <= 16) {
 		if (!strncmp(av[ac - 1], "n=", 2))
 			tel_n_flows = strtoul(av[--ac] + 2, NULL, 0);
@@ -568,11 +574,15 @@ int main(int ac, char **av)
 		for (i = 6; i < ac; i++)
 			if (parse_hop(av[i], &hops[i - 6]))
 				goto usage;
+		memset(&reply, 0, sizeof(reply));
 		err = telemetry(av + 2, hops, ac - 6, &reply);
 		if (err)
 			return report(err);
-		printf("in_flight=%u srtt=%u\n", reply.a.in_flight,
-		       reply.a.srtt);
+		if (!reply.cmd)
+			printf("quiet\n");
+		else
+			printf("in_flight=%u srtt=%u\n", reply.a.in_flight,
+			       reply.a.srtt);
 		return 0;
 	}
 	if (!strcmp(av[1], "params-get"))
