@@ -57,7 +57,7 @@ enum {
 	C_TCP_LOOKUPS, C_TCP_LOOKUPS_FAILED, C_PROBES_LOOKUP_FAILED,
 	C_NEIGH_LOOKUPS, C_NEIGH_STALLS, C_PROBES_RP_NH,
 	C_PROBES_OWN_FLOW, C_TCP_DUMPS, C_TCP_FLOWS_LEARNED,
-	C_PACKETS_TRUNCATED, C_PROBES_PIPE_SKIPPED,
+	C_PACKETS_TRUNCATED, C_PROBES_PIPE_SKIPPED, C_TELEMETRY_REPLIES,
 	C_PARSE_BASE,
 	C_NUM = C_PARSE_BASE + HPCC_PARSE_NUM
 };
@@ -175,12 +175,14 @@ struct hpccd_link {
  * @buf: its buffer
  * @ring: sequence number and flow of recent requests on @genl, by
  *	seq % PUSH_RING, and whether it was a flow-get (@ask)
+ * @npush: telemetry requests in @batch
  *
  * push.c writes it; main.c opens and closes @genl.
  */
 struct hpccd_push {
 	struct hpcc_genl genl;
 	struct mnl_nlmsg_batch *batch;
+	unsigned int npush;
 	char buf[2 * PUSH_BATCH];
 	struct {
 		uint32_t seq;

@@ -19,6 +19,9 @@ void push_flush(void)
 	if (!D.push.batch)
 		return;
 	err = hpcc_genl_send_batch(&D.push.genl, D.push.batch);
+	if (!err)
+		D.counters[C_TELEMETRY_PUSHED] += D.push.npush;
+	D.push.npush = 0;
 	if (err) {
 		/* the module refused the whole batch at the socket (it is
 		 * going, or memory is short): its flows keep probing
@@ -29,12 +32,19 @@ void push_flush(void)
 	mnl_nlmsg_batch_reset(D.push.batch);
 }
 
-/* push_slot() - where the next request of the burst's batch goes */
+/*
+ * push_slot() - where the next request of the burst's batch goes.  The
+ * samples go as telemetry-push, whose reply comes only with news, when the
+ * module has it; else as telemetry-set.
+ */
 static struct nlmsghdr *push_slot(void)
 {
 	if (!D.push.batch)
 		D.push.batch = mnl_nlmsg_batch_start(D.push.buf, PUSH_BATCH);
 	D.push.genl.family_id = D.link.req.family_id;
+	D.push.genl.telemetry_cmd =
+		D.link.req.ops & HPCC_HAS(HPCC_CMD_TELEMETRY_PUSH) ?
+		HPCC_CMD_TELEMETRY_PUSH : HPCC_CMD_TELEMETRY_SET;
 	return mnl_nlmsg_batch_current(D.push.batch);
 }
 
@@ -49,8 +59,13 @@ static void push_queued(uint32_t seq, bool ask, const struct hpcc_tuple *t)
 	D.push.ring[seq % PUSH_RING].seq = seq;
 	D.push.ring[seq % PUSH_RING].ask = ask;
 	D.push.ring[seq % PUSH_RING].t = *t;
-	if (!mnl_nlmsg_batch_next(D.push.batch))
+	D.push.npush += !ask;
+	if (!mnl_nlmsg_batch_next(D.push.batch)) {
+		/* this one starts the next batch */
+		D.push.npush -= !ask;
 		push_flush();
+		D.push.npush = !ask;
+	}
 }
 
 /* Queue a telemetry-set for flow @t; the batch goes out when it is full or
@@ -112,9 +127,10 @@ static struct hpccd_flow *push_flow(uint32_t seq)
 	return hpccd_flow_find(&D.sched, &D.push.ring[seq % PUSH_RING].t);
 }
 
-/* The module took a push: what it says of the flow now.  The reply names
- * no flow (in-flight and srtt only); its sequence number does.  Or the
- * reply to a flow-get of ask_flow().
+/* The module took a push: what it says of the flow now (telemetry-push:
+ * only when it has news, so a flow keeps what the last reply said).  The
+ * reply names no flow (in-flight and srtt only); its sequence number
+ * does.  Or the reply to a flow-get of ask_flow().
  */
 static int push_reply_cb(const struct nlmsghdr *nlh, void *data)
 {
@@ -132,9 +148,10 @@ static int push_reply_cb(const struct nlmsghdr *nlh, void *data)
 			flow_got(f, &m);
 		return MNL_CB_OK;
 	}
-	if (m.cmd != HPCC_CMD_TELEMETRY_SET)
+	if (m.cmd != HPCC_CMD_TELEMETRY_SET &&
+	    m.cmd != HPCC_CMD_TELEMETRY_PUSH)
 		return MNL_CB_OK;
-	D.counters[C_TELEMETRY_PUSHED]++;
+	D.counters[C_TELEMETRY_REPLIES]++;
 	f = push_flow(nlh->nlmsg_seq);
 	/* a flow whose sending resumed while its last probe was out is
 	 * probed again

@@ -51,6 +51,7 @@ static const char *const counter_names[C_PARSE_BASE] = {
 	"tcp-lookups-failed", "probes-lookup-failed", "neighbour-lookups",
 	"neighbour-stalls", "probes-rp-nh", "probes-own-flow", "tcp-dumps",
 	"tcp-flows-learned", "packets-truncated", "probes-pipeline-skipped",
+	"telemetry-replies",
 };
 
 /* Packets the packet sockets dropped for a full receive buffer. */

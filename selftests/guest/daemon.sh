@@ -110,9 +110,11 @@ sys.exit(0 if e["sum_received"]["bytes"] > 0 else 1)' "$TMP/iperf.$1" ||
 }
 
 telemetry_reaches_module() {
-	local s0 p0
+	local s0 p0 r0 q0
 	s0=$(mstat hs samples)
 	p0=$(dstat hs telemetry-pushed)
+	r0=$(dstat hs telemetry-replies)
+	q0=$(mstat hs telemetry-quiet)
 	# up to 30 s, stopped once the check passes: each check takes 1-2 s
 	# in the guest and the first fresh sample came 4-11 s into such flows
 	# (the "telemetry after" of kill_restart_mid_flow below), so a 10-s
@@ -125,8 +127,11 @@ telemetry_reaches_module() {
 	iperf_stop 6001
 	echo "sender: probes-sent $(dstat hs probes-sent) responses-received $(dstat hs responses-received) telemetry-pushed $p0 -> $(dstat hs telemetry-pushed) timed-out $(dstat hs probes-timed-out)"
 	echo "receiver: probes-received $(dstat hr probes-received) responses-sent $(dstat hr responses-sent)"
-	echo "module (sender): samples $s0 -> $(mstat hs samples), responses-consumed $(mstat hs responses-consumed)"
-	[ "$(dstat hs telemetry-pushed)" -ge $((p0 + 10)) ] &&
+	echo "module (sender): samples $s0 -> $(mstat hs samples), responses-consumed $(mstat hs responses-consumed), telemetry-quiet $q0 -> $(mstat hs telemetry-quiet); telemetry-replies $r0 -> $(dstat hs telemetry-replies)"
+	# by telemetry-push: a busy flow's samples mostly without a reply
+	[ "$(mstat hs telemetry-quiet)" -gt "$q0" ] &&
+		[ $(($(dstat hs telemetry-replies) - r0)) -lt $(($(dstat hs telemetry-pushed) - p0)) ] &&
+		[ "$(dstat hs telemetry-pushed)" -ge $((p0 + 10)) ] &&
 		[ "$(dstat hr responses-sent)" -ge 10 ] &&
 		[ "$(mstat hs samples)" -gt "$s0" ] &&
 		[ "$(dstat hs telemetry-rejected)" = 0 ]
