@@ -255,25 +255,51 @@ static int hpcc_nl_hops(struct genl_info *info, struct hpcc_tlm *tlm,
 }
 
 /*
- * hpcc_nl_news() - has telemetry-push's reply news for the sender of @e,
- * whose state is now @pub?  Yes when in-flight is not what the last reply
- * said, when srtt moved by more than an eighth from that reply's, and at
- * every HPCC_PUSH_REPLY_EVERY-th sample, which mends a reply the sender
- * lost.  A yes is taken as the reply sent.  Under @e->tlm_lock.
+ * hpcc_nl_news() - has a telemetry reply news for socket @portid about @e,
+ * whose state is now @pub?  Always with @all (telemetry-set replies to
+ * every sample).  Else yes when in-flight is not what the last reply said,
+ * when srtt moved by more than an eighth from that reply's, when the
+ * module told the flow's state otherwise since (@e->tell_gen: an event or
+ * a flow-get, after which the sender's view may be either), when the last
+ * reply went to another socket, and at every HPCC_PUSH_REPLY_EVERY-th
+ * sample, which mends a reply the sender lost.  A yes is taken as the
+ * reply sent.  Under @e->tlm_lock.
  */
-static bool hpcc_nl_news(struct hpcc_ent *e, const struct hpcc_pub *pub)
+static bool hpcc_nl_news(struct hpcc_ent *e, const struct hpcc_pub *pub,
+			 u32 portid, bool all)
 {
+	u32 gen = (u32)atomic_read(&e->tell_gen);
 	u32 told = e->told_srtt_us;
 	u32 d = pub->srtt_us > told ? pub->srtt_us - told :
 				      told - pub->srtt_us;
 
-	if (pub->in_flight == e->told_in_flight && d <= told / 8 &&
+	if (!all && pub->in_flight == e->told_in_flight && d <= told / 8 &&
+	    gen == e->told_gen && portid == e->told_portid &&
 	    ++e->quiet < HPCC_PUSH_REPLY_EVERY)
 		return false;
 	e->told_in_flight = pub->in_flight;
 	e->told_srtt_us = pub->srtt_us;
+	e->told_gen = gen;
+	e->told_portid = portid;
 	e->quiet = 0;
 	return true;
+}
+
+/* A reply decided on was not sent or not delivered: the next sample
+ * tells its news.  @e is looked up again (the caller left RCU).
+ */
+static void hpcc_nl_untold(struct hpcc_net *hn, const struct hpcc_key *key)
+{
+	struct hpcc_ent *e;
+
+	rcu_read_lock();
+	e = hpcc_ent_lookup(hn, key);
+	if (e) {
+		write_seqlock_bh(&e->tlm_lock);
+		e->told_in_flight = HPCC_TOLD_NONE;
+		write_sequnlock_bh(&e->tlm_lock);
+	}
+	rcu_read_unlock();
 }
 
 /*
@@ -363,8 +389,7 @@ static int hpcc_nl_telemetry(struct genl_info *info, struct nlattr **tb,
 	WRITE_ONCE(e->tlm_gen, e->tlm_gen + 1);
 	WRITE_ONCE(e->telemetry_in, e->telemetry_in + 1);
 	hpcc_pub_read(e, &pub);
-	if (push)
-		reply = hpcc_nl_news(e, &pub);
+	reply = hpcc_nl_news(e, &pub, info->snd_portid, !push);
 	write_sequnlock_bh(&e->tlm_lock);
 	rcu_read_unlock();
 	hpcc_stat_inc(hn, HPCC_STAT_TELEMETRY_ACCEPTED);
@@ -376,15 +401,7 @@ static int hpcc_nl_telemetry(struct genl_info *info, struct nlattr **tb,
 		msg = genlmsg_new(nla_total_size(sizeof(u8)) +
 				  nla_total_size(sizeof(u32)), GFP_KERNEL);
 		if (!msg) {
-			/* the news untold: the next sample tells it */
-			rcu_read_lock();
-			e = hpcc_ent_lookup(hn, &key);
-			if (e) {
-				write_seqlock_bh(&e->tlm_lock);
-				e->told_in_flight = HPCC_TOLD_NONE;
-				write_sequnlock_bh(&e->tlm_lock);
-			}
-			rcu_read_unlock();
+			hpcc_nl_untold(hn, &key);
 			return 0;
 		}
 	}
@@ -398,7 +415,15 @@ static int hpcc_nl_telemetry(struct genl_info *info, struct nlattr **tb,
 		return -EMSGSIZE;
 	}
 	genlmsg_end(msg, hdr);
-	return genlmsg_reply(msg, info);
+	err = genlmsg_reply(msg, info);
+	if (err && push) {
+		/* the sample is stored: no error for it, but the news (the
+		 * sender's receive buffer was full) is told again
+		 */
+		hpcc_nl_untold(hn, &key);
+		return 0;
+	}
+	return err;
 }
 
 /* parsed here, so that what the policy refuses is counted */
@@ -530,6 +555,10 @@ static int hpcc_nl_fill_flow(struct sk_buff *msg, struct hpcc_ent *e,
 	struct hpcc_pub p;
 	void *hdr;
 
+	/* the reader's view of the flow is now this one, not the last
+	 * telemetry reply's (hpcc_nl_news())
+	 */
+	atomic_inc(&e->tell_gen);
 	hpcc_pub_read(e, &p);
 	if (!p.w_ai) {
 		rcu_read_lock();
@@ -1128,6 +1157,10 @@ void hpcc_nl_flow_event(struct hpcc_ent *e, u8 cmd)
 	struct sk_buff *msg;
 	void *hdr;
 
+	/* a listener's view of the flow may now differ from the last
+	 * telemetry reply's (hpcc_nl_news())
+	 */
+	atomic_inc(&e->tell_gen);
 	if (!genl_has_listeners(&hpcc_genl_family, net, HPCC_NLGRP_EVENTS))
 		return;
 	/* the exact size: a burst of connections fills a listener's receive

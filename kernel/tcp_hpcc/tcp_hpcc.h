@@ -343,7 +343,12 @@ struct hpcc_pub {
  * @told_srtt_us: srtt the flow's last telemetry reply carried, us
  *	(netlink writers, under @tlm_lock)
  * @told_in_flight: in-flight that reply carried; HPCC_TOLD_NONE before the
- *	first (under @tlm_lock)
+ *	first, or after one that was not delivered (under @tlm_lock)
+ * @told_portid: the socket that reply went to (under @tlm_lock)
+ * @told_gen: @tell_gen when it was sent (under @tlm_lock)
+ * @tell_gen: bumped whenever the module tells a flow's state outside a
+ *	telemetry reply (an event, a flow-get): the sender's view may then
+ *	differ from the last reply's, so the next telemetry-push replies
  * @quiet: telemetry-push samples since that reply, 0..HPCC_PUSH_REPLY_EVERY
  *	- 1 (under @tlm_lock)
  * @flowlabel: an IPv6 flow's flow label on its data packets, 0..0xfffff
@@ -411,6 +416,9 @@ struct hpcc_ent {
 	struct hpcc_pub pub;
 	u64 telemetry_in;
 	u32 told_srtt_us;
+	u32 told_portid;
+	u32 told_gen;
+	atomic_t tell_gen;
 	u8 told_in_flight;
 	u8 quiet;
 	u32 flowlabel;

@@ -881,11 +881,13 @@ u.sendto(ccm(1, cli, 40091, srv, 5291, seq, 0), (cli, 6862))' \
 }
 
 # telemetry-push replies only with news for the sender: an idle flow
-# (in-flight 0 and srtt the same at every sample) gets the reply at its
-# first sample and at every 16th (push-reply-every) after it; the others
-# count telemetry-quiet.  telemetry-set replies to each.
+# (in-flight 0 and srtt the same at every sample), 33 samples on one
+# socket with a flow-get after the 20th, gets the reply at its 1st, at the
+# 17th (push-reply-every) and at the 21st (the flow-get told its state
+# since); the others count telemetry-quiet.  A sample from another socket
+# is news to it.  telemetry-set replies to each.
 push_quiet() {
-	local q0 q1 a0 a1 out i n=0 rc=0 pids=
+	local q0 q1 a0 a1 out got i rc=0 pids=
 	ip netns exec hr python3 -c '
 import socket, time
 s = socket.socket()
@@ -901,23 +903,22 @@ s.bind(("'$CLI'", 40077)); s.connect(("'$SRV'", 5209)); time.sleep(300)' &
 	pids="$pids $!"
 	[ $rc = 0 ] && retry 50 sh -c "ip netns exec hs '$NL' flow-get $CLI 40077 $SRV 5209 >/dev/null" || rc=1
 	q0=$(stat_of hs telemetry_quiet); a0=$(stat_of hs telemetry_accepted)
-	for i in $(seq 1 33); do
-		[ $rc = 0 ] || break
-		out=$(nls telemetry-push $CLI 40077 $SRV 5209 7,3,1000000000,$((i * 1000)),0,0) || rc=1
-		case "$out" in
-		quiet) ;;
-		in_flight=*) n=$((n + 1)); echo "sample $i: $out" ;;
-		*) echo "sample $i: $out"; rc=1 ;;
-		esac
-	done
+	out=$(nls telemetry-push $CLI 40077 $SRV 5209 7,3,1000000000,1000,0,0 r=33 g=20) || rc=1
+	got=$(echo "$out" | sed -n 's/^\([0-9]*\): in_flight=.*/\1/p' | tr '\n' ' ')
 	q1=$(stat_of hs telemetry_quiet); a1=$(stat_of hs telemetry_accepted)
-	out=$(nls telemetry $CLI 40077 $SRV 5209 7,3,1000000000,34000,0,0) || rc=1
-	echo "telemetry-push: replies $n of 33, telemetry-quiet +$((q1 - q0)), telemetry-accepted +$((a1 - a0)); telemetry-set: $out"
+	echo "telemetry-push, one socket: replies at samples ${got:-none}, telemetry-quiet +$((q1 - q0)), telemetry-accepted +$((a1 - a0))"
+	[ "$got" = "1 17 21 " ] && [ $((q1 - q0)) = 30 ] && [ $((a1 - a0)) = 33 ] || rc=1
+	out=$(nls telemetry-push $CLI 40077 $SRV 5209 7,3,1000000000,2000,0,0 r=2) || rc=1
+	got=$(echo "$out" | sed -n 's/^\([0-9]*\): in_flight=.*/\1/p' | tr '\n' ' ')
+	echo "telemetry-push, another socket: replies at samples ${got:-none}"
+	[ "$got" = "1 " ] || rc=1
+	out=$(nls telemetry $CLI 40077 $SRV 5209 7,3,1000000000,3000,0,0) || rc=1
+	echo "telemetry-set: $out"
+	case "$out" in in_flight=0\ *) ;; *) rc=1 ;; esac
 	# shellcheck disable=SC2086
 	kill $pids 2>/dev/null
 	wait $pids 2>/dev/null
-	[ $rc = 0 ] && [ $n = 3 ] && [ $((q1 - q0)) = 30 ] &&
-		[ $((a1 - a0)) = 33 ] && [ "${out#in_flight=0 }" != "$out" ]
+	return $rc
 }
 
 unload() {
@@ -949,6 +950,6 @@ t "a loss is counted as a reduction and caps W at half of W_init" loss_caps_w
 t "probes and responses are consumed before TCP; a packet socket sees them; no header, or SYN/seq/window set, goes to TCP" probes_consumed
 t "a flow's sequence numbers only for CAP_NET_ADMIN over the namespace (flow-get, dump); events neither" seq_numbers_private
 t "the kernel log of an FCR message or CCM notification outside the window has no sequence number" log_without_seq
-t "telemetry-push replies with news only: first, then every 16th sample of an idle flow" push_quiet
+t "telemetry-push replies with news only: an idle flow's first sample, every 16th, and the first after a flow-get or from another socket" push_quiet
 t "the module unloads afterwards" unload
 ktap_finished

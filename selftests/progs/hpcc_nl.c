@@ -8,8 +8,10 @@
  *   hpcc_nl telemetry SADDR SPORT DADDR DPORT HOP... [n=N]
  *   hpcc_nl telemetry SADDR SPORT DADDR DPORT u=U [n=N]
  *           (IPv4 or IPv6 addresses)
- *   hpcc_nl telemetry-push ...                   as telemetry, by
- *           telemetry-push: prints the reply, or "quiet" without one
+ *   hpcc_nl telemetry-push ... [r=R [g=G]]       as telemetry, by
+ *           telemetry-push: prints the reply, or "quiet" without one; r=R
+ *           sends the sample R times on one socket, a line each ("I:
+ *           reply"), g=G with a flow-get of the flow after the G-th
  *           HOP = switch_id,port_id,rate_bps,ts_ns,tx_bytes,qlen; n=N sends
  *           N as the receiver-reported n-flows; u=U sends only the
  *           receiver's U (rx-u, Q16), no record
@@ -187,6 +189,8 @@ static int parse_hop(const char *s, struct hpcc_hop_rec *h)
 
 static uint32_t tel_n_flows;	/* n=N of the telemetry command */
 static int64_t tel_u = -1;	/* u=U of the telemetry command; -1: none */
+static int tel_reps;		/* r=R of telemetry-push: R samples */
+static int tel_get;		/* g=G of telemetry-push: flow-get after G */
 
 static int telemetry(char **av, const struct hpcc_hop_rec *hops, int nhop,
 		     struct hpcc_flow_msg *r)
@@ -565,6 +569,14 @@ int main(int ac, char **av)
 	if (!strcmp(av[1], "telemetry-push")) {
 		g.telemetry_cmd = HPCC_CMD_TELEMETRY_PUSH;
 		av[1] = "telemetry";
+		while (ac > 6 && av[ac - 1][1] == '=' &&
+		       (av[ac - 1][0] == 'r' || av[ac - 1][0] == 'g')) {
+			if (av[ac - 1][0] == 'r')
+				tel_reps = atoi(av[ac - 1] + 2);
+			else
+				tel_get = atoi(av[ac - 1] + 2);
+			ac--;
+		}
 	}
 	if (!strcmp(av[1], "telemetry") && ac >= 6 && ac - 6 <= 16) {
 		if (!strncmp(av[ac - 1], "n=", 2))
@@ -574,15 +586,21 @@ int main(int ac, char **av)
 		for (i = 6; i < ac; i++)
 			if (parse_hop(av[i], &hops[i - 6]))
 				goto usage;
-		memset(&reply, 0, sizeof(reply));
-		err = telemetry(av + 2, hops, ac - 6, &reply);
-		if (err)
-			return report(err);
-		if (!reply.cmd)
-			printf("quiet\n");
-		else
-			printf("in_flight=%u srtt=%u\n", reply.a.in_flight,
-			       reply.a.srtt);
+		for (i = 1; i <= (tel_reps > 0 ? tel_reps : 1); i++) {
+			memset(&reply, 0, sizeof(reply));
+			err = telemetry(av + 2, hops, ac - 6, &reply);
+			if (err)
+				return report(err);
+			if (tel_reps > 0)
+				printf("%d: ", i);
+			if (!reply.cmd)
+				printf("quiet\n");
+			else
+				printf("in_flight=%u srtt=%u\n",
+				       reply.a.in_flight, reply.a.srtt);
+			if (i == tel_get && get_flow(av + 2, &r))
+				return report(-EIO);
+		}
 		return 0;
 	}
 	if (!strcmp(av[1], "params-get"))
