@@ -27,7 +27,7 @@ void push_flush(void)
 		 * going, or memory is short): its flows keep probing
 		 */
 		D.counters[C_SEND_ERRORS]++;
-		logmsg(LOG_DEBUG, "telemetry-set: %s", strerror(-err));
+		logmsg(LOG_DEBUG, "telemetry push: %s", strerror(-err));
 	}
 	mnl_nlmsg_batch_reset(D.push.batch);
 }
@@ -68,8 +68,8 @@ static void push_queued(uint32_t seq, bool ask, const struct hpcc_tuple *t)
 	}
 }
 
-/* Queue a telemetry-set for flow @t; the batch goes out when it is full or
- * at the end of the burst (push_flush()).
+/* Queue a sample for flow @t (push_slot()'s command); the batch goes out
+ * when it is full or at the end of the burst (push_flush()).
  */
 void push_add(const struct hpcc_tuple *t, const struct hpcc_pkt *p)
 {
@@ -196,7 +196,7 @@ static void push_err_cb(uint32_t seq, int err, void *data)
 	 * ends its probing (nor turns into a loop)
 	 */
 	D.counters[C_TELEMETRY_REJECTED]++;
-	logmsg(LOG_DEBUG, "telemetry-set: %s", strerror(-err));
+	logmsg(LOG_DEBUG, "telemetry refused: %s", strerror(-err));
 	if (f)
 		hpccd_backoff(&D.sched, f, now_ns());
 }

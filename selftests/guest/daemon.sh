@@ -648,9 +648,11 @@ params_during_overrun() {
 # probes; in a guest the two are otherwise alike, and without the delay
 # no more than 1 was out in any of 20 dumps on 6.12).  The busy flow has
 # more than one probe out at once (out= in a statistics dump); each lost
-# probe is counted once (probes-timed-out grows by the drops, give or take
-# the few still out when the flow ended and the few a response came too
-# late for); and a loss costs its own sample only: telemetry goes on
+# probe is counted once (probes-timed-out grows by the drops and by the
+# probes whose responses came after their timeout, counted
+# responses-unexpected: those of a new flow whose probe RTT hpccd does not
+# know yet, 40 ms here against a first timeout of 2 srtt, give or take the
+# few still out when the flow ended); and a loss costs its own sample only: telemetry goes on
 # reaching the module, about two pushes for each drop, and most losses
 # cost no flow-get (at depth 1 each one does; on 6.12 at depth 3, 57 for
 # 131 drops, the flow's in-flight flapping between its 50 Mbit/s bursts).
@@ -691,10 +693,10 @@ pipelined_probes_lost() {
 	: > "$TMP/hs.conf"
 	hup_reloaded hs $((n + 1)) || rc=1
 	[ "$rc" = 0 ] || return 1
-	echo "pipeline 3, every third probe dropped: flow srtt ${srtt:-?} us, most out at once $maxout; probes-sent +$((b_probes_sent - a_probes_sent)), dropped ${drops:-?}, probes-timed-out +$((b_probes_timed_out - a_probes_timed_out)), responses-received +$((b_responses_received - a_responses_received)), flow-gets +$((b_flow_gets - a_flow_gets)), telemetry-pushed +$((b_telemetry_pushed - a_telemetry_pushed)), probes-pipeline-skipped +$((b_probes_pipeline_skipped - a_probes_pipeline_skipped))"
+	echo "pipeline 3, every third probe dropped: flow srtt ${srtt:-?} us, most out at once $maxout; probes-sent +$((b_probes_sent - a_probes_sent)), dropped ${drops:-?}, probes-timed-out +$((b_probes_timed_out - a_probes_timed_out)), responses-received +$((b_responses_received - a_responses_received)), flow-gets +$((b_flow_gets - a_flow_gets)), telemetry-pushed +$((b_telemetry_pushed - a_telemetry_pushed)), probes-pipeline-skipped +$((b_probes_pipeline_skipped - a_probes_pipeline_skipped)), responses-unexpected +$((b_responses_unexpected - a_responses_unexpected))"
 	[ "$maxout" -ge 2 ] && [ "${drops:-0}" -ge 5 ] &&
 		[ $((b_probes_timed_out - a_probes_timed_out)) -ge $((drops - 3)) ] &&
-		[ $((b_probes_timed_out - a_probes_timed_out)) -le $((drops + drops / 4 + 3)) ] &&
+		[ $((b_probes_timed_out - a_probes_timed_out - b_responses_unexpected + a_responses_unexpected)) -le $((drops + 3)) ] &&
 		[ $((b_telemetry_pushed - a_telemetry_pushed)) -ge $((drops * 3 / 2)) ] &&
 		[ $((b_flow_gets - a_flow_gets)) -le $((drops * 3 / 4)) ]
 }
