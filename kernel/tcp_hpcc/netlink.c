@@ -310,6 +310,9 @@ static void hpcc_nl_untold(struct hpcc_net *hn, const struct hpcc_key *key)
 static int hpcc_nl_telemetry(struct genl_info *info, struct nlattr **tb,
 			     int err, bool push)
 {
+	/* the reply: in-flight and srtt */
+	const size_t size = nla_total_size(sizeof(u8)) +
+			    nla_total_size(sizeof(u32));
 	struct hpcc_net *hn = hpcc_nl_net(info);
 	struct sk_buff *msg;
 	struct hpcc_tlm tlm = {};
@@ -359,8 +362,7 @@ static int hpcc_nl_telemetry(struct genl_info *info, struct nlattr **tb,
 	 */
 	msg = NULL;
 	if (!push) {
-		msg = genlmsg_new(nla_total_size(sizeof(u8)) +
-				  nla_total_size(sizeof(u32)), GFP_KERNEL);
+		msg = genlmsg_new(size, GFP_KERNEL);
 		if (!msg)
 			return -ENOMEM;
 	}
@@ -398,8 +400,7 @@ static int hpcc_nl_telemetry(struct genl_info *info, struct nlattr **tb,
 		return 0;
 	}
 	if (!msg) {
-		msg = genlmsg_new(nla_total_size(sizeof(u8)) +
-				  nla_total_size(sizeof(u32)), GFP_KERNEL);
+		msg = genlmsg_new(size, GFP_KERNEL);
 		if (!msg) {
 			hpcc_nl_untold(hn, &key);
 			return 0;
