@@ -204,7 +204,7 @@ programs: $(PROGRAMS)
 # --version prints VERSION.
 $(call obj,obj,daemon/hpccd/main.c daemon/hpccctl/main.c): VERSION
 HPCCD_SRC := $(addprefix daemon/hpccd/,main.c link.c push.c sender.c lookup.c \
-	responder.c stats.c config.c sched.c rx.c xmit.c) \
+	responder.c stats.c config.c sched.c rx.c xmit.c fanout.c) \
 	daemon/lib/hpcc_auth.c $(CORE_SRC) $(OVERLAP_SRC)
 # -z now: no lazy binding, whose resolver saves the vector registers (key
 # bytes a copy left there) on the stack at each first call
@@ -256,7 +256,7 @@ sim: $(BUILD)/hpcc-sim
 SELFTEST_PROGS := $(addprefix $(BUILD)/selftests/,tcp_cc_tool cc_sockopt \
 	hpcc_nl core_test core_equiv wire_test decode_test sched_test nlgen_test \
 	config_test fcr_test ccm_test int_test auth_test rx_test nmac_test \
-	send_test probe_flood nmac_send unit_sandbox hpccctl_print)
+	send_test fanout_test probe_flood nmac_send unit_sandbox hpccctl_print)
 selftest-progs: $(SELFTEST_PROGS)
 $(BUILD)/selftests/core_%: $(call obj,obj-san,selftests/unit/core_%.c $(CORE_SRC))
 	$(call link,$(CC),$(U_CFLAGS) $(SAN_FLAGS),-lm)
@@ -282,6 +282,9 @@ $(BUILD)/selftests/sched_test: $(call obj,obj-san,selftests/unit/sched_test.c da
 	$(call link,$(CC),$(U_CFLAGS) $(SAN_FLAGS))
 $(BUILD)/selftests/send_test: $(call obj,obj-san,selftests/unit/send_test.c daemon/hpccd/xmit.c daemon/hpccd/sched.c)
 	$(call link,$(CC),$(U_CFLAGS) $(SAN_FLAGS),-lsodium)
+# libpcap: its classic BPF interpreter runs the fanout programs
+$(BUILD)/selftests/fanout_test: $(call obj,obj-san,selftests/unit/fanout_test.c daemon/hpccd/fanout.c $(WIRE_SRC))
+	$(call link,$(CC),$(U_CFLAGS) $(SAN_FLAGS),-lpcap)
 $(BUILD)/selftests/nlgen_test: $(call obj,obj-san,selftests/unit/nlgen_test.c $(GENL_SRC))
 	$(call link,$(CC),$(U_CFLAGS) $(SAN_FLAGS),-lmnl)
 $(BUILD)/selftests/hpcc_nl: $(call obj,obj,selftests/progs/hpcc_nl.c $(GENL_SRC))
