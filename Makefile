@@ -204,12 +204,12 @@ programs: $(PROGRAMS)
 # --version prints VERSION.
 $(call obj,obj,daemon/hpccd/main.c daemon/hpccctl/main.c): VERSION
 HPCCD_SRC := $(addprefix daemon/hpccd/,main.c link.c push.c sender.c lookup.c \
-	responder.c stats.c config.c sched.c rx.c xmit.c fanout.c) \
+	responder.c stats.c config.c sched.c rx.c xmit.c fanout.c shard.c) \
 	daemon/lib/hpcc_auth.c $(CORE_SRC) $(OVERLAP_SRC)
 # -z now: no lazy binding, whose resolver saves the vector registers (key
 # bytes a copy left there) on the stack at each first call
 $(BUILD)/hpccd: $(call obj,obj,$(HPCCD_SRC) $(GENL_SRC) $(WIRE_SRC) $(DECODE_SRC))
-	$(call link,$(CC),$(U_CFLAGS),-z now -lmnl -lsodium)
+	$(call link,$(CC),$(U_CFLAGS) -pthread,-z now -lmnl -lsodium)
 HPCCCTL_SRC := $(addprefix daemon/hpccctl/,main.c util.c print.c flow.c param.c \
 	fcr.c int.c) daemon/hpccd/config.c
 $(BUILD)/hpccctl: $(call obj,obj,$(HPCCCTL_SRC) $(GENL_SRC))

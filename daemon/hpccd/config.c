@@ -45,6 +45,7 @@ void hpccd_cfg_defaults(struct hpccd_cfg *c)
 	c->timeout_max_us = 1000000;
 	c->tick_us = 1000;
 	c->probe_pipeline = 1;
+	c->shards = 1;
 	c->response_rate = 20000;
 	c->response_budget = 20000;
 	c->response_budget_bytes = 5000000;
@@ -400,6 +401,8 @@ int hpccd_cfg_set(struct hpccd_cfg *c, const char *k, const char *v)
 		return parse_uint(k, v, 100, 100000, &c->tick_us);
 	if (!strcmp(k, "probe-pipeline"))
 		return parse_uint(k, v, 1, HPCCD_PIPE_MAX, &c->probe_pipeline);
+	if (!strcmp(k, "shards"))
+		return parse_uint(k, v, 1, HPCCD_SHARDS_MAX, &c->shards);
 	if (!strcmp(k, "response-rate"))
 		return parse_uint(k, v, 1, 10000000, &c->response_rate);
 	if (!strcmp(k, "response-budget"))

@@ -14,6 +14,8 @@
 
 /* probes a flow may have out at once: probe-pipeline's largest */
 #define HPCCD_PIPE_MAX	8
+/* threads flows are split over at most: shards' largest */
+#define HPCCD_SHARDS_MAX	64
 
 /* Probe encodings: the project's own records, an IOAM
  * pre-allocated trace (IPv6 only), an INT-MD v2.1 stack or an IFA 2.0 stack
@@ -126,6 +128,8 @@ struct hpccd_nkey {
  *	100..100,000 (deadlines closer than this are handled together)
  * @probe_pipeline: probe-pipeline, probes a flow may have out at once,
  *	1..HPCCD_PIPE_MAX (hpccd_sched_pipeline())
+ * @shards: shards, the threads flows are split over, 1..HPCCD_SHARDS_MAX
+ *	(fanout.h); read at the start only
  * @response_rate: response-rate, responses per second to one source
  *	address, 1..10,000,000
  * @response_budget: response-budget, responses per second to all sources
@@ -231,6 +235,7 @@ struct hpccd_cfg {
 	unsigned int timeout_max_us;
 	unsigned int tick_us;
 	unsigned int probe_pipeline;
+	unsigned int shards;
 	unsigned int response_rate;
 	unsigned int response_budget;
 	unsigned int response_budget_bytes;

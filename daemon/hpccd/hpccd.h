@@ -10,7 +10,9 @@
 
 #include <stdbool.h>
 #include <stdint.h>
+#include <stdio.h>
 #include <stdlib.h>
+#include <signal.h>
 #include <time.h>
 #include <sys/random.h>
 #include <sys/socket.h>
@@ -22,6 +24,7 @@
 #include "hpcc_genl.h"
 #include "hpcc_wire.h"
 #include "config.h"
+#include "fanout.h"
 #include "rx.h"
 #include "sched.h"
 #include "xmit.h"
@@ -58,6 +61,7 @@ enum {
 	C_NEIGH_LOOKUPS, C_NEIGH_STALLS, C_PROBES_RP_NH,
 	C_PROBES_OWN_FLOW, C_TCP_DUMPS, C_TCP_FLOWS_LEARNED,
 	C_PACKETS_TRUNCATED, C_PROBES_PIPE_SKIPPED, C_TELEMETRY_REPLIES,
+	C_RESPONSES_OTHER_SHARD,
 	C_PARSE_BASE,
 	C_NUM = C_PARSE_BASE + HPCC_PARSE_NUM
 };
@@ -92,7 +96,9 @@ enum {
 /**
  * struct hpccd_loop - the event loop (main.c)
  * @timer_fd: one-shot CLOCK_MONOTONIC timer at the next deadline
- * @sig_fd: signalfd
+ * @sig_fd: signalfd (shard 0's; -1 in the others)
+ * @ctl_fd: eventfd of shard.c's commands (the other shards'; -1 in
+ *	shard 0)
  * @ep_fd: epoll
  * @timer_at: when @timer_fd fires, 0 when disarmed
  * @woke_at: when it last fired
@@ -100,7 +106,7 @@ enum {
  * main.c opens, writes and reads all of it.
  */
 struct hpccd_loop {
-	int timer_fd, sig_fd, ep_fd;
+	int timer_fd, sig_fd, ctl_fd, ep_fd;
 	uint64_t timer_at, woke_at;
 };
 
@@ -297,7 +303,13 @@ struct hpccd_rx_state {
 };
 
 /**
- * struct hpccd - the daemon's state (one per process), by concern
+ * struct hpccd - a shard's state (one per thread: D is thread-local), by
+ *	concern
+ * @shard: this thread's shard, 0..@nshards - 1; 0 is the main thread's,
+ *	which also reads the signals and writes the statistics
+ * @nshards: the shards (the start's shards setting): each owns the flows
+ *	hpccd_shard_of() gives it, its sockets and its part of each
+ *	limit (per_shard())
  * @cfg: settings (main.c loads them, at start and on each reload)
  * @sched: the sender role's flows, deadlines and budget (sched.c's,
  *	driven by link.c, push.c, sender.c and main.c)
@@ -312,6 +324,7 @@ struct hpccd_rx_state {
  * @rx: the receiver role's receiver-based flows
  */
 struct hpccd {
+	unsigned int shard, nshards;
 	struct hpccd_cfg cfg;
 	struct hpccd_sched sched;
 	uint64_t counters[C_NUM];
@@ -325,7 +338,18 @@ struct hpccd {
 	struct hpccd_rx_state rx;
 };
 
-extern struct hpccd D;
+extern __thread struct hpccd D;
+
+/**
+ * per_shard() - a shard's part of a limit of the whole daemon: @x over
+ *	the shards, at least 1, so that the shards together keep within @x
+ *	(a flood's packets being spread over them by the fanout hash, a
+ *	shard may refuse before the whole daemon would have)
+ */
+static inline unsigned int per_shard(unsigned int x)
+{
+	return x / D.nshards ? x / D.nshards : 1;
+}
 
 /**
  * enum src_verdict - may a response go back to a probe's source?
@@ -410,7 +434,38 @@ void tcp_flows_learn(uint64_t now);
 void on_probe(struct hpcc_pkt *p, const uint8_t *raw,
 	      const struct sockaddr_ll *ll);
 
+/* main.c: what each shard's thread runs */
+int shard_setup(const sigset_t *mask);
+void shard_run(void);
+void shard_teardown(void);
+int keys_alloc(void);
+void take_cfg(struct hpccd_cfg *c);
+
 /* stats.c: the statistics */
+void stats_snapshot(void);
+void flow_lines(FILE *out);
 void write_stats(void);
+
+/**
+ * struct hpccd_report - what a shard reports for the statistics
+ * @counters: its counters (stats_snapshot() done)
+ * @nflows: its flows
+ * @queued: those waiting for a token
+ * @lines: its flow_lines(), malloc()ed, NUL-terminated; NULL if none
+ */
+struct hpccd_report {
+	uint64_t counters[C_NUM];
+	unsigned int nflows, queued;
+	char *lines;
+};
+
+/* shard.c: the shards' threads (fanout.h says how flows are split) */
+int fanout_join(int fd, int family);
+int shards_start(const struct hpccd_cfg *c);
+void shards_stop(void);
+void shards_reload(const struct hpccd_cfg *c);
+unsigned int shards_gather(struct hpccd_report *sum,
+			   char *lines[HPCCD_SHARDS_MAX]);
+bool on_ctl(void);
 
 #endif /* _HPCCD_H */

@@ -38,11 +38,18 @@ static bool flow_msg_tuple(const struct hpcc_flow_msg *m, struct hpcc_tuple *t)
 	return true;
 }
 
+/*
+ * flow_learn() - the flow of @t, added if new; NULL for another shard's
+ * (each shard sees every event and dump, and keeps its own flows) or when
+ * the table is full (flows-over-limit)
+ */
 static struct hpccd_flow *flow_learn(const struct hpcc_tuple *t)
 {
 	struct hpccd_flow *f;
 	bool created;
 
+	if (hpccd_shard_of(t, D.nshards) != D.shard)
+		return NULL;
 	f = hpccd_flow_add(&D.sched, t, &created);
 	if (!f) {
 		D.counters[C_FLOWS_OVER_LIMIT]++;
@@ -508,7 +515,8 @@ void push_nkeys(void)
 	struct nlmsghdr *nlh;
 	int err;
 
-	if (!D.link.req.family_id || !D.keys.nkeys_owned)
+	/* the module's, one set for the namespace: shard 0's to set */
+	if (!D.link.req.family_id || !D.keys.nkeys_owned || D.shard)
 		return;
 	nlh = hpcc_genl_msg(&D.link.req, buf, HPCC_CMD_FCR_SET, 0);
 	hpcc_genl_nkeys_put(nlh, D.keys.nkeys, D.keys.n_nkeys,

@@ -89,26 +89,33 @@
  */
 #define KEY_STACK (192 << 10)
 
-struct hpccd D = {
+/* each thread's starts as this: shard 0 of 1, nothing open */
+__thread struct hpccd D = {
+	.nshards = 1,
 	.io = { .raw_fd = -1, .raw6_fd = -1, .pkt_fd = -1, .pkt6_fd = -1 },
 	.link = { .ifa_protocol = HPCC_IFA_PROTOCOL },
-	.loop = { .timer_fd = -1, .sig_fd = -1, .ep_fd = -1 },
+	.loop = { .timer_fd = -1, .sig_fd = -1, .ctl_fd = -1, .ep_fd = -1 },
 };
 
+/* A line to syslog or stderr; the shards but 0 say which they are. */
 void logmsg(int prio, const char *fmt, ...)
 {
+	char msg[1024];
 	va_list ap;
 
 	if (prio == LOG_DEBUG && !D.cfg.verbose)
 		return;
 	va_start(ap, fmt);
-	if (D.cfg.syslog) {
-		vsyslog(prio, fmt, ap);
-	} else {
-		vfprintf(stderr, fmt, ap);
-		fputc('\n', stderr);
-	}
+	vsnprintf(msg, sizeof(msg), fmt, ap);
 	va_end(ap);
+	if (D.cfg.syslog && D.shard)
+		syslog(prio, "shard %u: %s", D.shard, msg);
+	else if (D.cfg.syslog)
+		syslog(prio, "%s", msg);
+	else if (D.shard)
+		fprintf(stderr, "shard %u: %s\n", D.shard, msg);
+	else
+		fprintf(stderr, "%s\n", msg);
 }
 
 static void cfg_log(const char *msg)
@@ -336,31 +343,41 @@ static void set_rcvbuf(int fd, int bytes)
 		setsockopt(fd, SOL_SOCKET, SO_RCVBUF, &bytes, sizeof(bytes));
 }
 
+/*
+ * apply_cfg() - the settings, each limit of the whole daemon divided over
+ * the shards (per_shard()): probes, flows, responses and the tables the
+ * responder keeps
+ */
 static void apply_cfg(void)
 {
-	hpccd_sched_set(&D.sched, D.cfg.budget, D.cfg.timeout_min_us,
-			D.cfg.timeout_max_us, D.cfg.max_flows);
+	hpccd_sched_set(&D.sched, per_shard(D.cfg.budget),
+			D.cfg.timeout_min_us, D.cfg.timeout_max_us,
+			per_shard(D.cfg.max_flows));
 	hpccd_sched_pipeline(&D.sched, D.cfg.probe_pipeline);
-	D.resp.rl.rate = D.cfg.response_rate;
-	D.resp.rl_own.rate = D.cfg.response_rate;
-	hpccd_budget_set(&D.resp.budget, D.cfg.response_budget,
-			 D.cfg.response_budget_bytes);
+	D.resp.rl.rate = per_shard(D.cfg.response_rate);
+	D.resp.rl_own.rate = per_shard(D.cfg.response_rate);
+	hpccd_budget_set(&D.resp.budget, per_shard(D.cfg.response_budget),
+			 per_shard(D.cfg.response_budget_bytes));
+	hpccd_budget_set(&D.resp.nb.tokens, per_shard(HPCCD_NB_RATE),
+			 1000000000);
 	/* the receiver's flow count: a new size starts it afresh */
-	if (D.resp.nf.max != D.cfg.n_flows_max) {
+	if (D.resp.nf.max != per_shard(D.cfg.n_flows_max)) {
 		hpccd_nf_free(&D.resp.nf);
-		if (hpccd_nf_init(&D.resp.nf, D.cfg.n_flows_max,
+		if (hpccd_nf_init(&D.resp.nf, per_shard(D.cfg.n_flows_max),
 				  D.cfg.n_flows_window_ms * 1000000ULL,
 				  random64()))
 			logmsg(LOG_ERR, "n-flows count: out of memory; responses carry no N");
 	}
 	D.resp.nf.window_ns = D.cfg.n_flows_window_ms * 1000000ULL;
-	D.resp.nf.per_source = D.cfg.n_flows_per_source < D.resp.nf.max ?
-			       D.cfg.n_flows_per_source : D.resp.nf.max;
+	D.resp.nf.per_source = per_shard(D.cfg.n_flows_per_source) <
+			       D.resp.nf.max ?
+			       per_shard(D.cfg.n_flows_per_source) :
+			       D.resp.nf.max;
 	/* receiver-based flows: a new size starts the table afresh */
-	if (!D.rx.flows.f || D.rx.flows.mask + 1 < D.cfg.rx_max_flows ||
-	    (D.rx.flows.mask + 1) / 2 >= D.cfg.rx_max_flows) {
+	if (!D.rx.flows.f || D.rx.flows.mask + 1 < per_shard(D.cfg.rx_max_flows) ||
+	    (D.rx.flows.mask + 1) / 2 >= per_shard(D.cfg.rx_max_flows)) {
 		hpccd_rx_free(&D.rx.flows);
-		if (hpccd_rx_init(&D.rx.flows, D.cfg.rx_max_flows,
+		if (hpccd_rx_init(&D.rx.flows, per_shard(D.cfg.rx_max_flows),
 				  1000000000ULL, random64()))
 			logmsg(LOG_ERR, "rx-max-flows: out of memory; receiver-based requests refused");
 	}
@@ -422,8 +439,14 @@ static bool host_has_ipv6(void)
 	return v6;
 }
 
-/* setup() - everything but the configuration; @mask: signals_block()'s */
-static int setup(const sigset_t *mask)
+/*
+ * shard_setup() - everything of a shard but the configuration: its
+ * sockets (its packet sockets in the fanout group of the shards,
+ * fanout_join()), its tables, the module link; @mask: signals_block()'s
+ * for shard 0, which reads them; NULL for the others, which read shard.c's
+ * commands instead
+ */
+int shard_setup(const sigset_t *mask)
 {
 	int one = 1;
 	uint64_t now = now_ns();
@@ -483,6 +506,18 @@ static int setup(const sigset_t *mask)
 	/* until the module says which DSCPs: drop everything */
 	D.link.probe_dscp = D.link.response_dscp = D.link.int_dscp = 64;
 	attach_filter();
+	/* each shard's packet sockets in their family's group, in order */
+	{
+		int err = fanout_join(D.io.pkt_fd, AF_INET);
+
+		if (!err && D.io.pkt6_fd >= 0)
+			err = fanout_join(D.io.pkt6_fd, AF_INET6);
+		if (err) {
+			logmsg(LOG_ERR, "packet fanout (shards %u): %s",
+			       D.nshards, strerror(-err));
+			return -1;
+		}
+	}
 	D.lookup.rt = mnl_socket_open(NETLINK_ROUTE);
 	if (!D.lookup.rt ||
 	    mnl_socket_bind(D.lookup.rt, 0, MNL_SOCKET_AUTOPID) < 0) {
@@ -533,12 +568,15 @@ static int setup(const sigset_t *mask)
 				  &D.link.ev.notify_grp,
 				  sizeof(D.link.ev.notify_grp)) < 0)
 		logmsg(LOG_ERR, "join nlctrl notify: %s", strerror(errno));
-	D.loop.sig_fd = signalfd(-1, mask, SFD_CLOEXEC | SFD_NONBLOCK);
+	if (mask)
+		D.loop.sig_fd = signalfd(-1, mask, SFD_CLOEXEC | SFD_NONBLOCK);
 	D.loop.timer_fd = timerfd_create(CLOCK_MONOTONIC,
 					 TFD_CLOEXEC | TFD_NONBLOCK);
 	D.loop.ep_fd = epoll_create1(EPOLL_CLOEXEC);
-	if (D.loop.sig_fd < 0 || D.loop.timer_fd < 0 || D.loop.ep_fd < 0 ||
-	    epoll_add(D.loop.sig_fd) || epoll_add(D.loop.timer_fd) ||
+	if ((mask && D.loop.sig_fd < 0) || D.loop.timer_fd < 0 ||
+	    D.loop.ep_fd < 0 ||
+	    (mask ? epoll_add(D.loop.sig_fd) : epoll_add(D.loop.ctl_fd)) ||
+	    epoll_add(D.loop.timer_fd) ||
 	    epoll_add(D.io.pkt_fd) ||
 	    (D.io.pkt6_fd >= 0 && epoll_add(D.io.pkt6_fd)) ||
 	    epoll_add(mnl_socket_get_fd(D.link.ev.nl)) ||
@@ -560,6 +598,27 @@ static unsigned int ring_keys(bool retired)
 	return n;
 }
 
+/*
+ * take_cfg() - a reload's settings @c (load_cfg()'s, all or nothing) in
+ * this shard: the shards setting is the start's until a restart
+ */
+void take_cfg(struct hpccd_cfg *c)
+{
+	if (c->shards != D.nshards) {
+		if (!D.shard)
+			logmsg(LOG_WARNING, "shards %u: read at the start only; %u running",
+			       c->shards, D.nshards);
+		c->shards = D.nshards;
+	}
+	D.cfg = *c;
+	apply_cfg();
+	push_nkeys();
+	if (!D.shard)
+		logmsg(LOG_INFO, "reloaded %s: budget %u probes/s, %u hops per probe, response-rate %u, %u keys, %u retired",
+		       D.cfg.file, D.cfg.budget, D.cfg.max_hops,
+		       D.cfg.response_rate, ring_keys(false), ring_keys(true));
+}
+
 /* Returns false to exit. */
 static bool on_signal(void)
 {
@@ -572,17 +631,16 @@ static bool on_signal(void)
 		case SIGINT:
 			return false;
 		case SIGHUP:
-			/* what a restart would read, all or nothing */
+			/* what a restart would read, all or nothing; the
+			 * other shards take a copy, then the module's
+			 * parameters again
+			 */
 			if (load_cfg(&c)) {
 				logmsg(LOG_ERR, "reload failed; settings kept");
+				shards_reload(NULL);
 			} else {
-				D.cfg = c;
-				apply_cfg();
-				push_nkeys();
-				logmsg(LOG_INFO, "reloaded %s: budget %u probes/s, %u hops per probe, response-rate %u, %u keys, %u retired",
-				       D.cfg.file, D.cfg.budget, D.cfg.max_hops,
-				       D.cfg.response_rate, ring_keys(false),
-				       ring_keys(true));
+				shards_reload(&c);
+				take_cfg(&c);
 			}
 			/* the key bytes the file had (D.cfg's are gone) */
 			explicit_bzero(&c, sizeof(c));
@@ -601,11 +659,100 @@ static bool on_signal(void)
 	return true;
 }
 
-int main(int argc, char **argv)
+/*
+ * keys_alloc() - the shard's MAC key ring and notify keys, the keys' only
+ * long-lived copies: locked, between guard pages, MADV_DONTDUMP
+ * (sodium_malloc()).  Return: 0 or -1 (out of memory).
+ */
+int keys_alloc(void)
+{
+	D.keys.ring = sodium_malloc(sizeof(*D.keys.ring));
+	D.keys.nkeys = sodium_malloc(HPCCD_MAX_NKEYS * sizeof(*D.keys.nkeys));
+	if (!D.keys.ring || !D.keys.nkeys)
+		return -1;
+	sodium_memzero(D.keys.ring, sizeof(*D.keys.ring));
+	sodium_memzero(D.keys.nkeys, HPCCD_MAX_NKEYS * sizeof(*D.keys.nkeys));
+	return 0;
+}
+
+/*
+ * shard_run() - the event loop, until shard 0 reads SIGTERM or SIGINT or
+ * another shard is told to end
+ */
+void shard_run(void)
 {
 	struct epoll_event evs[8];
 	bool run = true;
-	int opt, i, n;
+	int i, n;
+
+	while (run) {
+		/* whatever the last events queued (setup's dump too) leaves
+		 * before the loop waits
+		 */
+		tx_flush();
+		timer_update(now_ns());
+		n = epoll_wait(D.loop.ep_fd, evs, 8, -1);
+		if (n < 0 && errno != EINTR) {
+			logmsg(LOG_ERR, "epoll: %s", strerror(errno));
+			break;
+		}
+		for (i = 0; i < n && run; i++) {
+			int fd = evs[i].data.fd;
+
+			if (fd == D.loop.sig_fd)
+				run = on_signal();
+			else if (fd == D.loop.ctl_fd)
+				run = on_ctl();
+			else if (fd == D.loop.timer_fd)
+				on_timer();
+			else if (fd == D.io.pkt_fd || fd == D.io.pkt6_fd)
+				read_packets(fd);
+			else if (fd == mnl_socket_get_fd(D.push.genl.nl))
+				read_push_replies();
+			else
+				read_events();
+		}
+	}
+}
+
+/* shard_teardown() - what the shard holds, closed and freed */
+void shard_teardown(void)
+{
+	int *fds[] = { &D.io.raw_fd, &D.io.raw6_fd, &D.io.pkt_fd,
+		       &D.io.pkt6_fd, &D.loop.timer_fd, &D.loop.sig_fd,
+		       &D.loop.ep_fd };
+	unsigned int i;
+
+	hpccd_sched_free(&D.sched);
+	hpccd_rl_free(&D.resp.rl);
+	hpccd_rl_free(&D.resp.rl_own);
+	hpccd_nf_free(&D.resp.nf);
+	hpccd_rx_free(&D.rx.flows);
+	hpcc_genl_close(&D.link.req);
+	hpcc_genl_close(&D.link.ev);
+	hpcc_genl_close(&D.push.genl);
+	if (D.lookup.rt)
+		mnl_socket_close(D.lookup.rt);
+	if (D.lookup.diag)
+		mnl_socket_close(D.lookup.diag);
+	D.lookup.rt = D.lookup.diag = NULL;
+	for (i = 0; i < sizeof(fds) / sizeof(fds[0]); i++) {
+		if (*fds[i] >= 0)
+			close(*fds[i]);
+		*fds[i] = -1;
+	}
+	if (D.keys.ring)
+		sodium_free(D.keys.ring);
+	if (D.keys.nkeys)
+		sodium_free(D.keys.nkeys);
+	D.keys.ring = NULL;
+	D.keys.nkeys = NULL;
+}
+
+int main(int argc, char **argv)
+{
+	struct hpccd_cfg *start_cfg = NULL;
+	int opt, err;
 	char *const *args = argv;
 	sigset_t mask;
 
@@ -649,66 +796,45 @@ int main(int argc, char **argv)
 		fprintf(stderr, "hpccd: libsodium cannot be initialised\n");
 		return 1;
 	}
-	/* the keys' only long-lived copies: locked, between guard pages,
-	 * MADV_DONTDUMP (sodium_malloc())
-	 */
-	D.keys.ring = sodium_malloc(sizeof(*D.keys.ring));
-	D.keys.nkeys = sodium_malloc(HPCCD_MAX_NKEYS * sizeof(*D.keys.nkeys));
-	if (!D.keys.ring || !D.keys.nkeys) {
+	if (keys_alloc()) {
 		fprintf(stderr, "hpccd: out of memory\n");
 		return 1;
 	}
-	sodium_memzero(D.keys.ring, sizeof(*D.keys.ring));
-	sodium_memzero(D.keys.nkeys, HPCCD_MAX_NKEYS * sizeof(*D.keys.nkeys));
 	if (load_cfg(&D.cfg))
 		return 2;
 	/* the key file's bytes: D.cfg's go to the ring in setup() */
 	sodium_stackzero(KEY_STACK);
 	if (D.cfg.syslog)
 		openlog("hpccd", LOG_PID, LOG_DAEMON);
-	if (setup(&mask))
-		return 1;
-	logmsg(LOG_INFO, "hpccd running: budget %u probes/s, %u hops per probe, %s",
-	       D.cfg.budget, D.cfg.max_hops,
-	       D.io.raw6_fd >= 0 ? "IPv4 and IPv6" : "IPv4 only");
-	while (run) {
-		/* whatever the last events queued (setup's dump too) leaves
-		 * before the loop waits
-		 */
-		tx_flush();
-		timer_update(now_ns());
-		n = epoll_wait(D.loop.ep_fd, evs, 8, -1);
-		if (n < 0 && errno != EINTR) {
-			logmsg(LOG_ERR, "epoll: %s", strerror(errno));
-			break;
+	D.nshards = D.cfg.shards;
+	/* the settings for the other shards, key bytes included (setup()
+	 * moves D.cfg's to the ring), in memory as the ring's
+	 */
+	if (D.nshards > 1) {
+		start_cfg = sodium_malloc(sizeof(*start_cfg));
+		if (!start_cfg) {
+			fprintf(stderr, "hpccd: out of memory\n");
+			return 1;
 		}
-		for (i = 0; i < n && run; i++) {
-			int fd = evs[i].data.fd;
-
-			if (fd == D.loop.sig_fd)
-				run = on_signal();
-			else if (fd == D.loop.timer_fd)
-				on_timer();
-			else if (fd == D.io.pkt_fd || fd == D.io.pkt6_fd)
-				read_packets(fd);
-			else if (fd == mnl_socket_get_fd(D.push.genl.nl))
-				read_push_replies();
-			else
-				read_events();
-		}
+		memcpy(start_cfg, &D.cfg, sizeof(*start_cfg));
 	}
+	if (shard_setup(&mask))
+		return 1;
+	/* the other shards, one after the other */
+	if (start_cfg) {
+		err = shards_start(start_cfg);
+		sodium_free(start_cfg);
+		if (err)
+			return 1;
+	}
+	logmsg(LOG_INFO, "hpccd running: budget %u probes/s, %u hops per probe, %s, %u shard%s",
+	       D.cfg.budget, D.cfg.max_hops,
+	       D.io.raw6_fd >= 0 ? "IPv4 and IPv6" : "IPv4 only",
+	       D.nshards, D.nshards > 1 ? "s" : "");
+	shard_run();
+	shards_stop();
 	write_stats();
-	hpccd_sched_free(&D.sched);
-	hpccd_rl_free(&D.resp.rl);
-	hpccd_rl_free(&D.resp.rl_own);
-	hpccd_nf_free(&D.resp.nf);
-	hpcc_genl_close(&D.link.req);
-	hpcc_genl_close(&D.link.ev);
-	hpcc_genl_close(&D.push.genl);
-	if (D.lookup.rt)
-		mnl_socket_close(D.lookup.rt);
-	if (D.lookup.diag)
-		mnl_socket_close(D.lookup.diag);
+	shard_teardown();
 	logmsg(LOG_INFO, "hpccd exiting");
 	return 0;
 }

@@ -457,6 +457,11 @@ void on_probe(struct hpcc_pkt *p, const uint8_t *raw,
 		uint64_t over = D.resp.nf.over_source;
 
 		n = hpccd_nf_note(&D.resp.nf, &p->tuple, p->hops, p->nhop, now);
+		/* a shard sees its part of a hop's flows: N over all of
+		 * them is about that times the shards (at least 1 each)
+		 */
+		if (n && D.nshards > 1)
+			n = n * D.nshards < 65535 ? n * D.nshards : 65535;
 		D.counters[C_N_FLOWS_EVICTED] = D.resp.nf.evicted;
 		D.counters[C_N_FLOWS_OVER_SOURCE] = D.resp.nf.over_source;
 		/* a flow beyond its source's share gets no state either */

@@ -43,11 +43,15 @@ static int send_addr(int family, const void *daddr, int ifindex,
 	return D.io.raw_fd;
 }
 
-/* Where sends are counted: send-blocked, send-errors. */
-static const struct hpccd_send_counts send_counts = {
-	.blocked = &D.counters[C_SEND_BLOCKED],
-	.errors = &D.counters[C_SEND_ERRORS],
-};
+/* Where sends are counted: send-blocked, send-errors (this shard's). */
+static const struct hpccd_send_counts *send_counts(void)
+{
+	static __thread struct hpccd_send_counts c;
+
+	c.blocked = &D.counters[C_SEND_BLOCKED];
+	c.errors = &D.counters[C_SEND_ERRORS];
+	return &c;
+}
 
 static void send_log(int err)
 {
@@ -96,15 +100,15 @@ static void tx_queue(struct hpccd_tx_pkt *p, int family, const void *daddr,
 {
 	int fd = send_addr(family, daddr, ifindex, &p->to, &p->tolen);
 
-	hpccd_tx_queue(tx_batch(fd), fd, p, &send_counts, tx_done, NULL);
+	hpccd_tx_queue(tx_batch(fd), fd, p, send_counts(), tx_done, NULL);
 }
 
 void tx_flush(void)
 {
 	if (D.io.tx4.n)
-		hpccd_tx_flush(&D.io.tx4, &send_counts, tx_done, NULL);
+		hpccd_tx_flush(&D.io.tx4, send_counts(), tx_done, NULL);
 	if (D.io.tx6.n)
-		hpccd_tx_flush(&D.io.tx6, &send_counts, tx_done, NULL);
+		hpccd_tx_flush(&D.io.tx6, send_counts(), tx_done, NULL);
 }
 
 void send_response(const void *buf, size_t len, int family,
@@ -269,6 +273,14 @@ void on_response(struct hpcc_pkt *p, const uint8_t *raw)
 	hpcc_tuple_reverse(&t, &p->tuple);
 	f = hpccd_flow_find(&D.sched, &t);
 	D.counters[C_RESPONSES_RECEIVED]++;
+	/* the fanout gives a flow's responses to its shard: one that came
+	 * to another (forged, or sent before a restart with other shards)
+	 * is counted apart
+	 */
+	if (!f && hpccd_shard_of(&t, D.nshards) != D.shard) {
+		D.counters[C_RESPONSES_OTHER_SHARD]++;
+		return;
+	}
 	if (!f || !hpccd_outstanding(f, p->probe_id)) {
 		D.counters[C_RESPONSES_UNEXPECTED]++;
 		return;

@@ -51,7 +51,7 @@ static const char *const counter_names[C_PARSE_BASE] = {
 	"tcp-lookups-failed", "probes-lookup-failed", "neighbour-lookups",
 	"neighbour-stalls", "probes-rp-nh", "probes-own-flow", "tcp-dumps",
 	"tcp-flows-learned", "packets-truncated", "probes-pipeline-skipped",
-	"telemetry-replies",
+	"telemetry-replies", "responses-other-shard",
 };
 
 /* Packets the packet sockets dropped for a full receive buffer. */
@@ -98,40 +98,25 @@ static FILE *stats_open(char *tmp, size_t len)
 	return out;
 }
 
-/*
- * Counters as key=value lines, then one line per flow; a statistics file
- * is replaced whole (rename() of stats_open()'s file).
- */
-void write_stats(void)
+/* stats_snapshot() - the counters that mirror state, brought up to date */
+void stats_snapshot(void)
 {
-	const struct hpccd_flow *f;
-	char tmp[300], s[INET6_ADDRSTRLEN], d[INET6_ADDRSTRLEN];
-	bool v6;
-	FILE *out;
-	int i;
-
-	if (!D.cfg.stats_file[0]) {
-		out = stderr;
-	} else {
-		out = stats_open(tmp, sizeof(tmp));
-		if (!out) {
-			logmsg(LOG_ERR, "%s: %s", D.cfg.stats_file,
-			       strerror(errno));
-			return;
-		}
-	}
 	packet_drops();
 	D.counters[C_NL_SKIPPED] = D.link.req.skipped;
 	D.counters[C_NL_ROUND_TRIPS] = D.link.req.talks;
 	D.counters[C_PROBES_PIPE_SKIPPED] = D.sched.pipe_deferred;
-	fprintf(out, "connected=%d\nflows=%u\nqueued=%u\n",
-		D.link.req.family_id != 0, D.sched.nflows,
-		hpccd_queued(&D.sched));
-	for (i = 0; i < C_NUM; i++)
-		fprintf(out, "%s%s=%" PRIu64 "\n",
-			i < C_PARSE_BASE ? "" : "dropped-",
-			i < C_PARSE_BASE ? counter_names[i] :
-			hpcc_parse_err_name(i - C_PARSE_BASE), D.counters[i]);
+}
+
+/*
+ * flow_lines() - one line per flow of this shard; with shards, each says
+ * whose it is
+ */
+void flow_lines(FILE *out)
+{
+	char s[INET6_ADDRSTRLEN], d[INET6_ADDRSTRLEN];
+	const struct hpccd_flow *f;
+	bool v6;
+
 	LIST_FOREACH(f, &D.sched.flows, all) {
 		v6 = f->t.family == AF_INET6;
 		inet_ntop(v6 ? AF_INET6 : AF_INET,
@@ -148,10 +133,58 @@ void write_stats(void)
 			fprintf(out, " flowlabel=0x%05x", f->t.flowlabel);
 		fprintf(out, " probes=%" PRIu64 " responses=%"
 			PRIu64 " lost=%" PRIu64 " rtt_us=%" PRIu64
-			" srtt_us=%u probing=%d out=%u\n", f->probes,
+			" srtt_us=%u probing=%d out=%u", f->probes,
 			f->responses, f->lost, f->rtt_ns / 1000, f->srtt_us,
 			f->state != HPCCD_IDLE, f->nout);
+		if (D.nshards > 1)
+			fprintf(out, " shard=%u", D.shard);
+		fputc('\n', out);
 	}
+}
+
+/*
+ * Counters as key=value lines, then one line per flow; a statistics file
+ * is replaced whole (rename() of stats_open()'s file).  With shards (shard
+ * 0 writes it), the counters and flow counts are the sums of all shards'
+ * and shards= says how many; a shard that did not report within a second
+ * is left out and said so (shards-late=).
+ */
+void write_stats(void)
+{
+	char tmp[300], *lines[HPCCD_SHARDS_MAX] = { NULL };
+	struct hpccd_report sum;
+	unsigned int late = 0, i;
+	FILE *out;
+
+	memset(&sum, 0, sizeof(sum));
+	if (D.nshards > 1)
+		late = shards_gather(&sum, lines);
+	if (!D.cfg.stats_file[0]) {
+		out = stderr;
+	} else {
+		out = stats_open(tmp, sizeof(tmp));
+		if (!out) {
+			logmsg(LOG_ERR, "%s: %s", D.cfg.stats_file,
+			       strerror(errno));
+			goto free;
+		}
+	}
+	stats_snapshot();
+	fprintf(out, "connected=%d\nflows=%u\nqueued=%u\n",
+		D.link.req.family_id != 0, D.sched.nflows + sum.nflows,
+		hpccd_queued(&D.sched) + sum.queued);
+	if (D.nshards > 1)
+		fprintf(out, "shards=%u\nshards-late=%u\n", D.nshards, late);
+	for (i = 0; i < C_NUM; i++)
+		fprintf(out, "%s%s=%" PRIu64 "\n",
+			i < C_PARSE_BASE ? "" : "dropped-",
+			i < C_PARSE_BASE ? counter_names[i] :
+			hpcc_parse_err_name(i - C_PARSE_BASE),
+			D.counters[i] + sum.counters[i]);
+	flow_lines(out);
+	for (i = 1; i < D.nshards; i++)
+		if (lines[i])
+			fputs(lines[i], out);
 	if (out != stderr) {
 		if (fclose(out) || rename(tmp, D.cfg.stats_file)) {
 			logmsg(LOG_ERR, "%s: %s", D.cfg.stats_file,
@@ -159,4 +192,7 @@ void write_stats(void)
 			unlink(tmp);
 		}
 	}
+free:
+	for (i = 1; i < D.nshards; i++)
+		free(lines[i]);
 }

@@ -701,6 +701,54 @@ pipelined_probes_lost() {
 		[ $((b_flow_gets - a_flow_gets)) -le $((drops * 3 / 4)) ]
 }
 
+# shards 2 on both hosts: 16 flows at once are split over the sender's
+# two threads by the fanout hash, and each flow's responses come back to
+# the thread that sent its probes (the kernel's fanout program computes
+# the hash hpccd does): busy flows get samples on both shards, and no
+# response reaches a shard that does not own its flow
+# (responses-other-shard; a flow's late responses, after its probe timed
+# out in the slow guest, are responses-unexpected as without shards).  A
+# reload reaches the other shard.  The daemons
+# keep running with shards 2 for clean_exit.
+shards_split_flows() {
+	local p rc=0 n0 n1 busy ok late pid
+	for p in hs hr; do
+		pid=$(pid_of $p) && kill -TERM "$pid" &&
+			retry 25 sh -c "! kill -0 $pid 2>/dev/null" || return 1
+		# timeouts the slow guest's probe round trip (both
+		# daemons' wakeups) stays within
+		printf 'shards = 2\ntimeout-min-us = 20000\n' > "$TMP/$p.conf"
+	done
+	start_hpccd hs && start_hpccd hr caps-only || return 1
+	grep -q "2 shards" "$TMP/hs.log" || { tail -3 "$TMP/hs.log"; return 1; }
+	dvars hs a || return 1
+	retry 50 server_idle 5202
+	ip netns exec hs iperf3 -c $SRV -p 5202 -C hpcc -P 16 -b 2M \
+		-t $((12 * SLOW)) > "$TMP/iperf.shards" 2>&1 &
+	echo $! > "$TMP/iperf.shards.pid"
+	sleep $((6 * SLOW))
+	printf 'shards = 2\ntimeout-min-us = 20000\nprobe-budget = 30000\n' > "$TMP/hs.conf"
+	kill -HUP "$(pid_of hs)"
+	sleep $((2 * SLOW))
+	dvars hs b || rc=1
+	wait "$(cat "$TMP/iperf.shards.pid")" || rc=1
+	tail -1 "$TMP/iperf.shards"
+	# the sender's data flows (to port 5202): each with its shard
+	busy=$(grep -c "^flow .*:5202 .*probes=[1-9]" "$TMP/run/hs.stats")
+	ok=$(grep -c "^flow .*:5202 .*responses=[1-9]" "$TMP/run/hs.stats")
+	n0=$(grep -c "^flow .*:5202 .*responses=[1-9].* shard=0$" "$TMP/run/hs.stats")
+	n1=$(grep -c "^flow .*:5202 .*responses=[1-9].* shard=1$" "$TMP/run/hs.stats")
+	late=$(sed -n 's/^shards-late=//p' "$TMP/run/hs.stats")
+	echo "sender, shards $(sed -n 's/^shards=//p' "$TMP/run/hs.stats") (late ${late:-?}): $busy flows probed, $ok with responses ($n0 on shard 0, $n1 on shard 1); responses-received +$((b_responses_received - a_responses_received)), responses-unexpected +$((b_responses_unexpected - a_responses_unexpected)), responses-other-shard +$((b_responses_other_shard - a_responses_other_shard)), telemetry-pushed +$((b_telemetry_pushed - a_telemetry_pushed)); reloads logged $(grep -c reloaded "$TMP/hs.log")"
+	grep "^flow .*:5202 " "$TMP/run/hs.stats" | sed 's/^/  /'
+	dvars hr r && echo "receiver: probes-received $r_probes_received, responses-sent $r_responses_sent, responses-rate-limited $r_responses_rate_limited, responses-over-budget $r_responses_over_budget, probes-no-tcp $r_probes_no_tcp"
+	[ "$rc" = 0 ] && [ "${late:-1}" = 0 ] && [ "$busy" -ge 16 ] &&
+		[ "$ok" -ge 8 ] && [ "$n0" -ge 1 ] && [ "$n1" -ge 1 ] &&
+		[ "$b_responses_other_shard" = 0 ] &&
+		[ $((b_telemetry_pushed - a_telemetry_pushed)) -ge 32 ] &&
+		grep -q "reloaded.*budget 30000" "$TMP/hs.log"
+}
+
 clean_exit() {
 	local p rc=0
 	for p in "$(pid_of hs)" "$(pid_of hr)"; do
@@ -714,7 +762,7 @@ clean_exit() {
 }
 
 ktap_print_header
-ktap_set_plan 20
+ktap_set_plan 21
 t "two namespaces, veth, a stand-in hop record stamped by tc pedit" topology
 t "hpccd runs in both; the receiver's only with CAP_NET_ADMIN and CAP_NET_RAW" daemons_start
 t "probes and responses flow and fresh telemetry reaches the module" telemetry_reaches_module
@@ -734,5 +782,6 @@ t "hpccd reconnects when the module is unloaded and loaded again" survives_modul
 t "a module reload during an event overrun: the resync reconnects" reload_during_overrun
 t "a resync with the same family ids takes the module's parameters again" params_during_overrun
 t "probe-pipeline 3: several probes out, a lost probe costs its sample only" pipelined_probes_lost
+t "shards 2: flows split over two threads, each flow's samples on its own" shards_split_flows
 t "SIGTERM: both daemons exit cleanly" clean_exit
 ktap_finished

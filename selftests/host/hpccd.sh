@@ -89,6 +89,42 @@ signals() {
 	[ "$i" = 0 ] && grep -q "hpccd exiting" "$TMP/log"
 }
 
+# shards 4 without a module: four threads (each its sockets, its module
+# link waiting for the family), one statistics file with shards=4 and every
+# shard's report, a reload in all of them (a new shards value waits for a
+# restart), SIGTERM ends them all with exit 0.
+shards_threads() {
+	local pid i
+	printf 'shards = 4\nprobe-budget = 4000\n' > "$TMP/sh.conf"
+	"$D" -c "$TMP/sh.conf" -S "$TMP/sh.stats" > "$TMP/sh.log" 2>&1 &
+	pid=$!
+	retry 50 grep -q "4 shards" "$TMP/sh.log" || { cat "$TMP/sh.log"; return 1; }
+	i=$(ls "/proc/$pid/task" | wc -l)
+	echo "threads: $i"
+	[ "$i" = 4 ] || return 1
+	kill -USR1 $pid
+	retry 50 test -s "$TMP/sh.stats" || return 1
+	grep -qx shards=4 "$TMP/sh.stats" && grep -qx shards-late=0 "$TMP/sh.stats" &&
+		grep -qx flows=0 "$TMP/sh.stats" || { cat "$TMP/sh.stats"; return 1; }
+	printf 'shards = 2\nprobe-budget = 6000\n' > "$TMP/sh.conf"
+	kill -HUP $pid
+	retry 50 grep -q "reloaded.*budget 6000" "$TMP/sh.log" || return 1
+	grep -q "shards 2: read at the start only; 4 running" "$TMP/sh.log" || return 1
+	rm -f "$TMP/sh.stats"
+	kill -USR1 $pid
+	retry 50 test -s "$TMP/sh.stats" || return 1
+	grep -qx shards=4 "$TMP/sh.stats" || return 1
+	kill -TERM $pid
+	for ((i = 0; i < 30; i++)); do
+		kill -0 $pid 2>/dev/null || break
+		sleep 0.1
+	done
+	wait $pid; i=$?
+	sed 's/^/log: /' "$TMP/sh.log"
+	[ "$i" = 0 ] && grep -q "hpccd exiting" "$TMP/sh.log" &&
+		[ "$(grep -c "module not loaded" "$TMP/sh.log")" -ge 4 ]
+}
+
 # A SIGHUP while hpccd starts is a reload, not its death: its
 # configuration is a FIFO, so it waits in the open until the test writes
 # it; the SIGHUP comes meanwhile.  It stays pending (signals_block()
@@ -189,11 +225,11 @@ unit_families() {
 # (::1 and 127.0.0.1) when "lo" is given; once it runs, a SIGUSR1 and a
 # SIGHUP; prints its exit status once it has run for a second or ended
 sandboxed() {
-	local unit=$1 log=$2 lo=${3:-} pid i
+	local unit=$1 log=$2 lo=${3:-} conf=${4:-/dev/null} pid i
 	chmod 755 "$TMP" && mkdir -p "$TMP/sb" && chmod 777 "$TMP/sb" &&
 		: > "$log" || return 1
 	unshare -n sh -c '[ -z "$1" ] || ip link set lo up; shift; exec "$@"' sh "$lo" \
-		"$BIN/unit_sandbox" "$unit" "$D" -c /dev/null -S "$TMP/sb/stats" \
+		"$BIN/unit_sandbox" "$unit" "$D" -c "$conf" -S "$TMP/sb/stats" \
 		> "$log" 2>&1 &
 	pid=$!
 	# up to 10 s: a loaded CI machine may start it slowly
@@ -223,6 +259,16 @@ unit_ipv6() {
 	echo "$out" | grep -q "hpccd running: .*, IPv4 and IPv6" &&
 		echo "$out" | grep -qx "statistics written" &&
 		echo "$out" | grep -q "^reloaded" &&
+		echo "$out" | grep -qx "exit 0" || return 1
+	# shards: the threads under the same system call filter
+	printf 'shards = 2\n' > "$TMP/sb/shards.conf"
+	chmod 644 "$TMP/sb/shards.conf"
+	out=$(sandboxed "$TOP/daemon/hpccd/hpccd.service.in" "$TMP/unit2.log" lo \
+		"$TMP/sb/shards.conf")
+	echo "$out"
+	echo "$out" | grep -q "hpccd running: .*, 2 shards" &&
+		echo "$out" | grep -qx "statistics written" &&
+		grep -qx shards=2 "$TMP/sb/stats" &&
 		echo "$out" | grep -qx "exit 0"
 }
 
@@ -362,7 +408,7 @@ key_file_for_reload() {
 }
 
 ktap_print_header
-ktap_set_plan 14
+ktap_set_plan 15
 t "hpccd -h prints usage" sh -c "'$D' -h | grep -q usage"
 t "hpccd --help/-V/--version; hpccd.8 lists every long option" help_version
 t "bad options and configuration files are refused with exit 2" bad_config
@@ -370,9 +416,10 @@ if [ "$(id -u)" = 0 ]; then
 	t "no module: waits; SIGUSR1 stats, SIGHUP reload (bad file kept out), SIGTERM exit 0" signals
 	t "daemon/hpccd/hpccd.conf, the shipped example, gives the defaults" example_config
 	t "a SIGHUP while hpccd starts is kept for a reload, not its death" early_sighup
+	t "shards 4: four threads, one statistics file, reload and exit reach all" shards_threads
 	t "long options --config, --probe-budget=N, --max-hops N, --stats-file take effect" long_options
 	t "no module: the family is looked up again, 1 s, 3 s, 7 s after the start" lookup_while_away
-	t "under daemon/hpccd/hpccd.service.in's sandbox hpccd opens IPv4 and IPv6 sockets" unit_ipv6
+	t "under daemon/hpccd/hpccd.service.in's sandbox hpccd opens IPv4 and IPv6 sockets, with shards too" unit_ipv6
 	t "IPv6 refused by the sandbox on a host with IPv6: hpccd does not start" unit_no_ipv6
 	t "the statistics file is written through a fresh file, not a planted symlink" stats_no_symlink
 	t "the MAC keys are in no dumpable memory; the unit sets LimitCORE=0" keys_not_dumpable
@@ -382,6 +429,7 @@ else
 	ktap_test_skip "example config: hpccd needs root for its raw sockets"
 	ktap_test_skip "long options: hpccd needs root for its raw sockets"
 	ktap_test_skip "early SIGHUP: hpccd needs root for its raw sockets"
+	ktap_test_skip "shards: hpccd needs root for its raw sockets"
 	ktap_test_skip "lookups while away: hpccd needs root for its raw sockets"
 	ktap_test_skip "unit sandbox IPv6: needs root (namespaces, raw sockets)"
 	ktap_test_skip "unit sandbox without IPv6: needs root (namespaces, raw sockets)"

@@ -132,11 +132,11 @@ compare("hpccctl.8 long options", lo, doc)
 i = hpccd_c.index("counter_names[C_PARSE_BASE] = {")
 names = re.findall(r'"([a-z0-9-]+)"', hpccd_c[i:hpccd_c.index("};", i)])
 ws = c_block(hpccd_c, "void write_stats(")
-head = re.findall(r'(?:"|\\n)([a-z]+)=%', ws[:ws.index("LIST_FOREACH")])
+head = re.findall(r'(?:"|\\n)([a-z-]+)=%', ws[:ws.index("flow_lines(out)")])
 sig = roff_text(section(hpccd8, "SIGNALS"))
 usr1 = sig[sig.index("SIGUSR1"):]
 usr1 = usr1[:usr1.index("then one line\nper flow") if "then one line\nper flow" in usr1 else len(usr1)]
-words = set(re.findall(r"(?<![\w-])([a-z][a-z0-9]*(?:-[a-z0-9]+)+|connected|flows|queued|resyncs|reconciles|events|reconnects|lookups)(?![\w-])", usr1))
+words = set(re.findall(r"(?<![\w-])([a-z][a-z0-9]*(?:-[a-z0-9]+)+|connected|flows|queued|shards|resyncs|reconciles|events|reconnects|lookups)(?![\w-])", usr1))
 # hyphenated words of the prose that are not counters
 prose = {"telemetry-set", "flow-get", "n-flows-source", "auth-permissive",
          "rx-based", "report-n-flows", "receiver-based", "dropped-reason",

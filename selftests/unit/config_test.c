@@ -402,6 +402,12 @@ TEST(response_budget_keys)
 	EXPECT_EQ(HPCCD_PIPE_MAX, c.probe_pipeline);
 	EXPECT_NE(0, parse(&c, "probe-pipeline = 0\n"));
 	EXPECT_NE(0, parse(&c, "probe-pipeline = 9\n"));
+	/* shards: 1 (one thread) to HPCCD_SHARDS_MAX */
+	EXPECT_EQ(1, c.shards);
+	ASSERT_EQ(0, parse(&c, "shards = 64\n"));
+	EXPECT_EQ(HPCCD_SHARDS_MAX, c.shards);
+	EXPECT_NE(0, parse(&c, "shards = 0\n"));
+	EXPECT_NE(0, parse(&c, "shards = 65\n"));
 }
 
 /*

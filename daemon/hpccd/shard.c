@@ -1,0 +1,323 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * shard.c - hpccd's shards: with shards N, N threads each run the whole
+ * daemon (its own D, sockets, module link and event loop) for the flows
+ * hpccd_shard_of() gives it, and the kernel gives each the packets of
+ * those flows (fanout.h).  Shard 0 is the main thread: it reads the
+ * signals and hands a reload's settings and the statistics requests to
+ * the others through their eventfd; nothing of a flow crosses threads.
+ *
+ * The threads start one after the other, each once the last has set up,
+ * so that shard i is the fanout group's socket i (packet(7): the kernel
+ * gives a packet to the socket the program's value modulo the group's
+ * size names, in the order they joined).
+ */
+#include <errno.h>
+#include <inttypes.h>
+#include <pthread.h>
+#include <string.h>
+#include <syslog.h>
+#include <time.h>
+#include <unistd.h>
+#include <sys/eventfd.h>
+#include <sodium.h>
+
+#include "hpccd.h"
+
+/* commands, a bit each */
+#define CMD_RELOAD	1U
+#define CMD_STATS	2U
+#define CMD_EXIT	4U
+
+/* how long shard 0 waits for the others' reports */
+#define REPORT_WAIT_NS	1000000000ULL
+
+/**
+ * struct shard - one of the other shards, seen from shard 0
+ * @th: its thread
+ * @ctl_fd: its eventfd
+ * @cmd: commands it has not taken (CMD_*)
+ * @cfg: a reload's settings for it to take (sodium_malloc(): key bytes)
+ * @started: its setup ended; @setup_err its result
+ * @report: its last report; @reported: since the last request
+ * @gone: the thread ended (its last report posted)
+ */
+struct shard {
+	pthread_t th;
+	int ctl_fd;
+	unsigned int cmd;
+	struct hpccd_cfg *cfg;
+	bool started;
+	int setup_err;
+	struct hpccd_report report;
+	bool reported, gone;
+};
+
+static struct {
+	pthread_mutex_t lock;
+	pthread_cond_t cond;
+	unsigned int n;			/* threads started, shard 0 included */
+	int fanout_arg[2];		/* PACKET_FANOUT's argument, by family */
+	struct shard s[HPCCD_SHARDS_MAX];
+} S = {
+	.lock = PTHREAD_MUTEX_INITIALIZER,
+	.cond = PTHREAD_COND_INITIALIZER,
+};
+
+static struct hpccd_cfg *cfg_copy(const struct hpccd_cfg *c)
+{
+	struct hpccd_cfg *k = sodium_malloc(sizeof(*k));
+
+	if (k)
+		memcpy(k, c, sizeof(*k));
+	return k;
+}
+
+int fanout_join(int fd, int family)
+{
+	struct sock_filter code[HPCCD_FANOUT_PROG_MAX];
+	struct sock_fprog prog = { .filter = code };
+	int *arg = &S.fanout_arg[family == AF_INET6], v;
+	socklen_t len = sizeof(v);
+
+	if (D.nshards < 2)
+		return 0;
+	if (!D.shard) {
+		/* the first: a group id of its own, then the program */
+		v = (PACKET_FANOUT_CBPF | PACKET_FANOUT_FLAG_UNIQUEID) << 16;
+		if (setsockopt(fd, SOL_PACKET, PACKET_FANOUT, &v, sizeof(v)) ||
+		    getsockopt(fd, SOL_PACKET, PACKET_FANOUT, &v, &len))
+			return -errno;
+		*arg = (v & 0xffff) | PACKET_FANOUT_CBPF << 16;
+		prog.len = hpccd_fanout_prog(family, code);
+		if (setsockopt(fd, SOL_PACKET, PACKET_FANOUT_DATA, &prog,
+			       sizeof(prog)))
+			return -errno;
+		return 0;
+	}
+	v = *arg;
+	if (setsockopt(fd, SOL_PACKET, PACKET_FANOUT, &v, sizeof(v)))
+		return -errno;
+	return 0;
+}
+
+/* poke() - tell shard @i it has a command (under S.lock) */
+static void poke(unsigned int i, unsigned int cmd)
+{
+	uint64_t one = 1;
+
+	S.s[i].cmd |= cmd;
+	if (write(S.s[i].ctl_fd, &one, sizeof(one)) < 0 && errno != EAGAIN)
+		logmsg(LOG_ERR, "shard %u: %s", i, strerror(errno));
+}
+
+/* report() - post this shard's report for shard 0 (not under S.lock) */
+static void report(struct shard *s)
+{
+	struct hpccd_report r;
+	size_t len = 0;
+	FILE *out;
+
+	stats_snapshot();
+	memcpy(r.counters, D.counters, sizeof(r.counters));
+	r.nflows = D.sched.nflows;
+	r.queued = hpccd_queued(&D.sched);
+	r.lines = NULL;
+	out = open_memstream(&r.lines, &len);
+	if (out) {
+		flow_lines(out);
+		if (fclose(out)) {
+			free(r.lines);
+			r.lines = NULL;
+		}
+	}
+	pthread_mutex_lock(&S.lock);
+	free(s->report.lines);
+	s->report = r;
+	s->reported = true;
+	pthread_cond_broadcast(&S.cond);
+	pthread_mutex_unlock(&S.lock);
+}
+
+bool on_ctl(void)
+{
+	struct shard *s = &S.s[D.shard];
+	struct hpccd_cfg *c;
+	unsigned int cmd;
+	uint64_t v;
+
+	if (read(D.loop.ctl_fd, &v, sizeof(v)) < 0 && errno != EAGAIN)
+		return true;
+	pthread_mutex_lock(&S.lock);
+	cmd = s->cmd;
+	s->cmd = 0;
+	c = cmd & CMD_RELOAD ? s->cfg : NULL;
+	s->cfg = NULL;
+	pthread_mutex_unlock(&S.lock);
+	if (c) {
+		take_cfg(c);
+		sodium_free(c);
+	}
+	/* the module's parameters, after every reload, even a failed one */
+	if ((cmd & CMD_RELOAD) && D.link.req.family_id)
+		module_params();
+	if (cmd & CMD_STATS)
+		report(s);
+	return !(cmd & CMD_EXIT);
+}
+
+static void *shard_thread(void *arg)
+{
+	struct shard *s = arg;
+	int err;
+
+	D.shard = s - S.s;
+	D.nshards = S.n;
+	D.loop.ctl_fd = s->ctl_fd;
+	pthread_mutex_lock(&S.lock);
+	D.cfg = *s->cfg;
+	sodium_free(s->cfg);
+	s->cfg = NULL;
+	pthread_mutex_unlock(&S.lock);
+	err = keys_alloc() ? -ENOMEM : shard_setup(NULL);
+	pthread_mutex_lock(&S.lock);
+	s->setup_err = err;
+	s->started = true;
+	pthread_cond_broadcast(&S.cond);
+	pthread_mutex_unlock(&S.lock);
+	if (!err)
+		shard_run();
+	report(s);
+	shard_teardown();
+	pthread_mutex_lock(&S.lock);
+	s->gone = true;
+	pthread_cond_broadcast(&S.cond);
+	pthread_mutex_unlock(&S.lock);
+	return NULL;
+}
+
+int shards_start(const struct hpccd_cfg *c)
+{
+	struct shard *s;
+	unsigned int i;
+	int err = 0;
+
+	pthread_mutex_lock(&S.lock);
+	S.n = D.nshards;
+	pthread_mutex_unlock(&S.lock);
+	for (i = 1; i < D.nshards; i++) {
+		s = &S.s[i];
+		s->ctl_fd = eventfd(0, EFD_CLOEXEC | EFD_NONBLOCK);
+		if (s->ctl_fd < 0) {
+			err = -errno;
+			break;
+		}
+		s->cfg = cfg_copy(c);
+		if (!s->cfg) {
+			err = -ENOMEM;
+			break;
+		}
+		err = -pthread_create(&s->th, NULL, shard_thread, s);
+		if (err)
+			break;
+		/* one after the other: shard i is the group's socket i */
+		pthread_mutex_lock(&S.lock);
+		while (!s->started)
+			pthread_cond_wait(&S.cond, &S.lock);
+		err = s->setup_err;
+		pthread_mutex_unlock(&S.lock);
+		if (err) {
+			pthread_join(s->th, NULL);
+			free(s->report.lines);
+			s->report.lines = NULL;
+			break;
+		}
+	}
+	if (!err)
+		return 0;
+	logmsg(LOG_ERR, "shard %u: %s", i, strerror(-err));
+	s = &S.s[i];
+	if (s->cfg)
+		sodium_free(s->cfg);
+	s->cfg = NULL;
+	if (s->ctl_fd >= 0)
+		close(s->ctl_fd);
+	s->ctl_fd = -1;
+	/* those running */
+	S.n = i;
+	shards_stop();
+	return err;
+}
+
+void shards_stop(void)
+{
+	unsigned int i;
+
+	pthread_mutex_lock(&S.lock);
+	for (i = 1; i < S.n; i++)
+		if (!S.s[i].gone)
+			poke(i, CMD_EXIT);
+	pthread_mutex_unlock(&S.lock);
+	for (i = 1; i < S.n; i++) {
+		pthread_join(S.s[i].th, NULL);
+		close(S.s[i].ctl_fd);
+		S.s[i].ctl_fd = -1;
+	}
+}
+
+void shards_reload(const struct hpccd_cfg *c)
+{
+	unsigned int i;
+
+	pthread_mutex_lock(&S.lock);
+	for (i = 1; i < S.n; i++) {
+		if (S.s[i].gone)
+			continue;
+		if (S.s[i].cfg)
+			sodium_free(S.s[i].cfg);
+		S.s[i].cfg = c ? cfg_copy(c) : NULL;
+		if (c && !S.s[i].cfg)
+			logmsg(LOG_ERR, "shard %u: reload: out of memory; settings kept",
+			       i);
+		poke(i, CMD_RELOAD);
+	}
+	pthread_mutex_unlock(&S.lock);
+}
+
+unsigned int shards_gather(struct hpccd_report *sum,
+			   char *lines[HPCCD_SHARDS_MAX])
+{
+	struct timespec until;
+	unsigned int i, j, late = 0;
+	uint64_t at;
+
+	clock_gettime(CLOCK_REALTIME, &until);
+	at = (uint64_t)until.tv_sec * 1000000000ULL + until.tv_nsec +
+	     REPORT_WAIT_NS;
+	until.tv_sec = at / 1000000000ULL;
+	until.tv_nsec = at % 1000000000ULL;
+	pthread_mutex_lock(&S.lock);
+	/* stopped shards posted their last report as they ended */
+	for (i = 1; i < S.n; i++) {
+		if (S.s[i].gone)
+			continue;
+		S.s[i].reported = false;
+		poke(i, CMD_STATS);
+	}
+	for (i = 1; i < S.n; i++) {
+		while (!S.s[i].reported && !S.s[i].gone &&
+		       pthread_cond_timedwait(&S.cond, &S.lock, &until) !=
+		       ETIMEDOUT)
+			;
+		if (!S.s[i].reported && !S.s[i].gone)
+			late++;
+		for (j = 0; j < C_NUM; j++)
+			sum->counters[j] += S.s[i].report.counters[j];
+		sum->nflows += S.s[i].report.nflows;
+		sum->queued += S.s[i].report.queued;
+		lines[i] = S.s[i].report.lines;
+		S.s[i].report.lines = NULL;
+	}
+	pthread_mutex_unlock(&S.lock);
+	return late;
+}
