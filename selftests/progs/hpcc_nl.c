@@ -8,10 +8,13 @@
  *   hpcc_nl telemetry SADDR SPORT DADDR DPORT HOP... [n=N]
  *   hpcc_nl telemetry SADDR SPORT DADDR DPORT u=U [n=N]
  *           (IPv4 or IPv6 addresses)
- *   hpcc_nl telemetry-push ... [r=R [g=G]]       as telemetry, by
+ *   hpcc_nl telemetry-push ... [r=R [g=G | b=B]]  as telemetry, by
  *           telemetry-push: prints the reply, or "quiet" without one; r=R
  *           sends the sample R times on one socket, a line each ("I:
  *           reply"), g=G with a flow-get of the flow after the G-th
+ *           sample; b=B sends the R samples B to a send() without
+ *           waiting and prints one line: the replies, and the CPU time
+ *           per sample
  *           HOP = switch_id,port_id,rate_bps,ts_ns,tx_bytes,qlen; n=N sends
  *           N as the receiver-reported n-flows; u=U sends only the
  *           receiver's U (rx-u, Q16), no record
@@ -192,32 +195,115 @@ static int64_t tel_u = -1;	/* u=U of the telemetry command; -1: none */
 static int tel_reps;		/* r=R of telemetry-push: R samples */
 static int tel_get;		/* g=G of telemetry-push: flow-get after G */
 
+static int tel_batch;		/* b=B of telemetry-push: B a send() */
+
+/* SADDR SPORT DADDR DPORT, IPv4 or IPv6 addresses, both of one family */
+static int parse_tuple(char **av, struct hpcc_tuple *t)
+{
+	memset(t, 0, sizeof(*t));
+	if (strchr(av[0], ':')) {
+		t->family = AF_INET6;
+		if (inet_pton(AF_INET6, av[0], t->saddr6) != 1 ||
+		    inet_pton(AF_INET6, av[2], t->daddr6) != 1)
+			return -EINVAL;
+	} else {
+		t->family = AF_INET;
+		if (inet_pton(AF_INET, av[0], &t->saddr) != 1 ||
+		    inet_pton(AF_INET, av[2], &t->daddr) != 1)
+			return -EINVAL;
+	}
+	t->sport = htons(atoi(av[1]));
+	t->dport = htons(atoi(av[3]));
+	return 0;
+}
+
 static int telemetry(char **av, const struct hpcc_hop_rec *hops, int nhop,
 		     struct hpcc_flow_msg *r)
 {
 	char buf[MNL_SOCKET_BUFFER_SIZE];
-	struct hpcc_tuple t = { 0 };
+	struct hpcc_tuple t;
 
-	/* IPv4 or IPv6 addresses, both of one family */
-	if (strchr(av[0], ':')) {
-		t.family = AF_INET6;
-		if (inet_pton(AF_INET6, av[0], t.saddr6) != 1 ||
-		    inet_pton(AF_INET6, av[2], t.daddr6) != 1)
-			return -EINVAL;
-	} else {
-		t.family = AF_INET;
-		if (inet_pton(AF_INET, av[0], &t.saddr) != 1 ||
-		    inet_pton(AF_INET, av[2], &t.daddr) != 1)
-			return -EINVAL;
-	}
-	t.sport = htons(atoi(av[1]));
-	t.dport = htons(atoi(av[3]));
+	if (parse_tuple(av, &t))
+		return -EINVAL;
 	if (tel_u >= 0)
 		hpcc_genl_telemetry_put_u(&g, buf, &t, tel_n_flows,
 					  (uint32_t)tel_u);
 	else
 		hpcc_genl_telemetry_put(&g, buf, &t, hops, nhop, tel_n_flows);
 	return talk((struct nlmsghdr *)buf, hpcc_genl_flow_cb, r);
+}
+
+/* the replies and errors waiting on the socket, read without waiting */
+static void drain(unsigned long *replies, unsigned long *errors)
+{
+	char buf[MNL_SOCKET_BUFFER_SIZE];
+	struct nlmsghdr *nlh;
+	ssize_t n;
+	int len;
+
+	while ((n = recv(mnl_socket_get_fd(g.nl), buf, sizeof(buf),
+			 MSG_DONTWAIT)) > 0) {
+		len = n;
+		for (nlh = (struct nlmsghdr *)buf; mnl_nlmsg_ok(nlh, len);
+		     nlh = mnl_nlmsg_next(nlh, &len)) {
+			if (nlh->nlmsg_type == NLMSG_ERROR)
+				(*errors)++;
+			else
+				(*replies)++;
+		}
+	}
+}
+
+static uint64_t cpu_ns(void)
+{
+	struct timespec ts;
+
+	clock_gettime(CLOCK_PROCESS_CPUTIME_ID, &ts);
+	return (uint64_t)ts.tv_sec * 1000000000ULL + ts.tv_nsec;
+}
+
+/*
+ * push_batches() - the b=B form of telemetry-push: @reps samples of the
+ * flow, @batch to a send() without waiting (as hpccd's push.c sends
+ * them), the replies read as they come; prints the process's CPU time
+ * per sample, its own and the kernel's work in its system calls (the
+ * module takes a request in the sender's send())
+ */
+static int push_batches(char **av, const struct hpcc_hop_rec *hops, int nhop,
+			int reps, int batch)
+{
+	static char buf[2 * 65536];
+	unsigned long replies = 0, errors = 0;
+	struct mnl_nlmsg_batch *b;
+	struct hpcc_tuple t;
+	uint64_t c0;
+	int i, n, rcv = 4 << 20;
+
+	if (parse_tuple(av, &t) || batch < 1 || batch > 128 || reps < 1)
+		return -EINVAL;
+	setsockopt(mnl_socket_get_fd(g.nl), SOL_SOCKET, SO_RCVBUFFORCE, &rcv,
+		   sizeof(rcv));
+	b = mnl_nlmsg_batch_start(buf, 65536);
+	if (!b)
+		return -ENOMEM;
+	c0 = cpu_ns();
+	for (i = 0; i < reps; i += n) {
+		for (n = 0; n < batch && i + n < reps; n++) {
+			hpcc_genl_telemetry_put(&g, mnl_nlmsg_batch_current(b),
+						&t, hops, nhop, tel_n_flows);
+			mnl_nlmsg_batch_next(b);
+		}
+		if (hpcc_genl_send_batch(&g, b))
+			return -errno;
+		mnl_nlmsg_batch_reset(b);
+		drain(&replies, &errors);
+	}
+	drain(&replies, &errors);
+	c0 = cpu_ns() - c0;
+	mnl_nlmsg_batch_stop(b);
+	printf("samples %d batch %d replies %lu errors %lu cpu_us %.0f us_per_sample %.3f\n",
+	       reps, batch, replies, errors, c0 / 1e3, c0 / 1e3 / reps);
+	return errors ? -EIO : 0;
 }
 
 /* The malformed requests of the "bad" command. */
@@ -570,9 +656,12 @@ int main(int ac, char **av)
 		g.telemetry_cmd = HPCC_CMD_TELEMETRY_PUSH;
 		av[1] = "telemetry";
 		while (ac > 6 && av[ac - 1][1] == '=' &&
-		       (av[ac - 1][0] == 'r' || av[ac - 1][0] == 'g')) {
+		       (av[ac - 1][0] == 'r' || av[ac - 1][0] == 'g' ||
+			av[ac - 1][0] == 'b')) {
 			if (av[ac - 1][0] == 'r')
 				tel_reps = atoi(av[ac - 1] + 2);
+			else if (av[ac - 1][0] == 'b')
+				tel_batch = atoi(av[ac - 1] + 2);
 			else
 				tel_get = atoi(av[ac - 1] + 2);
 			ac--;
@@ -586,6 +675,9 @@ int main(int ac, char **av)
 		for (i = 6; i < ac; i++)
 			if (parse_hop(av[i], &hops[i - 6]))
 				goto usage;
+		if (tel_batch)
+			return report(push_batches(av + 2, hops, ac - 6,
+						   tel_reps, tel_batch));
 		for (i = 1; i <= (tel_reps > 0 ? tel_reps : 1); i++) {
 			memset(&reply, 0, sizeof(reply));
 			err = telemetry(av + 2, hops, ac - 6, &reply);

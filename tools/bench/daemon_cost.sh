@@ -28,6 +28,9 @@
 #     "applied-sample interval"; FLOWS sets the count, 1 to 128).
 #     With RATE set, DELAY_MS (netem, each way) keeps a slow flow's data
 #     in flight between its segments, so that it stays busy and probed.
+#  3. The netlink channel alone, once a repetition: telemetry-push's CPU
+#     per sample from a client that does nothing else (push_alone), and
+#     its share of both hpccds' CPU per push.
 #
 # DAEMONS="NAME=PATH[:CONF] ..." compares hpccd builds, or settings (CONF,
 # a configuration file for both hpccds; default none), in the same boot
@@ -229,6 +232,26 @@ PY
 		[ "$cc" = hpcc ] && sample_interval || echo "- - -")" >> "$TMP/runs"
 }
 
+# push_alone - telemetry-push's own cost, the netlink channel alone: one
+# hpcc flow and no hpccd, 200,000 samples of the stand-in hop's record
+# from hpcc_nl in batches of 64 (as hpccd sends them); the process's CPU
+# time per sample, the module's work in its send() included.  What a
+# shared ring or map in place of netlink could save at most.
+push_alone() {
+	local ipid out
+	retry 50 sh -c "[ -z \"\$(ip netns exec br ss -Htn state established '( sport = :5201 )')\" ]"
+	ip netns exec bs iperf3 -c $SRV -p 5201 -C hpcc --cport 6300 -b 1M \
+		-t 8 > /dev/null 2>&1 &
+	ipid=$!
+	sleep 2
+	out=$(ip netns exec bs "$TOP/build/selftests/hpcc_nl" telemetry-push \
+		$CLI 6300 $SRV 5201 7,3,100000000,1000,1000,1500 r=200000 b=64)
+	echo "  telemetry-push alone: $out"
+	wait $ipid
+	echo "push_alone us_per_sample $(echo "$out" |
+		sed -n 's/.*us_per_sample \([0-9.]*\).*/\1/p')" >> "$TMP/fig"
+}
+
 first=${DAEMONS%% *}
 for rep in $(seq 1 "$REPS"); do
 	echo "== repetition $rep: sender role, $FLOWS flows of $RATE for ${RUN_S} s"
@@ -242,6 +265,7 @@ for rep in $(seq 1 "$REPS"); do
 		run hpcc "${d%%=*}"
 		stop_daemons
 	done
+	push_alone
 done
 
 # medians and ranges over the repetitions; each hpccd build's figures
@@ -260,6 +284,8 @@ names = list(dict.fromkeys(r[0] for r in runs if r[0] != "cubic"))
 print("== summary: median [range] of %d repetitions" % len(cubic))
 kseg = [int(r[2]) / hz / int(r[3]) * 1e6 for r in cubic if int(r[3])]
 show("kernel, us per TCP segment (cubic runs)", kseg, "%.2f")
+alone = [float(f[2]) for f in figs if f[0] == "push_alone" and f[2:]]
+show("telemetry-push alone, us per sample", alone, "%.2f")
 for n in names:
     mine = [r for r in runs if r[0] == n]
     print(" hpccd %s" % n)
@@ -272,6 +298,8 @@ for n in names:
     show("both hpccds, us per telemetry push", per, "%.1f")
     show("per push over per segment",
          [p / k for p, k in zip(per, kseg) if k], "%.1f")
+    show("push alone over both hpccds' per push",
+         [a / p for a, p in zip(alone, per) if p], "%.2f")
     show("guest busy CPU over cubic's",
          [int(r[1]) / int(c[1]) for r, c in zip(mine, cubic) if int(c[1])], "%.2f")
     show("applied-sample interval over srtt, median",
