@@ -541,6 +541,10 @@ class HpccAgent : public Application
 
     uint64_t probesSent{0}, responsesSent{0}, samplesPushed{0}, budgetWaits{0};
     uint64_t timeouts{0};
+    /* samples whose path (every hop's switch and port) another of the
+     * host's active flows had a sample of within T before: those one
+     * probe stream could have served (Documentation/simulation.rst) */
+    uint64_t samplesShareable{0};
     Time busyTime{0};
     FcrCounts fcr;
     /* FCR on: the module takes messages on this port (fcr set port) */
@@ -573,6 +577,9 @@ class HpccAgent : public Application
     uint16_t m_port{0};
     Ptr<Socket> m_sock, m_fcrSock;
     std::unordered_map<uint32_t, Probing> m_flows;
+    /* by path (a hash of every hop's switch and port): the last sample's
+     * time and flow */
+    std::unordered_map<uint64_t, std::pair<Time, uint32_t>> m_paths;
     Time m_busyUntil{0};
     std::deque<uint32_t> m_waitq; /* flows waiting for a token, in order */
     bool m_waitArmed{false};

@@ -1060,6 +1060,22 @@ HpccAgent::Push(uint32_t flow, Sample s)
     {
         f->hpcc->Deliver(s);
         samplesPushed++;
+        /* could another flow's probe have served this one? the same hops,
+         * sampled for another active flow within T */
+        uint64_t path = 1469598103934665603ULL;
+        for (uint32_t i = 0; i < s.nhop; i++)
+        {
+            path = (path ^ s.hops[i].switch_id) * 1099511628211ULL;
+            path = (path ^ s.hops[i].port_id) * 1099511628211ULL;
+        }
+        auto& last = m_paths[path];
+        FlowInfo* g = last.second != flow ? FlowTable::ById(last.second) : nullptr;
+        if (s.nhop && g && g->finish < 0 && last.first > Time(0) &&
+            Simulator::Now() - last.first <= NanoSeconds(hostParams->p.t_ns))
+        {
+            samplesShareable++;
+        }
+        last = std::make_pair(Simulator::Now(), flow);
     }
 }
 

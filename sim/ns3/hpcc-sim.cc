@@ -793,12 +793,14 @@ Write()
     }
     FcrCounts fc;
     uint64_t probes = 0, responses = 0, pushed = 0, waits = 0, timeouts = 0;
+    uint64_t shareable = 0;
     double busy = 0;
     for (auto& a : agents)
     {
         probes += a->probesSent;
         responses += a->responsesSent;
         pushed += a->samplesPushed;
+        shareable += a->samplesShareable;
         waits += a->budgetWaits;
         timeouts += a->timeouts;
         busy = std::max(busy, a->busyTime.GetSeconds());
@@ -904,6 +906,7 @@ Write()
        << "  \"probes\": " << probes << ",\n"
        << "  \"responses\": " << responses << ",\n"
        << "  \"samples_pushed\": " << pushed << ",\n"
+       << "  \"samples_shareable\": " << shareable << ",\n"
        << "  \"budget_waits\": " << waits << ",\n"
        << "  \"probe_timeouts\": " << timeouts << ",\n"
        << "  \"agent_busy_max_s\": " << busy << ",\n"

@@ -69,7 +69,8 @@ def stats(entries):
     """Merge the seeds of one algorithm in one scenario."""
     sd, short, bucket, good = [], [], {b[2]: [] for b in BUCKETS}, []
     agg = {"drops": 0, "rtos": 0, "incast_rtos": 0, "marks": 0, "probes": 0,
-           "samples_pushed": 0, "unfinished": 0, "flows": 0, "fallbacks": 0,
+           "samples_pushed": 0, "samples_shareable": 0, "unfinished": 0,
+           "flows": 0, "fallbacks": 0,
            "fcr_sent": 0, "fcr_accepted": 0}
     qt, qf, hosts, span = [], [], 0, 0.0
     for _, summ, flows in entries:
@@ -183,18 +184,20 @@ def main():
         out += ["## %s" % scen, ""]
         out += ["| algorithm | flows | p50 | p95 | p99 | p99 <100K | queue p99 ToR->host KB "
                 "| queue p99 fabric KB | long goodput Gb/s | drops | RTOs (incast) | marks "
-                "| samples/host/ms | fallbacks | FCR messages (taken) |",
-                "|" + "---|" * 15]
+                "| samples/host/ms | shareable | fallbacks | FCR messages (taken) |",
+                "|" + "---|" * 16]
         for a in algos:
             s = st[a]
             g = s["agg"]
             per = g["samples_pushed"] / max(1, s["hosts"]) / max(1e-9, s["span"] * 1e3)
-            out.append("| %s | %d%s | %s | %s | %s | %s | %.0f | %.0f | %s | %d | %d (%d) | %d | %s | %d | %s |" % (
+            out.append("| %s | %d%s | %s | %s | %s | %s | %.0f | %.0f | %s | %d | %d (%d) | %d | %s | %s | %d | %s |" % (
                 a, len(s["all"]), " (%d unfinished)" % g["unfinished"] if g["unfinished"] else "",
                 fmt(pct(s["all"], .5)), fmt(pct(s["all"], .95)), fmt(pct(s["all"], .99)),
                 fmt(pct(s["short"], .99)), s["qtor"] / 1e3, s["qfab"] / 1e3,
                 fmt(pct(s["good"], .5), "%.1f"), g["drops"], g["rtos"], g["incast_rtos"],
-                g["marks"], "%.1f" % per if g["samples_pushed"] else "-", g["fallbacks"],
+                g["marks"], "%.1f" % per if g["samples_pushed"] else "-",
+                "%.2f %%" % (100.0 * g["samples_shareable"] / g["samples_pushed"])
+                if g["samples_pushed"] else "-", g["fallbacks"],
                 "%d (%d)" % (g["fcr_sent"], g["fcr_accepted"]) if g["fcr_sent"] else "-"))
         out += ["", "FCT slowdown by flow size (p50 / p95 / p99):", "",
                 "| algorithm | " + " | ".join(b[2] for b in BUCKETS) + " |",
