@@ -77,6 +77,9 @@ def stats(entries):
         for k in agg:
             if k in summ:
                 agg[k] += summ[k]
+        # runs of a model without the count show none
+        if "samples_shareable" not in summ:
+            agg["samples_shareable"] = -1e18
         qt.append(summ["queue_tor_down_p99_bytes"])
         qf.append(summ["queue_fabric_p99_bytes"])
         hosts = summ["hosts"]
@@ -197,7 +200,8 @@ def main():
                 fmt(pct(s["good"], .5), "%.1f"), g["drops"], g["rtos"], g["incast_rtos"],
                 g["marks"], "%.1f" % per if g["samples_pushed"] else "-",
                 "%.2f %%" % (100.0 * g["samples_shareable"] / g["samples_pushed"])
-                if g["samples_pushed"] else "-", g["fallbacks"],
+                if g["samples_pushed"] and g["samples_shareable"] >= 0 else "-",
+                g["fallbacks"],
                 "%d (%d)" % (g["fcr_sent"], g["fcr_accepted"]) if g["fcr_sent"] else "-"))
         out += ["", "FCT slowdown by flow size (p50 / p95 / p99):", "",
                 "| algorithm | " + " | ".join(b[2] for b in BUCKETS) + " |",
