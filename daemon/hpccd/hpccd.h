@@ -1,6 +1,6 @@
 /* SPDX-License-Identifier: GPL-2.0 */
 /*
- * hpccd.h - hpccd's state (struct hpccd, one per process: D), its
+ * hpccd.h - hpccd's state (struct hpccd, one per shard: D), its
  * counters and limits, and what each of its files gives the others.
  * Private to daemon/hpccd/: the units that tests and hpccctl share
  * (config.h, sched.h, rx.h, xmit.h) have their own headers.
@@ -226,17 +226,15 @@ struct hpccd_keys {
  * @rl_own: the same for those it does: a flood that names a peer's address
  *	cannot spend the tokens of that peer's real flows
  * @budget: the namespace-wide response budget
- * @nb: neighbour lookups of on-link sources, and responses that create a
- *	neighbour entry (HPCCD_NB_RATE per second)
  * @nf: the count of concurrent flows per hop (the N its responses report)
  *
  * main.c sets them up from the settings (at start and on each reload);
- * responder.c spends them, lookup.c @nb.
+ * responder.c spends them.  The neighbour gate (HPCCD_NB_RATE neighbour
+ * lookups and new entries a second) is the namespace's: lookup.c's.
  */
 struct hpccd_resp {
 	struct hpccd_rl rl, rl_own;
 	struct hpccd_budget budget;
-	struct hpccd_nb nb;
 	struct hpccd_nf nf;
 };
 
@@ -303,8 +301,8 @@ struct hpccd_rx_state {
 };
 
 /**
- * struct hpccd - a shard's state (one per thread: D is thread-local), by
- *	concern
+ * struct hpccd - a shard's state (one per thread: D is the calling
+ *	thread's, on the heap, hpccd_state_new()), by concern
  * @shard: this thread's shard, 0..@nshards - 1; 0 is the main thread's,
  *	which also reads the signals and writes the statistics
  * @nshards: the shards (the start's shards setting): each owns the flows
@@ -338,17 +336,23 @@ struct hpccd {
 	struct hpccd_rx_state rx;
 };
 
-extern __thread struct hpccd D;
+/* the calling thread's shard: 2.4 MB, on the heap, not in thread-local
+ * storage, which glibc takes from each thread's stack
+ */
+extern __thread struct hpccd *hpccd_self;
+#define D (*hpccd_self)
 
 /**
  * per_shard() - a shard's part of a limit of the whole daemon: @x over
- *	the shards, at least 1, so that the shards together keep within @x
- *	(a flood's packets being spread over them by the fanout hash, a
- *	shard may refuse before the whole daemon would have)
+ *	the shards, the remainder to the first shards, so that the parts
+ *	add up to @x (a flood's packets being spread over the shards by the
+ *	fanout hash, a shard may refuse before the whole daemon would
+ *	have); at least 1 where @x is at least the shards (take_cfg()
+ *	refuses settings where it is not)
  */
 static inline unsigned int per_shard(unsigned int x)
 {
-	return x / D.nshards ? x / D.nshards : 1;
+	return x / D.nshards + (D.shard < x % D.nshards);
 }
 
 /**
@@ -416,6 +420,7 @@ void probe_want(struct hpccd_flow *f);
 void on_response(struct hpcc_pkt *p, const uint8_t *raw);
 
 /* lookup.c: the responder's lookups */
+void nb_setup(uint64_t now);
 extern const uint8_t v4mapped_prefix[12];
 int vrf_of(int ifindex, uint64_t now);
 bool addr_type_cached(int family, const void *addr, int vrf,
@@ -439,7 +444,9 @@ int shard_setup(const sigset_t *mask);
 void shard_run(void);
 void shard_teardown(void);
 int keys_alloc(void);
+int hpccd_state_new(void);
 void take_cfg(struct hpccd_cfg *c);
+int cfg_fits_shards(const struct hpccd_cfg *c, unsigned int n);
 
 /* stats.c: the statistics */
 void stats_snapshot(void);
@@ -463,6 +470,7 @@ struct hpccd_report {
 int fanout_join(int fd, int family);
 int shards_start(const struct hpccd_cfg *c);
 void shards_stop(void);
+bool shards_failed(void);
 void shards_reload(const struct hpccd_cfg *c);
 unsigned int shards_gather(struct hpccd_report *sum,
 			   char *lines[HPCCD_SHARDS_MAX]);

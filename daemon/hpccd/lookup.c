@@ -9,6 +9,7 @@
  */
 
 #include <errno.h>
+#include <pthread.h>
 #include <stddef.h>
 #include <string.h>
 #include <linux/inet_diag.h>
@@ -19,6 +20,54 @@
 #include <sys/socket.h>
 
 #include "hpccd.h"
+
+/*
+ * The neighbour gate (struct hpccd_nb) is the namespace's, not a shard's:
+ * one bucket of HPCCD_NB_RATE for every shard, under nb_lock (a slow path:
+ * a lookup or a new neighbour entry at most that often), and a lookup that
+ * RTNL held stalls every shard's.
+ */
+static struct hpccd_nb nb_gate;
+static bool nb_ready;
+static pthread_mutex_t nb_lock = PTHREAD_MUTEX_INITIALIZER;
+
+void nb_setup(uint64_t now)
+{
+	pthread_mutex_lock(&nb_lock);
+	if (!nb_ready)
+		hpccd_nb_init(&nb_gate, now);
+	nb_ready = true;
+	pthread_mutex_unlock(&nb_lock);
+}
+
+static enum hpccd_nb_act nb_lookup(bool refresh, uint64_t now)
+{
+	enum hpccd_nb_act a;
+
+	pthread_mutex_lock(&nb_lock);
+	a = hpccd_nb_lookup(&nb_gate, refresh, now);
+	pthread_mutex_unlock(&nb_lock);
+	D.counters[C_NEIGH_LOOKUPS] += a == HPCCD_NB_LOOKUP;
+	return a;
+}
+
+static bool nb_answer_new(uint64_t now)
+{
+	bool ok;
+
+	pthread_mutex_lock(&nb_lock);
+	ok = hpccd_nb_answer_new(&nb_gate, now);
+	pthread_mutex_unlock(&nb_lock);
+	return ok;
+}
+
+static void nb_timed_out(uint64_t now)
+{
+	pthread_mutex_lock(&nb_lock);
+	hpccd_nb_timed_out(&nb_gate, now);
+	pthread_mutex_unlock(&nb_lock);
+	D.counters[C_NEIGH_STALLS]++;
+}
 
 /* ::ffff:0:0/96, the IPv4-mapped IPv6 addresses (RFC 4291 2.5.5.2) */
 const uint8_t v4mapped_prefix[12] = { [10] = 0xff, [11] = 0xff };
@@ -422,7 +471,8 @@ bool link_local6(int family, const void *addr)
  * paths of a multipath route); and whether an on-link source (a path
  * without a gateway, or an IPv6 link-local address) has a neighbour entry.
  * The neighbour lookup and a response that would create an entry go
- * through D.resp.nb (struct hpccd_nb): a token before the lookup, "no entry"
+ * through the namespace's neighbour gate (nb_gate): a token before the
+ * lookup, "no entry"
  * cached SRC_NEG_CACHE_NS, a token per response while it is.
  *
  * The route lookup is fib_validate_source()'s as far as rtnetlink can
@@ -456,7 +506,7 @@ enum src_verdict src_check(int family, const void *addr,
 	       !memcmp(D.lookup.scache[i].local, l, 16);
 	if (same && D.lookup.scache[i].verdict == SRC_NEW_NEIGH &&
 	    now - D.lookup.scache[i].at < SRC_NEG_CACHE_NS)
-		return hpccd_nb_answer_new(&D.resp.nb, now) ? SRC_NEW_NEIGH :
+		return nb_answer_new(now) ? SRC_NEW_NEIGH :
 							      SRC_NO_NEIGH;
 	if (same && D.lookup.scache[i].verdict != SRC_NEW_NEIGH &&
 	    now - D.lookup.scache[i].at < SRC_CACHE_NS)
@@ -498,7 +548,7 @@ enum src_verdict src_check(int family, const void *addr,
 	goto out;
 neigh:
 	on_link = true;
-	switch (hpccd_nb_lookup(&D.resp.nb, refresh, now)) {
+	switch (nb_lookup(refresh, now)) {
 	case HPCCD_NB_REFUSE:
 		return SRC_NO_NEIGH;
 	case HPCCD_NB_KEEP:
@@ -515,12 +565,12 @@ neigh:
 		/* a new lookup's token pays for this response; a refresh
 		 * that finds the entry gone takes one
 		 */
-		if (refresh && !hpccd_nb_answer_new(&D.resp.nb, now))
+		if (refresh && !nb_answer_new(now))
 			return SRC_NO_NEIGH;
 		v = SRC_NEW_NEIGH;
 		break;
 	default:
-		hpccd_nb_timed_out(&D.resp.nb, now);
+		nb_timed_out(now);
 		if (refresh) {
 			v = SRC_OK;	/* kept: it had an entry */
 			break;
@@ -651,6 +701,9 @@ static int learn_cb(const struct nlmsghdr *nlh, void *data)
 		t.saddr = m->id.idiag_dst[i];
 		t.daddr = m->id.idiag_src[i];
 	}
+	/* another shard's probes come for another shard's flows */
+	if (hpccd_shard_of(&t, D.nshards) != D.shard)
+		return MNL_CB_OK;
 	hpccd_tc_put(&D.lookup.tcache, &t, true, *(const uint64_t *)data);
 	D.counters[C_TCP_FLOWS_LEARNED]++;
 	return MNL_CB_OK;

@@ -89,13 +89,23 @@
  */
 #define KEY_STACK (192 << 10)
 
-/* each thread's starts as this: shard 0 of 1, nothing open */
-__thread struct hpccd D = {
-	.nshards = 1,
-	.io = { .raw_fd = -1, .raw6_fd = -1, .pkt_fd = -1, .pkt6_fd = -1 },
-	.link = { .ifa_protocol = HPCC_IFA_PROTOCOL },
-	.loop = { .timer_fd = -1, .sig_fd = -1, .ctl_fd = -1, .ep_fd = -1 },
-};
+__thread struct hpccd *hpccd_self;
+
+/*
+ * hpccd_state_new() - the calling thread's D: shard 0 of 1, nothing open.
+ * Return: 0 or -1 (out of memory).
+ */
+int hpccd_state_new(void)
+{
+	hpccd_self = calloc(1, sizeof(*hpccd_self));
+	if (!hpccd_self)
+		return -1;
+	D.nshards = 1;
+	D.io.raw_fd = D.io.raw6_fd = D.io.pkt_fd = D.io.pkt6_fd = -1;
+	D.link.ifa_protocol = HPCC_IFA_PROTOCOL;
+	D.loop.timer_fd = D.loop.sig_fd = D.loop.ctl_fd = D.loop.ep_fd = -1;
+	return 0;
+}
 
 /* A line to syslog or stderr; the shards but 0 say which they are. */
 void logmsg(int prio, const char *fmt, ...)
@@ -336,6 +346,11 @@ static int epoll_add(int fd)
 	return epoll_ctl(D.loop.ep_fd, EPOLL_CTL_ADD, fd, &e);
 }
 
+static int max_int(int a, int b)
+{
+	return a > b ? a : b;
+}
+
 /* A receive buffer of @bytes (CAP_NET_ADMIN: beyond rmem_max), else rmem_max. */
 static void set_rcvbuf(int fd, int bytes)
 {
@@ -358,8 +373,6 @@ static void apply_cfg(void)
 	D.resp.rl_own.rate = per_shard(D.cfg.response_rate);
 	hpccd_budget_set(&D.resp.budget, per_shard(D.cfg.response_budget),
 			 per_shard(D.cfg.response_budget_bytes));
-	hpccd_budget_set(&D.resp.nb.tokens, per_shard(HPCCD_NB_RATE),
-			 1000000000);
 	/* the receiver's flow count: a new size starts it afresh */
 	if (D.resp.nf.max != per_shard(D.cfg.n_flows_max)) {
 		hpccd_nf_free(&D.resp.nf);
@@ -391,9 +404,12 @@ static void apply_cfg(void)
 	 * after a reload
 	 */
 	sodium_memzero(D.keys.nkeys, HPCCD_MAX_NKEYS * sizeof(*D.keys.nkeys));
-	memcpy(D.keys.nkeys, D.cfg.nkeys, sizeof(D.cfg.nkeys));
-	D.keys.n_nkeys = D.cfg.n_nkeys;
-	D.keys.nkeys_owned |= D.keys.n_nkeys > 0;
+	if (!D.shard) {
+		/* shard 0 alone sets them (push_nkeys()) */
+		memcpy(D.keys.nkeys, D.cfg.nkeys, sizeof(D.cfg.nkeys));
+		D.keys.n_nkeys = D.cfg.n_nkeys;
+		D.keys.nkeys_owned |= D.keys.n_nkeys > 0;
+	}
 	explicit_bzero(D.cfg.nkeys, sizeof(D.cfg.nkeys));
 	D.cfg.n_nkeys = 0;
 	/* thousands of events (a burst of connections) before one is lost */
@@ -462,7 +478,7 @@ int shard_setup(const sigset_t *mask)
 	}
 	hpccd_budget_init(&D.resp.budget, D.cfg.response_budget,
 			  D.cfg.response_budget_bytes, now);
-	hpccd_nb_init(&D.resp.nb, now);
+	nb_setup(now);
 	D.io.raw_fd = socket(AF_INET, SOCK_RAW | SOCK_CLOEXEC, IPPROTO_RAW);
 	D.io.pkt_fd = socket(AF_PACKET,
 			     SOCK_DGRAM | SOCK_CLOEXEC | SOCK_NONBLOCK,
@@ -499,10 +515,13 @@ int shard_setup(const sigset_t *mask)
 			close(D.io.raw6_fd);
 		D.io.raw6_fd = -1;
 	}
-	/* room for bursts of probes; what overflows is counted (socket-drops) */
-	set_rcvbuf(D.io.pkt_fd, 4 << 20);
+	/* room for bursts of probes, 4 MiB a family over the shards (256 KiB
+	 * each at least); what overflows is counted (socket-drops)
+	 */
+	set_rcvbuf(D.io.pkt_fd, max_int((4 << 20) / D.nshards, 256 << 10));
 	if (D.io.pkt6_fd >= 0)
-		set_rcvbuf(D.io.pkt6_fd, 4 << 20);
+		set_rcvbuf(D.io.pkt6_fd,
+			   max_int((4 << 20) / D.nshards, 256 << 10));
 	/* until the module says which DSCPs: drop everything */
 	D.link.probe_dscp = D.link.response_dscp = D.link.int_dscp = 64;
 	attach_filter();
@@ -584,7 +603,6 @@ int shard_setup(const sigset_t *mask)
 		logmsg(LOG_ERR, "setup: %s", strerror(errno));
 		return -1;
 	}
-	connect_module();
 	return 0;
 }
 
@@ -596,6 +614,39 @@ static unsigned int ring_keys(bool retired)
 	for (i = 0; i < D.keys.ring->n; i++)
 		n += !D.keys.ring->k[i].expires_ns != retired;
 	return n;
+}
+
+/*
+ * cfg_fits_shards() - whether each limit @c divides over @n shards with
+ * something for every shard (per_shard()): a probe or response a second,
+ * a flow, a response's bytes.  Logs the first that does not.
+ * Return: 1 if all do, 0 otherwise.
+ */
+int cfg_fits_shards(const struct hpccd_cfg *c, unsigned int n)
+{
+	const struct {
+		const char *key;
+		unsigned int v, min;
+	} lim[] = {
+		{ "probe-budget", c->budget, n },
+		{ "max-flows", c->max_flows, n },
+		{ "response-rate", c->response_rate, n },
+		{ "response-budget", c->response_budget, n },
+		{ "response-budget-bytes", c->response_budget_bytes,
+		  n * 1500 },
+		{ "n-flows-max", c->n_flows_max, n },
+		{ "n-flows-per-source", c->n_flows_per_source, n },
+		{ "rx-max-flows", c->rx_max_flows, n },
+	};
+	unsigned int i;
+
+	for (i = 0; i < sizeof(lim) / sizeof(lim[0]); i++)
+		if (lim[i].v < lim[i].min) {
+			logmsg(LOG_ERR, "%s %u: below %u, what %u shards need (shards)",
+			       lim[i].key, lim[i].v, lim[i].min, n);
+			return 0;
+		}
+	return 1;
 }
 
 /*
@@ -635,7 +686,7 @@ static bool on_signal(void)
 			 * other shards take a copy, then the module's
 			 * parameters again
 			 */
-			if (load_cfg(&c)) {
+			if (load_cfg(&c) || !cfg_fits_shards(&c, D.nshards)) {
 				logmsg(LOG_ERR, "reload failed; settings kept");
 				shards_reload(NULL);
 			} else {
@@ -715,7 +766,7 @@ void shard_run(void)
 	}
 }
 
-/* shard_teardown() - what the shard holds, closed and freed */
+/* shard_teardown() - what the shard holds, closed and freed, D too */
 void shard_teardown(void)
 {
 	int *fds[] = { &D.io.raw_fd, &D.io.raw6_fd, &D.io.pkt_fd,
@@ -747,6 +798,10 @@ void shard_teardown(void)
 		sodium_free(D.keys.nkeys);
 	D.keys.ring = NULL;
 	D.keys.nkeys = NULL;
+	if (D.push.batch)
+		mnl_nlmsg_batch_stop(D.push.batch);
+	free(hpccd_self);
+	hpccd_self = NULL;
 }
 
 int main(int argc, char **argv)
@@ -757,6 +812,10 @@ int main(int argc, char **argv)
 	sigset_t mask;
 
 	signals_block(&mask);
+	if (hpccd_state_new()) {
+		fprintf(stderr, "hpccd: out of memory\n");
+		return 1;
+	}
 	hpccd_cfg_log = cfg_log;
 	/* the command line, kept for each load of the configuration */
 	while ((opt = getopt_long(argc, args, short_opts, long_opts,
@@ -800,7 +859,7 @@ int main(int argc, char **argv)
 		fprintf(stderr, "hpccd: out of memory\n");
 		return 1;
 	}
-	if (load_cfg(&D.cfg))
+	if (load_cfg(&D.cfg) || !cfg_fits_shards(&D.cfg, D.cfg.shards))
 		return 2;
 	/* the key file's bytes: D.cfg's go to the ring in setup() */
 	sodium_stackzero(KEY_STACK);
@@ -820,13 +879,19 @@ int main(int argc, char **argv)
 	}
 	if (shard_setup(&mask))
 		return 1;
-	/* the other shards, one after the other */
+	/* the other shards, one after the other; shard 0 hears of one that
+	 * ends on its own
+	 */
 	if (start_cfg) {
 		err = shards_start(start_cfg);
 		sodium_free(start_cfg);
-		if (err)
+		if (err || epoll_add(D.loop.ctl_fd)) {
+			shards_stop();
 			return 1;
+		}
 	}
+	/* once every shard's packet sockets are in their groups */
+	connect_module();
 	logmsg(LOG_INFO, "hpccd running: budget %u probes/s, %u hops per probe, %s, %u shard%s",
 	       D.cfg.budget, D.cfg.max_hops,
 	       D.io.raw6_fd >= 0 ? "IPv4 and IPv6" : "IPv4 only",
@@ -834,7 +899,7 @@ int main(int argc, char **argv)
 	shard_run();
 	shards_stop();
 	write_stats();
-	shard_teardown();
 	logmsg(LOG_INFO, "hpccd exiting");
-	return 0;
+	shard_teardown();
+	return shards_failed() ? 1 : 0;
 }

@@ -384,8 +384,6 @@ void on_probe(struct hpcc_pkt *p, const uint8_t *raw,
 		return;
 	}
 	v = src_check(fam, src, dst, ll->sll_ifindex, vrf, on_lo, now);
-	D.counters[C_NEIGH_LOOKUPS] = D.resp.nb.lookups;
-	D.counters[C_NEIGH_STALLS] = D.resp.nb.stalled;
 	switch (v) {
 	case SRC_OK:
 		break;
@@ -399,7 +397,7 @@ void on_probe(struct hpcc_pkt *p, const uint8_t *raw,
 		D.counters[C_PROBES_LOOKUP_FAILED]++;
 		return;
 	case SRC_NEW_NEIGH:
-		/* paid for: D.resp.nb let it create a neighbour entry */
+		/* paid for: the neighbour gate let it create an entry */
 		break;
 	case SRC_NO_NEIGH:
 		D.counters[C_PROBES_NO_NEIGHBOUR]++;

@@ -7,10 +7,15 @@
  * signals and hands a reload's settings and the statistics requests to
  * the others through their eventfd; nothing of a flow crosses threads.
  *
- * The threads start one after the other, each once the last has set up,
- * so that shard i is the fanout group's socket i (packet(7): the kernel
- * gives a packet to the socket the program's value modulo the group's
- * size names, in the order they joined).
+ * The fanout group gives a packet to the socket its program's value
+ * modulo the group's size names, sockets numbered in the order they
+ * joined (packet(7)); a socket that leaves moves the last one into its
+ * place.  So the shards set up (and join) one after the other, none
+ * talks to the module or probes before all have joined, and none closes
+ * its sockets before every loop has stopped: the mapping holds for as
+ * long as any shard reads.  A shard that ends on its own is fatal: shard
+ * 0 stops every shard and hpccd exits 1, rather than run with flows
+ * nobody probes.
  */
 #include <errno.h>
 #include <inttypes.h>
@@ -33,14 +38,16 @@
 #define REPORT_WAIT_NS	1000000000ULL
 
 /**
- * struct shard - one of the other shards, seen from shard 0
+ * struct shard - one shard, seen from the others (S.s[0]: shard 0's)
  * @th: its thread
- * @ctl_fd: its eventfd
+ * @ctl_fd: its eventfd (shard 0's: S.main_fd)
  * @cmd: commands it has not taken (CMD_*)
  * @cfg: a reload's settings for it to take (sodium_malloc(): key bytes)
- * @started: its setup ended; @setup_err its result
+ * @started: its setup ended, @setup_err its result (it has joined the
+ *	fanout groups when that is 0)
  * @report: its last report; @reported: since the last request
- * @gone: the thread ended (its last report posted)
+ * @stopped: its loop ended and its last report is posted
+ * @gone: its thread ended (its sockets are closed)
  */
 struct shard {
 	pthread_t th;
@@ -50,18 +57,28 @@ struct shard {
 	bool started;
 	int setup_err;
 	struct hpccd_report report;
-	bool reported, gone;
+	bool reported, stopped, gone;
 };
 
+/*
+ * S - the shards, under @lock (@cond: any change of it); @n the threads
+ * started, shard 0's included; @go: all have joined, they may talk to
+ * the module; @stopping: shards_stop() asked every loop to end; @closing:
+ * every loop has, they may close their sockets; @died: a shard whose loop
+ * ended on its own (0: none); @main_fd: shard 0's eventfd; @fanout_arg:
+ * PACKET_FANOUT's argument of each family's group, 0 until shard 0 made it
+ */
 static struct {
 	pthread_mutex_t lock;
 	pthread_cond_t cond;
-	unsigned int n;			/* threads started, shard 0 included */
-	int fanout_arg[2];		/* PACKET_FANOUT's argument, by family */
+	unsigned int n, died;
+	bool go, stopping, closing;
+	int main_fd;
+	int fanout_arg[2];
 	struct shard s[HPCCD_SHARDS_MAX];
 } S = {
 	.lock = PTHREAD_MUTEX_INITIALIZER,
-	.cond = PTHREAD_COND_INITIALIZER,
+	.main_fd = -1,
 };
 
 static struct hpccd_cfg *cfg_copy(const struct hpccd_cfg *c)
@@ -95,20 +112,32 @@ int fanout_join(int fd, int family)
 			return -errno;
 		return 0;
 	}
+	/* never group 0 of another program's: shard 0 made none for this
+	 * family (it had no such socket)
+	 */
 	v = *arg;
+	if (!v)
+		return -ENODEV;
 	if (setsockopt(fd, SOL_PACKET, PACKET_FANOUT, &v, sizeof(v)))
 		return -errno;
 	return 0;
 }
 
-/* poke() - tell shard @i it has a command (under S.lock) */
-static void poke(unsigned int i, unsigned int cmd)
+/* wake() - wake shard @i's loop (under S.lock) */
+static void wake(unsigned int i)
 {
 	uint64_t one = 1;
+	int fd = i ? S.s[i].ctl_fd : S.main_fd;
 
-	S.s[i].cmd |= cmd;
-	if (write(S.s[i].ctl_fd, &one, sizeof(one)) < 0 && errno != EAGAIN)
+	if (fd >= 0 && write(fd, &one, sizeof(one)) < 0 && errno != EAGAIN)
 		logmsg(LOG_ERR, "shard %u: %s", i, strerror(errno));
+}
+
+/* poke() - give shard @i a command (under S.lock) */
+static void poke(unsigned int i, unsigned int cmd)
+{
+	S.s[i].cmd |= cmd;
+	wake(i);
 }
 
 /* report() - post this shard's report for shard 0 (not under S.lock) */
@@ -143,7 +172,7 @@ bool on_ctl(void)
 {
 	struct shard *s = &S.s[D.shard];
 	struct hpccd_cfg *c;
-	unsigned int cmd;
+	unsigned int cmd, died;
 	uint64_t v;
 
 	if (read(D.loop.ctl_fd, &v, sizeof(v)) < 0 && errno != EAGAIN)
@@ -152,8 +181,17 @@ bool on_ctl(void)
 	cmd = s->cmd;
 	s->cmd = 0;
 	c = cmd & CMD_RELOAD ? s->cfg : NULL;
-	s->cfg = NULL;
+	if (c)
+		s->cfg = NULL;
+	died = S.died;
 	pthread_mutex_unlock(&S.lock);
+	if (!D.shard) {
+		/* shard 0 is woken only for a shard that ended */
+		if (died)
+			logmsg(LOG_ERR, "shard %u ended on its own: stopping hpccd",
+			       died);
+		return !died;
+	}
 	if (c) {
 		take_cfg(c);
 		sodium_free(c);
@@ -169,25 +207,52 @@ bool on_ctl(void)
 static void *shard_thread(void *arg)
 {
 	struct shard *s = arg;
-	int err;
+	unsigned int i = s - S.s;
+	bool go;
+	int err = -ENOMEM;
 
-	D.shard = s - S.s;
-	D.nshards = S.n;
-	D.loop.ctl_fd = s->ctl_fd;
-	pthread_mutex_lock(&S.lock);
-	D.cfg = *s->cfg;
-	sodium_free(s->cfg);
-	s->cfg = NULL;
-	pthread_mutex_unlock(&S.lock);
-	err = keys_alloc() ? -ENOMEM : shard_setup(NULL);
+	if (!hpccd_state_new()) {
+		D.shard = i;
+		D.loop.ctl_fd = s->ctl_fd;
+		pthread_mutex_lock(&S.lock);
+		D.nshards = S.n;
+		D.cfg = *s->cfg;
+		sodium_free(s->cfg);
+		s->cfg = NULL;
+		pthread_mutex_unlock(&S.lock);
+		err = keys_alloc() ? -ENOMEM : shard_setup(NULL);
+	}
 	pthread_mutex_lock(&S.lock);
 	s->setup_err = err;
 	s->started = true;
 	pthread_cond_broadcast(&S.cond);
+	/* nobody talks to the module before every shard has joined */
+	while (!err && !S.go && !S.stopping)
+		pthread_cond_wait(&S.cond, &S.lock);
+	go = !err && S.go && !S.stopping;
 	pthread_mutex_unlock(&S.lock);
-	if (!err)
+	if (err) {
+		/* shards_start() gives up: nothing of this shard is read */
+		if (hpccd_self)
+			shard_teardown();
+		return NULL;
+	}
+	if (go) {
+		connect_module();
 		shard_run();
+	}
 	report(s);
+	pthread_mutex_lock(&S.lock);
+	s->stopped = true;
+	if (!S.stopping && !S.died) {
+		S.died = i;
+		wake(0);
+	}
+	pthread_cond_broadcast(&S.cond);
+	/* the sockets stay in the groups while any shard reads */
+	while (!S.closing)
+		pthread_cond_wait(&S.cond, &S.lock);
+	pthread_mutex_unlock(&S.lock);
 	shard_teardown();
 	pthread_mutex_lock(&S.lock);
 	s->gone = true;
@@ -198,10 +263,21 @@ static void *shard_thread(void *arg)
 
 int shards_start(const struct hpccd_cfg *c)
 {
+	pthread_condattr_t ca;
 	struct shard *s;
 	unsigned int i;
 	int err = 0;
 
+	/* report waits on CLOCK_MONOTONIC: a clock step cannot stretch them */
+	if (pthread_condattr_init(&ca) ||
+	    pthread_condattr_setclock(&ca, CLOCK_MONOTONIC) ||
+	    pthread_cond_init(&S.cond, &ca))
+		return -ENOMEM;
+	pthread_condattr_destroy(&ca);
+	S.main_fd = eventfd(0, EFD_CLOEXEC | EFD_NONBLOCK);
+	if (S.main_fd < 0)
+		return -errno;
+	D.loop.ctl_fd = S.main_fd;
 	pthread_mutex_lock(&S.lock);
 	S.n = D.nshards;
 	pthread_mutex_unlock(&S.lock);
@@ -220,7 +296,7 @@ int shards_start(const struct hpccd_cfg *c)
 		err = -pthread_create(&s->th, NULL, shard_thread, s);
 		if (err)
 			break;
-		/* one after the other: shard i is the group's socket i */
+		/* one after the other: shard i is the groups' socket i */
 		pthread_mutex_lock(&S.lock);
 		while (!s->started)
 			pthread_cond_wait(&S.cond, &S.lock);
@@ -228,13 +304,16 @@ int shards_start(const struct hpccd_cfg *c)
 		pthread_mutex_unlock(&S.lock);
 		if (err) {
 			pthread_join(s->th, NULL);
-			free(s->report.lines);
-			s->report.lines = NULL;
 			break;
 		}
 	}
-	if (!err)
+	if (!err) {
+		pthread_mutex_lock(&S.lock);
+		S.go = true;
+		pthread_cond_broadcast(&S.cond);
+		pthread_mutex_unlock(&S.lock);
 		return 0;
+	}
 	logmsg(LOG_ERR, "shard %u: %s", i, strerror(-err));
 	s = &S.s[i];
 	if (s->cfg)
@@ -253,32 +332,59 @@ void shards_stop(void)
 {
 	unsigned int i;
 
+	if (S.n < 2)
+		return;
+	/* every loop ends (each posts its last report), then the sockets
+	 * close: no shard reads while the groups shrink
+	 */
 	pthread_mutex_lock(&S.lock);
+	S.stopping = true;
 	for (i = 1; i < S.n; i++)
-		if (!S.s[i].gone)
-			poke(i, CMD_EXIT);
+		poke(i, CMD_EXIT);
+	pthread_cond_broadcast(&S.cond);
+	for (i = 1; i < S.n; i++)
+		while (!S.s[i].stopped)
+			pthread_cond_wait(&S.cond, &S.lock);
+	S.closing = true;
+	pthread_cond_broadcast(&S.cond);
 	pthread_mutex_unlock(&S.lock);
 	for (i = 1; i < S.n; i++) {
 		pthread_join(S.s[i].th, NULL);
 		close(S.s[i].ctl_fd);
 		S.s[i].ctl_fd = -1;
+		/* a reload's settings the shard did not take */
+		if (S.s[i].cfg)
+			sodium_free(S.s[i].cfg);
+		S.s[i].cfg = NULL;
 	}
+}
+
+bool shards_failed(void)
+{
+	return S.died != 0;
 }
 
 void shards_reload(const struct hpccd_cfg *c)
 {
+	struct hpccd_cfg *k;
 	unsigned int i;
 
 	pthread_mutex_lock(&S.lock);
 	for (i = 1; i < S.n; i++) {
-		if (S.s[i].gone)
+		if (S.s[i].stopped)
 			continue;
-		if (S.s[i].cfg)
-			sodium_free(S.s[i].cfg);
-		S.s[i].cfg = c ? cfg_copy(c) : NULL;
-		if (c && !S.s[i].cfg)
-			logmsg(LOG_ERR, "shard %u: reload: out of memory; settings kept",
+		/* a failed reload (@c NULL) or a copy that failed keeps the
+		 * last good settings a busy shard has not taken yet
+		 */
+		k = c ? cfg_copy(c) : NULL;
+		if (k) {
+			if (S.s[i].cfg)
+				sodium_free(S.s[i].cfg);
+			S.s[i].cfg = k;
+		} else if (c) {
+			logmsg(LOG_ERR, "shard %u: reload: out of memory; its settings kept",
 			       i);
+		}
 		poke(i, CMD_RELOAD);
 	}
 	pthread_mutex_unlock(&S.lock);
@@ -291,26 +397,29 @@ unsigned int shards_gather(struct hpccd_report *sum,
 	unsigned int i, j, late = 0;
 	uint64_t at;
 
-	clock_gettime(CLOCK_REALTIME, &until);
+	clock_gettime(CLOCK_MONOTONIC, &until);
 	at = (uint64_t)until.tv_sec * 1000000000ULL + until.tv_nsec +
 	     REPORT_WAIT_NS;
 	until.tv_sec = at / 1000000000ULL;
 	until.tv_nsec = at % 1000000000ULL;
 	pthread_mutex_lock(&S.lock);
-	/* stopped shards posted their last report as they ended */
+	/* stopped shards posted their last report as they stopped */
 	for (i = 1; i < S.n; i++) {
-		if (S.s[i].gone)
+		if (S.s[i].stopped)
 			continue;
 		S.s[i].reported = false;
 		poke(i, CMD_STATS);
 	}
 	for (i = 1; i < S.n; i++) {
-		while (!S.s[i].reported && !S.s[i].gone &&
+		while (!S.s[i].reported && !S.s[i].stopped &&
 		       pthread_cond_timedwait(&S.cond, &S.lock, &until) !=
 		       ETIMEDOUT)
 			;
-		if (!S.s[i].reported && !S.s[i].gone)
+		/* one that did not answer in time is left out */
+		if (!S.s[i].reported && !S.s[i].stopped) {
 			late++;
+			continue;
+		}
 		for (j = 0; j < C_NUM; j++)
 			sum->counters[j] += S.s[i].report.counters[j];
 		sum->nflows += S.s[i].report.nflows;

@@ -90,13 +90,20 @@ signals() {
 }
 
 # shards 4 without a module: four threads (each its sockets, its module
-# link waiting for the family), one statistics file with shards=4 and every
-# shard's report, a reload in all of them (a new shards value waits for a
-# restart), SIGTERM ends them all with exit 0.
+# link waiting for the family), under an unlimited stack limit (2 MB
+# thread stacks), one statistics file with shards=4 and every shard's
+# report, a reload in all of them (a new shards value waits for a
+# restart; limits that leave a shard nothing are refused, at the start
+# and at a reload), SIGTERM ends them all with exit 0.
 shards_threads() {
 	local pid i
+	# a limit that leaves a shard nothing is refused
+	printf 'shards = 4\nresponse-rate = 3\n' > "$TMP/sh.conf"
+	rejects -c "$TMP/sh.conf" || return 1
 	printf 'shards = 4\nprobe-budget = 4000\n' > "$TMP/sh.conf"
-	"$D" -c "$TMP/sh.conf" -S "$TMP/sh.stats" > "$TMP/sh.log" 2>&1 &
+	# an unlimited stack limit gives threads 2 MB stacks: D is not there
+	(ulimit -s unlimited; exec "$D" -c "$TMP/sh.conf" -S "$TMP/sh.stats") \
+		> "$TMP/sh.log" 2>&1 &
 	pid=$!
 	retry 50 grep -q "4 shards" "$TMP/sh.log" || { cat "$TMP/sh.log"; return 1; }
 	i=$(ls "/proc/$pid/task" | wc -l)
@@ -106,6 +113,10 @@ shards_threads() {
 	retry 50 test -s "$TMP/sh.stats" || return 1
 	grep -qx shards=4 "$TMP/sh.stats" && grep -qx shards-late=0 "$TMP/sh.stats" &&
 		grep -qx flows=0 "$TMP/sh.stats" || { cat "$TMP/sh.stats"; return 1; }
+	printf 'shards = 4\nn-flows-max = 2\n' > "$TMP/sh.conf"
+	kill -HUP $pid
+	retry 50 grep -q "n-flows-max 2: below 4" "$TMP/sh.log" &&
+		retry 50 grep -q "reload failed" "$TMP/sh.log" || return 1
 	printf 'shards = 2\nprobe-budget = 6000\n' > "$TMP/sh.conf"
 	kill -HUP $pid
 	retry 50 grep -q "reloaded.*budget 6000" "$TMP/sh.log" || return 1
