@@ -332,7 +332,8 @@ void shards_stop(void)
 {
 	unsigned int i;
 
-	if (S.n < 2)
+	/* once: a second call (an error path's) finds them joined */
+	if (S.n < 2 || S.closing)
 		return;
 	/* every loop ends (each posts its last report), then the sockets
 	 * close: no shard reads while the groups shrink
