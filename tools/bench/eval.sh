@@ -604,6 +604,12 @@ s6() {
 	--rtt-ms "$TB_RTT_MS" --seed "$SEED" --many-loads "$MANY_LOADS" \
 	--duration "$LONG" --many-size "$MANY_SIZE" || exit 1
 
+# a scenario is a function of this file: refuse a name that is none
+# ("S5" for s5) before any run, not with each run's failure
+for s in $SCENARIOS; do
+	declare -F "$s" > /dev/null ||
+		{ echo "eval: no scenario $s (BENCH_SCENARIOS: $SCENARIOS)" >&2; exit 2; }
+done
 bench_trace_setup || { echo "eval: tracing setup failed" >&2; exit 1; }
 started=$(date +%s)
 [ $resumed = 1 ] || : > "$OUT/order.txt"
