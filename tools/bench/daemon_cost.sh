@@ -25,7 +25,8 @@
 #     the flows get: each hpcc flow's time between applied samples (the
 #     module's samples count, read 2 s in and 2 s before the end) over its
 #     srtt, the median and 90th percentile over the flows (issue 56's
-#     "applied-sample interval"; FLOWS sets the count, 1 to 128).
+#     "applied-sample interval"; FLOWS sets the count, 1 to 1024: one
+#     iperf3 client and server per 128).
 #     With RATE set, DELAY_MS (netem, each way) keeps a slow flow's data
 #     in flight between its segments, so that it stays busy and probed.
 #  3. The netlink channel alone, once a repetition: telemetry-push's CPU
@@ -55,9 +56,11 @@ FLOWS=${FLOWS:-100}
 RATE=${RATE:-0}
 RUN_S=${RUN_S:-10}
 DELAY_MS=${DELAY_MS:-0}  # netem delay each way on the veth; 0: none
-# one iperf3 client runs the flows, and it takes at most 128 (-P)
-[ "$FLOWS" -ge 1 ] && [ "$FLOWS" -le 128 ] ||
-	{ echo "FLOWS: 1 to 128 (iperf3 -P), not $FLOWS" >&2; exit 1; }
+# an iperf3 client takes at most 128 flows (-P): one client and server
+# (port 5201 + i) per 128
+[ "$FLOWS" -ge 1 ] && [ "$FLOWS" -le 1024 ] ||
+	{ echo "FLOWS: 1 to 1024 (8 iperf3 clients of 128), not $FLOWS" >&2; exit 1; }
+CLIENTS=$(((FLOWS + 127) / 128))
 FLOOD_S=${FLOOD_S:-5}
 TMP=$(mktemp -d)
 HZ=$(getconf CLK_TCK)
@@ -92,8 +95,10 @@ if [ "$DELAY_MS" != 0 ]; then
 	tc -n bs qdisc add dev v0 root netem delay "${DELAY_MS}ms" limit 100000
 	tc -n br qdisc add dev v1 root netem delay "${DELAY_MS}ms" limit 100000
 fi
-ip netns exec br iperf3 -s -p 5201 >/dev/null 2>&1 &
-retry 50 sh -c "ip netns exec br ss -Hltn | grep -q ':5201'"
+for ((i = 0; i < CLIENTS; i++)); do
+	ip netns exec br iperf3 -s -p $((5201 + i)) >/dev/null 2>&1 &
+done
+retry 50 sh -c "ip netns exec br ss -Hltn | grep -q ':$((5200 + CLIENTS))'"
 
 start_daemons() { # start_daemons BIN[:CONF] - hpccd BIN in both namespaces
 	local ns bin=${1%%:*} conf=/dev/null
@@ -194,10 +199,15 @@ run() { # run CC NAME - FLOWS iperf3 flows with CC; prints the figures
 	p0=$(dstat bs probes-sent); t0=$(dstat bs telemetry-pushed)
 	s0=$(out_segs)
 	b0=$(busy_ticks); k0=$(kern_ticks); c0=$(cpu_ticks "$pid"); r0=$(cpu_ticks "$rpid")
-	ip netns exec bs iperf3 -c $SRV -p 5201 -C "$cc" -P "$FLOWS" \
-		$([ "$RATE" = 0 ] || echo "--fq-rate $RATE") \
-		-t "$RUN_S" -J > "$TMP/iperf.$cc" 2>&1 &
-	local ipid=$!
+	local ipid=() i n left=$FLOWS
+	for ((i = 0; i < CLIENTS; i++)); do
+		n=$((left > 128 ? 128 : left))
+		left=$((left - n))
+		ip netns exec bs iperf3 -c $SRV -p $((5201 + i)) -C "$cc" -P "$n" \
+			$([ "$RATE" = 0 ] || echo "--fq-rate $RATE") \
+			-t "$RUN_S" -J > "$TMP/iperf.$cc.$i" 2>&1 &
+		ipid+=($!)
+	done
 	rm -f "$TMP/flows0" "$TMP/flows1"
 	# the module's flow table twice, 2 s in and 2 s before the end: each
 	# flow's applied samples between them (sample_interval)
@@ -207,15 +217,18 @@ run() { # run CC NAME - FLOWS iperf3 flows with CC; prints the figures
 		sleep $((RUN_S - 4))
 		flows_json "$TMP/flows1"
 	fi
-	wait $ipid
+	wait "${ipid[@]}"
 	b1=$(busy_ticks); k1=$(kern_ticks); c1=$(cpu_ticks "$pid"); r1=$(cpu_ticks "$rpid")
 	s1=$(out_segs)
 	p1=$(dstat bs probes-sent); t1=$(dstat bs telemetry-pushed)
-	python3 - "$TMP/iperf.$cc" <<'PY'
+	python3 - "$TMP/iperf.$cc".* <<'PY'
 import json, sys
-e = json.load(open(sys.argv[1]))["end"]
-print("  goodput %.1f Mbit/s, %d retransmits" %
-      (e["sum_received"]["bits_per_second"] / 1e6, e["sum_sent"]["retransmits"]))
+b = r = 0
+for p in sys.argv[1:]:
+    e = json.load(open(p))["end"]
+    b += e["sum_received"]["bits_per_second"]
+    r += e["sum_sent"]["retransmits"]
+print("  goodput %.1f Mbit/s, %d retransmits" % (b / 1e6, r))
 PY
 	awk -v cc="$cc" -v b=$((b1 - b0)) -v c=$((c1 - c0)) -v p=$((p1 - p0)) \
 	    -v t=$((t1 - t0)) -v hz="$HZ" -v s="$RUN_S" -v n="$FLOWS" 'BEGIN {
