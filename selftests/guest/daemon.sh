@@ -742,7 +742,9 @@ shards_split_flows() {
 	echo "sender, shards $(sed -n 's/^shards=//p' "$TMP/run/hs.stats") (late ${late:-?}): $busy flows probed, $ok with responses ($n0 on shard 0, $n1 on shard 1); responses-received +$((b_responses_received - a_responses_received)), responses-unexpected +$((b_responses_unexpected - a_responses_unexpected)), responses-other-shard +$((b_responses_other_shard - a_responses_other_shard)), telemetry-pushed +$((b_telemetry_pushed - a_telemetry_pushed)); reloads logged $(grep -c reloaded "$TMP/hs.log")"
 	grep "^flow .*:5202 " "$TMP/run/hs.stats" | sed 's/^/  /'
 	dvars hr r && echo "receiver: probes-received $r_probes_received, responses-sent $r_responses_sent, responses-rate-limited $r_responses_rate_limited, responses-over-budget $r_responses_over_budget, probes-no-tcp $r_probes_no_tcp"
-	[ "$rc" = 0 ] && [ "${late:-1}" = 0 ] && [ "$busy" -ge 16 ] &&
+	# iperf3 -b sends a block at a time, so a stream can be idle at
+	# each of its probe's chances (6.1: one of 16 not yet probed)
+	[ "$rc" = 0 ] && [ "${late:-1}" = 0 ] && [ "$busy" -ge 12 ] &&
 		[ "$ok" -ge 8 ] && [ "$n0" -ge 1 ] && [ "$n1" -ge 1 ] &&
 		[ "$b_responses_other_shard" = 0 ] &&
 		[ $((b_telemetry_pushed - a_telemetry_pushed)) -ge 32 ] &&
