@@ -12,6 +12,19 @@ D=$TOP/build/hpccd
 TMP=$(mktemp -d)
 trap 'rm -rf "$TMP"' EXIT
 
+# term_wait PID TENTHS - SIGTERM to PID, up to TENTHS tenths of a second for
+# it to end; returns its exit status (a child of this shell, reaped by
+# wait: call it in this shell, not in a command substitution)
+term_wait() {
+	local i
+	kill -TERM "$1"
+	for ((i = 0; i < $2; i++)); do
+		kill -0 "$1" 2>/dev/null || break
+		sleep 0.1
+	done
+	wait "$1"
+}
+
 rejects() { # rejects WHAT ARGS... - exit status 2 and a message
 	local out rc
 	out=$("$D" "$@" 2>&1) && rc=0 || rc=$?
@@ -79,12 +92,7 @@ signals() {
 	kill -HUP $pid
 	retry 50 grep -q "reload failed" "$TMP/log" || return 1
 	kill -0 $pid || { echo "died on SIGHUP"; return 1; }
-	kill -TERM $pid
-	for ((i = 0; i < 20; i++)); do
-		kill -0 $pid 2>/dev/null || break
-		sleep 0.1
-	done
-	wait $pid; i=$?
+	term_wait $pid 20; i=$?
 	sed 's/^/log: /' "$TMP/log"
 	[ "$i" = 0 ] && grep -q "hpccd exiting" "$TMP/log"
 }
@@ -125,12 +133,7 @@ shards_threads() {
 	kill -USR1 $pid
 	retry 50 test -s "$TMP/sh.stats" || return 1
 	grep -qx shards=4 "$TMP/sh.stats" || return 1
-	kill -TERM $pid
-	for ((i = 0; i < 30; i++)); do
-		kill -0 $pid 2>/dev/null || break
-		sleep 0.1
-	done
-	wait $pid; i=$?
+	term_wait $pid 30; i=$?
 	sed 's/^/log: /' "$TMP/sh.log"
 	[ "$i" = 0 ] && grep -q "hpccd exiting" "$TMP/sh.log" &&
 		[ "$(grep -c "module not loaded" "$TMP/sh.log")" -ge 4 ]
