@@ -47,7 +47,6 @@
  *	fanout groups when that is 0)
  * @report: its last report; @reported: since the last request
  * @stopped: its loop ended and its last report is posted
- * @gone: its thread ended (its sockets are closed)
  */
 struct shard {
 	pthread_t th;
@@ -57,7 +56,7 @@ struct shard {
 	bool started;
 	int setup_err;
 	struct hpccd_report report;
-	bool reported, stopped, gone;
+	bool reported, stopped;
 };
 
 /*
@@ -253,11 +252,8 @@ static void *shard_thread(void *arg)
 	while (!S.closing)
 		pthread_cond_wait(&S.cond, &S.lock);
 	pthread_mutex_unlock(&S.lock);
+	/* shards_stop() joins the thread: nobody waits for more */
 	shard_teardown();
-	pthread_mutex_lock(&S.lock);
-	s->gone = true;
-	pthread_cond_broadcast(&S.cond);
-	pthread_mutex_unlock(&S.lock);
 	return NULL;
 }
 
